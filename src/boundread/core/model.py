@@ -1,0 +1,165 @@
+"""The typed objects that flow between the CLI, the engine and the format handlers.
+
+A format handler (``boundread.formats.<kind>``) receives a :class:`Source` and a :class:`Request`
+and returns :class:`Details` (from ``info``) or an :class:`Outcome` (from ``extract``, after writing
+text into a :class:`~boundread.core.sink.Sink`). It never prints and never exits.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+from boundread.limits import Limits
+from boundread.sniff import Sniffed
+
+#: Stands for the file's own path in a suggested command; the engine puts the quoted path there.
+FILE = "\x00FILE\x00"
+
+Suggestion = tuple[str, ...]  # e.g. ("pages", FILE, "6-10"): the words after `boundread`
+
+
+@dataclass(frozen=True)
+class Source:
+    """A file to read: a path on disk, or an archive member held in memory (capped)."""
+
+    name: str  # what the user called it: the path as given, or "archive.zip:member"
+    sniffed: Sniffed
+    size: int
+    path: Path | None = None
+    data: bytes | None = None
+
+    @property
+    def kind(self) -> str:
+        return self.sniffed.kind
+
+    def open(self) -> IO[bytes]:
+        """A fresh binary stream positioned at 0. The caller closes it."""
+        if self.path is not None:
+            return open(self.path, "rb")
+        return io.BytesIO(self.data or b"")
+
+
+@dataclass(frozen=True)
+class Span:
+    """An inclusive 1-based range, e.g. pages 3-7."""
+
+    first: int
+    last: int
+
+    def __str__(self) -> str:
+        return str(self.first) if self.first == self.last else f"{self.first}-{self.last}"
+
+
+@dataclass(frozen=True)
+class Request:
+    """What to extract. Handlers read the fields that apply to their kind and ignore the rest."""
+
+    limits: Limits = field(default_factory=Limits)
+    pages: tuple[Span, ...] = ()  # pdf pages or pptx slides; () means from the first
+    sheets: tuple[str, ...] = ()  # sheet names or 1-based indices, as given
+    rows: Span | None = None  # sheet rows
+    fmt: str = "csv"  # sheets: csv | tsv | markdown
+    layout: bool = False  # pdf: keep the physical layout
+    engine: str = "auto"  # pdf: auto | pdfium | pdfminer
+    password: str | None = None
+
+
+@dataclass
+class Details:
+    """What ``info`` learns about one file, cheaply. ``fields`` is per kind (see README)."""
+
+    fields: dict[str, Any] = field(default_factory=dict)
+    encrypted: bool = False
+    est_chars: int | None = None  # characters of full text, if known or estimated
+    estimated: bool = True  # est_chars is an estimate, not a count
+    warnings: list[str] = field(default_factory=list)
+    next: list[Suggestion] = field(default_factory=list)
+
+
+@dataclass
+class Outcome:
+    """What a handler's ``extract`` did, beyond the text it wrote to the sink."""
+
+    unit: str = "lines"  # pages | slides | rows | lines | entries | paragraphs
+    done: str = ""  # human words for what was covered: "pages 1-5 of 103"
+    totals: dict[str, Any] = field(default_factory=dict)  # the whole file: {"pages": 103}
+    truncated: list[str] = field(default_factory=list)  # why the handler stopped early
+    resume: Suggestion | None = None  # the command that continues where this one stopped
+    warnings: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class InfoResult:
+    path: str
+    kind: str
+    mime: str
+    bytes: int
+    symlink_target: str | None
+    mislabelled: str | None
+    encrypted: bool
+    est_tokens: int | None
+    est_tokens_estimated: bool
+    fields: dict[str, Any]
+    warnings: Sequence[str]
+    next: Sequence[str]
+
+
+@dataclass(frozen=True)
+class ExtractResult:
+    path: str
+    kind: str
+    bytes: int
+    output: str | None  # the file written, or None when the text went to stdout
+    chars: int
+    lines: int
+    est_tokens: int
+    truncated: bool
+    truncated_reasons: Sequence[str]
+    done: str
+    totals: dict[str, Any]
+    warnings: Sequence[str]
+    next: Sequence[str]
+    text: str | None = None  # set only when the caller asked for the text itself (--stdout, library)
+    member: str | None = None
+    timed_out: bool = False
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One archive member, as its directory (central directory, 7z header, tar header) says."""
+
+    name: str
+    size: int | None  # uncompressed bytes
+    compressed: int | None
+    modified: str | None  # ISO 8601
+    encrypted: bool = False
+    is_dir: bool = False
+    is_symlink: bool = False
+    link_target: str | None = None
+    warnings: tuple[str, ...] = ()  # "escapes the folder", "ratio 920x", "nested archive"
+
+    @property
+    def ratio(self) -> float | None:
+        if self.size is None or not self.compressed:
+            return None
+        return self.size / self.compressed
+
+
+@dataclass
+class Listing:
+    """An archive's table of contents, bounded by ``Limits.max_entries``."""
+
+    format: str  # zip | 7z | tar | tar.gz | tar.bz2 | tar.xz | gz | bz2 | xz
+    entries: list[Entry] = field(default_factory=list)  # at most max_entries
+    total_entries: int = 0  # all of them, even those not listed
+    total_size: int = 0
+    total_compressed: int | None = None
+    largest: int = 0
+    encrypted_entries: int = 0
+    solid: bool | None = None
+    truncated: bool = False  # more entries than max_entries, or the listing stopped early
+    warnings: list[str] = field(default_factory=list)

@@ -1,0 +1,189 @@
+"""Where handlers put text: a bounded buffer that says "stop" once a limit is reached.
+
+A handler loops ``for chunk in ...: if not sink.write(chunk): break``. The sink enforces
+``max_chars``, ``max_lines`` and the deadline, and optionally filters the text by line: a window
+(``--lines A-B``) or a grep (``--grep P --context N --max-matches M``). Memory stays bounded by the
+limits, not by the input: a line longer than ``MAX_LINE`` is cut before it is matched.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import deque
+
+from boundread.core.model import Span
+from boundread.limits import Deadline, Limits
+
+MAX_LINE = 1 << 20  # characters of one input line kept for matching
+
+
+class Sink:
+    def __init__(
+        self,
+        limits: Limits,
+        deadline: Deadline | None = None,
+        *,
+        window: Span | None = None,
+        grep: re.Pattern[str] | None = None,
+        context: int = 0,
+    ) -> None:
+        self.limits = limits
+        self.deadline = deadline or Deadline(limits.timeout)
+        self.window = window
+        self.grep = grep
+        self.context = max(0, context)
+        self.chars = 0
+        self.lines = 0  # newlines written to the output
+        self.line_no = 0  # input lines fully consumed
+        self.matches = 0
+        self.reasons: list[str] = []
+        self.warnings: list[str] = []
+        self.full = False  # stop reading: a bound was reached or the selection is complete
+        self.timed_out = False
+        self.stop_line: int | None = None  # first input line not (fully) written, when cut
+        self._parts: list[str] = []
+        self._partial: list[str] = []
+        self._partial_len = 0
+        self._before: deque[tuple[int, str]] = deque(maxlen=self.context or 1)
+        self._after = 0
+        self._last_emitted = 0
+        self._stop_after: int | None = None
+
+    @property
+    def filtering(self) -> bool:
+        return self.window is not None or self.grep is not None
+
+    @property
+    def truncated(self) -> bool:
+        return bool(self.reasons)
+
+    def text(self) -> str:
+        return "".join(self._parts)
+
+    def write(self, text: str) -> bool:
+        """Add text; False means stop reading (the caller breaks out of its loop)."""
+        if self.full:
+            return False
+        if self.deadline.expired:
+            self.expire()
+            return False
+        if self.filtering:
+            self._feed(text)
+        else:
+            self._emit(text, count_input=True)
+        return not self.full
+
+    def close(self) -> None:
+        """Flush a last line that had no newline."""
+        if self.filtering and self._partial and not self.full:
+            line = "".join(self._partial)
+            self._partial.clear()
+            self._line(line)
+
+    def expire(self) -> None:
+        if not self.timed_out:
+            self.timed_out = True
+            self._stop(f"timeout after {self.deadline.seconds:g} s")
+
+    def _stop(self, reason: str | None) -> None:
+        self.full = True
+        if reason and reason not in self.reasons:
+            self.reasons.append(reason)
+        if self.stop_line is None and reason:
+            # filtering counts the line being handled already; pass-through counts finished lines
+            self.stop_line = self.line_no if self.filtering else self.line_no + 1
+
+    def _emit(self, text: str, *, count_input: bool = False) -> None:
+        limits = self.limits
+        room = limits.max_chars - self.chars
+        cut_reason = None
+        if len(text) > room:
+            text, cut_reason = text[: max(room, 0)], f"max_chars {limits.max_chars:,} reached"
+        if limits.max_lines is not None:
+            allowed = limits.max_lines - self.lines
+            if text.count("\n") >= allowed:
+                end = -1
+                for _ in range(max(allowed, 0)):
+                    end = text.find("\n", end + 1)
+                text, cut_reason = text[: end + 1], f"max_lines {limits.max_lines:,} reached"
+        if text:
+            self._parts.append(text)
+            self.chars += len(text)
+            newlines = text.count("\n")
+            self.lines += newlines
+            if count_input:
+                self.line_no += newlines
+        if cut_reason:
+            self._stop(cut_reason)
+
+    def _feed(self, text: str) -> None:
+        pieces = text.split("\n")
+        for piece in pieces[:-1]:
+            self._append_partial(piece)
+            line = "".join(self._partial)
+            self._partial.clear()
+            self._partial_len = 0
+            self._line(line)
+            if self.full:
+                return
+        self._append_partial(pieces[-1])
+
+    def _append_partial(self, piece: str) -> None:
+        room = MAX_LINE - self._partial_len
+        if len(piece) > room:
+            piece = piece[:room]
+            if not any(w.startswith(f"line {self.line_no + 1} ") for w in self.warnings):
+                self.warnings.append(f"line {self.line_no + 1} is longer than {MAX_LINE:,} chars: cut there")
+        if piece:
+            self._partial.append(piece)
+            self._partial_len += len(piece)
+
+    def _line(self, line: str) -> None:
+        self.line_no += 1
+        number = self.line_no
+        if self.window is not None and self.grep is None:
+            if number > self.window.last:
+                self._stop(None)
+            elif number >= self.window.first:
+                self._emit_line(number, line, None)
+                if number >= self.window.last and not self.full:
+                    self._stop(None)
+            return
+        if self.window is not None and number < self.window.first:
+            return
+        if self.window is not None and number > self.window.last:
+            self._stop(None)
+            return
+        self._grep_line(number, line)
+
+    def _grep_line(self, number: int, line: str) -> None:
+        assert self.grep is not None
+        if self._stop_after is not None and number > self._stop_after:
+            self._stop(f"max_matches {self.limits.max_matches:,} reached")
+            self.stop_line = number
+            return
+        if self._stop_after is None and self.grep.search(line):
+            first = self._before[0][0] if self.context and self._before else number
+            if self._last_emitted and first > self._last_emitted + 1:
+                self._emit("--\n")
+            if self.context:
+                for before_no, before in self._before:
+                    self._emit_line(before_no, before, "-")
+                self._before.clear()
+            self._emit_line(number, line, ":")
+            self.matches += 1
+            self._after = self.context
+            if self.matches >= self.limits.max_matches:
+                self._stop_after = number + self.context
+                if not self.context:
+                    self._stop(f"max_matches {self.limits.max_matches:,} reached")
+                    self.stop_line = number + 1
+        elif self._after > 0:
+            self._emit_line(number, line, "-")
+            self._after -= 1
+        elif self.context:
+            self._before.append((number, line))
+
+    def _emit_line(self, number: int, line: str, sep: str | None) -> None:
+        self._last_emitted = number
+        self._emit(f"{number}{sep}{line}\n" if sep else f"{line}\n")

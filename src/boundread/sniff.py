@@ -1,0 +1,403 @@
+"""What a file is, from its bytes: magic numbers, zip members, OLE directory names, text encodings.
+
+Standard library only. The guard-check hook runs this on every agent tool call, so it must stay
+cheap: it reads the first 8 KiB, and for containers only their directory (zip central directory,
+OLE directory sectors, the first tar header), never their content.
+"""
+
+from __future__ import annotations
+
+import bz2
+import contextlib
+import io
+import lzma
+import os
+import stat
+import zipfile
+import zlib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Union
+
+Container = Union[str, "os.PathLike[str]", IO[bytes]]
+
+HEAD_BYTES = 8192
+
+PDF, DOCX, XLSX, XLS, ODS, PPTX, ODT, ODP, DOC, PPT = (
+    "pdf", "docx", "xlsx", "xls", "ods", "pptx", "odt", "odp", "doc", "ppt",
+)
+ZIP, SEVENZ, TAR, GZ, BZ2, XZ, RAR = "zip", "7z", "tar", "gz", "bz2", "xz", "rar"
+IMAGE, TEXT, BINARY = "image", "text", "binary"
+
+OFFICE_KINDS = frozenset({DOCX, XLSX, XLS, ODS, PPTX, ODT, ODP, DOC, PPT})
+ARCHIVE_KINDS = frozenset({ZIP, SEVENZ, TAR, GZ, BZ2, XZ, RAR})
+
+_EXTENSIONS: dict[str, str] = {
+    ".pdf": PDF, ".docx": DOCX, ".docm": DOCX, ".dotx": DOCX, ".xlsx": XLSX, ".xlsm": XLSX,
+    ".xltx": XLSX, ".xls": XLS, ".ods": ODS, ".pptx": PPTX, ".pptm": PPTX, ".ppsx": PPTX,
+    ".odt": ODT, ".odp": ODP, ".doc": DOC, ".ppt": PPT, ".zip": ZIP, ".jar": ZIP, ".7z": SEVENZ,
+    ".tar": TAR, ".tgz": TAR, ".tbz2": TAR, ".txz": TAR, ".gz": GZ, ".bz2": BZ2, ".xz": XZ,
+    ".rar": RAR, ".png": IMAGE, ".jpg": IMAGE, ".jpeg": IMAGE, ".gif": IMAGE, ".webp": IMAGE,
+    ".tif": IMAGE, ".tiff": IMAGE, ".bmp": IMAGE, ".txt": TEXT, ".csv": TEXT, ".tsv": TEXT,
+    ".log": TEXT, ".json": TEXT, ".jsonl": TEXT, ".md": TEXT, ".xml": TEXT, ".html": TEXT,
+    ".exe": BINARY, ".dll": BINARY, ".so": BINARY, ".db": BINARY, ".sqlite": BINARY,
+}
+
+_MIMES: dict[str, str] = {
+    PDF: "application/pdf",
+    DOCX: "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+    XLSX: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+    PPTX: "application/vnd.openxmlformats-officedocument.presentationml.presentation",
+    XLS: "application/vnd.ms-excel", DOC: "application/msword", PPT: "application/vnd.ms-powerpoint",
+    ODS: "application/vnd.oasis.opendocument.spreadsheet",
+    ODT: "application/vnd.oasis.opendocument.text",
+    ODP: "application/vnd.oasis.opendocument.presentation",
+    ZIP: "application/zip", SEVENZ: "application/x-7z-compressed", TAR: "application/x-tar",
+    GZ: "application/gzip", BZ2: "application/x-bzip2", XZ: "application/x-xz",
+    RAR: "application/vnd.rar", TEXT: "text/plain", BINARY: "application/octet-stream",
+}
+
+_IMAGE_MAGIC: tuple[tuple[bytes, str], ...] = (
+    (b"\x89PNG\r\n\x1a\n", "png"), (b"\xff\xd8\xff", "jpeg"), (b"GIF87a", "gif"), (b"GIF89a", "gif"),
+    (b"II*\x00", "tiff"), (b"MM\x00*", "tiff"),
+)
+
+_BINARY_MAGIC: tuple[tuple[bytes, str, str], ...] = (
+    (b"\x7fELF", "elf", "application/x-executable"),
+    (b"\xcf\xfa\xed\xfe", "mach-o", "application/x-mach-binary"),
+    (b"\xce\xfa\xed\xfe", "mach-o", "application/x-mach-binary"),
+    (b"\xfe\xed\xfa\xcf", "mach-o", "application/x-mach-binary"),
+    (b"\xca\xfe\xba\xbe", "mach-o/java", "application/x-mach-binary"),
+    (b"SQLite format 3\x00", "sqlite", "application/vnd.sqlite3"),
+    (b"\x28\xb5\x2f\xfd", "zstd", "application/zstd"),
+    (b"\x00asm", "wasm", "application/wasm"),
+)
+
+_ODF_MIMETYPES = {
+    b"application/vnd.oasis.opendocument.text": ODT,
+    b"application/vnd.oasis.opendocument.spreadsheet": ODS,
+    b"application/vnd.oasis.opendocument.presentation": ODP,
+}
+
+_OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
+
+
+@dataclass(frozen=True)
+class Sniffed:
+    """What the bytes say a file is.
+
+    ``kind`` is one of the constants above; ``subtype`` refines it (image format, a tar's
+    compression, "xlsm", "elf"); ``encoding`` is set for text; ``encrypted`` when the container
+    itself says so (OLE ``EncryptedPackage``); ``note`` is a short human remark.
+    """
+
+    kind: str
+    mime: str
+    subtype: str = ""
+    encoding: str = ""
+    encrypted: bool = False
+    note: str = ""
+
+
+def kind_from_name(name: str) -> str | None:
+    """The kind a file name suggests: a hint only, never the verdict."""
+    lower = name.lower()
+    if lower.endswith((".tar.gz", ".tar.bz2", ".tar.xz")):
+        return TAR
+    return _EXTENSIONS.get(os.path.splitext(lower)[1])
+
+
+def mime_of(kind: str) -> str:
+    return _MIMES.get(kind, "application/octet-stream")
+
+
+def is_regular_file(path: str | os.PathLike[str]) -> bool:
+    """True for a regular file (symlinks followed). FIFOs and devices are never "read"."""
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except (OSError, ValueError):
+        return False
+
+
+def sniff_path(path: str | os.PathLike[str]) -> Sniffed:
+    """Sniff a regular file. The caller checks ``is_regular_file`` first: this opens it."""
+    with open(path, "rb") as fh:
+        head = fh.read(HEAD_BYTES)
+    return sniff_bytes(head, path)
+
+
+def sniff_data(data: bytes, name: str = "") -> Sniffed:
+    """Sniff bytes held in memory (an archive member): containers are opened from memory."""
+    return sniff_bytes(data[:HEAD_BYTES], io.BytesIO(data), name)
+
+
+def sniff_bytes(head: bytes, path: Container | None = None, name: str = "") -> Sniffed:
+    """Sniff the first bytes of a file; with ``path``, containers are opened to look inside."""
+    if not name and isinstance(path, (str, os.PathLike)):
+        name = os.fspath(path)
+    hint = kind_from_name(name) if name else None
+    if not head:
+        return Sniffed(TEXT, "inode/x-empty", encoding="", note="empty file")
+    pdf_at = head.find(b"%PDF-", 0, 1024)
+    if pdf_at >= 0:
+        return Sniffed(PDF, mime_of(PDF), note="" if pdf_at == 0 else f"PDF header at byte {pdf_at}")
+    if head.startswith((b"PK\x03\x04", b"PK\x05\x06", b"PK\x07\x08")):
+        return _sniff_zip(path) if path is not None else Sniffed(ZIP, mime_of(ZIP))
+    if head.startswith(b"7z\xbc\xaf\x27\x1c"):
+        return Sniffed(SEVENZ, mime_of(SEVENZ))
+    if head.startswith(b"Rar!\x1a\x07"):
+        return Sniffed(RAR, mime_of(RAR))
+    if head.startswith(_OLE_MAGIC):
+        return _sniff_ole(path, hint) if path is not None else Sniffed(BINARY, "application/x-ole-storage")
+    compressed = _sniff_compressed(head)
+    if compressed is not None:
+        return compressed
+    if _is_tar_header(head):
+        return Sniffed(TAR, mime_of(TAR))
+    for magic, fmt in _IMAGE_MAGIC:
+        if head.startswith(magic):
+            return Sniffed(IMAGE, f"image/{fmt}", subtype=fmt)
+    if head[:4] == b"RIFF" and head[8:12] == b"WEBP":
+        return Sniffed(IMAGE, "image/webp", subtype="webp")
+    if head[:2] == b"BM" and len(head) > 14 and head[6:10] == b"\x00\x00\x00\x00":
+        return Sniffed(IMAGE, "image/bmp", subtype="bmp")
+    if _is_bare_biff(head):
+        return Sniffed(XLS, mime_of(XLS), subtype="biff2-4", note="Excel 2-4 worksheet (no OLE container)")
+    for magic, sub, mime in _BINARY_MAGIC:
+        if head.startswith(magic):
+            return Sniffed(BINARY, mime, subtype=sub)
+    if head[:2] == b"MZ":
+        return Sniffed(BINARY, "application/vnd.microsoft.portable-executable", subtype="pe")
+    encoding = guess_encoding(head)
+    if encoding:
+        return Sniffed(TEXT, _text_mime(head, hint), encoding=encoding)
+    return Sniffed(BINARY, mime_of(BINARY), subtype="unknown")
+
+
+def _text_mime(head: bytes, hint: str | None) -> str:
+    stripped = head.lstrip()
+    if stripped[:1] in (b"{", b"[") and hint in (TEXT, None):
+        return "application/json"
+    if stripped[:5] == b"<?xml":
+        return "text/xml"
+    return "text/plain"
+
+
+def _sniff_zip(path: Container) -> Sniffed:
+    """Classify a zip container by its members (OOXML parts, ODF mimetype)."""
+    try:
+        with zipfile.ZipFile(path) as zf:
+            names = zf.namelist()
+            if "mimetype" in names:
+                info = zf.getinfo("mimetype")
+                if info.file_size < 200:
+                    with zf.open(info) as member:
+                        kind = _ODF_MIMETYPES.get(member.read(200).strip())
+                    if kind:
+                        return Sniffed(kind, mime_of(kind))
+    except (zipfile.BadZipFile, OSError, ValueError, NotImplementedError, RuntimeError, zlib.error):
+        return Sniffed(ZIP, mime_of(ZIP), note="zip signature, unreadable central directory")
+    if "[Content_Types].xml" in names:
+        tops = {name.split("/", 1)[0] for name in names}
+        macro = any(name.endswith("vbaProject.bin") for name in names)
+        for top, kind, plain, with_macros in (
+            ("word", DOCX, "docx", "docm"), ("xl", XLSX, "xlsx", "xlsm"), ("ppt", PPTX, "pptx", "pptm"),
+        ):
+            if top in tops:
+                return Sniffed(kind, mime_of(kind), subtype=with_macros if macro else plain)
+    return Sniffed(ZIP, mime_of(ZIP))
+
+
+def _open(container: Container) -> contextlib.AbstractContextManager[IO[bytes]]:
+    if isinstance(container, (str, os.PathLike)):
+        return open(container, "rb")
+    container.seek(0)
+    return contextlib.nullcontext(container)
+
+
+def _sniff_compressed(head: bytes) -> Sniffed | None:
+    """gzip, bzip2 and xz: a tar inside is a tar, anything else is the compressed file."""
+    if head.startswith(b"\x1f\x8b"):
+        kind, sub, inflate = GZ, "gz", _gunzip_head
+    elif head.startswith(b"BZh"):
+        kind, sub, inflate = BZ2, "bz2", _bunzip_head
+    elif head.startswith(b"\xfd7zXZ\x00"):
+        kind, sub, inflate = XZ, "xz", _unxz_head
+    else:
+        return None
+    inner = inflate(head)
+    if _is_tar_header(inner):
+        return Sniffed(TAR, mime_of(TAR), subtype=sub, note=f"tar compressed with {sub}")
+    return Sniffed(kind, mime_of(kind), subtype=sub)
+
+
+def _gunzip_head(head: bytes) -> bytes:
+    try:
+        return zlib.decompressobj(wbits=31).decompress(head, 1024)
+    except zlib.error:
+        return b""
+
+
+def _bunzip_head(head: bytes) -> bytes:
+    try:
+        return bz2.BZ2Decompressor().decompress(head, 1024)
+    except (OSError, EOFError, ValueError):
+        return b""
+
+
+def _unxz_head(head: bytes) -> bytes:
+    try:
+        return lzma.LZMADecompressor().decompress(head, 1024)
+    except (lzma.LZMAError, EOFError):
+        return b""
+
+
+def _is_tar_header(block: bytes) -> bool:
+    """A POSIX/GNU tar header: "ustar" magic, or a v7 header whose checksum adds up."""
+    if len(block) < 512:
+        return False
+    if block[257:262] == b"ustar":
+        return True
+    digits = block[148:156].replace(b"\x00", b" ").strip()
+    if not digits or not all(48 <= ch <= 55 for ch in digits):
+        return False
+    expected = int(digits, 8)
+    actual = sum(block[:148]) + 8 * 32 + sum(block[156:512])
+    return expected == actual and block[0] != 0
+
+
+def _is_bare_biff(head: bytes) -> bool:
+    """An Excel 2/3/4 BOF record at byte 0 (these files have no OLE container)."""
+    return len(head) >= 8 and head[:2] in (b"\x09\x00", b"\x09\x02", b"\x09\x04") and head[2:4] in (
+        b"\x04\x00", b"\x06\x00", b"\x08\x00",
+    )
+
+
+def _sniff_ole(path: Container, hint: str | None) -> Sniffed:
+    """Old Office files and encrypted OOXML share the OLE (CFB) container: read its stream names."""
+    names = ole_stream_names(path)
+    if "EncryptedPackage" in names:
+        kind = hint if hint in (DOCX, XLSX, PPTX) else DOCX
+        return Sniffed(kind, mime_of(kind), subtype="encrypted-ooxml", encrypted=True,
+                       note="password-protected Office file (OLE EncryptedPackage)")
+    if names & {"Workbook", "Book"}:
+        return Sniffed(XLS, mime_of(XLS), subtype="biff8" if "Workbook" in names else "biff5")
+    if "WordDocument" in names:
+        return Sniffed(DOC, mime_of(DOC))
+    if "PowerPoint Document" in names:
+        return Sniffed(PPT, mime_of(PPT))
+    return Sniffed(BINARY, "application/x-ole-storage", subtype="ole")
+
+
+def ole_stream_names(path: Container, max_sectors: int = 4096) -> set[str]:
+    """Names in an OLE compound file's directory, following at most ``max_sectors`` sectors."""
+    names: set[str] = set()
+    try:
+        with _open(path) as fh:
+            size = fh.seek(0, os.SEEK_END)
+            fh.seek(0)
+            header = fh.read(512)
+            if len(header) < 512 or not header.startswith(_OLE_MAGIC):
+                return names
+            shift = int.from_bytes(header[30:32], "little")
+            if shift not in (9, 12):
+                return names
+            sector = 1 << shift
+            fat_ids = [int.from_bytes(header[76 + 4 * i: 80 + 4 * i], "little") for i in range(109)]
+            fat: list[int] = []
+            for fat_id in fat_ids[: int.from_bytes(header[44:48], "little")]:
+                if len(fat) // (sector // 4) >= max_sectors or (fat_id + 1) * sector >= size + sector:
+                    break
+                fh.seek((fat_id + 1) * sector)
+                raw = fh.read(sector)
+                fat.extend(int.from_bytes(raw[i: i + 4], "little") for i in range(0, len(raw) - 3, 4))
+            current = int.from_bytes(header[48:52], "little")
+            seen: set[int] = set()
+            while current < 0xFFFFFFFA and current not in seen and len(seen) < max_sectors:
+                seen.add(current)
+                fh.seek((current + 1) * sector)
+                block = fh.read(sector)
+                for off in range(0, len(block) - 127, 128):
+                    length = int.from_bytes(block[off + 64: off + 66], "little")
+                    if 2 <= length <= 64:
+                        names.add(block[off: off + length - 2].decode("utf-16-le", "replace"))
+                current = fat[current] if current < len(fat) else 0xFFFFFFFE
+    except OSError:
+        return names
+    return names
+
+
+_BOMS: tuple[tuple[bytes, str], ...] = (
+    (b"\xef\xbb\xbf", "utf-8-sig"), (b"\xff\xfe\x00\x00", "utf-32"), (b"\x00\x00\xfe\xff", "utf-32"),
+    (b"\xff\xfe", "utf-16"), (b"\xfe\xff", "utf-16"),
+)
+_TEXT_CONTROLS = frozenset(b"\t\n\r\f\v\x1b\x08")
+
+
+def guess_encoding(sample: bytes) -> str:
+    """The text encoding of ``sample``, or "" when it does not look like text.
+
+    BOMs first, then UTF-8 (a multi-byte character cut at the end of the sample is fine), then
+    Shift-JIS (cp932) when it decodes cleanly into mostly Japanese, then cp1252 / latin-1.
+    """
+    for bom, name in _BOMS:
+        if sample.startswith(bom):
+            return name
+    if not sample:
+        return "utf-8"
+    if b"\x00" in sample:
+        return _bomless_utf16(sample)
+    controls = sum(1 for byte in sample if byte < 32 and byte not in _TEXT_CONTROLS)
+    if controls > max(2, len(sample) // 100):
+        return ""
+    try:
+        sample.decode("utf-8")
+        return "utf-8"
+    except UnicodeDecodeError as exc:
+        if exc.start >= len(sample) - 3 and exc.reason in ("unexpected end of data", "invalid continuation byte"):
+            try:
+                sample[: exc.start].decode("utf-8")
+                return "utf-8"
+            except UnicodeDecodeError:
+                pass
+    if _looks_cp932(sample):
+        return "cp932"
+    if any(0x80 <= byte <= 0x9F for byte in sample):
+        try:
+            sample.decode("cp1252")
+            return "cp1252"
+        except UnicodeDecodeError:
+            return "latin-1"
+    return "latin-1"
+
+
+def _bomless_utf16(sample: bytes) -> str:
+    even_zeros = sample[0::2].count(0)
+    odd_zeros = sample[1::2].count(0)
+    half = max(1, len(sample) // 2)
+    if odd_zeros > 0.4 * half and even_zeros < 0.05 * half:
+        return "utf-16-le"
+    if even_zeros > 0.4 * half and odd_zeros < 0.05 * half:
+        return "utf-16-be"
+    return ""
+
+
+def _looks_cp932(sample: bytes) -> bool:
+    try:
+        text = sample[:-1].decode("cp932") if sample[-1] >= 0x80 else sample.decode("cp932")
+    except UnicodeDecodeError:
+        return False
+    wide = sum(1 for ch in text if ord(ch) > 0x7F)
+    japanese = sum(1 for ch in text if "\u3000" <= ch <= "\u30ff" or "\u4e00" <= ch <= "\u9fff")
+    return wide > 0 and japanese >= 0.6 * wide
+
+
+def symlink_target(path: str | os.PathLike[str]) -> str | None:
+    """Where a symlink finally points (resolved), or None for a plain path."""
+    p = Path(path)
+    if not p.is_symlink():
+        return None
+    try:
+        return str(p.resolve(strict=False))
+    except (OSError, RuntimeError):
+        return os.readlink(p)
