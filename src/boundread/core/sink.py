@@ -164,7 +164,7 @@ class Sink:
             return
         if self._stop_after is None and self.grep.search(line):
             first = self._before[0][0] if self.context and self._before else number
-            if self._last_emitted and first > self._last_emitted + 1:
+            if self.context and self._last_emitted and first > self._last_emitted + 1:
                 self._emit("--\n")
             if self.context:
                 for before_no, before in self._before:

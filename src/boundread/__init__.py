@@ -1,0 +1,72 @@
+"""boundread: bounded reads of big files for LLM agents.
+
+    >>> import boundread
+    >>> boundread.info("report.pdf").fields["pages"]
+    >>> boundread.pages("report.pdf", "1-5").output      # 'boundread-out/report.pdf.pages-1-5.txt'
+
+Importing this package is cheap (standard library only); each file kind loads its library on use.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from boundread.errors import (
+    BoundreadError,
+    Corrupt,
+    Encrypted,
+    ExitCode,
+    NotFound,
+    Refused,
+    TimedOut,
+    Unsupported,
+    UsageError,
+)
+from boundread.limits import Limits
+
+__version__ = "0.1.0"
+
+if TYPE_CHECKING:
+    from boundread.api import extract, info, list_zip, pages, sheets
+    from boundread.core.model import Entry, ExtractResult, InfoResult, Listing, Request, Span
+
+_LAZY = {
+    "extract": "boundread.api", "info": "boundread.api", "list_zip": "boundread.api", "pages": "boundread.api",
+    "sheets": "boundread.api", "Entry": "boundread.core.model", "ExtractResult": "boundread.core.model",
+    "InfoResult": "boundread.core.model", "Listing": "boundread.core.model", "Request": "boundread.core.model",
+    "Span": "boundread.core.model",
+}
+
+
+def __getattr__(name: str) -> Any:
+    """Load the API on first use, so ``import boundread`` (and the guard-check hook) stays light."""
+    if name in _LAZY:
+        import importlib
+
+        return getattr(importlib.import_module(_LAZY[name]), name)
+    raise AttributeError(f"module 'boundread' has no attribute {name!r}")
+
+__all__ = [
+    "BoundreadError",
+    "Corrupt",
+    "Encrypted",
+    "Entry",
+    "ExitCode",
+    "ExtractResult",
+    "InfoResult",
+    "Limits",
+    "Listing",
+    "NotFound",
+    "Refused",
+    "Request",
+    "Span",
+    "TimedOut",
+    "Unsupported",
+    "UsageError",
+    "__version__",
+    "extract",
+    "info",
+    "list_zip",
+    "pages",
+    "sheets",
+]

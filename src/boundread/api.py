@@ -1,0 +1,71 @@
+"""The Python API: the same work as the CLI, returning typed results instead of printing.
+
+    from boundread import info, pages, extract
+    about = info("report.pdf")                  # InfoResult: kind, fields["pages"], est_tokens, next
+    part = pages("report.pdf", "1-5")           # ExtractResult: output file, chars, truncated, next
+    hits = extract("server.log", grep="ERROR", context=2, stdout=True).text
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from boundread.core import engine
+from boundread.core.model import ExtractResult, InfoResult, Listing, Request
+from boundread.errors import UsageError
+from boundread.limits import Limits
+from boundread.ranges import parse_span, parse_spans
+
+
+def info(path: str | Path, *, password: str | None = None, limits: Limits | None = None) -> InfoResult:
+    """What a file is and what is cheap to know about it."""
+    return engine.info(path, Request(limits=limits or Limits(), password=password))
+
+
+def extract(
+    path: str | Path,
+    *,
+    pages: str | None = None,
+    sheets: tuple[str, ...] = (),
+    lines: str | None = None,
+    grep: str | None = None,
+    ignore_case: bool = False,
+    context: int = 0,
+    member: str | None = None,
+    output: str | Path | None = None,
+    stdout: bool = False,
+    password: str | None = None,
+    limits: Limits | None = None,
+    **options: Any,
+) -> ExtractResult:
+    """Bounded text of any supported file. ``stdout=True`` returns it in ``.text`` instead of a file.
+    ``options``: fmt, layout, engine, rows (as for the CLI)."""
+    rows = options.pop("rows", None)
+    unknown = set(options) - {"fmt", "layout", "engine"}
+    if unknown:
+        raise UsageError(f"unknown options {sorted(unknown)}", "see help(boundread.extract)")
+    req = Request(limits=limits or Limits(), pages=parse_spans(pages) if pages else (), sheets=tuple(sheets),
+                  rows=parse_span(rows, "rows") if rows else None, password=password, **options)
+    filters = engine.Filters(lines=parse_span(lines) if lines else None, grep=grep, ignore_case=ignore_case,
+                             context=context, member=member)
+    selection = f"pages-{pages}" if pages else "text"
+    return engine.extract(path, req, filters, output_path=output, to_stdout=stdout, selection=selection)
+
+
+def pages(path: str | Path, ranges: str, **kwargs: Any) -> ExtractResult:
+    """PDF pages or pptx slides, e.g. ``pages("report.pdf", "1-5")``."""
+    return extract(path, pages=ranges, **kwargs)
+
+
+def sheets(path: str | Path, *names: str, **kwargs: Any) -> ExtractResult | list[dict[str, Any]]:
+    """Without names: the list of sheets and sizes. With names: their rows (csv by default)."""
+    if not names:
+        sheet_list: list[dict[str, Any]] = engine.info(path).fields.get("sheets", [])
+        return sheet_list
+    return extract(path, sheets=names, **kwargs)
+
+
+def list_zip(path: str | Path, *, password: str | None = None, limits: Limits | None = None) -> Listing:
+    """An archive's table of contents; nothing is extracted."""
+    return engine.list_archive(path, Request(limits=limits or Limits(), password=password))[1]

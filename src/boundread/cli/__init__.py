@@ -1,0 +1,1 @@
+"""The command-line interface (Typer). Not imported by ``guard-check``, which is standard library only."""

@@ -1,0 +1,299 @@
+"""The Typer app. Each command parses its options, calls ONE engine function, hands the result to render.
+
+Errors cross one boundary (:func:`_boundary`): a BoundreadError becomes one stderr line (or a JSON
+error in ``--json`` mode) and its documented exit code. Anything else is a bug and shows its traceback.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, NoReturn, Optional
+
+import typer
+
+from boundread import __version__, render
+from boundread.core import engine
+from boundread.core.model import Request
+from boundread.errors import BoundreadError, ExitCode, UsageError
+from boundread.limits import Limits
+from boundread.ranges import parse_span, parse_spans
+
+app = typer.Typer(
+    name="boundread",
+    help="Bounded reads of big files for LLM agents: inspect a file, extract a slice to a file, read the slice.",
+    epilog="Example: boundread info report.pdf && boundread pages report.pdf 1-5",
+    no_args_is_help=True,
+    add_completion=True,
+    pretty_exceptions_enable=False,
+)
+
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object (schema 1) on stdout.")]
+TimeoutOpt = Annotated[float, typer.Option("--timeout", min=0.1, help="Stop after this many seconds (exit 8).")]
+PasswordOpt = Annotated[Optional[str], typer.Option("--password", help="Password for an encrypted pdf, zip or 7z.")]
+OutOpt = Annotated[Optional[Path], typer.Option("-o", "--output", help="Write the text here (default: ./boundread-out/).")]
+StdoutOpt = Annotated[bool, typer.Option("--stdout", help="Print the text on stdout; the summary goes to stderr.")]
+MaxCharsOpt = Annotated[int, typer.Option("--max-chars", min=1, help="Stop after this many characters (~4 per token).")]
+MaxLinesOpt = Annotated[Optional[int], typer.Option("--max-lines", min=1, help="Stop after this many output lines.")]
+LayoutOpt = Annotated[bool, typer.Option("--layout", help="Keep the physical layout (table columns on one line).")]
+EngineOpt = Annotated[str, typer.Option("--engine", help="PDF text engine: auto (pdfium), pdfium or pdfminer.")]
+FormatOpt = Annotated[str, typer.Option("--format", help="Rows as csv, tsv or markdown.")]
+RowsOpt = Annotated[Optional[str], typer.Option("--rows", help="Sheet rows A-B (1-based), e.g. 201-400.")]
+MaxRowsOpt = Annotated[int, typer.Option("--max-rows", min=1, help="At most this many rows per sheet.")]
+MaxColsOpt = Annotated[int, typer.Option("--max-cols", min=1, help="At most this many columns.")]
+
+_FORMAT_SUFFIX = {"csv": ".csv", "tsv": ".tsv", "markdown": ".md"}
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"boundread {__version__}")
+        raise typer.Exit
+
+
+@app.callback()
+def main(
+    version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
+                                          help="Print the version and exit.")] = False,
+) -> None:
+    """Inspect first (info), then extract a bounded slice to a file, then read the slice in parts."""
+
+
+def _boundary(as_json: bool, work: Callable[[], int]) -> NoReturn:
+    try:
+        code = work()
+    except BoundreadError as exc:
+        render.print_error(exc, as_json=as_json)
+        raise typer.Exit(int(exc.exit_code)) from None
+    except KeyboardInterrupt:
+        raise typer.Exit(130) from None
+    raise typer.Exit(code)
+
+
+def _request(*, timeout: float, max_chars: int = 100_000, max_lines: int | None = None, **fields: object) -> Request:
+    limits = Limits(max_chars=max_chars, max_lines=max_lines, timeout=timeout,
+                    **{k: v for k, v in fields.items() if k.startswith("max_")})  # type: ignore[arg-type]
+    return Request(limits=limits, **{k: v for k, v in fields.items() if not k.startswith("max_")})  # type: ignore[arg-type]
+
+
+def _emit_extract(result: engine.ExtractResult, command: str, as_json: bool) -> int:
+    if as_json:
+        render.print_json(command, render.as_dict(result))
+    else:
+        if result.text is not None:
+            typer.echo(result.text, nl=False)
+        render.print_extract(result, to_stderr=result.text is not None)
+    return int(ExitCode.TIMEOUT) if result.timed_out else 0
+
+
+@app.command(epilog="Example: boundread info report.pdf prices.xlsx catalogue.zip")
+def info(
+    files: Annotated[list[Path], typer.Argument(help="Files to describe.", show_default=False)],
+    password: PasswordOpt = None,
+    as_json: JsonOpt = False,
+    timeout: TimeoutOpt = 30.0,
+) -> None:
+    """What a file is, cheaply, before anyone reads it: kind, size, pages/sheets/entries, tokens, next steps."""
+
+    def work() -> int:
+        req = _request(timeout=timeout, password=password)
+        if len(files) == 1:
+            result = engine.info(files[0], req)
+            render.print_json("info", render.as_dict(result)) if as_json else render.print_info(result)
+            return 0
+        worst, results = 0, []
+        for path in files:
+            try:
+                results.append(render.as_dict(result := engine.info(path, req)))
+                if not as_json:
+                    render.print_info(result)
+            except BoundreadError as exc:
+                worst = worst or int(exc.exit_code)
+                results.append({"path": str(path), "error": {"code": exc.code, "message": str(exc),
+                                                               "exit_code": int(exc.exit_code)}})
+                if not as_json:
+                    render.print_error(exc, as_json=False)
+        if as_json:
+            render.print_json("info", {"files": results})
+        return worst
+
+    _boundary(as_json, work)
+
+
+@app.command(epilog="Examples: boundread extract server.log --grep 'ERROR|FATAL' --context 2\n\n"
+             "boundread extract bundle.zip --member docs/spec.pdf --pages 1-3")
+def extract(
+    file: Annotated[Path, typer.Argument(help="The file to extract text from.", show_default=False)],
+    pages: Annotated[Optional[str], typer.Option("--pages", help="PDF pages / pptx slides, e.g. 1-5,8.")] = None,
+    sheet: Annotated[Optional[list[str]], typer.Option("--sheet", help="Sheet name or 1-based index (repeatable).")] = None,
+    lines: Annotated[Optional[str], typer.Option("--lines", help="Only lines A-B of the text (A- for the rest).")] = None,
+    grep: Annotated[Optional[str], typer.Option("--grep", help="Only lines matching this regular expression.")] = None,
+    ignore_case: Annotated[bool, typer.Option("-i", "--ignore-case", help="Case-insensitive --grep.")] = False,
+    context: Annotated[int, typer.Option("--context", "-C", min=0, help="Lines of context around each match.")] = 0,
+    max_matches: Annotated[int, typer.Option("--max-matches", min=1, help="Stop after this many matches.")] = 100,
+    member: Annotated[Optional[str], typer.Option("--member", help="One member of an archive, read in memory.")] = None,
+    max_chars: MaxCharsOpt = 100_000,
+    max_lines: MaxLinesOpt = None,
+    output: OutOpt = None,
+    stdout: StdoutOpt = False,
+    password: PasswordOpt = None,
+    fmt: FormatOpt = "csv",
+    rows: RowsOpt = None,
+    max_rows: MaxRowsOpt = 200,
+    max_cols: MaxColsOpt = 50,
+    layout: LayoutOpt = False,
+    engine_name: EngineOpt = "auto",
+    as_json: JsonOpt = False,
+    timeout: TimeoutOpt = 60.0,
+) -> None:
+    """The text of any supported file, bounded, written to a file; the summary says what was cut and what next."""
+
+    def work() -> int:
+        req = _request(timeout=timeout, max_chars=max_chars, max_lines=max_lines, max_matches=max_matches,
+                       max_rows=max_rows, max_cols=max_cols, pages=parse_spans(pages) if pages else (),
+                       sheets=tuple(sheet or ()), rows=parse_span(rows, "rows") if rows else None,
+                       fmt=_check_format(fmt), layout=layout, engine=_check_engine(engine_name), password=password)
+        filters = engine.Filters(lines=parse_span(lines) if lines else None, grep=grep, ignore_case=ignore_case,
+                                 context=context, member=member)
+        selection = f"pages-{pages}" if pages else "sheet-" + "-".join(sheet) if sheet else "text"
+        result = engine.extract(file, req, filters, output_path=output, to_stdout=stdout, selection=selection)
+        return _emit_extract(result, "extract", as_json)
+
+    _boundary(as_json, work)
+
+
+@app.command(epilog="Examples: boundread pages report.pdf 1-5\n\nboundread pages report.pdf 1,3,8-10 --layout")
+def pages(
+    file: Annotated[Path, typer.Argument(help="A PDF or PowerPoint file.", show_default=False)],
+    page_range: Annotated[str, typer.Argument(metavar="RANGE", help="Pages or slides: 1-5, 7 or 1,3,8-10.")],
+    layout: LayoutOpt = False,
+    engine_name: EngineOpt = "auto",
+    max_chars: MaxCharsOpt = 100_000,
+    output: OutOpt = None,
+    stdout: StdoutOpt = False,
+    password: PasswordOpt = None,
+    as_json: JsonOpt = False,
+    timeout: TimeoutOpt = 60.0,
+) -> None:
+    """PDF pages or pptx slides, each after a `--- page N / TOTAL ---` marker line."""
+
+    def work() -> int:
+        req = _request(timeout=timeout, max_chars=max_chars, pages=parse_spans(page_range), layout=layout,
+                       engine=_check_engine(engine_name), password=password)
+        selection = f"pages-{page_range}" + ("-layout" if layout else "")
+        result = engine.extract(file, req, output_path=output, to_stdout=stdout, selection=selection,
+                                kinds=("pdf", "pptx", "odp"))
+        return _emit_extract(result, "pages", as_json)
+
+    _boundary(as_json, work)
+
+
+@app.command(epilog="Examples: boundread sheets prices.xlsx\n\nboundread sheets prices.xlsx 'Lista 2024' --max-rows 50")
+def sheets(
+    file: Annotated[Path, typer.Argument(help="An xlsx, xlsm, xls or ods workbook.", show_default=False)],
+    names: Annotated[Optional[list[str]], typer.Argument(metavar="[SHEET]...",
+                                                         help="Sheet names or 1-based indices.")] = None,
+    fmt: FormatOpt = "csv",
+    rows: RowsOpt = None,
+    max_rows: MaxRowsOpt = 200,
+    max_cols: MaxColsOpt = 50,
+    max_chars: MaxCharsOpt = 100_000,
+    output: OutOpt = None,
+    stdout: StdoutOpt = False,
+    as_json: JsonOpt = False,
+    timeout: TimeoutOpt = 60.0,
+) -> None:
+    """Without a sheet: the sheets and their sizes. With sheets: their rows as csv, tsv or markdown."""
+
+    def work() -> int:
+        req = _request(timeout=timeout, max_chars=max_chars, max_rows=max_rows, max_cols=max_cols,
+                       sheets=tuple(names or ()), rows=parse_span(rows, "rows") if rows else None,
+                       fmt=_check_format(fmt))
+        if not names:
+            result = engine.info(file, req)
+            if result.kind not in ("xlsx", "xls", "ods"):
+                raise UsageError(f"{file} is {result.kind}, not a workbook", _advice_for(result.kind))
+            if as_json:
+                render.print_json("sheets", {"path": result.path, "kind": result.kind,
+                                             "sheets": result.fields.get("sheets", []), "next": list(result.next),
+                                             "warnings": list(result.warnings)})
+            else:
+                render.print_info(result)
+            return 0
+        selection = "sheet-" + "-".join(names) + (f"-rows-{rows}" if rows else "")
+        result_x = engine.extract(file, req, output_path=output, to_stdout=stdout, selection=selection,
+                                  suffix=_FORMAT_SUFFIX[fmt], kinds=("xlsx", "xls", "ods"))
+        return _emit_extract(result_x, "sheets", as_json)
+
+    _boundary(as_json, work)
+
+
+@app.command("list-zip", epilog="Examples: boundread list-zip catalogue.zip\n\nboundread list-zip report.docx")
+def list_zip(
+    archive: Annotated[Path, typer.Argument(help="zip, 7z, tar(.gz/.bz2/.xz), or any zip-based file.",
+                                            show_default=False)],
+    max_entries: Annotated[int, typer.Option("--max-entries", min=1, help="List at most this many entries.")] = 500,
+    password: PasswordOpt = None,
+    as_json: JsonOpt = False,
+    timeout: TimeoutOpt = 30.0,
+) -> None:
+    """Every entry of an archive with sizes, ratios and warnings (zip slip, bombs, nesting). Extracts nothing."""
+
+    def work() -> int:
+        src, listing = engine.list_archive(archive, _request(timeout=timeout, max_entries=max_entries,
+                                                             password=password))
+        if as_json:
+            render.print_json("list-zip", render.listing_dict(src, listing))
+        else:
+            render.print_listing(src, listing)
+        return 0
+
+    _boundary(as_json, work)
+
+
+@app.command(epilog="Example: boundread demo")
+def demo(as_json: JsonOpt = False) -> None:
+    """Run the protocol on a sample PDF that ships with boundread: info, then pages 1-2 to a file."""
+    from importlib.resources import as_file, files
+
+    def work() -> int:
+        with as_file(files("boundread") / "data" / "sample-report.pdf") as sample:
+            about = engine.info(sample)
+            result = engine.extract(sample, Request(pages=parse_spans("1-2")), selection="pages-1-2")
+        if as_json:
+            render.print_json("demo", {"info": render.as_dict(about), "pages": render.as_dict(result)})
+        else:
+            render.print_info(about)
+            typer.echo("")
+            render.print_extract(result)
+        return 0
+
+    _boundary(as_json, work)
+
+
+def _check_format(fmt: str) -> str:
+    if fmt not in _FORMAT_SUFFIX:
+        raise UsageError(f"unknown --format {fmt!r}", "use csv, tsv or markdown")
+    return fmt
+
+
+def _check_engine(name: str) -> str:
+    if name not in ("auto", "pdfium", "pdfminer"):
+        raise UsageError(f"unknown --engine {name!r}", "use auto, pdfium or pdfminer")
+    return name
+
+
+def _advice_for(kind: str) -> str:
+    return {"pdf": "use `boundread pages FILE 1-5`", "text": "use `boundread extract FILE --lines 1-1000`"}.get(
+        kind, "use `boundread info FILE` to see what it is")
+
+
+def _mount_optional() -> None:
+    """Commands that live in their own modules (guard-check/init, budget)."""
+    from boundread.cli import budget, guard
+
+    guard.register(app)
+    app.add_typer(budget.budget_app, name="budget")
+
+
+_mount_optional()

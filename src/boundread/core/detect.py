@@ -1,0 +1,60 @@
+"""Detection for the extractors: libmagic first where it is specific, our own sniffer otherwise.
+
+libmagic is precise for single-format files (PDF, images, 7z, executables) but vague for
+containers: it calls an xlsx "application/zip" and a password-protected workbook "CDFV2". Those
+cases, and a machine without libmagic, go to :mod:`boundread.sniff`, which looks inside.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from boundread import sniff
+from boundread.sniff import Sniffed
+
+# Mime types libmagic is trusted on, and the kind each means.
+_SPECIFIC: dict[str, str] = {
+    "application/pdf": sniff.PDF,
+    "application/x-7z-compressed": sniff.SEVENZ,
+    "application/x-tar": sniff.TAR,
+    "application/vnd.rar": sniff.RAR,
+    "application/x-rar": sniff.RAR,
+    "application/x-executable": sniff.BINARY,
+    "application/x-sharedlib": sniff.BINARY,
+    "application/x-pie-executable": sniff.BINARY,
+    "application/x-mach-binary": sniff.BINARY,
+    "application/x-dosexec": sniff.BINARY,
+    "application/vnd.microsoft.portable-executable": sniff.BINARY,
+    "application/vnd.sqlite3": sniff.BINARY,
+    "application/x-sqlite3": sniff.BINARY,
+}
+
+
+def libmagic_mime(path: Path) -> str | None:
+    """libmagic's mime type for a file, or None when python-magic or libmagic is missing."""
+    try:
+        import magic
+    except (ImportError, OSError):
+        return None
+    try:
+        return str(magic.from_file(str(path), mime=True))
+    except (OSError, ValueError, magic.MagicException):
+        return None
+
+
+def detect(path: Path, sniffed: Sniffed) -> Sniffed:
+    """Refine our sniff with libmagic where libmagic is specific and agrees it is not a container."""
+    mime = libmagic_mime(path)
+    if not mime:
+        return sniffed
+    kind = _SPECIFIC.get(mime)
+    if mime.startswith("image/") and sniffed.kind == sniff.IMAGE:
+        return Sniffed(sniff.IMAGE, mime, subtype=sniffed.subtype, note=sniffed.note)
+    if kind is None or kind == sniffed.kind:
+        # vague (zip, OLE, text, octet-stream) or in agreement: our sniff saw more; keep its kind
+        specific_mime = mime if kind == sniffed.kind else sniffed.mime
+        return Sniffed(sniffed.kind, specific_mime, sniffed.subtype, sniffed.encoding, sniffed.encrypted,
+                       sniffed.note)
+    if sniffed.kind in (sniff.TEXT, sniff.BINARY) and sniffed.subtype in ("", "unknown"):
+        return Sniffed(kind, mime, note=f"identified by libmagic as {mime}")
+    return sniffed

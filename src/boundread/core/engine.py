@@ -1,0 +1,292 @@
+"""The engine: detect the kind, pick the handler, apply the limits, write the output atomically.
+
+Every public entry point of the library and every CLI command goes through here, so the
+bounds, the time limit, the mislabel notes and the ``next`` commands are the same everywhere.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import shlex
+import signal
+import struct
+import threading
+import zipfile
+import zlib
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import TypeVar
+from xml.etree.ElementTree import ParseError
+
+from boundread import formats
+from boundread.core import output
+from boundread.core.detect import detect
+from boundread.core.model import (
+    FILE,
+    Details,
+    ExtractResult,
+    InfoResult,
+    Listing,
+    Outcome,
+    Request,
+    Source,
+    Span,
+    Suggestion,
+)
+from boundread.core.sink import Sink
+from boundread.core.source import source_for_bytes, source_for_path
+from boundread.errors import BoundreadError, Corrupt, Encrypted, Refused, UsageError
+from boundread.limits import Deadline, est_tokens
+from boundread.ranges import span_text
+from boundread.sniff import kind_from_name, symlink_target
+
+T = TypeVar("T")
+
+# Exceptions that mean "this file is damaged", whichever handler met them.
+_DAMAGE = (zipfile.BadZipFile, zlib.error, EOFError, struct.error, ParseError, UnicodeDecodeError)
+
+
+class _Expired(BaseException):
+    """Raised by the alarm; a BaseException so that libraries' ``except Exception`` cannot eat it."""
+
+
+@dataclass(frozen=True)
+class Filters:
+    """The generic line filters of ``extract``: a window, a grep, its context and a member."""
+
+    lines: Span | None = None
+    grep: str | None = None
+    ignore_case: bool = False
+    context: int = 0
+    member: str | None = None
+
+
+def open_source(path: str | Path) -> Source:
+    src = source_for_path(path)
+    assert src.path is not None
+    return replace(src, sniffed=detect(src.path, src.sniffed))
+
+
+def info(path: str | Path, req: Request | None = None) -> InfoResult:
+    """What a file is and what is cheap to know about it, without reading it whole."""
+    req = req or Request()
+    src = open_source(path)
+    handler = formats.handler_for(src.kind)
+    deadline = Deadline(req.limits.timeout)
+    try:
+        details: Details = _guarded(src, deadline, lambda: handler.info(src, req))
+    except Encrypted as exc:
+        details = Details(encrypted=True, warnings=[f"{exc.what} - {exc.fix}"])
+    except _Expired:
+        details = Details(warnings=[f"info stopped after {deadline.seconds:g} s (timeout)"])
+    chars = details.est_chars
+    return InfoResult(
+        path=src.name,
+        kind=src.kind,
+        mime=src.sniffed.mime,
+        bytes=src.size,
+        symlink_target=symlink_target(src.name),
+        mislabelled=_mislabel(src),
+        encrypted=details.encrypted or src.sniffed.encrypted,
+        est_tokens=None if chars is None else est_tokens(chars),
+        est_tokens_estimated=details.estimated,
+        fields={**({"note": src.sniffed.note} if src.sniffed.note else {}), **details.fields},
+        warnings=tuple(details.warnings),
+        next=tuple(command_line(s, src.name) for s in details.next),
+    )
+
+
+def extract(
+    path: str | Path,
+    req: Request | None = None,
+    filters: Filters | None = None,
+    *,
+    output_path: str | Path | None = None,
+    to_stdout: bool = False,
+    selection: str = "text",
+    suffix: str = ".txt",
+    kinds: tuple[str, ...] | None = None,
+) -> ExtractResult:
+    """Extract bounded text. It goes to ``output_path`` (or the default file), or is returned
+    in ``.text`` when ``to_stdout`` is set. ``kinds`` restricts the kinds accepted (``pages``
+    takes PDF and PowerPoint only)."""
+    req = req or Request()
+    filters = filters or Filters()
+    src = open_source(path)
+    deadline = Deadline(req.limits.timeout)
+    target = src
+    warnings: list[str] = []
+    if (note := _mislabel(src)) is not None:
+        warnings.append(note)
+    if filters.member is not None:
+        from boundread.formats import archive
+
+        data = _guarded(src, deadline, lambda: archive.read_member(src, filters.member or "", req))
+        target = source_for_bytes(f"{src.name}:{filters.member}", data)
+    if kinds is not None and target.kind not in kinds:
+        raise UsageError(f"{target.name} is {target.kind}, not {' or '.join(kinds)}",
+                         f"use `boundread info {shlex.quote(target.name)}` to see what to run")
+    handler = formats.handler_for(target.kind)
+    pattern = _compile(filters)
+    sink = Sink(req.limits, deadline, window=filters.lines, grep=pattern, context=filters.context)
+    try:
+        outcome: Outcome = _guarded(target, deadline, lambda: handler.extract(target, req, sink))
+    except _Expired:
+        sink.expire()
+        outcome = Outcome()
+    sink.close()
+    text = sink.text()
+    written: Path | None = None
+    if not to_stdout:
+        dest = Path(output_path) if output_path else _default_dest(src.name, selection, filters, suffix)
+        written = output.write_atomic(dest, text, never=src.path)
+    resume = _resume(outcome, sink, filters, src, target)
+    return ExtractResult(
+        path=src.name,
+        kind=target.kind,
+        bytes=src.size,
+        output=str(written) if written else None,
+        chars=sink.chars,
+        lines=sink.lines + (1 if text and not text.endswith("\n") else 0),
+        est_tokens=est_tokens(sink.chars),
+        truncated=bool(outcome.truncated or sink.reasons),
+        truncated_reasons=tuple(outcome.truncated + sink.reasons),
+        done=outcome.done or _done_lines(sink, filters),
+        totals=outcome.totals,
+        warnings=tuple(warnings + outcome.warnings + sink.warnings),
+        next=(command_line(resume, src.name),) if resume else (),
+        text=text if to_stdout else None,
+        member=filters.member,
+        timed_out=sink.timed_out,
+    )
+
+
+def list_archive(path: str | Path, req: Request | None = None) -> tuple[Source, Listing]:
+    """An archive's table of contents, from its directory only; nothing is extracted."""
+    from boundread.formats import archive
+
+    req = req or Request()
+    src = open_source(path)
+    deadline = Deadline(req.limits.timeout)
+    return src, _guarded(src, deadline, lambda: archive.listing(src, req))
+
+
+def command_line(suggestion: Suggestion, name: str) -> str:
+    """``("pages", FILE, "6-10")`` -> ``boundread pages 'my file.pdf' 6-10``."""
+    words = [name if word == FILE else word for word in suggestion]
+    return "boundread " + " ".join(shlex.quote(word) for word in words)
+
+
+def _guarded(src: Source, deadline: Deadline, work: Callable[[], T]) -> T:
+    """Run handler code under the hard time limit, turning damage into one clear error."""
+    try:
+        with _alarm(deadline):
+            return work()
+    except BoundreadError:
+        raise
+    except RecursionError:
+        raise Corrupt(f"{src.name} is nested too deeply to read", "the file is likely malformed") from None
+    except MemoryError:
+        raise Refused(f"{src.name} needs too much memory", "ask for less (pages, rows, --max-chars)") from None
+    except _DAMAGE as exc:
+        raise Corrupt(f"{src.name} is damaged ({_short(exc)})", "check the file with `boundread info`") from None
+
+
+@contextlib.contextmanager
+def _alarm(deadline: Deadline) -> Iterator[None]:
+    remaining = deadline.remaining
+    if remaining is None or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def expire(signum: int, frame: object) -> None:
+        raise _Expired
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, remaining + 0.25)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def _compile(filters: Filters) -> re.Pattern[str] | None:
+    if filters.grep is None:
+        return None
+    try:
+        return re.compile(filters.grep, re.IGNORECASE if filters.ignore_case else 0)
+    except re.error as exc:
+        raise UsageError(f"bad --grep pattern {filters.grep!r} ({exc})", "use a Python regular expression") from None
+
+
+def _mislabel(src: Source) -> str | None:
+    hint = kind_from_name(src.name)
+    if hint is None or hint == src.kind:
+        return None
+    return f"named like a {hint} file but it is {src.kind} (judged by its content)"
+
+
+def _default_dest(name: str, selection: str, filters: Filters, suffix: str) -> Path:
+    parts = [f"member-{output.slug(filters.member, 40)}"] if filters.member else []
+    if selection != "text" or not (filters.lines or filters.grep):
+        parts.append(selection)
+    if filters.grep is not None:
+        parts.append(f"grep-{output.slug(filters.grep, 30)}")
+    if filters.lines is not None:
+        parts.append(f"lines-{span_text(filters.lines)}")
+    return output.default_output(name, ".".join(parts), suffix)
+
+
+def _resume(outcome: Outcome, sink: Sink, filters: Filters, src: Source, target: Source) -> Suggestion | None:
+    resume = outcome.resume
+    if resume is None and sink.stop_line is not None:
+        resume = _line_resume(sink, filters)
+    if resume is None or target is src:
+        return resume
+    return _as_member_extract(resume, filters.member or "")
+
+
+def _line_resume(sink: Sink, filters: Filters) -> Suggestion | None:
+    stop = sink.stop_line or 1
+    start = filters.lines.first if filters.lines else 1
+    if stop <= start and sink.lines == 0 and not sink.timed_out:
+        sink.warnings.append(f"line {stop:,} alone is longer than --max-chars: raise --max-chars, or use --grep")
+        return None  # a line window cannot make progress
+    words: list[str] = ["extract", FILE]
+    if filters.grep is not None:
+        words += ["--grep", filters.grep] + (["-i"] if filters.ignore_case else [])
+        words += ["--context", str(filters.context)] if filters.context else []
+        words += ["--lines", f"{stop}-"]
+    else:
+        width = max(sink.lines, 1)
+        words += ["--lines", f"{stop}-{stop + width - 1}"]
+    return tuple(words)
+
+
+def _as_member_extract(resume: Suggestion, member: str) -> Suggestion:
+    """A member cannot be named by `pages`/`sheets`: say the same with `extract --member`."""
+    command, rest = resume[0], list(resume[2:])
+    words = ["extract", FILE, "--member", member]
+    if command == "pages" and rest:
+        words += ["--pages", rest.pop(0)]
+    elif command == "sheets" and rest and not rest[0].startswith("-"):
+        words += ["--sheet", rest.pop(0)]
+    return tuple(words + rest)
+
+
+def _done_lines(sink: Sink, filters: Filters) -> str:
+    if filters.grep is not None:
+        return f"{sink.matches:,} matching lines of {sink.line_no:,} read"
+    if filters.lines is not None:
+        return f"lines {filters.lines.first:,}-{max(sink.line_no, filters.lines.first):,}"
+    if sink.stop_line is not None:
+        return f"lines 1-{sink.stop_line:,}" + (" (the last one cut)" if sink.truncated else "")
+    return ""
+
+
+def _short(exc: BaseException) -> str:
+    text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    return text[:160]

@@ -1,0 +1,46 @@
+"""Executables, databases, old binary Office files and unknown bytes: reported, never dumped."""
+
+from __future__ import annotations
+
+import zlib
+
+from boundread.core.model import FILE, Details, Outcome, Request, Source
+from boundread.core.sink import Sink
+from boundread.errors import Unsupported
+
+KINDS: tuple[str, ...] = ("binary", "doc", "ppt")
+
+_SEVENZ = b"7z\xbc\xaf\x27\x1c"
+
+_ADVICE = {
+    "doc": "an old Word .doc: save it as .docx (Word or `libreoffice --convert-to docx`)",
+    "ppt": "an old PowerPoint .ppt: save it as .pptx (PowerPoint or `libreoffice --convert-to pptx`)",
+}
+
+
+def info(src: Source, req: Request) -> Details:
+    details = Details(fields={"format": src.sniffed.subtype or src.kind}, est_chars=None)
+    details.warnings.append(_ADVICE.get(src.kind, "binary data: boundread reports it but never dumps it"))
+    with src.open() as fh:
+        head = fh.read(1 << 20)
+    if (at := _embedded_7z(head)) > 0:
+        details.fields["embedded_7z_offset"] = at
+        details.warnings.append(f"a 7z archive is embedded at byte {at:,} (self-extractor): never run it")
+    details.next.append(("info", FILE))
+    return details
+
+
+def _embedded_7z(head: bytes) -> int:
+    """Offset of a real 7z signature header (its start-header CRC checks out), or -1."""
+    at = head.find(_SEVENZ, 1)
+    while at > 0:
+        start = head[at + 12: at + 32]
+        if len(start) == 20 and zlib.crc32(start) == int.from_bytes(head[at + 8: at + 12], "little"):
+            return at
+        at = head.find(_SEVENZ, at + 1)
+    return -1
+
+
+def extract(src: Source, req: Request, sink: Sink) -> Outcome:
+    what = _ADVICE.get(src.kind, f"binary data ({src.sniffed.mime})")
+    raise Unsupported(f"{src.name} is {what}", "boundread extracts text only; `boundread info` describes it")

@@ -1,0 +1,81 @@
+"""Plain text in any encoding: logs, CSV, JSON, source. Streamed; never decoded whole."""
+
+from __future__ import annotations
+
+import io
+
+from boundread.core.model import FILE, Details, Outcome, Request, Source
+from boundread.core.sink import Sink
+
+KINDS: tuple[str, ...] = ("text",)
+
+SAMPLE_BYTES = 2 * 1024 * 1024  # info reads at most this much; above it figures are estimates
+CHUNK_CHARS = 64 * 1024
+
+
+def _encoding(src: Source) -> str:
+    return src.sniffed.encoding or "utf-8"
+
+
+def info(src: Source, req: Request) -> Details:
+    if src.size == 0:
+        return Details(fields={"encoding": None, "lines": 0}, est_chars=0, estimated=False,
+                       warnings=["empty file: nothing to read"])
+    with src.open() as fh:
+        sample = fh.read(SAMPLE_BYTES)
+    exact = len(sample) >= src.size
+    text = sample.decode(_encoding(src), errors="replace").replace("\r\n", "\n")
+    scale = 1.0 if exact else src.size / max(len(sample), 1)
+    lines = text.count("\n") + (1 if text and not text.endswith("\n") else 0)
+    longest = max(map(len, text.split("\n")))
+    fields: dict[str, object] = {
+        "encoding": _encoding(src),
+        "lines": round(lines * scale),
+        "lines_estimated": not exact,
+        "longest_line": longest,
+    }
+    fields.update(_table_shape(text))
+    details = Details(fields=fields, est_chars=round(len(text) * scale), estimated=not exact)
+    if not exact:
+        details.warnings.append(f"figures estimated from the first {SAMPLE_BYTES // (1024 * 1024)} MB")
+    if longest > 100_000:
+        details.warnings.append(f"a line of {longest:,} characters: use --max-chars or --grep, not --lines")
+    details.next.append(("extract", FILE, "--lines", f"1-{_window(len(text), lines, req)}"))
+    details.next.append(("extract", FILE, "--grep", "PATTERN", "--context", "2"))
+    return details
+
+
+def _window(chars: int, lines: int, req: Request) -> int:
+    """How many lines fit in one output file (max_chars), as a round number, at most 1,000."""
+    per_line = max(chars / max(lines, 1), 1.0)
+    fits = int(req.limits.max_chars / per_line)
+    for step in (1000, 500, 200, 100, 50, 20, 10, 1):
+        if fits >= step:
+            return min(step, lines) if lines else step
+    return 1
+
+
+def _table_shape(text: str) -> dict[str, object]:
+    """CSV/TSV: the delimiter, columns and header, when the first lines agree on them."""
+    head = [line for line in text.split("\n", 21)[:20] if line.strip()]
+    if len(head) < 2:
+        return {}
+    for delimiter, name in ((",", "csv"), ("\t", "tsv"), (";", "csv")):
+        counts = {line.count(delimiter) for line in head}
+        if len(counts) == 1 and counts.pop() > 0:
+            return {"format": name, "columns": head[0].count(delimiter) + 1, "header": head[0][:300]}
+    return {}
+
+
+def extract(src: Source, req: Request, sink: Sink) -> Outcome:
+    with src.open() as raw:
+        reader = io.TextIOWrapper(raw, encoding=_encoding(src), errors="replace", newline=None)
+        while chunk := reader.read(CHUNK_CHARS):
+            if not sink.write(chunk):
+                break
+        complete = not sink.full
+        reader.detach()
+    outcome = Outcome(unit="lines", totals={"bytes": src.size})
+    if complete and not sink.filtering:
+        outcome.done = f"all {sink.lines + (0 if sink.text().endswith(chr(10)) or not sink.chars else 1):,} lines"
+    return outcome

@@ -1,0 +1,188 @@
+"""The only place that draws: human views (rich) and the versioned JSON envelope of every result.
+
+Human output goes to stdout; with ``--stdout`` the text owns stdout and the summary moves to stderr.
+Errors are one line on stderr, or a JSON object on stdout in ``--json`` mode.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from rich import box
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from boundread.core.model import ExtractResult, InfoResult, Listing, Source
+from boundread.errors import BoundreadError
+
+SCHEMA = 1
+
+
+def console(stderr: bool = False) -> Console:
+    return Console(stderr=stderr, highlight=False, soft_wrap=True, emoji=False)
+
+
+def human_bytes(n: int | None) -> str:
+    if n is None:
+        return "?"
+    size = float(n)
+    for unit in ("B", "KB", "MB", "GB"):
+        if size < 1024 or unit == "GB":
+            return f"{int(size)} {unit}" if unit == "B" else f"{size:.1f} {unit}"
+        size /= 1024
+    return f"{n} B"
+
+
+# ---- JSON -------------------------------------------------------------------------------------
+
+def envelope(command: str, payload: dict[str, Any]) -> str:
+    return json.dumps({"schema": SCHEMA, "command": command, **payload}, ensure_ascii=False, default=str)
+
+
+def as_dict(result: InfoResult | ExtractResult) -> dict[str, Any]:
+    data = dataclasses.asdict(result)
+    if data.get("text") is None:
+        data.pop("text", None)
+    return data
+
+
+def listing_dict(src: Source, listing: Listing) -> dict[str, Any]:
+    data = dataclasses.asdict(listing)
+    for entry, raw in zip(data["entries"], listing.entries):
+        entry["ratio"] = None if raw.ratio is None else round(raw.ratio, 1)
+    return {"path": src.name, "kind": src.kind, "bytes": src.size, **data}
+
+
+def print_json(command: str, payload: dict[str, Any]) -> None:
+    sys.stdout.write(envelope(command, payload) + "\n")
+
+
+def print_error(exc: BoundreadError, *, as_json: bool) -> None:
+    if as_json:
+        error = {"code": exc.code, "message": str(exc), "exit_code": int(exc.exit_code)}
+        sys.stdout.write(json.dumps({"schema": SCHEMA, "error": error}, ensure_ascii=False) + "\n")
+    else:
+        sys.stderr.write(f"boundread: error: {exc}\n")
+
+
+# ---- human views --------------------------------------------------------------------------------
+
+def print_info(result: InfoResult) -> None:
+    out = console()
+    out.print(Text(f"{result.path}", style="bold"))
+    rows: list[tuple[str, str]] = [("kind", f"{result.kind} ({result.mime})"), ("size", human_bytes(result.bytes))]
+    if result.symlink_target:
+        rows.append(("symlink to", result.symlink_target))
+    if result.mislabelled:
+        rows.append(("note", result.mislabelled))
+    if result.encrypted:
+        rows.append(("encrypted", "yes"))
+    if result.est_tokens is not None:
+        approx = "~" if result.est_tokens_estimated else ""
+        rows.append(("est. tokens", f"{approx}{result.est_tokens:,}"))
+    for key, value in result.fields.items():
+        if key != "sheets" and value not in (None, "", [], {}):
+            rows.append((key.replace("_", " "), _scalar(value)))
+    table = Table(box=None, show_header=False, pad_edge=False, padding=(0, 2, 0, 2))
+    table.add_column(style="cyan", no_wrap=True)
+    table.add_column()
+    for key, value in rows:
+        table.add_row(key, Text(value))
+    out.print(table)
+    if result.fields.get("sheets"):
+        print_sheets(result.fields["sheets"], out)
+    _warnings(out, result.warnings)
+    _next(out, result.next)
+
+
+def print_sheets(sheets: Sequence[dict[str, Any]], out: Console | None = None) -> None:
+    out = out or console()
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
+    for name in ("#", "sheet", "rows", "cols", "state"):
+        table.add_column(name, justify="right" if name in ("#", "rows", "cols") else "left")
+    for sheet in sheets:
+        state = sheet.get("state") or ("hidden" if sheet.get("hidden") else "visible")
+        if sheet.get("type") not in (None, "worksheet"):
+            state = f"{state}, {sheet['type']}"
+        table.add_row(str(sheet.get("index", "")), Text(str(sheet.get("name", ""))), _count(sheet.get("rows")),
+                      _count(sheet.get("cols")), state)
+    out.print(table)
+
+
+def print_extract(result: ExtractResult, *, to_stderr: bool = False) -> None:
+    out = console(stderr=to_stderr)
+    where = result.output or "the text to stdout"
+    subject = f"{result.path}:{result.member}" if result.member else result.path
+    out.print(Text(f"wrote {where}"))
+    facts = [result.kind]
+    if result.done:
+        facts.append(result.done)
+    facts += [f"{result.chars:,} chars", f"{result.lines:,} lines", f"~{result.est_tokens:,} tokens"]
+    out.print(Text(f"  {subject}: " + " · ".join(facts)))
+    if result.truncated:
+        out.print(Text("  truncated: " + "; ".join(result.truncated_reasons), style="yellow"))
+    else:
+        out.print(Text("  truncated: no"))
+    _warnings(out, result.warnings)
+    _next(out, result.next)
+    if result.output and result.chars:
+        out.print(Text(f"read it in parts: {result.output} (grep it, or read ranges of lines)", style="dim"))
+
+
+def print_listing(src: Source, listing: Listing) -> None:
+    out = console()
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
+    for name, justify in (("size", "right"), ("packed", "right"), ("ratio", "right"), ("modified", "left"),
+                          ("flags", "left"), ("name", "left")):
+        table.add_column(name, justify=justify)  # type: ignore[arg-type]
+    for entry in listing.entries:
+        flags = ",".join(f for f, on in (("dir", entry.is_dir), ("enc", entry.encrypted),
+                                          ("link", entry.is_symlink), ("!", bool(entry.warnings))) if on)
+        ratio = "" if entry.ratio is None else f"{entry.ratio:.0f}x" if entry.ratio >= 10 else f"{entry.ratio:.1f}x"
+        name = entry.name + (f" -> {entry.link_target}" if entry.link_target else "")
+        table.add_row(human_bytes(entry.size), human_bytes(entry.compressed), ratio,
+                      (entry.modified or "")[:16].replace("T", " "), flags, Text(name))
+    out.print(Text(f"{src.name}: {listing.format} archive, {listing.total_entries:,} entries, "
+                   f"{human_bytes(listing.total_size)} unpacked"
+                   + (f", {human_bytes(listing.total_compressed)} packed" if listing.total_compressed else "")))
+    out.print(table)
+    if listing.truncated:
+        out.print(Text(f"listed {len(listing.entries):,} of {listing.total_entries:,} entries "
+                       "(raise --max-entries to see more)", style="yellow"))
+    if listing.encrypted_entries:
+        out.print(Text(f"{listing.encrypted_entries:,} encrypted entries: pass --password to read them"))
+    _warnings(out, listing.warnings)
+
+
+def _warnings(out: Console, warnings: Sequence[str]) -> None:
+    for warning in warnings:
+        out.print(Text(f"  warning: {warning}", style="yellow"))
+
+
+def _next(out: Console, commands: Sequence[str]) -> None:
+    if commands:
+        out.print(Text("next:", style="bold"))
+        for command in commands:
+            out.print(Text(f"  {command}"))
+
+
+def _count(value: Any) -> str:
+    return f"{value:,}" if isinstance(value, int) else "?"
+
+
+def _scalar(value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, int):
+        return f"{value:,}"
+    if isinstance(value, (list, tuple)):
+        shown = ", ".join(str(v) for v in value[:8])
+        return shown + (f", … ({len(value)} in all)" if len(value) > 8 else "")
+    if isinstance(value, dict):
+        return ", ".join(f"{k}={v}" for k, v in value.items())
+    return str(value)

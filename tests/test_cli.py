@@ -1,0 +1,141 @@
+"""The CLI end to end, in-process: stdout, stderr and exit codes apart."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from boundread.errors import ExitCode
+from tests.helpers import run, run_json
+
+LOG_LINES = 5000
+
+
+@pytest.fixture
+def log(tmp_path: Path) -> Path:
+    path = tmp_path / "server.log"
+    path.write_text("".join(f"{n} {'FATAL disk full' if n % 1000 == 0 else 'GET /index'}\n"
+                            for n in range(1, LOG_LINES + 1)), encoding="utf-8")
+    return path
+
+
+def test_info_on_text_counts_lines_and_suggests_next(log: Path) -> None:
+    code, data = run_json("info", str(log))
+    assert code == 0 and data["schema"] == 1 and data["kind"] == "text"
+    assert data["fields"]["lines"] == LOG_LINES and data["fields"]["encoding"] == "utf-8"
+    assert any("--lines 1-" in step for step in data["next"])
+
+
+def test_extract_writes_to_the_default_folder_and_summarises(log: Path, tmp_path: Path) -> None:
+    result = run("extract", str(log), "--lines", "10-12")
+    assert result.exit_code == 0
+    out = tmp_path / "out" / "server.log.lines-10-12.txt"
+    assert out.read_text(encoding="utf-8") == "10 GET /index\n11 GET /index\n12 GET /index\n"
+    assert f"wrote {out}" in result.stdout and "truncated: no" in result.stdout
+    assert result.stderr == ""
+    assert (tmp_path / "out" / ".gitignore").read_text(encoding="utf-8") == "*\n"
+
+
+def test_stdout_mode_keeps_data_and_words_apart(log: Path) -> None:
+    result = run("extract", str(log), "--grep", "FATAL", "--max-matches", "2", "--stdout")
+    assert result.stdout == "1000:1000 FATAL disk full\n2000:2000 FATAL disk full\n"
+    assert "truncated: max_matches 2 reached" in result.stderr
+    assert "--grep FATAL --lines 2001-" in result.stderr
+
+
+def test_max_chars_truncation_gives_the_continuing_command(log: Path) -> None:
+    code, data = run_json("extract", str(log), "--max-chars", "1000")
+    assert code == 0 and data["truncated"] and data["chars"] == 1000
+    assert data["next"] == [f"boundread extract {log} --lines {data['lines']}-{2 * data['lines'] - 2}"]
+    assert Path(data["output"]).stat().st_size == 1000
+
+
+def test_output_path_and_atomic_write_never_touch_the_input(log: Path, tmp_path: Path) -> None:
+    before = log.read_bytes()
+    result = run("extract", str(log), "-o", str(log))
+    assert result.exit_code == ExitCode.USAGE and "is the input file" in result.stderr
+    assert log.read_bytes() == before
+    target = tmp_path / "deep" / "slice.txt"
+    assert run("extract", str(log), "--lines", "1-2", "-o", str(target)).exit_code == 0
+    assert target.read_text(encoding="utf-8").count("\n") == 2
+    assert not [p for p in target.parent.iterdir() if p.name.endswith(".tmp")]
+
+
+@pytest.mark.parametrize(("args", "code", "words"), [
+    (("info", "missing.pdf"), ExitCode.NOT_FOUND, "no such file"),
+    (("extract", "LOG", "--lines", "9-2"), ExitCode.USAGE, "run forwards"),
+    (("extract", "LOG", "--grep", "("), ExitCode.USAGE, "bad --grep pattern"),
+    (("pages", "LOG", "1-5"), ExitCode.USAGE, "not pdf or pptx"),
+    (("sheets", "LOG"), ExitCode.USAGE, "not a workbook"),
+])
+def test_errors_are_one_line_naming_the_fix(log: Path, args: tuple[str, ...], code: int, words: str) -> None:
+    result = run(*[str(log) if a == "LOG" else a for a in args])
+    assert result.exit_code == code
+    assert result.stderr.count("\n") == 1 and result.stderr.startswith("boundread: error: ")
+    assert words in result.stderr and " - " in result.stderr
+    assert result.stdout == ""
+
+
+def test_errors_in_json_mode_are_json_on_stdout(tmp_path: Path) -> None:
+    code, data = run_json("info", str(tmp_path / "nope.pdf"))
+    assert code == ExitCode.NOT_FOUND
+    assert data["error"]["code"] == "not_found" and data["error"]["exit_code"] == 3
+
+
+def test_directories_and_fifos_are_not_read(tmp_path: Path) -> None:
+    assert run("info", str(tmp_path)).exit_code == ExitCode.NOT_FOUND
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    result = run("extract", str(fifo))
+    assert result.exit_code == ExitCode.NOT_FOUND and "not a regular file" in result.stderr
+
+
+def test_symlink_is_followed_and_named(log: Path, tmp_path: Path) -> None:
+    link = tmp_path / "latest.log"
+    link.symlink_to(log)
+    code, data = run_json("info", str(link))
+    assert code == 0 and data["symlink_target"] == str(log.resolve()) and data["kind"] == "text"
+
+
+def test_mislabelled_file_is_handled_as_what_it_is(tmp_path: Path) -> None:
+    fake = tmp_path / "archive.zip"
+    fake.write_text("just a note, not an archive\n", encoding="utf-8")
+    code, data = run_json("info", str(fake))
+    assert code == 0 and data["kind"] == "text" and "named like a zip" in data["mislabelled"]
+
+
+def test_info_on_several_files_reports_each_and_the_worst_code(log: Path, tmp_path: Path) -> None:
+    code, data = run_json("info", str(log), str(tmp_path / "gone.txt"))
+    assert code == ExitCode.NOT_FOUND
+    assert data["files"][0]["kind"] == "text" and data["files"][1]["error"]["code"] == "not_found"
+
+
+def test_binary_is_reported_never_dumped(tmp_path: Path) -> None:
+    elf = tmp_path / "tool"
+    elf.write_bytes(b"\x7fELF\x02\x01\x01" + bytes(range(256)) * 40)
+    result = run("extract", str(elf))
+    assert result.exit_code == ExitCode.UNSUPPORTED and "binary" in result.stderr
+    assert not (tmp_path / "out").exists()
+
+
+def test_timeout_writes_what_it_has_and_exits_8(tmp_path: Path) -> None:
+    big = tmp_path / "big.txt"
+    big.write_text("a line without the word we look for\n" * 1_000_000, encoding="utf-8")
+    code, data = run_json("extract", str(big), "--grep", "needle", "--timeout", "0.1")
+    assert code == ExitCode.TIMEOUT and data["timed_out"] and data["truncated"]
+    assert any(reason.startswith("timeout") for reason in data["truncated_reasons"])
+    assert Path(data["output"]).exists()
+
+
+def test_demo_runs_the_protocol_on_the_bundled_sample(tmp_path: Path) -> None:
+    code, data = run_json("demo")
+    assert code == 0 and data["info"]["fields"]["pages"] == 12
+    assert "PAGE-2" in Path(data["pages"]["output"]).read_text(encoding="utf-8")
+    assert data["pages"]["next"] == [data["pages"]["next"][0]] and data["pages"]["next"][0].endswith(" 3-4")
+
+
+def test_version() -> None:
+    result = run("--version")
+    assert result.exit_code == 0 and result.stdout.startswith("boundread ")
