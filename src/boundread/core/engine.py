@@ -37,7 +37,7 @@ from boundread.core.model import (
 )
 from boundread.core.sink import Sink
 from boundread.core.source import source_for_bytes, source_for_path
-from boundread.errors import BoundreadError, Corrupt, Encrypted, Refused, UsageError
+from boundread.errors import BoundreadError, Corrupt, Encrypted, Refused, Unsupported, UsageError
 from boundread.limits import Deadline, est_tokens
 from boundread.ranges import span_text
 from boundread.sniff import kind_from_name, symlink_target
@@ -77,8 +77,9 @@ def info(path: str | Path, req: Request | None = None) -> InfoResult:
     deadline = Deadline(req.limits.timeout)
     try:
         details: Details = _guarded(src, deadline, lambda: handler.info(src, req))
-    except Encrypted as exc:
-        details = Details(encrypted=True, warnings=[f"{exc.what} - {exc.fix}"])
+    except (Encrypted, Corrupt, Refused, Unsupported) as exc:
+        # info describes; "it is damaged / encrypted / a bomb" is a description, not a failure
+        details = Details(fields={"problem": exc.code}, encrypted=isinstance(exc, Encrypted), warnings=[str(exc)])
     except _Expired:
         details = Details(warnings=[f"info stopped after {deadline.seconds:g} s (timeout)"])
     chars = details.est_chars
