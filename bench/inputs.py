@@ -24,9 +24,8 @@ def make_report_pdf(path: Path, pages: int, *, seed_text: str = "Quarterly repor
         pdf.set_font("Helvetica", size=11)
         if n == 2:
             pdf.cell(0, 8, "Revenue by region (thousands of euros)", new_x="LMARGIN", new_y="NEXT")
-            for row in (("Region", "Q1", "Q2", "Q3"),) + tuple(
-                (region, str(100 + 7 * i), str(120 + 5 * i), str(90 + 11 * i)) for i, region in enumerate(REGIONS)
-            ):
+            body = [(region, str(100 + 7 * i), str(120 + 5 * i), str(90 + 11 * i)) for i, region in enumerate(REGIONS)]
+            for row in [("Region", "Q1", "Q2", "Q3"), *body]:
                 for cell in row:
                     pdf.cell(40, 8, cell, border=1)
                 pdf.ln()

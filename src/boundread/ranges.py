@@ -18,7 +18,7 @@ def parse_spans(text: str, what: str = "pages", *, open_end: bool = False) -> tu
     for part in text.split(","):
         match = _PART.match(part)
         if not match:
-            raise UsageError(f"bad {what} range {text!r}", f"use forms like 1-5, 7 or 1,3,8-10")
+            raise UsageError(f"bad {what} range {text!r}", "use forms like 1-5, 7 or 1,3,8-10")
         first = int(match.group(1))
         if match.group(2) is None:
             last = first

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, NoReturn, Optional
+from typing import Annotated, NoReturn
 
 import typer
 
 from boundread import __version__, render
 from boundread.core import engine
-from boundread.core.model import Request
+from boundread.core.model import ExtractResult, Request
 from boundread.errors import BoundreadError, ExitCode, UsageError
 from boundread.limits import Limits
 from boundread.ranges import parse_span, parse_spans
@@ -30,15 +30,15 @@ app = typer.Typer(
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object (schema 1) on stdout.")]
 TimeoutOpt = Annotated[float, typer.Option("--timeout", min=0.1, help="Stop after this many seconds (exit 8).")]
-PasswordOpt = Annotated[Optional[str], typer.Option("--password", help="Password for an encrypted pdf, zip or 7z.")]
-OutOpt = Annotated[Optional[Path], typer.Option("-o", "--output", help="Write the text here (default: ./boundread-out/).")]
+PasswordOpt = Annotated[str | None, typer.Option("--password", help="Password for an encrypted pdf, zip or 7z.")]
+OutOpt = Annotated[Path | None, typer.Option("-o", "--output", help="Write the text here (default: ./boundread-out/).")]
 StdoutOpt = Annotated[bool, typer.Option("--stdout", help="Print the text on stdout; the summary goes to stderr.")]
 MaxCharsOpt = Annotated[int, typer.Option("--max-chars", min=1, help="Stop after this many characters (~4 per token).")]
-MaxLinesOpt = Annotated[Optional[int], typer.Option("--max-lines", min=1, help="Stop after this many output lines.")]
+MaxLinesOpt = Annotated[int | None, typer.Option("--max-lines", min=1, help="Stop after this many output lines.")]
 LayoutOpt = Annotated[bool, typer.Option("--layout", help="Keep the physical layout (table columns on one line).")]
 EngineOpt = Annotated[str, typer.Option("--engine", help="PDF text engine: auto (pdfium), pdfium or pdfminer.")]
 FormatOpt = Annotated[str, typer.Option("--format", help="Rows as csv, tsv or markdown.")]
-RowsOpt = Annotated[Optional[str], typer.Option("--rows", help="Sheet rows A-B (1-based), e.g. 201-400.")]
+RowsOpt = Annotated[str | None, typer.Option("--rows", help="Sheet rows A-B (1-based), e.g. 201-400.")]
 MaxRowsOpt = Annotated[int, typer.Option("--max-rows", min=1, help="At most this many rows per sheet.")]
 MaxColsOpt = Annotated[int, typer.Option("--max-cols", min=1, help="At most this many columns.")]
 
@@ -76,7 +76,7 @@ def _request(*, timeout: float, max_chars: int = 100_000, max_lines: int | None 
     return Request(limits=limits, **{k: v for k, v in fields.items() if not k.startswith("max_")})  # type: ignore[arg-type]
 
 
-def _emit_extract(result: engine.ExtractResult, command: str, as_json: bool) -> int:
+def _emit_extract(result: ExtractResult, command: str, as_json: bool) -> int:
     if as_json:
         render.print_json(command, render.as_dict(result))
     else:
@@ -124,14 +124,14 @@ def info(
              "boundread extract bundle.zip --member docs/spec.pdf --pages 1-3")
 def extract(
     file: Annotated[Path, typer.Argument(help="The file to extract text from.", show_default=False)],
-    pages: Annotated[Optional[str], typer.Option("--pages", help="PDF pages / pptx slides, e.g. 1-5,8.")] = None,
-    sheet: Annotated[Optional[list[str]], typer.Option("--sheet", help="Sheet name or 1-based index (repeatable).")] = None,
-    lines: Annotated[Optional[str], typer.Option("--lines", help="Only lines A-B of the text (A- for the rest).")] = None,
-    grep: Annotated[Optional[str], typer.Option("--grep", help="Only lines matching this regular expression.")] = None,
+    pages: Annotated[str | None, typer.Option("--pages", help="PDF pages / pptx slides, e.g. 1-5,8.")] = None,
+    sheet: Annotated[list[str] | None, typer.Option("--sheet", help="Sheet name or 1-based index; repeatable.")] = None,
+    lines: Annotated[str | None, typer.Option("--lines", help="Only lines A-B of the text (A- for the rest).")] = None,
+    grep: Annotated[str | None, typer.Option("--grep", help="Only lines matching this regular expression.")] = None,
     ignore_case: Annotated[bool, typer.Option("-i", "--ignore-case", help="Case-insensitive --grep.")] = False,
     context: Annotated[int, typer.Option("--context", "-C", min=0, help="Lines of context around each match.")] = 0,
     max_matches: Annotated[int, typer.Option("--max-matches", min=1, help="Stop after this many matches.")] = 100,
-    member: Annotated[Optional[str], typer.Option("--member", help="One member of an archive, read in memory.")] = None,
+    member: Annotated[str | None, typer.Option("--member", help="One member of an archive, read in memory.")] = None,
     max_chars: MaxCharsOpt = 100_000,
     max_lines: MaxLinesOpt = None,
     output: OutOpt = None,
@@ -191,7 +191,7 @@ def pages(
 @app.command(epilog="Examples: boundread sheets prices.xlsx\n\nboundread sheets prices.xlsx 'Lista 2024' --max-rows 50")
 def sheets(
     file: Annotated[Path, typer.Argument(help="An xlsx, xlsm, xls or ods workbook.", show_default=False)],
-    names: Annotated[Optional[list[str]], typer.Argument(metavar="[SHEET]...",
+    names: Annotated[list[str] | None, typer.Argument(metavar="[SHEET]...",
                                                          help="Sheet names or 1-based indices.")] = None,
     fmt: FormatOpt = "csv",
     rows: RowsOpt = None,

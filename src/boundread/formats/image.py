@@ -50,11 +50,15 @@ def _dimensions(fmt: str, head: bytes) -> tuple[int, int] | None:
 
 def _png(head: bytes) -> tuple[int, int] | None:
     at = head.find(b"IHDR")
-    return struct.unpack(">II", head[at + 4: at + 12]) if at > 0 else None  # type: ignore[return-value]
+    if at < 0:
+        return None
+    width, height = struct.unpack(">II", head[at + 4: at + 12])
+    return width, height
 
 
 def _gif(head: bytes) -> tuple[int, int]:
-    return struct.unpack("<HH", head[6:10])  # type: ignore[return-value]
+    width, height = struct.unpack("<HH", head[6:10])
+    return width, height
 
 
 def _bmp(head: bytes) -> tuple[int, int]:

@@ -53,7 +53,7 @@ def as_dict(result: InfoResult | ExtractResult) -> dict[str, Any]:
 
 def listing_dict(src: Source, listing: Listing) -> dict[str, Any]:
     data = dataclasses.asdict(listing)
-    for entry, raw in zip(data["entries"], listing.entries):
+    for entry, raw in zip(data["entries"], listing.entries, strict=True):
         entry["ratio"] = None if raw.ratio is None else round(raw.ratio, 1)
     return {"path": src.name, "kind": src.kind, "bytes": src.size, **data}
 
