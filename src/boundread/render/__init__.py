@@ -24,7 +24,10 @@ SCHEMA = 1
 
 
 def console(stderr: bool = False) -> Console:
-    return Console(stderr=stderr, highlight=False, soft_wrap=True, emoji=False)
+    """A console that never cuts a path or a member name: piped output (agents) gets a wide page."""
+    stream = sys.stderr if stderr else sys.stdout
+    width = None if stream.isatty() else 240
+    return Console(stderr=stderr, highlight=False, soft_wrap=True, emoji=False, width=width)
 
 
 def human_bytes(n: int | None) -> str:
@@ -90,10 +93,10 @@ def print_info(result: InfoResult) -> None:
             rows.append((key.replace("_", " "), _scalar(value)))
     table = Table(box=None, show_header=False, pad_edge=False, padding=(0, 2, 0, 2))
     table.add_column(style="cyan", no_wrap=True)
-    table.add_column()
+    table.add_column(overflow="fold")
     for key, value in rows:
         table.add_row(key, Text(value))
-    out.print(table)
+    _table(out, table)
     if result.fields.get("sheets"):
         print_sheets(result.fields["sheets"], out)
     _warnings(out, result.warnings)
@@ -102,7 +105,7 @@ def print_info(result: InfoResult) -> None:
 
 def print_sheets(sheets: Sequence[dict[str, Any]], out: Console | None = None) -> None:
     out = out or console()
-    table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
     for name in ("#", "sheet", "rows", "cols", "state"):
         table.add_column(name, justify="right" if name in ("#", "rows", "cols") else "left")
     for sheet in sheets:
@@ -111,7 +114,7 @@ def print_sheets(sheets: Sequence[dict[str, Any]], out: Console | None = None) -
             state = f"{state}, {sheet['type']}"
         table.add_row(str(sheet.get("index", "")), Text(str(sheet.get("name", ""))), _count(sheet.get("rows")),
                       _count(sheet.get("cols")), state)
-    out.print(table)
+    _table(out, table)
 
 
 def print_extract(result: ExtractResult, *, to_stderr: bool = False) -> None:
@@ -136,10 +139,10 @@ def print_extract(result: ExtractResult, *, to_stderr: bool = False) -> None:
 
 def print_listing(src: Source, listing: Listing) -> None:
     out = console()
-    table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
     for name, justify in (("size", "right"), ("packed", "right"), ("ratio", "right"), ("modified", "left"),
                           ("flags", "left"), ("name", "left")):
-        table.add_column(name, justify=justify)  # type: ignore[arg-type]
+        table.add_column(name, justify=justify, overflow="fold")  # type: ignore[arg-type]
     for entry in listing.entries:
         flags = ",".join(f for f, on in (("dir", entry.is_dir), ("enc", entry.encrypted),
                                           ("link", entry.is_symlink), ("!", bool(entry.warnings))) if on)
@@ -150,13 +153,21 @@ def print_listing(src: Source, listing: Listing) -> None:
     out.print(Text(f"{src.name}: {listing.format} archive, {listing.total_entries:,} entries, "
                    f"{human_bytes(listing.total_size)} unpacked"
                    + (f", {human_bytes(listing.total_compressed)} packed" if listing.total_compressed else "")))
-    out.print(table)
+    _table(out, table)
     if listing.truncated:
         out.print(Text(f"listed {len(listing.entries):,} of {listing.total_entries:,} entries "
                        "(raise --max-entries to see more)", style="yellow"))
     if listing.encrypted_entries:
         out.print(Text(f"{listing.encrypted_entries:,} encrypted entries: pass --password to read them"))
     _warnings(out, listing.warnings)
+
+
+def _table(out: Console, table: Table) -> None:
+    """Print a table without the padding rich adds at the end of each line (agents read this)."""
+    with out.capture() as captured:
+        out.print(table)
+    lines = [line.rstrip() for line in captured.get().splitlines()]
+    out.file.write("\n".join(line for line in lines if line) + "\n")
 
 
 def _warnings(out: Console, warnings: Sequence[str]) -> None:
