@@ -1,0 +1,196 @@
+"""PDF: page count and a text sample for ``info``; page ranges for ``extract``, page by page.
+
+PDFium (pypdfium2) reads text by default: it opens a document without parsing its pages and
+reads any page directly, so ``info`` and ``pages 1-5`` cost the same on a 5-page and a 1,000-page
+file. pdfminer.six is the second engine (``--engine pdfminer``) and the fallback when PDFium cannot
+open a file. ``--layout`` places each glyph on a character grid so a table row stays on one line
+(see :mod:`boundread.formats.pdf_layout`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from contextlib import closing
+from dataclasses import dataclass
+
+from boundread.core.model import FILE, Details, Outcome, Request, Source, Span, Suggestion
+from boundread.core.sink import Sink
+from boundread.errors import Corrupt, Encrypted, UsageError
+from boundread.formats.pdf_engines import Page, PdfDoc, header_version, open_pdf
+
+KINDS: tuple[str, ...] = ("pdf",)
+
+SAMPLE_PAGES = 3  # pages read by info to tell a text PDF from a scan and estimate its length
+WINDOW = 5  # pages suggested by info
+MAX_PAGE_WARNINGS = 10  # pages that failed, named one by one; the rest are counted
+
+
+def _pages_word(span: Span) -> str:
+    return f"page {span}" if span.first == span.last else f"pages {span}"
+
+
+def _runs(numbers: list[int]) -> list[Span]:
+    """Consecutive page numbers as spans, in the order they were written."""
+    spans: list[Span] = []
+    for number in numbers:
+        if spans and number == spans[-1].last + 1:
+            spans[-1] = Span(spans[-1].first, number)
+        else:
+            spans.append(Span(number, number))
+    return spans
+
+
+def _joined(spans: list[Span]) -> str:
+    return ",".join(str(span) for span in spans)
+
+
+def info(src: Source, req: Request) -> Details:
+    details = Details()
+    try:
+        doc, warnings = open_pdf(src, req.password, req.engine)
+    except Encrypted:
+        details.encrypted = True
+        details.fields = {"pages": None, "pdf_version": header_version(src)}
+        details.warnings.append(
+            "wrong password: pass the right --password" if req.password else "password required: pass --password"
+        )
+        return details
+    except Corrupt as exc:
+        details.fields = {"pages": None, "pdf_version": header_version(src)}
+        details.warnings.append(exc.what)
+        return details
+    with closing(doc):
+        details.warnings.extend(warnings)
+        details.encrypted = doc.encrypted
+        meta = doc.meta()
+        meta["pdf_version"] = meta.get("pdf_version") or header_version(src)
+        sampled = min(doc.pages, SAMPLE_PAGES)
+        chars, has_text = 0, False
+        for page in doc.read(1, sampled, layout=False):
+            if page.error:
+                details.warnings.append(f"page {page.number} could not be read: {page.error}")
+            chars += len(page.text)
+            has_text = has_text or bool(page.text.strip())
+        details.fields = {"pages": doc.pages, **meta, "text_layer": has_text, "engine": doc.engine}
+    if sampled:
+        details.est_chars = round(chars * doc.pages / sampled)
+        details.estimated = sampled < doc.pages
+    if not doc.pages:
+        details.warnings.append("the file has no pages")
+    elif not has_text:
+        sample = _pages_word(Span(1, sampled))
+        details.warnings.append(
+            f"no text layer on {sample}: scanned images, text extraction will be empty (OCR needed)"
+        )
+    else:
+        window = str(Span(1, min(WINDOW, doc.pages)))
+        details.next = [("pages", FILE, window), ("pages", FILE, window, "--layout")]
+    return details
+
+
+def _clamp(asked: tuple[Span, ...], total: int, warnings: list[str]) -> list[Span]:
+    if not asked:
+        return [Span(1, total)]
+    whole = _pages_word(Span(1, total))
+    spans: list[Span] = []
+    for span in asked:
+        if span.first < 1 or span.last < span.first:
+            raise UsageError(f"{_pages_word(span)} is not a page range", f"ask for {whole}")
+        if span.first > total:
+            are = "is" if span.first == span.last else "are"
+            raise UsageError(f"{_pages_word(span)} {are} past the end ({total} pages)", f"ask for {whole}")
+        if span.last > total:
+            clamped = Span(span.first, total)
+            warnings.append(f"asked {_pages_word(span)} but the file has {total}: clamped to {clamped}")
+            span = clamped
+        spans.append(span)
+    return spans
+
+
+@dataclass
+class _Stop:
+    index: int  # which span
+    number: int  # first page not (fully) written
+
+
+def _resume(asked: tuple[Span, ...], spans: list[Span], stop: _Stop | None, total: int) -> Suggestion | None:
+    if stop is not None:
+        rest = [Span(stop.number, spans[stop.index].last), *spans[stop.index + 1 :]]
+        rest = [span for span in rest if span.first <= span.last]
+        if len(asked) == 1 and len(rest) == 1:
+            size = asked[0].last - asked[0].first + 1
+            rest = [Span(stop.number, min(total, stop.number + size - 1))]
+        if rest:
+            return ("pages", FILE, _joined(rest))
+    furthest = max(spans, key=lambda span: span.last)
+    if furthest.last >= total:
+        return None
+    size = spans[-1].last - spans[-1].first + 1
+    return ("pages", FILE, str(Span(furthest.last + 1, min(total, furthest.last + size))))
+
+
+def _after(spans: list[Span], index: int, number: int) -> _Stop | None:
+    """Where reading goes on after page ``number`` of span ``index``; None when nothing is left."""
+    if number < spans[index].last:
+        return _Stop(index, number + 1)
+    if index + 1 < len(spans):
+        return _Stop(index + 1, spans[index + 1].first)
+    return None
+
+
+def _requested(doc: PdfDoc, spans: list[Span], layout: bool) -> Generator[tuple[int, Page], None, None]:
+    for index, span in enumerate(spans):
+        for page in doc.read(span.first, span.last, layout):
+            yield index, page
+
+
+def _write(doc: PdfDoc, spans: list[Span], req: Request, sink: Sink, out: Outcome) -> tuple[list[int], _Stop | None]:
+    """Write the pages into the sink; return the pages written (the last may be cut) and where it stopped."""
+    written: list[int] = []
+    failed: list[int] = []
+    stop: _Stop | None = None
+    with closing(_requested(doc, spans, req.layout)) as pages:
+        for index, page in pages:
+            if page.error:
+                failed.append(page.number)
+                if len(failed) <= MAX_PAGE_WARNINGS:
+                    out.warnings.append(f"page {page.number} could not be read: {page.error}")
+            reasons, chars = len(sink.reasons), sink.chars
+            more = sink.write(f"--- page {page.number} / {doc.pages} ---\n{page.text}")
+            if len(sink.reasons) > reasons:  # cut by a limit, or not written at all (deadline)
+                if sink.chars > chars:
+                    written.append(page.number)
+                stop = _Stop(index, page.number)
+                break
+            written.append(page.number)
+            if not more:  # the sink's own selection (--lines) is complete: not a truncation
+                break
+            if sink.deadline.expired:
+                stop = _after(spans, index, page.number)
+                if stop is not None:
+                    sink.expire()
+                break
+    if len(failed) > MAX_PAGE_WARNINGS:
+        out.warnings.append(f"{len(failed) - MAX_PAGE_WARNINGS} more pages could not be read")
+    return written, stop
+
+
+def extract(src: Source, req: Request, sink: Sink) -> Outcome:
+    doc, warnings = open_pdf(src, req.password, req.engine)
+    with closing(doc):
+        total = doc.pages
+        out = Outcome(unit="pages", totals={"pages": total}, warnings=warnings)
+        if not total:
+            out.done = "no pages"
+            out.warnings.append("the file has no pages")
+            return out
+        spans = _clamp(req.pages, total, out.warnings)
+        written, stop = _write(doc, spans, req, sink, out)
+    out.done = f"pages {_joined(_runs(written))} of {total}" if written else f"no pages of {total}"
+    if stop is not None and written and written[-1] == stop.number:
+        out.done += f" (page {stop.number} cut short)"
+    if req.pages or stop is not None:
+        out.resume = _resume(req.pages or (Span(1, total),), spans, stop, total)
+    if out.resume is not None:  # the same options again (never the password: the user has it)
+        out.resume += ("--layout",) * req.layout + (("--engine", req.engine) if req.engine != "auto" else ())
+    return out

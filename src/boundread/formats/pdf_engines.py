@@ -1,0 +1,259 @@
+"""The two PDF text engines behind one small interface: PDFium (fast, the default) and pdfminer.six.
+
+``open_pdf`` opens a document with the engine asked for and falls back to the other one when the
+first cannot open the file. A document yields :class:`Page` objects for a 1-based page range; a
+page that fails carries its error instead of text, so the caller can warn and go on.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import logging
+import re
+import struct
+import zlib
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any, BinaryIO, Protocol, cast
+
+from boundread.core.model import Source
+from boundread.errors import Corrupt, Encrypted
+from boundread.formats.pdf_layout import grid_text, miner_glyphs, pdfium_glyphs
+
+#: What pdfminer raises on damaged or hostile files, besides its own PSException family.
+MINER_FAILURES: tuple[type[BaseException], ...] = (
+    ValueError,
+    KeyError,
+    TypeError,
+    AttributeError,
+    IndexError,
+    AssertionError,
+    RecursionError,
+    OverflowError,
+    ZeroDivisionError,
+    NotImplementedError,
+    UnicodeError,
+    EOFError,
+    struct.error,
+    zlib.error,
+)
+_CONTROLS = dict.fromkeys([*range(9), 11, 12, *range(14, 32), 0xFFFE, 0xFEFF])
+_PDFIUM_PASSWORD, _PDFIUM_SECURITY = 4, 5  # FPDF_ERR_PASSWORD, FPDF_ERR_SECURITY
+
+
+@dataclass(frozen=True)
+class Page:
+    number: int  # 1-based
+    text: str
+    error: str | None = None  # why the page could not be read
+
+
+class PdfDoc(Protocol):
+    engine: str
+    pages: int
+    encrypted: bool
+
+    def read(self, first: int, last: int, layout: bool) -> Iterator[Page]: ...
+    def meta(self) -> dict[str, Any]: ...
+    def close(self) -> None: ...
+
+
+class OpenFailed(Exception):
+    """An engine could not open the file; the other engine may still read it."""
+
+
+def clean(text: str) -> str:
+    """Unix newlines, no control characters, a final newline when there is text."""
+    text = text.replace("\r\n", "\n").replace("\r", "\n").translate(_CONTROLS)
+    return text if not text or text.endswith("\n") else text + "\n"
+
+
+def header_version(src: Source) -> str | None:
+    with src.open() as stream:
+        found = re.search(rb"%PDF-(\d\.\d)", stream.read(1024))
+    return found.group(1).decode() if found else None
+
+
+def _locked(src: Source, password: str | None) -> Encrypted:
+    if password:
+        return Encrypted(f"{src.name} is encrypted and the password is wrong", "pass the right --password")
+    return Encrypted(f"{src.name} is encrypted", "pass --password")
+
+
+class PdfiumDoc:
+    engine = "pdfium"
+
+    def __init__(self, src: Source, password: str | None) -> None:
+        import pypdfium2 as pdfium
+        import pypdfium2.raw as pdfium_c
+
+        try:
+            self.doc = pdfium.PdfDocument(str(src.path) if src.path else (src.data or b""), password=password)
+        except pdfium.PdfiumError as exc:
+            code = getattr(exc, "err_code", None)
+            if code == _PDFIUM_PASSWORD:
+                raise _locked(src, password) from None
+            if code == _PDFIUM_SECURITY:
+                raise OpenFailed("unsupported encryption") from None
+            raise OpenFailed(str(exc).replace("Failed to load document ", "").strip("()")) from None
+        self.pages = len(self.doc)
+        self.encrypted = pdfium_c.FPDF_GetSecurityHandlerRevision(self.doc) != -1
+        self._error = pdfium.PdfiumError
+
+    def read(self, first: int, last: int, layout: bool) -> Iterator[Page]:
+        for number in range(first, last + 1):
+            try:
+                page = self.doc[number - 1]
+                textpage = page.get_textpage()
+                try:
+                    text = grid_text(pdfium_glyphs(textpage)) if layout else textpage.get_text_range()
+                finally:
+                    textpage.close()
+                    page.close()
+            except self._error as exc:
+                yield Page(number, "", str(exc))
+                continue
+            yield Page(number, clean(text))
+
+    def meta(self) -> dict[str, Any]:
+        data = self.doc.get_metadata_dict(skip_empty=True)
+        version = self.doc.get_version()
+        labels = [self.doc.get_page_label(i) for i in range(min(self.pages, 10))]
+        return {
+            "title": data.get("Title"),
+            "producer": data.get("Producer"),
+            "pdf_version": f"{version // 10}.{version % 10}" if version else None,
+            "page_labels": labels if any(labels) else None,
+        }
+
+    def close(self) -> None:
+        self.doc.close()
+
+
+def _miner_text(layout: Any) -> str:
+    """The text of a page layout as pdfminer's TextConverter writes it: boxes end with a newline."""
+    from pdfminer.layout import LTContainer, LTFigure, LTText, LTTextBox
+
+    parts: list[str] = []
+    stack: list[Any] = [layout]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            parts.append(item)
+        elif isinstance(item, LTContainer):
+            if isinstance(item, (LTTextBox, LTFigure)):
+                stack.append("\n")
+            stack.extend(reversed(list(item)))
+        elif isinstance(item, LTText):
+            parts.append(item.get_text())
+    return "".join(parts)
+
+
+def _looks_vertical(text: str) -> bool:
+    lines = [line for line in text.splitlines() if line.strip()]
+    return len(lines) >= 20 and sum(len(line.strip()) == 1 for line in lines) > 0.6 * len(lines)
+
+
+class MinerDoc:
+    engine = "pdfminer"
+
+    def __init__(self, src: Source, password: str | None) -> None:
+        from pdfminer.pdfdocument import PDFDocument, PDFEncryptionError, PDFPasswordIncorrect
+        from pdfminer.pdfparser import PDFParser
+        from pdfminer.psexceptions import PSException
+
+        logging.getLogger("pdfminer").setLevel(logging.ERROR)
+        failures: tuple[type[BaseException], ...] = (PSException, *MINER_FAILURES)
+        self.stream = src.open()
+        try:
+            self.doc = PDFDocument(PDFParser(cast("BinaryIO", self.stream)), password=password or "")
+            self.pages = self._count()
+        except PDFPasswordIncorrect:
+            self.stream.close()
+            raise _locked(src, password) from None
+        except PDFEncryptionError as exc:
+            self.stream.close()
+            raise OpenFailed(f"unsupported encryption: {exc}") from None
+        except failures as exc:
+            self.stream.close()
+            raise OpenFailed(f"{type(exc).__name__}: {exc}"[:200]) from None
+        self.encrypted = self.doc.encryption is not None
+
+    def _count(self) -> int:
+        from pdfminer.pdfpage import PDFPage
+        from pdfminer.pdftypes import resolve1
+
+        with contextlib.suppress(*MINER_FAILURES):
+            count = resolve1(resolve1(self.doc.catalog["Pages"])["Count"])
+            if isinstance(count, int) and count >= 0:
+                return count
+        return sum(1 for _ in PDFPage.create_pages(self.doc))
+
+    def read(self, first: int, last: int, layout: bool) -> Iterator[Page]:
+        from pdfminer.converter import PDFPageAggregator
+        from pdfminer.layout import LAParams
+        from pdfminer.pdfinterp import PDFPageInterpreter, PDFResourceManager
+        from pdfminer.pdfpage import PDFPage
+        from pdfminer.psexceptions import PSException
+
+        logging.getLogger("pdfminer").setLevel(logging.ERROR)
+        failures: tuple[type[BaseException], ...] = (PSException, *MINER_FAILURES)
+        resources = PDFResourceManager(caching=True)
+        devices = [PDFPageAggregator(resources, laparams=LAParams(detect_vertical=v)) for v in (False, True)]
+        readers = [PDFPageInterpreter(resources, device) for device in devices]
+        number = first - 1
+        try:
+            for page in itertools.islice(PDFPage.create_pages(self.doc), first - 1, last):
+                number += 1
+                try:
+                    readers[0].process_page(page)
+                    result = devices[0].get_result()
+                    text = grid_text(miner_glyphs(result)) if layout else _miner_text(result)
+                    if not layout and _looks_vertical(text):
+                        readers[1].process_page(page)
+                        text = _miner_text(devices[1].get_result())
+                except failures as exc:
+                    yield Page(number, "", f"{type(exc).__name__}: {exc}"[:200])
+                    continue
+                yield Page(number, clean(text))
+        except failures as exc:  # the page tree itself broke: the rest cannot be reached
+            why = f"the page tree is unreadable ({type(exc).__name__})"
+        else:
+            why = "missing from the page tree"
+        for missing in range(number + 1, last + 1):
+            yield Page(missing, "", why)
+
+    def meta(self) -> dict[str, Any]:
+        from pdfminer.pdftypes import resolve1
+        from pdfminer.utils import decode_text
+
+        found: dict[str, Any] = {"title": None, "producer": None}
+        with contextlib.suppress(*MINER_FAILURES):
+            for info in self.doc.info[:1]:
+                for key in ("Title", "Producer"):
+                    value = resolve1(info.get(key))
+                    if isinstance(value, bytes):
+                        found[key.lower()] = decode_text(value) or None
+        return found
+
+    def close(self) -> None:
+        self.stream.close()
+
+
+def open_pdf(src: Source, password: str | None, engine: str) -> tuple[PdfDoc, list[str]]:
+    """Open with the engine asked for (auto means PDFium); fall back to the other if it cannot."""
+    order: list[type[PdfiumDoc] | type[MinerDoc]] = [PdfiumDoc, MinerDoc]
+    if engine == "pdfminer":
+        order.reverse()
+    failed: list[tuple[str, str]] = []
+    for kind in order:
+        try:
+            doc = kind(src, password)
+        except OpenFailed as exc:
+            failed.append((kind.engine, str(exc)))
+            continue
+        warnings = [f"{name} could not open the file ({why}): read with {doc.engine}" for name, why in failed]
+        return doc, warnings
+    reasons = "; ".join(f"{name}: {why}" for name, why in failed)
+    raise Corrupt(f"{src.name} is not a readable PDF ({reasons})", "check the file; `boundread info` shows what it is")

@@ -1,0 +1,159 @@
+"""Physical layout for PDF text: glyph boxes placed on a character grid, like ``pdftotext -layout``.
+
+Both engines feed the same grid: PDFium's per-character loose boxes, or pdfminer's ``LTChar``
+boxes. A glyph's column is its x position divided by the page's median character width, and
+glyphs whose vertical centres lie within half a line height share a line, so a table row stays
+on one line with its columns lined up. Text that runs up or down the page (a landscape page stored
+rotated, vertical CJK writing) is turned first, so its lines read across: the direction comes
+from where each glyph sits relative to the one drawn before it.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable
+from typing import Any
+
+#: (text, left, bottom, right, top) in PDF units, y growing upwards
+Glyph = tuple[str, float, float, float, float]
+
+MAX_COLUMNS = 2000  # a glyph placed further right than this (hostile coordinates) goes next to the last one
+WORD_GAP = 0.3  # a gap wider than this many character widths keeps a space between glyphs
+BLANK_GAP = 2.0  # a vertical gap wider than this many line heights keeps one blank line
+
+
+def _median(values: list[float], default: float) -> float:
+    values = sorted(v for v in values if v > 0)
+    return values[len(values) // 2] if values else default
+
+
+_AXES = ((1.0, 0.0), (0.0, 1.0), (-1.0, 0.0), (0.0, -1.0))  # reading direction: right, up, left, down
+
+
+def _rtl(text: str) -> bool:
+    code = ord(text[0])
+    return 0x0590 <= code <= 0x08FF or 0xFB1D <= code <= 0xFDFF or 0xFE70 <= code <= 0xFEFF
+
+
+def _direction(glyphs: list[Glyph]) -> int:
+    """The reading direction most glyphs follow, as an index into ``_AXES``."""
+    votes = [0, 0, 0, 0]
+    for a, b in itertools.pairwise(glyphs):
+        dx = (b[1] + b[3] - a[1] - a[3]) / 2
+        dy = (b[2] + b[4] - a[2] - a[4]) / 2
+        size = max(a[3] - a[1], a[4] - a[2], 0.1)
+        if dx * dx + dy * dy > 4 * size * size or (dx == 0 and dy == 0):
+            continue  # a jump to another line, or the same spot
+        if abs(dx) >= abs(dy):
+            votes[2 if dx < 0 and not _rtl(b[0]) else 0] += 1  # right-to-left scripts run left
+        else:
+            votes[1 if dy > 0 else 3] += 1
+    return votes.index(max(votes))
+
+
+def _turn(glyphs: list[Glyph], axis: int) -> list[Glyph]:
+    """Glyph boxes in the frame where the text runs left to right and lines go down the page."""
+    if axis == 0:
+        return glyphs
+    dx, dy = _AXES[axis]
+    ux, uy = -dy, dx
+    turned: list[Glyph] = []
+    for text, x0, y0, x1, y1 in glyphs:
+        xs = (x0 * dx + y0 * dy, x1 * dx + y1 * dy)
+        ys = (x0 * ux + y0 * uy, x1 * ux + y1 * uy)
+        turned.append((text, min(xs), min(ys), max(xs), max(ys)))
+    return turned
+
+
+def _lines(glyphs: list[Glyph], height: float) -> list[tuple[float, list[Glyph]]]:
+    """Group glyphs into lines by vertical centre, top line first."""
+    ordered = sorted(glyphs, key=lambda g: -(g[2] + g[4]))
+    lines: list[tuple[float, list[Glyph]]] = []
+    centre = 0.0
+    current: list[Glyph] = []
+    for glyph in ordered:
+        middle = (glyph[2] + glyph[4]) / 2
+        if current and abs(centre - middle) <= height / 2:
+            current.append(glyph)
+            centre += (middle - centre) / len(current)
+            continue
+        if current:
+            lines.append((centre, current))
+        current, centre = [glyph], middle
+    if current:
+        lines.append((centre, current))
+    return lines
+
+
+def _place(line: list[Glyph], left: float, width: float) -> str:
+    out: list[str] = []
+    cursor = 0
+    prev_right: float | None = None
+    for text, x0, _y0, x1, _y1 in sorted(line, key=lambda g: g[1]):
+        column = round((x0 - left) / width)
+        if prev_right is not None:  # glyphs of one word touch; keep a space between words
+            column = cursor if x0 - prev_right <= WORD_GAP * width else max(column, cursor + 1)
+        if column > MAX_COLUMNS:
+            column = cursor + 1
+        column = max(column, cursor)
+        out.append(" " * (column - cursor))
+        out.append(text)
+        cursor = column + len(text)
+        prev_right = x1
+    return "".join(out).rstrip()
+
+
+def grid_text(glyphs: Iterable[Glyph]) -> str:
+    """The page's text with each glyph at its grid column; lines end with a newline."""
+    seen: set[tuple[str, int, int]] = set()
+    chars: list[Glyph] = []
+    for glyph in glyphs:  # skip blanks, and glyphs drawn twice on one spot (fake bold, repeated forms)
+        key = (glyph[0], round(glyph[1]), round(glyph[2]))
+        if glyph[0].strip() and glyph[3] >= glyph[1] and glyph[4] >= glyph[2] and key not in seen:
+            seen.add(key)
+            chars.append(glyph)
+    if not chars:
+        return ""
+    chars = _turn(chars, _direction(chars))
+    width = max(_median([g[3] - g[1] for g in chars], 5.0), 0.5)
+    height = max(_median([g[4] - g[2] for g in chars], 10.0), 1.0)
+    left = min(g[1] for g in chars)
+    out: list[str] = []
+    previous: float | None = None
+    for centre, line in _lines(chars, height):
+        if previous is not None and previous - centre > BLANK_GAP * height:
+            out.append("")
+        out.append(_place(line, left, width))
+        previous = centre
+    return "\n".join(out) + "\n"
+
+
+def pdfium_glyphs(textpage: Any) -> list[Glyph]:
+    """Every character of a PDFium text page with its loose box (font ascent to descent)."""
+    import pypdfium2.raw as pdfium_c
+
+    glyphs: list[Glyph] = []
+    rect = pdfium_c.FS_RECTF()
+    for index in range(pdfium_c.FPDFText_CountChars(textpage)):
+        code = pdfium_c.FPDFText_GetUnicode(textpage, index)
+        if code <= 32 or 0xD800 <= code <= 0xDFFF:  # controls, spaces, halves of surrogate pairs
+            continue
+        if not pdfium_c.FPDFText_GetLooseCharBox(textpage, index, rect):
+            continue
+        glyphs.append((chr(code), rect.left, rect.bottom, rect.right, rect.top))
+    return glyphs
+
+
+def miner_glyphs(layout: Any) -> list[Glyph]:
+    """Every ``LTChar`` of a pdfminer page layout, however deeply it is nested."""
+    from pdfminer.layout import LTChar
+
+    glyphs: list[Glyph] = []
+    stack = [layout]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, LTChar):
+            glyphs.append((item.get_text(), item.x0, item.y0, item.x1, item.y1))
+        elif hasattr(item, "__iter__"):
+            stack.extend(reversed(list(item)))  # keep the drawing order
+    return glyphs

@@ -1,0 +1,372 @@
+"""The PDF handler: info fields, page ranges and markers, clamping, resume, truncation, engines, layout."""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from boundread.core.model import FILE, Outcome, Request, Source, Span
+from boundread.core.sink import Sink
+from boundread.core.source import source_for_bytes, source_for_path
+from boundread.errors import Corrupt, Encrypted, UsageError
+from boundread.formats import pdf
+from boundread.limits import Deadline, Limits
+
+MARKER = re.compile(r"^--- page (\d+) / (\d+) ---$", re.MULTILINE)
+TABLE = [
+    ("Name", "Qty", "Price"),
+    ("Apple", "3", "1.25"),
+    ("Banana", "12", "0.50"),
+    ("Cherry", "100", "9.99"),
+]
+
+
+def _pdf(pages: list[list[str]], **options: Any) -> bytes:
+    from fpdf import FPDF
+
+    doc = FPDF()
+    doc.set_title("Sentinel report")
+    doc.set_font("Helvetica", size=12)
+    for lines in pages:
+        doc.add_page()
+        for line in lines:
+            doc.cell(0, 10, line, new_x="LMARGIN", new_y="NEXT")
+    if options:
+        doc.set_encryption(**options)
+    return bytes(doc.output())
+
+
+def _table_pdf() -> bytes:
+    from fpdf import FPDF
+
+    doc = FPDF()
+    doc.set_font("Helvetica", size=11)
+    doc.add_page()
+    doc.cell(0, 10, "Fruit prices", new_x="LMARGIN", new_y="NEXT")
+    for row in TABLE:
+        for value, width in zip(row, (60, 40, 40), strict=True):
+            doc.cell(width, 8, value)
+        doc.ln(8)
+    return bytes(doc.output())
+
+
+def _sentinels(count: int) -> list[list[str]]:
+    return [[f"SENTINEL-PAGE-{n}", f"Body text of page {n}, line two."] for n in range(1, count + 1)]
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    root = tmp_path_factory.mktemp("pdf")
+    made = {
+        "twelve": _pdf(_sentinels(12)),
+        "two": _pdf(_sentinels(2)),
+        "blank": _pdf([[], [], [], []]),
+        "table": _table_pdf(),
+        "locked": _pdf(_sentinels(3), owner_password="owner", user_password="secret"),
+        "open-locked": _pdf(_sentinels(2), owner_password="owner"),
+    }
+    paths = {}
+    for name, data in made.items():
+        paths[name] = root / f"{name}.pdf"
+        paths[name].write_bytes(data)
+    return paths
+
+
+def _run(src: Source, limits: Limits | None = None, **fields: Any) -> tuple[Outcome, str, Sink]:
+    sink = Sink(limits or Limits())
+    outcome = pdf.extract(src, Request(**fields), sink)
+    sink.close()
+    return outcome, sink.text(), sink
+
+
+def _by_page(text: str) -> dict[int, str]:
+    parts = MARKER.split(text)
+    return {int(parts[i]): parts[i + 2].removeprefix("\n") for i in range(1, len(parts), 3)}
+
+
+def test_info_fields_and_suggestions(files: dict[str, Path]) -> None:
+    details = pdf.info(source_for_path(files["twelve"]), Request())
+    assert details.fields["pages"] == 12
+    assert details.fields["title"] == "Sentinel report"
+    assert details.fields["text_layer"] is True
+    assert details.fields["pdf_version"]
+    assert details.encrypted is False
+    assert details.estimated is True and details.est_chars is not None
+    one_page = len("SENTINEL-PAGE-1\nBody text of page 1, line two.\n")
+    assert 8 * one_page < details.est_chars < 16 * one_page
+    assert details.next == [("pages", FILE, "1-5"), ("pages", FILE, "1-5", "--layout")]
+    assert details.warnings == []
+
+
+def test_info_small_file_is_exact(files: dict[str, Path]) -> None:
+    details = pdf.info(source_for_path(files["two"]), Request())
+    assert details.estimated is False
+    assert details.next[0] == ("pages", FILE, "1-2")
+
+
+def test_info_scan_warns_and_suggests_nothing(files: dict[str, Path]) -> None:
+    details = pdf.info(source_for_path(files["blank"]), Request())
+    assert details.fields["text_layer"] is False
+    assert details.next == []
+    assert any("no text layer on pages 1-3" in w and "OCR" in w for w in details.warnings)
+
+
+@pytest.mark.parametrize("engine", ["auto", "pdfminer"])
+def test_page_range_markers_and_resume(files: dict[str, Path], engine: str) -> None:
+    outcome, text, sink = _run(source_for_path(files["twelve"]), pages=(Span(3, 5),), engine=engine)
+    assert [int(n) for n, _ in MARKER.findall(text)] == [3, 4, 5]
+    assert text.startswith("--- page 3 / 12 ---\n")
+    pages = _by_page(text)
+    assert all(f"SENTINEL-PAGE-{n}" in pages[n] for n in (3, 4, 5))
+    assert "SENTINEL-PAGE-2\n" not in text and "SENTINEL-PAGE-6" not in text
+    assert outcome.unit == "pages" and outcome.totals == {"pages": 12}
+    assert outcome.done == "pages 3-5 of 12"
+    flags = ("--engine", engine) if engine != "auto" else ()
+    assert outcome.resume == ("pages", FILE, "6-8", *flags)
+    assert not sink.truncated
+
+
+def test_resume_keeps_the_options(files: dict[str, Path]) -> None:
+    outcome, _, _ = _run(source_for_path(files["twelve"]), pages=(Span(1, 2),), layout=True, engine="pdfminer")
+    assert outcome.resume == ("pages", FILE, "3-4", "--layout", "--engine", "pdfminer")
+
+
+def test_falls_back_to_the_other_engine(files: dict[str, Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    from boundread.formats import pdf_engines
+
+    def refuse(self: object, src: Source, password: str | None) -> None:
+        raise pdf_engines.OpenFailed("Data format error")
+
+    monkeypatch.setattr(pdf_engines.PdfiumDoc, "__init__", refuse)
+    outcome, text, _ = _run(source_for_path(files["two"]))
+    assert "SENTINEL-PAGE-2" in text
+    assert outcome.warnings == ["pdfium could not open the file (Data format error): read with pdfminer"]
+    assert pdf.info(source_for_path(files["two"]), Request()).fields["engine"] == "pdfminer"
+
+
+def test_pages_in_the_order_asked(files: dict[str, Path]) -> None:
+    _, text, _ = _run(source_for_path(files["twelve"]), pages=(Span(7, 7), Span(2, 3)))
+    assert [int(n) for n, _ in MARKER.findall(text)] == [7, 2, 3]
+
+
+def test_clamped_range_warns_and_ends(files: dict[str, Path]) -> None:
+    outcome, text, _ = _run(source_for_path(files["twelve"]), pages=(Span(10, 200),))
+    assert [int(n) for n, _ in MARKER.findall(text)] == [10, 11, 12]
+    assert "asked pages 10-200 but the file has 12: clamped to 10-12" in outcome.warnings
+    assert outcome.resume is None
+
+
+def test_range_past_the_end_is_a_usage_error(files: dict[str, Path]) -> None:
+    with pytest.raises(UsageError) as caught:
+        _run(source_for_path(files["twelve"]), pages=(Span(13, 20),))
+    assert caught.value.what == "pages 13-20 are past the end (12 pages)"
+    assert caught.value.fix == "ask for pages 1-12"
+
+
+def test_whole_file_without_pages_has_no_resume(files: dict[str, Path]) -> None:
+    outcome, text, _ = _run(source_for_path(files["twelve"]))
+    assert all(f"SENTINEL-PAGE-{n}\n" in text for n in range(1, 13))
+    assert outcome.resume is None
+    assert outcome.done == "pages 1-12 of 12"
+
+
+def _chars_of_pages(src: Source, last: int) -> int:
+    _, text, _ = _run(src, pages=(Span(1, last),))
+    return len(text)
+
+
+@pytest.mark.parametrize("asked", [(Span(1, 6),), ()])
+def test_max_chars_cuts_mid_range_and_resumes_there(files: dict[str, Path], asked: tuple[Span, ...]) -> None:
+    src = source_for_path(files["twelve"])
+    limit = _chars_of_pages(src, 3) + 25  # the marker of page 4 fits, its text does not
+    outcome, text, sink = _run(src, Limits(max_chars=limit), pages=asked)
+    assert len(text) == limit and sink.truncated
+    assert [int(n) for n, _ in MARKER.findall(text)] == [1, 2, 3, 4]
+    assert "SENTINEL-PAGE-4" not in text
+    assert outcome.resume == ("pages", FILE, "4-9" if asked else "4-12")
+    assert outcome.done.startswith("pages 1-4 of 12")
+
+
+def test_expired_deadline_stops_and_resumes(files: dict[str, Path]) -> None:
+    sink = Sink(Limits(), Deadline(0.001, start=time.monotonic() - 1))
+    outcome = pdf.extract(source_for_path(files["twelve"]), Request(pages=(Span(1, 5),)), sink)
+    assert sink.timed_out and sink.text() == ""
+    assert outcome.resume == ("pages", FILE, "1-5")
+
+
+def test_engines_agree_on_sentinels(files: dict[str, Path]) -> None:
+    src = source_for_path(files["twelve"])
+    for engine in ("auto", "pdfium", "pdfminer"):
+        pages = _by_page(_run(src, engine=engine)[1])
+        assert sorted(pages) == list(range(1, 13)), engine
+        for n, body in pages.items():
+            assert f"SENTINEL-PAGE-{n}" in body, (engine, n)
+
+
+@pytest.mark.parametrize("engine", ["auto", "pdfminer"])
+def test_layout_keeps_a_table_row_on_one_line(files: dict[str, Path], engine: str) -> None:
+    _, text, _ = _run(source_for_path(files["table"]), layout=True, engine=engine)
+    lines = text.splitlines()
+    header = next(line for line in lines if "Name" in line)
+    for name, qty, price in TABLE[1:]:
+        row = next(line for line in lines if name in line)
+        assert re.search(rf"{name}\s+{qty}\s+{re.escape(price)}$", row), row
+        assert abs(row.index(qty) - header.index("Qty")) <= 1, (header, row)
+        assert abs(row.index(price) - header.index("Price")) <= 1, (header, row)
+
+
+def test_password_protected(files: dict[str, Path]) -> None:
+    src = source_for_path(files["locked"])
+    details = pdf.info(src, Request())
+    assert details.encrypted is True
+    assert "password required: pass --password" in details.warnings
+    with pytest.raises(Encrypted) as caught:
+        _run(src)
+    assert caught.value.fix == "pass --password"
+    with pytest.raises(Encrypted, match="wrong"):
+        _run(src, password="nope")
+    for engine in ("auto", "pdfminer"):
+        _, text, _ = _run(src, password="secret", engine=engine)
+        assert "SENTINEL-PAGE-3" in text
+    assert pdf.info(src, Request(password="secret")).fields["pages"] == 3
+
+
+def test_empty_user_password_opens(files: dict[str, Path]) -> None:
+    src = source_for_path(files["open-locked"])
+    assert pdf.info(src, Request()).encrypted is True
+    for engine in ("auto", "pdfminer"):
+        assert "SENTINEL-PAGE-2" in _run(src, engine=engine)[1]
+
+
+def test_in_memory_source(files: dict[str, Path]) -> None:
+    src = source_for_bytes("bundle.zip:twelve.pdf", files["twelve"].read_bytes())
+    assert pdf.info(src, Request()).fields["pages"] == 12
+    for engine in ("auto", "pdfminer"):
+        assert "SENTINEL-PAGE-12" in _run(src, pages=(Span(12, 12),), engine=engine)[1]
+
+
+def test_garbage_is_corrupt_but_info_still_answers() -> None:
+    src = source_for_bytes("junk.pdf", b"%PDF-1.4\n" + b"\x00garbage\xff" * 50)
+    with pytest.raises(Corrupt, match=r"junk.pdf is not a readable PDF"):
+        _run(src)
+    details = pdf.info(src, Request())
+    assert details.fields["pages"] is None and details.fields["pdf_version"] == "1.4"
+    assert details.warnings
+
+
+@pytest.mark.parametrize("cut", [0.3, 0.6, 0.9])
+@pytest.mark.parametrize("engine", ["auto", "pdfminer"])
+def test_truncated_file_reads_what_it_can(files: dict[str, Path], cut: float, engine: str) -> None:
+    data = files["twelve"].read_bytes()
+    src = source_for_bytes("cut.pdf", data[: int(len(data) * cut)])
+    pdf.info(src, Request(engine=engine))
+    try:
+        _run(src, engine=engine)
+    except Corrupt as exc:
+        assert "boundread info" in exc.fix
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(max_chars=st.integers(1, 800), first=st.integers(1, 12), width=st.integers(0, 20))
+def test_output_never_exceeds_max_chars(files: dict[str, Path], max_chars: int, first: int, width: int) -> None:
+    outcome, text, _ = _run(
+        source_for_path(files["twelve"]), Limits(max_chars=max_chars), pages=(Span(first, first + width),)
+    )
+    assert len(text) <= max_chars
+    if outcome.resume is not None:
+        start = int(outcome.resume[2].split("-")[0])
+        assert first <= start <= 12
+
+
+# --- the real-world corpus -------------------------------------------------------------------------------
+
+
+@pytest.mark.corpus
+@pytest.mark.parametrize("engine", ["auto", "pdfminer"])
+@pytest.mark.parametrize("layout", [False, True])
+def test_corpus_never_crashes(corpus_dir: Path, engine: str, layout: bool) -> None:
+    for path in sorted(corpus_dir.glob("pdf-*")):
+        src = source_for_path(path)
+        pdf.info(src, Request(engine=engine))
+        try:
+            _run(src, engine=engine, layout=layout)
+        except Encrypted:
+            assert path.name == "pdf-aes-256-r6.pdf"
+
+
+@pytest.mark.corpus
+def test_corpus_page_counts(corpus_dir: Path) -> None:
+    counts = {
+        "pdf-MEDRPT_medical_report_scan.pdf": 3,
+        "pdf-encrypted_doc_no_id.pdf": 3,
+        "pdf-issue-1113-evil-xobjects.pdf": 1,
+        "pdf-jo-japanese-vertical.pdf": 1,
+        "pdf-pagelabels.pdf": 5,
+        "pdf-toc_circular.pdf": 2,
+        "pdf-with-jbig2.pdf": 1,
+        "pdf-zen_of_python_corrupted.pdf": 1,
+    }
+    for name, pages in counts.items():
+        for engine in ("auto", "pdfminer"):
+            assert pdf.info(source_for_path(corpus_dir / name), Request(engine=engine)).fields["pages"] == pages
+
+
+@pytest.mark.corpus
+def test_corpus_aes_256_password(corpus_dir: Path) -> None:
+    src = source_for_path(corpus_dir / "pdf-aes-256-r6.pdf")
+    details = pdf.info(src, Request())
+    assert details.encrypted and "password required: pass --password" in details.warnings
+    with pytest.raises(Encrypted):
+        _run(src)
+    for engine in ("auto", "pdfminer"):
+        assert "Hello World" in _run(src, password="usersecret", engine=engine)[1]
+
+
+@pytest.mark.corpus
+def test_corpus_empty_password_scan(corpus_dir: Path) -> None:
+    src = source_for_path(corpus_dir / "pdf-encrypted_doc_no_id.pdf")
+    details = pdf.info(src, Request())
+    assert details.encrypted and details.fields["pages"] == 3 and details.fields["text_layer"] is False
+    assert details.fields["producer"] == "European Patent Office"
+    assert details.next == [] and any("OCR" in w for w in details.warnings)
+    outcome, text, _ = _run(src)
+    assert outcome.done == "pages 1-3 of 3"
+    assert MARKER.sub("", text).strip() == ""
+
+
+@pytest.mark.corpus
+@pytest.mark.parametrize(
+    ("name", "engine", "expected"),
+    [
+        ("pdf-issue-1113-evil-xobjects.pdf", "auto", ["Hello world"]),
+        ("pdf-issue-1113-evil-xobjects.pdf", "pdfminer", ["Hello world"]),
+        ("pdf-toc_circular.pdf", "auto", ["Page1", "Page2"]),
+        ("pdf-zen_of_python_corrupted.pdf", "auto", ["Beautiful is better than ugly."]),
+        ("pdf-zen_of_python_corrupted.pdf", "pdfminer", ["Beautiful is better than ugly."]),
+        ("pdf-jo-japanese-vertical.pdf", "pdfminer", ["わたくしといふ現象は", "風景やみんなといっしょに"]),
+        ("pdf-pagelabels.pdf", "auto", ["Contents", "Some text here"]),
+    ],
+)
+def test_corpus_text(corpus_dir: Path, name: str, engine: str, expected: list[str]) -> None:
+    _, text, _ = _run(source_for_path(corpus_dir / name), engine=engine)
+    for needle in expected:
+        assert needle in text, (name, engine, needle)
+
+
+@pytest.mark.corpus
+def test_corpus_toc_circular_pages(corpus_dir: Path) -> None:
+    _, text, _ = _run(source_for_path(corpus_dir / "pdf-toc_circular.pdf"))
+    assert _by_page(text) == {1: "Page1\n", 2: "Page2\n"}
+
+
+@pytest.mark.corpus
+def test_corpus_page_labels(corpus_dir: Path) -> None:
+    details = pdf.info(source_for_path(corpus_dir / "pdf-pagelabels.pdf"), Request())
+    assert details.fields["pages"] == 5
+    assert details.fields["page_labels"] == ["iii", "iv", "1", "2", "1"]
