@@ -6,6 +6,9 @@ error in ``--json`` mode) and its documented exit code. Anything else is a bug a
 
 from __future__ import annotations
 
+import contextlib
+import os
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, NoReturn
@@ -15,6 +18,7 @@ import typer
 from boundread import __version__, render
 from boundread.core import engine
 from boundread.core.model import ExtractResult, Request
+from boundread.core.sink import Sink
 from boundread.errors import BoundreadError, ExitCode, UsageError
 from boundread.limits import Limits
 from boundread.ranges import parse_span, parse_spans
@@ -74,6 +78,11 @@ def _request(*, timeout: float, max_chars: int = 100_000, max_lines: int | None 
     limits = Limits(max_chars=max_chars, max_lines=max_lines, timeout=timeout,
                     **{k: v for k, v in fields.items() if k.startswith("max_")})  # type: ignore[arg-type]
     return Request(limits=limits, **{k: v for k, v in fields.items() if not k.startswith("max_")})  # type: ignore[arg-type]
+
+
+def _watch() -> Callable[[Sink], contextlib.AbstractContextManager[object]] | None:
+    """A progress line on stderr for long extractions, when a person is watching stderr."""
+    return render.progress if sys.stderr.isatty() and not os.environ.get("NO_PROGRESS") else None
 
 
 def _emit_extract(result: ExtractResult, command: str, as_json: bool) -> int:
@@ -156,7 +165,8 @@ def extract(
         filters = engine.Filters(lines=parse_span(lines) if lines else None, grep=grep, ignore_case=ignore_case,
                                  context=context, member=member)
         selection = f"pages-{pages}" if pages else "sheet-" + "-".join(sheet) if sheet else "text"
-        result = engine.extract(file, req, filters, output_path=output, to_stdout=stdout, selection=selection)
+        result = engine.extract(file, req, filters, output_path=output, to_stdout=stdout, selection=selection,
+                                watch=_watch())
         return _emit_extract(result, "extract", as_json)
 
     _boundary(as_json, work)
@@ -182,7 +192,7 @@ def pages(
                        engine=_check_engine(engine_name), password=password)
         selection = f"pages-{page_range}" + ("-layout" if layout else "")
         result = engine.extract(file, req, output_path=output, to_stdout=stdout, selection=selection,
-                                kinds=("pdf", "pptx", "odp"))
+                                kinds=("pdf", "pptx", "odp"), watch=_watch())
         return _emit_extract(result, "pages", as_json)
 
     _boundary(as_json, work)
@@ -222,7 +232,7 @@ def sheets(
             return 0
         selection = "sheet-" + "-".join(names) + (f"-rows-{rows}" if rows else "")
         result_x = engine.extract(file, req, output_path=output, to_stdout=stdout, selection=selection,
-                                  suffix=_FORMAT_SUFFIX[fmt], kinds=("xlsx", "xls", "ods"))
+                                  suffix=_FORMAT_SUFFIX[fmt], kinds=("xlsx", "xls", "ods"), watch=_watch())
         return _emit_extract(result_x, "sheets", as_json)
 
     _boundary(as_json, work)

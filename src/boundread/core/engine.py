@@ -109,10 +109,11 @@ def extract(
     selection: str = "text",
     suffix: str = ".txt",
     kinds: tuple[str, ...] | None = None,
+    watch: Callable[[Sink], contextlib.AbstractContextManager[object]] | None = None,
 ) -> ExtractResult:
     """Extract bounded text. It goes to ``output_path`` (or the default file), or is returned
     in ``.text`` when ``to_stdout`` is set. ``kinds`` restricts the kinds accepted (``pages``
-    takes PDF and PowerPoint only)."""
+    takes PDF and PowerPoint only). ``watch`` wraps the work, e.g. in a progress display."""
     req = req or Request()
     filters = filters or Filters()
     src = open_source(path)
@@ -133,7 +134,8 @@ def extract(
     pattern = _compile(filters)
     sink = Sink(req.limits, deadline, window=filters.lines, grep=pattern, context=filters.context)
     try:
-        outcome: Outcome = _guarded(target, deadline, lambda: handler.extract(target, req, sink))
+        with watch(sink) if watch else contextlib.nullcontext():
+            outcome: Outcome = _guarded(target, deadline, lambda: handler.extract(target, req, sink))
     except _Expired:
         sink.expire()
         outcome = Outcome()

@@ -6,10 +6,12 @@ Errors are one line on stderr, or a JSON object on stdout in ``--json`` mode.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import sys
-from collections.abc import Sequence
+import threading
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from rich import box
@@ -18,6 +20,7 @@ from rich.table import Table
 from rich.text import Text
 
 from boundread.core.model import ExtractResult, InfoResult, Listing, Source
+from boundread.core.sink import Sink
 from boundread.errors import BoundreadError
 
 SCHEMA = 1
@@ -39,6 +42,27 @@ def human_bytes(n: int | None) -> str:
             return f"{int(size)} {unit}" if unit == "B" else f"{size:.1f} {unit}"
         size /= 1024
     return f"{n} B"
+
+
+@contextlib.contextmanager
+def progress(sink: Sink, delay: float = 0.5) -> Iterator[None]:
+    """A transient status line on stderr while a long extraction runs (only shown after ``delay``)."""
+    stop = threading.Event()
+
+    def show() -> None:
+        if stop.wait(delay):
+            return
+        with console(stderr=True).status("extracting…", spinner="dots") as status:
+            while not stop.wait(0.2):
+                status.update(f"extracting… {sink.chars:,} chars, {sink.lines:,} lines")
+
+    worker = threading.Thread(target=show, daemon=True)
+    worker.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        worker.join(timeout=1)
 
 
 # ---- JSON -------------------------------------------------------------------------------------

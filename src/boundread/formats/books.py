@@ -1,0 +1,211 @@
+"""Open a workbook of any spreadsheet kind behind one small interface: its sheets, and their rows.
+
+xlsx goes through our own zip + defusedxml peek and row stream (bounded by what is asked); xls and
+ods go through python-calamine, which loads a whole sheet to read it (calamine refuses cell-count
+bombs itself, quickly: "Cell limit exceeded"). Library errors become boundread errors here.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import tempfile
+import zipfile
+import zlib
+from collections.abc import Generator, Iterator
+from pathlib import Path
+from typing import Any
+from xml.etree.ElementTree import ParseError
+
+from boundread.core.model import Source
+from boundread.errors import Corrupt, Encrypted, Refused, Unsupported
+from boundread.formats.xlsx_peek import SheetMeta, read_workbook
+from boundread.sniff import ole_stream_names
+
+SMALL = 5 * 1024 * 1024  # xls/ods: sheet sizes in info only below this (calamine loads whole sheets)
+
+#: (1-based row, values of columns 1..max_cols, columns were cut)
+Rows = Generator[tuple[int, list[Any], bool], None, None]
+
+_BIFF = {b"\x09\x00": "BIFF2", b"\x09\x02": "BIFF3", b"\x09\x04": "BIFF4"}
+_STATES = {"Visible": "visible", "Hidden": "hidden", "VeryHidden": "veryHidden"}
+_TYPES = {"WorkSheet": "worksheet", "ChartSheet": "chartsheet", "DialogSheet": "dialogsheet",
+          "MacroSheet": "macrosheet", "Vba": "vba"}
+
+
+@dataclasses.dataclass
+class Book:
+    sheets: tuple[SheetMeta, ...]
+    macros: bool = False
+    strings_bytes: int = 0
+    _rows: Any = None  # (sheet, first, last, max_cols) -> Rows
+    _errors: tuple[type[BaseException], ...] = ()
+    broken: str | None = None  # why the last rows() stopped early on a damaged sheet
+    _measure: Any = None  # (sheet) -> sheet with rows/cols filled in, when the listing left them out
+
+    def measure(self, sheet: SheetMeta) -> SheetMeta:
+        """The sheet with its size, loading it if needed (calamine loads a sheet to read it anyway)."""
+        if self._measure is None or sheet.rows is not None or sheet.type != "worksheet":
+            return sheet
+        try:
+            measured: SheetMeta = self._measure(sheet)
+        except self._errors:
+            return sheet
+        return measured
+
+    def rows(self, sheet: SheetMeta, first: int, last: int, max_cols: int) -> Rows:
+        """The sheet's rows from ``first``; a damaged part ends the rows and sets ``broken``."""
+        self.broken = None
+        try:
+            yield from self._rows(sheet, first, last, max_cols)
+        except self._errors as exc:
+            self.broken = _short(exc)
+
+
+def _nothing() -> Rows:
+    yield from ()
+
+
+def check_readable(src: Source) -> None:
+    """Encrypted workbooks and pre-OLE Excel files stop here, before any library sees them."""
+    if src.sniffed.encrypted:
+        raise Encrypted(f"{src.name} is password-protected", "remove the password in Excel and save a copy")
+    if src.sniffed.subtype == "biff2-4":
+        with src.open() as fh:
+            version = _BIFF.get(fh.read(2), "BIFF4")
+        raise Unsupported(f"{src.name} is an Excel 2-4 worksheet ({version}), too old to read",
+                          "open it in Excel or LibreOffice and save as .xlsx")
+
+
+@contextlib.contextmanager
+def open_book(src: Source, *, sizes: bool = True) -> Iterator[Book]:
+    """The workbook, open for the duration of the block. ``sizes``: xls/ods sheet sizes (costly)."""
+    check_readable(src)
+    if src.kind == "xlsx":
+        with _xlsx(src) as book:
+            yield book
+    else:
+        with _calamine(src, sizes) as book:
+            yield book
+
+
+@contextlib.contextmanager
+def _xlsx(src: Source) -> Iterator[Book]:
+    from defusedxml import DefusedXmlException
+
+    from boundread.formats import xlsx_rows
+
+    try:
+        with src.open() as fh, zipfile.ZipFile(fh) as zf:
+            workbook = read_workbook(zf)
+            dates = xlsx_rows.date_styles(zf, workbook.styles_part)
+            strings = xlsx_rows.SharedStrings(zf, workbook.strings_part)
+
+            def rows(sheet: SheetMeta, first: int, last: int, max_cols: int) -> Rows:
+                if sheet.part is None:
+                    return _nothing()
+                return xlsx_rows.stream_rows(zf, sheet.part, workbook, strings, dates, first, max_cols)
+
+            try:
+                damaged = (ParseError, zlib.error, EOFError, OSError, zipfile.BadZipFile, DefusedXmlException)
+                yield Book(workbook.sheets, workbook.macros, workbook.strings_bytes, rows, damaged)
+            finally:
+                strings.close()
+    except DefusedXmlException:
+        raise Refused(f"{src.name} declares XML entities or a DTD (a possible XML bomb)",
+                      "open it in Excel and save a copy") from None
+    except (zipfile.BadZipFile, KeyError, ParseError, zlib.error, EOFError, NotImplementedError) as exc:
+        raise Corrupt(f"{src.name} is not a readable xlsx ({_short(exc)})",
+                      "open it in Excel or LibreOffice and save a copy") from None
+
+
+@contextlib.contextmanager
+def _calamine(src: Source, sizes: bool) -> Iterator[Book]:
+    import python_calamine as pc
+
+    errors = (pc.CalamineError, pc.ZipError, pc.XmlError, pc.WorksheetNotFound, ValueError, OSError)
+    with contextlib.ExitStack() as stack:
+        if src.path is not None:
+            path = str(src.path)
+        else:  # calamine picks the reader by extension; from_filelike hides the real error in a guess
+            spill = stack.enter_context(tempfile.TemporaryDirectory(prefix="boundread-"))
+            path = str(Path(spill) / f"member.{src.kind}")
+            with open(path, "wb") as out:
+                out.write(src.data or b"")
+        try:
+            wb = pc.CalamineWorkbook.from_path(path)
+        except pc.PasswordError:
+            raise Encrypted(f"{src.name} is password-protected", "remove the password, save a copy") from None
+        except errors as exc:
+            raise _calamine_error(src, exc) from None
+        with _calamine_book(src, wb, sizes, errors) as book:
+            yield book
+
+
+@contextlib.contextmanager
+def _calamine_book(
+    src: Source, wb: Any, sizes: bool, errors: tuple[type[BaseException], ...]
+) -> Iterator[Book]:
+    try:
+        sheets = []
+        for index, meta in enumerate(wb.sheets_metadata, start=1):
+            kind = _TYPES.get(str(meta.typ).rsplit(".", 1)[-1], "worksheet")
+            rows = cols = None
+            if sizes and src.size < SMALL and kind == "worksheet":
+                end = wb.get_sheet_by_name(meta.name).end
+                rows, cols = (end[0] + 1, end[1] + 1) if end else (0, 0)
+            sheets.append(SheetMeta(index=index, name=meta.name, type=kind, rows=rows, cols=cols,
+                                    state=_STATES.get(str(meta.visible).rsplit(".", 1)[-1], "visible")))
+
+        loaded: dict[str, Any] = {}
+
+        def load(name: str) -> Any:
+            if name not in loaded:
+                loaded.clear()
+                loaded[name] = wb.get_sheet_by_name(name)
+            return loaded[name]
+
+        def measure(sheet: SheetMeta) -> SheetMeta:
+            end = load(sheet.name).end
+            rows, cols = (end[0] + 1, end[1] + 1) if end else (0, 0)
+            return dataclasses.replace(sheet, rows=rows, cols=cols)
+
+        def read(sheet: SheetMeta, first: int, last: int, max_cols: int) -> Rows:
+            data = load(sheet.name).to_python(skip_empty_area=False, nrows=last + 1000)
+            for number, row in enumerate(data[first - 1:], start=first):
+                cut = any(value not in ("", None) for value in row[max_cols:])
+                yield number, list(row[:max_cols]), cut
+
+        yield Book(tuple(sheets), _has_macros(src), 0, read, errors, _measure=measure)
+    except errors as exc:
+        raise _calamine_error(src, exc) from None
+    finally:
+        wb.close()
+
+
+def _calamine_error(src: Source, exc: BaseException) -> Exception:
+    text = _short(exc)
+    if "cell limit" in text.lower():
+        return Refused(f"{src.name} declares too many cells ({text}): a spreadsheet bomb",
+                       "do not open it; ask for a sane copy")
+    if "password" in text.lower() or "encrypt" in text.lower():
+        return Encrypted(f"{src.name} is password-protected", "remove the password and save a copy")
+    return Corrupt(f"{src.name} is not a readable {src.kind} ({text})",
+                   "open it in Excel or LibreOffice and save as .xlsx")
+
+
+def _has_macros(src: Source) -> bool:
+    """xls: a _VBA_PROJECT_CUR stream; ods: a Basic/ folder. Never run, only noticed."""
+    try:
+        with src.open() as fh:
+            if src.kind == "xls":
+                return "_VBA_PROJECT_CUR" in ole_stream_names(fh)
+            with zipfile.ZipFile(fh) as zf:
+                return any(name.startswith("Basic/") for name in zf.namelist())
+    except (OSError, zipfile.BadZipFile, ValueError):
+        return False
+
+
+def _short(exc: BaseException) -> str:
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    return text if len(text) <= 160 else text[:157] + "..."

@@ -1,0 +1,222 @@
+"""Spreadsheets (xlsx/xlsm, xls, ods): list the sheets cheaply, extract a bounded block of rows.
+
+``info`` reads the workbook's directory, never the cells (xlsx: workbook.xml and each sheet's
+head; xls/ods: calamine's sheet list, with sizes only for small files). ``extract`` writes each
+chosen sheet as ``--- sheet 'Name' (rows 1-200 of 3,000) ---`` then csv / tsv / markdown rows of
+cached values, and stops at the row bound or as soon as the sink is full.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from boundread.core.model import FILE, Details, Outcome, Request, Source, Span
+from boundread.core.sink import Sink
+from boundread.errors import UsageError
+from boundread.formats.books import Book, check_readable, open_book
+from boundread.formats.tabular import RowFormatter, cell_text, trim
+from boundread.formats.xlsx_peek import HUGE_CELLS, SheetMeta
+
+KINDS: tuple[str, ...] = ("xlsx", "xls", "ods")
+
+EMPTY_RUN = 1000  # consecutive empty rows after which a sheet is taken to have ended
+
+
+def list_sheets(src: Source, req: Request) -> list[dict[str, Any]]:
+    """Every sheet with its index, name, declared size and visibility (what `boundread sheets F` shows)."""
+    with open_book(src) as book:
+        return [sheet.as_dict() for sheet in book.sheets]
+
+
+def info(src: Source, req: Request) -> Details:
+    if src.sniffed.encrypted:
+        return Details(fields={"sheets": []}, encrypted=True, est_chars=None,
+                       warnings=["password-protected workbook"])
+    with open_book(src) as book:
+        sheets = book.sheets
+        macros = book.macros
+        strings_bytes = book.strings_bytes
+    details = Details(fields={"sheets": [s.as_dict() for s in sheets], "macros": macros}, estimated=True)
+    for sheet in sheets:
+        if sheet.type != "worksheet":
+            continue
+        if src.kind == "xlsx" and sheet.dimension is None:
+            details.warnings.append(f"sheet '{sheet.name}': size unknown (no <dimension>)")
+        if sheet.rows and sheet.cols and sheet.rows * sheet.cols > HUGE_CELLS:
+            details.warnings.append(f"sheet '{sheet.name}' declares {sheet.rows:,} x {sheet.cols:,} cells; "
+                                    "the real data may be smaller")
+    if macros:
+        details.warnings.append("contains VBA macros (reported, never run)")
+    details.est_chars = _estimate(src, sheets, strings_bytes)
+    visible = [s for s in sheets if not s.hidden and s.type == "worksheet"]
+    if len(sheets) > 1:
+        details.next.append(("sheets", FILE))
+    if visible:
+        details.next.append(("sheets", FILE, visible[0].name, "--max-rows", "50"))
+    return details
+
+
+def extract(src: Source, req: Request, sink: Sink) -> Outcome:
+    check_readable(src)
+    outcome = Outcome(unit="rows")
+    with open_book(src, sizes=False) as book:
+        chosen = select(book.sheets, req.sheets, src.name, outcome.warnings)
+        outcome.totals["sheets"] = len(book.sheets)
+        done: list[str] = []
+        for sheet in chosen:
+            result = _write_sheet(book, sheet, req, sink, outcome)
+            done.append(result.words)
+            if result.resume_from is not None:
+                span = f"{result.resume_from}-{result.resume_from + req.limits.max_rows - 1}"
+                outcome.resume = ("sheets", FILE, sheet.name, "--rows", span)
+            if sink.full:
+                break
+        outcome.done = "; ".join(done)
+    return outcome
+
+
+def select(sheets: tuple[SheetMeta, ...], wanted: tuple[str, ...], name: str,
+           warnings: list[str]) -> list[SheetMeta]:
+    """The sheets asked for (names first, then 1-based indices), or every visible worksheet."""
+    if not wanted:
+        hidden = [s.name for s in sheets if s.hidden]
+        charts = [s.name for s in sheets if not s.hidden and s.type == "chartsheet"]
+        if hidden:
+            warnings.append(f"skipped {len(hidden)} hidden sheet(s): {_names(hidden)} (name one to read it)")
+        if charts:
+            warnings.append(f"skipped chart sheet(s) {_names(charts)}: charts have no cells")
+        return [s for s in sheets if not s.hidden and s.type != "chartsheet"]
+    chosen = []
+    for word in wanted:
+        match = next((s for s in sheets if s.name == word), None)
+        match = match or next((s for s in sheets if s.name.casefold() == word.strip().casefold()), None)
+        if match is None and word.strip().isdigit() and 1 <= int(word) <= len(sheets):
+            match = sheets[int(word) - 1]
+        if match is None:
+            base = Path(name).name
+            known = _names([s.name for s in sheets])
+            fix = f"sheets are: {known} (run `boundread sheets {base}`)"
+            raise UsageError(f"no sheet '{word}' in {base}", fix)
+        chosen.append(match)
+    return chosen
+
+
+@dataclass(frozen=True)
+class _Written:
+    words: str
+    resume_from: int | None
+
+
+def _write_sheet(book: Book, sheet: SheetMeta, req: Request, sink: Sink, outcome: Outcome) -> _Written:
+    limits = req.limits
+    sheet = book.measure(sheet)
+    first = max(req.rows.first, 1) if req.rows else 1
+    last = req.rows.last if req.rows else limits.max_rows
+    if last - first + 1 > limits.max_rows:
+        last = first + limits.max_rows - 1
+    if last < first:
+        last = first
+    total = f"{sheet.rows:,}" if sheet.rows is not None else "?"
+    shown = Span(first, min(last, sheet.rows) if sheet.rows and sheet.rows >= first else last)
+    if not sink.write(f"--- sheet '{sheet.name}' (rows {shown.first}-{shown.last} of {total}) ---\n"):
+        return _Written(f"no rows of sheet '{sheet.name}'", first)
+    if sheet.type == "chartsheet":
+        sink.write("(a chart sheet: a chart, no cells)\n")
+        return _Written(f"sheet '{sheet.name}' (a chart)", None)
+    width = min(sheet.cols, limits.max_cols) if sheet.cols and (sheet.rows or 0) * sheet.cols <= HUGE_CELLS \
+        else None
+    fmt = RowFormatter(req.fmt, width)
+    state = _Loop(first)
+    with contextlib.closing(book.rows(sheet, first, last, limits.max_cols)) as rows:
+        for number, values, cut in rows:
+            if not state.take(number, [cell_text(v) for v in values], cut, last, fmt, sink):
+                break
+    words = _words(sheet, first, state.written_last)
+    if book.broken:
+        outcome.warnings.append(f"sheet '{sheet.name}': stopped at a damaged part after row "
+                                f"{state.written_last} ({book.broken})")
+    if state.cols_cut:
+        reason = f"max_cols {limits.max_cols} reached"
+        if reason not in outcome.truncated:
+            outcome.truncated.append(reason)
+        outcome.warnings.append(f"sheet '{sheet.name}': columns after {limits.max_cols} not shown "
+                                "(raise --max-cols)")
+    if state.empty_stop:
+        outcome.warnings.append(f"sheet '{sheet.name}': stopped after {EMPTY_RUN:,} consecutive empty rows "
+                                f"(at row {state.empty_stop:,})")
+    if state.sink_stop is not None:
+        return _Written(words, state.sink_stop)
+    if state.remained:
+        reason = f"max_rows {limits.max_rows} reached"
+        if reason not in outcome.truncated:
+            outcome.truncated.append(reason)
+        return _Written(words, last + 1)
+    if state.written_last < first and not sink.full:
+        sink.write("(no values in these rows)\n")
+    return _Written(words, None)
+
+
+class _Loop:
+    """The per-sheet row loop's state: blank rows are held back until a row with values follows."""
+
+    def __init__(self, first: int) -> None:
+        self.expected = first  # the next row number to write
+        self.written_last = first - 1
+        self.empty_run = 0
+        self.empty_stop = 0
+        self.remained = False
+        self.cols_cut = False
+        self.sink_stop: int | None = None
+
+    def take(self, number: int, texts: list[str], cut: bool, last: int, fmt: RowFormatter,
+             sink: Sink) -> bool:
+        """Handle one row; False means stop reading this sheet."""
+        cells = trim(texts)
+        if not cells:
+            self.empty_run += 1
+            if self.empty_run >= EMPTY_RUN:
+                self.empty_stop = number if number <= last else 0
+                return False
+            if self.empty_run % 256 == 0 and sink.deadline.expired:
+                sink.expire()
+                return False
+            return True
+        if number > last:
+            self.remained = True
+            return False
+        self.empty_run = 0
+        self.cols_cut = self.cols_cut or cut
+        for blank in range(self.expected, number):
+            if not sink.write(fmt.line([])):
+                self.sink_stop = blank
+                return False
+        if not sink.write(fmt.line(cells)):
+            self.sink_stop = number
+            return False
+        self.expected = self.written_last = number
+        self.expected += 1
+        return True
+
+
+def _words(sheet: SheetMeta, first: int, written_last: int) -> str:
+    size = f"{sheet.rows:,} rows" if sheet.rows is not None else "? rows"
+    if written_last < first:
+        return f"no rows of sheet '{sheet.name}' ({size})"
+    return f"rows {Span(first, written_last)} of sheet '{sheet.name}' ({size})"
+
+
+def _names(names: list[str], most: int = 20) -> str:
+    shown = ", ".join(f"'{n}'" for n in names[:most])
+    return shown + (f" and {len(names) - most} more" if len(names) > most else "")
+
+
+def _estimate(src: Source, sheets: tuple[SheetMeta, ...], strings_bytes: int) -> int:
+    """Characters of the whole book as csv: from the sheet XML sizes (xlsx) or declared sizes."""
+    xml = sum(s.xml_bytes or 0 for s in sheets if s.type == "worksheet")
+    if src.kind == "xlsx":
+        return xml // 6 + strings_bytes * 2 // 3
+    cells = sum((s.rows or 0) * (s.cols or 0) for s in sheets)
+    return cells * 4 if cells else src.size // 2
