@@ -1,0 +1,77 @@
+"""Runaway guards: depth, tokens, cost and policy, over a ledger that hooks update and enforce.
+
+    from boundread.budget import Guard, TokenBudget, CostCap, Policy, max_depth
+
+Names load on first use, so the hook path (``boundread.budget.enforce``) imports only what it needs;
+everything is standard library at import time (genai-prices loads when a cost is computed).
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from boundread.budget.errors import (
+        BudgetError,
+        CostCapExceeded,
+        DepthExceeded,
+        LedgerError,
+        PolicyDenied,
+        TokenBudgetExceeded,
+    )
+    from boundread.budget.guards import CostCap, Guard, Policy, TokenBudget, current_depth, max_depth
+    from boundread.budget.ledger import Ledger, SqliteLedger, ledger_path
+    from boundread.budget.model import BudgetLimits, Scope, Totals, UsageRecord
+    from boundread.budget.prices import Price, Pricer
+    from boundread.budget.transcript import IngestResult, ingest
+
+_WHERE = {
+    "errors": (
+        "BudgetError",
+        "CostCapExceeded",
+        "DepthExceeded",
+        "LedgerError",
+        "PolicyDenied",
+        "TokenBudgetExceeded",
+    ),
+    "guards": ("CostCap", "Guard", "Policy", "TokenBudget", "current_depth", "max_depth"),
+    "ledger": ("Ledger", "SqliteLedger", "ledger_path"),
+    "model": ("BudgetLimits", "Scope", "Totals", "UsageRecord"),
+    "prices": ("Price", "Pricer"),
+    "transcript": ("IngestResult", "ingest"),
+}
+
+
+def __getattr__(name: str) -> Any:
+    for module, names in _WHERE.items():
+        if name in names:
+            return getattr(importlib.import_module(f"boundread.budget.{module}"), name)
+    raise AttributeError(f"module 'boundread.budget' has no attribute {name!r}")
+
+
+__all__ = [
+    "BudgetError",
+    "BudgetLimits",
+    "CostCap",
+    "CostCapExceeded",
+    "DepthExceeded",
+    "Guard",
+    "IngestResult",
+    "Ledger",
+    "LedgerError",
+    "Policy",
+    "PolicyDenied",
+    "Price",
+    "Pricer",
+    "Scope",
+    "SqliteLedger",
+    "TokenBudget",
+    "TokenBudgetExceeded",
+    "Totals",
+    "UsageRecord",
+    "current_depth",
+    "ingest",
+    "ledger_path",
+    "max_depth",
+]

@@ -1,0 +1,84 @@
+"""Budget errors: one root, a subclass per guard, each carrying the figures that tripped it.
+
+Standard library only: the hook path imports this module.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from boundread.errors import BoundreadError, Corrupt, ExitCode
+
+
+class BudgetError(BoundreadError):
+    """A runaway guard stopped the work; ``limit`` and ``spent`` are the figures."""
+
+    exit_code = ExitCode.USAGE  # the documented "deny" exit code
+    code = "budget"
+
+
+class DepthExceeded(BudgetError):
+    code = "depth_exceeded"
+
+    def __init__(self, depth: int, limit: int, where: str = "") -> None:
+        self.depth = depth
+        self.limit = limit
+        scope = f" in {where}" if where else ""
+        super().__init__(
+            f"depth limit reached: depth {depth} of max {limit}{scope}",
+            "stop recursing, or raise the limit with `boundread budget set --max-depth N`",
+        )
+
+
+class TokenBudgetExceeded(BudgetError):
+    code = "token_budget_exceeded"
+
+    def __init__(self, spent: int, limit: int, where: str = "") -> None:
+        self.spent = spent
+        self.limit = limit
+        scope = f" in {where}" if where else ""
+        super().__init__(
+            f"token budget reached: {spent:,} of {limit:,} tokens{scope}",
+            "stop, or raise the budget with `boundread budget set --max-tokens N`",
+        )
+
+
+class CostCapExceeded(BudgetError):
+    code = "cost_cap_exceeded"
+
+    def __init__(self, spent: Decimal, limit: Decimal, where: str = "") -> None:
+        self.spent = spent
+        self.limit = limit
+        scope = f" in {where}" if where else ""
+        super().__init__(
+            f"cost cap reached: {fmt_usd(spent)} of {fmt_usd(limit)}{scope}",
+            "stop, or raise the cap with `boundread budget set --max-usd X`",
+        )
+
+
+class PolicyDenied(BudgetError):
+    code = "policy_denied"
+
+    def __init__(self, rule: str, detail: str, count: int = 0, limit: int = 0) -> None:
+        self.rule = rule
+        self.count = count
+        self.limit = limit
+        fixes = {
+            "max-calls": "stop, or raise the limit with `boundread budget set --max-calls N`",
+            "max-repeat": "change approach instead of repeating the same call",
+            "deny-tool": "use another tool",
+        }
+        super().__init__(detail, fixes.get(rule, "adjust the rules with `boundread budget set`"))
+
+
+class LedgerError(Corrupt):
+    """The ledger file cannot be used (corrupt, locked for too long, not a database)."""
+
+    code = "ledger"
+
+
+def fmt_usd(amount: Decimal) -> str:
+    """``$0.52``; small amounts keep four significant places (``$0.0034``) so they never read as zero."""
+    if amount != 0 and abs(amount) < Decimal("0.01"):
+        return f"${amount:.4g}" if abs(amount) >= Decimal("0.0001") else f"${amount:.2e}"
+    return f"${amount:,.2f}"

@@ -1,0 +1,357 @@
+"""The budget ledger: a small interface, and SQLite behind it (WAL, busy timeout, one transaction per change).
+
+Standard library only: the hook path opens it. Money is stored as integer nano-dollars so sums are exact.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from decimal import Decimal
+from pathlib import Path
+from typing import Protocol, TypeVar
+
+from boundread.budget.errors import LedgerError
+from boundread.budget.model import (
+    BudgetLimits,
+    CallView,
+    Scope,
+    ScopeView,
+    Totals,
+    UsageRecord,
+    from_nanos,
+    to_nanos,
+)
+from boundread.budget.schema import CURRENT_VERSION, MIGRATIONS
+
+FILENAME = "budget.sqlite3"
+BUSY_MS = 10_000
+_T = TypeVar("_T")
+
+
+def state_dir() -> Path:
+    """``$BOUNDREAD_STATE_DIR``, else ``$XDG_STATE_HOME/boundread``, else ``~/.local/state/boundread``."""
+    explicit = os.environ.get("BOUNDREAD_STATE_DIR")
+    if explicit:
+        return Path(explicit)
+    xdg = os.environ.get("XDG_STATE_HOME")
+    base = Path(xdg) if xdg else Path.home() / ".local" / "state"
+    return base / "boundread"
+
+
+def ledger_path() -> Path:
+    return state_dir() / FILENAME
+
+
+class Ledger(Protocol):
+    """What the guards need from a store. SQLite backs it today; another store can later."""
+
+    def set_limits(self, scope: Scope, limits: BudgetLimits) -> BudgetLimits: ...
+    def limits(self, scope: Scope) -> BudgetLimits: ...
+    def add_usage(
+        self,
+        session: str,
+        records: Sequence[UsageRecord],
+        *,
+        project: str | None = None,
+        transcript: tuple[str, int] | None = None,
+        warnings: int = 0,
+    ) -> int: ...
+    def offset(self, transcript: str) -> int: ...
+    def totals(self, scope: Scope) -> Totals: ...
+    def record_call(
+        self,
+        session: str,
+        project: str | None,
+        tool: str,
+        digest: str,
+        depth: int,
+        decide: Callable[[CallView], _T | None],
+    ) -> _T | None: ...
+    def reset(self, scope: Scope, *, limits: bool = False) -> None: ...
+    def sessions(self) -> list[str]: ...
+
+
+def _limits_from_row(row: Sequence[object]) -> BudgetLimits:
+    tokens, usd, depth, calls, repeat, deny = row
+    return BudgetLimits(
+        max_tokens=tokens if isinstance(tokens, int) else None,
+        max_usd=Decimal(str(usd)) if usd is not None else None,
+        max_depth=depth if isinstance(depth, int) else None,
+        max_calls=calls if isinstance(calls, int) else None,
+        max_repeat=repeat if isinstance(repeat, int) else None,
+        deny_tools=tuple(t for t in str(deny or "").split(",") if t),
+    )
+
+
+_TOTALS = (
+    "COALESCE(SUM(input),0), COALESCE(SUM(output),0), COALESCE(SUM(cache_read),0), "
+    "COALESCE(SUM(cache_write),0), COALESCE(SUM(cost_nanos),0), COALESCE(SUM(calls),0), "
+    "COALESCE(MAX(depth),0), COALESCE(SUM(warnings),0)"
+)
+_LIMIT_COLS = "max_tokens, max_usd, max_depth, max_calls, max_repeat, deny_tools"
+
+
+def _where(scope: Scope) -> tuple[str, tuple[str, ...]]:
+    if scope.kind == "session":
+        return "WHERE id = ?", (scope.name,)
+    if scope.kind == "project":
+        return "WHERE project = ?", (scope.name,)
+    return "", ()
+
+
+class SqliteLedger:
+    """The ledger in one SQLite file. Safe for many hook processes at once."""
+
+    def __init__(self, path: Path | None = None) -> None:
+        self.path = path or ledger_path()
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._db = sqlite3.connect(self.path, timeout=BUSY_MS / 1000, isolation_level=None)
+            self._db.execute(f"PRAGMA busy_timeout = {BUSY_MS}")
+            if self._db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+                self._db.execute("PRAGMA journal_mode = WAL")
+            self._db.execute("PRAGMA synchronous = NORMAL")
+            if hasattr(self._db, "setconfig"):  # Python 3.12+: skip the checkpoint (fsync) every close costs
+                no_ckpt = getattr(sqlite3, "SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE", None)
+                if no_ckpt is not None:
+                    self._db.setconfig(no_ckpt, True)
+            self._migrate()
+        except sqlite3.Error as exc:
+            raise _ledger_error(self.path, exc) from exc
+        except OSError as exc:
+            raise LedgerError(
+                f"cannot open the budget ledger {self.path}: {exc.strerror}",
+                "set BOUNDREAD_STATE_DIR to a writable folder",
+            ) from exc
+
+    def close(self) -> None:
+        self._db.close()
+
+    def __enter__(self) -> SqliteLedger:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @contextmanager
+    def _tx(self) -> Iterator[sqlite3.Connection]:
+        try:
+            self._db.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error as exc:
+            raise _ledger_error(self.path, exc) from exc
+        try:
+            yield self._db
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+        try:
+            self._db.execute("COMMIT")
+        except sqlite3.Error as exc:
+            self._db.execute("ROLLBACK")
+            raise _ledger_error(self.path, exc) from exc
+
+    def _migrate(self) -> None:
+        version = self._db.execute("PRAGMA user_version").fetchone()[0]
+        if version == CURRENT_VERSION:
+            return
+        if version > CURRENT_VERSION:
+            raise LedgerError(
+                f"the budget ledger {self.path} has schema v{version}, newer than this boundread",
+                "upgrade boundread, or point BOUNDREAD_STATE_DIR elsewhere",
+            )
+        with self._tx() as db:
+            version = db.execute("PRAGMA user_version").fetchone()[0]  # another process may have migrated
+            for target in range(version + 1, CURRENT_VERSION + 1):
+                for statement in MIGRATIONS[target - 1]:
+                    db.execute(statement)
+                db.execute(f"PRAGMA user_version = {target}")
+
+    def set_limits(self, scope: Scope, limits: BudgetLimits) -> BudgetLimits:
+        with self._tx() as db:
+            merged = self._limits(db, scope).merged(limits)
+            db.execute(
+                f"INSERT OR REPLACE INTO limits(scope, {_LIMIT_COLS}) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (
+                    scope.key,
+                    merged.max_tokens,
+                    None if merged.max_usd is None else str(merged.max_usd),
+                    merged.max_depth,
+                    merged.max_calls,
+                    merged.max_repeat,
+                    ",".join(merged.deny_tools),
+                ),
+            )
+        return merged
+
+    def limits(self, scope: Scope) -> BudgetLimits:
+        return self._guarded(lambda: self._limits(self._db, scope))
+
+    @staticmethod
+    def _limits(db: sqlite3.Connection, scope: Scope) -> BudgetLimits:
+        row = db.execute(f"SELECT {_LIMIT_COLS} FROM limits WHERE scope = ?", (scope.key,)).fetchone()
+        return _limits_from_row(row) if row else BudgetLimits()
+
+    def add_usage(
+        self,
+        session: str,
+        records: Sequence[UsageRecord],
+        *,
+        project: str | None = None,
+        transcript: tuple[str, int] | None = None,
+        warnings: int = 0,
+    ) -> int:
+        """Record usage (each dedupe key once, larger count wins) and the transcript offset, atomically."""
+        added, delta = 0, [0, 0, 0, 0, 0]
+        with self._tx() as db:
+            _touch(db, session, project)
+            for rec in records:
+                row = (rec.input, rec.output, rec.cache_read, rec.cache_write, to_nanos(rec.cost))
+                cur = db.execute(
+                    "INSERT INTO usage(session, key, model, input, output, cache_read, cache_write,"
+                    " cost_nanos, flagged, price_source) VALUES (?,?,?,?,?,?,?,?,?,?)"
+                    " ON CONFLICT(session, key) DO NOTHING",
+                    (session, rec.key, rec.model, *row, int(rec.flagged), rec.price_source),
+                )
+                if cur.rowcount == 1:
+                    added += 1
+                    delta = [a + b for a, b in zip(delta, row, strict=True)]
+                    continue
+                old = db.execute(
+                    "SELECT input, output, cache_read, cache_write, cost_nanos FROM usage"
+                    " WHERE session = ? AND key = ?",
+                    (session, rec.key),
+                ).fetchone()
+                if rec.tokens > sum(old[:4]):  # a later streaming line with larger counts wins
+                    db.execute(
+                        "UPDATE usage SET input=?, output=?, cache_read=?, cache_write=?, cost_nanos=?"
+                        " WHERE session = ? AND key = ?",
+                        (*row, session, rec.key),
+                    )
+                    delta = [a + b - c for a, b, c in zip(delta, row, old, strict=True)]
+            db.execute(
+                "UPDATE sessions SET input=input+?, output=output+?, cache_read=cache_read+?,"
+                " cache_write=cache_write+?, cost_nanos=cost_nanos+?, warnings=warnings+? WHERE id = ?",
+                (*delta, warnings, session),
+            )
+            if transcript:
+                db.execute(
+                    "INSERT INTO offsets(path, offset, session) VALUES (?, ?, ?) ON CONFLICT(path)"
+                    " DO UPDATE SET offset = MAX(offset, excluded.offset)",
+                    (*transcript, session),
+                )
+        return added
+
+    def offset(self, transcript: str) -> int:
+        row = self._guarded(
+            lambda: self._db.execute("SELECT offset FROM offsets WHERE path = ?", (transcript,)).fetchone()
+        )
+        return int(row[0]) if row else 0
+
+    def totals(self, scope: Scope) -> Totals:
+        return self._guarded(lambda: _totals(self._db, scope))
+
+    def record_call(
+        self,
+        session: str,
+        project: str | None,
+        tool: str,
+        digest: str,
+        depth: int,
+        decide: Callable[[CallView], _T | None],
+    ) -> _T | None:
+        """Record a tool call and return ``decide``'s verdict in one transaction. No limits: no write."""
+        scopes = [Scope("session", session), Scope("global")] + ([Scope("project", project)] if project else [])
+        keys = tuple(s.key for s in scopes)
+        marks = ",".join("?" * len(keys))
+        query = f"SELECT COUNT(*) FROM limits WHERE scope IN ({marks})"
+        if not self._guarded(lambda: self._db.execute(query, keys).fetchone()[0]):
+            return None
+        with self._tx() as db:
+            _touch(db, session, project)
+            views = tuple(ScopeView(s, lim, _totals(db, s)) for s in scopes if not (lim := self._limits(db, s)).empty)
+            repeat = max((v.limits.max_repeat or 0 for v in views), default=0)
+            recent = tuple(
+                r[0]
+                for r in db.execute(
+                    "SELECT digest FROM calls WHERE session = ? ORDER BY id DESC LIMIT ?",
+                    (session, max(repeat, 1)),
+                )
+            )
+            verdict = decide(CallView(session, tool, digest, depth, views, recent))
+            db.execute(
+                "INSERT INTO calls(session, tool, digest, depth, allowed) VALUES (?, ?, ?, ?, ?)",
+                (session, tool, digest, depth, int(verdict is None)),
+            )
+            db.execute(
+                "UPDATE sessions SET calls = calls + ?, depth = MAX(depth, ?) WHERE id = ?",
+                (int(verdict is None), depth, session),
+            )
+        return verdict
+
+    def reset(self, scope: Scope, *, limits: bool = False) -> None:
+        """Forget what ``scope`` spent (and its limits when asked). Transcript offsets stay: no recount."""
+        where, args = _where(scope)
+        with self._tx() as db:
+            ids = [r[0] for r in db.execute(f"SELECT id FROM sessions {where}", args)]
+            for sid in ids:
+                db.execute("DELETE FROM usage WHERE session = ?", (sid,))
+                db.execute("DELETE FROM calls WHERE session = ?", (sid,))
+            db.execute(f"DELETE FROM sessions {where}", args)
+            if limits:
+                db.execute("DELETE FROM limits WHERE scope = ?", (scope.key,))
+
+    def sessions(self) -> list[str]:
+        return self._guarded(lambda: [r[0] for r in self._db.execute("SELECT id FROM sessions ORDER BY rowid")])
+
+    def _guarded(self, read: Callable[[], _T]) -> _T:
+        try:
+            return read()
+        except sqlite3.Error as exc:
+            raise _ledger_error(self.path, exc) from exc
+
+
+def _touch(db: sqlite3.Connection, session: str, project: str | None) -> None:
+    db.execute(
+        "INSERT INTO sessions(id, project) VALUES (?, ?) ON CONFLICT(id) DO UPDATE"
+        " SET project = COALESCE(excluded.project, sessions.project)",
+        (session, project),
+    )
+
+
+def _totals(db: sqlite3.Connection, scope: Scope) -> Totals:
+    where, args = _where(scope)
+    row = db.execute(f"SELECT {_TOTALS} FROM sessions {where}", args).fetchone()
+    usage_where = where.replace("id =", "session =").replace(
+        "project = ?", "session IN (SELECT id FROM sessions WHERE project = ?)"
+    )
+    joiner = " AND" if usage_where else "WHERE"
+    unpriced = tuple(
+        r[0]
+        for r in db.execute(f"SELECT DISTINCT model FROM usage {usage_where}{joiner} flagged = 1 ORDER BY model", args)
+    )
+    return Totals(
+        input=row[0],
+        output=row[1],
+        cache_read=row[2],
+        cache_write=row[3],
+        cost=from_nanos(row[4]),
+        calls=row[5],
+        depth=row[6],
+        warnings=row[7],
+        unpriced=unpriced,
+    )
+
+
+def _ledger_error(path: Path, exc: sqlite3.Error) -> LedgerError:
+    text = str(exc)
+    if "locked" in text or "busy" in text:
+        return LedgerError(
+            f"the budget ledger {path} stayed locked for {BUSY_MS // 1000}s",
+            "another boundread holds it; retry, or check for a stuck process",
+        )
+    return LedgerError(
+        f"the budget ledger {path} is unusable ({text})", "move the file aside; boundread starts a new one"
+    )

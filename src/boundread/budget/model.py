@@ -1,0 +1,116 @@
+"""The budget's value types: limits, usage records, totals and scopes. Standard library only."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+NANOS = Decimal(1_000_000_000)  # the ledger stores money as integer nano-dollars: exact sums in SQL
+
+
+def to_nanos(usd: Decimal) -> int:
+    return int((usd * NANOS).to_integral_value())
+
+
+def from_nanos(nanos: int) -> Decimal:
+    return Decimal(nanos) / NANOS
+
+
+@dataclass(frozen=True)
+class Scope:
+    """Where a limit applies: ``session:<id>``, ``project:<dir>`` or ``global``."""
+
+    kind: str  # "session" | "project" | "global"
+    name: str = ""
+
+    @property
+    def key(self) -> str:
+        return self.kind if self.kind == "global" else f"{self.kind}:{self.name}"
+
+    @property
+    def label(self) -> str:
+        return {"session": f"session {self.name}", "project": f"project {self.name}"}.get(self.kind, "all sessions")
+
+
+@dataclass(frozen=True)
+class BudgetLimits:
+    """The four guards' limits; ``None`` means no limit on that dimension."""
+
+    max_tokens: int | None = None
+    max_usd: Decimal | None = None
+    max_depth: int | None = None
+    max_calls: int | None = None
+    max_repeat: int | None = None
+    deny_tools: tuple[str, ...] = ()
+
+    @property
+    def empty(self) -> bool:
+        return self == BudgetLimits()
+
+    def merged(self, other: BudgetLimits) -> BudgetLimits:
+        """These limits with every field that ``other`` sets replaced."""
+        return BudgetLimits(
+            max_tokens=other.max_tokens if other.max_tokens is not None else self.max_tokens,
+            max_usd=other.max_usd if other.max_usd is not None else self.max_usd,
+            max_depth=other.max_depth if other.max_depth is not None else self.max_depth,
+            max_calls=other.max_calls if other.max_calls is not None else self.max_calls,
+            max_repeat=other.max_repeat if other.max_repeat is not None else self.max_repeat,
+            deny_tools=other.deny_tools or self.deny_tools,
+        )
+
+
+@dataclass(frozen=True)
+class UsageRecord:
+    """One model request's tokens and its cost (computed when recorded, so the hook path needs no prices)."""
+
+    model: str
+    input: int = 0
+    output: int = 0
+    cache_read: int = 0
+    cache_write: int = 0
+    cost: Decimal = Decimal(0)
+    key: str | None = None  # dedupe key, e.g. "<message.id>:<requestId>"; None: never deduped
+    flagged: bool = False  # priced by the default price (unknown model)
+    price_source: str = ""
+
+    @property
+    def tokens(self) -> int:
+        return self.input + self.output + self.cache_read + self.cache_write
+
+
+@dataclass(frozen=True)
+class Totals:
+    """What a scope has spent so far."""
+
+    input: int = 0
+    output: int = 0
+    cache_read: int = 0
+    cache_write: int = 0
+    cost: Decimal = Decimal(0)
+    calls: int = 0
+    depth: int = 0
+    warnings: int = 0
+    unpriced: tuple[str, ...] = ()  # models priced by the default price
+
+    @property
+    def tokens(self) -> int:
+        return self.input + self.output + self.cache_read + self.cache_write
+
+
+@dataclass(frozen=True)
+class ScopeView:
+    scope: Scope
+    limits: BudgetLimits
+    totals: Totals
+
+
+@dataclass(frozen=True)
+class CallView:
+    """What the policy sees when a tool call arrives: the call, the scopes with limits, the recent calls."""
+
+    session: str
+    tool: str
+    digest: str
+    depth: int
+    scopes: tuple[ScopeView, ...]
+    recent: tuple[str, ...] = field(default=())  # digests of the previous calls, most recent first

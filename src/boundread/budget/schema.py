@@ -1,0 +1,34 @@
+"""The ledger schema as ordered migrations; ``PRAGMA user_version`` says how many have run.
+
+Never edit a released step: append a new one. An older ledger opens in a newer boundread by running the rest.
+"""
+
+from __future__ import annotations
+
+V1 = (
+    "CREATE TABLE limits(scope TEXT PRIMARY KEY, max_tokens INTEGER, max_usd TEXT, max_depth INTEGER,"
+    " max_calls INTEGER, max_repeat INTEGER)",
+    "CREATE TABLE sessions(id TEXT PRIMARY KEY, project TEXT, input INTEGER NOT NULL DEFAULT 0,"
+    " output INTEGER NOT NULL DEFAULT 0, cache_read INTEGER NOT NULL DEFAULT 0,"
+    " cache_write INTEGER NOT NULL DEFAULT 0, cost_nanos INTEGER NOT NULL DEFAULT 0,"
+    " calls INTEGER NOT NULL DEFAULT 0, depth INTEGER NOT NULL DEFAULT 0)",
+    "CREATE TABLE usage(id INTEGER PRIMARY KEY, session TEXT NOT NULL, key TEXT, model TEXT NOT NULL,"
+    " input INTEGER NOT NULL, output INTEGER NOT NULL, cache_read INTEGER NOT NULL,"
+    " cache_write INTEGER NOT NULL, cost_nanos INTEGER NOT NULL, UNIQUE(session, key))",
+    "CREATE TABLE calls(id INTEGER PRIMARY KEY, session TEXT NOT NULL, tool TEXT NOT NULL,"
+    " digest TEXT NOT NULL, depth INTEGER NOT NULL, allowed INTEGER NOT NULL)",
+    "CREATE INDEX calls_by_session ON calls(session, id)",
+    "CREATE TABLE offsets(path TEXT PRIMARY KEY, offset INTEGER NOT NULL)",
+)
+
+V2 = (  # forbidden tools, ingest warnings, unknown-model flags, which session a transcript fed
+    "ALTER TABLE limits ADD COLUMN deny_tools TEXT NOT NULL DEFAULT ''",
+    "ALTER TABLE sessions ADD COLUMN warnings INTEGER NOT NULL DEFAULT 0",
+    "ALTER TABLE usage ADD COLUMN flagged INTEGER NOT NULL DEFAULT 0",
+    "ALTER TABLE usage ADD COLUMN price_source TEXT NOT NULL DEFAULT ''",
+    "ALTER TABLE offsets ADD COLUMN session TEXT",
+    "CREATE INDEX sessions_by_project ON sessions(project)",
+)
+
+MIGRATIONS: tuple[tuple[str, ...], ...] = (V1, V2)
+CURRENT_VERSION = len(MIGRATIONS)

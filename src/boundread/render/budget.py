@@ -1,0 +1,124 @@
+"""The budget views: ``budget status`` as a table with a bar per limit, and its JSON."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from rich import box
+from rich.table import Table
+from rich.text import Text
+
+from boundread.budget.errors import fmt_usd
+from boundread.budget.model import BudgetLimits, ScopeView
+from boundread.render import console, envelope
+
+BAR = 20
+
+
+def _bar(spent: Decimal | int, limit: Decimal | int | None) -> Text:
+    if limit is None:
+        return Text("no limit", style="dim")
+    share = Decimal(spent) / Decimal(limit) if limit else Decimal(1)
+    filled = min(BAR, int(share * BAR))
+    style = "red" if share >= 1 else "yellow" if share >= Decimal("0.8") else "green"
+    return Text("#" * filled, style=style) + Text("." * (BAR - filled), style="dim") + Text(f" {share:.0%}")
+
+
+def _rows(view: ScopeView) -> list[tuple[str, str, str, Text]]:
+    t, lim = view.totals, view.limits
+    rows = [
+        (
+            "tokens",
+            f"{t.tokens:,}",
+            "-" if lim.max_tokens is None else f"{lim.max_tokens:,}",
+            _bar(t.tokens, lim.max_tokens),
+        ),
+        ("  input / output", f"{t.input:,} / {t.output:,}", "", Text("")),
+        ("  cache read / write", f"{t.cache_read:,} / {t.cache_write:,}", "", Text("")),
+        (
+            "cost (USD)",
+            fmt_usd(t.cost),
+            "-" if lim.max_usd is None else fmt_usd(lim.max_usd),
+            _bar(t.cost, lim.max_usd),
+        ),
+        (
+            "tool calls",
+            f"{t.calls:,}",
+            "-" if lim.max_calls is None else f"{lim.max_calls:,}",
+            _bar(t.calls, lim.max_calls),
+        ),
+        (
+            "depth (max seen)",
+            str(t.depth),
+            "-" if lim.max_depth is None else str(lim.max_depth),
+            _bar(t.depth, lim.max_depth),
+        ),
+    ]
+    if lim.max_repeat is not None:
+        rows.append(("max repeat", "", str(lim.max_repeat), Text("")))
+    if lim.deny_tools:
+        rows.append(("denied tools", "", ", ".join(lim.deny_tools), Text("")))
+    return rows
+
+
+def print_status(views: list[ScopeView]) -> None:
+    out = console()
+    if not views:
+        out.print("no budget recorded yet: `boundread budget set --session S --max-usd 1` starts one")
+        return
+    for view in views:
+        table = Table(title=view.scope.label, box=box.SIMPLE, title_justify="left")
+        for name in ("", "spent", "limit", ""):
+            table.add_column(name)
+        for row in _rows(view):
+            table.add_row(*row)
+        out.print(table)
+        if view.totals.unpriced:
+            out.print(
+                Text(
+                    f"  unknown models priced by the default price: {', '.join(view.totals.unpriced)}",
+                    style="yellow",
+                )
+            )
+        if view.totals.warnings:
+            out.print(
+                Text(
+                    f"  {view.totals.warnings} ingest warning(s) (garbage lines, bad counts)", style="yellow"
+                )
+            )
+
+
+def limits_dict(lim: BudgetLimits) -> dict[str, Any]:
+    return {
+        "max_tokens": lim.max_tokens,
+        "max_usd": None if lim.max_usd is None else str(lim.max_usd),
+        "max_depth": lim.max_depth,
+        "max_calls": lim.max_calls,
+        "max_repeat": lim.max_repeat,
+        "deny_tools": list(lim.deny_tools),
+    }
+
+
+def status_dict(view: ScopeView) -> dict[str, Any]:
+    t = view.totals
+    return {
+        "scope": view.scope.key,
+        "spent": {
+            "tokens": t.tokens,
+            "input": t.input,
+            "output": t.output,
+            "cache_read": t.cache_read,
+            "cache_write": t.cache_write,
+            "usd": str(t.cost),
+            "calls": t.calls,
+            "depth": t.depth,
+        },
+        "limits": limits_dict(view.limits),
+        "unpriced_models": list(t.unpriced),
+        "warnings": t.warnings,
+    }
+
+
+def status_json(views: list[ScopeView]) -> str:
+    return envelope("budget status", {"scopes": [status_dict(v) for v in views]})
