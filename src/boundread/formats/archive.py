@@ -1,0 +1,170 @@
+"""Archives: zip (and any zip-based file), 7z, tar (plain or compressed), gz/bz2/xz single files.
+
+The dispatcher for the per-format backends (``archive_zip``, ``archive_7z``, ``archive_tar``,
+``archive_single``). Besides ``info`` and ``extract`` it offers ``listing`` (the table of contents
+from the directory only, never extracting) and ``read_member`` (one member into memory through a
+capped stream). Member names are never used as paths on disk; hostile names, links, ratios,
+nested archives and encryption become warnings, not exceptions.
+"""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from boundread.core.model import FILE, Details, Entry, Listing, Outcome, Request, Source, Suggestion
+from boundread.core.sink import Sink
+from boundread.errors import Encrypted, Unsupported, UsageError
+from boundread.formats.archive_common import NESTED, display
+
+KINDS: tuple[str, ...] = ("zip", "7z", "tar", "gz", "bz2", "xz", "rar")
+
+#: Kinds whose bytes are a zip: ``list-zip`` shows their parts when asked.
+_ZIP_BASED = frozenset({"zip", "docx", "xlsx", "pptx", "odt", "ods", "odp"})
+_SINGLE = frozenset({"gz", "bz2", "xz"})
+
+
+@dataclass(frozen=True)
+class _Backend:
+    listing: Callable[[Source, Request], Listing]
+    read_member: Callable[[Source, str, Request], bytes]
+
+
+def _rar() -> Unsupported:
+    return Unsupported("RAR archives are not supported", "convert it to zip or 7z, or use `unrar l`")
+
+
+def _is_zip(src: Source) -> bool:
+    with src.open() as fh:
+        return fh.read(4) in (b"PK\x03\x04", b"PK\x05\x06", b"PK\x07\x08")
+
+
+def _backend(src: Source) -> _Backend:
+    kind = src.kind
+    if kind == "rar":
+        raise _rar()
+    if kind == "7z":
+        from boundread.formats import archive_7z
+
+        return _Backend(archive_7z.listing, archive_7z.read_member)
+    if kind == "tar":
+        from boundread.formats import archive_tar
+
+        return _Backend(archive_tar.listing, archive_tar.read_member)
+    if kind in _SINGLE:
+        from boundread.formats import archive_single
+
+        return _Backend(archive_single.listing, archive_single.read_member)
+    if kind in _ZIP_BASED and _is_zip(src):
+        from boundread.formats import archive_zip
+
+        return _Backend(archive_zip.listing, archive_zip.read_member)
+    raise UsageError(f"{src.name} is not an archive (it is {kind})",
+                     f"run `boundread info {shlex.quote(src.name)}`")
+
+
+def listing(src: Source, req: Request) -> Listing:
+    """The table of contents, at most ``max_entries`` entries, from the archive's directory only."""
+    return _backend(src).listing(src, req)
+
+
+def read_member(src: Source, name: str, req: Request) -> bytes:
+    """One member's bytes, read through a stream capped at ``max_member_bytes``; never to disk."""
+    return _backend(src).read_member(src, name, req)
+
+
+def _first_readable(lst: Listing, req: Request) -> str | None:
+    for entry in lst.entries:
+        if entry.is_dir or entry.is_symlink or entry.link_target is not None:
+            continue
+        if entry.encrypted and req.password is None:
+            continue
+        if entry.size is not None and entry.size > req.limits.max_member_bytes:
+            continue
+        return entry.name
+    return None
+
+
+def _member_suggestion(lst: Listing, req: Request) -> Suggestion | None:
+    """Extract the first readable member; failing that, the first encrypted one with a password."""
+    if (first := _first_readable(lst, req)) is not None:
+        return ("extract", FILE, "--member", first)
+    locked = next((e.name for e in lst.entries if e.encrypted and not e.is_dir), None)
+    return None if locked is None else ("extract", FILE, "--member", locked, "--password", "PASSWORD")
+
+
+def info(src: Source, req: Request) -> Details:
+    if src.kind == "rar":
+        err = _rar()
+        return Details(fields={"format": "rar", "size": src.size}, warnings=[f"{err.what} - {err.fix}"])
+    if src.kind in _SINGLE:
+        from boundread.formats import archive_single
+
+        return archive_single.info(src, req)
+    try:
+        lst = listing(src, req)
+    except Encrypted as exc:
+        return Details(fields={"format": src.kind, "headers_encrypted": True}, encrypted=True,
+                       warnings=[f"{exc.what}: the listing needs the password - {exc.fix}"],
+                       next=[("list-zip", FILE, "--password", "PASSWORD")])
+    ratio = round(lst.total_size / lst.total_compressed, 1) if lst.total_compressed else None
+    fields: dict[str, object] = {
+        "format": lst.format,
+        "entries": lst.total_entries,
+        "total_size": lst.total_size,
+        "compressed": lst.total_compressed,
+        "largest": lst.largest,
+        "ratio": ratio,
+        "encrypted_entries": lst.encrypted_entries,
+        "solid": lst.solid,
+        "nested_archives": sum(NESTED in e.warnings for e in lst.entries),
+    }
+    if lst.truncated:
+        fields["listing_truncated"] = True
+    if lst.solid:
+        lst.warnings.append("solid archive: reading one member decompresses everything before it")
+    suggestions: list[Suggestion] = [("list-zip", FILE)]
+    if (member := _member_suggestion(lst, req)) is not None:
+        suggestions.append(member)
+    return Details(fields=dict(fields), encrypted=lst.encrypted_entries > 0, est_chars=None,
+                   warnings=lst.warnings, next=suggestions)
+
+
+def entry_line(entry: Entry) -> str:
+    """One line of the text listing: size, modified, name, flags."""
+    size = "-" if entry.size is None else f"{entry.size:,}"
+    flags = []
+    if entry.is_dir:
+        flags.append("[dir]")
+    if entry.link_target is not None:
+        flags.append(f"-> {display(entry.link_target)}")
+    flags.extend(f"[! {w}]" if w != "encrypted" else "[encrypted]" for w in entry.warnings)
+    tail = "  " + " ".join(flags) if flags else ""
+    return f"{size:>14}  {entry.modified or '-':<25}  {display(entry.name)}{tail}\n"
+
+
+def extract(src: Source, req: Request, sink: Sink) -> Outcome:
+    """Without ``--member``: the listing as text (one line per entry); gz/bz2/xz: the decompressed text."""
+    if src.kind in _SINGLE:
+        from boundread.formats import archive_single
+
+        return archive_single.extract(src, req, sink)
+    lst = listing(src, req)
+    packed = "" if lst.total_compressed is None else f", {lst.total_compressed:,} compressed"
+    header = f"# {lst.format}: {lst.total_entries:,} entries, {lst.total_size:,} bytes uncompressed{packed}\n"
+    written = 0
+    if sink.write(header):
+        for entry in lst.entries:
+            if not sink.write(entry_line(entry)):
+                break
+            written += 1
+    outcome = Outcome(unit="entries", warnings=list(lst.warnings))
+    outcome.done = f"entries 1-{written} of {lst.total_entries:,}" if written else "no entries"
+    outcome.totals = {"entries": lst.total_entries, "total_size": lst.total_size}
+    if lst.truncated:
+        full = len(lst.entries) >= req.limits.max_entries
+        outcome.truncated.append(f"max_entries {req.limits.max_entries:,} reached" if full
+                                 else f"listing stopped after {len(lst.entries):,} entries (see warnings)")
+    outcome.resume = _member_suggestion(lst, req)
+    return outcome

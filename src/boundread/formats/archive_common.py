@@ -1,0 +1,213 @@
+"""What every archive backend shares: the safety checks on names, links and ratios, the bounded
+listing collector, and the capped read that keeps a member in memory only up to the limit.
+
+Member names are only ever inspected as strings here; nothing is joined onto a path on disk.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from collections.abc import Callable
+from datetime import datetime, timezone
+from typing import Protocol
+
+from boundread.core.model import Entry, Listing
+from boundread.errors import Refused, UsageError
+from boundread.limits import Limits
+
+CHUNK = 1 << 16
+
+
+class Readable(Protocol):
+    def read(self, size: int, /) -> bytes: ...
+
+
+ENCRYPTED = "encrypted"
+NESTED = "nested archive"
+_DRIVE = re.compile(r"^[A-Za-z]:")
+_NESTED_SUFFIXES = (
+    ".zip", ".7z", ".tar", ".gz", ".tgz", ".bz2", ".tbz2", ".xz", ".txz", ".rar", ".jar", ".war", ".ear",
+    ".apk", ".whl", ".epub", ".cab", ".iso", ".zst", ".docx", ".docm", ".xlsx", ".xlsm", ".pptx", ".pptm",
+    ".odt", ".ods", ".odp",
+)
+
+
+def escape_reason(name: str) -> str | None:
+    """Why ``name`` would land outside the folder it is extracted into, or None when it stays inside."""
+    if "\x00" in name:
+        return "escapes the folder (NUL byte in the name)"
+    slashed = name.replace("\\", "/")
+    how = " (backslash traversal)" if "\\" in name else ""
+    if _DRIVE.match(slashed):
+        return f"escapes the folder (drive letter){how}"
+    if slashed.startswith("/"):
+        return f"escapes the folder (absolute path){how}"
+    if _climbs(slashed.split("/"), 0):
+        return f"escapes the folder (../){how}"
+    return None
+
+
+def link_escape(name: str, target: str, *, hard: bool = False) -> str | None:
+    """Why a link ``name -> target`` points outside the archive root. A symlink's target is relative
+    to the link's folder; a tar hard link names another member from the root."""
+    slashed = target.replace("\\", "/")
+    if slashed.startswith("/") or _DRIVE.match(slashed):
+        return f"link points outside the archive ({target!r} is absolute)"
+    folder = [] if hard else [p for p in name.replace("\\", "/").split("/")[:-1] if p not in ("", ".")]
+    if _climbs(slashed.split("/"), len(folder)):
+        return f"link points outside the archive ({target!r} climbs above it)"
+    return None
+
+
+def _climbs(parts: list[str], depth: int) -> bool:
+    for part in parts:
+        if part == "..":
+            depth -= 1
+            if depth < 0:
+                return True
+        elif part not in ("", "."):
+            depth += 1
+    return False
+
+
+def is_nested(name: str) -> bool:
+    return name.lower().rstrip("/").endswith(_NESTED_SUFFIXES)
+
+
+def make_entry(
+    name: str, size: int | None, compressed: int | None, modified: str | None, limits: Limits, *,
+    encrypted: bool = False, is_dir: bool = False, is_symlink: bool = False,
+    link_target: str | None = None, hard_link: bool = False,
+) -> Entry:
+    """An Entry with its warnings worked out from what the directory says."""
+    warnings: list[str] = []
+    if (escape := escape_reason(name)) is not None:
+        warnings.append(escape)
+    if link_target is not None and (bad := link_escape(name, link_target, hard=hard_link)) is not None:
+        warnings.append(bad)
+    if size is not None and compressed and size / compressed > limits.max_ratio:
+        warnings.append(f"ratio {size / compressed:,.0f}x: possible zip bomb")
+    if not is_dir and is_nested(name):
+        warnings.append(NESTED)
+    if encrypted:
+        warnings.append(ENCRYPTED)
+    return Entry(name, size, compressed, modified, encrypted, is_dir, is_symlink, link_target,
+                 tuple(warnings))
+
+
+class Collector:
+    """Counts every entry it is given, keeps at most ``max_entries`` and summarises the warnings."""
+
+    def __init__(self, fmt: str, limits: Limits) -> None:
+        self.listing = Listing(format=fmt)
+        self.limits = limits
+        self._flagged: dict[str, list[str]] = {}
+
+    @property
+    def full(self) -> bool:
+        return len(self.listing.entries) >= self.limits.max_entries
+
+    def add(self, entry: Entry) -> None:
+        lst = self.listing
+        lst.total_entries += 1
+        lst.total_size += entry.size or 0
+        lst.largest = max(lst.largest, entry.size or 0)
+        lst.encrypted_entries += entry.encrypted
+        if self.full:
+            lst.truncated = True
+        else:
+            lst.entries.append(entry)
+        for warning in entry.warnings:
+            key = warning.split(" (", 1)[0].split(":", 1)[0]
+            key = "ratio" if key.startswith("ratio ") else key
+            self._flagged.setdefault(key, []).append(entry.name)
+
+    def finish(self, *, total_compressed: int | None = None, solid: bool | None = None) -> Listing:
+        lst = self.listing
+        lst.total_compressed = total_compressed
+        lst.solid = solid
+        for key, names in self._flagged.items():
+            lst.warnings.append(_summary(key, names, self.limits))
+        if total_compressed and lst.total_size / total_compressed > self.limits.max_ratio:
+            lst.warnings.append(
+                f"the archive expands {lst.total_size / total_compressed:,.0f}x "
+                f"(above {self.limits.max_ratio:g}x): possible zip bomb"
+            )
+        if lst.truncated and len(lst.entries) >= self.limits.max_entries:
+            lst.warnings.append(f"listing stopped at max_entries {self.limits.max_entries:,}")
+        return lst
+
+
+def _summary(key: str, names: list[str], limits: Limits) -> str:
+    count = len(names)
+    shown = ", ".join(repr(n if len(n) <= 60 else n[:28] + "..." + n[-28:]) for n in names[:3])
+    more = f" and {count - 3} more" if count > 3 else ""
+    plural = "entry" if count == 1 else "entries"
+    texts = {
+        "escapes the folder": f"{count} {plural} would escape the folder if extracted (zip slip)",
+        "link points outside the archive": f"{count} link{'s point' if count != 1 else ' points'} outside the archive",
+        "ratio": f"{count} {plural} expand more than {limits.max_ratio:g}x (possible zip bomb)",
+        NESTED: f"{count} nested archive{'s' * (count != 1)}",
+        ENCRYPTED: f"{count} encrypted {plural} (pass --password to read them)",
+    }
+    return f"{texts.get(key, f'{count} {plural}: {key}')}: {shown}{more}"
+
+
+def iso_from_tuple(date_time: tuple[int, int, int, int, int, int]) -> str | None:
+    try:
+        return datetime(*date_time).isoformat()
+    except (ValueError, TypeError):
+        return None
+
+
+def iso_from_epoch(seconds: float) -> str | None:
+    try:
+        return datetime.fromtimestamp(seconds, tz=timezone.utc).isoformat()
+    except (ValueError, OverflowError, OSError):
+        return None
+
+
+def human_bytes(count: int) -> str:
+    if count >= 1 << 20 and count % (1 << 20) == 0:
+        return f"{count >> 20:,} MB"
+    return f"{count:,} bytes"
+
+
+def too_big(
+    src_name: str, member: str, cap: int, ratio: float | None = None, limits: Limits | None = None,
+) -> Refused:
+    bomb = ""
+    if ratio is not None and limits is not None and ratio > limits.max_ratio:
+        bomb = f" (ratio {ratio:,.0f}x: possible zip bomb)"
+    return Refused(
+        f"{member} expands to more than {human_bytes(cap)}{bomb}",
+        f"list it with `boundread list-zip {shlex.quote(src_name)}` and pick a smaller member",
+    )
+
+
+def no_member(src_name: str, member: str) -> UsageError:
+    return UsageError(f"no member {member!r} in {src_name}",
+                      f"run `boundread list-zip {shlex.quote(src_name)}`")
+
+
+def not_a_file(src_name: str, member: str, what: str = "a folder") -> UsageError:
+    return UsageError(f"{member} is {what} in {src_name}",
+                      f"pick a file: run `boundread list-zip {shlex.quote(src_name)}`")
+
+
+def read_capped(stream: Readable, cap: int, refuse: Callable[[], Refused]) -> bytes:
+    """Read ``stream`` to its end into memory, refusing as soon as it produces more than ``cap`` bytes."""
+    buf = bytearray()
+    while True:
+        chunk = stream.read(min(CHUNK, cap + 1 - len(buf)))
+        if not chunk:
+            return bytes(buf)
+        buf += chunk
+        if len(buf) > cap:
+            raise refuse()
+
+
+def display(name: str) -> str:
+    """A member name on one line: control characters shown escaped."""
+    return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in name)

@@ -1,0 +1,163 @@
+"""One compressed file (notes.txt.gz, dump.sql.bz2, log.xz) that is not a tar.
+
+Its only "member" is the decompressed content. It is always read through a decompression cap
+(``max_member_bytes``), in chunks, so a bomb costs at most the cap in time and a chunk in memory
+when streamed into the sink.
+"""
+
+from __future__ import annotations
+
+import bz2
+import codecs
+import gzip
+import io
+import lzma
+import os
+import zlib
+from pathlib import PurePosixPath
+from typing import IO
+
+from boundread.core.model import FILE, Details, Listing, Outcome, Request, Source
+from boundread.core.sink import Sink
+from boundread.errors import Corrupt, Refused
+from boundread.formats.archive_common import (
+    CHUNK,
+    Collector,
+    human_bytes,
+    iso_from_epoch,
+    make_entry,
+    read_capped,
+    too_big,
+)
+from boundread.sniff import guess_encoding
+
+_ERRORS = (OSError, EOFError, zlib.error, lzma.LZMAError, ValueError)
+_MAGIC = ((b"\x1f\x8b", "gz"), (b"BZh", "bz2"), (b"\xfd7zXZ\x00", "xz"))
+
+
+def _format(src: Source) -> str:
+    with src.open() as fh:
+        head = fh.read(6)
+    return next((fmt for magic, fmt in _MAGIC if head.startswith(magic)), src.kind)
+
+
+def _decompressed(fh: IO[bytes], fmt: str) -> io.BufferedIOBase:
+    if fmt == "gz":
+        return gzip.GzipFile(fileobj=fh, mode="rb")
+    if fmt == "bz2":
+        return bz2.BZ2File(fh, "rb")
+    return lzma.LZMAFile(fh, "rb")
+
+
+def _gzip_header(src: Source) -> tuple[str | None, int | None, int | None]:
+    """(FNAME, MTIME, ISIZE) of a gzip file: the name and time from the header, the size
+    (mod 2**32, of the last member only) from the trailer."""
+    with src.open() as fh:
+        head = fh.read(10 + 2 + 65536 + 1024)
+        isize = None
+        if src.size >= 18:
+            fh.seek(-4, os.SEEK_END)
+            isize = int.from_bytes(fh.read(4), "little")
+    if len(head) < 10:
+        return None, None, isize
+    flags, mtime, pos = head[3], int.from_bytes(head[4:8], "little"), 10
+    if flags & 0x04 and len(head) >= 12:  # FEXTRA
+        pos += 2 + int.from_bytes(head[10:12], "little")
+    name = None
+    if flags & 0x08:  # FNAME, NUL-terminated latin-1
+        end = head.find(b"\x00", pos, pos + 1024)
+        if end > pos:
+            name = PurePosixPath(head[pos:end].decode("latin-1").replace("\\", "/")).name or None
+    return name, mtime or None, isize
+
+
+def _inner_name(src: Source, fmt: str) -> tuple[str, int | None, int | None]:
+    stored, mtime, isize = _gzip_header(src) if fmt == "gz" else (None, None, None)
+    base = PurePosixPath(src.name.replace("\\", "/"))
+    stem, ext = base.stem, base.suffix
+    guessed = stem if ext.lower() in (f".{fmt}", ".gzip", ".bzip2") and stem else "-"
+    return stored or guessed, mtime, isize
+
+
+def listing(src: Source, req: Request) -> Listing:
+    fmt = _format(src)
+    name, mtime, isize = _inner_name(src, fmt)
+    collector = Collector(fmt, req.limits)
+    modified = iso_from_epoch(mtime) if mtime else None
+    collector.add(make_entry(name, isize, src.size, modified, req.limits))
+    return collector.finish(total_compressed=src.size)
+
+
+def info(src: Source, req: Request) -> Details:
+    fmt = _format(src)
+    name, _mtime, isize = _inner_name(src, fmt)
+    fields: dict[str, object] = {"format": fmt, "inner_name": name, "compressed": src.size}
+    warnings: list[str] = []
+    if isize is not None:
+        fields["size"] = isize
+        fields["size_approximate"] = True
+        warnings.append("size is from the gzip trailer: approximate (modulo 4 GiB, last member only)")
+        if src.size and isize / src.size > req.limits.max_ratio:
+            warnings.append(f"it expands {isize / src.size:,.0f}x: possible decompression bomb")
+    return Details(fields=dict(fields), est_chars=None, warnings=warnings,
+                   next=[("extract", FILE), ("extract", FILE, "--member", name)])
+
+
+def read_member(src: Source, name: str, req: Request) -> bytes:
+    """The decompressed content, whatever member name was asked for, at most ``max_member_bytes``."""
+    fmt = _format(src)
+    cap = req.limits.max_member_bytes
+    inner, _mtime, _isize = _inner_name(src, fmt)
+
+    def refuse() -> Refused:
+        return too_big(src.name, inner, cap, cap / max(src.size, 1), req.limits)
+
+    with src.open() as fh:
+        try:
+            with _decompressed(fh, fmt) as stream:
+                return read_capped(stream, cap, refuse)
+        except _ERRORS as exc:
+            raise _damaged(src, fmt, exc) from None
+
+
+def _damaged(src: Source, fmt: str, exc: BaseException) -> Corrupt:
+    reason = (str(exc).strip() or type(exc).__name__)[:120]
+    return Corrupt(f"{src.name} is damaged {fmt} data ({reason})", "check it with `boundread info`")
+
+
+def extract(src: Source, req: Request, sink: Sink) -> Outcome:
+    """The decompressed text, streamed into the sink and capped; binary content is only named."""
+    fmt = _format(src)
+    cap = req.limits.max_member_bytes
+    inner, _mtime, _isize = _inner_name(src, fmt)
+    outcome = Outcome(unit="lines")
+    produced = 0
+    with src.open() as fh, _decompressed(fh, fmt) as stream:
+        try:
+            chunk = stream.read(min(CHUNK, cap))
+        except _ERRORS as exc:
+            raise _damaged(src, fmt, exc) from None
+        encoding = guess_encoding(chunk[:8192])
+        if not encoding:
+            outcome.warnings.append(f"{inner} is binary data once decompressed: there is no text to show")
+            outcome.done = "nothing (binary content)"
+            return outcome
+        decoder = codecs.getincrementaldecoder(encoding)(errors="replace")
+        while chunk:
+            produced += len(chunk)
+            if not sink.write(decoder.decode(chunk)):
+                break
+            if produced >= cap:
+                outcome.truncated.append(f"decompression cap {human_bytes(cap)} reached")
+                break
+            try:
+                chunk = stream.read(min(CHUNK, cap - produced))
+            except _ERRORS as exc:
+                reason = (str(exc).strip() or type(exc).__name__)[:120]
+                outcome.warnings.append(f"{src.name} is damaged after {produced:,} decompressed bytes "
+                                        f"({reason}): the text stops there")
+                break
+        else:
+            sink.write(decoder.decode(b"", final=True))
+    outcome.totals = {"decompressed_bytes_read": produced, "encoding": encoding}
+    return outcome

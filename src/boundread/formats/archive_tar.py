@@ -1,0 +1,156 @@
+"""Tar archives, plain or compressed (tar.gz, tar.bz2, tar.xz), through the standard library.
+
+The listing reads headers one after the other and stops after ``max_entries``. In a compressed
+tar, reaching the next header means decompressing the data before it, so the listing also stops
+when that would go past ``max_ratio`` times the file's size (a tar bomb). A member is read through
+``extractfile`` into memory, capped; its name is never used as a path.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import lzma
+import shlex
+import tarfile
+import zlib
+from collections.abc import Iterator
+
+from boundread.core.model import Entry, Listing, Request, Source
+from boundread.errors import Corrupt, Refused
+from boundread.formats.archive_common import (
+    Collector,
+    human_bytes,
+    iso_from_epoch,
+    make_entry,
+    no_member,
+    not_a_file,
+    read_capped,
+    too_big,
+)
+from boundread.limits import Limits
+
+_ERRORS = (tarfile.TarError, OSError, EOFError, zlib.error, lzma.LZMAError, ValueError)
+_MAGIC = ((b"\x1f\x8b", "tar.gz"), (b"BZh", "tar.bz2"), (b"\xfd7zXZ\x00", "tar.xz"))
+
+
+def _reason(exc: BaseException) -> str:
+    return (str(exc).strip() or type(exc).__name__)[:120]
+
+
+def _format(src: Source) -> str:
+    with src.open() as fh:
+        head = fh.read(6)
+    return next((fmt for magic, fmt in _MAGIC if head.startswith(magic)), "tar")
+
+
+@contextlib.contextmanager
+def _opened(src: Source) -> Iterator[tarfile.TarFile]:
+    with src.open() as fh:
+        try:
+            archive = tarfile.open(fileobj=fh, mode="r:*")  # noqa: SIM115 - closed by the with below
+        except _ERRORS as exc:
+            raise Corrupt(f"{src.name} is a damaged tar ({_reason(exc)})",
+                          f"test it with `tar tvf {shlex.quote(src.name)}`") from None
+        with archive:
+            yield archive
+
+
+def _skip_limit(src: Source, fmt: str, limits: Limits) -> int | None:
+    """How far into the decompressed stream headers may be looked for; None for a plain tar."""
+    if fmt == "tar":
+        return None
+    return max(int(limits.max_ratio * src.size), limits.max_member_bytes)
+
+
+def _entry(member: tarfile.TarInfo, limits: Limits) -> Entry:
+    link = member.linkname if member.issym() or member.islnk() else None
+    return make_entry(
+        member.name, member.size if member.isfile() else 0, None, iso_from_epoch(member.mtime), limits,
+        is_dir=member.isdir(), is_symlink=member.issym(), link_target=link, hard_link=member.islnk(),
+    )
+
+
+def listing(src: Source, req: Request) -> Listing:
+    limits = req.limits
+    fmt = _format(src)
+    collector = Collector(fmt, limits)
+    lst = collector.listing
+    skip_limit = _skip_limit(src, fmt, limits)
+    with _opened(src) as archive:
+        try:
+            while (member := archive.next()) is not None:
+                if collector.full:
+                    lst.truncated = True
+                    break
+                collector.add(_entry(member, limits))
+                if skip_limit is not None and member.offset_data + member.size > skip_limit:
+                    lst.truncated = True
+                    lst.warnings.append(
+                        f"listing stopped after {member.name!r}: the next header lies more than "
+                        f"{human_bytes(skip_limit)} into the decompressed stream (possible tar bomb)"
+                    )
+                    break
+            else:
+                _check_end(archive, lst)
+        except _ERRORS as exc:
+            lst.truncated = True
+            lst.warnings.append(f"archive is truncated after entry {lst.total_entries} ({_reason(exc)})")
+    return collector.finish(total_compressed=None if fmt == "tar" else src.size)
+
+
+def _check_end(archive: tarfile.TarFile, lst: Listing) -> None:
+    """tarfile ends quietly at a cut or unreadable header: what follows the last entry must be zeros."""
+    archive.fileobj.seek(archive.offset)
+    block = archive.fileobj.read(512)
+    if block.strip(b"\x00"):
+        lst.truncated = True
+        what = "truncated" if len(block) < 512 else "unreadable (bad header)"
+        lst.warnings.append(f"archive is {what} after entry {lst.total_entries}: the rest is not listed")
+
+
+def _same(a: str, b: str) -> bool:
+    def norm(name: str) -> str:
+        while name.startswith("./"):
+            name = name[2:]
+        return name.rstrip("/")
+
+    return a == b or norm(a) == norm(b)
+
+
+def read_member(src: Source, name: str, req: Request) -> bytes:
+    limits = req.limits
+    cap = limits.max_member_bytes
+    quoted = shlex.quote(src.name)
+    skip_limit = _skip_limit(src, _format(src), limits)
+    with _opened(src) as archive:
+        try:
+            while (member := archive.next()) is not None:
+                if _same(member.name, name):
+                    break
+                if skip_limit is not None and member.offset_data + member.size > skip_limit:
+                    raise Refused(
+                        f"finding {name} means decompressing more than {human_bytes(skip_limit)}",
+                        f"list it with `boundread list-zip {quoted}` and pick an earlier member",
+                    )
+        except _ERRORS as exc:
+            raise Corrupt(f"{src.name} is cut short before {name} ({_reason(exc)})",
+                          f"list what is readable with `boundread list-zip {quoted}`") from None
+        if member is None:
+            raise no_member(src.name, name)
+        if member.isdir():
+            raise not_a_file(src.name, name)
+        if member.issym() or member.islnk():
+            raise not_a_file(src.name, name, f"a link to {member.linkname!r}")
+        if not member.isfile():
+            raise not_a_file(src.name, name, "not a regular file (a device or FIFO)")
+        if member.size > cap:
+            raise too_big(src.name, name, cap)
+        try:
+            stream = archive.extractfile(member)
+            if stream is None:
+                return b""
+            with stream:
+                return read_capped(stream, cap, lambda: too_big(src.name, name, cap))
+        except _ERRORS as exc:
+            raise Corrupt(f"{name} in {src.name} is cut short or damaged ({_reason(exc)})",
+                          "pick another member") from None
