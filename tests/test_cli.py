@@ -130,7 +130,8 @@ def test_timeout_writes_what_it_has_and_exits_8(tmp_path: Path) -> None:
 
 
 def test_demo_runs_the_protocol_on_the_bundled_sample(tmp_path: Path) -> None:
-    code, data = run_json("demo")
+    code, data = run_json("demo", "--dir", str(tmp_path / "demo"))
+    assert sorted(Path(p).name for p in data["samples"]) == ["catalogue.zip", "prices.xlsx", "report.pdf", "server.log"]
     assert code == 0 and data["info"]["fields"]["pages"] == 12
     assert "PAGE-2" in Path(data["pages"]["output"]).read_text(encoding="utf-8")
     assert data["pages"]["next"] == [data["pages"]["next"][0]] and data["pages"]["next"][0].endswith(" 3-4")

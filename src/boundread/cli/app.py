@@ -261,20 +261,26 @@ def list_zip(
     _boundary(as_json, work)
 
 
-@app.command(epilog="Example: boundread demo")
-def demo(as_json: JsonOpt = False) -> None:
-    """Run the protocol on a sample PDF that ships with boundread: info, then pages 1-2 to a file."""
-    from importlib.resources import as_file, files
+@app.command(epilog="Example: boundread demo && boundread sheets boundread-demo/prices.xlsx")
+def demo(
+    folder: Annotated[Path, typer.Option("--dir", help="Where to write the sample files.")] = Path("boundread-demo"),
+    as_json: JsonOpt = False,
+) -> None:
+    """Write sample files (a 12-page report, a price workbook, a log, a zip) and run info + pages on the report."""
+    from boundread.core.demo import write_samples
 
     def work() -> int:
-        with as_file(files("boundread") / "data" / "sample-report.pdf") as sample:
-            about = engine.info(sample)
-            result = engine.extract(sample, Request(pages=parse_spans("1-2")), selection="pages-1-2")
+        samples = write_samples(folder)
+        about = engine.info(samples["report.pdf"])
+        result = engine.extract(samples["report.pdf"], Request(pages=parse_spans("1-2")), selection="pages-1-2")
         if as_json:
-            render.print_json("demo", {"info": render.as_dict(about), "pages": render.as_dict(result)})
+            render.print_json("demo", {"samples": [str(p) for p in samples.values()],
+                                       "info": render.as_dict(about), "pages": render.as_dict(result)})
         else:
+            typer.echo(f"sample files in {folder}/: " + ", ".join(p.name for p in samples.values()) + "\n")
+            typer.echo(f"$ boundread info {samples['report.pdf']}")
             render.print_info(about)
-            typer.echo("")
+            typer.echo(f"\n$ boundread pages {samples['report.pdf']} 1-2")
             render.print_extract(result)
         return 0
 
