@@ -1,0 +1,117 @@
+"""ODF presentations (odp), best effort: ``draw:page`` elements of content.xml as slides.
+
+All slides live in one content.xml, so it is streamed: each page is read when it ends, then
+dropped. The slide count comes from a capped byte scan for ``<draw:page``.
+"""
+
+from __future__ import annotations
+
+import re
+from xml.etree.ElementTree import Element
+
+from boundread.core.model import FILE, Details, Outcome, Request, Source
+from boundread.core.sink import Sink
+from boundread.errors import Corrupt
+from boundread.formats.ooxml import Package, attr, local, open_package
+from boundread.formats.wordstream import odf_text
+
+COUNT_BUDGET = 16 * 1024 * 1024  # bytes of content.xml scanned to count pages
+_PAGE = re.compile(rb"<draw:page[\s>/]")
+
+
+def count_pages(pkg: Package) -> tuple[int, bool]:
+    """(pages, exact): a byte scan of content.xml up to COUNT_BUDGET, extrapolated past it."""
+    count, seen, tail = 0, 0, b""
+    with pkg.open("content.xml") as fh:
+        while seen < COUNT_BUDGET:
+            chunk = fh.read(1 << 16)
+            if not chunk:
+                return count, True
+            seen += len(chunk)
+            count += len(_PAGE.findall(tail + chunk)) - len(_PAGE.findall(tail))
+            tail = chunk[-16:]
+    return round(count * pkg.size("content.xml") / max(seen, 1)), False
+
+
+def _slide_text(page: Element) -> tuple[str, list[str], list[str]]:
+    title = ""
+    lines: list[str] = []
+    notes: list[str] = []
+    todo = list(reversed(page))
+    while todo:
+        elem = todo.pop()
+        name = local(elem.tag)
+        if name == "notes":
+            notes.extend(t for p in elem.iter() if local(p.tag) in ("p", "h") and (t := odf_text(p)))
+        elif name == "table":
+            for row in (r for r in elem.iter() if local(r.tag) == "table-row"):
+                cells = [
+                    " ".join(odf_text(p) for p in c.iter() if local(p.tag) == "p")
+                    for c in row
+                    if local(c.tag) == "table-cell"
+                ]
+                lines.append("| " + " | ".join(" ".join(c.replace("|", "\\|").split()) for c in cells) + " |")
+        elif name in ("p", "h"):
+            text = odf_text(elem)
+            if text:
+                lines.append(text)
+        else:
+            if name == "frame" and attr(elem, "class") == "title" and not title:
+                title = " ".join(odf_text(p) for p in elem.iter() if local(p.tag) in ("p", "h")).strip()
+                if title:
+                    continue
+            todo.extend(reversed(elem))
+    return title, lines, notes
+
+
+def info(src: Source, req: Request) -> Details:
+    with open_package(src, "ODF presentation", "LibreOffice") as pkg:
+        if not pkg.has("content.xml"):
+            raise Corrupt(f"{src.name} has no content.xml", "it is not a complete presentation; re-save it")
+        pages, exact = count_pages(pkg)
+        fields: dict[str, object] = {"slides": pages, "title": pkg.title("meta.xml"), "macros": False}
+    details = Details(fields=fields, est_chars=None)
+    if not exact:
+        details.warnings.append("slide count estimated from the first 16 MB of content.xml")
+    if pages:
+        details.next = [("pages", FILE, f"1-{min(5, pages)}"), ("extract", FILE)]
+    return details
+
+
+def extract(src: Source, req: Request, sink: Sink) -> Outcome:
+    from boundread.formats.pptx import Slide, finish, select
+
+    outcome = Outcome(unit="slides")
+    with open_package(src, "ODF presentation", "LibreOffice") as pkg:
+        total, exact = count_pages(pkg)
+        chosen, outcome.warnings = select(req, total, src.name)
+        wanted = set(chosen)
+        written: list[int] = []
+        cut = None
+        number = 0
+        stack: list[Element] = []
+        try:
+            for event, elem in pkg.iterparse("content.xml"):
+                if event == "start":
+                    stack.append(elem)
+                    continue
+                stack.pop()
+                if local(elem.tag) != "page":
+                    continue
+                number += 1
+                if number in wanted:
+                    title, lines, notes = _slide_text(elem)
+                    chunks = Slide(title, lines, notes).chunks(number, total if exact else "?")
+                    if not all(sink.write(c) for c in chunks):
+                        cut = number
+                        break
+                    written.append(number)
+                if stack:
+                    stack[-1].remove(elem)
+                if sink.full or number >= max(chosen, default=0):
+                    break
+        except Corrupt as exc:
+            if not written:
+                raise
+            outcome.warnings.append(f"{exc.what}: slides after {written[-1]} could not be read")
+    return finish(req, sink, total, written, cut, outcome)

@@ -1,0 +1,246 @@
+"""Presentations (pptx, pptm, Strict OOXML) and ODF presentations (odp): slide text in order.
+
+Slides come in presentation order (``sldIdLst``), each behind a ``--- slide N / TOTAL ---``
+marker: the title, then the text of every shape (groups, tables, chart titles), then the speaker
+notes. ``pages`` ranges select slides. Macros, click actions and OLE objects are never run or
+followed: only their text is read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from xml.etree.ElementTree import Element
+
+from boundread.core.model import FILE, Details, Outcome, Request, Source
+from boundread.core.sink import Sink
+from boundread.errors import Corrupt, UsageError
+from boundread.formats import odp
+from boundread.formats.ooxml import Package, attr, local, open_package
+
+KINDS: tuple[str, ...] = ("pptx", "odp")
+
+_SKIP_PH = frozenset({"sldNum", "dt", "ftr", "hdr", "sldImg"})
+_TITLE_PH = frozenset({"title", "ctrTitle"})
+SAMPLE_SLIDES = 3  # slides parsed by info to estimate the text size
+
+
+@dataclass
+class Slide:
+    title: str = ""
+    lines: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    def chunks(self, number: int, total: int | str) -> Iterator[str]:
+        yield f"--- slide {number} / {total} ---\n"
+        if self.title:
+            yield f"# {self.title}\n"
+        for line in self.lines:
+            yield line + "\n"
+        if self.notes:
+            yield "Notes: " + "\n".join(self.notes) + "\n"
+        yield "\n"
+
+
+def slide_parts(pkg: Package) -> list[str]:
+    """Slide part names in presentation order."""
+    pres = pkg.main_part("ppt/presentation.xml")
+    root = pkg.parse(pres)
+    if root is None:
+        raise Corrupt(f"{pkg.name} has no {pres}", "it is not a complete presentation; re-save it")
+    rels = pkg.rels(pres)
+    order: list[str] = []
+    for elem in root.iter():
+        rid = attr(elem, "id", "relationships") if local(elem.tag) == "sldId" else None
+        if rid in rels and pkg.has(rels[rid][1]) and rels[rid][1] not in order:
+            order.append(rels[rid][1])
+    return order
+
+
+def _paragraphs(body: Element) -> list[str]:
+    out: list[str] = []
+    for para in (p for p in body.iter() if local(p.tag) == "p"):
+        runs = (e for e in para.iter() if local(e.tag) in ("t", "br"))
+        text = "".join((e.text or "") if local(e.tag) == "t" else "\n" for e in runs)
+        text = "\n".join(line.strip() for line in text.split("\n") if line.strip())
+        if text:
+            out.append(text)
+    return out
+
+
+def _shapes(tree: Element) -> Iterator[Element]:
+    """Leaf shapes in order; groups and alternate content are opened (their first choice only)."""
+    todo = list(reversed(tree))
+    while todo:
+        shape = todo.pop()
+        name = local(shape.tag)
+        if name == "grpSp":
+            todo.extend(reversed(shape))
+        elif name == "AlternateContent":
+            todo.extend(reversed([c for c in shape if local(c.tag) == "Choice"][:1]))
+        elif name == "Choice":
+            todo.extend(reversed(shape))
+        elif name in ("sp", "graphicFrame", "cxnSp"):
+            yield shape
+
+
+def _placeholder(shape: Element) -> str | None:
+    for elem in shape.iter():
+        if local(elem.tag) == "ph":
+            return attr(elem, "type") or "body"
+        if local(elem.tag) == "txBody":
+            break
+    return None
+
+
+def _chart_title(pkg: Package, part: str) -> str:
+    root = pkg.parse(part)
+    for chart in (c for c in root.iter() if local(c.tag) == "chart") if root is not None else ():
+        for title in (t for t in chart if local(t.tag) == "title"):
+            return " ".join(_paragraphs(title))
+    return ""
+
+
+def _frame(pkg: Package, shape: Element, rels: dict[str, tuple[str, str]]) -> list[str]:
+    lines: list[str] = []
+    for elem in shape.iter():
+        name = local(elem.tag)
+        if name == "tbl":
+            for number, row in enumerate(r for r in elem if local(r.tag) == "tr"):
+                cells = [
+                    " ".join(" ".join(_paragraphs(c)).replace("|", "\\|").split()) for c in row if local(c.tag) == "tc"
+                ]
+                lines.append("| " + " | ".join(cells) + " |")
+                if number == 0:
+                    lines.append("|" + " --- |" * len(cells))
+            return lines
+        rid = attr(elem, "id", "relationships") if name == "chart" else None
+        if rid in rels and rels[rid][0] == "chart":
+            title = _chart_title(pkg, rels[rid][1])
+            return [f"Chart: {title}"] if title else []
+    return lines
+
+
+def read_slide(pkg: Package, part: str, *, notes: bool = True) -> Slide:
+    root = pkg.parse(part)
+    slide = Slide()
+    rels = pkg.rels(part)
+    trees = [t for t in root.iter() if local(t.tag) == "spTree"][:1] if root is not None else []
+    for shape in (s for tree in trees for s in _shapes(tree)):
+        ph = _placeholder(shape)
+        if ph in _SKIP_PH:
+            continue
+        if local(shape.tag) == "graphicFrame":
+            slide.lines.extend(_frame(pkg, shape, rels))
+            continue
+        body = [b for b in shape if local(b.tag) == "txBody"]
+        text = _paragraphs(body[0]) if body else []
+        if ph in _TITLE_PH and not slide.title and text:
+            slide.title = " ".join(text)
+        else:
+            slide.lines.extend(text)
+    notes_part = next((t for k, t in rels.values() if k == "notesSlide" and pkg.has(t)), None)
+    if notes and notes_part:
+        slide.notes = read_slide(pkg, notes_part, notes=False).lines
+    return slide
+
+
+def info(src: Source, req: Request) -> Details:
+    if src.sniffed.encrypted:
+        return Details(encrypted=True, warnings=[f"{src.name} is password-protected: remove the password to read it"])
+    if src.kind == "odp":
+        return odp.info(src, req)
+    with open_package(src, "PowerPoint presentation", "PowerPoint") as pkg:
+        parts = slide_parts(pkg)
+        sample = [read_slide(pkg, p) for p in parts[:SAMPLE_SLIDES]]
+        chars = sum(len(line) + 1 for s in sample for line in [s.title, *s.lines, *s.notes])
+        sampled = sum(pkg.size(p) for p in parts[:SAMPLE_SLIDES])
+        est = round(chars * sum(pkg.size(p) for p in parts) / sampled) if sampled else 0
+        hidden = sum(_hidden(pkg, p) for p in parts[:1000])
+        fields: dict[str, object] = {
+            "slides": len(parts),
+            "title": (sample[0].title if sample and sample[0].title else None) or pkg.title(),
+            "notes": len(pkg.parts(r"ppt/notesslides/notesslide\d+\.xml")),
+            "hidden_slides": hidden,
+            "macros": pkg.macros(),
+        }
+    details = Details(fields=fields, est_chars=est, estimated=len(parts) > SAMPLE_SLIDES)
+    if fields["macros"]:
+        details.warnings.append("contains VBA macros (vbaProject.bin): never run, text only")
+    if parts:
+        details.next = [("pages", FILE, f"1-{min(5, len(parts))}"), ("extract", FILE)]
+    return details
+
+
+def _hidden(pkg: Package, part: str) -> bool:
+    for _event, elem in pkg.iterparse(part):
+        return attr(elem, "show") in ("0", "false")
+    return False
+
+
+def select(req: Request, total: int, name: str) -> tuple[list[int], list[str]]:
+    """1-based slide numbers asked for (clamped to the file), and warnings about clamping."""
+    if not req.pages:
+        return list(range(1, total + 1)), []
+    chosen: list[int] = []
+    warnings: list[str] = []
+    for span in req.pages:
+        if span.first > total or span.last < 1:
+            valid = f"1-{total}" if total > 1 else str(total)
+            raise UsageError(
+                f"slides {span}: {name} has {total} slide{'s' * (total != 1)}",
+                f"ask for slides {valid}" if total else "it has no slides to read",
+            )
+        if span.last > total:
+            warnings.append(f"slides {span} cut to {span.first}-{total}: the file has {total} slides")
+        chosen.extend(n for n in range(max(span.first, 1), min(span.last, total) + 1) if n not in chosen)
+    return chosen, warnings
+
+
+def _ranges(numbers: list[int]) -> str:
+    spans: list[list[int]] = []
+    for n in numbers:
+        if spans and n == spans[-1][1] + 1:
+            spans[-1][1] = n
+        else:
+            spans.append([n, n])
+    return ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in spans)
+
+
+def finish(req: Request, sink: Sink, total: int, written: list[int], cut: int | None, outcome: Outcome) -> Outcome:
+    """done / totals / resume for a slide run (shared with odp)."""
+    outcome.totals = {"slides": total}
+    outcome.done = f"slides {_ranges(written)} of {total}" if written else f"no slides of {total}"
+    window = (req.pages[-1].last - req.pages[-1].first + 1) if req.pages else max(len(written), 1)
+    if cut is not None and sink.reasons:
+        outcome.done += f" (slide {cut} cut)"
+        outcome.resume = ("pages", FILE, f"{cut}-{min(total, cut + window - 1)}")
+    elif cut is None and req.pages and written and written[-1] < total:
+        start = written[-1] + 1
+        outcome.resume = ("pages", FILE, f"{start}-{min(total, start + window - 1)}")
+    return outcome
+
+
+def extract(src: Source, req: Request, sink: Sink) -> Outcome:
+    if src.kind == "odp":
+        return odp.extract(src, req, sink)
+    outcome = Outcome(unit="slides")
+    with open_package(src, "PowerPoint presentation", "PowerPoint") as pkg:
+        parts = slide_parts(pkg)
+        chosen, outcome.warnings = select(req, len(parts), src.name)
+        written: list[int] = []
+        cut = None
+        for number in chosen:
+            try:
+                slide = read_slide(pkg, parts[number - 1])
+            except Corrupt as exc:
+                outcome.warnings.append(f"slide {number} could not be read: {exc.what}")
+                slide = Slide(lines=["[slide could not be read]"])
+            if not all(sink.write(chunk) for chunk in slide.chunks(number, len(parts))):
+                cut = number
+                break
+            written.append(number)
+            if sink.full:
+                cut = chosen[len(written)] if len(written) < len(chosen) else None
+                break
+    return finish(req, sink, len(parts), written, cut, outcome)
