@@ -1,0 +1,78 @@
+"""The ``init`` and ``guard-check`` commands. Typer lives here only: the hook path never imports it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from boundread.errors import BoundreadError, ExitCode
+
+
+def register(app: typer.Typer) -> None:
+    """Add `init` and `guard-check` to the app."""
+    app.command("init", epilog="Examples: boundread init | boundread init --agent gemini --dry-run | "
+                               "boundread init --uninstall")(init)
+    app.command("guard-check", epilog="Examples: boundread guard-check < payload.json | "
+                                      "boundread guard-check --command 'cat report.pdf' --json")(guard_check)
+
+
+def init(
+    agent: Annotated[str, typer.Option("--agent", help="claude, codex, gemini, cursor or copilot.")] = "claude",
+    user: Annotated[bool, typer.Option("--user", help="Install for the user (~/...) instead of this project.")]
+    = False,
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="Show the changes as a diff; write nothing.")] = False,
+    uninstall: Annotated[bool, typer.Option("--uninstall", help="Remove only what init added.")] = False,
+    directory: Annotated[Path | None, typer.Option("--dir", help="The project folder (default: here).")]
+    = None,
+) -> None:
+    """Install the guard-check hook and the big-file reading protocol (skill) for an agent."""
+    from boundread.guard import install
+
+    try:
+        changes = install.plan(agent, directory, user=user, uninstall=uninstall)
+        if not dry_run:
+            install.apply(changes)
+    except BoundreadError as exc:
+        typer.echo(f"boundread: error: {exc}", err=True)
+        raise typer.Exit(int(exc.exit_code)) from None
+    except OSError as exc:
+        typer.echo(f"boundread: error: {exc} - check the folder's permissions", err=True)
+        raise typer.Exit(int(ExitCode.NOT_FOUND)) from None
+    for change in changes:
+        if dry_run:
+            typer.echo(change.diff() if change.changed else f"unchanged: {change.path}")
+        elif not change.changed:
+            typer.echo(f"unchanged: {change.path}")
+        else:
+            typer.echo(f"{'removed' if change.after is None else 'wrote'}: {change.path}")
+    if agent == "codex" and not uninstall and not dry_run:
+        typer.echo("codex: review and trust the new hook with /hooks before it runs.")
+
+
+def guard_check(
+    agent: Annotated[str | None, typer.Option("--agent", help="Answer in this agent's format "
+                                                 "(default: detected from the payload).")] = None,
+    path: Annotated[str | None, typer.Option("--path", metavar="FILE",
+                                                help="Check a read of FILE: exit 0 allow, 2 deny.")] = None,
+    command: Annotated[str | None, typer.Option("--command", metavar="CMD",
+                                                   help="Check the shell command CMD.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help='Print {"decision", "reason", "kind", "rule"}.')]
+    = False,
+    explain: Annotated[str | None, typer.Option("--explain", metavar="FILE",
+                                                   help="Print the decision for FILE and its rule.")] = None,
+    config: Annotated[str | None, typer.Option("--config", metavar="PATH",
+                                                  help="Read the guard settings from this TOML file.")] = None,
+) -> None:
+    """Pre-tool hook: read one hook payload (JSON) on stdin, deny whole-file reads of big or binary files."""
+    from boundread.guard.main import run
+
+    argv: list[str] = []
+    for flag, value in (("--agent", agent), ("--path", path), ("--command", command), ("--explain", explain),
+                        ("--config", config)):
+        if value is not None:
+            argv += [flag, value]
+    if as_json:
+        argv.append("--json")
+    raise typer.Exit(run(argv))

@@ -1,0 +1,161 @@
+"""The guard's thresholds: defaults < user config (XDG) < project config < BOUNDREAD_GUARD_* env vars.
+
+The project config is the nearest ``.boundread.toml`` (table ``[guard]``) or ``pyproject.toml``
+(table ``[tool.boundread.guard]``) found upward from the payload's ``cwd``. ``tomllib`` exists on
+Python 3.11+ only: on 3.10 files are skipped with a note and defaults + env vars apply.
+Standard library only (the hook path).
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import re
+import sys
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+from typing import Any
+
+from boundread import sniff
+
+KB, MB = 1024, 1024 * 1024
+DEFAULT_DENY_KINDS = frozenset(
+    {sniff.PDF, sniff.BINARY} | sniff.OFFICE_KINDS | sniff.ARCHIVE_KINDS
+)
+
+
+@dataclass(frozen=True)
+class GuardConfig:
+    """What the guard denies. Sizes in bytes. ``sources`` lists where values came from."""
+
+    text_max_bytes: int = 256 * KB  # text above this needs a bounded read
+    line_cap: int = 2000  # a read with limit <= line_cap is bounded
+    pdf_page_cap: int = 20  # a PDF read with a pages range this small is allowed
+    image_max_bytes: int = 5 * MB  # images above this are denied anywhere
+    attachment_dirs: tuple[str, ...] = ("attachments",)  # images in these folders are denied
+    extract_max_bytes: int = 50 * MB  # unzip / 7z x / tar -x of a bigger archive is denied
+    extract_max_entries: int = 1000  # ... or of an archive with more entries
+    deny_kinds: frozenset[str] = DEFAULT_DENY_KINDS
+    allow: tuple[str, ...] = ()  # globs of paths that are always allowed
+    on_error: str = "allow"  # what a broken hook answers: allow | deny
+    sources: tuple[str, ...] = field(default=("defaults",), compare=False)
+    notes: tuple[str, ...] = field(default=(), compare=False)
+
+
+_SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([kmg]?i?b?)?\s*$", re.IGNORECASE)
+_UNITS = {"": 1, "b": 1, "k": KB, "kb": KB, "kib": KB, "m": MB, "mb": MB, "mib": MB,
+          "g": 1024 * MB, "gb": 1024 * MB, "gib": 1024 * MB}
+_INT_KEYS = {"line_cap", "pdf_page_cap", "extract_max_entries"}
+_SIZE_KEYS = {"text_max_bytes", "image_max_bytes", "extract_max_bytes"}
+_LIST_KEYS = {"attachment_dirs", "allow", "deny_kinds"}
+KEYS = tuple(f.name for f in fields(GuardConfig) if f.name not in ("sources", "notes"))
+
+
+class ConfigError(ValueError):
+    """A config value that cannot be used; the message names the key and the fix."""
+
+
+def parse_size(value: object, key: str = "size") -> int:
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    match = _SIZE.match(str(value))
+    unit = (match.group(2) or "").lower() if match else ""
+    if not match or unit not in _UNITS:
+        raise ConfigError(f"{key}: {value!r} is not a size - use e.g. 262144, '256KB' or '5MB'")
+    return int(float(match.group(1)) * _UNITS[unit])
+
+
+def _coerce(key: str, value: object) -> object:
+    if key in _SIZE_KEYS:
+        return parse_size(value, key)
+    if key in _INT_KEYS:
+        try:
+            return int(str(value))
+        except ValueError:
+            raise ConfigError(f"{key}: {value!r} is not a whole number") from None
+    if key in _LIST_KEYS:
+        items = value.split(",") if isinstance(value, str) else list(value)  # type: ignore[call-overload]
+        words = tuple(str(item).strip() for item in items if str(item).strip())
+        return frozenset(words) if key == "deny_kinds" else words
+    if key == "on_error":
+        if str(value) not in ("allow", "deny"):
+            raise ConfigError(f"on_error: {value!r} - use 'allow' or 'deny'")
+        return str(value)
+    raise ConfigError(f"unknown guard setting {key!r} - known: {', '.join(KEYS)}")
+
+
+def apply(config: GuardConfig, table: Mapping[str, Any], source: str) -> GuardConfig:
+    """Overlay one table of settings (keys may use - or _)."""
+    changes: dict[str, Any] = {key.replace("-", "_"): _coerce(key.replace("-", "_"), value)
+                               for key, value in table.items()}
+    return replace(config, sources=(*config.sources, source), **changes) if changes else config
+
+
+def _read_toml(path: Path) -> dict[str, Any] | None:
+    if sys.version_info < (3, 11):  # no tomllib: the caller notes it, defaults + env apply
+        return None
+    tomllib: Any = importlib.import_module("tomllib")
+    with open(path, "rb") as fh:
+        try:
+            data: dict[str, Any] = tomllib.load(fh)
+            return data
+        except tomllib.TOMLDecodeError as exc:
+            raise ConfigError(f"{path}: invalid TOML ({exc}) - fix or remove the file") from None
+
+
+def _table(path: Path) -> dict[str, Any] | None:
+    data = _read_toml(path)
+    if data is None:
+        return None
+    if path.name == "pyproject.toml":
+        table = data.get("tool", {}).get("boundread", {}).get("guard")
+    else:
+        table = data.get("guard", data.get("tool", {}).get("boundread", {}).get("guard", {}))
+    if table is not None and not isinstance(table, dict):
+        raise ConfigError(f"{path}: the guard settings must be a table")
+    return table
+
+
+def project_file(cwd: Path) -> Path | None:
+    """The nearest .boundread.toml, or pyproject.toml with a [tool.boundread.guard] table."""
+    for folder in (cwd, *cwd.parents):
+        candidate = folder / ".boundread.toml"
+        if candidate.is_file():
+            return candidate
+        pyproject = folder / "pyproject.toml"
+        if pyproject.is_file() and b"boundread" in pyproject.read_bytes()[: 1024 * 1024]:
+            return pyproject
+    return None
+
+
+def user_file() -> Path:
+    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    return Path(base) / "boundread" / "config.toml"
+
+
+def load(cwd: str | os.PathLike[str] | None = None, explicit: str | None = None) -> GuardConfig:
+    """Build the config for a hook call whose working directory is ``cwd``."""
+    config = GuardConfig()
+    files: list[Path] = []
+    if explicit:
+        files.append(Path(explicit))
+    else:
+        files.append(user_file())
+        found = project_file(Path(cwd or Path.cwd()).absolute())
+        if found is not None:
+            files.append(found)
+    for path in files:
+        if not path.is_file():
+            if explicit:
+                raise ConfigError(f"--config {path}: no such file")
+            continue
+        table = _table(path)
+        if table is None:
+            note = f"{path} ignored: Python 3.10 has no tomllib (use BOUNDREAD_GUARD_* env vars)"
+            config = replace(config, notes=(*config.notes, note))
+        elif table:
+            config = apply(config, table, str(path))
+    env = {key[len("BOUNDREAD_GUARD_"):].lower(): value for key, value in os.environ.items()
+           if key.startswith("BOUNDREAD_GUARD_") and value != ""}
+    return apply(config, env, "env") if env else config

@@ -1,0 +1,209 @@
+"""The pure decision: a path (Read) or a shell command in, a Decision out. No I/O but stat and sniff.
+
+The kind of a file comes from its bytes (``boundread.sniff``), never its name; symlinks are
+followed; FIFOs and devices are never opened.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+import re
+import shlex
+import stat
+from dataclasses import dataclass
+from pathlib import Path
+
+from boundread import sniff
+from boundread.guard.config import GuardConfig
+
+ALLOW, DENY = "allow", "deny"
+
+
+@dataclass(frozen=True)
+class Decision:
+    """``decision`` is allow or deny; ``rule`` names what decided; ``error`` is set when the guard
+    could not look (then ``decision`` is the configured ``on_error``)."""
+
+    decision: str
+    reason: str = ""
+    kind: str = ""
+    rule: str = ""
+    path: str = ""
+    error: str = ""
+
+    @property
+    def denied(self) -> bool:
+        return self.decision == DENY
+
+
+def _absolute(path: str, cwd: str | os.PathLike[str] | None) -> Path:
+    expanded = Path(path).expanduser()
+    if expanded.is_absolute():
+        return expanded
+    return Path(cwd or Path.cwd()) / expanded
+
+
+def _page_count(pages: object) -> int | None:
+    total = 0
+    for part in str(pages).split(","):
+        match = re.fullmatch(r"\s*(\d+)\s*(?:-\s*(\d+)\s*)?", part)
+        if not match:
+            return None
+        first, last = int(match.group(1)), int(match.group(2) or match.group(1))
+        total += max(0, last - first + 1)
+    return total
+
+
+def _in_attachments(absolute: Path, dirs: tuple[str, ...], cwd: Path | None) -> bool:
+    parents = absolute.parents
+    for folder in dirs:
+        if os.sep in folder or "/" in folder:
+            root = _absolute(folder, cwd)
+            if root in parents:
+                return True
+        elif any(parent.name == folder for parent in parents):
+            return True
+    return False
+
+
+def _positive(value: object) -> int | None:
+    try:
+        number = int(str(value))
+    except ValueError:
+        return None
+    return number if number > 0 else None
+
+
+def check_read(path: str, *, offset: object = None, limit: object = None, pages: object = None,
+               cwd: str | os.PathLike[str] | None = None, config: GuardConfig | None = None) -> Decision:
+    """May an agent read ``path`` whole (or the range offset/limit, or the PDF ``pages``)?"""
+    return _verdict(path, config or GuardConfig(), cwd, command=None, limit=limit, pages=pages)
+
+
+def _verdict(given: str, cfg: GuardConfig, cwd: str | os.PathLike[str] | None, *, command: str | None,
+             limit: object = None, pages: object = None) -> Decision:
+    absolute = _absolute(given, cwd)
+    here = Path(cwd).absolute() if cwd else None
+    if any(fnmatch.fnmatch(name, glob) for glob in cfg.allow
+           for name in (given, str(absolute), absolute.name)):
+        return Decision(ALLOW, rule="allow-glob", path=given)
+    try:
+        info = absolute.stat()
+    except (OSError, ValueError):
+        return Decision(ALLOW, rule="missing", path=given)
+    if stat.S_ISDIR(info.st_mode):
+        return Decision(ALLOW, rule="directory", path=given)
+    if not stat.S_ISREG(info.st_mode):
+        if command is not None:  # `cat /dev/null`, `> /dev/stdout`: not a file to guard
+            return Decision(ALLOW, rule="not-a-regular-file", path=given)
+        return Decision(cfg.on_error, rule="not-a-regular-file", path=given,
+                        reason=f"boundread guard: {given} is not a regular file (FIFO, device or socket)",
+                        error=f"{given} is not a regular file (FIFO, device or socket); not inspected")
+    try:
+        sniffed = sniff.sniff_path(absolute)
+    except OSError:
+        return Decision(ALLOW, rule="unreadable", path=given)
+    kind, size = sniffed.kind, info.st_size
+    rule = _rule(kind, size, absolute, here, cfg, command=command, limit=limit, pages=pages)
+    if rule is None:
+        return Decision(ALLOW, kind=kind, rule=f"{kind}-ok", path=given)
+    why = _reason(given, absolute, here, sniffed, size, rule, command, cfg)
+    return Decision(DENY, why, kind, rule, given)
+
+
+def _rule(kind: str, size: int, absolute: Path, here: Path | None, cfg: GuardConfig, *,
+          command: str | None, limit: object, pages: object) -> str | None:
+    """The name of the rule that denies, or None to allow."""
+    if kind == sniff.PDF and command is None and pages:
+        count = _page_count(pages)
+        if count is not None and 0 < count <= cfg.pdf_page_cap:
+            return None
+    if kind in cfg.deny_kinds:
+        return "pdf" if kind == sniff.PDF else (
+            "office" if kind in sniff.OFFICE_KINDS else "archive" if kind in sniff.ARCHIVE_KINDS else kind)
+    if kind == sniff.IMAGE:
+        if _in_attachments(absolute, cfg.attachment_dirs, here):
+            return "image-attachment"
+        if size > cfg.image_max_bytes:
+            return "image-size"
+        return "image-dump" if command is not None else None
+    if kind == sniff.TEXT:
+        lines = _positive(limit) if command is None else None
+        if lines is not None and lines <= cfg.line_cap:
+            from boundread.guard import facts
+
+            sample = facts.text_lines(absolute, size)
+            longest = sample[1] if sample else 0
+            return "text-long-lines" if lines * max(longest, 1) > cfg.text_max_bytes else None
+        return "text-size" if size > cfg.text_max_bytes else None
+    return None
+
+
+def _reason(given: str, absolute: Path, here: Path | None, sniffed: sniff.Sniffed, size: int, rule: str,
+            command: str | None, cfg: GuardConfig) -> str:
+    from boundread.guard import facts, reason  # only on a deny: the allow path stays small
+
+    kind = sniffed.kind
+    shown = reason.display_path(given, absolute, here) if command is None else given
+    quoted = shlex.quote(shown)
+    described, found = reason.describe(absolute, kind, size, sniffed.subtype)
+    why = {
+        "image-attachment": "it is in an attachments folder, so you have seen it already",
+        "image-size": f"images over {facts.human_size(cfg.image_max_bytes)} flood the context",
+        "image-dump": "its bytes printed as text are noise",
+        "text-size": f"over {facts.human_size(cfg.text_max_bytes)} needs a bounded read "
+                     f"(offset/limit of at most {cfg.line_cap} lines)",
+        "text-long-lines": "its lines are so long that even a few of them flood the context",
+        "archive-extract": "unpacking it whole floods the disk and the context",
+    }.get(rule, "a whole read floods the context" if kind == sniff.PDF or kind in sniff.OFFICE_KINDS
+          else "its raw bytes are not readable text")
+    what = f"`{command}` would print {quoted}" if command and rule != "archive-extract" else (
+        f"`{command}` would unpack {quoted}" if command else f"not reading {quoted} whole")
+    cmds = reason.commands(kind, quoted, found, cfg.line_cap)
+    return reason.compose(what, described, why, cmds, reason.tail_for(kind))
+
+
+def check_command(cmd: str, *, cwd: str | os.PathLike[str] | None = None,
+                  config: GuardConfig | None = None) -> Decision:
+    """May an agent run the shell command ``cmd``? Denies dumps of guarded files into the conversation."""
+    from boundread.guard import shell
+
+    cfg = config or GuardConfig()
+    for use in shell.file_uses(cmd):
+        if use.action == shell.PRINT:
+            verdict = _verdict(use.path, cfg, cwd, command=use.program)
+            if verdict.denied:
+                return verdict
+        elif use.action == shell.UNPACK:
+            verdict = _unpack_verdict(use.path, use.program, cfg, cwd)
+            if verdict.denied:
+                return verdict
+    return Decision(ALLOW, rule="command-ok")
+
+
+def _unpack_verdict(given: str, program: str, cfg: GuardConfig,
+                    cwd: str | os.PathLike[str] | None) -> Decision:
+    absolute = _absolute(given, cwd)
+    if not sniff.is_regular_file(absolute):
+        return Decision(ALLOW, rule="missing", path=given)
+    try:
+        sniffed = sniff.sniff_path(absolute)
+    except OSError:
+        return Decision(ALLOW, rule="unreadable", path=given)
+    from boundread.guard import facts, reason
+
+    size = absolute.stat().st_size
+    described, found = reason.describe(absolute, sniffed.kind, size)
+    entries, unpacked = found.get("entries"), found.get("unpacked")
+    too_many = isinstance(entries, int) and entries > cfg.extract_max_entries
+    too_big = max(size, unpacked if isinstance(unpacked, int) else 0) > cfg.extract_max_bytes
+    if not (too_many or too_big):
+        return Decision(ALLOW, kind=sniffed.kind, rule="unpack-ok", path=given)
+    quoted = shlex.quote(given)
+    limit = (f"more than {cfg.extract_max_entries} entries" if too_many
+             else f"more than {facts.human_size(cfg.extract_max_bytes)}")
+    cmds = [f"boundread list-zip {quoted}", f"boundread extract {quoted} --member NAME"]
+    text = reason.compose(f"`{program}` would unpack {quoted} whole", described, f"it has {limit}", cmds,
+                          "List it first, then take the members you need; ask the user if unsure.")
+    return Decision(DENY, text, sniffed.kind, "archive-extract", given)

@@ -1,0 +1,188 @@
+"""Each agent's hook payload in, each agent's answer out. Detection is by the payload's shape.
+
+The contracts (verified against each agent's hook documentation): Claude Code and Codex answer a deny with
+``hookSpecificOutput`` JSON and exit 0; Gemini with ``{"decision": "deny"}``; Cursor with
+``permission``; Copilot with ``permissionDecision`` (its exit 2 does not block); Cline with
+``cancel``; Windsurf and the generic CLI with exit 2 and the reason on stderr.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from boundread.guard.decide import Decision
+
+AGENTS = ("claude", "claude-sdk", "codex", "gemini", "cursor", "copilot", "cline", "windsurf", "generic")
+READ, COMMAND, OTHER = "read", "command", "other"
+_READ_TOOLS = {"read", "read_file", "view", "readfile", "read-file"}
+_SHELL_TOOLS = {"bash", "powershell", "shell", "run_shell_command", "execute_command", "run_terminal_cmd",
+                "terminal", "local_shell", "exec_command"}
+
+
+class PayloadError(ValueError):
+    """A payload the guard cannot read; the message says what was wrong."""
+
+
+@dataclass(frozen=True)
+class Call:
+    """One tool call, normalised across agents."""
+
+    agent: str
+    tool: str
+    action: str  # READ, COMMAND or OTHER
+    path: str = ""
+    command: str = ""
+    offset: object = None
+    limit: object = None
+    pages: object = None
+    cwd: str = ""
+    event: str = ""
+    tool_input: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Reply:
+    stdout: str = ""
+    stderr: str = ""
+    code: int = 0
+
+
+def detect(payload: Mapping[str, Any]) -> str:
+    """The agent that sent ``payload``, from its shape (raises PayloadError when unknown)."""
+    event = str(payload.get("hook_event_name") or payload.get("hookEventName") or "")
+    if "preToolUse" in payload and ("hookName" in payload or "clineVersion" in payload):
+        return "cline"
+    if "agent_action_name" in payload or "tool_info" in payload:
+        return "windsurf"
+    if "toolName" in payload:
+        return "copilot"
+    if event in ("beforeReadFile", "beforeShellExecution", "preToolUse") or "conversation_id" in payload \
+            or "cursor_version" in payload:
+        return "cursor"
+    if event == "BeforeTool":
+        return "gemini"
+    if event == "PreToolUse":
+        if "turn_id" in payload:
+            return "codex"
+        if "timestamp" in payload and "tool_use_id" not in payload:
+            return "copilot"
+        return "claude"
+    raise PayloadError("unknown payload shape (no hook_event_name, toolName, preToolUse or tool_info) - "
+                       "pass --agent NAME, or use --path/--command")
+
+
+def _as_dict(value: object, what: str) -> Mapping[str, Any]:
+    if isinstance(value, str):
+        try:
+            value = json.loads(value) if value.strip() else {}
+        except json.JSONDecodeError:
+            raise PayloadError(f"{what} is a string but not JSON") from None
+    if not isinstance(value, Mapping):
+        raise PayloadError(f"missing or malformed {what}")
+    return value
+
+
+def _call(agent: str, tool: str, args: Mapping[str, Any], cwd: str, event: str = "") -> Call:
+    low = tool.lower()
+    if low in _READ_TOOLS:
+        path = next((args[key] for key in ("file_path", "path", "absolute_path", "target_file") if args.get(key)), None)
+        if not isinstance(path, str) or not path:
+            return Call(agent, tool, OTHER, cwd=cwd, event=event, tool_input=args)
+        limit = args.get("limit")
+        view = args.get("view_range")
+        ranged = isinstance(view, list) and len(view) == 2 and all(isinstance(v, int) for v in view)
+        if limit is None and ranged and isinstance(view, list):
+            limit = view[1] - view[0] + 1 if view[1] >= view[0] else None
+        return Call(agent, tool, READ, path=path, offset=args.get("offset"), limit=limit,
+                    pages=args.get("pages"), cwd=cwd, event=event, tool_input=args)
+    if low in _SHELL_TOOLS:
+        command = args.get("command") or args.get("command_line") or args.get("cmd")
+        if isinstance(command, list):
+            command = " ".join(str(part) for part in command)
+        if isinstance(command, str) and command:
+            folder = args.get("dir_path") or args.get("cwd") or args.get("workdir")
+            if isinstance(folder, str) and folder:
+                cwd = str(Path(cwd) / folder) if cwd else folder
+            return Call(agent, tool, COMMAND, command=command, cwd=cwd, event=event, tool_input=args)
+    return Call(agent, tool, OTHER, cwd=cwd, event=event, tool_input=args)
+
+
+def parse(payload: Mapping[str, Any], agent: str) -> Call:
+    """Normalise ``payload`` as sent by ``agent``."""
+    cwd = str(payload.get("cwd") or "")
+    event = str(payload.get("hook_event_name") or "")
+    snake = agent in ("claude", "claude-sdk", "codex", "gemini")
+    if snake or (agent == "copilot" and "toolName" not in payload):
+        tool = str(payload.get("tool_name") or "")
+        if not tool:
+            raise PayloadError("missing tool_name")
+        return _call(agent, tool, _as_dict(payload.get("tool_input"), "tool_input"), cwd, event)
+    if agent == "copilot":
+        args = _as_dict(payload.get("toolArgs"), "toolArgs")
+        return _call(agent, str(payload["toolName"]), args, cwd, event)
+    if agent == "cursor":
+        roots = payload.get("workspace_roots") or [""]
+        cwd = cwd or str(roots[0] if isinstance(roots, list) and roots else "")
+        if event == "beforeReadFile":
+            return _call(agent, "Read", payload, cwd, event)
+        if event == "beforeShellExecution":
+            return _call(agent, "Shell", payload, cwd, event)
+        return _call(agent, str(payload.get("tool_name") or ""),
+                     _as_dict(payload.get("tool_input"), "tool_input"), cwd, event or "preToolUse")
+    if agent == "cline":
+        body = _as_dict(payload.get("preToolUse"), "preToolUse")
+        roots = payload.get("workspaceRoots") or [""]
+        cwd = str(roots[0] if isinstance(roots, list) and roots else "")
+        params = _as_dict(body.get("parameters"), "parameters")
+        return _call(agent, str(body.get("toolName") or ""), params, cwd)
+    if agent == "windsurf":
+        name = str(payload.get("agent_action_name") or "")
+        info = _as_dict(payload.get("tool_info"), "tool_info")
+        tool = {"pre_read_code": "read", "pre_run_command": "shell"}.get(name, name)
+        return _call(agent, tool, info, str(info.get("cwd") or ""), name)
+    raise PayloadError(f"unknown agent {agent!r} - use one of: {', '.join(AGENTS)}")
+
+
+def reply(agent: str, decision: Decision, event: str = "") -> Reply:
+    """The answer ``agent`` understands. Exit 1 is never used: it does not block anywhere."""
+    deny, why = decision.denied, decision.reason or "boundread guard denied this tool call"
+    if agent in ("claude", "claude-sdk", "codex"):
+        if not deny:
+            return Reply()
+        return Reply(_dump({"hookSpecificOutput": _claude_deny(why)}))
+    if agent == "gemini":
+        return Reply(_dump({"decision": "deny", "reason": why}) if deny else "{}")
+    if agent == "cursor":
+        if not deny:
+            return Reply(_dump({"permission": "allow"}))
+        return Reply(_dump({"permission": "deny", "user_message": why, "agent_message": why,
+                            "userMessage": why, "agentMessage": why}))
+    if agent == "copilot":
+        if not deny:
+            return Reply()
+        body: dict[str, Any] = {"permissionDecision": "deny", "permissionDecisionReason": why}
+        if event == "PreToolUse":  # the VS Code-compatible payload: answer in both shapes
+            body["hookSpecificOutput"] = _claude_deny(why)
+        return Reply(_dump(body))
+    if agent == "cline":
+        return Reply(_dump({"cancel": True, "errorMessage": why} if deny else {"cancel": False}))
+    return Reply(stderr=why + "\n", code=2) if deny else Reply()  # windsurf, generic
+
+
+def json_reply(decision: Decision) -> Reply:
+    """``--json``: one object on stdout; the exit code still says allow (0) or deny (2)."""
+    body = {"decision": decision.decision, "reason": decision.reason, "kind": decision.kind,
+            "rule": decision.rule}
+    return Reply(_dump(body), code=2 if decision.denied else 0)
+
+
+def _claude_deny(why: str) -> dict[str, str]:
+    return {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": why}
+
+
+def _dump(body: Mapping[str, Any]) -> str:
+    return json.dumps(body, ensure_ascii=False) + "\n"

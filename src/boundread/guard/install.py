@@ -1,0 +1,214 @@
+"""``boundread init``: register the guard-check hook and install the skill text for one agent.
+
+Settings JSON is merged (nothing else lost or reordered), written atomically, and only when it
+changes, so running init twice adds nothing; ``uninstall`` removes only entries whose command is
+``boundread guard-check``. A settings file that is not valid JSON is reported and left untouched.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import os
+import re
+import tempfile
+from dataclasses import dataclass
+from importlib.resources import files
+from pathlib import Path
+from typing import Any
+
+from boundread.errors import Corrupt, UsageError
+
+MARK = "boundread guard-check"
+BEGIN, END = "<!-- boundread:begin -->", "<!-- boundread:end -->"
+AGENTS = ("claude", "codex", "gemini", "cursor", "copilot")
+
+
+@dataclass(frozen=True)
+class Target:
+    settings: Path
+    events: tuple[str, ...]
+    entry: dict[str, Any]  # one hook group (nested agents) or one hook (flat agents)
+    skill: Path | None
+    section: bool  # True: a marked section in AGENTS.md/GEMINI.md; False: the whole SKILL.md
+    header: dict[str, Any]  # top-level keys a new settings file starts with
+
+
+@dataclass(frozen=True)
+class Change:
+    path: Path
+    before: str | None  # None: the file does not exist
+    after: str | None  # None: delete the file
+
+    @property
+    def changed(self) -> bool:
+        return self.before != self.after
+
+    def diff(self) -> str:
+        old = (self.before or "").splitlines(keepends=True)
+        new = (self.after or "").splitlines(keepends=True)
+        text = "".join(difflib.unified_diff(old, new, f"a/{self.path}", f"b/{self.path}"))
+        return text if text.endswith("\n") or not text else text + "\n"
+
+
+def target(agent: str, root: Path, home: Path, user: bool) -> Target:
+    """Where ``agent`` keeps its hooks and instructions, for a project (root) or the user (home)."""
+    base = home if user else root
+    command = MARK if agent == "claude" else f"{MARK} --agent {agent}"
+    nested = {"type": "command", "command": command, "timeout": 10}
+    if agent == "claude":
+        return Target(base / ".claude" / "settings.json", ("PreToolUse",),
+                      {"matcher": "Read|Bash", "hooks": [nested]},
+                      base / ".claude" / "skills" / "boundread" / "SKILL.md", False, {})
+    if agent == "codex":
+        return Target(base / ".codex" / "hooks.json", ("PreToolUse",), {"matcher": "Bash", "hooks": [nested]},
+                      (home / ".codex" / "AGENTS.md") if user else root / "AGENTS.md", True, {})
+    if agent == "gemini":
+        hook = {"name": "boundread-guard", "type": "command", "command": command, "timeout": 10000}
+        return Target(base / ".gemini" / "settings.json", ("BeforeTool",),
+                      {"matcher": "read_file|run_shell_command", "hooks": [hook]},
+                      (home / ".gemini" / "GEMINI.md") if user else root / "GEMINI.md", True, {})
+    if agent == "cursor":
+        return Target(base / ".cursor" / "hooks.json", ("beforeReadFile", "beforeShellExecution"),
+                      {"command": command}, None if user else root / "AGENTS.md", True, {"version": 1})
+    if agent == "copilot":
+        folder = (home / ".copilot" / "hooks") if user else root / ".github" / "hooks"
+        hook = {"type": "command", "bash": command, "powershell": command, "matcher": "bash|view",
+                "timeoutSec": 30}
+        return Target(folder / "boundread.json", ("preToolUse",), hook, None if user else root / "AGENTS.md",
+                      True, {"version": 1})
+    raise UsageError(f"unknown agent {agent!r}", f"use one of: {', '.join(AGENTS)}")
+
+
+def _ours(entry: object) -> bool:
+    return MARK in json.dumps(entry)
+
+
+def _load(path: Path) -> tuple[str | None, dict[str, Any]]:
+    if not path.exists():
+        return None, {}
+    text = path.read_text(encoding="utf-8")
+    if not text.strip():
+        return text, {}
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise Corrupt(f"{path} is not valid JSON (line {exc.lineno}: {exc.msg}); left untouched",
+                      "fix it by hand, then run boundread init again") from None
+    if not isinstance(data, dict):
+        raise Corrupt(f"{path} is not a JSON object; left untouched", "fix it by hand, then run init again")
+    return text, data
+
+
+def _indent(text: str | None) -> int:
+    match = re.search(r"^( +)\S", text or "", re.MULTILINE)
+    return len(match.group(1)) if match else 2
+
+
+def _merge_settings(spec: Target, uninstall: bool) -> Change:
+    before, data = _load(spec.settings)
+    if uninstall and before is None:
+        return Change(spec.settings, None, None)
+    hooks = data.get("hooks", {})
+    if not isinstance(hooks, dict):
+        raise Corrupt(f"{spec.settings}: \"hooks\" is not an object; left untouched", "fix it by hand")
+    touched = False
+    for event in spec.events:
+        entries = hooks.get(event, [])
+        if not isinstance(entries, list):
+            raise Corrupt(f"{spec.settings}: hooks.{event} is not a list; left untouched", "fix it by hand")
+        if uninstall:
+            kept = [entry for entry in (_strip(entry) for entry in entries) if entry is not None]
+            touched |= kept != entries
+            entries = kept
+        elif not any(_ours(entry) for entry in entries):
+            entries, touched = [*entries, spec.entry], True
+        if entries:
+            hooks[event] = entries
+        else:
+            hooks.pop(event, None)
+    if not touched:
+        return Change(spec.settings, before, before)
+    if not uninstall:
+        data = {**spec.header, **data, "hooks": hooks} if not data else {**data, "hooks": hooks}
+    elif hooks:
+        data["hooks"] = hooks
+    else:
+        data.pop("hooks", None)
+        if spec.settings.name == "boundread.json" and set(data) <= set(spec.header):
+            return Change(spec.settings, before, None)  # our own file (Copilot): remove it
+    return Change(spec.settings, before, json.dumps(data, indent=_indent(before), ensure_ascii=False) + "\n")
+
+
+def _strip(entry: Any) -> Any:
+    """``entry`` without our handlers; None when nothing of it is left (or it was all ours)."""
+    if isinstance(entry, dict) and isinstance(entry.get("hooks"), list):
+        handlers = [hook for hook in entry["hooks"] if not _ours(hook)]
+        if len(handlers) == len(entry["hooks"]):
+            return entry
+        return {**entry, "hooks": handlers} if handlers else None
+    return None if _ours(entry) else entry
+
+
+def _text(name: str) -> str:
+    return (files("boundread") / "data" / name).read_text(encoding="utf-8")
+
+
+def _skill_change(spec: Target, uninstall: bool) -> Change | None:
+    if spec.skill is None:
+        return None
+    before = spec.skill.read_text(encoding="utf-8") if spec.skill.exists() else None
+    if not spec.section:
+        if uninstall:
+            ours = before is not None and re.search(r"^name:\s*boundread\s*$", before, re.MULTILINE)
+            return Change(spec.skill, before, None if ours else before)
+        return Change(spec.skill, before, _text("SKILL.md"))
+    block = f"{BEGIN}\n{_text('AGENTS-section.md').strip()}\n{END}\n"
+    current = before or ""
+    pattern = re.compile(re.escape(BEGIN) + r".*?" + re.escape(END) + r"\n?", re.DOTALL)
+    if uninstall:
+        after = pattern.sub("", current).rstrip("\n")
+        return Change(spec.skill, before, (after + "\n") if after.strip() else None)
+    if pattern.search(current):
+        return Change(spec.skill, before, pattern.sub(lambda _: block, current, count=1))
+    joiner = "" if not current else ("\n" if current.endswith("\n") else "\n\n")
+    return Change(spec.skill, before, current + joiner + ("\n" if current else "") + block)
+
+
+def plan(agent: str = "claude", root: Path | None = None, *, user: bool = False, uninstall: bool = False,
+         home: Path | None = None) -> list[Change]:
+    """Every file change ``init`` would make (nothing is written)."""
+    spec = target(agent, (root or Path.cwd()).absolute(), home or Path.home(), user)
+    changes = [_merge_settings(spec, uninstall)]
+    skill = _skill_change(spec, uninstall)
+    if skill is not None:
+        changes.append(skill)
+    return changes
+
+
+def apply(changes: list[Change]) -> None:
+    """Write (atomically) or delete each changed file."""
+    for change in changes:
+        if not change.changed:
+            continue
+        if change.after is None:
+            change.path.unlink(missing_ok=True)
+            _prune(change.path.parent)
+            continue
+        change.path.parent.mkdir(parents=True, exist_ok=True)
+        handle, temp = tempfile.mkstemp(prefix=f".{change.path.name}.", dir=change.path.parent)
+        try:
+            with os.fdopen(handle, "w", encoding="utf-8", newline="") as fh:
+                fh.write(change.after)
+            if change.path.exists():
+                Path(temp).chmod(change.path.stat().st_mode & 0o7777)
+            Path(temp).replace(change.path)
+        except BaseException:
+            Path(temp).unlink(missing_ok=True)
+            raise
+
+
+def _prune(folder: Path) -> None:
+    """Remove the skill folder we created when it is left empty."""
+    if folder.name == "boundread" and folder.is_dir() and not any(folder.iterdir()):
+        folder.rmdir()

@@ -1,0 +1,221 @@
+"""``boundread guard-check``: one hook payload on stdin, one answer in the sending agent's dialect.
+
+Standard library only (argparse, no Typer): ``boundread.__main__`` dispatches here before anything
+heavy is imported. A broken hook must not stop the agent, so every failure is one stderr line and
+the configured ``on_error`` (allow by default); exit 1 is never used to deny.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+from types import SimpleNamespace
+from typing import IO, Any, NoReturn
+
+from boundread.guard import config as guard_config
+from boundread.guard import dialects
+from boundread.guard.decide import ALLOW, DENY, Decision, check_command, check_read
+
+PROG = "boundread guard-check"
+MAX_PAYLOAD = 8 * 1024 * 1024
+STDIN_TIMEOUT = 10.0
+
+
+class _ArgError(Exception):
+    pass
+
+
+def _parser() -> Any:
+    import argparse  # only when options are given: the usual hook argv skips it
+
+    class _Parser(argparse.ArgumentParser):
+        def error(self, message: str) -> NoReturn:
+            raise _ArgError(message)
+
+    parser = _Parser(
+        prog=PROG,
+        description="Pre-tool hook: deny whole-file reads of PDFs, Office files, archives, binaries and big "
+                    "text, and say which boundread command to run instead. Reads one hook payload (JSON) on "
+                    "stdin and answers in the sending agent's format.",
+        epilog="Examples: boundread guard-check < payload.json | boundread guard-check --path report.pdf | "
+               "boundread guard-check --command 'cat report.pdf' --json | "
+               "boundread guard-check --explain x.pdf")
+    parser.add_argument("--agent", choices=dialects.AGENTS,
+                        help="answer in this agent's format (default: detected from the payload)")
+    parser.add_argument("--path", metavar="FILE",
+                        help="check a read of FILE (no payload): exit 0 allow, 2 deny")
+    parser.add_argument("--command", metavar="CMD", help="check the shell command CMD (no payload)")
+    parser.add_argument("--json", action="store_true",
+                        help='print {"decision", "reason", "kind", "rule"} on stdout')
+    parser.add_argument("--explain", metavar="FILE",
+                        help="print the decision for FILE and the rule that made it")
+    parser.add_argument("--config", metavar="PATH", help="read the guard settings from this TOML file only")
+    return parser
+
+
+def _fast_args(argv: list[str]) -> SimpleNamespace | None:
+    """The hook's usual argv (none, or --agent NAME) without building the parser."""
+    if argv and not (len(argv) == 2 and argv[0] == "--agent" and argv[1] in dialects.AGENTS):
+        return None
+    return SimpleNamespace(agent=argv[1] if argv else None, path=None, command=None, json=False,
+                              explain=None, config=None)
+
+
+def run(argv: list[str], stdin: IO[str] | None = None) -> int:
+    """Run guard-check; returns the exit code. Never raises for bad input."""
+    try:
+        args = _fast_args(argv) or _parser().parse_args(argv)
+    except _ArgError as exc:
+        return _emit(_failure(f"{exc} (see --help)", None), "generic")
+    except SystemExit as exc:  # --help
+        return int(exc.code or 0)
+    try:
+        return _run(args, stdin)
+    except Exception as exc:  # noqa: BLE001 - a hook fails per on_error, never with a traceback
+        return _emit(_failure(f"internal error: {type(exc).__name__}: {exc}", None), args.agent or "generic")
+
+
+def _run(args: Any, stdin: IO[str] | None) -> int:
+    if args.explain or args.path or args.command:
+        try:
+            cfg = guard_config.load(str(Path.cwd()), args.config)
+        except (guard_config.ConfigError, OSError) as exc:
+            return _emit(_failure(str(exc), None), args.agent or "generic", args.json)
+        _notes(cfg)
+        if args.explain:
+            return _explain(args.explain, cfg, args.json)
+        if args.path:
+            decision = check_read(args.path, cwd=str(Path.cwd()), config=cfg)
+            tool, tool_input = "Read", {"file_path": args.path}
+        else:
+            decision = check_command(args.command, cwd=str(Path.cwd()), config=cfg)
+            tool, tool_input = "Bash", {"command": args.command}
+        return _emit(_with_budget(decision, {}, tool, tool_input), args.agent or "generic", args.json)
+    agent = args.agent
+    try:
+        payload = _read_payload(stdin)
+        agent = agent or dialects.detect(payload)
+        call = dialects.parse(payload, agent)
+        cfg = guard_config.load(call.cwd or None, args.config)
+    except (dialects.PayloadError, guard_config.ConfigError, OSError) as exc:
+        return _emit(_failure(str(exc), None), agent or "generic", args.json)
+    _notes(cfg)
+    decision = _decide(call, cfg)
+    return _emit(_with_budget(decision, payload, call.tool, call.tool_input), agent, args.json, call.event)
+
+
+def _decide(call: dialects.Call, cfg: guard_config.GuardConfig) -> Decision:
+    if call.action == dialects.READ:
+        return check_read(call.path, offset=call.offset, limit=call.limit, pages=call.pages,
+                          cwd=call.cwd or None, config=cfg)
+    if call.action == dialects.COMMAND:
+        return check_command(call.command, cwd=call.cwd or None, config=cfg)
+    return Decision(ALLOW, rule="other-tool")
+
+
+def _with_budget(decision: Decision, payload: Mapping[str, Any], tool: str, tool_input: object) -> Decision:
+    """The one place the budget ledger (issue 4) is consulted, after the guard itself allowed."""
+    if decision.denied:
+        return decision
+    try:
+        from boundread.budget.enforce import check_tool_call
+    except ImportError:
+        return decision
+    why = check_tool_call(dict(payload), tool, tool_input)
+    return Decision(DENY, why, rule="budget") if why else decision
+
+
+def _on_error() -> str:
+    value = os.environ.get("BOUNDREAD_GUARD_ON_ERROR", "allow")
+    return DENY if value == DENY else ALLOW
+
+
+def _failure(message: str, cfg: guard_config.GuardConfig | None) -> Decision:
+    verdict = cfg.on_error if cfg else _on_error()
+    return Decision(verdict, f"boundread guard could not check this call: {message}", rule="error",
+                    error=message)
+
+
+def _emit(decision: Decision, agent: str, as_json: bool = False, event: str = "") -> int:
+    if decision.error:
+        sys.stderr.write(f"{PROG}: error: {decision.error} (on_error={decision.decision})\n")
+    reply = dialects.json_reply(decision) if as_json else dialects.reply(agent, decision, event)
+    if reply.stdout:
+        sys.stdout.write(reply.stdout)
+        sys.stdout.flush()
+    if reply.stderr:
+        sys.stderr.write(reply.stderr)
+    return reply.code
+
+
+def _notes(cfg: guard_config.GuardConfig) -> None:
+    for note in cfg.notes:
+        sys.stderr.write(f"{PROG}: note: {note}\n")
+
+
+def _explain(path: str, cfg: guard_config.GuardConfig, as_json: bool) -> int:
+    decision = check_read(path, cwd=str(Path.cwd()), config=cfg)
+    if as_json:
+        body = {"decision": decision.decision, "rule": decision.rule, "kind": decision.kind,
+                "reason": decision.reason, "config": list(cfg.sources)}
+        sys.stdout.write(json.dumps(body, ensure_ascii=False) + "\n")
+        return 0
+    lines = [f"file: {path}", f"decision: {decision.decision}", f"rule: {decision.rule}",
+             f"kind: {decision.kind or '-'}", f"config: {' < '.join(cfg.sources)}"]
+    if decision.error:
+        lines.append(f"error: {decision.error}")
+    if decision.reason:
+        lines.append("reason:\n" + decision.reason)
+    sys.stdout.write("\n".join(lines) + "\n")
+    return 0
+
+
+def _read_payload(stdin: IO[str] | None) -> dict[str, Any]:
+    text = stdin.read(MAX_PAYLOAD + 1) if stdin is not None else _read_stdin()
+    if len(text) > MAX_PAYLOAD:
+        raise dialects.PayloadError(f"stdin is over {MAX_PAYLOAD // (1024 * 1024)} MB: not a hook payload")
+    if not text.strip():
+        raise dialects.PayloadError("empty stdin: expected one hook payload (JSON), or use --path/--command")
+    try:
+        payload = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise dialects.PayloadError(f"invalid JSON on stdin ({exc.msg}, line {exc.lineno})") from None
+    if not isinstance(payload, dict):
+        raise dialects.PayloadError("the payload is not a JSON object")
+    return payload
+
+
+def _read_stdin() -> str:
+    """Read at most MAX_PAYLOAD + 1 bytes, giving up when the writer goes quiet (never a hang)."""
+    stream = sys.stdin
+    if stream is None:
+        raise dialects.PayloadError("no stdin")
+    if stream.isatty():
+        raise dialects.PayloadError("stdin is a terminal: pipe the hook payload in, or use --path/--command")
+    try:
+        fd = stream.fileno()
+    except (OSError, ValueError):
+        return stream.read(MAX_PAYLOAD + 1)
+    chunks: list[bytes] = []
+    total = 0
+    while total <= MAX_PAYLOAD:
+        if not _ready(fd):
+            raise dialects.PayloadError(f"stdin sent nothing for {STDIN_TIMEOUT:.0f} s: no payload")
+        chunk = os.read(fd, min(1024 * 1024, MAX_PAYLOAD + 1 - total))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        total += len(chunk)
+    return b"".join(chunks).decode("utf-8", "replace")
+
+
+def _ready(fd: int) -> bool:
+    try:
+        import select
+
+        return bool(select.select([fd], [], [], STDIN_TIMEOUT)[0])
+    except (OSError, ValueError):  # Windows pipes, closed descriptors: read and see
+        return True

@@ -1,0 +1,114 @@
+"""The deny reason: what the agent reads next, so it teaches the file and the exact commands to run.
+
+Paths are ``shlex.quote``-d, so each suggested command line can be pasted into a shell as is, and
+the whole reason stays under about 600 characters.
+"""
+
+from __future__ import annotations
+
+import shlex
+from pathlib import Path
+
+from boundread import sniff
+from boundread.guard import facts
+
+MAX_REASON = 600
+LABELS = {
+    sniff.PDF: "PDF", sniff.DOCX: "Word document", sniff.DOC: "Word 97-2003 document",
+    sniff.XLSX: "Excel workbook", sniff.XLS: "Excel 97-2003 workbook", sniff.ODS: "OpenDocument spreadsheet",
+    sniff.PPTX: "PowerPoint deck", sniff.PPT: "PowerPoint 97-2003 deck", sniff.ODT: "OpenDocument text",
+    sniff.ODP: "OpenDocument presentation", sniff.ZIP: "zip archive", sniff.SEVENZ: "7z archive",
+    sniff.TAR: "tar archive", sniff.GZ: "gzip file", sniff.BZ2: "bzip2 file", sniff.XZ: "xz file",
+    sniff.RAR: "rar archive", sniff.IMAGE: "image", sniff.TEXT: "text file", sniff.BINARY: "binary file",
+}
+_SHEETS = (sniff.XLSX, sniff.XLS, sniff.ODS)
+_LISTABLE = (sniff.ZIP, sniff.SEVENZ, sniff.TAR, sniff.RAR)
+_SLIDES = (sniff.PPTX, sniff.PPT, sniff.ODP)
+
+
+def describe(path: Path, kind: str, size: int, subtype: str = "") -> tuple[str, dict[str, object]]:
+    """'PDF, 4.2 MB, 103 pages' and the facts behind it (cheap, stdlib only)."""
+    found: dict[str, object] = {"size": size}
+    if kind == sniff.PDF:
+        found["pages"] = facts.pdf_pages(path, size)
+    elif kind in (sniff.XLSX, sniff.PPTX, sniff.DOCX):
+        found.update(facts.office_facts(path, kind))
+    elif kind == sniff.ZIP:
+        summary = facts.zip_summary(path)
+        if summary:
+            found["entries"], found["unpacked"] = summary
+    elif kind == sniff.GZ:
+        found["unpacked"] = facts.gzip_size(path, size)
+    elif kind == sniff.TEXT:
+        lines = facts.text_lines(path, size)
+        if lines:
+            found["lines"], found["longest_line"] = lines
+    parts = [LABELS.get(kind, kind) + (f" ({subtype})" if subtype and kind == sniff.IMAGE else ""),
+             facts.human_size(size)]
+    if found.get("pages"):
+        parts.append(f"{found['pages']} pages")
+    if found.get("slides"):
+        parts.append(f"{found['slides']} slides")
+    sheets = found.get("sheets")
+    if isinstance(sheets, list) and sheets:
+        shown = ", ".join(repr(name) for name in sheets[:4]) + (", ..." if len(sheets) > 4 else "")
+        parts.append(f"{len(sheets)} sheets: {shown}")
+    if found.get("entries") is not None:
+        parts.append(f"{found['entries']} entries")
+    if isinstance(found.get("unpacked"), int) and found["unpacked"]:
+        parts.append(f"{facts.human_size(int(found['unpacked']))} unpacked")  # type: ignore[call-overload]
+    if kind == sniff.TEXT and "lines" in found:
+        exact = size <= facts.SAMPLE
+        parts.append(f"{'' if exact else '~'}{found['lines']:,} lines")
+    return ", ".join(parts), found
+
+
+def commands(kind: str, quoted: str, found: dict[str, object], line_cap: int) -> list[str]:
+    """The boundread commands to run instead, best first."""
+    if kind == sniff.PDF:
+        return [f"boundread info {quoted}", f"boundread pages {quoted} 1-5",
+                f"boundread extract {quoted} --grep PATTERN --context 2"]
+    if kind in _SHEETS:
+        sheets = found.get("sheets")
+        first = f" {shlex.quote(str(sheets[0]))}" if isinstance(sheets, list) and sheets else ""
+        return [f"boundread info {quoted}", f"boundread sheets {quoted}{first} --max-rows 50"]
+    if kind in _SLIDES:
+        return [f"boundread info {quoted}", f"boundread pages {quoted} 1-5"]
+    if kind in _LISTABLE:
+        return [f"boundread list-zip {quoted}", f"boundread extract {quoted} --member NAME"]
+    if kind == sniff.TEXT:
+        return [f"boundread info {quoted}", f"boundread extract {quoted} --lines 1-{min(500, line_cap)}",
+                f"boundread extract {quoted} --grep PATTERN --context 2"]
+    if kind in (sniff.IMAGE, sniff.BINARY):
+        return [f"boundread info {quoted}"]
+    return [f"boundread info {quoted}", f"boundread extract {quoted} --lines 1-200"]
+
+
+def display_path(given: str, absolute: Path, cwd: Path | None) -> str:
+    """The shortest faithful spelling: relative to cwd when inside it, else as given."""
+    if cwd is not None and Path(given).is_absolute():
+        try:
+            return str(absolute.relative_to(cwd))
+        except ValueError:
+            return given
+    return given
+
+
+def compose(what: str, described: str, why: str, cmds: list[str], tail: str) -> str:
+    """What was refused and the facts, why, the commands one per line, then what to do next."""
+    text = ""
+    for count in range(len(cmds), 0, -1):
+        lines = "".join(f"  {c}\n" for c in cmds[:count])
+        text = f"boundread guard: {what} ({described}): {why}.\nRun instead:\n{lines}{tail}"
+        if len(text) <= MAX_REASON:
+            return text
+    return f"boundread guard: {what}: {why}.\nRun instead:\n  {cmds[0]}" if cmds else text
+
+
+def tail_for(kind: str) -> str:
+    if kind in (sniff.IMAGE, sniff.BINARY):
+        return "Its bytes are not useful as text; info says what it holds."
+    if kind in _LISTABLE:
+        return "Pick the members you need from the listing; ask the user if it is big."
+    return ("They write to ./boundread-out/; read the output file in parts. If the file is big "
+            "(over ~30 pages or 5 MB), ask the user which part they need first.")

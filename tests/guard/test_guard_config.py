@@ -1,0 +1,88 @@
+"""Config precedence: defaults < user (XDG) < project (.boundread.toml / pyproject) < env vars."""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from boundread.guard import config
+from boundread.guard.main import run
+
+needs_tomllib = pytest.mark.skipif(sys.version_info < (3, 11), reason="tomllib needs Python 3.11+")
+
+
+def test_defaults(tmp_path: Path) -> None:
+    cfg = config.load(tmp_path)
+    assert cfg.text_max_bytes == 256 * 1024 and cfg.on_error == "allow"
+    assert cfg.attachment_dirs == ("attachments",) and "pdf" in cfg.deny_kinds
+    assert cfg.sources == ("defaults",)
+
+
+@needs_tomllib
+def test_precedence(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    user = Path(config.user_file())
+    user.parent.mkdir(parents=True)
+    user.write_text('[guard]\ntext_max_bytes = "1MB"\nline_cap = 500\npdf_page_cap = 7\n')
+    project = tmp_path / "proj"
+    (project / "sub" / "deeper").mkdir(parents=True)
+    (project / "pyproject.toml").write_text('[project]\nname = "x"\n[tool.boundread.guard]\nline_cap = 300\n'
+                                            'attachment-dirs = ["inbox", "uploads"]\n')
+    cfg = config.load(project / "sub" / "deeper")
+    assert cfg.text_max_bytes == 1024 * 1024  # from the user file
+    assert cfg.line_cap == 300  # the project beats the user
+    assert cfg.attachment_dirs == ("inbox", "uploads")
+    assert cfg.sources == ("defaults", str(user), str(project / "pyproject.toml"))
+    monkeypatch.setenv("BOUNDREAD_GUARD_LINE_CAP", "100")
+    monkeypatch.setenv("BOUNDREAD_GUARD_ON_ERROR", "deny")
+    cfg = config.load(project / "sub")
+    assert (cfg.line_cap, cfg.on_error, cfg.pdf_page_cap) == (100, "deny", 7)  # env beats both
+
+
+@needs_tomllib
+def test_nearest_boundread_toml_wins(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text("[tool.boundread.guard]\nline_cap = 300\n")
+    (tmp_path / "inner").mkdir()
+    (tmp_path / "inner" / ".boundread.toml").write_text("[guard]\nline_cap = 50\n[budget]\nmax_usd = 3\n")
+    assert config.load(tmp_path / "inner").line_cap == 50
+    assert config.load(tmp_path).line_cap == 300
+
+
+def test_bad_values_name_the_fix(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("BOUNDREAD_GUARD_TEXT_MAX_BYTES", "lots")
+    with pytest.raises(config.ConfigError, match="256KB"):
+        config.load(tmp_path)
+    monkeypatch.setenv("BOUNDREAD_GUARD_TEXT_MAX_BYTES", "64KB")
+    monkeypatch.setenv("BOUNDREAD_GUARD_NOPE", "1")
+    with pytest.raises(config.ConfigError, match="unknown guard setting"):
+        config.load(tmp_path)
+
+
+@needs_tomllib
+def test_payload_cwd_selects_the_project_config(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / ".boundread.toml").write_text('[guard]\nallow = ["*.pdf"]\n')
+    pdf = tmp_path / "a.pdf"
+    pdf.write_bytes(b"%PDF-1.4\n%%EOF\n")
+    payload = {"session_id": "s", "transcript_path": "/t", "cwd": str(tmp_path), "hook_event_name": "PreToolUse",
+               "permission_mode": "default", "tool_name": "Read", "tool_input": {"file_path": str(pdf)},
+               "tool_use_id": "t"}
+    assert run([], io.StringIO(json.dumps(payload))) == 0
+    assert capsys.readouterr().out == ""  # allowed by the project's allow-list
+    payload["cwd"] = str(tmp_path.parent)
+    run([], io.StringIO(json.dumps(payload)))
+    assert "deny" in capsys.readouterr().out
+
+
+@needs_tomllib
+def test_broken_config_applies_on_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / ".boundread.toml").write_text("[guard\n")
+    assert run(["--config", str(tmp_path / ".boundread.toml"), "--path", "x.pdf"]) == 0
+    assert "invalid TOML" in capsys.readouterr().err
+
+
+def test_explicit_missing_config(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(["--config", "/no/such/file.toml", "--path", "x.pdf"]) == 0
+    assert "no such file" in capsys.readouterr().err
