@@ -403,4 +403,21 @@ def test_deep_rows_are_skipped_by_bytes_and_still_numbered(with_r: bool) -> None
     assert before == 249 and stream.read(-1).decode().count("<row") == 51
     text, outcome = run(source_for_bytes("deep.xlsx", _xlsx_parts(xml)), rows=Span(250, 252))
     assert text.splitlines()[1:] == ["R250", "R251", "R252"]
-    assert outcome.resume == ("sheets", FILE, "S", "--rows", "253-452")
+    assert outcome.resume == ("sheets", FILE, "S", "--rows", "253-255")  # the next window of the same width
+
+
+def test_an_explicit_row_range_is_not_truncation_and_resumes_with_its_width(tmp_path: Path) -> None:
+    import xlsxwriter
+
+    path = tmp_path / "rows.xlsx"
+    book = xlsxwriter.Workbook(str(path))
+    sheet = book.add_worksheet("Data")
+    for n in range(40):
+        sheet.write_row(n, 0, [f"row-{n + 1}", n + 1])
+    book.close()
+    from boundread.core.engine import extract as engine_extract
+    from boundread.core.model import Request, Span
+
+    result = engine_extract(path, Request(sheets=("Data",), rows=Span(1, 5)), to_stdout=True)
+    assert not result.truncated and result.text is not None and "row-5," in result.text and "row-6," not in result.text
+    assert result.next == (f"boundread sheets {path} Data --rows 6-10",)

@@ -70,7 +70,8 @@ def extract(src: Source, req: Request, sink: Sink) -> Outcome:
             result = _write_sheet(book, sheet, req, sink, outcome)
             done.append(result.words)
             if result.resume_from is not None:
-                span = f"{result.resume_from}-{result.resume_from + req.limits.max_rows - 1}"
+                width = min(req.rows.last - req.rows.first + 1, req.limits.max_rows) if req.rows else req.limits.max_rows
+                span = f"{result.resume_from}-{result.resume_from + width - 1}"
                 outcome.resume = ("sheets", FILE, sheet.name, "--rows", span)
             if sink.full:
                 break
@@ -150,8 +151,9 @@ def _write_sheet(book: Book, sheet: SheetMeta, req: Request, sink: Sink, outcome
     if state.sink_stop is not None:
         return _Written(words, state.sink_stop)
     if state.remained:
+        capped = req.rows is None or req.rows.last > last  # the row bound, not the user's range, ended it
         reason = f"max_rows {limits.max_rows} reached"
-        if reason not in outcome.truncated:
+        if capped and reason not in outcome.truncated:
             outcome.truncated.append(reason)
         return _Written(words, last + 1)
     if state.written_last < first and not sink.full:
