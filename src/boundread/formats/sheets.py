@@ -70,7 +70,9 @@ def extract(src: Source, req: Request, sink: Sink) -> Outcome:
             result = _write_sheet(book, sheet, req, sink, outcome)
             done.append(result.words)
             if result.resume_from is not None:
-                width = min(req.rows.last - req.rows.first + 1, req.limits.max_rows) if req.rows else req.limits.max_rows
+                width = req.limits.max_rows
+                if req.rows:
+                    width = min(req.rows.last - req.rows.first + 1, width)
                 span = f"{result.resume_from}-{result.resume_from + width - 1}"
                 outcome.resume = ("sheets", FILE, sheet.name, "--rows", span)
             if sink.full:
