@@ -7,6 +7,7 @@ error in ``--json`` mode) and its documented exit code. Anything else is a bug a
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import os
 import sys
 from collections.abc import Callable
@@ -17,7 +18,7 @@ import typer
 
 from boundread import __version__, render
 from boundread.core import engine
-from boundread.core.model import ExtractResult, Request
+from boundread.core.model import FILE, ExtractResult, Request
 from boundread.core.sink import Sink
 from boundread.errors import BoundreadError, ExitCode, UsageError
 from boundread.limits import Limits
@@ -223,6 +224,8 @@ def sheets(
             result = engine.info(file, req)
             if result.kind not in ("xlsx", "xls", "ods"):
                 raise UsageError(f"{file} is {result.kind}, not a workbook", _advice_for(result.kind))
+            itself = engine.command_line(("sheets", FILE), result.path)
+            result = dataclasses.replace(result, next=tuple(step for step in result.next if step != itself))
             if as_json:
                 render.print_json("sheets", {"path": result.path, "kind": result.kind,
                                              "sheets": result.fields.get("sheets", []), "next": list(result.next),
