@@ -32,6 +32,12 @@ def default_output(source_name: str, selection: str, suffix: str = ".txt") -> Pa
     return out_dir() / f"{base}.{slug(selection, 80)}{suffix}"
 
 
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
 def write_atomic(dest: Path, text: str, *, never: Path | None = None) -> Path:
     """Write ``text`` to ``dest`` through a temporary file and a rename; refuse to touch ``never``."""
     if never is not None and dest.exists() and dest.resolve() == never.resolve():
@@ -46,6 +52,7 @@ def write_atomic(dest: Path, text: str, *, never: Path | None = None) -> Path:
         try:
             with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
                 fh.write(text)
+            os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; give the file the usual mode
             os.replace(tmp, dest)
         except BaseException:
             Path(tmp).unlink(missing_ok=True)
