@@ -9,21 +9,33 @@ Every handler module has the same shape (no base class, no import-time scanning)
 Handlers import their heavy library inside these functions, raise ``boundread.errors`` subclasses
 (Encrypted, Corrupt, Refused, Unsupported), write text only into the sink, and stop as soon as
 ``sink.write`` returns False. They never print and never exit.
+
+The registry names each module with the kinds it handles, so a command imports only the one
+handler it needs (a test checks the names against each module's KINDS).
 """
 
 from __future__ import annotations
 
+import importlib
 from types import ModuleType
 
 from boundread.errors import Unsupported
-from boundread.formats import archive, binary, docx, image, pdf, pptx, sheets, text
 
-#: Specific before generic; the first module whose KINDS has the kind wins.
-HANDLERS: tuple[ModuleType, ...] = (pdf, docx, pptx, sheets, archive, image, text, binary)
+#: Specific before generic; the first entry whose kinds include the kind wins.
+HANDLERS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("pdf", ("pdf",)),
+    ("docx", ("docx", "odt")),
+    ("pptx", ("pptx", "odp")),
+    ("sheets", ("xlsx", "xls", "ods")),
+    ("archive", ("zip", "7z", "tar", "gz", "bz2", "xz", "rar")),
+    ("image", ("image",)),
+    ("text", ("text",)),
+    ("binary", ("binary", "doc", "ppt")),
+)
 
 
 def handler_for(kind: str) -> ModuleType:
-    for module in HANDLERS:
-        if kind in module.KINDS:
-            return module
+    for name, kinds in HANDLERS:
+        if kind in kinds:
+            return importlib.import_module(f"boundread.formats.{name}")
     raise Unsupported(f"no handler for {kind} files", "run `boundread info` to see what it is")

@@ -1,7 +1,8 @@
-"""The only place that draws: human views (rich) and the versioned JSON envelope of every result.
+"""The only place that draws: human views and the versioned JSON envelope of every result.
 
 Human output goes to stdout; with ``--stdout`` the text owns stdout and the summary moves to stderr.
-Errors are one line on stderr, or a JSON object on stdout in ``--json`` mode.
+Errors are one line on stderr, or a JSON object on stdout in ``--json`` mode. Tables (rich) live in
+:mod:`boundread.render.views`, loaded only by the commands that draw them.
 """
 
 from __future__ import annotations
@@ -10,27 +11,16 @@ import contextlib
 import dataclasses
 import json
 import sys
-import threading
-from collections.abc import Iterator, Sequence
-from typing import Any
-
-from rich import box
-from rich.console import Console
-from rich.table import Table
-from rich.text import Text
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from boundread.core.model import ExtractResult, InfoResult, Listing, Source
-from boundread.core.sink import Sink
 from boundread.errors import BoundreadError
 
+if TYPE_CHECKING:
+    from boundread.core.sink import Sink
+
 SCHEMA = 1
-
-
-def console(stderr: bool = False) -> Console:
-    """A console that never cuts a path or a member name: piped output (agents) gets a wide page."""
-    stream = sys.stderr if stderr else sys.stdout
-    width = None if stream.isatty() else 240
-    return Console(stderr=stderr, highlight=False, soft_wrap=True, emoji=False, width=width)
 
 
 def human_bytes(n: int | None) -> str:
@@ -42,27 +32,6 @@ def human_bytes(n: int | None) -> str:
             return f"{int(size)} {unit}" if unit == "B" else f"{size:.1f} {unit}"
         size /= 1024
     return f"{n} B"
-
-
-@contextlib.contextmanager
-def progress(sink: Sink, delay: float = 0.5) -> Iterator[None]:
-    """A transient status line on stderr while a long extraction runs (only shown after ``delay``)."""
-    stop = threading.Event()
-
-    def show() -> None:
-        if stop.wait(delay):
-            return
-        with console(stderr=True).status("extracting…", spinner="dots") as status:
-            while not stop.wait(0.2):
-                status.update(f"extracting… {sink.chars:,} chars, {sink.lines:,} lines")
-
-    worker = threading.Thread(target=show, daemon=True)
-    worker.start()
-    try:
-        yield
-    finally:
-        stop.set()
-        worker.join(timeout=1)
 
 
 # ---- JSON -------------------------------------------------------------------------------------
@@ -100,117 +69,51 @@ def print_error(exc: BoundreadError, *, as_json: bool) -> None:
 # ---- human views --------------------------------------------------------------------------------
 
 def print_info(result: InfoResult) -> None:
-    out = console()
-    out.print(Text(f"{result.path}", style="bold"))
-    rows: list[tuple[str, str]] = [("kind", f"{result.kind} ({result.mime})"), ("size", human_bytes(result.bytes))]
-    if result.symlink_target:
-        rows.append(("symlink to", result.symlink_target))
-    if result.mislabelled:
-        rows.append(("note", result.mislabelled))
-    if result.encrypted:
-        rows.append(("encrypted", "yes"))
-    if result.est_tokens is not None:
-        approx = "~" if result.est_tokens_estimated else ""
-        rows.append(("est. tokens", f"{approx}{result.est_tokens:,}"))
-    for key, value in result.fields.items():
-        if key != "sheets" and value not in (None, "", [], {}):
-            rows.append((key.replace("_", " "), _scalar(value)))
-    table = Table(box=None, show_header=False, pad_edge=False, padding=(0, 2, 0, 2))
-    table.add_column(style="cyan", no_wrap=True)
-    table.add_column(overflow="fold")
-    for key, value in rows:
-        table.add_row(key, Text(value))
-    _table(out, table)
-    if result.fields.get("sheets"):
-        print_sheets(result.fields["sheets"], out)
-    _warnings(out, result.warnings)
-    _next(out, result.next)
+    from boundread.render import views
+
+    views.print_info(result)
 
 
-def print_sheets(sheets: Sequence[dict[str, Any]], out: Console | None = None) -> None:
-    out = out or console()
-    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
-    for name in ("#", "sheet", "rows", "cols", "state"):
-        table.add_column(name, justify="right" if name in ("#", "rows", "cols") else "left")
-    for sheet in sheets:
-        state = sheet.get("state") or ("hidden" if sheet.get("hidden") else "visible")
-        if sheet.get("type") not in (None, "worksheet"):
-            state = f"{state}, {sheet['type']}"
-        table.add_row(str(sheet.get("index", "")), Text(str(sheet.get("name", ""))), _count(sheet.get("rows")),
-                      _count(sheet.get("cols")), state)
-    _table(out, table)
+def print_sheets(sheets: Sequence[dict[str, Any]]) -> None:
+    from boundread.render import views
 
-
-def print_extract(result: ExtractResult, *, to_stderr: bool = False) -> None:
-    out = console(stderr=to_stderr)
-    where = result.output or "the text to stdout"
-    subject = f"{result.path}:{result.member}" if result.member else result.path
-    out.print(Text(f"wrote {where}"))
-    facts = [result.kind]
-    if result.done:
-        facts.append(result.done)
-    facts += [f"{result.chars:,} chars", f"{result.lines:,} lines", f"~{result.est_tokens:,} tokens"]
-    out.print(Text(f"  {subject}: " + " · ".join(facts)))
-    if result.truncated:
-        out.print(Text("  truncated: " + "; ".join(result.truncated_reasons), style="yellow"))
-    else:
-        out.print(Text("  truncated: no"))
-    _warnings(out, result.warnings)
-    _next(out, result.next)
-    if result.output and result.chars:
-        out.print(Text(f"read it in parts: {result.output} (grep it, or read ranges of lines)", style="dim"))
+    views.print_sheets(sheets)
 
 
 def print_listing(src: Source, listing: Listing) -> None:
-    out = console()
-    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
-    for name, justify in (("size", "right"), ("packed", "right"), ("ratio", "right"), ("modified", "left"),
-                          ("flags", "left"), ("name", "left")):
-        table.add_column(name, justify=justify, overflow="fold")  # type: ignore[arg-type]
-    for entry in listing.entries:
-        flags = ",".join(f for f, on in (("dir", entry.is_dir), ("enc", entry.encrypted),
-                                          ("link", entry.is_symlink), ("!", bool(entry.warnings))) if on)
-        ratio = "" if entry.ratio is None else f"{entry.ratio:.0f}x" if entry.ratio >= 10 else f"{entry.ratio:.1f}x"
-        name = entry.name + (f" -> {entry.link_target}" if entry.link_target else "")
-        table.add_row(human_bytes(entry.size), human_bytes(entry.compressed), ratio,
-                      (entry.modified or "")[:16].replace("T", " "), flags, Text(name))
-    out.print(Text(f"{src.name}: {listing.format} archive, {listing.total_entries:,} entries, "
-                   f"{human_bytes(listing.total_size)} unpacked"
-                   + (f", {human_bytes(listing.total_compressed)} packed" if listing.total_compressed else "")))
-    _table(out, table)
-    if listing.truncated:
-        out.print(Text(f"listed {len(listing.entries):,} of {listing.total_entries:,} entries "
-                       "(raise --max-entries to see more)", style="yellow"))
-    if listing.encrypted_entries:
-        out.print(Text(f"{listing.encrypted_entries:,} encrypted entries: pass --password to read them"))
-    _warnings(out, listing.warnings)
+    from boundread.render import views
+
+    views.print_listing(src, listing)
 
 
-def _table(out: Console, table: Table) -> None:
-    """Print a table without the padding rich adds at the end of each line (agents read this)."""
-    with out.capture() as captured:
-        out.print(table)
-    lines = [line.rstrip() for line in captured.get().splitlines()]
-    out.file.write("\n".join(line for line in lines if line) + "\n")
+def progress(sink: Sink) -> contextlib.AbstractContextManager[None]:
+    """A transient progress line on stderr for long work (rich, loaded only when a person watches)."""
+    from boundread.render import views
+
+    return views.progress(sink)
 
 
-def _warnings(out: Console, warnings: Sequence[str]) -> None:
-    for warning in warnings:
-        out.print(Text(f"  warning: {warning}", style="yellow"))
+def print_extract(result: ExtractResult, *, to_stderr: bool = False) -> None:
+    """The summary of an extraction: plain lines (agents read them; no rich needed)."""
+    subject = f"{result.path}:{result.member}" if result.member else result.path
+    facts = [result.kind, *([result.done] if result.done else [])]
+    facts += [f"{result.chars:,} chars", f"{result.lines:,} lines", f"~{result.est_tokens:,} tokens"]
+    lines = [f"wrote {result.output or 'the text to stdout'}", f"  {subject}: " + " · ".join(facts),
+             "  truncated: " + ("; ".join(result.truncated_reasons) if result.truncated else "no")]
+    lines += [f"  warning: {warning}" for warning in result.warnings]
+    if result.next:
+        lines += ["next:", *(f"  {command}" for command in result.next)]
+    if result.output and result.chars:
+        lines.append(f"read it in parts: {result.output} (grep it, or read ranges of lines)")
+    stream = sys.stderr if to_stderr else sys.stdout
+    stream.write("\n".join(lines) + "\n")
 
 
-def _next(out: Console, commands: Sequence[str]) -> None:
-    if commands:
-        out.print(Text("next:", style="bold"))
-        for command in commands:
-            out.print(Text(f"  {command}"))
-
-
-def _count(value: Any) -> str:
+def count(value: Any) -> str:
     return f"{value:,}" if isinstance(value, int) else "?"
 
 
-def _scalar(value: Any) -> str:
+def scalar(value: Any) -> str:
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, int):

@@ -11,7 +11,8 @@ from rich.text import Text
 
 from boundread.budget.errors import fmt_usd
 from boundread.budget.model import BudgetLimits, ScopeView
-from boundread.render import console, envelope
+from boundread.render import envelope
+from boundread.render.views import console
 
 BAR = 20
 

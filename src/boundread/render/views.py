@@ -1,0 +1,138 @@
+"""The rich views: tables and panels for info, sheets and archive listings, and the progress line.
+
+Imported only by the commands that draw them, so `extract --json` and `pages` never pay for rich.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+import threading
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from rich import box
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from boundread.core.model import InfoResult, Listing, Source
+from boundread.core.sink import Sink
+from boundread.render import count, human_bytes, scalar
+
+
+def console(stderr: bool = False) -> Console:
+    """A console that never cuts a path or a member name: piped output (agents) gets a wide page."""
+    stream = sys.stderr if stderr else sys.stdout
+    width = None if stream.isatty() else 240
+    return Console(stderr=stderr, highlight=False, soft_wrap=True, emoji=False, width=width)
+
+
+@contextlib.contextmanager
+def progress(sink: Sink, delay: float = 0.5) -> Iterator[None]:
+    """A transient status line on stderr while a long extraction runs (only shown after ``delay``)."""
+    stop = threading.Event()
+
+    def show() -> None:
+        if stop.wait(delay):
+            return
+        with console(stderr=True).status("extracting…", spinner="dots") as status:
+            while not stop.wait(0.2):
+                status.update(f"extracting… {sink.chars:,} chars, {sink.lines:,} lines")
+
+    worker = threading.Thread(target=show, daemon=True)
+    worker.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        worker.join(timeout=1)
+
+
+def print_info(result: InfoResult) -> None:
+    out = console()
+    out.print(Text(f"{result.path}", style="bold"))
+    rows: list[tuple[str, str]] = [("kind", f"{result.kind} ({result.mime})"), ("size", human_bytes(result.bytes))]
+    if result.symlink_target:
+        rows.append(("symlink to", result.symlink_target))
+    if result.mislabelled:
+        rows.append(("note", result.mislabelled))
+    if result.encrypted:
+        rows.append(("encrypted", "yes"))
+    if result.est_tokens is not None:
+        approx = "~" if result.est_tokens_estimated else ""
+        rows.append(("est. tokens", f"{approx}{result.est_tokens:,}"))
+    for key, value in result.fields.items():
+        if key != "sheets" and value not in (None, "", [], {}):
+            rows.append((key.replace("_", " "), scalar(value)))
+    table = Table(box=None, show_header=False, pad_edge=False, padding=(0, 2, 0, 2))
+    table.add_column(style="cyan", no_wrap=True)
+    table.add_column(overflow="fold")
+    for key, value in rows:
+        table.add_row(key, Text(value))
+    _table(out, table)
+    if result.fields.get("sheets"):
+        print_sheets(result.fields["sheets"], out)
+    _warnings(out, result.warnings)
+    _next(out, result.next)
+
+
+def print_sheets(sheets: Sequence[dict[str, Any]], out: Console | None = None) -> None:
+    out = out or console()
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
+    for name in ("#", "sheet", "rows", "cols", "state"):
+        table.add_column(name, justify="right" if name in ("#", "rows", "cols") else "left")
+    for sheet in sheets:
+        state = sheet.get("state") or ("hidden" if sheet.get("hidden") else "visible")
+        if sheet.get("type") not in (None, "worksheet"):
+            state = f"{state}, {sheet['type']}"
+        table.add_row(str(sheet.get("index", "")), Text(str(sheet.get("name", ""))), count(sheet.get("rows")),
+                      count(sheet.get("cols")), state)
+    _table(out, table)
+
+
+def print_listing(src: Source, listing: Listing) -> None:
+    out = console()
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
+    for name, justify in (("size", "right"), ("packed", "right"), ("ratio", "right"), ("modified", "left"),
+                          ("flags", "left"), ("name", "left")):
+        table.add_column(name, justify=justify, overflow="fold")  # type: ignore[arg-type]
+    for entry in listing.entries:
+        flags = ",".join(f for f, on in (("dir", entry.is_dir), ("enc", entry.encrypted),
+                                          ("link", entry.is_symlink), ("!", bool(entry.warnings))) if on)
+        ratio = "" if entry.ratio is None else f"{entry.ratio:.0f}x" if entry.ratio >= 10 else f"{entry.ratio:.1f}x"
+        name = entry.name + (f" -> {entry.link_target}" if entry.link_target else "")
+        table.add_row(human_bytes(entry.size), human_bytes(entry.compressed), ratio,
+                      (entry.modified or "")[:16].replace("T", " "), flags, Text(name))
+    out.print(Text(f"{src.name}: {listing.format} archive, {listing.total_entries:,} entries, "
+                   f"{human_bytes(listing.total_size)} unpacked"
+                   + (f", {human_bytes(listing.total_compressed)} packed" if listing.total_compressed else "")))
+    _table(out, table)
+    if listing.truncated:
+        out.print(Text(f"listed {len(listing.entries):,} of {listing.total_entries:,} entries "
+                       "(raise --max-entries to see more)", style="yellow"))
+    if listing.encrypted_entries:
+        out.print(Text(f"{listing.encrypted_entries:,} encrypted entries: pass --password to read them"))
+    _warnings(out, listing.warnings)
+
+
+def _table(out: Console, table: Table) -> None:
+    """Print a table without the padding rich adds at the end of each line (agents read this)."""
+    with out.capture() as captured:
+        out.print(table)
+    lines = [line.rstrip() for line in captured.get().splitlines()]
+    out.file.write("\n".join(line for line in lines if line) + "\n")
+
+
+def _warnings(out: Console, warnings: Sequence[str]) -> None:
+    for warning in warnings:
+        out.print(Text(f"  warning: {warning}", style="yellow"))
+
+
+def _next(out: Console, commands: Sequence[str]) -> None:
+    if commands:
+        out.print(Text("next:", style="bold"))
+        for command in commands:
+            out.print(Text(f"  {command}"))
+
+
