@@ -1,0 +1,183 @@
+"""The boundread bench: generate big inputs once, find or install the peers, time everything, print one table.
+
+    .venv/bin/python bench/run.py [--inputs DIR] [--repeat N] [--markdown]
+
+Every figure is a subprocess measured in this run (wall time: best of N; peak RSS: per command), through the
+installed console script next to this interpreter, so start-up is included as a user sees it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import sys
+import time
+from pathlib import Path
+
+import inputs
+import peers
+import table
+from context import Ctx
+from measure import Measure
+from table import Row, memory_row, ratio_row, seconds_row, skipped
+
+
+def startup_rows(ctx: Ctx) -> list[Row]:
+    """The floor under every CLI figure: interpreter start, then the console script doing nothing."""
+    ctx.run("warm-up", [str(ctx.exe), "--version"], repeat=2)  # page cache, .pyc files
+    base = ctx.run("python -c pass", [sys.executable, "-c", "pass"], repeat=10)
+    ours = ctx.br("--version", "--version", repeat=10)
+    return [ratio_row("start-up: boundread --version / python -c pass", ours, base, limit=None)]
+
+
+def pdf_rows(ctx: Ctx) -> list[Row]:
+    f, w = ctx.files, ctx.work
+    small = ctx.br("pages small5.pdf 1-5", "pages", f["small5.pdf"], "1-5", "-o", w / "pages-small.txt")
+    big = ctx.br("pages big1000.pdf 1-5", "pages", f["big1000.pdf"], "1-5", "-o", w / "pages-big.txt")
+    rows = [ratio_row("pages 1-5: 1,000-page PDF / 5-page PDF", big, small, limit=1.3)]
+    ours = ctx.br("extract text103.pdf (full text)", "extract", f["text103.pdf"], "--max-chars", "10000000",
+                  "-o", w / "text103.txt")
+    poppler = ctx.peer("pdftotext")
+    if poppler:
+        theirs = ctx.run("pdftotext text103.pdf", [poppler, str(f["text103.pdf"]), str(w / "text103-poppler.txt")])
+        rows.append(ratio_row("full text, 103-page PDF: boundread / pdftotext", ours, theirs, limit=2))
+    else:
+        rows.append(skipped("full text, 103-page PDF: boundread / pdftotext", "pdftotext not installed"))
+    md = ctx.peer("markitdown")
+    if md:
+        theirs = ctx.run("markitdown text103.pdf", [md, str(f["text103.pdf"]), "-o", str(w / "text103.md")],
+                         repeat=1)
+        rows.append(ratio_row("full text, 103-page PDF: markitdown / boundread", ours, theirs, limit=20,
+                              higher=True, invert=True))
+    else:
+        rows.append(skipped("full text, 103-page PDF: markitdown / boundread", "markitdown not installed"))
+    sizes = {p.name: len(p.read_text(encoding="utf-8", errors="replace"))
+             for p in (w / "text103.txt", w / "text103-poppler.txt", w / "text103.md") if p.exists()}
+    ctx.notes.append("103-page PDF text, characters written: "
+                     + ", ".join(f"{name} {n:,}" for name, n in sizes.items()))
+    return rows
+
+
+def info_rows(ctx: Ctx) -> list[Row]:
+    rows = []
+    for kind, big, small, label in (("pdf", "big1000.pdf", "small5.pdf", "1,000-page PDF / 5-page PDF"),
+                                    ("xlsx", "big.xlsx", "small.xlsx", "300,000-row xlsx / 20-row xlsx"),
+                                    ("zip", "big.zip", "small.zip", "113 MB zip (47 entries) / 4-entry zip")):
+        m_small = ctx.br(f"info {small}", "info", ctx.files[small])
+        m_big = ctx.br(f"info {big}", "info", ctx.files[big])
+        rows.append(ratio_row(f"info ({kind}): {label}", m_big, m_small, limit=1.3))
+    return rows
+
+
+def xlsx_rows(ctx: Ctx) -> list[Row]:
+    big = ctx.files["big.xlsx"]
+    ours = ctx.br("sheets big.xlsx 1 --max-rows 50", "sheets", big, "1", "--max-rows", "50",
+                  "-o", ctx.work / "sheet.csv")
+    rows = [seconds_row("sheets big.xlsx 1 --max-rows 50 (300,000 rows)", ours, 0.5)]
+    naive = ctx.run("openpyxl.load_workbook(big.xlsx) + 50 rows",
+                    [sys.executable, "-c", peers.NAIVE_OPENPYXL, str(big), "50"], repeat=1)
+    rows.append(ratio_row("50 rows of big.xlsx: naive openpyxl / boundread", ours, naive, limit=None, invert=True))
+    rows.append(Row("  naive openpyxl peak RSS (for comparison)", "-", f"{naive.peak_mb:.0f} MB"))
+    return rows
+
+
+def log_rows(ctx: Ctx) -> list[Row]:
+    f, w = ctx.files, ctx.work
+    small = ctx.br("extract small.log --lines 1-1000", "extract", f["small.log"], "--lines", "1-1000",
+                   "-o", w / "log-small.txt")
+    big = ctx.br("extract big.log --lines 1-1000", "extract", f["big.log"], "--lines", "1-1000",
+                 "-o", w / "log-big.txt")
+    return [ratio_row("extract --lines 1-1000: 1 GB log / 1 MB log", big, small, limit=1.3)]
+
+
+def zip_rows(ctx: Ctx) -> list[Row]:
+    big = ctx.files["big.zip"]
+    ours = ctx.br("list-zip big.zip", "list-zip", big)
+    unzip = ctx.peer("unzip")
+    if not unzip:
+        return [skipped("list-zip big.zip vs unzip -l", "unzip not installed")]
+    theirs = ctx.run("unzip -l big.zip", [unzip, "-l", str(big)])
+    return [ratio_row("list-zip 113 MB zip: boundread / unzip -l", ours, theirs, limit=None)]
+
+
+def guard_rows(ctx: Ctx) -> list[Row]:
+    base = ctx.run("python -c pass", [sys.executable, "-c", "pass"], repeat=30)
+    pdf = str(ctx.files["big1000.pdf"])
+    whole = ctx.payload("read-whole.json", {"file_path": pdf})
+    part = ctx.payload("read-pages.json", {"file_path": pdf, "pages": "1-5"})
+    rows = []
+    for label, payload in (("Read big1000.pdf whole (deny)", whole), ("Read big1000.pdf pages 1-5 (allow)", part)):
+        m = ctx.br(f"guard-check: {label}", "guard-check", stdin=payload, repeat=30, ok=(0, 2))
+        rows.append(ratio_row(f"guard-check p50, {label} / python -c pass", m, base, limit=2, stat="p50"))
+        ctx.notes.append(f"guard-check on {payload.name}: {ctx.decision(payload)}")
+    state = ctx.fresh_state("state-budget")
+    env = {"BOUNDREAD_STATE_DIR": str(state)}
+    setup = ctx.run("budget set", [str(ctx.exe), "budget", "set", "--session", "bench-guard", "--max-tokens",
+                                   "1000000000", "--max-calls", "1000000"], repeat=1, env=env)
+    what = "guard-check p50, Read pages 1-5 + budget ledger / python -c pass"
+    if not setup.ok:
+        return [*rows, Row(what, f"ERROR budget set: {setup.error}", result="ERROR")]
+    m = ctx.br("guard-check + budget ledger", "guard-check", stdin=part, repeat=30, ok=(0, 2), env=env)
+    rows.append(ratio_row(what, m, base, limit=2, stat="p50"))
+    ctx.notes.append(f"guard-check + ledger on {part.name}: {ctx.decision(part, env)}; the session's ledger "
+                     f"then held: {ctx.status('bench-guard', env)}")
+    return rows
+
+
+def budget_rows(ctx: Ctx) -> list[Row]:
+    transcript = ctx.files["big.jsonl"]
+    runs = []
+    for i in range(ctx.repeat):  # a fresh ledger each time: a second ingest would read only new bytes
+        env = {"BOUNDREAD_STATE_DIR": str(ctx.fresh_state(f"state-ingest-{i}"))}
+        runs.append(ctx.br("budget ingest big.jsonl (100 MB)", "budget", "ingest", "--transcript", transcript,
+                           "--session", "bench-ingest", repeat=1, env=env, record=False))
+    m = Measure(runs[0].argv, tuple(t for r in runs for t in r.walls), max(r.peak_mb for r in runs),
+                next((r.error for r in runs if r.error), ""))
+    ctx.memory.append(("budget ingest big.jsonl (100 MB)", m))
+    ctx.notes.append(f"budget ingest recorded: {ctx.status('bench-ingest', env)}")
+    mb_s = transcript.stat().st_size / 1e6 / m.best if m.ok else 0
+    return [Row("budget ingest --transcript (100 MB JSONL)", table.secs(m), "-", f"{mb_s:.0f} MB/s")
+            if m.ok else Row("budget ingest --transcript (100 MB JSONL)", f"ERROR {m.error}", result="ERROR")]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--inputs", type=Path, default=Path("/tmp/boundread-bench"),
+                        help="cache folder for the generated inputs and the markitdown venv")
+    parser.add_argument("--repeat", type=int, default=5, help="runs per command; the best wall time counts")
+    parser.add_argument("--markdown", action="store_true", help="print the table as markdown (for the README)")
+    args = parser.parse_args(argv)
+    started = time.perf_counter()
+    exe = Path(sys.executable).with_name("boundread")
+    if not exe.exists():
+        sys.exit(f"bench: {exe} is missing: run with the project's venv python after `pip install -e .`")
+    files = inputs.make_all(args.inputs)
+    found = {"pdftotext": peers.apt_tool("pdftotext", "poppler-utils"), "unzip": peers.apt_tool("unzip", "unzip"),
+             "markitdown": peers.markitdown(args.inputs)}
+    ctx = Ctx.create(exe, files, args.inputs, args.repeat, found)
+    rows = [*startup_rows(ctx), *pdf_rows(ctx), *info_rows(ctx), *xlsx_rows(ctx), *log_rows(ctx), *zip_rows(ctx)]
+    if ctx.has_command("guard-check"):
+        rows += guard_rows(ctx)
+    else:
+        rows.append(skipped("guard-check p50", "boundread guard-check is not available"))
+    if ctx.has_command("budget"):
+        rows += budget_rows(ctx)
+    rows += [memory_row(f"peak RSS: boundread {label}", m) for label, m in ctx.memory]
+    versions = {name: peers.version([p, "-v" if name == "pdftotext" else "--version"])
+                for name, p in found.items() if p and name != "unzip"}
+    print(f"Machine: {table.machine()}")
+    print(f"boundread: {peers.version([str(exe), '--version'])}; peers: "
+          + "; ".join(f"{v}" for v in versions.values()))
+    print(f"Wall time: best of {args.repeat} (guard-check: p50 of 30; markitdown and naive openpyxl: 1 run); "
+          "peak RSS per command via getrusage(RUSAGE_CHILDREN); "
+          "python = this interpreter, not a shim. Other load on the machine adds noise to the ratios.\n")
+    print(table.render(rows, markdown=args.markdown))
+    for line in ctx.notes:
+        print(f"\nnote: {line}" if args.markdown else f"note: {line}")
+    print(f"\nbench took {time.perf_counter() - started:.0f} s; inputs in {args.inputs}", file=sys.stderr)
+    shutil.rmtree(ctx.work, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
