@@ -21,6 +21,7 @@ from boundread.errors import BoundreadError, ExitCode, UsageError
 
 budget_app = typer.Typer(
     help="Runaway guards: depth, tokens, cost and policy, in a ledger that hooks update and enforce.",
+    epilog="Example: boundread budget set --session demo --max-usd 0.50 && boundread budget status",
     no_args_is_help=True,
 )
 
@@ -28,6 +29,7 @@ JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object (sc
 SessionOpt = Annotated[
     str | None, typer.Option("--session", help="Session id (default: the hook payload's session_id).")
 ]
+OneSessionOpt = Annotated[str | None, typer.Option("--session", help="Only this session (default: every session).")]
 
 
 def _boundary(as_json: bool, work: Callable[[], int]) -> NoReturn:
@@ -88,9 +90,10 @@ def _usd(text: str | None) -> Decimal | None:
     return value
 
 
-@budget_app.command("set")
+@budget_app.command("set", epilog="Examples: boundread budget set --session demo --max-usd 0.50 --max-tokens 200000"
+                    "\n\nboundread budget set --global --max-depth 2 --deny-tool WebFetch")
 def set_limits(
-    session: SessionOpt = None,
+    session: Annotated[str | None, typer.Option("--session", help="Limits for this session id.")] = None,
     project: Annotated[bool, typer.Option("--project", help="Limits for every session in this folder.")] = False,
     everywhere: Annotated[bool, typer.Option("--global", help="Limits over all sessions together.")] = False,
     max_tokens: Annotated[int | None, typer.Option(min=0, help="Tokens (in+out+cache) before denying.")] = None,
@@ -125,7 +128,8 @@ def set_limits(
     _boundary(as_json, work)
 
 
-@budget_app.command("add")
+@budget_app.command("add", epilog="Example: boundread budget add --session demo --model claude-sonnet-4-5 "
+                    "--input 120000 --output 9000")
 def add(
     session: Annotated[str, typer.Option("--session", help="Session id to charge.")],
     model: Annotated[str, typer.Option("--model", help="Model name, e.g. claude-sonnet-4-5.")],
@@ -163,7 +167,8 @@ def add(
     _boundary(as_json, work)
 
 
-@budget_app.command("ingest")
+@budget_app.command("ingest", epilog="Examples: boundread budget ingest < stop-payload.json\n\n"
+                    "boundread budget ingest --transcript session.jsonl --session demo")
 def ingest_cmd(
     transcript: Annotated[
         Path | None,
@@ -206,8 +211,9 @@ def _views(ledger: SqliteLedger, session: str | None) -> list[ScopeView]:
     return views
 
 
-@budget_app.command("status")
-def status(session: SessionOpt = None, as_json: JsonOpt = False) -> None:
+@budget_app.command("status", epilog="Examples: boundread budget status\n\n"
+                    "boundread budget status --session demo --json")
+def status(session: OneSessionOpt = None, as_json: JsonOpt = False) -> None:
     """Tokens, USD, calls and depth, each against its limit."""
 
     def work() -> int:
@@ -265,8 +271,13 @@ def _tool_call(payload: dict[str, Any]) -> tuple[str, Any] | None:
     return (tool, payload.get("tool_input")) if isinstance(tool, str) else None
 
 
-@budget_app.command("check")
-def check(session: SessionOpt = None, as_json: JsonOpt = False) -> None:
+@budget_app.command("check", epilog="Examples: boundread budget check --session demo\n\n"
+                    "boundread budget check < pre-tool-payload.json")
+def check(
+    session: Annotated[str | None, typer.Option(
+        "--session", help="Session id (default: the hook payload's session_id, else 'default').")] = None,
+    as_json: JsonOpt = False,
+) -> None:
     """Exit 0 within every limit; over one, deny (as a hook, in the agent's dialect; else exit 2 + stderr)."""
 
     def work() -> int:
@@ -295,7 +306,7 @@ def check(session: SessionOpt = None, as_json: JsonOpt = False) -> None:
     _boundary(as_json, work)
 
 
-@budget_app.command("prices")
+@budget_app.command("prices", epilog="Example: boundread budget prices claude-sonnet-4-5")
 def prices(
     model: Annotated[str, typer.Argument(help="Model name, e.g. claude-sonnet-4-5.")],
     as_json: JsonOpt = False,
@@ -325,9 +336,10 @@ def prices(
     _boundary(as_json, work)
 
 
-@budget_app.command("reset")
+@budget_app.command("reset", epilog="Examples: boundread budget reset --session demo\n\n"
+                    "boundread budget reset --limits")
 def reset(
-    session: SessionOpt = None,
+    session: OneSessionOpt = None,
     limits: Annotated[bool, typer.Option("--limits", help="Also forget the scope's limits.")] = False,
     as_json: JsonOpt = False,
 ) -> None:
@@ -343,10 +355,12 @@ def reset(
     _boundary(as_json, work)
 
 
-@budget_app.command("exec", context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
+@budget_app.command("exec", context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
+                    epilog="Example: boundread budget exec --session demo -- claude -p 'summarise report.pdf'")
 def exec_cmd(
     command: Annotated[list[str], typer.Argument(help="The sub-agent command, after --.")],
-    session: SessionOpt = None,
+    session: Annotated[str | None, typer.Option(
+        "--session", help="Session id (default: $BOUNDREAD_SESSION, else 'default').")] = None,
 ) -> None:
     """Run a sub-agent command one level deeper (BOUNDREAD_DEPTH + 1); refuse beyond the depth limit."""
 

@@ -12,10 +12,11 @@ from boundread.errors import BoundreadError, ExitCode
 
 def register(app: typer.Typer) -> None:
     """Add `init` and `guard-check` to the app."""
-    app.command("init", epilog="Examples: boundread init | boundread init --agent gemini --dry-run | "
+    app.command("init", epilog="Examples: boundread init\n\nboundread init --agent gemini --dry-run\n\n"
                                "boundread init --uninstall")(init)
-    app.command("guard-check", epilog="Examples: boundread guard-check < payload.json | "
-                                      "boundread guard-check --command 'cat report.pdf' --json")(guard_check)
+    app.command("guard-check", epilog="Examples: boundread guard-check < payload.json\n\n"
+                                      "boundread guard-check --command 'cat report.pdf' --json\n\n"
+                                      "boundread guard-check --explain report.pdf")(guard_check)
 
 
 def init(

@@ -1,0 +1,1 @@
+complete --command boundread --no-files --arguments "(env _BOUNDREAD_COMPLETE=complete_fish _TYPER_COMPLETE_FISH_ACTION=get-args _TYPER_COMPLETE_ARGS=(commandline -cp) boundread)" --condition "env _BOUNDREAD_COMPLETE=complete_fish _TYPER_COMPLETE_FISH_ACTION=is-args _TYPER_COMPLETE_ARGS=(commandline -cp) boundread"
