@@ -9,14 +9,15 @@ import sys
 from collections.abc import Callable
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 
+if TYPE_CHECKING:  # the ledger (sqlite3) and the policy load only in the command that runs
+    from boundread.budget.ledger import SqliteLedger
+    from boundread.budget.model import Scope, ScopeView
+
 from boundread.budget.errors import BudgetError, DepthExceeded
-from boundread.budget.ledger import SqliteLedger
-from boundread.budget.model import BudgetLimits, Scope, ScopeView, UsageRecord
-from boundread.budget.policy import check_depth, check_spend
 from boundread.errors import BoundreadError, ExitCode, UsageError
 
 budget_app = typer.Typer(
@@ -67,6 +68,8 @@ def _stdin_payload() -> dict[str, Any] | None:
 
 
 def _scope(session: str | None, project: bool, everywhere: bool) -> Scope:
+    from boundread.budget.model import Scope
+
     if sum((session is not None, project, everywhere)) > 1:
         raise UsageError("--session, --project and --global exclude each other", "pick one scope")
     if project:
@@ -109,6 +112,8 @@ def set_limits(
     """Set limits for a session, this project or globally (only the given ones change)."""
 
     def work() -> int:
+        from boundread.budget.ledger import SqliteLedger
+        from boundread.budget.model import BudgetLimits
         scope = _scope(session, project, everywhere)
         wanted = BudgetLimits(max_tokens, _usd(max_usd), max_depth, max_calls, max_repeat, tuple(deny_tool or ()))
         with SqliteLedger() as ledger:
@@ -143,6 +148,8 @@ def add(
 
     def work() -> int:
         from boundread.budget.errors import fmt_usd
+        from boundread.budget.ledger import SqliteLedger
+        from boundread.budget.model import UsageRecord
         from boundread.budget.prices import Pricer
 
         rec = Pricer.load().cost(UsageRecord(model, input_tokens, output_tokens, cache_read, cache_write))
@@ -181,6 +188,7 @@ def ingest_cmd(
 
     def work() -> int:
         from boundread.budget.enforce import project_of, session_of
+        from boundread.budget.ledger import SqliteLedger
         from boundread.budget.transcript import ingest
 
         payload = {} if transcript else (_stdin_payload() or {})
@@ -203,6 +211,8 @@ def ingest_cmd(
 
 
 def _views(ledger: SqliteLedger, session: str | None) -> list[ScopeView]:
+    from boundread.budget.model import Scope, ScopeView
+
     sessions = [session] if session else ledger.sessions()
     views = [ScopeView(s, ledger.limits(s), ledger.totals(s)) for s in (Scope("session", x) for x in sessions)]
     glob = Scope("global")
@@ -217,6 +227,7 @@ def status(session: OneSessionOpt = None, as_json: JsonOpt = False) -> None:
     """Tokens, USD, calls and depth, each against its limit."""
 
     def work() -> int:
+        from boundread.budget.ledger import SqliteLedger
         from boundread.render import budget as view
 
         with SqliteLedger() as ledger:
@@ -282,6 +293,8 @@ def check(
 
     def work() -> int:
         from boundread.budget import enforce
+        from boundread.budget.ledger import SqliteLedger
+        from boundread.budget.policy import check_depth, check_spend
 
         payload = _stdin_payload()
         sid = session or (enforce.session_of(payload) if payload else None) or "default"
@@ -346,6 +359,8 @@ def reset(
     """Forget what a session spent (every session without --session). Limits stay unless --limits."""
 
     def work() -> int:
+        from boundread.budget.ledger import SqliteLedger
+        from boundread.budget.model import Scope
         scope = Scope("session", session) if session else Scope("global")
         with SqliteLedger() as ledger:
             ledger.reset(scope, limits=limits)
@@ -366,6 +381,9 @@ def exec_cmd(
 
     def work() -> int:
         from boundread.budget.enforce import depth_of
+        from boundread.budget.ledger import SqliteLedger
+        from boundread.budget.model import Scope
+        from boundread.budget.policy import check_depth
 
         depth = depth_of({}) + 1
         sid = session or os.environ.get("BOUNDREAD_SESSION") or "default"
