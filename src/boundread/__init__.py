@@ -9,42 +9,48 @@ Importing this package is cheap (standard library only); each file kind loads it
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
-from boundread.errors import (
-    BoundreadError,
-    Corrupt,
-    Encrypted,
-    ExitCode,
-    NotFound,
-    Refused,
-    TimedOut,
-    Unsupported,
-    UsageError,
-)
-from boundread.limits import Limits
-
+# Everything but __version__ loads on first use (module __getattr__): the guard-check hook imports
+# boundread.guard through this package on every agent tool call, so nothing here may cost start-up
+# time - not even typing, or errors/limits (limits imports dataclasses).
 __version__ = "0.1.0"
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from boundread.api import extract, info, list_zip, pages, sheets
     from boundread.core.model import Entry, ExtractResult, InfoResult, Listing, Request, Span
+    from boundread.errors import (
+        BoundreadError,
+        Corrupt,
+        Encrypted,
+        ExitCode,
+        NotFound,
+        Refused,
+        TimedOut,
+        Unsupported,
+        UsageError,
+    )
+    from boundread.limits import Limits
 
 _LAZY = {
     "extract": "boundread.api", "info": "boundread.api", "list_zip": "boundread.api", "pages": "boundread.api",
     "sheets": "boundread.api", "Entry": "boundread.core.model", "ExtractResult": "boundread.core.model",
     "InfoResult": "boundread.core.model", "Listing": "boundread.core.model", "Request": "boundread.core.model",
-    "Span": "boundread.core.model",
+    "Span": "boundread.core.model", "Limits": "boundread.limits",
+    **dict.fromkeys(("BoundreadError", "Corrupt", "Encrypted", "ExitCode", "NotFound", "Refused", "TimedOut",
+                     "Unsupported", "UsageError"), "boundread.errors"),
 }
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> object:
     """Load the API on first use, so ``import boundread`` (and the guard-check hook) stays light."""
     if name in _LAZY:
         import importlib
 
-        return getattr(importlib.import_module(_LAZY[name]), name)
+        value = getattr(importlib.import_module(_LAZY[name]), name)
+        globals()[name] = value  # later lookups skip this function
+        return value
     raise AttributeError(f"module 'boundread' has no attribute {name!r}")
+
 
 __all__ = [
     "BoundreadError",

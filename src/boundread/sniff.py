@@ -7,19 +7,18 @@ OLE directory sectors, the first tar header), never their content.
 
 from __future__ import annotations
 
-import bz2
-import contextlib
-import io
-import lzma
+# Hot path (the guard-check hook): no dataclasses, typing, pathlib, contextlib, zipfile, zlib, bz2, lzma at
+# module level - together they cost more start-up time than the check itself. Each loads in the
+# function that needs it; Sniffed is a plain class with __slots__.
 import os
 import stat
-import zipfile
-import zlib
-from dataclasses import dataclass
-from pathlib import Path
-from typing import IO, Union
 
-Container = Union[str, "os.PathLike[str]", IO[bytes]]
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import contextlib
+    from typing import IO
+
+    Container = str | os.PathLike[str] | IO[bytes]
 
 HEAD_BYTES = 8192
 
@@ -82,21 +81,45 @@ _ODF_MIMETYPES = {
 _OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 
 
-@dataclass(frozen=True)
 class Sniffed:
-    """What the bytes say a file is.
+    """What the bytes say a file is (frozen; compares and hashes by value, like a frozen dataclass).
 
     ``kind`` is one of the constants above; ``subtype`` refines it (image format, a tar's
     compression, "xlsm", "elf"); ``encoding`` is set for text; ``encrypted`` when the container
     itself says so (OLE ``EncryptedPackage``); ``note`` is a short human remark.
     """
 
+    __slots__ = ("kind", "mime", "subtype", "encoding", "encrypted", "note")  # noqa: RUF023 - field order = argument order
     kind: str
     mime: str
-    subtype: str = ""
-    encoding: str = ""
-    encrypted: bool = False
-    note: str = ""
+    subtype: str
+    encoding: str
+    encrypted: bool
+    note: str
+
+    def __init__(self, kind: str, mime: str, subtype: str = "", encoding: str = "", encrypted: bool = False,
+                 note: str = "") -> None:
+        for name, value in zip(self.__slots__, (kind, mime, subtype, encoding, encrypted, note), strict=True):
+            object.__setattr__(self, name, value)
+
+    def _key(self) -> tuple[str, str, str, str, bool, str]:
+        return self.kind, self.mime, self.subtype, self.encoding, self.encrypted, self.note
+
+    def __eq__(self, other: object) -> bool:
+        return self._key() == other._key() if isinstance(other, Sniffed) else NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{name}={value!r}" for name, value in zip(self.__slots__, self._key(), strict=True))
+        return f"Sniffed({shown})"
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"Sniffed is frozen: cannot assign {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"Sniffed is frozen: cannot delete {name!r}")
 
 
 def kind_from_name(name: str) -> str | None:
@@ -128,6 +151,8 @@ def sniff_path(path: str | os.PathLike[str]) -> Sniffed:
 
 def sniff_data(data: bytes, name: str = "") -> Sniffed:
     """Sniff bytes held in memory (an archive member): containers are opened from memory."""
+    import io
+
     return sniff_bytes(data[:HEAD_BYTES], io.BytesIO(data), name)
 
 
@@ -185,6 +210,9 @@ def _text_mime(head: bytes, hint: str | None) -> str:
 
 def _sniff_zip(path: Container) -> Sniffed:
     """Classify a zip container by its members (OOXML parts, ODF mimetype)."""
+    import zipfile
+    import zlib
+
     try:
         with zipfile.ZipFile(path) as zf:
             names = zf.namelist()
@@ -209,6 +237,8 @@ def _sniff_zip(path: Container) -> Sniffed:
 
 
 def _open(container: Container) -> contextlib.AbstractContextManager[IO[bytes]]:
+    import contextlib
+
     if isinstance(container, (str, os.PathLike)):
         return open(container, "rb")
     container.seek(0)
@@ -232,6 +262,8 @@ def _sniff_compressed(head: bytes) -> Sniffed | None:
 
 
 def _gunzip_head(head: bytes) -> bytes:
+    import zlib
+
     try:
         return zlib.decompressobj(wbits=31).decompress(head, 1024)
     except zlib.error:
@@ -239,6 +271,8 @@ def _gunzip_head(head: bytes) -> bytes:
 
 
 def _bunzip_head(head: bytes) -> bytes:
+    import bz2
+
     try:
         return bz2.BZ2Decompressor().decompress(head, 1024)
     except (OSError, EOFError, ValueError):
@@ -246,6 +280,8 @@ def _bunzip_head(head: bytes) -> bytes:
 
 
 def _unxz_head(head: bytes) -> bytes:
+    import lzma
+
     try:
         return lzma.LZMADecompressor().decompress(head, 1024)
     except (lzma.LZMAError, EOFError):
@@ -394,6 +430,8 @@ def _looks_cp932(sample: bytes) -> bool:
 
 def symlink_target(path: str | os.PathLike[str]) -> str | None:
     """Where a symlink finally points (resolved), or None for a plain path."""
+    from pathlib import Path
+
     p = Path(path)
     if not p.is_symlink():
         return None

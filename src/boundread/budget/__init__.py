@@ -8,10 +8,10 @@ everything is standard library at import time (genai-prices loads when a cost is
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
-
+TYPE_CHECKING = False  # not typing.TYPE_CHECKING: the guard-check hook imports this package on every call
 if TYPE_CHECKING:
+    from typing import Any
+
     from boundread.budget.errors import (
         BudgetError,
         CostCapExceeded,
@@ -44,6 +44,8 @@ _WHERE = {
 
 
 def __getattr__(name: str) -> Any:
+    import importlib
+
     for module, names in _WHERE.items():
         if name in names:
             return getattr(importlib.import_module(f"boundread.budget.{module}"), name)

@@ -5,8 +5,12 @@ Standard library only, and cheap when unused: with no ledger file, one ``os.path
 
 from __future__ import annotations
 
+# Hot path (guard-check, every agent tool call): no typing or pathlib at run time.
 import os
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 SESSION_KEYS = ("session_id", "sessionId", "conversation_id", "conversationId", "chat_id", "thread_id")
 SUBAGENT_KEYS = ("agent_id",)

@@ -4,47 +4,79 @@ The kind of a file comes from its bytes (``boundread.sniff``), never its name; s
 followed; FIFOs and devices are never opened.
 """
 
+# os.path on purpose, not pathlib: importing pathlib costs milliseconds of start-up on the hook path.
+# ruff: noqa: PTH109, PTH111, PTH117, PTH118, PTH119, PTH120, PTH206
 from __future__ import annotations
 
-import fnmatch
+# Hot path (guard-check runs before every agent tool call): no dataclasses, typing, pathlib, re or
+# shlex (re, enum, functools... cost as much start-up as Python itself); paths are strings (os.path),
+# and rarer needs import where they are used.
 import os
-import re
-import shlex
 import stat
-from dataclasses import dataclass
-from pathlib import Path
 
 from boundread import sniff
 from boundread.guard.config import GuardConfig
+from boundread.guard.record import Record
 
 ALLOW, DENY = "allow", "deny"
 
 
-@dataclass(frozen=True)
-class Decision:
+class Decision(Record):
     """``decision`` is allow or deny; ``rule`` names what decided; ``error`` is set when the guard
     could not look (then ``decision`` is the configured ``on_error``)."""
 
+    __slots__ = ("decision", "reason", "kind", "rule", "path", "error")  # noqa: RUF023 - field order = argument order
     decision: str
-    reason: str = ""
-    kind: str = ""
-    rule: str = ""
-    path: str = ""
-    error: str = ""
+    reason: str
+    kind: str
+    rule: str
+    path: str
+    error: str
+
+    def __init__(self, decision: str, reason: str = "", kind: str = "", rule: str = "", path: str = "",
+                 error: str = "") -> None:
+        self._init(decision, reason, kind, rule, path, error)
 
     @property
     def denied(self) -> bool:
         return self.decision == DENY
 
 
-def _absolute(path: str, cwd: str | os.PathLike[str] | None) -> Path:
-    expanded = Path(path).expanduser()
-    if expanded.is_absolute():
-        return expanded
-    return Path(cwd or Path.cwd()) / expanded
+def _absolute(path: str, cwd: str | os.PathLike[str] | None) -> str:
+    """``path`` made absolute against ``cwd`` (like pathlib: ``~`` expanded, ``..`` kept)."""
+    expanded = os.path.expanduser(path)
+    if os.path.isabs(expanded):
+        return _clean(expanded)
+    return _clean(os.path.join(os.fspath(cwd) if cwd else os.getcwd(), expanded))
+
+
+def _absolute_dir(cwd: str) -> str:
+    """``Path(cwd).absolute()``: no ``~`` expansion, ``..`` kept."""
+    return _clean(cwd if os.path.isabs(cwd) else os.path.join(os.getcwd(), cwd))
+
+
+def _clean(path: str) -> str:
+    """Collapse ``//`` and ``/./`` and drop a trailing slash, as ``str(Path(path))`` does (not ``..``)."""
+    parts = [part for part in path.split(os.sep) if part not in ("", ".")]
+    lead = os.sep if path.startswith(os.sep) else ""
+    return lead + os.sep.join(parts) if parts else (lead or ".")
+
+
+def _parents(path: str) -> list[str]:
+    """``Path(path).parents`` as strings: the folders above ``path``, nearest first."""
+    found: list[str] = []
+    current = os.path.dirname(path)
+    while True:
+        found.append(current)
+        parent = os.path.dirname(current)
+        if parent == current or not current:
+            return found
+        current = parent
 
 
 def _page_count(pages: object) -> int | None:
+    import re  # only for a PDF read with a pages range
+
     total = 0
     for part in str(pages).split(","):
         match = re.fullmatch(r"\s*(\d+)\s*(?:-\s*(\d+)\s*)?", part)
@@ -55,14 +87,14 @@ def _page_count(pages: object) -> int | None:
     return total
 
 
-def _in_attachments(absolute: Path, dirs: tuple[str, ...], cwd: Path | None) -> bool:
-    parents = absolute.parents
+def _in_attachments(absolute: str, dirs: tuple[str, ...], cwd: str | None) -> bool:
+    parents = _parents(absolute)
     for folder in dirs:
         if os.sep in folder or "/" in folder:
             root = _absolute(folder, cwd)
             if root in parents:
                 return True
-        elif any(parent.name == folder for parent in parents):
+        elif any(os.path.basename(parent) == folder for parent in parents):
             return True
     return False
 
@@ -84,12 +116,11 @@ def check_read(path: str, *, offset: object = None, limit: object = None, pages:
 def _verdict(given: str, cfg: GuardConfig, cwd: str | os.PathLike[str] | None, *, command: str | None,
              limit: object = None, pages: object = None) -> Decision:
     absolute = _absolute(given, cwd)
-    here = Path(cwd).absolute() if cwd else None
-    if any(fnmatch.fnmatch(name, glob) for glob in cfg.allow
-           for name in (given, str(absolute), absolute.name)):
+    here = _absolute_dir(os.fspath(cwd)) if cwd else None
+    if cfg.allow and _allowed(cfg.allow, (given, absolute, os.path.basename(absolute))):
         return Decision(ALLOW, rule="allow-glob", path=given)
     try:
-        info = absolute.stat()
+        info = os.stat(absolute)
     except (OSError, ValueError):
         return Decision(ALLOW, rule="missing", path=given)
     if stat.S_ISDIR(info.st_mode):
@@ -112,7 +143,13 @@ def _verdict(given: str, cfg: GuardConfig, cwd: str | os.PathLike[str] | None, *
     return Decision(DENY, why, kind, rule, given)
 
 
-def _rule(kind: str, size: int, absolute: Path, here: Path | None, cfg: GuardConfig, *,
+def _allowed(globs: tuple[str, ...], names: tuple[str, ...]) -> bool:
+    import fnmatch  # only when the config has an allow-list
+
+    return any(fnmatch.fnmatch(name, glob) for glob in globs for name in names)
+
+
+def _rule(kind: str, size: int, absolute: str, here: str | None, cfg: GuardConfig, *,
           command: str | None, limit: object, pages: object) -> str | None:
     """The name of the rule that denies, or None to allow."""
     if kind == sniff.PDF and command is None and pages:
@@ -140,13 +177,13 @@ def _rule(kind: str, size: int, absolute: Path, here: Path | None, cfg: GuardCon
     return None
 
 
-def _reason(given: str, absolute: Path, here: Path | None, sniffed: sniff.Sniffed, size: int, rule: str,
+def _reason(given: str, absolute: str, here: str | None, sniffed: sniff.Sniffed, size: int, rule: str,
             command: str | None, cfg: GuardConfig) -> str:
     from boundread.guard import facts, reason  # only on a deny: the allow path stays small
 
     kind = sniffed.kind
     shown = reason.display_path(given, absolute, here) if command is None else given
-    quoted = shlex.quote(shown)
+    quoted = reason.quote(shown)
     described, found = reason.describe(absolute, kind, size, sniffed.subtype)
     why = {
         "image-attachment": "it is in an attachments folder, so you have seen it already",
@@ -193,14 +230,14 @@ def _unpack_verdict(given: str, program: str, cfg: GuardConfig,
         return Decision(ALLOW, rule="unreadable", path=given)
     from boundread.guard import facts, reason
 
-    size = absolute.stat().st_size
+    size = os.stat(absolute).st_size
     described, found = reason.describe(absolute, sniffed.kind, size)
     entries, unpacked = found.get("entries"), found.get("unpacked")
     too_many = isinstance(entries, int) and entries > cfg.extract_max_entries
     too_big = max(size, unpacked if isinstance(unpacked, int) else 0) > cfg.extract_max_bytes
     if not (too_many or too_big):
         return Decision(ALLOW, kind=sniffed.kind, rule="unpack-ok", path=given)
-    quoted = shlex.quote(given)
+    quoted = reason.quote(given)
     limit = (f"more than {cfg.extract_max_entries} entries" if too_many
              else f"more than {facts.human_size(cfg.extract_max_bytes)}")
     cmds = [f"boundread list-zip {quoted}", f"boundread extract {quoted} --member NAME"]

@@ -6,15 +6,23 @@ The contracts (verified against each agent's hook documentation): Claude Code an
 ``cancel``; Windsurf and the generic CLI with exit 2 and the reason on stderr.
 """
 
+# os.path on purpose, not pathlib: importing pathlib costs milliseconds of start-up on the hook path.
+# ruff: noqa: PTH118, PTH206
 from __future__ import annotations
 
-import json
-from collections.abc import Mapping
-from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any
+# Hot path (guard-check runs before every agent tool call): no json (it imports re), dataclasses,
+# typing or pathlib at module level: jsonio, Records and os.path instead.
+import os
 
-from boundread.guard.decide import Decision
+from boundread.guard import jsonio
+from boundread.guard.record import Record
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any
+
+    from boundread.guard.decide import Decision
 
 AGENTS = ("claude", "claude-sdk", "codex", "gemini", "cursor", "copilot", "cline", "windsurf", "generic")
 READ, COMMAND, OTHER = "read", "command", "other"
@@ -27,28 +35,38 @@ class PayloadError(ValueError):
     """A payload the guard cannot read; the message says what was wrong."""
 
 
-@dataclass(frozen=True)
-class Call:
-    """One tool call, normalised across agents."""
+class Call(Record):
+    """One tool call, normalised across agents. ``action`` is READ, COMMAND or OTHER."""
 
+    __slots__ = ("agent", "tool", "action", "path", "command", "offset", "limit", "pages", "cwd", "event",  # noqa: RUF023 - field order = argument order
+                 "tool_input")
     agent: str
     tool: str
-    action: str  # READ, COMMAND or OTHER
-    path: str = ""
-    command: str = ""
-    offset: object = None
-    limit: object = None
-    pages: object = None
-    cwd: str = ""
-    event: str = ""
-    tool_input: Mapping[str, Any] = field(default_factory=dict)
+    action: str
+    path: str
+    command: str
+    offset: object
+    limit: object
+    pages: object
+    cwd: str
+    event: str
+    tool_input: Mapping[str, Any]
+
+    def __init__(self, agent: str, tool: str, action: str, path: str = "", command: str = "",
+                 offset: object = None, limit: object = None, pages: object = None, cwd: str = "",
+                 event: str = "", tool_input: Mapping[str, Any] | None = None) -> None:
+        self._init(agent, tool, action, path, command, offset, limit, pages, cwd, event,
+                   {} if tool_input is None else tool_input)
 
 
-@dataclass(frozen=True)
-class Reply:
-    stdout: str = ""
-    stderr: str = ""
-    code: int = 0
+class Reply(Record):
+    __slots__ = ("stdout", "stderr", "code")  # noqa: RUF023 - field order = argument order
+    stdout: str
+    stderr: str
+    code: int
+
+    def __init__(self, stdout: str = "", stderr: str = "", code: int = 0) -> None:
+        self._init(stdout, stderr, code)
 
 
 def detect(payload: Mapping[str, Any]) -> str:
@@ -78,12 +96,16 @@ def detect(payload: Mapping[str, Any]) -> str:
 def _as_dict(value: object, what: str) -> Mapping[str, Any]:
     if isinstance(value, str):
         try:
-            value = json.loads(value) if value.strip() else {}
-        except json.JSONDecodeError:
+            value = jsonio.loads(value) if value.strip() else {}
+        except ValueError:  # json.JSONDecodeError
             raise PayloadError(f"{what} is a string but not JSON") from None
-    if not isinstance(value, Mapping):
-        raise PayloadError(f"missing or malformed {what}")
-    return value
+    if isinstance(value, dict):  # what JSON gives
+        return value
+    from collections.abc import Mapping  # a payload built in Python
+
+    if isinstance(value, Mapping):
+        return value
+    raise PayloadError(f"missing or malformed {what}")
 
 
 def _call(agent: str, tool: str, args: Mapping[str, Any], cwd: str, event: str = "") -> Call:
@@ -106,9 +128,16 @@ def _call(agent: str, tool: str, args: Mapping[str, Any], cwd: str, event: str =
         if isinstance(command, str) and command:
             folder = args.get("dir_path") or args.get("cwd") or args.get("workdir")
             if isinstance(folder, str) and folder:
-                cwd = str(Path(cwd) / folder) if cwd else folder
+                cwd = _join(cwd, folder) if cwd else folder
             return Call(agent, tool, COMMAND, command=command, cwd=cwd, event=event, tool_input=args)
     return Call(agent, tool, OTHER, cwd=cwd, event=event, tool_input=args)
+
+
+def _join(cwd: str, folder: str) -> str:
+    """``str(Path(cwd) / folder)``."""
+    parts = [part for part in os.path.join(cwd, folder).split(os.sep) if part not in ("", ".")]
+    lead = os.sep if cwd.startswith(os.sep) or folder.startswith(os.sep) else ""
+    return lead + os.sep.join(parts) if parts else (lead or ".")
 
 
 def parse(payload: Mapping[str, Any], agent: str) -> Call:
@@ -185,4 +214,4 @@ def _claude_deny(why: str) -> dict[str, str]:
 
 
 def _dump(body: Mapping[str, Any]) -> str:
-    return json.dumps(body, ensure_ascii=False) + "\n"
+    return jsonio.dumps(body) + "\n"

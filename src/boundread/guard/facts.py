@@ -7,20 +7,30 @@ value) rather than raising when the file does not cooperate.
 
 from __future__ import annotations
 
+# On the guard-check path (a deny): no re (with enum and functools it costs ~10 ms of start-up, as
+# much as Python itself), so the PDF scan matches its two patterns by hand; zipfile and xml load
+# only in the functions that open a zip; no typing at run time.
 import os
-import re
-import zipfile
-import zlib
-from typing import Any
 
 from boundread import sniff
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import zipfile
+    from typing import Any
+
 WINDOW = 256 * 1024
 SAMPLE = 64 * 1024
-_PAGES = re.compile(rb"/Type\s*/Pages\b")
-_COUNT = re.compile(rb"/Count\s+(\d{1,7})\b")
-_ZIP_ERRORS = (zipfile.BadZipFile, OSError, ValueError, NotImplementedError, RuntimeError, zlib.error,
-               KeyError, EOFError)
+_SPACE = b" \t\n\r\f\v"  # bytes regex \s
+_WORD = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")  # bytes regex \w
+
+
+def _zip_errors() -> tuple[type[BaseException], ...]:
+    import zipfile
+    import zlib
+
+    return (zipfile.BadZipFile, OSError, ValueError, NotImplementedError, RuntimeError, zlib.error,
+            KeyError, EOFError)
 
 
 def pdf_pages(path: str | os.PathLike[str], size: int) -> int | None:
@@ -35,22 +45,60 @@ def pdf_pages(path: str | os.PathLike[str], size: int) -> int | None:
         return None
     best: int | None = None
     for chunk in chunks:
-        for match in _PAGES.finditer(chunk):
-            at = match.start()
+        for at, after in _pages_nodes(chunk):
             start = chunk.rfind(b"<<", max(0, at - 65536), at)
-            end = chunk.find(b">>", match.end())
+            end = chunk.find(b">>", after)
             window = chunk[max(0, min(start if start >= 0 else at, at - 400)): end if end > 0 else at + 400]
-            for count in _COUNT.findall(window):
-                best = max(best or 0, int(count))
+            for count in _counts(window):
+                best = max(best or 0, count)
     return best
+
+
+def _boundary(data: bytes, at: int) -> bool:
+    """Regex ``\\b`` after a word character: at the end, or before a non-word byte."""
+    return at >= len(data) or data[at] not in _WORD
+
+
+def _pages_nodes(chunk: bytes) -> list[tuple[int, int]]:
+    """(start, end) of each match of ``/Type\\s*/Pages\\b``."""
+    found: list[tuple[int, int]] = []
+    at = chunk.find(b"/Pages")
+    while at >= 0:
+        end = at + len(b"/Pages")
+        start = at
+        while start > 0 and chunk[start - 1] in _SPACE:
+            start -= 1
+        if chunk.endswith(b"/Type", 0, start) and _boundary(chunk, end):
+            found.append((start - len(b"/Type"), end))
+        at = chunk.find(b"/Pages", end)
+    return found
+
+
+def _counts(window: bytes) -> list[int]:
+    """The numbers of ``/Count\\s+(\\d{1,7})\\b``."""
+    found: list[int] = []
+    at = window.find(b"/Count")
+    while at >= 0:
+        digits = after = at + len(b"/Count")
+        while digits < len(window) and window[digits] in _SPACE:
+            digits += 1
+        end = digits
+        while end < len(window) and 48 <= window[end] <= 57 and end - digits <= 7:  # ASCII 0-9
+            end += 1
+        if digits > after and 1 <= end - digits <= 7 and _boundary(window, end):
+            found.append(int(window[digits:end]))
+        at = window.find(b"/Count", max(end, after))
+    return found
 
 
 def zip_summary(path: str | os.PathLike[str]) -> tuple[int, int] | None:
     """(entries, total uncompressed bytes) from the central directory."""
+    import zipfile
+
     try:
         with zipfile.ZipFile(path) as zf:
             infos = zf.infolist()
-    except _ZIP_ERRORS:
+    except _zip_errors():
         return None
     return len(infos), sum(info.file_size for info in infos)
 
@@ -86,12 +134,14 @@ def _member(zf: zipfile.ZipFile, name: str, cap: int = 2 * 1024 * 1024) -> bytes
             return None
         with zf.open(info) as fh:
             return fh.read(cap)
-    except _ZIP_ERRORS:
+    except _zip_errors():
         return None
 
 
 def office_facts(path: str | os.PathLike[str], kind: str) -> dict[str, object]:
     """xlsx sheet names, pptx slide count, docx page count (from docProps/app.xml)."""
+    import zipfile
+
     facts: dict[str, object] = {}
     try:
         with zipfile.ZipFile(path) as zf:
@@ -101,6 +151,8 @@ def office_facts(path: str | os.PathLike[str], kind: str) -> dict[str, object]:
                 if root is not None:
                     facts["sheets"] = [el.get("name", "?") for el in root.iter() if el.tag.endswith("}sheet")]
             elif kind == sniff.PPTX:
+                import re
+
                 facts["slides"] = sum(1 for n in names if re.fullmatch(r"ppt/slides/slide\d+\.xml", n))
             elif kind == sniff.DOCX:
                 root = _safe_xml(_member(zf, "docProps/app.xml") or b"")
@@ -108,7 +160,7 @@ def office_facts(path: str | os.PathLike[str], kind: str) -> dict[str, object]:
                 pages = next((el.text for el in found if el.tag.endswith("}Pages")), None)
                 if pages and pages.isdigit():
                     facts["pages"] = int(pages)
-    except _ZIP_ERRORS:
+    except _zip_errors():
         return {}
     return facts
 

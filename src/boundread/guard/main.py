@@ -5,19 +5,24 @@ heavy is imported. A broken hook must not stop the agent, so every failure is on
 the configured ``on_error`` (allow by default); exit 1 is never used to deny.
 """
 
+# os.path on purpose, not pathlib: importing pathlib costs milliseconds of start-up on the hook path.
+# ruff: noqa: PTH109
 from __future__ import annotations
 
-import json
+# Hot path: no json (it imports re), typing, pathlib, argparse, dataclasses or contextlib at module
+# level - each costs milliseconds of start-up on every agent tool call. tests/guard/test_guard_speed.py
+# checks which modules a call loads.
 import os
 import sys
-from collections.abc import Mapping
-from pathlib import Path
-from types import SimpleNamespace
-from typing import IO, Any, NoReturn
 
 from boundread.guard import config as guard_config
-from boundread.guard import dialects
+from boundread.guard import dialects, jsonio
 from boundread.guard.decide import ALLOW, DENY, Decision, check_command, check_read
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import IO, Any, NoReturn
 
 PROG = "boundread guard-check"
 MAX_PAYLOAD = 8 * 1024 * 1024
@@ -56,12 +61,22 @@ def _parser() -> Any:
     return parser
 
 
-def _fast_args(argv: list[str]) -> SimpleNamespace | None:
+class _HookArgs:
+    """The parsed options of the hook's usual argv (what argparse would give)."""
+
+    __slots__ = ("agent", "path", "command", "json", "explain", "config")  # noqa: RUF023 - field order = argument order
+
+    def __init__(self, agent: str | None) -> None:
+        self.agent = agent
+        self.path = self.command = self.explain = self.config = None
+        self.json = False
+
+
+def _fast_args(argv: list[str]) -> _HookArgs | None:
     """The hook's usual argv (none, or --agent NAME) without building the parser."""
     if argv and not (len(argv) == 2 and argv[0] == "--agent" and argv[1] in dialects.AGENTS):
         return None
-    return SimpleNamespace(agent=argv[1] if argv else None, path=None, command=None, json=False,
-                              explain=None, config=None)
+    return _HookArgs(argv[1] if argv else None)
 
 
 def run(argv: list[str], stdin: IO[str] | None = None) -> int:
@@ -81,17 +96,17 @@ def run(argv: list[str], stdin: IO[str] | None = None) -> int:
 def _run(args: Any, stdin: IO[str] | None) -> int:
     if args.explain or args.path or args.command:
         try:
-            cfg = guard_config.load(str(Path.cwd()), args.config)
+            cfg = guard_config.load(os.getcwd(), args.config)
         except (guard_config.ConfigError, OSError) as exc:
             return _emit(_failure(str(exc), None), args.agent or "generic", args.json)
         _notes(cfg)
         if args.explain:
             return _explain(args.explain, cfg, args.json)
         if args.path:
-            decision = check_read(args.path, cwd=str(Path.cwd()), config=cfg)
+            decision = check_read(args.path, cwd=os.getcwd(), config=cfg)
             tool, tool_input = "Read", {"file_path": args.path}
         else:
-            decision = check_command(args.command, cwd=str(Path.cwd()), config=cfg)
+            decision = check_command(args.command, cwd=os.getcwd(), config=cfg)
             tool, tool_input = "Bash", {"command": args.command}
         return _emit(_with_budget(decision, {}, tool, tool_input), args.agent or "generic", args.json)
     agent = args.agent
@@ -157,11 +172,11 @@ def _notes(cfg: guard_config.GuardConfig) -> None:
 
 
 def _explain(path: str, cfg: guard_config.GuardConfig, as_json: bool) -> int:
-    decision = check_read(path, cwd=str(Path.cwd()), config=cfg)
+    decision = check_read(path, cwd=os.getcwd(), config=cfg)
     if as_json:
         body = {"decision": decision.decision, "rule": decision.rule, "kind": decision.kind,
                 "reason": decision.reason, "config": list(cfg.sources)}
-        sys.stdout.write(json.dumps(body, ensure_ascii=False) + "\n")
+        sys.stdout.write(jsonio.dumps(body) + "\n")
         return 0
     lines = [f"file: {path}", f"decision: {decision.decision}", f"rule: {decision.rule}",
              f"kind: {decision.kind or '-'}", f"config: {' < '.join(cfg.sources)}"]
@@ -180,9 +195,10 @@ def _read_payload(stdin: IO[str] | None) -> dict[str, Any]:
     if not text.strip():
         raise dialects.PayloadError("empty stdin: expected one hook payload (JSON), or use --path/--command")
     try:
-        payload = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise dialects.PayloadError(f"invalid JSON on stdin ({exc.msg}, line {exc.lineno})") from None
+        payload = jsonio.loads(text)
+    except ValueError as exc:  # json.JSONDecodeError
+        msg, line = getattr(exc, "msg", str(exc)), getattr(exc, "lineno", 1)
+        raise dialects.PayloadError(f"invalid JSON on stdin ({msg}, line {line})") from None
     if not isinstance(payload, dict):
         raise dialects.PayloadError("the payload is not a JSON object")
     return payload

@@ -4,10 +4,13 @@ Paths are ``shlex.quote``-d, so each suggested command line can be pasted into a
 the whole reason stays under about 600 characters.
 """
 
+# os.path on purpose, not pathlib: importing pathlib costs milliseconds of start-up on the hook path.
+# ruff: noqa: PTH117
 from __future__ import annotations
 
-import shlex
-from pathlib import Path
+# On the guard-check path (a deny): no shlex, pathlib or typing at module level (shlex imports re:
+# ~10 ms of start-up with enum and functools); ``quote`` is shlex.quote without the regex.
+import os
 
 from boundread import sniff
 from boundread.guard import facts
@@ -26,7 +29,19 @@ _LISTABLE = (sniff.ZIP, sniff.SEVENZ, sniff.TAR, sniff.RAR)
 _SLIDES = (sniff.PPTX, sniff.PPT, sniff.ODP)
 
 
-def describe(path: Path, kind: str, size: int, subtype: str = "") -> tuple[str, dict[str, object]]:
+_SAFE = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_@%+=:,./-")
+
+
+def quote(word: str) -> str:
+    """``shlex.quote``: the word as is when every character is shell-safe, else single-quoted."""
+    if not word:
+        return "''"
+    if all(ch in _SAFE for ch in word):
+        return word
+    return "'" + word.replace("'", "'\"'\"'") + "'"
+
+
+def describe(path: str, kind: str, size: int, subtype: str = "") -> tuple[str, dict[str, object]]:
     """'PDF, 4.2 MB, 103 pages' and the facts behind it (cheap, stdlib only)."""
     found: dict[str, object] = {"size": size}
     if kind == sniff.PDF:
@@ -70,7 +85,7 @@ def commands(kind: str, quoted: str, found: dict[str, object], line_cap: int) ->
                 f"boundread extract {quoted} --grep PATTERN --context 2"]
     if kind in _SHEETS:
         sheets = found.get("sheets")
-        first = f" {shlex.quote(str(sheets[0]))}" if isinstance(sheets, list) and sheets else ""
+        first = f" {quote(str(sheets[0]))}" if isinstance(sheets, list) and sheets else ""
         return [f"boundread info {quoted}", f"boundread sheets {quoted}{first} --max-rows 50"]
     if kind in _SLIDES:
         return [f"boundread info {quoted}", f"boundread pages {quoted} 1-5"]
@@ -84,13 +99,13 @@ def commands(kind: str, quoted: str, found: dict[str, object], line_cap: int) ->
     return [f"boundread info {quoted}", f"boundread extract {quoted} --lines 1-200"]
 
 
-def display_path(given: str, absolute: Path, cwd: Path | None) -> str:
+def display_path(given: str, absolute: str, cwd: str | None) -> str:
     """The shortest faithful spelling: relative to cwd when inside it, else as given."""
-    if cwd is not None and Path(given).is_absolute():
-        try:
-            return str(absolute.relative_to(cwd))
-        except ValueError:
-            return given
+    if cwd is not None and os.path.isabs(given):
+        if absolute == cwd:
+            return "."
+        inside = cwd.rstrip(os.sep) + os.sep
+        return absolute[len(inside):] if absolute.startswith(inside) else given
     return given
 
 

@@ -8,8 +8,11 @@ output is safe when it goes to a file or through a bounding stage (``| head``, `
 
 from __future__ import annotations
 
+# On the guard-check path for every shell tool call: no dataclasses (~10 ms of start-up with the
+# inspect module it imports); FileUse is a Record, _Stage a plain class.
 import re
-from dataclasses import dataclass, field
+
+from boundread.guard.record import Record
 
 PRINT, UNPACK = "print", "unpack"
 MAX_DEPTH = 4
@@ -38,18 +41,27 @@ _PY_UNBOUNDED = re.compile(r"\.read\(\s*\)|\.readlines\(\s*\)|\.read_text\(|\.re
                            r"for\s+\w+\s+in\s+open\(|shutil\.copyfileobj")
 
 
-@dataclass(frozen=True)
-class FileUse:
-    action: str  # PRINT: its content reaches the output; UNPACK: an archive is extracted
+class FileUse(Record):
+    """``action``: PRINT (its content reaches the output) or UNPACK (an archive is extracted)."""
+
+    __slots__ = ("action", "path", "program")
+    action: str
     path: str
     program: str
 
+    def __init__(self, action: str, path: str, program: str) -> None:
+        self._init(action, path, program)
 
-@dataclass
+
 class _Stage:
-    argv: list[str] = field(default_factory=list)
-    stdin: str | None = None
-    stdout: str | None = None
+    """One command of a pipeline, with its redirections; filled in while parsing."""
+
+    __slots__ = ("argv", "stdin", "stdout")
+
+    def __init__(self) -> None:
+        self.argv: list[str] = []
+        self.stdin: str | None = None
+        self.stdout: str | None = None
 
 
 def tokenize(text: str) -> tuple[list[tuple[str, bool]], list[str]]:

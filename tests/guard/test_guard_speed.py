@@ -1,0 +1,43 @@
+"""guard-check runs before every agent tool call: its start-up cost is the product (issue 3, Speed).
+
+Timing is measured in bench/; this test pins the cause instead - which modules a call imports - so the
+hot path cannot silently regress to dataclasses, typing, pathlib, zipfile or json (re) again.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from conftest import guard_env
+
+# What the console script runs (boundread.__main__:main), without runpy's own imports for -m.
+CONSOLE = "import sys; sys.argv[1:] = ['guard-check']; from boundread.__main__ import main; main()"
+SLOW = {"dataclasses", "typing", "pathlib", "zipfile", "json", "re", "argparse", "contextlib", "inspect",
+        "shlex", "enum"}
+
+
+def _imported(payload: dict[str, object], cwd: Path) -> tuple[set[str], str]:
+    result = subprocess.run([sys.executable, "-X", "importtime", "-c", CONSOLE], input=json.dumps(payload),
+                            capture_output=True, text=True, env=guard_env(), cwd=cwd, timeout=60, check=True)
+    names = {line.split("|")[-1].strip() for line in result.stderr.splitlines() if line.startswith("import time:")}
+    return names, result.stdout
+
+
+def _read(path: Path, project: Path) -> dict[str, object]:
+    return {"session_id": "speed", "transcript_path": "/t", "cwd": str(project), "hook_event_name": "PreToolUse",
+            "tool_name": "Read", "tool_input": {"file_path": str(path)}, "tool_use_id": "t1"}
+
+
+def test_plain_text_read_imports_nothing_slow(project: Path) -> None:
+    names, out = _imported(_read(project / "small.txt", project), project)
+    assert "boundread.guard.decide" in names and out == ""  # it really ran, and allowed
+    assert not names & SLOW, sorted(names & SLOW)
+
+
+def test_pdf_deny_imports_nothing_slow(project: Path) -> None:
+    names, out = _imported(_read(project / "report.pdf", project), project)
+    assert "deny" in out and "40 pages" in out  # the reason still carries the page count
+    assert not names & SLOW, sorted(names & SLOW)
