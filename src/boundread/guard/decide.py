@@ -179,7 +179,8 @@ def _rule(kind: str, size: int, absolute: str, here: str | None, cfg: GuardConfi
 
 def _reason(given: str, absolute: str, here: str | None, sniffed: sniff.Sniffed, size: int, rule: str,
             command: str | None, cfg: GuardConfig) -> str:
-    from boundread.guard import facts, reason  # only on a deny: the allow path stays small
+    from boundread.guard import reason  # only on a deny: the allow path stays small
+    from boundread.units import human_bytes
 
     kind = sniffed.kind
     shown = reason.display_path(given, absolute, here) if command is None else given
@@ -187,9 +188,9 @@ def _reason(given: str, absolute: str, here: str | None, sniffed: sniff.Sniffed,
     described, found = reason.describe(absolute, kind, size, sniffed.subtype)
     why = {
         "image-attachment": "it is in an attachments folder, so you have seen it already",
-        "image-size": f"images over {facts.human_size(cfg.image_max_bytes)} flood the context",
+        "image-size": f"images over {human_bytes(cfg.image_max_bytes)} flood the context",
         "image-dump": "its bytes printed as text are noise",
-        "text-size": f"over {facts.human_size(cfg.text_max_bytes)} needs a bounded read "
+        "text-size": f"over {human_bytes(cfg.text_max_bytes)} needs a bounded read "
                      f"(offset/limit of at most {cfg.line_cap} lines)",
         "text-long-lines": "its lines are so long that even a few of them flood the context",
         "archive-extract": "unpacking it whole floods the disk and the context",
@@ -228,7 +229,8 @@ def _unpack_verdict(given: str, program: str, cfg: GuardConfig,
         sniffed = sniff.sniff_path(absolute)
     except OSError:
         return Decision(ALLOW, rule="unreadable", path=given)
-    from boundread.guard import facts, reason
+    from boundread.guard import reason
+    from boundread.units import human_bytes
 
     size = os.stat(absolute).st_size
     described, found = reason.describe(absolute, sniffed.kind, size)
@@ -239,7 +241,7 @@ def _unpack_verdict(given: str, program: str, cfg: GuardConfig,
         return Decision(ALLOW, kind=sniffed.kind, rule="unpack-ok", path=given)
     quoted = reason.quote(given)
     limit = (f"more than {cfg.extract_max_entries} entries" if too_many
-             else f"more than {facts.human_size(cfg.extract_max_bytes)}")
+             else f"more than {human_bytes(cfg.extract_max_bytes)}")
     cmds = [f"boundread list-zip {quoted}", f"boundread extract {quoted} --member NAME"]
     text = reason.compose(f"`{program}` would unpack {quoted} whole", described, f"it has {limit}", cmds,
                           "List it first, then take the members you need; ask the user if unsure.")

@@ -181,12 +181,3 @@ def text_lines(path: str | os.PathLike[str], size: int) -> tuple[int, int] | Non
     if len(sample) >= size:
         return newlines + (0 if sample.endswith(b"\n") else 1), longest
     return max(1, round(size * newlines / len(sample))), longest
-
-
-def human_size(size: int) -> str:
-    value = float(size)
-    for unit in ("bytes", "KB", "MB", "GB"):
-        if value < 1024 or unit == "GB":
-            return f"{size} bytes" if unit == "bytes" else f"{value:.1f} {unit}"
-        value /= 1024
-    return f"{size} bytes"

@@ -14,6 +14,7 @@ import os
 
 from boundread import sniff
 from boundread.guard import facts
+from boundread.units import human_bytes
 
 MAX_REASON = 600
 LABELS = {
@@ -59,7 +60,7 @@ def describe(path: str, kind: str, size: int, subtype: str = "") -> tuple[str, d
         if lines:
             found["lines"], found["longest_line"] = lines
     parts = [LABELS.get(kind, kind) + (f" ({subtype})" if subtype and kind == sniff.IMAGE else ""),
-             facts.human_size(size)]
+             human_bytes(size)]
     if found.get("pages"):
         parts.append(f"{found['pages']} pages")
     if found.get("slides"):
@@ -71,7 +72,7 @@ def describe(path: str, kind: str, size: int, subtype: str = "") -> tuple[str, d
     if found.get("entries") is not None:
         parts.append(f"{found['entries']} entries")
     if isinstance(found.get("unpacked"), int) and found["unpacked"]:
-        parts.append(f"{facts.human_size(int(found['unpacked']))} unpacked")  # type: ignore[call-overload]
+        parts.append(f"{human_bytes(int(found['unpacked']))} unpacked")  # type: ignore[call-overload]
     if kind == sniff.TEXT and "lines" in found:
         exact = size <= facts.SAMPLE
         parts.append(f"{'' if exact else '~'}{found['lines']:,} lines")

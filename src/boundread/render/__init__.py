@@ -23,17 +23,6 @@ if TYPE_CHECKING:
 SCHEMA = 1
 
 
-def human_bytes(n: int | None) -> str:
-    if n is None:
-        return "?"
-    size = float(n)
-    for unit in ("B", "KB", "MB", "GB"):
-        if size < 1024 or unit == "GB":
-            return f"{int(size)} {unit}" if unit == "B" else f"{size:.1f} {unit}"
-        size /= 1024
-    return f"{n} B"
-
-
 # ---- JSON -------------------------------------------------------------------------------------
 
 def envelope(command: str, payload: dict[str, Any]) -> str:

@@ -18,7 +18,8 @@ from rich.text import Text
 
 from boundread.core.model import InfoResult, Listing, Source
 from boundread.core.sink import Sink
-from boundread.render import count, human_bytes, scalar
+from boundread.render import count, scalar
+from boundread.units import human_bytes
 
 
 def console(stderr: bool = False) -> Console:
