@@ -107,11 +107,15 @@ def read_member(src: Source, name: str, req: Request) -> bytes:
     """The decompressed content, whatever member name was asked for, at most ``max_member_bytes``."""
     fmt = _format(src)
     cap = req.limits.max_member_bytes
-    inner, _mtime, _isize = _inner_name(src, fmt)
+    inner, _mtime, isize = _inner_name(src, fmt)
 
     def refuse() -> Refused:
         return too_big(src.name, inner, cap, cap / max(src.size, 1), req.limits)
 
+    # A real trailer size (mod 2**32) is a lower bound: over the cap, refuse before inflating the cap into
+    # memory. Deflate expands at most ~1032x, so a bigger claim is garbage (a cut file): let inflating tell.
+    if isize is not None and cap < isize <= src.size * 1032:
+        raise refuse()
     with src.open() as fh:
         try:
             with _decompressed(fh, fmt) as stream:

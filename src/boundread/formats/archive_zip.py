@@ -40,7 +40,8 @@ def _opened(src: Source) -> Iterator[zipfile.ZipFile]:
     with src.open() as fh:
         try:
             zf = zipfile.ZipFile(fh)
-        except (zipfile.BadZipFile, OSError, EOFError, ValueError) as exc:
+        # NotImplementedError: "zip file version 8.4" (a damaged or unknown central directory entry)
+        except (zipfile.BadZipFile, OSError, EOFError, ValueError, NotImplementedError) as exc:
             raise Corrupt(
                 f"{src.name} is a damaged zip ({_reason(exc)})",
                 f"repair a copy with `zip -FF {quoted} --out fixed.zip`, or run `boundread info {quoted}`",
