@@ -142,6 +142,8 @@ def extract(
     context: Annotated[int, typer.Option("--context", "-C", min=0, help="Lines of context around each match.")] = 0,
     max_matches: Annotated[int, typer.Option("--max-matches", min=1, help="Stop after this many matches.")] = 100,
     member: Annotated[str | None, typer.Option("--member", help="One member of an archive, read in memory.")] = None,
+    max_member_mb: Annotated[int, typer.Option("--max-member-mb", min=1,
+                                               help="Refuse a --member that unpacks to more than this.")] = 32,
     max_chars: MaxCharsOpt = 100_000,
     max_lines: MaxLinesOpt = None,
     output: OutOpt = None,
@@ -160,7 +162,8 @@ def extract(
 
     def work() -> int:
         req = _request(timeout=timeout, max_chars=max_chars, max_lines=max_lines, max_matches=max_matches,
-                       max_rows=max_rows, max_cols=max_cols, pages=parse_spans(pages) if pages else (),
+                       max_member_bytes=max_member_mb << 20, max_rows=max_rows, max_cols=max_cols,
+                       pages=parse_spans(pages) if pages else (),
                        sheets=tuple(sheet or ()), rows=parse_span(rows, "rows") if rows else None,
                        fmt=_check_format(fmt), layout=layout, engine=_check_engine(engine_name), password=password)
         filters = engine.Filters(lines=parse_span(lines) if lines else None, grep=grep, ignore_case=ignore_case,
