@@ -177,13 +177,12 @@ def human_bytes(count: int) -> str:
 def too_big(
     src_name: str, member: str, cap: int, ratio: float | None = None, limits: Limits | None = None,
 ) -> Refused:
-    bomb = ""
     if ratio is not None and limits is not None and ratio > limits.max_ratio:
-        bomb = f" (ratio {ratio:,.0f}x: possible zip bomb)"
-    return Refused(
-        f"{member} expands to more than {human_bytes(cap)}{bomb}",
-        f"list it with `boundread list-zip {shlex.quote(src_name)}` and pick a smaller member",
-    )
+        return Refused(f"{member} expands to more than {human_bytes(cap)} (ratio {ratio:,.0f}x: possible zip bomb)",
+                       f"list it with `boundread list-zip {shlex.quote(src_name)}` and pick a smaller member")
+    return Refused(f"{member} expands to more than {human_bytes(cap)}",
+                   f"raise --max-member-mb if you trust it, or list it with "
+                   f"`boundread list-zip {shlex.quote(src_name)}` and pick a smaller member")
 
 
 def no_member(src_name: str, member: str) -> UsageError:
