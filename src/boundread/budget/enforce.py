@@ -61,23 +61,29 @@ def check_tool_call(payload: dict[str, Any], tool_name: str, tool_input: Any) ->
     path = _ledger_file()
     if not os.path.exists(path):  # noqa: PTH110
         return None
+    # not `from boundread.budget import hookpath`: that asks the package's __getattr__ first (importlib)
+    from boundread.budget.hookpath import NeedsLedger, check
+
+    session, project, depth = session_of(payload) or "default", project_of(payload), depth_of(payload)
+    try:  # sqlite3 and integers: see hookpath for the imports and the fsync it avoids
+        return check(path, session, project, tool_name, tool_input, depth)
+    except NeedsLedger:  # a migration to run, or a file to explain: the full ledger does both
+        return _check_with_ledger(path, session, project, tool_name, tool_input, depth)
+
+
+def _check_with_ledger(
+    path: str, session: str, project: str | None, tool_name: str, tool_input: Any, depth: int
+) -> str | None:
     from pathlib import Path
 
     from boundread.budget.errors import LedgerError
     from boundread.budget.ledger import SqliteLedger
     from boundread.budget.policy import action_digest, decide
 
-    session = session_of(payload) or "default"
     try:
         with SqliteLedger(Path(path)) as ledger:
-            verdict = ledger.record_call(
-                session,
-                project_of(payload),
-                tool_name,
-                action_digest(tool_name, tool_input),
-                depth_of(payload),
-                decide,
-            )
+            digest = action_digest(tool_name, tool_input)
+            verdict = ledger.record_call(session, project, tool_name, digest, depth, decide)
     except LedgerError as exc:
         return f"budget ledger unusable: {exc}"
     return None if verdict is None else str(verdict)

@@ -1,6 +1,8 @@
 """The budget ledger: a small interface, and SQLite behind it (WAL, busy timeout, one transaction per change).
 
-Standard library only: the hook path opens it. Money is stored as integer nano-dollars so sums are exact.
+Standard library only. The hook path reads and records through hookpath.py (same SQL, from schema.py) and
+comes here to migrate, to explain an unusable file, or to decide when a limit may trip. Money is stored as
+integer nano-dollars so sums are exact.
 """
 
 from __future__ import annotations
@@ -24,10 +26,19 @@ from boundread.budget.model import (
     from_nanos,
     to_nanos,
 )
-from boundread.budget.schema import CURRENT_VERSION, MIGRATIONS
+from boundread.budget.schema import (
+    BUSY_MS,
+    COUNT_CALL,
+    CURRENT_VERSION,
+    LIMIT_COLS,
+    MIGRATIONS,
+    RECENT_DIGESTS,
+    RECORD_CALL,
+    SCOPE_WHERE,
+    TOUCH_SESSION,
+)
 
 FILENAME = "budget.sqlite3"
-BUSY_MS = 10_000
 _T = TypeVar("_T")
 
 
@@ -74,7 +85,7 @@ class Ledger(Protocol):
     def sessions(self) -> list[str]: ...
 
 
-def _limits_from_row(row: Sequence[object]) -> BudgetLimits:
+def limits_from_row(row: Sequence[object]) -> BudgetLimits:
     tokens, usd, depth, calls, repeat, deny = row
     return BudgetLimits(
         max_tokens=tokens if isinstance(tokens, int) else None,
@@ -91,15 +102,11 @@ _TOTALS = (
     "COALESCE(SUM(cache_write),0), COALESCE(SUM(cost_nanos),0), COALESCE(SUM(calls),0), "
     "COALESCE(MAX(depth),0), COALESCE(SUM(warnings),0)"
 )
-_LIMIT_COLS = "max_tokens, max_usd, max_depth, max_calls, max_repeat, deny_tools"
 
 
 def _where(scope: Scope) -> tuple[str, tuple[str, ...]]:
-    if scope.kind == "session":
-        return "WHERE id = ?", (scope.name,)
-    if scope.kind == "project":
-        return "WHERE project = ?", (scope.name,)
-    return "", ()
+    where = SCOPE_WHERE.get(scope.kind, "")
+    return where, (scope.name,) if where else ()
 
 
 class SqliteLedger:
@@ -120,7 +127,7 @@ class SqliteLedger:
                     self._db.setconfig(no_ckpt, True)
             self._migrate()
         except sqlite3.Error as exc:
-            raise _ledger_error(self.path, exc) from exc
+            raise ledger_error(self.path, exc) from exc
         except OSError as exc:
             raise LedgerError(
                 f"cannot open the budget ledger {self.path}: {exc.strerror}",
@@ -141,7 +148,7 @@ class SqliteLedger:
         try:
             self._db.execute("BEGIN IMMEDIATE")
         except sqlite3.Error as exc:
-            raise _ledger_error(self.path, exc) from exc
+            raise ledger_error(self.path, exc) from exc
         try:
             yield self._db
         except BaseException:
@@ -151,7 +158,7 @@ class SqliteLedger:
             self._db.execute("COMMIT")
         except sqlite3.Error as exc:
             self._db.execute("ROLLBACK")
-            raise _ledger_error(self.path, exc) from exc
+            raise ledger_error(self.path, exc) from exc
 
     def _migrate(self) -> None:
         version = self._db.execute("PRAGMA user_version").fetchone()[0]
@@ -173,7 +180,7 @@ class SqliteLedger:
         with self._tx() as db:
             merged = self._limits(db, scope).merged(limits)
             db.execute(
-                f"INSERT OR REPLACE INTO limits(scope, {_LIMIT_COLS}) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                f"INSERT OR REPLACE INTO limits(scope, {LIMIT_COLS}) VALUES (?, ?, ?, ?, ?, ?, ?)",
                 (
                     scope.key,
                     merged.max_tokens,
@@ -191,8 +198,7 @@ class SqliteLedger:
 
     @staticmethod
     def _limits(db: sqlite3.Connection, scope: Scope) -> BudgetLimits:
-        row = db.execute(f"SELECT {_LIMIT_COLS} FROM limits WHERE scope = ?", (scope.key,)).fetchone()
-        return _limits_from_row(row) if row else BudgetLimits()
+        return limits_of(db, scope)
 
     def add_usage(
         self,
@@ -251,7 +257,7 @@ class SqliteLedger:
         return int(row[0]) if row else 0
 
     def totals(self, scope: Scope) -> Totals:
-        return self._guarded(lambda: _totals(self._db, scope))
+        return self._guarded(lambda: totals_of(self._db, scope))
 
     def record_call(
         self,
@@ -271,24 +277,12 @@ class SqliteLedger:
             return None
         with self._tx() as db:
             _touch(db, session, project)
-            views = tuple(ScopeView(s, lim, _totals(db, s)) for s in scopes if not (lim := self._limits(db, s)).empty)
+            views = tuple(ScopeView(s, lim, totals_of(db, s)) for s in scopes if not (lim := self._limits(db, s)).empty)
             repeat = max((v.limits.max_repeat or 0 for v in views), default=0)
-            recent = tuple(
-                r[0]
-                for r in db.execute(
-                    "SELECT digest FROM calls WHERE session = ? ORDER BY id DESC LIMIT ?",
-                    (session, max(repeat, 1)),
-                )
-            )
+            recent = tuple(r[0] for r in db.execute(RECENT_DIGESTS, (session, max(repeat, 1))))
             verdict = decide(CallView(session, tool, digest, depth, views, recent))
-            db.execute(
-                "INSERT INTO calls(session, tool, digest, depth, allowed) VALUES (?, ?, ?, ?, ?)",
-                (session, tool, digest, depth, int(verdict is None)),
-            )
-            db.execute(
-                "UPDATE sessions SET calls = calls + ?, depth = MAX(depth, ?) WHERE id = ?",
-                (int(verdict is None), depth, session),
-            )
+            db.execute(RECORD_CALL, (session, tool, digest, depth, int(verdict is None)))
+            db.execute(COUNT_CALL, (int(verdict is None), depth, session))
         return verdict
 
     def reset(self, scope: Scope, *, limits: bool = False) -> None:
@@ -310,18 +304,19 @@ class SqliteLedger:
         try:
             return read()
         except sqlite3.Error as exc:
-            raise _ledger_error(self.path, exc) from exc
+            raise ledger_error(self.path, exc) from exc
+
+
+def limits_of(db: sqlite3.Connection, scope: Scope) -> BudgetLimits:
+    row = db.execute(f"SELECT {LIMIT_COLS} FROM limits WHERE scope = ?", (scope.key,)).fetchone()
+    return limits_from_row(row) if row else BudgetLimits()
 
 
 def _touch(db: sqlite3.Connection, session: str, project: str | None) -> None:
-    db.execute(
-        "INSERT INTO sessions(id, project) VALUES (?, ?) ON CONFLICT(id) DO UPDATE"
-        " SET project = COALESCE(excluded.project, sessions.project)",
-        (session, project),
-    )
+    db.execute(TOUCH_SESSION, (session, project))
 
 
-def _totals(db: sqlite3.Connection, scope: Scope) -> Totals:
+def totals_of(db: sqlite3.Connection, scope: Scope) -> Totals:
     where, args = _where(scope)
     row = db.execute(f"SELECT {_TOTALS} FROM sessions {where}", args).fetchone()
     usage_where = where.replace("id =", "session =").replace(
@@ -345,7 +340,7 @@ def _totals(db: sqlite3.Connection, scope: Scope) -> Totals:
     )
 
 
-def _ledger_error(path: Path, exc: sqlite3.Error) -> LedgerError:
+def ledger_error(path: Path | str, exc: sqlite3.Error) -> LedgerError:
     text = str(exc)
     if "locked" in text or "busy" in text:
         return LedgerError(

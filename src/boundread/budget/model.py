@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from decimal import Decimal
 
+from boundread.budget.schema import scope_key
+
 NANOS = Decimal(1_000_000_000)  # the ledger stores money as integer nano-dollars: exact sums in SQL
 
 
@@ -25,7 +27,7 @@ class Scope:
 
     @property
     def key(self) -> str:
-        return self.kind if self.kind == "global" else f"{self.kind}:{self.name}"
+        return scope_key(self.kind, self.name)
 
     @property
     def label(self) -> str:

@@ -1,15 +1,13 @@
 """Deterministic rules over the sequence of actions and the spend, decided without asking a model.
 
-Standard library only: the hook path calls ``decide``. Each check returns the error it would raise (with
-the figures) or None; callers raise it (Python API) or turn it into a deny reason (hooks).
+Standard library only: the hook path (hookpath.py) calls ``decide`` when a limit may trip. Each check
+returns the error it would raise (with the figures) or None; callers raise it (Python API) or turn it into a
+deny reason (hooks).
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections.abc import Sequence
-from typing import Any
 
 from boundread.budget.errors import (
     BudgetError,
@@ -18,13 +16,10 @@ from boundread.budget.errors import (
     PolicyDenied,
     TokenBudgetExceeded,
 )
+from boundread.budget.hookpath import action_digest
 from boundread.budget.model import BudgetLimits, CallView, Totals
 
-
-def action_digest(tool: str, tool_input: Any) -> str:
-    """sha256 of the tool name and its input as normalized JSON (sorted keys, no spaces)."""
-    text = json.dumps([tool, tool_input], sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
-    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+__all__ = ["action_digest", "check_depth", "check_sequence", "check_spend", "decide"]
 
 
 def check_spend(totals: Totals, limits: BudgetLimits, where: str) -> BudgetError | None:

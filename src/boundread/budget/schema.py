@@ -32,3 +32,22 @@ V2 = (  # forbidden tools, ingest warnings, unknown-model flags, which session a
 
 MIGRATIONS: tuple[tuple[str, ...], ...] = (V1, V2)
 CURRENT_VERSION = len(MIGRATIONS)
+
+# How the tables are used, shared by the ledger (ledger.py, the Python API and CLI) and the hook's lean path
+# (hookpath.py): both read and record through these, so the schema has one definition. No imports here:
+# the hook path imports this module on every call.
+BUSY_MS = 10_000  # how long a writer waits for another (many hooks run at once)
+LIMIT_COLS = "max_tokens, max_usd, max_depth, max_calls, max_repeat, deny_tools"
+SCOPE_WHERE = {"session": "WHERE id = ?", "project": "WHERE project = ?", "global": ""}  # over `sessions`
+TOUCH_SESSION = (
+    "INSERT INTO sessions(id, project) VALUES (?, ?) ON CONFLICT(id) DO UPDATE"
+    " SET project = COALESCE(excluded.project, sessions.project)"
+)
+RECENT_DIGESTS = "SELECT digest FROM calls WHERE session = ? ORDER BY id DESC LIMIT ?"  # most recent first
+RECORD_CALL = "INSERT INTO calls(session, tool, digest, depth, allowed) VALUES (?, ?, ?, ?, ?)"
+COUNT_CALL = "UPDATE sessions SET calls = calls + ?, depth = MAX(depth, ?) WHERE id = ?"  # allowed calls only
+
+
+def scope_key(kind: str, name: str = "") -> str:
+    """The ``limits.scope`` value: ``global``, ``session:<id>`` or ``project:<dir>``."""
+    return kind if kind == "global" else f"{kind}:{name}"
