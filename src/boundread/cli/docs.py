@@ -132,6 +132,11 @@ def _esc(text: str) -> str:
 def _metavar(param: Any) -> str:
     if param.metavar:
         return str(param.metavar)
+    # click type names ("integer", "int range", "float range", "path"); typer 0.29 options have no .type
+    name = str(getattr(getattr(param, "type", None), "name", "")).lower()
+    for prefix, shown in (("int", "INTEGER"), ("float", "NUMBER"), ("path", "PATH"), ("file", "PATH")):
+        if name.startswith(prefix):
+            return shown
     annotation = getattr(getattr(param, "type_descriptor", None), "annotation", None)
     for kind in getattr(annotation, "__args__", None) or (annotation,):
         if kind in (int, float, Path):
@@ -150,8 +155,10 @@ def _default(param: Any) -> str:
     value, bits = param.default, []
     if value not in (None, (), []) and not getattr(param, "is_flag", False) and not callable(value):
         bits.append(f"Default: {value:g}" if isinstance(value, float) else f"Default: {value}")
-    if getattr(param, "min", None) is not None:
-        bits.append(f"{'m' if bits else 'M'}inimum: {param.min}")
+    low = getattr(param, "min", None)
+    low = getattr(getattr(param, "type", None), "min", None) if low is None else low
+    if low is not None:
+        bits.append(f"{'m' if bits else 'M'}inimum: {low}")
     return f" {'; '.join(bits)}." if bits else ""
 
 
