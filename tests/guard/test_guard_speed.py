@@ -41,3 +41,11 @@ def test_pdf_deny_imports_nothing_slow(project: Path) -> None:
     names, out = _imported(_read(project / "report.pdf", project), project)
     assert "deny" in out and "40 pages" in out  # the reason still carries the page count
     assert not names & SLOW, sorted(names & SLOW)
+
+
+def test_pdf_read_of_a_few_pages_imports_nothing_slow(project: Path) -> None:
+    payload = _read(project / "report.pdf", project)
+    payload["tool_input"] = {"file_path": str(project / "report.pdf"), "pages": "1-5"}
+    names, out = _imported(payload, project)
+    assert "boundread.guard.decide" in names and out == ""  # a small page range is allowed
+    assert not names & SLOW, sorted(names & SLOW)
