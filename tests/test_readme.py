@@ -1,0 +1,59 @@
+"""The README's tour works as written: every `$ boundread ...` line runs, in order, on the demo files."""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+from pathlib import Path
+
+import pytest
+
+from tests.helpers import run
+
+README = Path(__file__).resolve().parents[1] / "README.md"
+# Commands whose documented answer is not 0 (the README shows the exit code next to them).
+EXPECTED_EXIT = {("budget", "check"): 2}
+
+
+def readme_commands() -> list[list[str]]:
+    text = README.read_text(encoding="utf-8")
+    blocks = re.findall(r"```[a-z]*\n(.*?)```", text, flags=re.S)
+    return [shlex.split(line[len("$ boundread "):]) for block in blocks for line in block.splitlines()
+            if line.startswith("$ boundread ")]
+
+
+def python_examples() -> list[str]:
+    text = README.read_text(encoding="utf-8")
+    return [block for block in re.findall(r"```python\n(.*?)```", text, flags=re.S) if "import boundread\n" in block]
+
+
+@pytest.fixture
+def demo_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("BOUNDREAD_OUT_DIR")  # the README shows the default ./boundread-out/
+    assert run("demo").exit_code == 0
+    return tmp_path
+
+
+def test_the_readme_has_a_tour() -> None:
+    commands = [words[0] for words in readme_commands()]
+    for command in ("info", "pages", "sheets", "list-zip", "extract", "budget"):
+        assert command in commands
+
+
+def test_every_readme_command_runs_as_documented(demo_dir: Path) -> None:
+    for words in readme_commands():
+        result = run(*words)
+        expected = EXPECTED_EXIT.get(tuple(words[:2]), 0)
+        assert result.exit_code == expected, (words, result.stdout, result.stderr)
+        assert "Traceback" not in result.stderr
+    assert (demo_dir / "boundread-out" / "server.log.grep-ERROR.txt").is_file()
+
+
+def test_the_readme_python_example_runs(demo_dir: Path) -> None:
+    (example,) = python_examples()
+    namespace: dict[str, object] = {}
+    exec(compile(example, str(README), "exec"), namespace)  # noqa: S102 - our own README's example
+    assert namespace["about"].fields["pages"] == 12  # type: ignore[attr-defined]
+    assert os.path.isfile(namespace["part"].output)  # type: ignore[attr-defined]
