@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import re
 import shlex
 from pathlib import Path
@@ -54,6 +53,6 @@ def test_every_readme_command_runs_as_documented(demo_dir: Path) -> None:
 def test_the_readme_python_example_runs(demo_dir: Path) -> None:
     (example,) = python_examples()
     namespace: dict[str, object] = {}
-    exec(compile(example, str(README), "exec"), namespace)  # noqa: S102 - our own README's example
+    exec(compile(example, str(README), "exec"), namespace)  # our own README's example
     assert namespace["about"].fields["pages"] == 12  # type: ignore[attr-defined]
-    assert os.path.isfile(namespace["part"].output)  # type: ignore[attr-defined]
+    assert Path(namespace["part"].output).is_file()  # type: ignore[attr-defined]
