@@ -13,9 +13,11 @@ from __future__ import annotations
 import os
 import stat
 
+from boundread.ole import MAGIC as OLE_MAGIC
+from boundread.textenc import guess_encoding
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    import contextlib
     from typing import IO
 
     Container = str | os.PathLike[str] | IO[bytes]
@@ -78,7 +80,6 @@ _ODF_MIMETYPES = {
     b"application/vnd.oasis.opendocument.presentation": ODP,
 }
 
-_OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 
 
 class Sniffed:
@@ -172,7 +173,7 @@ def sniff_bytes(head: bytes, path: Container | None = None, name: str = "") -> S
         return Sniffed(SEVENZ, mime_of(SEVENZ))
     if head.startswith(b"Rar!\x1a\x07"):
         return Sniffed(RAR, mime_of(RAR))
-    if head.startswith(_OLE_MAGIC):
+    if head.startswith(OLE_MAGIC):
         return _sniff_ole(path, hint) if path is not None else Sniffed(BINARY, "application/x-ole-storage")
     compressed = _sniff_compressed(head)
     if compressed is not None:
@@ -234,15 +235,6 @@ def _sniff_zip(path: Container) -> Sniffed:
             if top in tops:
                 return Sniffed(kind, mime_of(kind), subtype=with_macros if macro else plain)
     return Sniffed(ZIP, mime_of(ZIP))
-
-
-def _open(container: Container) -> contextlib.AbstractContextManager[IO[bytes]]:
-    import contextlib
-
-    if isinstance(container, (str, os.PathLike)):
-        return open(container, "rb")
-    container.seek(0)
-    return contextlib.nullcontext(container)
 
 
 def _sniff_compressed(head: bytes) -> Sniffed | None:
@@ -311,7 +303,9 @@ def _is_bare_biff(head: bytes) -> bool:
 
 def _sniff_ole(path: Container, hint: str | None) -> Sniffed:
     """Old Office files and encrypted OOXML share the OLE (CFB) container: read its stream names."""
-    names = ole_stream_names(path)
+    from boundread.ole import stream_names
+
+    names = stream_names(path)
     if "EncryptedPackage" in names:
         kind = hint if hint in (DOCX, XLSX, PPTX) else DOCX
         return Sniffed(kind, mime_of(kind), subtype="encrypted-ooxml", encrypted=True,
@@ -323,109 +317,6 @@ def _sniff_ole(path: Container, hint: str | None) -> Sniffed:
     if "PowerPoint Document" in names:
         return Sniffed(PPT, mime_of(PPT))
     return Sniffed(BINARY, "application/x-ole-storage", subtype="ole")
-
-
-def ole_stream_names(path: Container, max_sectors: int = 4096) -> set[str]:
-    """Names in an OLE compound file's directory, following at most ``max_sectors`` sectors."""
-    names: set[str] = set()
-    try:
-        with _open(path) as fh:
-            size = fh.seek(0, os.SEEK_END)
-            fh.seek(0)
-            header = fh.read(512)
-            if len(header) < 512 or not header.startswith(_OLE_MAGIC):
-                return names
-            shift = int.from_bytes(header[30:32], "little")
-            if shift not in (9, 12):
-                return names
-            sector = 1 << shift
-            fat_ids = [int.from_bytes(header[76 + 4 * i: 80 + 4 * i], "little") for i in range(109)]
-            fat: list[int] = []
-            for fat_id in fat_ids[: int.from_bytes(header[44:48], "little")]:
-                if len(fat) // (sector // 4) >= max_sectors or (fat_id + 1) * sector >= size + sector:
-                    break
-                fh.seek((fat_id + 1) * sector)
-                raw = fh.read(sector)
-                fat.extend(int.from_bytes(raw[i: i + 4], "little") for i in range(0, len(raw) - 3, 4))
-            current = int.from_bytes(header[48:52], "little")
-            seen: set[int] = set()
-            while current < 0xFFFFFFFA and current not in seen and len(seen) < max_sectors:
-                seen.add(current)
-                fh.seek((current + 1) * sector)
-                block = fh.read(sector)
-                for off in range(0, len(block) - 127, 128):
-                    length = int.from_bytes(block[off + 64: off + 66], "little")
-                    if 2 <= length <= 64:
-                        names.add(block[off: off + length - 2].decode("utf-16-le", "replace"))
-                current = fat[current] if current < len(fat) else 0xFFFFFFFE
-    except OSError:
-        return names
-    return names
-
-
-_BOMS: tuple[tuple[bytes, str], ...] = (
-    (b"\xef\xbb\xbf", "utf-8-sig"), (b"\xff\xfe\x00\x00", "utf-32"), (b"\x00\x00\xfe\xff", "utf-32"),
-    (b"\xff\xfe", "utf-16"), (b"\xfe\xff", "utf-16"),
-)
-_TEXT_CONTROLS = frozenset(b"\t\n\r\f\v\x1b\x08")
-
-
-def guess_encoding(sample: bytes) -> str:
-    """The text encoding of ``sample``, or "" when it does not look like text.
-
-    BOMs first, then UTF-8 (a multi-byte character cut at the end of the sample is fine), then
-    Shift-JIS (cp932) when it decodes cleanly into mostly Japanese, then cp1252 / latin-1.
-    """
-    for bom, name in _BOMS:
-        if sample.startswith(bom):
-            return name
-    if not sample:
-        return "utf-8"
-    if b"\x00" in sample:
-        return _bomless_utf16(sample)
-    controls = sum(1 for byte in sample if byte < 32 and byte not in _TEXT_CONTROLS)
-    if controls > max(2, len(sample) // 100):
-        return ""
-    try:
-        sample.decode("utf-8")
-        return "utf-8"
-    except UnicodeDecodeError as exc:
-        if exc.start >= len(sample) - 3 and exc.reason in ("unexpected end of data", "invalid continuation byte"):
-            try:
-                sample[: exc.start].decode("utf-8")
-                return "utf-8"
-            except UnicodeDecodeError:
-                pass
-    if _looks_cp932(sample):
-        return "cp932"
-    if any(0x80 <= byte <= 0x9F for byte in sample):
-        try:
-            sample.decode("cp1252")
-            return "cp1252"
-        except UnicodeDecodeError:
-            return "latin-1"
-    return "latin-1"
-
-
-def _bomless_utf16(sample: bytes) -> str:
-    even_zeros = sample[0::2].count(0)
-    odd_zeros = sample[1::2].count(0)
-    half = max(1, len(sample) // 2)
-    if odd_zeros > 0.4 * half and even_zeros < 0.05 * half:
-        return "utf-16-le"
-    if even_zeros > 0.4 * half and odd_zeros < 0.05 * half:
-        return "utf-16-be"
-    return ""
-
-
-def _looks_cp932(sample: bytes) -> bool:
-    try:
-        text = sample[:-1].decode("cp932") if sample[-1] >= 0x80 else sample.decode("cp932")
-    except UnicodeDecodeError:
-        return False
-    wide = sum(1 for ch in text if ord(ch) > 0x7F)
-    japanese = sum(1 for ch in text if "\u3000" <= ch <= "\u30ff" or "\u4e00" <= ch <= "\u9fff")
-    return wide > 0 and japanese >= 0.6 * wide
 
 
 def symlink_target(path: str | os.PathLike[str]) -> str | None:

@@ -29,7 +29,7 @@ from boundread.formats.archive_common import (
     read_capped,
     too_big,
 )
-from boundread.sniff import guess_encoding
+from boundread.textenc import guess_encoding
 
 _ERRORS = (OSError, EOFError, zlib.error, lzma.LZMAError, ValueError)
 _MAGIC = ((b"\x1f\x8b", "gz"), (b"BZh", "bz2"), (b"\xfd7zXZ\x00", "xz"))

@@ -20,7 +20,7 @@ from xml.etree.ElementTree import ParseError
 from boundread.core.model import Source
 from boundread.errors import Corrupt, Encrypted, Refused, Unsupported
 from boundread.formats.xlsx_peek import SheetMeta, read_workbook
-from boundread.sniff import ole_stream_names
+from boundread.ole import stream_names as ole_stream_names
 
 SMALL = 5 * 1024 * 1024  # xls/ods: sheet sizes in info only below this (calamine loads whole sheets)
 

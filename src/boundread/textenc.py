@@ -1,0 +1,67 @@
+"""Which text encoding a sample is in, or that it is not text. Standard library only, no imports."""
+
+from __future__ import annotations
+
+_BOMS: tuple[tuple[bytes, str], ...] = (
+    (b"\xef\xbb\xbf", "utf-8-sig"), (b"\xff\xfe\x00\x00", "utf-32"), (b"\x00\x00\xfe\xff", "utf-32"),
+    (b"\xff\xfe", "utf-16"), (b"\xfe\xff", "utf-16"),
+)
+_TEXT_CONTROLS = frozenset(b"\t\n\r\f\v\x1b\x08")
+
+
+def guess_encoding(sample: bytes) -> str:
+    """The text encoding of ``sample``, or "" when it does not look like text.
+
+    BOMs first, then UTF-8 (a multi-byte character cut at the end of the sample is fine), then
+    Shift-JIS (cp932) when it decodes cleanly into mostly Japanese, then cp1252 / latin-1.
+    """
+    for bom, name in _BOMS:
+        if sample.startswith(bom):
+            return name
+    if not sample:
+        return "utf-8"
+    if b"\x00" in sample:
+        return _bomless_utf16(sample)
+    controls = sum(1 for byte in sample if byte < 32 and byte not in _TEXT_CONTROLS)
+    if controls > max(2, len(sample) // 100):
+        return ""
+    try:
+        sample.decode("utf-8")
+        return "utf-8"
+    except UnicodeDecodeError as exc:
+        if exc.start >= len(sample) - 3 and exc.reason in ("unexpected end of data", "invalid continuation byte"):
+            try:
+                sample[: exc.start].decode("utf-8")
+                return "utf-8"
+            except UnicodeDecodeError:
+                pass
+    if _looks_cp932(sample):
+        return "cp932"
+    if any(0x80 <= byte <= 0x9F for byte in sample):
+        try:
+            sample.decode("cp1252")
+            return "cp1252"
+        except UnicodeDecodeError:
+            return "latin-1"
+    return "latin-1"
+
+
+def _bomless_utf16(sample: bytes) -> str:
+    even_zeros = sample[0::2].count(0)
+    odd_zeros = sample[1::2].count(0)
+    half = max(1, len(sample) // 2)
+    if odd_zeros > 0.4 * half and even_zeros < 0.05 * half:
+        return "utf-16-le"
+    if even_zeros > 0.4 * half and odd_zeros < 0.05 * half:
+        return "utf-16-be"
+    return ""
+
+
+def _looks_cp932(sample: bytes) -> bool:
+    try:
+        text = sample[:-1].decode("cp932") if sample[-1] >= 0x80 else sample.decode("cp932")
+    except UnicodeDecodeError:
+        return False
+    wide = sum(1 for ch in text if ord(ch) > 0x7F)
+    japanese = sum(1 for ch in text if "\u3000" <= ch <= "\u30ff" or "\u4e00" <= ch <= "\u9fff")
+    return wide > 0 and japanese >= 0.6 * wide
