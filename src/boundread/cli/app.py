@@ -12,11 +12,12 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, NoReturn
+from typing import Annotated
 
 import typer
 
 from boundread import __version__, render
+from boundread.cli.boundary import boundary
 from boundread.core import engine
 from boundread.core.model import FILE, ExtractResult, Request
 from boundread.core.sink import Sink
@@ -62,17 +63,6 @@ def main(
                                           help="Print the version and exit.")] = False,
 ) -> None:
     """Inspect first (info), then extract a bounded slice to a file, then read the slice in parts."""
-
-
-def _boundary(as_json: bool, work: Callable[[], int]) -> NoReturn:
-    try:
-        code = work()
-    except BoundreadError as exc:
-        render.print_error(exc, as_json=as_json)
-        raise typer.Exit(int(exc.exit_code)) from None
-    except KeyboardInterrupt:
-        raise typer.Exit(130) from None
-    raise typer.Exit(code)
 
 
 def _request(*, timeout: float, max_chars: int = 100_000, max_lines: int | None = None, **fields: object) -> Request:
@@ -127,7 +117,7 @@ def info(
             render.print_json("info", {"files": results})
         return worst
 
-    _boundary(as_json, work)
+    boundary(as_json, work)
 
 
 @app.command(epilog="Examples: boundread extract server.log --grep 'ERROR|FATAL' --context 2\n\n"
@@ -173,7 +163,7 @@ def extract(
                                 watch=_watch())
         return _emit_extract(result, "extract", as_json)
 
-    _boundary(as_json, work)
+    boundary(as_json, work)
 
 
 @app.command(epilog="Examples: boundread pages report.pdf 1-5\n\nboundread pages report.pdf 1,3,8-10 --layout")
@@ -199,7 +189,7 @@ def pages(
                                 kinds=("pdf", "pptx", "odp"), watch=_watch())
         return _emit_extract(result, "pages", as_json)
 
-    _boundary(as_json, work)
+    boundary(as_json, work)
 
 
 @app.command(epilog="Examples: boundread sheets prices.xlsx\n\nboundread sheets prices.xlsx 'Lista 2024' --max-rows 50")
@@ -241,7 +231,7 @@ def sheets(
                                   suffix=_FORMAT_SUFFIX[fmt], kinds=("xlsx", "xls", "ods"), watch=_watch())
         return _emit_extract(result_x, "sheets", as_json)
 
-    _boundary(as_json, work)
+    boundary(as_json, work)
 
 
 @app.command("list-zip", epilog="Examples: boundread list-zip catalogue.zip\n\nboundread list-zip report.docx")
@@ -264,7 +254,7 @@ def list_zip(
             render.print_listing(src, listing)
         return 0
 
-    _boundary(as_json, work)
+    boundary(as_json, work)
 
 
 @app.command(epilog="Example: boundread demo && boundread sheets boundread-demo/prices.xlsx")
@@ -290,7 +280,7 @@ def demo(
             render.print_extract(result)
         return 0
 
-    _boundary(as_json, work)
+    boundary(as_json, work)
 
 
 def _check_format(fmt: str) -> str:

@@ -6,19 +6,20 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import Callable
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
+
+from boundread.cli.boundary import boundary
 
 if TYPE_CHECKING:  # the ledger (sqlite3) and the policy load only in the command that runs
     from boundread.budget.ledger import SqliteLedger
     from boundread.budget.model import Scope, ScopeView
 
 from boundread.budget.errors import BudgetError, DepthExceeded
-from boundread.errors import BoundreadError, ExitCode, UsageError
+from boundread.errors import ExitCode, UsageError
 
 budget_app = typer.Typer(
     help="Runaway guards: depth, tokens, cost and policy, in a ledger that hooks update and enforce.",
@@ -31,17 +32,6 @@ SessionOpt = Annotated[
     str | None, typer.Option("--session", help="Session id (default: the hook payload's session_id).")
 ]
 OneSessionOpt = Annotated[str | None, typer.Option("--session", help="Only this session (default: every session).")]
-
-
-def _boundary(as_json: bool, work: Callable[[], int]) -> NoReturn:
-    from boundread import render
-
-    try:
-        code = work()
-    except BoundreadError as exc:
-        render.print_error(exc, as_json=as_json)
-        raise typer.Exit(int(exc.exit_code)) from None
-    raise typer.Exit(code)
 
 
 def _emit(command: str, payload: dict[str, Any], human: str, as_json: bool) -> None:
@@ -130,7 +120,7 @@ def set_limits(
         )
         return 0
 
-    _boundary(as_json, work)
+    boundary(as_json, work)
 
 
 @budget_app.command("add", epilog="Example: boundread budget add --session demo --model claude-sonnet-4-5 "
@@ -171,7 +161,7 @@ def add(
         )
         return 0
 
-    _boundary(as_json, work)
+    boundary(as_json, work)
 
 
 @budget_app.command("ingest", epilog="Examples: boundread budget ingest < stop-payload.json\n\n"
@@ -207,7 +197,7 @@ def ingest_cmd(
         _emit("budget ingest", {**data, "warnings": list(result.warnings[:100])}, human, as_json)
         return 0
 
-    _boundary(as_json, work)
+    boundary(as_json, work)
 
 
 def _views(ledger: SqliteLedger, session: str | None) -> list[ScopeView]:
@@ -238,7 +228,7 @@ def status(session: OneSessionOpt = None, as_json: JsonOpt = False) -> None:
             view.print_status(views)
         return 0
 
-    _boundary(as_json, work)
+    boundary(as_json, work)
 
 
 def _dialects() -> Any:
@@ -316,7 +306,7 @@ def check(
             return 0 if reason is None else int(ExitCode.USAGE)
         return 0 if reason is None else _deny(payload, reason)
 
-    _boundary(as_json, work)
+    boundary(as_json, work)
 
 
 @budget_app.command("prices", epilog="Example: boundread budget prices claude-sonnet-4-5")
@@ -346,7 +336,7 @@ def prices(
         _emit("budget prices", data, human, as_json)
         return 0
 
-    _boundary(as_json, work)
+    boundary(as_json, work)
 
 
 @budget_app.command("reset", epilog="Examples: boundread budget reset --session demo\n\n"
@@ -367,7 +357,7 @@ def reset(
         _emit("budget reset", {"scope": scope.key}, f"reset {scope.label}", as_json)
         return 0
 
-    _boundary(as_json, work)
+    boundary(as_json, work)
 
 
 @budget_app.command("exec", context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
@@ -398,7 +388,7 @@ def exec_cmd(
         except OSError as exc:
             raise UsageError(f"cannot run {command[0]}: {exc.strerror}", "check the command after --") from exc
 
-    _boundary(False, work)
+    boundary(False, work)
 
 
 __all__ = ["BudgetError", "DepthExceeded", "budget_app"]
