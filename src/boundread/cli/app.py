@@ -1,6 +1,6 @@
 """The Typer app. Each command parses its options, calls ONE engine function, hands the result to render.
 
-Errors cross one boundary (:func:`_boundary`): a BoundreadError becomes one stderr line (or a JSON
+Errors cross one boundary (:func:`boundread.cli.boundary.boundary`): a BoundreadError becomes one stderr line (or a JSON
 error in ``--json`` mode) and its documented exit code. Anything else is a bug and shows its traceback.
 """
 
