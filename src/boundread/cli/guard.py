@@ -13,6 +13,7 @@ from boundread.errors import BoundreadError, ExitCode
 def register(app: typer.Typer) -> None:
     """Add `init` and `guard-check` to the app."""
     app.command("init", epilog="Examples: boundread init\n\nboundread init --agent gemini --dry-run\n\n"
+                               "boundread init --budget && boundread budget set --project --max-usd 5\n\n"
                                "boundread init --uninstall")(init)
     app.command("guard-check", epilog="Examples: boundread guard-check < payload.json\n\n"
                                       "boundread guard-check --command 'cat report.pdf' --json\n\n"
@@ -24,15 +25,20 @@ def init(
     user: Annotated[bool, typer.Option("--user", help="Install for the user (~/...) instead of this project.")]
     = False,
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Show the changes as a diff; write nothing.")] = False,
-    uninstall: Annotated[bool, typer.Option("--uninstall", help="Remove only what init added.")] = False,
+    uninstall: Annotated[bool, typer.Option("--uninstall", help="Remove only what init added (with or without "
+                                             "--budget: the ingest hooks go too).")] = False,
+    budget: Annotated[bool, typer.Option("--budget", help="Also run `boundread budget ingest` on PostToolUse, Stop "
+                                         "and SubagentStop, so token and cost limits see what the session spent "
+                                         "(Claude Code only).")] = False,
     directory: Annotated[Path | None, typer.Option("--dir", help="The project folder (default: here).")]
     = None,
 ) -> None:
-    """Install the guard-check hook and the big-file reading protocol (skill) for an agent."""
+    """Install the guard-check hook and the big-file reading protocol (skill) for an agent; --budget also records
+    what a Claude Code session spends."""
     from boundread.guard import install
 
     try:
-        changes = install.plan(agent, directory, user=user, uninstall=uninstall)
+        changes = install.plan(agent, directory, user=user, uninstall=uninstall, budget=budget)
         if not dry_run:
             install.apply(changes)
     except BoundreadError as exc:
@@ -50,6 +56,9 @@ def init(
             typer.echo(f"{'removed' if change.after is None else 'wrote'}: {change.path}")
     if agent == "codex" and not uninstall and not dry_run:
         typer.echo("codex: review and trust the new hook with /hooks before it runs.")
+    if budget and not uninstall and not dry_run:
+        typer.echo("budget: usage is now recorded; set limits with `boundread budget set --project --max-usd X"
+                   " --max-tokens N`, see them with `boundread budget status`.")
 
 
 def guard_check(

@@ -1,8 +1,12 @@
 """``boundread init``: register the guard-check hook and install the skill text for one agent.
 
 Settings JSON is merged (nothing else lost or reordered), written atomically, and only when it
-changes, so running init twice adds nothing; ``uninstall`` removes only entries whose command is
-``boundread guard-check``. A settings file that is not valid JSON is reported and left untouched.
+changes, so running init twice adds nothing. With ``budget`` (Claude Code only: its transcript is
+the one ``budget ingest`` reads) the ingest command is registered on PostToolUse, Stop and
+SubagentStop too. ``uninstall`` removes only handlers whose command is ``boundread guard-check`` or
+``boundread budget ingest`` (both, with or without ``budget``: uninstalling leaves nothing of ours).
+A settings file that is not valid JSON is reported and left untouched. A written file keeps the
+mode of the file it replaces (a new one gets 0644); a symlinked settings file stays a symlink.
 """
 
 from __future__ import annotations
@@ -20,18 +24,22 @@ from typing import Any
 from boundread.errors import Corrupt, UsageError
 
 MARK = "boundread guard-check"
+INGEST = "boundread budget ingest"
 BEGIN, END = "<!-- boundread:begin -->", "<!-- boundread:end -->"
 AGENTS = ("claude", "codex", "gemini", "cursor", "copilot")
+NEW_FILE_MODE = 0o644
+
+Hook = tuple[str, dict[str, Any]]  # (event, the hook group or flat hook registered on it)
 
 
 @dataclass(frozen=True)
 class Target:
     settings: Path
-    events: tuple[str, ...]
-    entry: dict[str, Any]  # one hook group (nested agents) or one hook (flat agents)
+    hooks: tuple[Hook, ...]  # the guard-check registration
     skill: Path | None
     section: bool  # True: a marked section in AGENTS.md/GEMINI.md; False: the whole SKILL.md
     header: dict[str, Any]  # top-level keys a new settings file starts with
+    ingest: tuple[Hook, ...] = ()  # the budget ingest registration (Claude Code only)
 
 
 @dataclass(frozen=True)
@@ -57,31 +65,50 @@ def target(agent: str, root: Path, home: Path, user: bool) -> Target:
     command = MARK if agent == "claude" else f"{MARK} --agent {agent}"
     nested = {"type": "command", "command": command, "timeout": 10}
     if agent == "claude":
-        return Target(base / ".claude" / "settings.json", ("PreToolUse",),
-                      {"matcher": "Read|Bash", "hooks": [nested]},
-                      base / ".claude" / "skills" / "boundread" / "SKILL.md", False, {})
+        return Target(base / ".claude" / "settings.json",
+                      (("PreToolUse", {"matcher": "Read|Bash", "hooks": [nested]}),),
+                      base / ".claude" / "skills" / "boundread" / "SKILL.md", False, {}, _ingest_hooks())
     if agent == "codex":
-        return Target(base / ".codex" / "hooks.json", ("PreToolUse",), {"matcher": "Bash", "hooks": [nested]},
+        return Target(base / ".codex" / "hooks.json", (("PreToolUse", {"matcher": "Bash", "hooks": [nested]}),),
                       (home / ".codex" / "AGENTS.md") if user else root / "AGENTS.md", True, {})
     if agent == "gemini":
         hook = {"name": "boundread-guard", "type": "command", "command": command, "timeout": 10000}
-        return Target(base / ".gemini" / "settings.json", ("BeforeTool",),
-                      {"matcher": "read_file|run_shell_command", "hooks": [hook]},
+        return Target(base / ".gemini" / "settings.json",
+                      (("BeforeTool", {"matcher": "read_file|run_shell_command", "hooks": [hook]}),),
                       (home / ".gemini" / "GEMINI.md") if user else root / "GEMINI.md", True, {})
     if agent == "cursor":
-        return Target(base / ".cursor" / "hooks.json", ("beforeReadFile", "beforeShellExecution"),
-                      {"command": command}, None if user else root / "AGENTS.md", True, {"version": 1})
+        return Target(base / ".cursor" / "hooks.json",
+                      tuple((event, {"command": command}) for event in ("beforeReadFile", "beforeShellExecution")),
+                      None if user else root / "AGENTS.md", True, {"version": 1})
     if agent == "copilot":
         folder = (home / ".copilot" / "hooks") if user else root / ".github" / "hooks"
         hook = {"type": "command", "bash": command, "powershell": command, "matcher": "bash|view",
                 "timeoutSec": 30}
-        return Target(folder / "boundread.json", ("preToolUse",), hook, None if user else root / "AGENTS.md",
+        return Target(folder / "boundread.json", (("preToolUse", hook),), None if user else root / "AGENTS.md",
                       True, {"version": 1})
     raise UsageError(f"unknown agent {agent!r}", f"use one of: {', '.join(AGENTS)}")
 
 
-def _ours(entry: object) -> bool:
-    return MARK in json.dumps(entry)
+def _ingest_hooks() -> tuple[Hook, ...]:
+    """``budget ingest`` after every tool call (matcher "*": all tools) and when the agent or a sub-agent stops.
+
+    Stop and SubagentStop take no matcher. The timeout is generous: a first ingest of a long transcript
+    reads it all (later ones read only the new bytes), and a timed-out hook blocks nothing.
+    """
+    def handler() -> dict[str, Any]:
+        return {"type": "command", "command": INGEST, "timeout": 60}
+
+    return (("PostToolUse", {"matcher": "*", "hooks": [handler()]}),
+            ("Stop", {"hooks": [handler()]}), ("SubagentStop", {"hooks": [handler()]}))
+
+
+def _mark(entry: object) -> str:
+    return INGEST if INGEST in json.dumps(entry) else MARK
+
+
+def _ours(entry: object, marks: tuple[str, ...] = (MARK, INGEST)) -> bool:
+    text = json.dumps(entry)
+    return any(mark in text for mark in marks)
 
 
 def _load(path: Path) -> tuple[str | None, dict[str, Any]]:
@@ -105,7 +132,7 @@ def _indent(text: str | None) -> int:
     return len(match.group(1)) if match else 2
 
 
-def _merge_settings(spec: Target, uninstall: bool) -> Change:
+def _merge_settings(spec: Target, wanted: tuple[Hook, ...], uninstall: bool) -> Change:
     before, data = _load(spec.settings)
     if uninstall and before is None:
         return Change(spec.settings, None, None)
@@ -113,18 +140,22 @@ def _merge_settings(spec: Target, uninstall: bool) -> Change:
     if not isinstance(hooks, dict):
         raise Corrupt(f"{spec.settings}: \"hooks\" is not an object; left untouched", "fix it by hand")
     touched = False
-    for event in spec.events:
+    for event in dict.fromkeys(event for event, _ in wanted):
         entries = hooks.get(event, [])
         if not isinstance(entries, list):
             raise Corrupt(f"{spec.settings}: hooks.{event} is not a list; left untouched", "fix it by hand")
         if uninstall:
             kept = [entry for entry in (_strip(entry) for entry in entries) if entry is not None]
-            touched |= kept != entries
-            entries = kept
-        elif not any(_ours(entry) for entry in entries):
-            entries, touched = [*entries, spec.entry], True
-        if entries:
-            hooks[event] = entries
+        else:
+            kept = list(entries)
+            for hook_event, entry in wanted:
+                if hook_event == event and not any(_ours(old, (_mark(entry),)) for old in kept):
+                    kept.append(entry)
+        if kept == entries:
+            continue
+        touched = True
+        if kept:
+            hooks[event] = kept
         else:
             hooks.pop(event, None)
     if not touched:
@@ -176,10 +207,20 @@ def _skill_change(spec: Target, uninstall: bool) -> Change | None:
 
 
 def plan(agent: str = "claude", root: Path | None = None, *, user: bool = False, uninstall: bool = False,
-         home: Path | None = None) -> list[Change]:
-    """Every file change ``init`` would make (nothing is written)."""
+         home: Path | None = None, budget: bool = False) -> list[Change]:
+    """Every file change ``init`` would make (nothing is written).
+
+    ``budget`` also registers ``boundread budget ingest`` (Claude Code only); ``uninstall`` removes the
+    ingest registration whether or not ``budget`` is given.
+    """
+    if budget and agent != "claude":
+        raise UsageError(f"--budget works with --agent claude only: `budget ingest` reads Claude Code transcripts,"
+                         f" and {agent} writes none it can read",
+                         "drop --budget and record usage by hand with `boundread budget add --session S --model M"
+                         " --input N --output N`")
     spec = target(agent, (root or Path.cwd()).absolute(), home or Path.home(), user)
-    changes = [_merge_settings(spec, uninstall)]
+    wanted = spec.hooks + (spec.ingest if budget or uninstall else ())
+    changes = [_merge_settings(spec, wanted, uninstall)]
     skill = _skill_change(spec, uninstall)
     if skill is not None:
         changes.append(skill)
@@ -187,7 +228,7 @@ def plan(agent: str = "claude", root: Path | None = None, *, user: bool = False,
 
 
 def apply(changes: list[Change]) -> None:
-    """Write (atomically) or delete each changed file."""
+    """Write (atomically) or delete each changed file; a written file keeps the old file's mode, else 0644."""
     for change in changes:
         if not change.changed:
             continue
@@ -195,14 +236,15 @@ def apply(changes: list[Change]) -> None:
             change.path.unlink(missing_ok=True)
             _prune(change.path.parent)
             continue
-        change.path.parent.mkdir(parents=True, exist_ok=True)
-        handle, temp = tempfile.mkstemp(prefix=f".{change.path.name}.", dir=change.path.parent)
+        dest = change.path.resolve() if change.path.is_symlink() else change.path  # keep a dotfiles symlink
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        mode = (dest.stat().st_mode & 0o7777) if dest.exists() else NEW_FILE_MODE
+        handle, temp = tempfile.mkstemp(prefix=f".{dest.name}.", dir=dest.parent)
         try:
             with os.fdopen(handle, "w", encoding="utf-8", newline="") as fh:
                 fh.write(change.after)
-            if change.path.exists():
-                Path(temp).chmod(change.path.stat().st_mode & 0o7777)
-            Path(temp).replace(change.path)
+            Path(temp).chmod(mode)  # mkstemp makes 0600
+            Path(temp).replace(dest)
         except BaseException:
             Path(temp).unlink(missing_ok=True)
             raise
