@@ -106,3 +106,16 @@ def test_guard_check_subprocess_denies_on_the_repeat_policy(tmp_path: Path) -> N
     ]
     assert [o.stdout for o in outs[:2]] == ["", ""]
     assert "repeat policy" in outs[2].stdout and '"deny"' in outs[2].stdout
+
+
+@pytest.mark.parametrize("stdin", ["", "not json", json.dumps({"hook_event_name": "Stop", "session_id": "s"})])
+def test_ingest_as_a_hook_never_exits_2(stdin: str) -> None:
+    """Claude Code reads exit 2 from a Stop hook as "keep going": a broken payload must not trap the agent."""
+    result = run("ingest", stdin=stdin)
+    assert result.exit_code == 1
+    assert result.stderr.startswith("boundread: error: ") and result.stderr.count("\n") == 1
+
+
+def test_ingest_with_a_named_transcript_keeps_the_usage_exit_code(tmp_path: Path) -> None:
+    result = run("ingest", "--transcript", str(tmp_path / "missing.jsonl"))
+    assert result.exit_code not in (0, 1)

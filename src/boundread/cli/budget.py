@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -19,7 +20,7 @@ if TYPE_CHECKING:  # the ledger (sqlite3) and the policy load only in the comman
     from boundread.budget.model import Scope, ScopeView
 
 from boundread.budget.errors import BudgetError, DepthExceeded
-from boundread.errors import ExitCode, UsageError
+from boundread.errors import BoundreadError, ExitCode, UsageError
 
 budget_app = typer.Typer(
     help="Runaway guards: depth, tokens, cost and policy, in a ledger that hooks update and enforce.",
@@ -197,7 +198,22 @@ def ingest_cmd(
         _emit("budget ingest", {**data, "warnings": list(result.warnings[:100])}, human, as_json)
         return 0
 
+    if transcript is None:  # run as a hook: Stop/SubagentStop read exit 2 as "do not stop", so never use it
+        boundary(as_json, _as_hook(work))
     boundary(as_json, work)
+
+
+def _as_hook(work: Callable[[], int]) -> Callable[[], int]:
+    """``work`` with its errors reported as one stderr line and exit 1, which no hook event treats as a block."""
+
+    def hook() -> int:
+        try:
+            return work()
+        except BoundreadError as exc:
+            typer.echo(f"boundread: error: {exc}", err=True)
+            return 1
+
+    return hook
 
 
 def _views(ledger: SqliteLedger, session: str | None) -> list[ScopeView]:
