@@ -1,5 +1,5 @@
-"""Entry point. ``guard-check`` is dispatched before Typer is imported: it runs on every agent tool
-call, so its path is standard library only."""
+"""Entry point. ``guard-check`` and the bare ``budget ingest`` hook are dispatched before Typer is
+imported: they run on every agent tool call, so their start-up is what every call pays."""
 
 from __future__ import annotations
 
@@ -11,6 +11,10 @@ def main() -> None:
         from boundread.guard.main import run
 
         sys.exit(run(sys.argv[2:]))
+    if sys.argv[1:] == ["budget", "ingest"]:  # the PostToolUse hook `init --budget` registers: no Typer either
+        from boundread.budget.hookcli import main as ingest_hook
+
+        sys.exit(ingest_hook())
     from boundread.cli.app import app
 
     app(prog_name="boundread")

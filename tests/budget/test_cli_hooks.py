@@ -119,3 +119,23 @@ def test_ingest_as_a_hook_never_exits_2(stdin: str) -> None:
 def test_ingest_with_a_named_transcript_keeps_the_usage_exit_code(tmp_path: Path) -> None:
     result = run("ingest", "--transcript", str(tmp_path / "missing.jsonl"))
     assert result.exit_code not in (0, 1)
+
+
+def test_the_registered_ingest_hook_runs_without_typer(tmp_path: Path) -> None:
+    """`boundread budget ingest` (bare, as init --budget registers it) skips the Typer app: it runs per tool call."""
+    transcript = tmp_path / "t.jsonl"
+    write_transcript(transcript, 0, 1)
+    payload = json.dumps({"session_id": "fast", "transcript_path": str(transcript), "hook_event_name": "Stop"})
+    probe = ("import sys; sys.argv = ['boundread', 'budget', 'ingest']\n"
+             "from boundread.__main__ import main\n"
+             "try:\n    main()\nexcept SystemExit as exc:\n    code = exc.code\n"
+             "print('typer' in sys.modules, code, file=sys.stderr)")
+    env = {**os.environ, "PYTHONPATH": SRC}
+    done = subprocess.run([sys.executable, "-c", probe], input=payload, capture_output=True, text=True, env=env,
+                          timeout=60, check=True)
+    assert done.stdout.startswith("session fast: 1 new request(s)")
+    assert done.stderr.strip().endswith("False 0")
+    bad = subprocess.run([sys.executable, "-c", probe], input="{oops", capture_output=True, text=True, env=env,
+                         timeout=60, check=True)
+    assert bad.stderr.startswith("boundread: error: stdin is not a JSON hook payload")
+    assert bad.stderr.strip().endswith("False 1")

@@ -178,24 +178,20 @@ def ingest_cmd(
     """Record the usage in a Claude Code transcript (a PostToolUse/Stop/SubagentStop payload on stdin)."""
 
     def work() -> int:
-        from boundread.budget.enforce import project_of, session_of
-        from boundread.budget.ledger import SqliteLedger
-        from boundread.budget.transcript import ingest
+        from boundread.budget import hookcli
 
-        payload = {} if transcript else (_stdin_payload() or {})
-        path = transcript or (Path(payload["transcript_path"]) if payload.get("transcript_path") else None)
-        if path is None:
-            raise UsageError("no transcript", "pass --transcript PATH or pipe a hook payload with transcript_path")
-        with SqliteLedger() as ledger:
-            result = ingest(ledger, path, session=session or session_of(payload), project=project_of(payload))
-        human = (
-            f"session {result.session}: {result.records} new request(s), {result.duplicates} repeat(s),"
-            f" {result.end - result.start:,} new bytes, {len(result.warnings)} warning(s)"
-        )
+        if transcript is None:
+            result = hookcli.ingest_payload(sys.stdin.read() if sys.stdin and not sys.stdin.isatty() else "", session)
+        else:
+            from boundread.budget.ledger import SqliteLedger
+            from boundread.budget.transcript import ingest
+
+            with SqliteLedger() as ledger:
+                result = ingest(ledger, transcript, session=session)
         for warning in result.warnings[:5]:
             typer.echo(f"boundread: warning: {warning}", err=True)
         data = {k: v for k, v in result.__dict__.items() if k != "warnings"}
-        _emit("budget ingest", {**data, "warnings": list(result.warnings[:100])}, human, as_json)
+        _emit("budget ingest", {**data, "warnings": list(result.warnings[:100])}, hookcli.describe(result), as_json)
         return 0
 
     if transcript is None:  # run as a hook: Stop/SubagentStop read exit 2 as "do not stop", so never use it
