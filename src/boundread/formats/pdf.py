@@ -189,8 +189,10 @@ def extract(src: Source, req: Request, sink: Sink) -> Outcome:
     out.done = f"pages {_joined(_runs(written))} of {total}" if written else f"no pages of {total}"
     if stop is not None and written and written[-1] == stop.number:
         out.done += f" (page {stop.number} cut short)"
-    if req.pages or stop is not None:
-        out.resume = _resume(req.pages or (Span(1, total),), spans, stop, total)
+    if req.pages:
+        out.resume = _resume(req.pages, spans, stop, total)
+    elif stop is not None:  # the whole file did not fit: the next window is as wide as what did
+        out.resume = _resume((Span(1, max(stop.number - 1, 1)),), spans, stop, total)
     if out.resume is not None:  # the same options again (never the password: the user has it)
         out.resume += ("--layout",) * req.layout + (("--engine", req.engine) if req.engine != "auto" else ())
     return out
