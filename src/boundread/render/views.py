@@ -21,6 +21,8 @@ from boundread.core.sink import Sink
 from boundread.render import count, scalar
 from boundread.units import human_bytes
 
+BYTE_FIELDS = frozenset({"total_size", "largest", "compressed", "size", "uncompressed", "xml_bytes"})  # shown as KB/MB
+
 
 def console(stderr: bool = False) -> Console:
     """A console that never cuts a path or a member name: piped output (agents) gets a wide page."""
@@ -65,7 +67,8 @@ def print_info(result: InfoResult) -> None:
         rows.append(("est. tokens", f"{approx}{result.est_tokens:,}"))
     for key, value in result.fields.items():
         if key != "sheets" and value not in (None, "", [], {}):
-            rows.append((key.replace("_", " "), scalar(value)))
+            shown = human_bytes(value) if key in BYTE_FIELDS and isinstance(value, int) else scalar(value)
+            rows.append((key.replace("_", " "), shown))
     table = Table(box=None, show_header=False, pad_edge=False, padding=(0, 2, 0, 2))
     table.add_column(style="cyan", no_wrap=True)
     table.add_column(overflow="fold")
