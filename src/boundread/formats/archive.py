@@ -17,6 +17,7 @@ from boundread.core.model import FILE, Details, Entry, Listing, Outcome, Request
 from boundread.core.sink import Sink
 from boundread.errors import Encrypted, Unsupported, UsageError
 from boundread.formats.archive_common import NESTED, display
+from boundread.sniff import kind_from_name
 
 KINDS: tuple[str, ...] = ("zip", "7z", "tar", "gz", "bz2", "xz", "rar")
 
@@ -75,15 +76,15 @@ def read_member(src: Source, name: str, req: Request) -> bytes:
 
 
 def _first_readable(lst: Listing, req: Request) -> str | None:
-    for entry in lst.entries:
-        if entry.is_dir or entry.is_symlink or entry.link_target is not None:
-            continue
-        if entry.encrypted and req.password is None:
-            continue
-        if entry.size is not None and entry.size > req.limits.max_member_bytes:
-            continue
-        return entry.name
-    return None
+    """The member to suggest: readable, within the cap, and by its name a document or text if any is."""
+    readable = [
+        entry.name for entry in lst.entries
+        if not (entry.is_dir or entry.is_symlink or entry.link_target is not None)
+        and not (entry.encrypted and req.password is None)
+        and not (entry.size is not None and entry.size > req.limits.max_member_bytes)
+    ]
+    wordy = (name for name in readable if kind_from_name(name) not in (None, "binary", "image"))
+    return next(wordy, readable[0] if readable else None)
 
 
 def _member_suggestion(lst: Listing, req: Request) -> Suggestion | None:
