@@ -660,3 +660,12 @@ def test_corpus_gz(corpus_dir: Path) -> None:
     broken = _corpus(corpus_dir, "gz-textfile_broken_gz.txt.gz")
     with pytest.raises(Corrupt):
         archive.extract(broken, Request(), Sink(Limits()))
+
+
+def test_info_suggests_a_member_that_reads_as_text_before_a_blob(tmp_path: Path) -> None:
+    path = tmp_path / "mixed.zip"
+    with zipfile.ZipFile(path, "w") as zf:
+        zf.writestr("data/blob.bin", bytes(range(256)) * 4)
+        zf.writestr("docs/notes.txt", "the notes\n")
+    details = archive.info(source_for_path(path), Request())
+    assert ("extract", FILE, "--member", "docs/notes.txt") in details.next
