@@ -1,8 +1,9 @@
 """Open a workbook of any spreadsheet kind behind one small interface: its sheets, and their rows.
 
-xlsx goes through our own zip + defusedxml peek and row stream (bounded by what is asked); xls and
-ods go through python-calamine, which loads a whole sheet to read it (calamine refuses cell-count
-bombs itself, quickly: "Cell limit exceeded"). Library errors become boundread errors here.
+xlsx and ods go through our own zip + defusedxml peek and row stream (bounded by what is asked);
+xls goes through python-calamine, which loads a whole sheet to read it (calamine refuses cell-count
+bombs itself, quickly: "Cell limit exceeded"; BIFF8 caps a sheet at 65,536 x 256 anyway). Library
+errors become boundread errors here.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from boundread.errors import Corrupt, Encrypted, Refused, Unsupported
 from boundread.formats.xlsx_peek import SheetMeta, read_workbook
 from boundread.ole import stream_names as ole_stream_names
 
-SMALL = 5 * 1024 * 1024  # xls/ods: sheet sizes in info only below this (calamine loads whole sheets)
+SMALL = 5 * 1024 * 1024  # xls: sheet sizes in info only below this (calamine loads whole sheets)
 
 #: (1-based row, values of columns 1..max_cols, columns were cut)
 Rows = Generator[tuple[int, list[Any], bool], None, None]
@@ -84,6 +85,9 @@ def open_book(src: Source, *, sizes: bool = True) -> Iterator[Book]:
     if src.kind == "xlsx":
         with _xlsx(src) as book:
             yield book
+    elif src.kind == "ods":
+        with _ods(src, sizes) as book:
+            yield book
     else:
         with _calamine(src, sizes) as book:
             yield book
@@ -117,6 +121,41 @@ def _xlsx(src: Source) -> Iterator[Book]:
     except (zipfile.BadZipFile, KeyError, ParseError, zlib.error, EOFError, NotImplementedError) as exc:
         raise Corrupt(f"{src.name} is not a readable xlsx ({_short(exc)})",
                       "open it in Excel or LibreOffice and save a copy") from None
+
+
+@contextlib.contextmanager
+def _ods(src: Source, sizes: bool) -> Iterator[Book]:
+    from defusedxml import DefusedXmlException
+
+    from boundread.formats import ods_rows
+
+    try:
+        with src.open() as fh, zipfile.ZipFile(fh) as zf:
+            if ods_rows.encrypted(zf):
+                raise Encrypted(f"{src.name} is password-protected",
+                                "remove the password in LibreOffice and save a copy")
+            tables = ods_rows.read_tables(zf, src.name, sizes)
+
+            def rows(sheet: SheetMeta, first: int, last: int, max_cols: int) -> Rows:
+                return ods_rows.sheet_rows(zf, tables, sheet, first, last, max_cols, src.name)
+
+            def measure(sheet: SheetMeta) -> SheetMeta:
+                return ods_rows.measure(zf, tables, sheet, src.name)
+
+            damaged = (ParseError, zlib.error, EOFError, OSError, zipfile.BadZipFile)
+            macros = any(name.startswith("Basic/") for name in zf.namelist())
+            yield Book(tables.sheets, macros, 0, rows, damaged, _measure=measure)
+    except DefusedXmlException:
+        raise Refused(f"{src.name} declares XML entities or a DTD (a possible XML bomb)",
+                      "open it in LibreOffice and save a copy") from None
+    except RuntimeError as exc:  # zipfile: a member encrypted the zip way
+        if "encrypted" not in str(exc):
+            raise
+        raise Encrypted(f"{src.name} is password-protected ({_short(exc)})",
+                        "remove the password in LibreOffice and save a copy") from None
+    except (zipfile.BadZipFile, KeyError, ParseError, zlib.error, EOFError, NotImplementedError) as exc:
+        raise Corrupt(f"{src.name} is not a readable ods ({_short(exc)})",
+                      "open it in LibreOffice and save a copy") from None
 
 
 @contextlib.contextmanager
@@ -195,14 +234,11 @@ def _calamine_error(src: Source, exc: BaseException) -> Exception:
 
 
 def _has_macros(src: Source) -> bool:
-    """xls: a _VBA_PROJECT_CUR stream; ods: a Basic/ folder. Never run, only noticed."""
+    """xls: a _VBA_PROJECT_CUR stream. Never run, only noticed."""
     try:
         with src.open() as fh:
-            if src.kind == "xls":
-                return "_VBA_PROJECT_CUR" in ole_stream_names(fh)
-            with zipfile.ZipFile(fh) as zf:
-                return any(name.startswith("Basic/") for name in zf.namelist())
-    except (OSError, zipfile.BadZipFile, ValueError):
+            return "_VBA_PROJECT_CUR" in ole_stream_names(fh)
+    except (OSError, ValueError):
         return False
 
 
