@@ -86,3 +86,11 @@ def test_broken_config_applies_on_error(tmp_path: Path, capsys: pytest.CaptureFi
 def test_explicit_missing_config(capsys: pytest.CaptureFixture[str]) -> None:
     assert run(["--config", "/no/such/file.toml", "--path", "x.pdf"]) == 0
     assert "no such file" in capsys.readouterr().err
+
+
+def test_a_pyproject_that_only_names_boundread_is_no_config(tmp_path: Path) -> None:
+    """A project that depends on boundread has "boundread" in its pyproject but no guard table: no note."""
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "app"\ndependencies = ["boundread"]\n',
+                                             encoding="utf-8")
+    loaded = config.load(tmp_path)
+    assert loaded.notes == () and loaded == config.GuardConfig()

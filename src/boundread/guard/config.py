@@ -142,7 +142,7 @@ def _table(path: str) -> dict[str, Any] | None:
     if data is None:
         return None
     if os.path.basename(path) == "pyproject.toml":
-        table = data.get("tool", {}).get("boundread", {}).get("guard")
+        table = data.get("tool", {}).get("boundread", {}).get("guard", {})  # None only means "no tomllib"
     else:
         table = data.get("guard", data.get("tool", {}).get("boundread", {}).get("guard", {}))
     if table is not None and not isinstance(table, dict):
