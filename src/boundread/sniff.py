@@ -209,22 +209,30 @@ def _text_mime(head: bytes, hint: str | None) -> str:
     return "text/plain"
 
 
-def _sniff_zip(path: Container) -> Sniffed:
-    """Classify a zip container by its members (OOXML parts, ODF mimetype)."""
-    import zipfile
-    import zlib
+#: Central directory records read to classify a zip: OOXML and ODF parts come first in practice.
+ZIP_NAMES = 5000
 
+
+def _sniff_zip(path: Container) -> Sniffed:
+    """Classify a zip container by its first member names (OOXML parts, ODF mimetype).
+
+    Reads the central directory lazily (boundread.zipdir), at most ``ZIP_NAMES`` records, and the
+    ``mimetype`` member from its local header: never the whole directory, never zipfile.
+    """
+    from boundread import zipdir
+
+    names: set[str] = set()
     try:
-        with zipfile.ZipFile(path) as zf:
-            names = zf.namelist()
-            if "mimetype" in names:
-                info = zf.getinfo("mimetype")
-                if info.file_size < 200:
-                    with zf.open(info) as member:
-                        kind = _ODF_MIMETYPES.get(member.read(200).strip())
+        with _Opened(path) as fh:
+            for rec in zipdir.records(fh):
+                names.add(rec.name)
+                if rec.name == "mimetype" and rec.size < 200 and rec.method in (0, 8) and not rec.flags & 0x61:
+                    kind = _ODF_MIMETYPES.get(zipdir.read_data(fh, rec)[:200].strip())
                     if kind:
                         return Sniffed(kind, mime_of(kind))
-    except (zipfile.BadZipFile, OSError, ValueError, NotImplementedError, RuntimeError, zlib.error):
+                if len(names) >= ZIP_NAMES:
+                    break
+    except (zipdir.BadZip, OSError, EOFError):
         return Sniffed(ZIP, mime_of(ZIP), note="zip signature, unreadable central directory")
     if "[Content_Types].xml" in names:
         tops = {name.split("/", 1)[0] for name in names}
@@ -235,6 +243,24 @@ def _sniff_zip(path: Container) -> Sniffed:
             if top in tops:
                 return Sniffed(kind, mime_of(kind), subtype=with_macros if macro else plain)
     return Sniffed(ZIP, mime_of(ZIP))
+
+
+class _Opened:  # a tiny context manager: contextlib costs start-up time on the hot path
+    """A path opened for reading, or a stream used as is (left open, as zipfile leaves it)."""
+
+    def __init__(self, path: Container) -> None:
+        self.path = path
+        self.fh: IO[bytes] | None = None
+
+    def __enter__(self) -> IO[bytes]:
+        if isinstance(self.path, (str, os.PathLike)):
+            self.fh = open(self.path, "rb")
+            return self.fh
+        return self.path
+
+    def __exit__(self, *exc: object) -> None:
+        if self.fh is not None:
+            self.fh.close()
 
 
 def _sniff_compressed(head: bytes) -> Sniffed | None:

@@ -1,23 +1,26 @@
 """Zip archives, and every file that is a zip inside (docx, xlsx, pptx, odt, jar...).
 
-The listing comes from the central directory only. A member is read through ``ZipFile.open``
-(which stops at the declared size, so a size lie ends in a CRC error, not a flood) into memory,
-capped at ``Limits.max_member_bytes``.
+The listing comes from the central directory only, read lazily through :mod:`boundread.zipdir`:
+the first ``max_entries`` records become entries, the rest are only counted (up to a cap), so a
+300,000-entry zip costs its records, never a parsed copy of its whole directory. A stored or
+deflated member is read from its local header and inflated to at most its declared size (a size
+lie ends as Corrupt, not a flood); encrypted members and other methods go through ``zipfile``.
+Either way a member is held in memory only up to ``Limits.max_member_bytes``.
 """
 
 from __future__ import annotations
 
-import contextlib
 import shlex
-import stat
-import zipfile
+import time
 import zlib
-from collections.abc import Iterator
+from typing import IO
 
-from boundread.core.model import Listing, Request, Source
+from boundread import zipdir
+from boundread.core.model import Entry, Listing, Request, Source
 from boundread.errors import Corrupt, Encrypted, Refused, Unsupported
 from boundread.formats.archive_common import (
     Collector,
+    is_nested,
     iso_from_tuple,
     make_entry,
     no_member,
@@ -25,8 +28,11 @@ from boundread.formats.archive_common import (
     read_capped,
     too_big,
 )
+from boundread.limits import Limits
 
 _AES = 99  # WinZip AES: compress_type 99; stdlib zipfile raises NotImplementedError
+#: Records walked for the totals after the kept entries; past it (or half the timeout) totals are partial.
+TOTALS_CAP = 1_000_000
 
 
 def _reason(exc: BaseException) -> str:
@@ -34,41 +40,71 @@ def _reason(exc: BaseException) -> str:
     return (text[:1].lower() + text[1:])[:120]
 
 
-@contextlib.contextmanager
-def _opened(src: Source) -> Iterator[zipfile.ZipFile]:
+def _broken(src: Source, exc: BaseException) -> Corrupt:
     quoted = shlex.quote(src.name)
-    with src.open() as fh:
-        try:
-            zf = zipfile.ZipFile(fh)
-        # NotImplementedError: "zip file version 8.4" (a damaged or unknown central directory entry)
-        except (zipfile.BadZipFile, OSError, EOFError, ValueError, NotImplementedError) as exc:
-            raise Corrupt(
-                f"{src.name} is a damaged zip ({_reason(exc)})",
-                f"repair a copy with `zip -FF {quoted} --out fixed.zip`, or run `boundread info {quoted}`",
-            ) from None
-        with zf:
-            yield zf
+    return Corrupt(
+        f"{src.name} is a damaged zip ({_reason(exc)})",
+        f"repair a copy with `zip -FF {quoted} --out fixed.zip`, or run `boundread info {quoted}`",
+    )
 
 
-def _encrypted(info: zipfile.ZipInfo) -> bool:
-    return bool(info.flag_bits & 0x1)
+def _entry(rec: zipdir.Record, limits: Limits) -> Entry:
+    return make_entry(rec.name, rec.size, rec.compressed, iso_from_tuple(rec.date_time), limits,
+                      encrypted=rec.encrypted, is_dir=rec.is_dir, is_symlink=rec.is_symlink)
+
+
+def _plain(rec: zipdir.Record, max_ratio: float) -> bool:
+    """No warning can apply (cheap test): such a record past max_entries is only counted."""
+    name = rec.name
+    return not (
+        rec.flags & 0x1 or ".." in name or name[:1] in ("", "/", "\\") or name[1:2] == ":"
+        or (rec.compressed and rec.size / rec.compressed > max_ratio)
+        or ("." in name[-5:] and not name.endswith("/") and is_nested(name))
+    )
 
 
 def listing(src: Source, req: Request) -> Listing:
-    """Every entry of the central directory is counted; the first ``max_entries`` are kept."""
+    """The first ``max_entries`` records are kept; the rest are counted (up to ``TOTALS_CAP``)."""
     limits = req.limits
     collector = Collector("zip", limits)
-    compressed = 0
-    with _opened(src) as zf:
-        for info in zf.infolist():
-            unix = info.create_system == 3
-            collector.add(make_entry(
-                info.filename, info.file_size, info.compress_size, iso_from_tuple(info.date_time), limits,
-                encrypted=_encrypted(info), is_dir=info.is_dir(),
-                is_symlink=unix and stat.S_ISLNK(info.external_attr >> 16),
-            ))
-            compressed += info.compress_size
-    return collector.finish(total_compressed=compressed)
+    lst = collector.listing
+    compressed = walked = 0
+    stop_at = None if limits.timeout is None else time.monotonic() + limits.timeout / 2
+    partial = full = False
+    with src.open() as fh:
+        try:
+            end = zipdir.end_record(fh)
+            for rec in zipdir.records(fh, end):
+                if not full or not _plain(rec, limits.max_ratio):
+                    collector.add(_entry(rec, limits))
+                    full = collector.full
+                else:
+                    lst.total_entries += 1
+                    lst.total_size += rec.size
+                    lst.largest = max(lst.largest, rec.size)
+                    lst.truncated = True
+                compressed += rec.compressed
+                walked += 1
+                if full and (walked >= TOTALS_CAP + limits.max_entries or (
+                        stop_at is not None and walked % 4096 == 0 and time.monotonic() > stop_at)):
+                    partial = True
+                    break
+        except (zipdir.BadZip, OSError, EOFError) as exc:
+            raise _broken(src, exc) from None
+    collector.finish(total_compressed=compressed)
+    if partial:
+        lst.total_entries = max(end.count, walked)
+        lst.truncated = True
+        lst.warnings.append(
+            f"totals (sizes, warnings) cover the first {walked:,} of {lst.total_entries:,} entries "
+            "the directory declares: it is too long to walk whole"
+        )
+    return lst
+
+
+def _find(fh: IO[bytes], name: str) -> zipdir.Record | None:
+    """The first record named ``name``; the directory is read only up to it."""
+    return next((rec for rec in zipdir.records(fh) if rec.name == name), None)
 
 
 def read_member(src: Source, name: str, req: Request) -> bytes:
@@ -76,43 +112,63 @@ def read_member(src: Source, name: str, req: Request) -> bytes:
     limits = req.limits
     cap = limits.max_member_bytes
     quoted = shlex.quote(src.name)
-    with _opened(src) as zf:
+    with src.open() as fh:
         try:
-            info = zf.getinfo(name)
-        except KeyError:
-            raise no_member(src.name, name) from None
-        if info.is_dir():
+            rec = _find(fh, name)
+        except (zipdir.BadZip, OSError, EOFError) as exc:
+            raise _broken(src, exc) from None
+        if rec is None:
+            raise no_member(src.name, name)
+        if rec.is_dir:
             raise not_a_file(src.name, name)
-        ratio = info.file_size / info.compress_size if info.compress_size else None
-        if info.file_size > cap:
+        ratio = rec.size / rec.compressed if rec.compressed else None
+        if rec.size > cap:
             raise too_big(src.name, name, cap, ratio, limits)
-        if info.compress_type == _AES:
+        if rec.method == _AES:
             raise Unsupported(
                 f"{name} is AES-encrypted, which Python's zipfile cannot read",
                 f"extract it with `7z x -p {quoted}` and read the file",
             )
-        encrypted = _encrypted(info)
-        if encrypted and req.password is None:
+        if rec.encrypted and req.password is None:
             raise Encrypted(f"{name} is encrypted", "pass --password")
-        pwd = req.password.encode("utf-8") if encrypted and req.password is not None else None
-        try:
+        if rec.method in (0, 8) and not rec.flags & 0x61:  # plain stored/deflated: no zipfile needed
+            try:
+                return zipdir.read_data(fh, rec)
+            except (zipdir.BadZip, OSError, EOFError) as exc:
+                raise _damaged(src, name, exc, False) from None
+        return _with_zipfile(src, fh, rec, req, ratio)
+
+
+def _with_zipfile(src: Source, fh: IO[bytes], rec: zipdir.Record, req: Request, ratio: float | None) -> bytes:
+    """Encrypted (ZipCrypto), bzip2, lzma and other methods: zipfile reads them (its whole directory)."""
+    import zipfile
+
+    limits, name, quoted = req.limits, rec.name, shlex.quote(src.name)
+    cap = limits.max_member_bytes
+    encrypted = rec.encrypted
+    pwd = req.password.encode("utf-8") if encrypted and req.password is not None else None
+    try:
+        with zipfile.ZipFile(fh) as zf:
+            info = next((i for i in zf.infolist() if i.header_offset == rec.header_offset), None)
+            if info is None:
+                raise zipfile.BadZipFile("the directory changed while reading it")
             with zf.open(info, pwd=pwd) as member:
                 return read_capped(member, cap, lambda: too_big(src.name, name, cap, ratio, limits))
-        except RuntimeError as exc:  # zipfile's "password required" / "Bad password for file"
-            if "password" not in str(exc).lower():
-                raise
-            raise Encrypted(f"{name} is encrypted and the password is wrong", "check --password") from None
-        except NotImplementedError as exc:
-            raise Unsupported(
-                f"{name} uses a compression method Python cannot read ({_reason(exc)})",
-                f"extract it with `7z x {quoted}` and read the file",
-            ) from None
-        except zipfile.BadZipFile as exc:
-            if "zip bomb" in str(exc):
-                raise Refused(f"{name}: {_reason(exc)}", "do not extract this archive") from None
-            raise _damaged(src, name, exc, encrypted) from None
-        except (zlib.error, EOFError, OSError) as exc:
-            raise _damaged(src, name, exc, encrypted) from None
+    except RuntimeError as exc:  # zipfile's "password required" / "Bad password for file"
+        if "password" not in str(exc).lower():
+            raise
+        raise Encrypted(f"{name} is encrypted and the password is wrong", "check --password") from None
+    except NotImplementedError as exc:
+        raise Unsupported(
+            f"{name} uses a compression method Python cannot read ({_reason(exc)})",
+            f"extract it with `7z x {quoted}` and read the file",
+        ) from None
+    except zipfile.BadZipFile as exc:
+        if "zip bomb" in str(exc):
+            raise Refused(f"{name}: {_reason(exc)}", "do not extract this archive") from None
+        raise _damaged(src, name, exc, encrypted) from None
+    except (zlib.error, EOFError, OSError, ValueError) as exc:
+        raise _damaged(src, name, exc, encrypted) from None
 
 
 def _damaged(src: Source, name: str, exc: BaseException, encrypted: bool) -> Encrypted | Corrupt:

@@ -91,16 +91,29 @@ def _counts(window: bytes) -> list[int]:
     return found
 
 
-def zip_summary(path: str | os.PathLike[str]) -> tuple[int, int] | None:
-    """(entries, total uncompressed bytes) from the central directory."""
-    import zipfile
+#: Central directory records summed for a zip's unpacked size; past it the size is left out.
+ZIP_SUM_RECORDS = 50_000
+
+
+def zip_summary(path: str | os.PathLike[str]) -> tuple[int, int | None] | None:
+    """(entries, total uncompressed bytes): the count from the end record (O(1)), the size summed
+    over the central directory when it holds at most ``ZIP_SUM_RECORDS`` entries (else None)."""
+    from boundread import zipdir
 
     try:
-        with zipfile.ZipFile(path) as zf:
-            infos = zf.infolist()
-    except _zip_errors():
+        with open(path, "rb") as fh:
+            end = zipdir.end_record(fh)
+            if end.count > ZIP_SUM_RECORDS:
+                return end.count, None
+            total = walked = 0
+            for rec in zipdir.records(fh, end):
+                total += rec.size
+                walked += 1
+                if walked > ZIP_SUM_RECORDS:  # the end record understated the count
+                    return end.count, None
+    except (zipdir.BadZip, OSError, EOFError):
         return None
-    return len(infos), sum(info.file_size for info in infos)
+    return walked, total
 
 
 def gzip_size(path: str | os.PathLike[str], size: int) -> int | None:
