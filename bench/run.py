@@ -101,12 +101,15 @@ def zip_rows(ctx: Ctx) -> list[Row]:
 
 
 def guard_rows(ctx: Ctx) -> list[Row]:
-    base = ctx.run("python -c pass", [sys.executable, "-c", "pass"], repeat=30)
+    def baseline() -> Measure:  # measured next to each row: the machine's load drifts over a run
+        return ctx.run("python -c pass", [sys.executable, "-c", "pass"], repeat=30)
+
     pdf = str(ctx.files["big1000.pdf"])
     whole = ctx.payload("read-whole.json", {"file_path": pdf})
     part = ctx.payload("read-pages.json", {"file_path": pdf, "pages": "1-5"})
     rows = []
     for label, payload in (("Read big1000.pdf whole (deny)", whole), ("Read big1000.pdf pages 1-5 (allow)", part)):
+        base = baseline()
         m = ctx.br(f"guard-check: {label}", "guard-check", stdin=payload, repeat=30, ok=(0, 2))
         rows.append(ratio_row(f"guard-check p50, {label} / python -c pass", m, base, limit=2, stat="p50"))
         ctx.notes.append(f"guard-check on {payload.name}: {ctx.decision(payload)}")
@@ -117,6 +120,7 @@ def guard_rows(ctx: Ctx) -> list[Row]:
     what = "guard-check p50, Read pages 1-5 + budget ledger / python -c pass"
     if not setup.ok:
         return [*rows, Row(what, f"ERROR budget set: {setup.error}", result="ERROR")]
+    base = baseline()
     m = ctx.br("guard-check + budget ledger", "guard-check", stdin=part, repeat=30, ok=(0, 2), env=env)
     rows.append(ratio_row(what, m, base, limit=2, stat="p50"))
     ctx.notes.append(f"guard-check + ledger on {part.name}: {ctx.decision(part, env)}; the session's ledger "
