@@ -49,3 +49,10 @@ def test_pdf_read_of_a_few_pages_imports_nothing_slow(project: Path) -> None:
     names, out = _imported(payload, project)
     assert "boundread.guard.decide" in names and out == ""  # a small page range is allowed
     assert not names & SLOW, sorted(names & SLOW)
+
+
+def test_office_deny_imports_nothing_slow(project: Path) -> None:
+    """The brief's 15-sheet workbook: its deny reason names the sheets without zipfile or an XML parser."""
+    names, out = _imported(_read(project / "prices.xlsx", project), project)
+    assert "deny" in out and "Lista 2024" in out
+    assert not names & (SLOW | {"xml.etree.ElementTree", "pyexpat"}), sorted(names & (SLOW | {"pyexpat"}))
