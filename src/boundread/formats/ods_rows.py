@@ -24,6 +24,7 @@ from boundread.errors import Refused
 from boundread.formats.ooxml import local
 from boundread.formats.wordstream import odf_text
 from boundread.formats.xlsx_peek import HUGE_CELLS, SheetMeta, iterparse
+from boundread.formats.xlsx_rows import Joined
 
 SMALL = 5 * 1024 * 1024  # content.xml below this: sheet sizes are counted by a full parse
 HEAD_CAP = 16 * 1024 * 1024  # bytes before the first sheet kept to restart a parse at any sheet
@@ -203,22 +204,6 @@ def _parsed_sheets(zf: zipfile.ZipFile) -> tuple[SheetMeta, ...]:
     return tuple(sheets)
 
 
-class _Joined:
-    """A file-like object: ``head`` first, then the rest of ``raw``."""
-
-    def __init__(self, head: bytes, raw: IO[bytes]) -> None:
-        self._head, self._raw = head, raw
-
-    def read(self, size: int = -1) -> bytes:
-        if size < 0:
-            head, self._head = self._head, b""
-            return head + self._raw.read()
-        if self._head:
-            chunk, self._head = self._head[:size], self._head[size:]
-            return chunk
-        return self._raw.read(size)
-
-
 def _events(raw: IO[bytes], tables: Tables, index: int, first: int) -> tuple[Iterator[tuple[str, Any]], int]:
     """Parse events from the start tag of sheet ``index`` (0-based), and the rows skipped before.
 
@@ -231,7 +216,7 @@ def _events(raw: IO[bytes], tables: Tables, index: int, first: int) -> tuple[Ite
     while left > 0:
         left -= len(raw.read(min(left, CHUNK))) or left
     rest, before = _skip_rows(raw, first) if first > 64 else (b"", 0)
-    return _from_table(iterparse(_Joined(tables.head + rest, raw), ("start", "end")), 0), before
+    return _from_table(iterparse(Joined(tables.head + rest, raw), ("start", "end")), 0), before
 
 
 def _from_table(events: Iterator[tuple[str, Any]], skip_tables: int) -> Iterator[tuple[str, Any]]:

@@ -146,7 +146,7 @@ def stream_rows(
                 elem.clear()
 
 
-class _Joined:
+class Joined:
     """A file-like object: ``head`` first, then the rest of ``raw``."""
 
     def __init__(self, head: bytes, raw: IO[bytes]) -> None:
@@ -176,14 +176,14 @@ def skip_to_row(raw: IO[bytes], first: int, chunk: int = 1 << 20) -> tuple[Any, 
     while True:
         data = raw.read(chunk)
         if not data:
-            return _Joined((head or b"") + buf, raw), 0 if head is None else count
+            return Joined((head or b"") + buf, raw), 0 if head is None else count
         buf += data
         if head is None:
             start = buf.find(b"<sheetData")
             close = buf.find(b">", start) if start >= 0 else -1
             if close < 0 or buf[close - 1:close] == b"/":
                 if len(buf) > 16 * chunk or close >= 0:
-                    return _Joined(buf, raw), 0
+                    return Joined(buf, raw), 0
                 continue
             head, buf = buf[: close + 1], buf[close + 1:]
         last = buf.rfind(b"<row")
@@ -201,7 +201,7 @@ def skip_to_row(raw: IO[bytes], first: int, chunk: int = 1 << 20) -> tuple[Any, 
             number = _ROW_NUMBER.search(buf, match.start(), end)
             count = int(number.group(1)) if number else count + 1
             if count >= first:
-                return _Joined(head + buf[match.start():], raw), count - 1
+                return Joined(head + buf[match.start():], raw), count - 1
             keep = max(keep, end + 1) if end + 1 <= len(buf) else keep
         buf = buf[min(keep, len(buf)):]
 
