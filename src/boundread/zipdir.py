@@ -137,11 +137,6 @@ def _read_before(fh: IO[bytes], tail: bytes, base: int, end: int, width: int) ->
     return data if len(data) == width else None
 
 
-def declared_count(fh: IO[bytes]) -> int:
-    """How many entries the end record declares: O(1), the directory itself is not read."""
-    return end_record(fh).count
-
-
 def records(fh: IO[bytes], end: End | None = None) -> Iterator[Record]:
     """The central directory records in order, parsed one at a time as the caller asks for them.
 

@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import boundread
 from boundread.core.model import FILE, Request, Source, Span
 from boundread.core.sink import Sink
 from boundread.core.source import source_for_bytes, source_for_path
@@ -76,7 +77,7 @@ def test_info_lists_sheets_from_the_workbook_xml(book: Path) -> None:
     assert details.estimated and details.est_chars and details.est_chars > 0
     assert ("sheets", FILE) in details.next
     assert ("sheets", FILE, "Prices", "--max-rows", "50") in details.next
-    assert sheets.list_sheets(source_for_path(book), Request()) == details.fields["sheets"]
+    assert boundread.sheets(book) == details.fields["sheets"]  # the Python API's sheet list is info's
 
 
 def test_extract_default_reads_visible_worksheets_with_cached_values(book: Path) -> None:

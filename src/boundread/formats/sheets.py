@@ -11,7 +11,6 @@ from __future__ import annotations
 import contextlib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from boundread.core.model import FILE, Details, Outcome, Request, Source, Span
 from boundread.core.sink import Sink
@@ -23,12 +22,6 @@ from boundread.formats.xlsx_peek import HUGE_CELLS, SheetMeta
 KINDS: tuple[str, ...] = ("xlsx", "xls", "ods")
 
 EMPTY_RUN = 1000  # consecutive empty rows after which a sheet is taken to have ended
-
-
-def list_sheets(src: Source, req: Request) -> list[dict[str, Any]]:
-    """Every sheet with its index, name, declared size and visibility (what `boundread sheets F` shows)."""
-    with open_book(src) as book:
-        return [sheet.as_dict() for sheet in book.sheets]
 
 
 def info(src: Source, req: Request) -> Details:

@@ -11,7 +11,6 @@ import contextlib
 import dataclasses
 import json
 import sys
-from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from boundread.core.model import ExtractResult, InfoResult, Listing, Source
@@ -61,12 +60,6 @@ def print_info(result: InfoResult) -> None:
     from boundread.render import views
 
     views.print_info(result)
-
-
-def print_sheets(sheets: Sequence[dict[str, Any]]) -> None:
-    from boundread.render import views
-
-    views.print_sheets(sheets)
 
 
 def print_listing(src: Source, listing: Listing) -> None:
