@@ -121,3 +121,11 @@ def test_corpus_files_by_kind(corpus_dir: Path, manifest: dict[str, dict[str, ob
         assert result.reason == "" or len(result.reason) <= 600, name
         if entry["kind"] in guarded and "is-text" not in name:
             assert result.decision == "deny", (name, result.rule)
+
+
+@pytest.mark.parametrize("name", ["report.pdf", "prices.xlsx", "bundle.zip", "big.log", "program", "huge.png"])
+def test_reason_reads_as_a_decision_not_a_fault(project: Path, name: str) -> None:
+    """Claude Code shows a deny as "PreToolUse:Read hook error: <reason>": the reason says at once it is on purpose."""
+    result = check_read(str(project / name), cwd=project)
+    assert result.reason.startswith("Not an error: boundread refused this on purpose - "), result.reason
+    assert "boundread info" in result.reason or "boundread list-zip" in result.reason

@@ -127,8 +127,11 @@ def _verdict(given: str, cfg: GuardConfig, cwd: str | os.PathLike[str] | None, *
     if not stat.S_ISREG(info.st_mode):
         if command is not None:  # `cat /dev/null`, `> /dev/stdout`: not a file to guard
             return Decision(ALLOW, rule="not-a-regular-file", path=given)
+        from boundread.guard.reason import OPENING
+
         return Decision(cfg.on_error, rule="not-a-regular-file", path=given,
-                        reason=f"boundread guard: {given} is not a regular file (FIFO, device or socket)",
+                        reason=f"{OPENING} - {given} is not a regular file (FIFO, device or socket): "
+                               "it is never opened",
                         error=f"{given} is not a regular file (FIFO, device or socket); not inspected")
     try:
         sniffed = sniff.sniff_path(absolute)
@@ -196,7 +199,7 @@ def _reason(given: str, absolute: str, here: str | None, sniffed: sniff.Sniffed,
     }.get(rule, "a whole read floods the context" if kind == sniff.PDF or kind in sniff.OFFICE_KINDS
           else "its raw bytes are not readable text")
     what = f"`{command}` would print {quoted}" if command and rule != "archive-extract" else (
-        f"`{command}` would unpack {quoted}" if command else f"not reading {quoted} whole")
+        f"`{command}` would unpack {quoted}" if command else f"reading {quoted} whole")
     cmds = reason.commands(kind, quoted, found, cfg.line_cap)
     return reason.compose(what, described, why, cmds, reason.tail_for(kind))
 

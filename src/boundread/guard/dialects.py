@@ -178,7 +178,7 @@ def parse(payload: Mapping[str, Any], agent: str) -> Call:
 
 def reply(agent: str, decision: Decision, event: str = "") -> Reply:
     """The answer ``agent`` understands. Exit 1 is never used: it does not block anywhere."""
-    deny, why = decision.denied, decision.reason or "boundread guard denied this tool call"
+    deny, why = decision.denied, decision.reason or "Not an error: boundread refused this tool call on purpose"
     if agent in ("claude", "claude-sdk", "codex"):
         if not deny:
             return Reply()

@@ -17,6 +17,9 @@ from boundread.guard import facts
 from boundread.units import human_bytes
 
 MAX_REASON = 600
+#: How every deny reason opens. Clients wrap it in their own words ("PreToolUse:Read hook error: ..."),
+#: so it says at once that the refusal is a decision, not a fault.
+OPENING = "Not an error: boundread refused this on purpose"
 LABELS = {
     sniff.PDF: "PDF", sniff.DOCX: "Word document", sniff.DOC: "Word 97-2003 document",
     sniff.XLSX: "Excel workbook", sniff.XLS: "Excel 97-2003 workbook", sniff.ODS: "OpenDocument spreadsheet",
@@ -115,10 +118,10 @@ def compose(what: str, described: str, why: str, cmds: list[str], tail: str) -> 
     text = ""
     for count in range(len(cmds), 0, -1):
         lines = "".join(f"  {c}\n" for c in cmds[:count])
-        text = f"boundread guard: {what} ({described}): {why}.\nRun instead:\n{lines}{tail}"
+        text = f"{OPENING} - {what} ({described}): {why}.\nRun instead:\n{lines}{tail}"
         if len(text) <= MAX_REASON:
             return text
-    return f"boundread guard: {what}: {why}.\nRun instead:\n  {cmds[0]}" if cmds else text
+    return f"{OPENING} - {what}: {why}.\nRun instead:\n  {cmds[0]}" if cmds else text
 
 
 def tail_for(kind: str) -> str:
