@@ -19,6 +19,7 @@ from typing import Any
 
 from boundread.guard.config import GuardConfig
 from boundread.guard.decide import ALLOW, Decision, check_command, check_read
+from boundread.guard.dialects import read_range
 
 PATH_KEYS = ("file_path", "path", "filename", "file", "target_file", "absolute_path")
 COMMAND_KEYS = ("command", "cmd", "command_line", "script")
@@ -34,8 +35,9 @@ def check_arguments(args: Mapping[str, Any], *, cwd: str | None = None,
     for key in PATH_KEYS:
         value = args.get(key)
         if isinstance(value, str) and value:
-            return check_read(value, offset=args.get("offset"), limit=args.get("limit"),
-                              pages=args.get("pages"), cwd=cwd, config=config)
+            offset, limit = read_range(args)
+            return check_read(value, offset=offset, limit=limit, pages=args.get("pages"), cwd=cwd,
+                              config=config)
     return Decision(ALLOW, rule="other-tool")
 
 

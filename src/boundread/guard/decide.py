@@ -107,13 +107,18 @@ def _positive(value: object) -> int | None:
 
 
 def check_read(path: str, *, offset: object = None, limit: object = None, pages: object = None,
-               cwd: str | os.PathLike[str] | None = None, config: GuardConfig | None = None) -> Decision:
-    """May an agent read ``path`` whole (or the range offset/limit, or the PDF ``pages``)?"""
-    return _verdict(path, config or GuardConfig(), cwd, command=None, limit=limit, pages=pages)
+               cwd: str | os.PathLike[str] | None = None, config: GuardConfig | None = None,
+               range_params: str = "offset/limit") -> Decision:
+    """May an agent read ``path`` whole (or ``limit`` lines from ``offset``, or the PDF ``pages``)?
+
+    ``range_params`` names the agent's own range parameters in the reason (Gemini: start_line/end_line).
+    """
+    return _verdict(path, config or GuardConfig(), cwd, command=None, limit=limit, pages=pages,
+                    range_params=range_params)
 
 
 def _verdict(given: str, cfg: GuardConfig, cwd: str | os.PathLike[str] | None, *, command: str | None,
-             limit: object = None, pages: object = None) -> Decision:
+             limit: object = None, pages: object = None, range_params: str = "offset/limit") -> Decision:
     absolute = _absolute(given, cwd)
     here = _absolute_dir(os.fspath(cwd)) if cwd else None
     if cfg.allow and _allowed(cfg.allow, (given, absolute, os.path.basename(absolute))):
@@ -141,7 +146,7 @@ def _verdict(given: str, cfg: GuardConfig, cwd: str | os.PathLike[str] | None, *
     rule = _rule(kind, size, absolute, here, cfg, command=command, limit=limit, pages=pages)
     if rule is None:
         return Decision(ALLOW, kind=kind, rule=f"{kind}-ok", path=given)
-    why = _reason(given, absolute, here, sniffed, size, rule, command, cfg)
+    why = _reason(given, absolute, here, sniffed, size, rule, command, cfg, range_params)
     return Decision(DENY, why, kind, rule, given)
 
 
@@ -180,7 +185,7 @@ def _rule(kind: str, size: int, absolute: str, here: str | None, cfg: GuardConfi
 
 
 def _reason(given: str, absolute: str, here: str | None, sniffed: sniff.Sniffed, size: int, rule: str,
-            command: str | None, cfg: GuardConfig) -> str:
+            command: str | None, cfg: GuardConfig, range_params: str) -> str:
     from boundread.guard import reason  # only on a deny: the allow path stays small
     from boundread.units import human_bytes
 
@@ -193,7 +198,7 @@ def _reason(given: str, absolute: str, here: str | None, sniffed: sniff.Sniffed,
         "image-size": f"images over {human_bytes(cfg.image_max_bytes)} flood the context",
         "image-dump": "its bytes printed as text are noise",
         "text-size": f"over {human_bytes(cfg.text_max_bytes)} needs a bounded read "
-                     f"(offset/limit of at most {cfg.line_cap} lines)",
+                     f"(pass {range_params}, at most {cfg.line_cap} lines)",
         "text-long-lines": "its lines are so long that even a few of them flood the context",
         "archive-extract": "unpacking it whole floods the disk and the context",
     }.get(rule, "a whole read floods the context" if kind == sniff.PDF or kind in sniff.OFFICE_KINDS

@@ -114,13 +114,9 @@ def _call(agent: str, tool: str, args: Mapping[str, Any], cwd: str, event: str =
         path = next((args[key] for key in ("file_path", "path", "absolute_path", "target_file") if args.get(key)), None)
         if not isinstance(path, str) or not path:
             return Call(agent, tool, OTHER, cwd=cwd, event=event, tool_input=args)
-        limit = args.get("limit")
-        view = args.get("view_range")
-        ranged = isinstance(view, list) and len(view) == 2 and all(isinstance(v, int) for v in view)
-        if limit is None and ranged and isinstance(view, list):
-            limit = view[1] - view[0] + 1 if view[1] >= view[0] else None
-        return Call(agent, tool, READ, path=path, offset=args.get("offset"), limit=limit,
-                    pages=args.get("pages"), cwd=cwd, event=event, tool_input=args)
+        offset, limit = read_range(args)
+        return Call(agent, tool, READ, path=path, offset=offset, limit=limit, pages=args.get("pages"),
+                    cwd=cwd, event=event, tool_input=args)
     if low in _SHELL_TOOLS:
         command = args.get("command") or args.get("command_line") or args.get("cmd")
         if isinstance(command, list):
@@ -131,6 +127,47 @@ def _call(agent: str, tool: str, args: Mapping[str, Any], cwd: str, event: str =
                 cwd = _join(cwd, folder) if cwd else folder
             return Call(agent, tool, COMMAND, command=command, cwd=cwd, event=event, tool_input=args)
     return Call(agent, tool, OTHER, cwd=cwd, event=event, tool_input=args)
+
+
+def read_range(args: Mapping[str, Any]) -> tuple[object, object]:
+    """(offset, limit in lines) from whichever range parameters the agent's read tool has.
+
+    Claude Code (and Gemini's older docs): ``offset``/``limit``; Gemini ``read_file``:
+    ``start_line``/``end_line``, 1-based and inclusive; Copilot ``view``: ``view_range`` [start, end].
+    A range open at its end (no end line, Copilot's -1) has no limit: it reads to the end of the file.
+    """
+    offset, limit = args.get("offset"), args.get("limit")
+    if limit is None and args.get("end_line") is not None:
+        first, last = _line(args.get("start_line"), default=1), _line(args.get("end_line"))
+        if first is not None and last is not None and last >= first:
+            offset, limit = first, last - first + 1
+    elif limit is None and offset is None and args.get("start_line") is not None:
+        offset = args.get("start_line")
+    view = args.get("view_range")
+    if limit is None and isinstance(view, list) and len(view) == 2:
+        first, last = _line(view[0]), _line(view[1])
+        if first is not None and last is not None and last >= first:
+            offset, limit = first, last - first + 1
+    return offset, limit
+
+
+def _line(value: object, default: int | None = None) -> int | None:
+    """A 1-based line number (an int, or digits in a string); ``default`` when absent."""
+    if value is None:
+        return default
+    if isinstance(value, bool) or not isinstance(value, (int, str)):
+        return None
+    text = str(value).strip()
+    return int(text) if text.isascii() and text.isdigit() and int(text) > 0 else None
+
+
+#: How each agent's read tool takes a range, for the deny reason of a big text file.
+RANGE_PARAMS = {"gemini": "start_line/end_line", "copilot": "view_range"}
+
+
+def range_params(agent: str) -> str:
+    """The range parameters of ``agent``'s read tool, as a deny reason names them."""
+    return RANGE_PARAMS.get(agent, "offset/limit")
 
 
 def _join(cwd: str, folder: str) -> str:

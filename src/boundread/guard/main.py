@@ -125,7 +125,7 @@ def _run(args: Any, stdin: IO[str] | None) -> int:
 def _decide(call: dialects.Call, cfg: guard_config.GuardConfig) -> Decision:
     if call.action == dialects.READ:
         return check_read(call.path, offset=call.offset, limit=call.limit, pages=call.pages,
-                          cwd=call.cwd or None, config=cfg)
+                          cwd=call.cwd or None, config=cfg, range_params=dialects.range_params(call.agent))
     if call.action == dialects.COMMAND:
         return check_command(call.command, cwd=call.cwd or None, config=cfg)
     return Decision(ALLOW, rule="other-tool")
