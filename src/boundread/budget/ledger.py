@@ -71,6 +71,7 @@ class Ledger(Protocol):
         warnings: int = 0,
     ) -> int: ...
     def offset(self, transcript: str) -> int: ...
+    def offsets(self, transcripts: Sequence[str]) -> dict[str, int]: ...
     def totals(self, scope: Scope) -> Totals: ...
     def record_call(
         self,
@@ -112,8 +113,8 @@ def _where(scope: Scope) -> tuple[str, tuple[str, ...]]:
 class SqliteLedger:
     """The ledger in one SQLite file. Safe for many hook processes at once."""
 
-    def __init__(self, path: Path | None = None) -> None:
-        self.path = path or ledger_path()
+    def __init__(self, path: Path | str | None = None) -> None:
+        self.path = Path(path) if path is not None else ledger_path()
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._db = sqlite3.connect(self.path, timeout=BUSY_MS / 1000, isolation_level=None)
@@ -209,39 +210,48 @@ class SqliteLedger:
         transcript: tuple[str, int] | None = None,
         warnings: int = 0,
     ) -> int:
-        """Record usage (each dedupe key once, larger count wins) and the transcript offset, atomically."""
-        added, delta = 0, [0, 0, 0, 0, 0]
+        """Record usage and the transcript offset, atomically; each model request once in the whole ledger.
+
+        A record whose key (``<message.id>:<requestId>``) is already in the ledger, in any session, is a repeat:
+        a streamed message's later line, a resumed session's or a compaction's copy. The main chain's entry
+        wins over a sub-agent's (sidechain) copy, then the larger count, and stays with the session that
+        recorded it first. A sidechain copy of a message recorded under another request id is a repeat too
+        (ccusage's rule).
+        """
+        added = 0
+        deltas: dict[str, list[int]] = {session: [0, 0, 0, 0, 0]}
         with self._tx() as db:
             _touch(db, session, project)
             for rec in records:
                 row = (rec.input, rec.output, rec.cache_read, rec.cache_write, to_nanos(rec.cost))
-                cur = db.execute(
-                    "INSERT INTO usage(session, key, model, input, output, cache_read, cache_write,"
-                    " cost_nanos, flagged, price_source) VALUES (?,?,?,?,?,?,?,?,?,?)"
-                    " ON CONFLICT(session, key) DO NOTHING",
-                    (session, rec.key, rec.model, *row, int(rec.flagged), rec.price_source),
-                )
-                if cur.rowcount == 1:
-                    added += 1
-                    delta = [a + b for a, b in zip(delta, row, strict=True)]
-                    continue
-                old = db.execute(
-                    "SELECT input, output, cache_read, cache_write, cost_nanos FROM usage"
-                    " WHERE session = ? AND key = ?",
-                    (session, rec.key),
-                ).fetchone()
-                if rec.tokens > sum(old[:4]):  # a later streaming line with larger counts wins
-                    db.execute(
-                        "UPDATE usage SET input=?, output=?, cache_read=?, cache_write=?, cost_nanos=?"
-                        " WHERE session = ? AND key = ?",
-                        (*row, session, rec.key),
+                old = _same_request(db, rec)
+                if old is None:
+                    cur = db.execute(
+                        "INSERT INTO usage(session, key, model, input, output, cache_read, cache_write, cost_nanos,"
+                        " flagged, price_source, message, sidechain) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)"
+                        " ON CONFLICT(session, key) DO NOTHING",
+                        (session, rec.key, rec.model, *row, int(rec.flagged), rec.price_source, rec.message,
+                         int(rec.sidechain)),
                     )
-                    delta = [a + b - c for a, b, c in zip(delta, row, old, strict=True)]
-            db.execute(
-                "UPDATE sessions SET input=input+?, output=output+?, cache_read=cache_read+?,"
-                " cache_write=cache_write+?, cost_nanos=cost_nanos+?, warnings=warnings+? WHERE id = ?",
-                (*delta, warnings, session),
-            )
+                    if cur.rowcount == 1:
+                        added += 1
+                        _grow(deltas, session, row)
+                    continue
+                rowid, owner, side, *counts = old
+                main_wins = bool(side) and not rec.sidechain
+                if main_wins or (bool(side) == rec.sidechain and rec.tokens > sum(counts[:4])):
+                    db.execute(
+                        "UPDATE usage SET input=?, output=?, cache_read=?, cache_write=?, cost_nanos=?, sidechain=?"
+                        " WHERE id = ?",
+                        (*row, int(rec.sidechain), rowid),
+                    )
+                    _grow(deltas, owner, [a - b for a, b in zip(row, counts, strict=True)])
+            for sid, delta in deltas.items():
+                db.execute(
+                    "UPDATE sessions SET input=input+?, output=output+?, cache_read=cache_read+?,"
+                    " cache_write=cache_write+?, cost_nanos=cost_nanos+?, warnings=warnings+? WHERE id = ?",
+                    (*delta, warnings if sid == session else 0, sid),
+                )
             if transcript:
                 db.execute(
                     "INSERT INTO offsets(path, offset, session) VALUES (?, ?, ?) ON CONFLICT(path)"
@@ -255,6 +265,15 @@ class SqliteLedger:
             lambda: self._db.execute("SELECT offset FROM offsets WHERE path = ?", (transcript,)).fetchone()
         )
         return int(row[0]) if row else 0
+
+    def offsets(self, transcripts: Sequence[str]) -> dict[str, int]:
+        """The byte offset reached in each of ``transcripts`` that was ingested before."""
+        found: dict[str, int] = {}
+        for i in range(0, len(transcripts), 500):  # well under SQLite's limit on bound parameters
+            chunk = tuple(transcripts[i : i + 500])
+            query = f"SELECT path, offset FROM offsets WHERE path IN ({','.join('?' * len(chunk))})"
+            found.update(self._guarded(lambda q=query, c=chunk: self._db.execute(q, c).fetchall()))  # type: ignore[misc]
+        return found
 
     def totals(self, scope: Scope) -> Totals:
         return self._guarded(lambda: totals_of(self._db, scope))
@@ -310,6 +329,29 @@ class SqliteLedger:
 def limits_of(db: sqlite3.Connection, scope: Scope) -> BudgetLimits:
     row = db.execute(f"SELECT {LIMIT_COLS} FROM limits WHERE scope = ?", (scope.key,)).fetchone()
     return limits_from_row(row) if row else BudgetLimits()
+
+
+_SAME = "SELECT id, session, sidechain, input, output, cache_read, cache_write, cost_nanos FROM usage"
+
+
+def _same_request(db: sqlite3.Connection, rec: UsageRecord) -> tuple[int, str, int, int, int, int, int, int] | None:
+    """The row that already holds ``rec``'s request, in any session, or None."""
+    if rec.key is not None:
+        row = db.execute(f"{_SAME} WHERE key = ? ORDER BY id LIMIT 1", (rec.key,)).fetchone()
+        if row is not None:
+            return row  # type: ignore[no-any-return]
+    if rec.message:  # a sidechain copy under another request id, either way round
+        row = db.execute(
+            f"{_SAME} WHERE message = ? AND (sidechain = 1 OR ? = 1) ORDER BY id LIMIT 1",
+            (rec.message, int(rec.sidechain)),
+        ).fetchone()
+        return row  # type: ignore[no-any-return]
+    return None
+
+
+def _grow(deltas: dict[str, list[int]], session: str, row: Sequence[int]) -> None:
+    old = deltas.setdefault(session, [0, 0, 0, 0, 0])
+    deltas[session] = [a + b for a, b in zip(old, row, strict=True)]
 
 
 def _touch(db: sqlite3.Connection, session: str, project: str | None) -> None:

@@ -72,6 +72,8 @@ class UsageRecord:
     cache_write: int = 0
     cost: Decimal = Decimal(0)
     key: str | None = None  # dedupe key, e.g. "<message.id>:<requestId>"; None: never deduped
+    message: str | None = None  # the API's message.id: a sidechain copy of it under another request counts once
+    sidechain: bool = False  # logged by a sub-agent (``isSidechain``): on a tie the main chain's copy stays
     flagged: bool = False  # priced by the default price (unknown model)
     price_source: str = ""
 

@@ -30,7 +30,16 @@ V2 = (  # forbidden tools, ingest warnings, unknown-model flags, which session a
     "CREATE INDEX sessions_by_project ON sessions(project)",
 )
 
-MIGRATIONS: tuple[tuple[str, ...], ...] = (V1, V2)
+V3 = (  # one request counts once in the whole ledger: resumed sessions and sub-agent copies re-log messages
+    "ALTER TABLE usage ADD COLUMN message TEXT",
+    "ALTER TABLE usage ADD COLUMN sidechain INTEGER NOT NULL DEFAULT 0",
+    "UPDATE usage SET message = CASE WHEN instr(key, ':') > 0 THEN substr(key, 1, instr(key, ':') - 1) ELSE key END"
+    " WHERE key IS NOT NULL AND key NOT LIKE '@%'",
+    "CREATE INDEX usage_by_key ON usage(key)",
+    "CREATE INDEX usage_by_message ON usage(message)",
+)
+
+MIGRATIONS: tuple[tuple[str, ...], ...] = (V1, V2, V3)
 CURRENT_VERSION = len(MIGRATIONS)
 
 # How the tables are used, shared by the ledger (ledger.py, the Python API and CLI) and the hook's lean path

@@ -1,13 +1,16 @@
 """Ingest Claude Code transcript JSONL: each assistant request's usage, once, reading only new bytes.
 
-Streaming writes one message on several lines: a (message.id, requestId) pair counts once (the larger count
-wins). The byte offset reached is stored per transcript, so a re-ingest reads only what was appended; a
-half-written last line is left for next time; garbage lines are skipped and counted as warnings.
+Streaming writes one message on several lines, a resumed session or a compaction copies earlier ones into a
+new file, a sub-agent's lines may be replayed as sidechain copies: a (message.id, requestId) pair counts once
+in the whole ledger (the ledger's ``add_usage`` rule). The byte offset reached is stored per transcript, so a
+re-ingest reads only what was appended (a file that has not grown is not even opened); a half-written last
+line is left for next time; garbage lines are skipped and counted as warnings.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -39,6 +42,32 @@ class IngestResult:
     warnings: tuple[str, ...]
 
 
+@dataclass(frozen=True)
+class SessionIngest:
+    """One ingest of a session's transcripts: the parent's and each sub-agent's."""
+
+    session: str
+    files: tuple[IngestResult, ...]  # the transcripts that had new bytes
+    unchanged: int  # transcripts that had not grown since the last ingest (not opened)
+    waited: float = 0.0  # seconds spent waiting for a stopping agent's transcript to settle
+
+    @property
+    def records(self) -> int:
+        return sum(f.records for f in self.files)
+
+    @property
+    def duplicates(self) -> int:
+        return sum(f.duplicates for f in self.files)
+
+    @property
+    def new_bytes(self) -> int:
+        return sum(f.end - f.start for f in self.files)
+
+    @property
+    def warnings(self) -> tuple[str, ...]:
+        return tuple(w for f in self.files for w in f.warnings)
+
+
 def _count(usage: dict[str, Any], name: str, warnings: list[str], where: str) -> int:
     value = usage.get(name, 0)
     if value is None:
@@ -51,8 +80,12 @@ def _count(usage: dict[str, Any], name: str, warnings: list[str], where: str) ->
     return value
 
 
-def parse_line(raw: bytes, where: str, warnings: list[str]) -> UsageRecord | None:
-    """The usage in one transcript line, or None when it has none (garbage adds a warning)."""
+def parse_line(raw: bytes, where: str, warnings: list[str], anchor: str | None = None) -> UsageRecord | None:
+    """The usage in one transcript line, or None when it has none (garbage adds a warning).
+
+    A line without a message id is never deduplicated with another: its key is its place (``anchor``, by
+    default ``where``), so only a re-read of the same bytes could repeat it.
+    """
     try:
         obj = json.loads(raw)
     except (ValueError, UnicodeDecodeError):
@@ -72,7 +105,7 @@ def parse_line(raw: bytes, where: str, warnings: list[str]) -> UsageRecord | Non
         if all(isinstance(p, int) and p >= 0 for p in parts) and sum(parts):  # type: ignore[arg-type]
             counts["cache_write"] = sum(parts)  # type: ignore[arg-type]
     msg_id, request_id = message.get("id"), obj.get("requestId")
-    key = f"{msg_id}:{request_id}" if msg_id and request_id else (str(msg_id) if msg_id else f"@{where}")
+    key = f"{msg_id}:{request_id}" if msg_id and request_id else (str(msg_id) if msg_id else f"@{anchor or where}")
     return UsageRecord(
         model=str(model or "unknown"),
         input=counts["input"],
@@ -80,6 +113,8 @@ def parse_line(raw: bytes, where: str, warnings: list[str]) -> UsageRecord | Non
         cache_read=counts["cache_read"],
         cache_write=counts["cache_write"],
         key=key,
+        message=str(msg_id) if msg_id else None,
+        sidechain=obj.get("isSidechain") is True,
     )
 
 
@@ -93,9 +128,13 @@ def ingest(
 ) -> IngestResult:
     """Record the usage appended to ``path`` since the last ingest, priced, in batches of one transaction."""
     name = str(path.resolve())
-    sid = session or path.stem
-    prices = pricer or Pricer.load()
-    start = offset = ledger.offset(name)
+    return _ingest_one(ledger, path, name, ledger.offset(name), session or session_of_path(path), project, pricer)
+
+
+def _ingest_one(
+    ledger: Ledger, path: Path, name: str, start: int, sid: str, project: str | None, pricer: Pricer | None
+) -> IngestResult:
+    offset = start
     lines = found = records = 0
     warnings: list[str] = []
     recorded_warnings = 0
@@ -106,8 +145,10 @@ def ingest(
         raise NotFound(f"cannot read transcript {path}: {exc.strerror}", "pass an existing --transcript") from exc
 
     def flush() -> int:
-        nonlocal recorded_warnings
-        priced = [prices.cost(r) for r in batch.values()]
+        nonlocal recorded_warnings, pricer
+        if batch and pricer is None:  # genai-prices loads only when there is something to price
+            pricer = Pricer.load()
+        priced = [pricer.cost(r) for r in batch.values()] if pricer else []
         new = ledger.add_usage(
             sid,
             priced,
@@ -132,7 +173,7 @@ def ingest(
                 if body and not (body.startswith(b"{") and body.endswith(b"}")):
                     warnings.append(f"{where}: not JSON; skipped")
                 continue
-            rec = parse_line(raw, where, warnings)
+            rec = parse_line(raw, where, warnings, f"{name}@{offset - len(raw)}")
             if rec is None or rec.key is None:
                 continue
             found += 1
@@ -143,3 +184,43 @@ def ingest(
                 records += flush()
         records += flush()
     return IngestResult(name, sid, start, offset, lines, records, found - records, tuple(warnings))
+
+
+def session_of_path(path: Path) -> str:
+    """``<session>.jsonl`` -> its stem; ``<session>/subagents/agent-<id>.jsonl`` -> the parent's session."""
+    if path.parent.name == "subagents" and path.parent.parent.name:
+        return path.parent.parent.name
+    return path.stem
+
+
+def ingest_all(
+    ledger: Ledger,
+    paths: Sequence[Path],
+    *,
+    session: str,
+    project: str | None = None,
+    pricer: Pricer | None = None,
+    waited: float = 0.0,
+) -> SessionIngest:
+    """Ingest each transcript that grew since its stored offset (one stat per file for the others).
+
+    The first path must exist (the session's own transcript); the others (sub-agents) may have gone.
+    """
+    names = {p: str(p.resolve()) for p in paths}
+    offsets = ledger.offsets(list(names.values()))
+    done: list[IngestResult] = []
+    unchanged = 0
+    for i, (path, name) in enumerate(names.items()):
+        start = offsets.get(name, 0)
+        try:
+            size = path.stat().st_size
+        except OSError as exc:
+            if i == 0:
+                raise NotFound(f"cannot read transcript {path}: {exc.strerror}", "pass an existing --transcript") from exc
+            continue
+        if size <= start:
+            unchanged += 1
+            continue
+        pricer = pricer or Pricer.load()
+        done.append(_ingest_one(ledger, path, name, start, session, project, pricer))
+    return SessionIngest(session, tuple(done), unchanged, waited)

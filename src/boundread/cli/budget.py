@@ -175,7 +175,7 @@ def ingest_cmd(
     session: SessionOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Record the usage in a Claude Code transcript (a PostToolUse/Stop/SubagentStop payload on stdin)."""
+    """Record the usage in a Claude Code session's transcripts, its sub-agents' included (a hook payload on stdin)."""
 
     def work() -> int:
         from boundread.budget import hookcli
@@ -184,14 +184,17 @@ def ingest_cmd(
             result = hookcli.ingest_payload(sys.stdin.read() if sys.stdin and not sys.stdin.isatty() else "", session)
         else:
             from boundread.budget.ledger import SqliteLedger
-            from boundread.budget.transcript import ingest
+            from boundread.budget.sessionfiles import transcripts
+            from boundread.budget.transcript import ingest_all, session_of_path
 
             with SqliteLedger() as ledger:
-                result = ingest(ledger, transcript, session=session)
+                sid = session or session_of_path(transcript)
+                result = ingest_all(ledger, transcripts(transcript), session=sid)
         for warning in result.warnings[:5]:
             typer.echo(f"boundread: warning: {warning}", err=True)
-        data = {k: v for k, v in result.__dict__.items() if k != "warnings"}
-        _emit("budget ingest", {**data, "warnings": list(result.warnings[:100])}, hookcli.describe(result), as_json)
+        from boundread.render.budget import ingest_dict
+
+        _emit("budget ingest", ingest_dict(result), hookcli.describe(result), as_json)
         return 0
 
     if transcript is None:  # run as a hook: Stop/SubagentStop read exit 2 as "do not stop", so never use it

@@ -11,6 +11,7 @@ from rich.text import Text
 
 from boundread.budget.errors import fmt_usd
 from boundread.budget.model import BudgetLimits, ScopeView
+from boundread.budget.transcript import SessionIngest
 from boundread.render import envelope
 from boundread.render.views import console
 
@@ -123,3 +124,19 @@ def status_dict(view: ScopeView) -> dict[str, Any]:
 
 def status_json(views: list[ScopeView]) -> str:
     return envelope("budget status", {"scopes": [status_dict(v) for v in views]})
+
+
+def ingest_dict(result: SessionIngest) -> dict[str, Any]:
+    """``budget ingest --json``: the totals, then each transcript that had new bytes."""
+    return {
+        "session": result.session,
+        "records": result.records,
+        "duplicates": result.duplicates,
+        "new_bytes": result.new_bytes,
+        "unchanged_transcripts": result.unchanged,
+        "waited_ms": round(result.waited * 1000),
+        "transcripts": [
+            {k: v for k, v in f.__dict__.items() if k not in ("session", "warnings")} for f in result.files
+        ],
+        "warnings": list(result.warnings[:100]),
+    }

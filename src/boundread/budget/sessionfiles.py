@@ -1,0 +1,128 @@
+"""Which transcripts a Claude Code hook payload stands for, and waiting for a stopping agent's to be written.
+
+Layout (Claude Code 2.1): ``<project-dir>/<session>.jsonl`` for the main agent, and
+``<project-dir>/<session>/subagents/agent-<id>.jsonl`` for each sub-agent. A PostToolUse payload from inside a
+sub-agent still names the parent's ``transcript_path``; SubagentStop adds ``agent_transcript_path``. So every
+payload stands for the whole tree: the parent's file and each sub-agent's.
+
+Claude Code writes the transcript on a 100 ms flush timer, so Stop and SubagentStop can fire before the final
+message is in the file. ``settle`` waits (bounded) until it is: the payload's ``last_assistant_message`` is
+the last assistant line, or else the file has stopped growing and ends with a whole line.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+STOPPING = ("Stop", "SubagentStop", "SessionEnd")  # the events after which nothing more may come to ingest it
+QUIET = 0.3  # seconds without growth that count as settled when the final message is not known
+LIMIT = 2.0  # the longest a hook waits: the agent waits for the hook
+POLL = 0.02
+TAIL = 256 * 1024  # how much of the file's end is searched for the final message
+
+
+def transcripts(parent: Path, extra: Path | None = None) -> list[Path]:
+    """``parent``, then each of its sub-agents' transcripts (sorted), then ``extra`` if it is another file."""
+    found = [parent]
+    sub = parent.with_suffix("") / "subagents"
+    if sub.is_dir():
+        found += sorted(p for p in sub.rglob("*.jsonl") if p.is_file())
+    if extra is not None and extra not in found:
+        found.append(extra)
+    return found
+
+
+def payload_transcripts(payload: dict[str, Any]) -> tuple[Path, list[Path]] | None:
+    """(the file a stopping agent is still writing, every transcript of the session), or None without one."""
+    parent = _path(payload.get("transcript_path"))
+    agent = _path(payload.get("agent_transcript_path"))
+    if parent is None and agent is None:
+        return None
+    if parent is None:  # only a sub-agent's file: its parent is two folders up
+        assert agent is not None
+        guess = agent.parent.parent.with_suffix(".jsonl") if agent.parent.name == "subagents" else None
+        parent = guess if guess is not None and guess.is_file() else agent
+    event = payload.get("hook_event_name")
+    writing = agent if event == "SubagentStop" and agent is not None else parent
+    return writing, transcripts(parent, agent)
+
+
+def _path(value: object) -> Path | None:
+    return Path(value) if isinstance(value, str) and value else None
+
+
+def settle(
+    path: Path,
+    final: str | None = None,
+    *,
+    quiet: float = QUIET,
+    limit: float = LIMIT,
+    clock: Callable[[], float] = time.monotonic,
+    sleep: Callable[[float], None] = time.sleep,
+) -> float:
+    """Wait until ``path`` holds the agent's final message; return the seconds waited (at most ``limit``).
+
+    With ``final`` (the Stop payload's ``last_assistant_message``): until the last assistant line in the file
+    says it. Without: until the file ends with a whole line and has not changed for ``quiet`` seconds.
+    """
+    begin = clock()
+    last: tuple[int, int, bool] | None = None
+    since = begin
+    while True:
+        now = clock()
+        state = _state(path)
+        if state != last:
+            last, since = state, now
+        whole = state is not None and state[2]
+        if whole and final and _says(path, final):
+            return now - begin
+        if whole and not final and now - since >= quiet:
+            return now - begin
+        if now - begin >= limit:
+            return now - begin
+        sleep(POLL)
+
+
+def _state(path: Path) -> tuple[int, int, bool] | None:
+    """(size, mtime, ends with a whole line), or None when the file is not there (yet)."""
+    try:
+        with open(path, "rb") as f:
+            st = os.fstat(f.fileno())
+            if st.st_size:
+                f.seek(st.st_size - 1)
+            whole = not st.st_size or f.read(1) == b"\n"
+    except OSError:
+        return None
+    return st.st_size, st.st_mtime_ns, whole
+
+
+def _says(path: Path, final: str) -> bool:
+    """Whether the last assistant line in ``path`` carries the text ``final`` ends with."""
+    try:
+        with open(path, "rb") as f:
+            size = f.seek(0, 2)
+            f.seek(max(0, size - TAIL))
+            tail = f.read()
+    except OSError:
+        return False
+    want = " ".join(final.split())
+    for raw in reversed(tail.splitlines()):
+        if b'"assistant"' not in raw:
+            continue
+        try:
+            obj = json.loads(raw)
+        except ValueError:
+            continue  # the cut first line of the tail, or garbage
+        message = obj.get("message") if isinstance(obj, dict) else None
+        if not isinstance(message, dict) or obj.get("type") != "assistant":
+            continue
+        content = message.get("content")
+        texts = [b.get("text") for b in content if isinstance(b, dict)] if isinstance(content, list) else [content]
+        said = " ".join(" ".join(t.split()) for t in texts if isinstance(t, str) and t.strip())
+        return bool(said) and (want == said or want.endswith(said))
+    return False
