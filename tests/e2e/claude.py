@@ -29,11 +29,19 @@ def fake_model() -> FakeModel:
     return FakeModel([Anthropic()])
 
 
-def run(workspace: Workspace, model: FakeModel, prompt: str, *, tools: str = "Read,Bash,Task,Agent") -> ClaudeRun:
-    """``claude -p PROMPT`` in the project; the run's JSON result. Root may not skip permissions:
-    ``--allowedTools`` lets the scripted calls through without a prompt."""
+TOOLS = "Read,Bash,Agent"
+
+
+def run(workspace: Workspace, model: FakeModel, prompt: str) -> ClaudeRun:
+    """``claude -p PROMPT`` in the project; the run's JSON result."""
+    return run_args(workspace, model, ["-p", prompt])
+
+
+def run_args(workspace: Workspace, model: FakeModel, argv: list[str]) -> ClaudeRun:
+    """``claude ARGV`` in the project. Root may not skip permissions: ``--allowedTools`` lets the scripted
+    calls through without a prompt."""
     exe = client("claude", PACKAGE)
-    process = workspace.run([str(exe), "-p", prompt, "--allowedTools", tools, "--output-format", "json"],
+    process = workspace.run([str(exe), *argv, "--allowedTools", TOOLS, "--output-format", "json"],
                             ANTHROPIC_BASE_URL=model.url, ANTHROPIC_API_KEY="sk-ant-e2e-fake")
     assert process.returncode == 0, f"claude exited {process.returncode}: {process.stderr[-2000:]}"
     return ClaudeRun(process, json.loads(process.stdout))
