@@ -31,6 +31,8 @@ def test_read_of_a_pdf_is_refused_and_the_suggested_command_works(project: Works
         run = claude.run(project, model, "Summarise report.pdf")
         refused, extracted = claude.results(model)
     assert run.result["result"] == "The report covers two sections."
+    # Claude Code prefixes a deny with "PreToolUse:Read hook error:"; the reason itself says it is none.
+    assert "Not an error: boundread refused this on purpose" in refused
     assert "boundread pages report.pdf 1-5" in refused
     assert "12 pages" in refused
     assert "wrote " in extracted and "pages 1-2 of 12" in extracted
@@ -75,3 +77,19 @@ def test_a_ranged_read_of_a_huge_log_passes(project: Workspace) -> None:
         (answer,) = claude.results(model)
     assert "request 00000001 served" in answer
     assert "request 00000051 " not in answer
+
+
+@pytest.mark.parametrize(("name", "advice"), [
+    ("prices.xlsx", "boundread sheets prices.xlsx"),
+    ("catalogue.zip", "boundread list-zip catalogue.zip"),
+])
+def test_a_read_claude_code_refuses_by_itself_still_gets_the_commands(project: Workspace, name: str,
+                                                                      advice: str) -> None:
+    """Claude Code refuses Read of Office files and archives before PreToolUse runs; PostToolBatch answers it."""
+    with claude.fake_model() as model:
+        model.script(Turn(calls=(Call("Read", {"file_path": str(project.project / name)}),)), Turn(text="ok"))
+        claude.run(project, model, f"Read {name}")
+        (refusal,) = claude.results(model)
+        after = json.dumps(model.loop()[-1].body.get("messages"))
+    assert "cannot read binary files" in refusal, "the client's own refusal, not our hook's"
+    assert advice in after, "the next request carries boundread's commands for that file"
