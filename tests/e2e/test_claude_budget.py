@@ -90,12 +90,16 @@ def test_what_sub_agents_spend_is_counted(project: Workspace) -> None:
     assert _session_tokens(project, run.session_id) == spent
 
 
-def test_a_resumed_session_is_not_counted_twice(project: Workspace) -> None:
+@pytest.mark.parametrize("fork", [False, True], ids=["same-session", "forked"])
+def test_a_resumed_session_is_not_counted_twice(project: Workspace, fork: bool) -> None:
+    """A resumed or forked session re-logs the earlier messages; the project pays for them once."""
     with claude.fake_model() as model:
         model.script(Turn(calls=(Call("Bash", {"command": "echo one", "description": "one"}),)), Turn(text="First."))
         first = claude.run(project, model, "Run one command")
         model.log.clear()
-        resumed = claude.run_args(project, model, ["--resume", first.session_id, "-p", "Carry on"])
+        argv = ["--resume", first.session_id, *(["--fork-session"] if fork else []), "-p", "Carry on"]
+        resumed = claude.run_args(project, model, argv)
+        assert (resumed.session_id != first.session_id) == fork
         second_spent = model.spent()
     project_total = _status(project, "--project")
     (scope,) = project_total["scopes"]  # type: ignore[misc]
