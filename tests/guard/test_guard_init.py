@@ -1,10 +1,14 @@
-"""`boundread init`: merge, idempotence, uninstall of only what it added, corrupt files left alone."""
+"""`boundread init`: merge, idempotence, uninstall of only what it added, corrupt files left alone, and the
+program the hook commands name (bare when the PATH finds this installation, else its absolute path)."""
 
 from __future__ import annotations
 
 import json
 import shlex
 import stat
+import subprocess
+import sys
+import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +17,7 @@ import typer
 from typer.testing import CliRunner
 
 from boundread.errors import Corrupt, UsageError
-from boundread.guard import install
+from boundread.guard import install, locate
 
 EXISTING: dict[str, Any] = {
     "permissions": {"allow": ["Bash(npm test)"]},
@@ -25,7 +29,12 @@ EXISTING: dict[str, Any] = {
 }
 
 
+BARE = locate.Program("boundread")
+SCRIPT = Path(sys.executable).parent / "boundread"  # this installation's console script
+
+
 def _init(root: Path, **kw: object) -> list[install.Change]:
+    kw.setdefault("program", BARE)
     changes = install.plan(root=root, home=root / "home", **kw)  # type: ignore[arg-type]
     install.apply(changes)
     return changes
@@ -37,6 +46,8 @@ def test_fresh_claude_project(tmp_path: Path) -> None:
     group = settings["hooks"]["PreToolUse"][0]
     assert group["matcher"] == "Read|Bash"
     assert group["hooks"][0]["command"] == "boundread guard-check"
+    batch = settings["hooks"]["PostToolBatch"]  # Claude Code refuses a Read of .xlsx/.zip before PreToolUse
+    assert batch == [{"hooks": [{"type": "command", "command": "boundread guard-check", "timeout": 10}]}]
     skill = (tmp_path / ".claude" / "skills" / "boundread" / "SKILL.md").read_text()
     assert skill.startswith("---\nname: boundread\ndescription: ")
     for command in ("boundread info", "boundread pages", "boundread sheets", "boundread list-zip",
@@ -51,7 +62,7 @@ def test_existing_settings_are_merged_in_order_and_idempotent(tmp_path: Path) ->
     _init(tmp_path)
     merged = json.loads(path.read_text())
     assert list(merged) == ["permissions", "hooks", "model"]
-    assert list(merged["hooks"]) == ["PreToolUse", "Stop"]
+    assert list(merged["hooks"]) == ["PreToolUse", "Stop", "PostToolBatch"]
     assert merged["hooks"]["PreToolUse"][0] == EXISTING["hooks"]["PreToolUse"][0]
     assert len(merged["hooks"]["PreToolUse"]) == 2
     assert path.read_text().startswith('{\n    "permissions"')  # the file's indent is kept
@@ -65,7 +76,7 @@ def test_existing_settings_are_merged_in_order_and_idempotent(tmp_path: Path) ->
 
 
 def test_dry_run_writes_nothing(tmp_path: Path) -> None:
-    changes = install.plan(root=tmp_path, home=tmp_path / "home")
+    changes = install.plan(root=tmp_path, home=tmp_path / "home", program=BARE)
     assert not (tmp_path / ".claude").exists()
     diff = changes[0].diff()
     assert "+++ b/" in diff and '"command": "boundread guard-check"' in diff
@@ -136,14 +147,17 @@ def test_budget_registers_ingest_merged_idempotent_and_uninstalled(tmp_path: Pat
     _init(tmp_path, budget=True)
     merged = json.loads(path.read_text())
     assert list(merged) == ["permissions", "hooks", "model"]
-    assert list(merged["hooks"]) == ["PreToolUse", "Stop", "PostToolUse", "SubagentStop"]
+    assert list(merged["hooks"]) == ["PreToolUse", "Stop", "PostToolBatch", "PostToolUse", "SubagentStop",
+                                     "SessionEnd"]
     assert merged["hooks"]["Stop"][0] == EXISTING["hooks"]["Stop"][0]  # the user's hook stays first
     assert _commands(merged, "Stop") == ["notify", "boundread budget ingest"]
     assert _commands(merged, "PreToolUse") == ["lint-hook", "boundread guard-check"]
     post = merged["hooks"]["PostToolUse"]
     assert post == [{"matcher": "*", "hooks": [{"type": "command", "command": "boundread budget ingest",
                                                    "timeout": 60}]}]
-    assert "matcher" not in merged["hooks"]["SubagentStop"][0]  # Stop events take no matcher
+    assert _commands(merged, "SessionEnd") == ["boundread budget ingest"]  # Stop can come before the last message
+    for event in ("SubagentStop", "SessionEnd", "PostToolBatch"):
+        assert "matcher" not in merged["hooks"][event][0]  # not tool events: no matcher
     once = path.read_text()
     assert not any(change.changed for change in _init(tmp_path, budget=True))
     assert not any(change.changed for change in _init(tmp_path))  # a plain init removes nothing either
@@ -156,9 +170,9 @@ def test_budget_after_a_plain_init_adds_only_the_ingest_hooks(tmp_path: Path) ->
     _init(tmp_path)
     path = tmp_path / ".claude" / "settings.json"
     plain = json.loads(path.read_text())
-    changes = install.plan(root=tmp_path, home=tmp_path / "home", budget=True)
+    changes = install.plan(root=tmp_path, home=tmp_path / "home", budget=True, program=BARE)
     diff = changes[0].diff()
-    assert diff.count('"command": "boundread budget ingest"') == 3 and "guard-check" not in diff.replace(
+    assert diff.count('"command": "boundread budget ingest"') == 4 and "guard-check" not in diff.replace(
         '"command": "boundread guard-check"', "")  # the guard is context, not added again
     assert not changes[1].changed  # the skill is already there
     assert json.loads(path.read_text()) == plain  # plan writes nothing
@@ -182,7 +196,7 @@ def test_budget_keeps_a_hand_written_ingest_hook(tmp_path: Path) -> None:
 @pytest.mark.parametrize("agent", ["codex", "gemini", "cursor", "copilot"])
 def test_budget_needs_claude(tmp_path: Path, agent: str) -> None:
     with pytest.raises(UsageError, match="Claude Code transcripts") as err:
-        install.plan(agent, tmp_path, home=tmp_path / "home", budget=True)
+        install.plan(agent, tmp_path, home=tmp_path / "home", budget=True, program=BARE)
     assert "boundread budget add" in str(err.value)
     assert not any(tmp_path.iterdir())
 
@@ -253,10 +267,10 @@ def test_cli_budget_round_trip(tmp_path: Path) -> None:
     settings = json.loads((project / ".claude" / "settings.json").read_text())
     transcript = tmp_path / "sess-42.jsonl"
     _transcript(transcript)
-    for event in ("PostToolUse", "Stop", "SubagentStop"):
+    for event in ("PostToolUse", "Stop", "SubagentStop", "SessionEnd"):
         (command,) = _commands(settings, event)
         argv = shlex.split(command)
-        assert argv[0] == "boundread"
+        assert Path(argv[0]).name == "boundread" and argv[1:] == ["budget", "ingest"]
         payload = {"session_id": "sess-42", "transcript_path": str(transcript), "cwd": str(project),
                    "permission_mode": "default", "hook_event_name": event, "stop_hook_active": False}
         ran = runner.invoke(app, argv[1:], input=json.dumps(payload))
@@ -270,7 +284,7 @@ def test_cli_budget_round_trip(tmp_path: Path) -> None:
     refused = runner.invoke(app, ["init", "--dir", str(project), "--agent", "gemini", "--budget"])
     assert refused.exit_code == 2 and "budget add" in refused.output
     dry = runner.invoke(app, ["init", "--dir", str(tmp_path / "fresh"), "--budget", "--dry-run"])
-    assert dry.exit_code == 0 and dry.output.count("boundread budget ingest") == 3
+    assert dry.exit_code == 0 and dry.output.count("boundread budget ingest") == 4
     assert not (tmp_path / "fresh").exists()
 
 
@@ -288,3 +302,139 @@ def test_cli_init(tmp_path: Path) -> None:
     assert broken.exit_code == 6 and "not valid JSON" in broken.output
     check = runner.invoke(app, ["guard-check", "--command", "ls", "--json"])
     assert check.exit_code == 0 and '"decision": "allow"' in check.output
+
+
+# ---- the program in front of the commands --------------------------------------------------------
+
+def test_program_is_bare_only_when_the_path_finds_this_installation(tmp_path: Path) -> None:
+    ours = tmp_path / "venv" / "bin" / "boundread"
+    ours.parent.mkdir(parents=True)
+    ours.write_text("#!/bin/sh\n")
+    link = tmp_path / "bin" / "boundread"  # pipx: a symlink on PATH to the venv's script
+    link.parent.mkdir()
+    link.symlink_to(ours)
+    assert locate.program(lambda _: str(link), lambda: ours) == BARE
+    missing = locate.program(lambda _: None, lambda: ours)
+    assert missing.command == str(ours)
+    assert missing.note is not None and "not on PATH" in missing.note and "command not found" in missing.note
+    other = locate.program(lambda _: "/usr/bin/boundread", lambda: ours)
+    assert other.command == str(ours) and other.note is not None and "/usr/bin/boundread" in other.note
+    spaced = tmp_path / "My Tools" / "boundread"
+    spaced.parent.mkdir()
+    spaced.write_text("")
+    quoted = locate.program(lambda _: None, lambda: spaced).line("guard-check")
+    assert shlex.split(quoted) == [str(spaced), "guard-check"]
+    alone = locate.program(lambda _: None, lambda: None)  # no console script at all (python -m from a checkout)
+    assert alone.command == "boundread" and alone.note is not None and "pipx install" in alone.note
+
+
+@pytest.mark.parametrize(("command", "guard", "ingest"), [
+    ("boundread guard-check", True, False),
+    ("/opt/venv/bin/boundread guard-check --agent codex", True, False),
+    ("'/My Tools/boundread' guard-check", True, False),
+    ('"C:\\My Tools\\boundread.exe" guard-check', True, False),
+    ("python -m boundread guard-check", True, False),
+    ("/opt/venv/bin/boundread budget ingest", False, True),
+    ("notboundread guard-check", False, False),
+    ("boundread-guard-check", False, False),
+    ("lint-hook", False, False),
+])
+def test_our_commands_are_recognised_with_or_without_a_path(command: str, guard: bool, ingest: bool) -> None:
+    assert locate.ours(command, "guard-check") is guard
+    assert locate.ours(command, "budget ingest") is ingest
+
+
+def test_an_absolute_program_is_written_quoted_idempotent_and_uninstalled(tmp_path: Path) -> None:
+    path = tmp_path / ".claude" / "settings.json"
+    path.parent.mkdir()
+    path.write_text(json.dumps(EXISTING, indent=4) + "\n")
+    spaced = locate.Program(locate.quote("/home/me/My Tools/venv/bin/boundread"), "not on PATH")
+    _init(tmp_path, budget=True, program=spaced)
+    settings = json.loads(path.read_text())
+    (guard,) = _commands(settings, "PostToolBatch")
+    assert shlex.split(guard) == ["/home/me/My Tools/venv/bin/boundread", "guard-check"]
+    assert _commands(settings, "SessionEnd") == ["'/home/me/My Tools/venv/bin/boundread' budget ingest"]
+    assert not any(change.changed for change in _init(tmp_path, budget=True, program=spaced))
+    _init(tmp_path, uninstall=True)
+    assert json.loads(path.read_text()) == EXISTING
+
+
+def test_init_again_updates_our_program_and_keeps_a_hand_written_one(tmp_path: Path) -> None:
+    path = tmp_path / ".claude" / "settings.json"
+    path.parent.mkdir()
+    mine = {"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "python -m boundread budget ingest"}]}]}}
+    path.write_text(json.dumps(mine))
+    _init(tmp_path, budget=True)  # bare, as an older init wrote it
+    venv = locate.Program("/opt/venv/bin/boundread", "not on PATH")
+    _init(tmp_path, budget=True, program=venv)
+    settings = json.loads(path.read_text())
+    assert _commands(settings, "PreToolUse") == ["/opt/venv/bin/boundread guard-check"]  # replaced, not added
+    assert _commands(settings, "SessionEnd") == ["/opt/venv/bin/boundread budget ingest"]
+    assert _commands(settings, "Stop") == ["python -m boundread budget ingest"]  # someone's own: left alone
+    _init(tmp_path, uninstall=True)
+    assert json.loads(path.read_text()) == {}
+
+
+def test_copilot_powershell_runs_a_quoted_path_with_the_call_operator(tmp_path: Path) -> None:
+    _init(tmp_path, agent="copilot", program=locate.Program("'/My Tools/boundread'", "not on PATH"))
+    (hook,) = json.loads((tmp_path / ".github" / "hooks" / "boundread.json").read_text())["hooks"]["preToolUse"]
+    assert hook["bash"] == "'/My Tools/boundread' guard-check --agent copilot"
+    assert hook["powershell"] == "& '/My Tools/boundread' guard-check --agent copilot"
+    _init(tmp_path, agent="copilot", uninstall=True)
+    assert not (tmp_path / ".github" / "hooks" / "boundread.json").exists()
+
+
+def test_cli_init_names_the_absolute_path_and_why(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    runner, app = _cli()
+    if not SCRIPT.is_file():
+        pytest.skip("needs the installed console script (pip install -e .)")
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))
+    done = runner.invoke(app, ["init", "--dir", str(tmp_path)])
+    assert done.exit_code == 0
+    assert f"note: the hooks call {SCRIPT}: `boundread` is not on PATH" in done.stdout
+    assert "command not found" in done.stdout
+    (command,) = _commands(json.loads((tmp_path / ".claude" / "settings.json").read_text()), "PreToolUse")
+    assert command == f"{locate.quote(str(SCRIPT))} guard-check"
+    monkeypatch.setenv("PATH", str(SCRIPT.parent))
+    again = runner.invoke(app, ["init", "--dir", str(tmp_path)])
+    assert "note:" not in again.stdout
+    (command,) = _commands(json.loads((tmp_path / ".claude" / "settings.json").read_text()), "PreToolUse")
+    assert command == "boundread guard-check"
+
+
+def test_cli_init_codex_says_how_to_trust_the_hook(tmp_path: Path) -> None:
+    from boundread.guard import doctor
+
+    runner, app = _cli()
+    done = runner.invoke(app, ["init", "--dir", str(tmp_path), "--agent", "codex"])
+    assert done.exit_code == 0
+    assert f"codex: {doctor.codex_trust_hint()}" in done.stdout
+    assert "/hooks" in done.stdout and "--dangerously-bypass-hook-trust" in done.stdout
+    gone = runner.invoke(app, ["init", "--dir", str(tmp_path), "--agent", "codex", "--uninstall"])
+    assert "trust" not in gone.stdout
+
+
+def test_hook_written_for_a_venv_runs_from_a_shell_without_it_on_path(tmp_path: Path) -> None:
+    """The real thing: init from a PATH without boundread, then the agent's shell runs the command it wrote."""
+    if not SCRIPT.is_file():
+        pytest.skip("needs the installed console script (pip install -e .)")
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path / "home"), "LANG": "C.UTF-8"}
+    done = subprocess.run([str(SCRIPT), "init"], cwd=tmp_path, env=env, capture_output=True, text=True,
+                          timeout=60, check=False)
+    assert done.returncode == 0, done.stderr
+    assert "not on PATH" in done.stdout
+    (command,) = _commands(json.loads((tmp_path / ".claude" / "settings.json").read_text()), "PreToolUse")
+    with zipfile.ZipFile(tmp_path / "bundle.zip", "w") as zf:
+        for number in range(3):
+            zf.writestr(f"doc{number}.txt", "x" * 100)
+    payload = {"session_id": "s", "transcript_path": str(tmp_path / "t.jsonl"), "cwd": str(tmp_path),
+               "permission_mode": "default", "hook_event_name": "PreToolUse", "tool_name": "Read",
+               "tool_input": {"file_path": str(tmp_path / "bundle.zip")}, "tool_use_id": "toolu_1"}
+    hook = subprocess.run(["/bin/sh", "-c", command], cwd=tmp_path, env=env, input=json.dumps(payload),
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert hook.returncode in (0, 2), hook.stderr  # 127 would be "command not found": a silent allow
+    assert "command not found" not in hook.stderr
+    assert json.loads(hook.stdout)["hookSpecificOutput"]["permissionDecision"] == "deny"
+    bare = subprocess.run(["/bin/sh", "-c", "boundread guard-check"], cwd=tmp_path, env=env,
+                          input=json.dumps(payload), capture_output=True, text=True, timeout=60, check=False)
+    assert bare.returncode == 127  # what the bare name would have done here

@@ -1,10 +1,15 @@
 """``boundread init``: register the guard-check hook and install the skill text for one agent.
 
 Settings JSON is merged (nothing else lost or reordered), written atomically, and only when it
-changes, so running init twice adds nothing. With ``budget`` (Claude Code only: its transcript is
-the one ``budget ingest`` reads) the ingest command is registered on PostToolUse, Stop and
-SubagentStop too. ``uninstall`` removes only handlers whose command is ``boundread guard-check`` or
-``boundread budget ingest`` (both, with or without ``budget``: uninstalling leaves nothing of ours).
+changes, so running init twice adds nothing. For Claude Code the guard runs on PreToolUse (Read,
+Bash) and on PostToolBatch: Claude Code refuses a Read of .xlsx/.docx/.zip/... itself, before any
+PreToolUse hook, and PostToolBatch is where the guard can still tell the model what to run. With
+``budget`` (Claude Code only: its transcript is the one ``budget ingest`` reads) the ingest command
+is registered on PostToolUse, Stop, SubagentStop and SessionEnd too. The program in front of the
+commands is ``boundread`` when the PATH finds this installation, else its absolute path
+(:mod:`boundread.guard.locate`); running init again updates it. ``uninstall`` removes only handlers
+whose command is ``boundread guard-check`` or ``boundread budget ingest``, with or without a path in
+front (both, with or without ``budget``: uninstalling leaves nothing of ours).
 A settings file that is not valid JSON is reported and left untouched. A written file keeps the
 mode of the file it replaces (a new one gets 0644); a symlinked settings file stays a symlink.
 """
@@ -22,9 +27,12 @@ from pathlib import Path
 from typing import Any
 
 from boundread.errors import Corrupt, UsageError
+from boundread.guard import locate
 
 MARK = "boundread guard-check"
 INGEST = "boundread budget ingest"
+GUARD_EVENTS = {"claude": ("PreToolUse", "PostToolBatch")}  # events whose payload guard-check answers
+INGEST_EVENTS = ("PostToolUse", "Stop", "SubagentStop", "SessionEnd")
 BEGIN, END = "<!-- boundread:begin -->", "<!-- boundread:end -->"
 AGENTS = ("claude", "codex", "gemini", "cursor", "copilot")
 NEW_FILE_MODE = 0o644
@@ -59,15 +67,19 @@ class Change:
         return text if text.endswith("\n") or not text else text + "\n"
 
 
-def target(agent: str, root: Path, home: Path, user: bool) -> Target:
-    """Where ``agent`` keeps its hooks and instructions, for a project (root) or the user (home)."""
+def target(agent: str, root: Path, home: Path, user: bool, program: str = locate.NAME) -> Target:
+    """Where ``agent`` keeps its hooks and instructions, for a project (root) or the user (home).
+
+    ``program`` starts boundread in the hook commands: the bare name or this installation's script.
+    """
     base = home if user else root
-    command = MARK if agent == "claude" else f"{MARK} --agent {agent}"
+    command = f"{program} guard-check" + ("" if agent == "claude" else f" --agent {agent}")
     nested = {"type": "command", "command": command, "timeout": 10}
-    if agent == "claude":
+    if agent == "claude":  # PostToolBatch is not a tool event: no matcher
         return Target(base / ".claude" / "settings.json",
-                      (("PreToolUse", {"matcher": "Read|Bash", "hooks": [nested]}),),
-                      base / ".claude" / "skills" / "boundread" / "SKILL.md", False, {}, _ingest_hooks())
+                      (("PreToolUse", {"matcher": "Read|Bash", "hooks": [nested]}),
+                       ("PostToolBatch", {"hooks": [dict(nested)]})),
+                      base / ".claude" / "skills" / "boundread" / "SKILL.md", False, {}, _ingest_hooks(program))
     if agent == "codex":
         return Target(base / ".codex" / "hooks.json", (("PreToolUse", {"matcher": "Bash", "hooks": [nested]}),),
                       (home / ".codex" / "AGENTS.md") if user else root / "AGENTS.md", True, {})
@@ -82,36 +94,63 @@ def target(agent: str, root: Path, home: Path, user: bool) -> Target:
                       None if user else root / "AGENTS.md", True, {"version": 1})
     if agent == "copilot":
         folder = (home / ".copilot" / "hooks") if user else root / ".github" / "hooks"
-        hook = {"type": "command", "bash": command, "powershell": command, "matcher": "bash|view",
+        shell = f"& {command}" if program.startswith("'") else command  # PowerShell runs a quoted path with &
+        hook = {"type": "command", "bash": command, "powershell": shell, "matcher": "bash|view",
                 "timeoutSec": 30}
         return Target(folder / "boundread.json", (("preToolUse", hook),), None if user else root / "AGENTS.md",
                       True, {"version": 1})
     raise UsageError(f"unknown agent {agent!r}", f"use one of: {', '.join(AGENTS)}")
 
 
-def _ingest_hooks() -> tuple[Hook, ...]:
-    """``budget ingest`` after every tool call (matcher "*": all tools) and when the agent or a sub-agent stops.
+def _ingest_hooks(program: str) -> tuple[Hook, ...]:
+    """``budget ingest`` after every tool call (matcher "*": all tools), when the agent or a sub-agent stops,
+    and when the session ends.
 
-    Stop and SubagentStop take no matcher. The timeout is generous: a first ingest of a long transcript
-    reads it all (later ones read only the new bytes), and a timed-out hook blocks nothing.
+    Stop, SubagentStop and SessionEnd take no matcher. Stop can fire before the last assistant message is in
+    the transcript; SessionEnd gives ingest a later look (Claude Code gives SessionEnd hooks about 1.5 s, enough
+    for an ingest, which reads only the new bytes). The timeout is generous: a first ingest of a long
+    transcript reads it all, and a timed-out hook blocks nothing.
     """
     def handler() -> dict[str, Any]:
-        return {"type": "command", "command": INGEST, "timeout": 60}
+        return {"type": "command", "command": f"{program} budget ingest", "timeout": 60}
 
-    return (("PostToolUse", {"matcher": "*", "hooks": [handler()]}),
-            ("Stop", {"hooks": [handler()]}), ("SubagentStop", {"hooks": [handler()]}))
-
-
-def _mark(entry: object) -> str:
-    return INGEST if INGEST in json.dumps(entry) else MARK
+    return tuple((event, {"matcher": "*", "hooks": [handler()]} if event == "PostToolUse" else
+                  {"hooks": [handler()]}) for event in INGEST_EVENTS)
 
 
-def _ours(entry: object, marks: tuple[str, ...] = (MARK, INGEST)) -> bool:
-    text = json.dumps(entry)
-    return any(mark in text for mark in marks)
+def strings(entry: object) -> list[str]:
+    """Every string inside a hook entry (its commands, wherever the agent keeps them)."""
+    if isinstance(entry, str):
+        return [entry]
+    if isinstance(entry, dict):
+        return [text for value in entry.values() for text in strings(value)]
+    if isinstance(entry, list):
+        return [text for value in entry for text in strings(value)]
+    return []
 
 
-def _load(path: Path) -> tuple[str | None, dict[str, Any]]:
+def _kind(entry: object) -> str:
+    return "budget ingest" if ours(entry, "budget ingest") else "guard-check"
+
+
+def ours(entry: object, what: str | None = None) -> bool:
+    """True when ``entry`` runs boundread's guard-check or budget ingest (``what``: only that one)."""
+    return any(locate.ours(text, what) for text in strings(entry))
+
+
+def _canonical(entry: Any) -> Any:
+    """``entry`` with the program of our commands spelled bare: equal for the same handler from two installs."""
+    if isinstance(entry, str):
+        return locate.canonical(entry)
+    if isinstance(entry, dict):
+        return {key: _canonical(value) for key, value in entry.items()}
+    if isinstance(entry, list):
+        return [_canonical(value) for value in entry]
+    return entry
+
+
+def load(path: Path) -> tuple[str | None, dict[str, Any]]:
+    """The text of a settings file (None: missing) and its JSON object; Corrupt when it is not one."""
     if not path.exists():
         return None, {}
     text = path.read_text(encoding="utf-8")
@@ -133,7 +172,7 @@ def _indent(text: str | None) -> int:
 
 
 def _merge_settings(spec: Target, wanted: tuple[Hook, ...], uninstall: bool) -> Change:
-    before, data = _load(spec.settings)
+    before, data = load(spec.settings)
     if uninstall and before is None:
         return Change(spec.settings, None, None)
     hooks = data.get("hooks", {})
@@ -149,8 +188,8 @@ def _merge_settings(spec: Target, wanted: tuple[Hook, ...], uninstall: bool) -> 
         else:
             kept = list(entries)
             for hook_event, entry in wanted:
-                if hook_event == event and not any(_ours(old, (_mark(entry),)) for old in kept):
-                    kept.append(entry)
+                if hook_event == event:
+                    _add(kept, entry)
         if kept == entries:
             continue
         touched = True
@@ -171,21 +210,30 @@ def _merge_settings(spec: Target, wanted: tuple[Hook, ...], uninstall: bool) -> 
     return Change(spec.settings, before, json.dumps(data, indent=_indent(before), ensure_ascii=False) + "\n")
 
 
+def _add(entries: list[Any], entry: dict[str, Any]) -> None:
+    """Add ``entry`` unless one of ours is there; our own earlier entry gets this init's program."""
+    same = [index for index, old in enumerate(entries) if _canonical(old) == _canonical(entry)]
+    if same:
+        entries[same[0]] = entry
+    elif not any(ours(old, _kind(entry)) for old in entries):
+        entries.append(entry)
+
+
 def _strip(entry: Any) -> Any:
     """``entry`` without our handlers; None when nothing of it is left (or it was all ours)."""
     if isinstance(entry, dict) and isinstance(entry.get("hooks"), list):
-        handlers = [hook for hook in entry["hooks"] if not _ours(hook)]
+        handlers = [hook for hook in entry["hooks"] if not ours(hook)]
         if len(handlers) == len(entry["hooks"]):
             return entry
         return {**entry, "hooks": handlers} if handlers else None
-    return None if _ours(entry) else entry
+    return None if ours(entry) else entry
 
 
 def _text(name: str) -> str:
     return (files("boundread") / "data" / name).read_text(encoding="utf-8")
 
 
-def _skill_change(spec: Target, uninstall: bool) -> Change | None:
+def skill_change(spec: Target, uninstall: bool) -> Change | None:
     if spec.skill is None:
         return None
     before = spec.skill.read_text(encoding="utf-8") if spec.skill.exists() else None
@@ -207,21 +255,23 @@ def _skill_change(spec: Target, uninstall: bool) -> Change | None:
 
 
 def plan(agent: str = "claude", root: Path | None = None, *, user: bool = False, uninstall: bool = False,
-         home: Path | None = None, budget: bool = False) -> list[Change]:
+         home: Path | None = None, budget: bool = False, program: locate.Program | None = None) -> list[Change]:
     """Every file change ``init`` would make (nothing is written).
 
     ``budget`` also registers ``boundread budget ingest`` (Claude Code only); ``uninstall`` removes the
-    ingest registration whether or not ``budget`` is given.
+    ingest registration whether or not ``budget`` is given. ``program`` (default: :func:`locate.program`)
+    starts boundread in the commands.
     """
     if budget and agent != "claude":
         raise UsageError(f"--budget works with --agent claude only: `budget ingest` reads Claude Code transcripts,"
                          f" and {agent} writes none it can read",
                          "drop --budget and record usage by hand with `boundread budget add --session S --model M"
                          " --input N --output N`")
-    spec = target(agent, (root or Path.cwd()).absolute(), home or Path.home(), user)
+    command = (program or locate.program()).command
+    spec = target(agent, (root or Path.cwd()).absolute(), home or Path.home(), user, command)
     wanted = spec.hooks + (spec.ingest if budget or uninstall else ())
     changes = [_merge_settings(spec, wanted, uninstall)]
-    skill = _skill_change(spec, uninstall)
+    skill = skill_change(spec, uninstall)
     if skill is not None:
         changes.append(skill)
     return changes
