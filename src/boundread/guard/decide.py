@@ -18,6 +18,10 @@ from boundread import sniff
 from boundread.guard.config import GuardConfig
 from boundread.guard.record import Record
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from boundread.guard.bounds import Bound
+
 ALLOW, DENY = "allow", "deny"
 
 
@@ -173,14 +177,18 @@ def _rule(kind: str, size: int, absolute: str, here: str | None, cfg: GuardConfi
             return "image-size"
         return "image-dump" if command is not None else None
     if kind == sniff.TEXT:
-        lines = _positive(limit) if command is None else None
-        if lines is not None and lines <= cfg.line_cap:
+        lines = _positive(limit)
+        if command is None and lines is not None and lines <= cfg.line_cap:
             from boundread.guard import facts
 
             sample = facts.text_lines(absolute, size)
             longest = sample[1] if sample else 0
             return "text-long-lines" if lines * max(longest, 1) > cfg.text_max_bytes else None
-        return "text-size" if size > cfg.text_max_bytes else None
+        if size <= cfg.text_max_bytes:
+            return None
+        # a command's line bound that did not fit (decide checked it): a few lines, but long ones
+        return "text-long-lines" if command is not None and lines is not None and lines <= cfg.line_cap \
+            else "text-size"
     return None
 
 
@@ -198,8 +206,10 @@ def _reason(given: str, absolute: str, here: str | None, sniffed: sniff.Sniffed,
         "image-size": f"images over {human_bytes(cfg.image_max_bytes)} flood the context",
         "image-dump": "its bytes printed as text are noise",
         "text-size": f"over {human_bytes(cfg.text_max_bytes)} needs a bounded read "
-                     f"(pass {range_params}, at most {cfg.line_cap} lines)",
-        "text-long-lines": "its lines are so long that even a few of them flood the context",
+                     + (f"(pass {range_params}, at most {cfg.line_cap} lines)" if command is None else
+                        f"(print at most {human_bytes(cfg.text_max_bytes)} of it: head -n 200, sed -n 1,200p)"),
+        "text-long-lines": f"its lines are so long that the lines asked for come to over "
+                           f"{human_bytes(cfg.text_max_bytes)}",
         "archive-extract": "unpacking it whole floods the disk and the context",
     }.get(rule, "a whole read floods the context" if kind == sniff.PDF or kind in sniff.OFFICE_KINDS
           else "its raw bytes are not readable text")
@@ -217,7 +227,10 @@ def check_command(cmd: str, *, cwd: str | os.PathLike[str] | None = None,
     cfg = config or GuardConfig()
     for use in shell.file_uses(cmd):
         if use.action == shell.PRINT:
-            verdict = _verdict(use.path, cfg, cwd, command=use.program)
+            if use.bounds and _bounded(use.path, use.bounds, cfg, cwd):
+                continue
+            lines = min((bound.count for bound in use.bounds if bound.unit == "lines"), default=None)
+            verdict = _verdict(use.path, cfg, cwd, command=use.program, limit=lines)
             if verdict.denied:
                 return verdict
         elif use.action == shell.UNPACK:
@@ -225,6 +238,41 @@ def check_command(cmd: str, *, cwd: str | os.PathLike[str] | None = None,
             if verdict.denied:
                 return verdict
     return Decision(ALLOW, rule="command-ok")
+
+
+def _bounded(given: str, found: tuple[Bound, ...], cfg: GuardConfig,
+             cwd: str | os.PathLike[str] | None) -> bool:
+    """True when one of the bounds lets through a real part of the file that fits the text cap.
+
+    A bound at least as big as the file is the whole file: its verdict is the whole read's, so
+    ``head -c 1000 f.pdf`` passes and ``head -c 100000000 f.pdf`` does not.
+    """
+    from boundread.guard import facts
+
+    absolute = _absolute(given, cwd)
+    try:
+        info = os.stat(absolute)
+    except (OSError, ValueError):
+        return False
+    if not stat.S_ISREG(info.st_mode):
+        return False
+    size, cap = info.st_size, cfg.text_max_bytes
+    for bound in found:
+        if bound.unit == "bytes":
+            if bound.count <= cap and (bound.count < size or bound.skip > 0):
+                return True
+            continue
+        if bound.skip == 0 or bound.from_end:
+            if facts.line_span(absolute, size, bound.count, from_end=bound.from_end, most=cap):
+                return True
+            continue
+        span = facts.line_span(absolute, size, bound.skip + bound.count, from_end=False, most=cap)
+        if span is None:  # lines deep in a big file: estimate them from the sample's longest line
+            sample = facts.text_lines(absolute, size)
+            span = sample is not None and bound.count * max(sample[1], 1) <= cap
+        if span:
+            return True
+    return False
 
 
 def _unpack_verdict(given: str, program: str, cfg: GuardConfig,

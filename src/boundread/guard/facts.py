@@ -216,3 +216,36 @@ def text_lines(path: str | os.PathLike[str], size: int) -> tuple[int, int] | Non
     if len(sample) >= size:
         return newlines + (0 if sample.endswith(b"\n") else 1), longest
     return max(1, round(size * newlines / len(sample))), longest
+
+
+def line_span(path: str | os.PathLike[str], size: int, lines: int, *, from_end: bool, most: int) -> bool | None:
+    """Do the first (or last) ``lines`` lines of the file fit in ``most`` bytes? Reads at most ``most`` bytes.
+
+    True: they fit and more of the file follows (a real part of it); False: they are the whole file
+    (it has no more lines than that); None: they do not fit, or the file cannot be read.
+    """
+    want = min(size, most)
+    try:
+        with open(path, "rb") as fh:
+            if from_end:
+                fh.seek(size - want)
+            chunk = fh.read(want)
+    except OSError:
+        return None
+    if from_end:
+        body = chunk[:-1] if chunk.endswith(b"\n") else chunk
+        if body.count(b"\n") >= lines:
+            return True  # a newline before the last `lines` lines, inside the chunk
+        return False if want == size else None
+    if chunk.count(b"\n") >= lines:
+        end = _nth(chunk, b"\n", lines)
+        return end + 1 < size  # those lines end before the file does
+    return False if want == size else None
+
+
+def _nth(data: bytes, byte: bytes, n: int) -> int:
+    """Index of the ``n``-th ``byte`` (n >= 1) in ``data``; -1 for n == 0."""
+    at = -1
+    for _ in range(n):
+        at = data.find(byte, at + 1)
+    return at

@@ -3,7 +3,9 @@
 A small POSIX-shell tokenizer (quotes, escapes, ``$(...)``, backticks, here-documents, operators),
 then pipelines split on ``|``, lists on ``&& || ; & newline`` and sub-shells ``( )``. A stage's
 output is safe when it goes to a file or through a bounding stage (``| head``, ``| wc``,
-``| grep -c``); ``bash -c '...'`` and substitutions are parsed recursively.
+``| grep -c``); ``bash -c '...'`` and substitutions are parsed recursively. A bounding reader or
+stage (``head -c N``, ``sed -n A,Bp``, ``| head -n N``...) gives the use its Bounds (``bounds.py``);
+whether they are small enough for the file is for ``decide`` to say.
 """
 
 from __future__ import annotations
@@ -12,6 +14,8 @@ from __future__ import annotations
 # inspect module it imports); FileUse is a Record, _Stage a plain class.
 import re
 
+from boundread.guard import bounds
+from boundread.guard.bounds import Bound
 from boundread.guard.record import Record
 
 PRINT, UNPACK = "print", "unpack"
@@ -24,8 +28,7 @@ _VISIBLE_TARGETS = {"/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/fd/1", "/dev
 _DUMPERS = {"cat", "tac", "nl", "less", "more", "most", "bat", "batcat", "strings", "base64", "base32",
             "xxd", "od", "hexdump", "hd", "zcat", "gzcat", "bzcat", "xzcat", "lzcat", "zstdcat", "zless",
             "zmore", "pv"}
-_LENGTH_FLAGS = {"xxd": ("-l", "-len"), "od": ("-N", "--read-bytes"), "hexdump": ("-n",), "hd": ("-n",)}
-_LIMITERS = {"head", "tail", "wc", "file", "md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum",
+_LIMITERS = {"wc", "file", "md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum",
              "sha512sum", "b2sum", "cksum", "sum", "boundread", "true", ":", "cmp", "shasum", "md5"}
 _GREPS = {"grep", "egrep", "fgrep", "rg", "ag"}
 _GREP_BOUNDS = re.compile(r"^-(?:[a-zA-Z]*[clLqm][a-zA-Z0-9]*)$|"
@@ -42,15 +45,18 @@ _PY_UNBOUNDED = re.compile(r"\.read\(\s*\)|\.readlines\(\s*\)|\.read_text\(|\.re
 
 
 class FileUse(Record):
-    """``action``: PRINT (its content reaches the output) or UNPACK (an archive is extracted)."""
+    """``action``: PRINT (its content reaches the output) or UNPACK (an archive is extracted).
+    ``program`` is the command as a reason shows it; ``bounds`` are the limits on what is printed
+    (any one of them holds; none: the whole file)."""
 
-    __slots__ = ("action", "path", "program")
+    __slots__ = ("action", "path", "program", "bounds")  # noqa: RUF023 - field order = argument order
     action: str
     path: str
     program: str
+    bounds: tuple[Bound, ...]
 
-    def __init__(self, action: str, path: str, program: str) -> None:
-        self._init(action, path, program)
+    def __init__(self, action: str, path: str, program: str, bounds: tuple[Bound, ...] = ()) -> None:
+        self._init(action, path, program, bounds)
 
 
 class _Stage:
@@ -255,10 +261,15 @@ def file_uses(text: str, depth: int = 0) -> list[FileUse]:
                 if script is not None:
                     uses.extend(file_uses(script, depth + 1))
                 continue
-            for action, path in _stage_uses(name, argv, stage):
-                visible = action == UNPACK or not _contained(line, index)
-                if visible:
+            for action, path, own in _stage_uses(name, argv, stage):
+                if action == UNPACK:
                     uses.append(FileUse(action, path, name))
+                    continue
+                after = _downstream(line, index)
+                if after is not None:
+                    found = ((own,) if own else ()) + after
+                    shown = " | ".join([own.words if own else name, *(b.words for b in after)])
+                    uses.append(FileUse(action, path, shown, found))
     return uses
 
 
@@ -269,18 +280,26 @@ def _shell_script(argv: list[str]) -> str | None:
     return None
 
 
-def _contained(line: list[_Stage], index: int) -> bool:
-    """True when the stage's output goes to a file, or through a bounding stage."""
+def _downstream(line: list[_Stage], index: int) -> tuple[Bound, ...] | None:
+    """None when the stage's output goes to a file or into a stage that prints none of it (``wc``,
+    ``grep -c``); else the bounds the later stages put on it (``| head -c N``)."""
     if line[index].stdout is not None:
-        return True
+        return None
+    found: list[Bound] = []
     for stage in line[index + 1:]:
         argv = _unwrap(stage.argv)
         name = _base(argv[0]) if argv else ""
         if stage.stdout is not None or name in _LIMITERS:
-            return True
+            return None
         if name in _GREPS and any(_GREP_BOUNDS.match(arg) for arg in argv[1:]):
-            return True
-    return False
+            return None
+        if name in bounds.READERS:
+            reading = bounds.reading(name, argv[1:])
+            if reading is None or (reading.files and "-" not in reading.files):
+                return None  # prints nothing of its input, or reads other files instead
+            if reading.bound is not None:
+                found.append(reading.bound)
+    return tuple(found)
 
 
 def _operands(args: list[str]) -> list[str]:
@@ -295,13 +314,23 @@ def _operands(args: list[str]) -> list[str]:
     return out
 
 
-def _stage_uses(name: str, argv: list[str], stage: _Stage) -> list[tuple[str, str]]:
+def _stage_uses(name: str, argv: list[str], stage: _Stage) -> list[tuple[str, str, Bound | None]]:
+    """(action, file, the stage's own bound) for each file the stage reads; the bound None: all of it."""
     args = argv[1:]
     if name in _DUMPERS:
-        if any(arg.startswith(flag) for flag in _LENGTH_FLAGS.get(name, ()) for arg in args):
-            return []
+        own = bounds.length_bound(name, args)
         files = [a for a in _operands(args) if a != "-"] or ([stage.stdin] if stage.stdin else [])
-        return [(PRINT, path) for path in files]
+        return [(PRINT, path, own) for path in files]
+    if name in bounds.READERS:
+        reading = bounds.reading(name, args)
+        if reading is None or reading.filtered:
+            return []  # prints nothing of the file, or only matching lines (as grep does)
+        files = [a for a in reading.files if a != "-"] or ([stage.stdin] if stage.stdin else [])
+        return [(PRINT, path, reading.bound) for path in files]
+    return [(action, path, None) for action, path in _file_actions(name, args)]
+
+
+def _file_actions(name: str, args: list[str]) -> list[tuple[str, str]]:
     if name in ("unzip", "funzip"):
         return _unzip(args)
     if name in ("7z", "7za", "7zz", "7zr"):

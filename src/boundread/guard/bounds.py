@@ -1,0 +1,372 @@
+"""How much a bounding command prints: ``head``, ``tail``, ``sed``, ``awk``, ``dd``, ``xxd -l``...
+
+Parsing only - the numbers as written, read from one command's arguments. ``decide`` checks a
+Bound against the file and the configured caps: a bound is only a bound when what it lets through
+fits them. Each reader answers a Reading (its files and its Bound, or no Bound when it prints its
+input whole; ``filtered`` when it prints only the lines that match a pattern, as ``grep`` does), or
+None when it prints no file content at all (``sed -i``, ``awk 'END{print NR}'``).
+"""
+
+from __future__ import annotations
+
+# On the guard-check path of shell tool calls, which load re already (shell.py); no dataclasses.
+import re
+
+from boundread.guard.record import Record
+
+LINES, BYTES = "lines", "bytes"
+_NUMBER = re.compile(r"^([+-]?)(\d+)([a-zA-Z]*)$")
+_SUFFIX = {"": 1, "c": 1, "w": 2, "b": 512, "kB": 1000, "K": 1024, "k": 1024, "KiB": 1024, "MB": 1000**2,
+           "M": 1024**2, "MiB": 1024**2, "GB": 1000**3, "G": 1024**3, "GiB": 1024**3, "TB": 1000**4,
+           "T": 1024**4, "TiB": 1024**4}
+_HEAD_VALUES = {"-n": LINES, "--lines": LINES, "-c": BYTES, "--bytes": BYTES}
+_TAIL_SKIP = {"-s", "--sleep-interval", "--pid", "--max-unchanged-stats"}
+_LENGTH_FLAGS = {"xxd": ("-l", "-len"), "od": ("-N", "--read-bytes"), "hexdump": ("-n",), "hd": ("-n",)}
+_AWK_VALUES = {"-F", "-v", "-f", "--field-separator", "--assign", "--file"}
+
+
+class Bound(Record):
+    """At most ``count`` lines or bytes (``unit``) after skipping ``skip`` of them, counted from the
+    end of the input when ``from_end``. ``words`` is the bounding command as written, for reasons."""
+
+    __slots__ = ("unit", "count", "skip", "from_end", "words")  # noqa: RUF023 - field order = argument order
+    unit: str
+    count: int
+    skip: int
+    from_end: bool
+    words: str
+
+    def __init__(self, unit: str, count: int, skip: int = 0, from_end: bool = False, words: str = "") -> None:
+        self._init(unit, count, skip, from_end, words)
+
+
+class Reading(Record):
+    """The files a command prints (none: its stdin) and its Bound (None: all of each); ``filtered``
+    when it prints only the lines that match a pattern, as grep does."""
+
+    __slots__ = ("files", "bound", "filtered")  # noqa: RUF023 - field order = argument order
+    files: tuple[str, ...]
+    bound: Bound | None
+    filtered: bool
+
+    def __init__(self, files: tuple[str, ...], bound: Bound | None, filtered: bool = False) -> None:
+        self._init(files, bound, filtered)
+
+
+def count(text: str) -> tuple[str, int] | None:
+    """``"+5"`` -> ``("+", 5)``; ``"1K"`` -> ``("", 1024)``; GNU coreutils suffixes; None if not a count."""
+    match = _NUMBER.match(text.strip())
+    if not match or match.group(3) not in _SUFFIX:
+        return None
+    return match.group(1), int(match.group(2)) * _SUFFIX[match.group(3)]
+
+
+def _shown(name: str, words: list[str]) -> str:
+    text = " ".join([name, *words])
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def reading(name: str, args: list[str]) -> Reading | None:
+    """What ``name args`` prints, for the bounding programs; None when it prints no file content.
+    Any other program also answers None."""
+    if name == "head":
+        return _head_tail(args, from_end=False)
+    if name == "tail":
+        return _head_tail(args, from_end=True)
+    if name in ("sed", "gsed"):
+        return _sed(name, args)
+    if name in ("awk", "gawk", "mawk", "nawk"):
+        return _awk(name, args)
+    if name == "dd":
+        return _dd(args)
+    return None
+
+
+READERS = frozenset({"head", "tail", "sed", "gsed", "awk", "gawk", "mawk", "nawk", "dd"})
+
+
+def length_bound(name: str, args: list[str]) -> Bound | None:
+    """``xxd -l N``, ``od -N N``, ``hexdump -n N``: the bytes they read."""
+    flags = sorted(_LENGTH_FLAGS.get(name, ()), key=len, reverse=True)  # -len before -l
+    for k, arg in enumerate(args):
+        for flag in flags:
+            if arg == flag or (arg.startswith(flag) and len(arg) > len(flag)):
+                value = args[k + 1] if arg == flag and k + 1 < len(args) else arg[len(flag):].lstrip("=")
+                parsed = count(value)
+                if parsed is not None:
+                    return Bound(BYTES, parsed[1], words=_shown(name, [flag, value]))
+                return Bound(BYTES, 1 << 62, words=_shown(name, [flag, value]))  # not a number: no bound
+    return None
+
+
+def _head_tail(args: list[str], *, from_end: bool) -> Reading:
+    """``head``: the first 10 lines by default; ``tail``: the last 10; ``-n``/``-c`` with GNU suffixes."""
+    name = "tail" if from_end else "head"
+    unit, value, words = LINES, "10", []
+    files: list[str] = []
+    zero = False
+    k = 0
+    while k < len(args):
+        arg = args[k]
+        flag = arg.split("=", 1)[0] if arg.startswith("--") else arg[:2]
+        if arg == "--":
+            files.extend(args[k + 1:])
+            break
+        if flag in _HEAD_VALUES:
+            unit = _HEAD_VALUES[flag]
+            if arg.startswith("--") and "=" in arg:
+                value = arg.split("=", 1)[1]
+            elif len(arg) > 2 and not arg.startswith("--"):
+                value = arg[2:]
+            else:
+                value, k = (args[k + 1] if k + 1 < len(args) else ""), k + 1
+            words = [flag, value]
+        elif len(arg) > 1 and arg[0] == "-" and arg[1:].isdigit():  # obsolete `head -20`
+            unit, value, words = LINES, arg[1:], [arg]
+        elif flag in _TAIL_SKIP and from_end:
+            k += 0 if "=" in arg or (len(arg) > 2 and not arg.startswith("--")) else 1
+        elif arg in ("-z", "--zero-terminated"):
+            zero = True
+        elif not arg.startswith("-") or arg == "-":
+            files.append(arg)
+        k += 1
+    parsed = count(value)
+    shown = _shown(name, words)
+    if parsed is None or (unit == LINES and zero):
+        return Reading(tuple(files), None)  # `head -n $N`, NUL-separated "lines": not a bound we can check
+    sign, number = parsed
+    if (sign == "-" and not from_end) or (sign == "+" and from_end):
+        return Reading(tuple(files), None)  # all but the last N / from the Nth on: the rest of the file
+    return Reading(tuple(files), Bound(unit, number, from_end=from_end, words=shown))
+
+
+def _sed(name: str, args: list[str]) -> Reading | None:
+    quiet = False
+    scripts: list[str] = []
+    operands: list[str] = []
+    from_file = False
+    k = 0
+    while k < len(args):
+        arg = args[k]
+        if arg in ("-n", "--quiet", "--silent"):
+            quiet = True
+        elif arg.startswith(("-i", "--in-place")):
+            return None  # edits in place: prints nothing
+        elif arg in ("-e", "--expression"):
+            scripts.append(args[k + 1] if k + 1 < len(args) else "")
+            k += 1
+        elif arg.startswith("--expression="):
+            scripts.append(arg.split("=", 1)[1])
+        elif arg in ("-f", "--file") or arg.startswith("--file="):
+            from_file = True
+            k += 0 if "=" in arg else 1
+        elif arg in ("-l", "--line-length"):
+            k += 1
+        elif arg.startswith("-") and arg != "-" and not arg.startswith("--") and len(arg) > 2:
+            letters = arg[1:]
+            quiet |= "n" in letters
+            if "i" in letters:
+                return None
+            if letters.endswith("e"):
+                scripts.append(args[k + 1] if k + 1 < len(args) else "")
+                k += 1
+        elif not arg.startswith("-") or arg == "-":
+            operands.append(arg)
+        k += 1
+    if not scripts and not from_file:
+        if not operands:
+            return None
+        scripts, operands = [operands[0]], operands[1:]
+    files = tuple(operands)
+    if from_file:
+        return Reading(files, None, filtered=quiet)
+    script = "\n".join(scripts)
+    if quiet and script.strip() == "$p":
+        return Reading(files, Bound(LINES, 1, from_end=True, words=_shown(name, ["-n", "'$p'"])))
+    bound = _sed_bound(script, quiet)
+    if bound is _FILTER:
+        return Reading(files, None, filtered=True)
+    words = [*(["-n"] if quiet else []), _quote(script)]
+    return Reading(files, Bound(LINES, bound[1] - bound[0], bound[0], words=_shown(name, words)) if bound else None)
+
+
+_FILTER = (-1, -1)  # prints only matching lines, as grep does
+_SED_COMMAND = re.compile(r"^\s*(\d+|\$)?\s*(?:,\s*(\d+|\$|\+\d+))?\s*(!?)\s*([pqQd])\s*(\d*)\s*$")
+
+
+def _sed_bound(script: str, quiet: bool) -> tuple[int, int] | None:
+    """(first line, end line) a sed script prints (0-based, end exclusive); None: every line; _FILTER."""
+    first, end, quit_at, printing = None, 0, None, False
+    for command in re.split(r"[;\n]", script):
+        if not command.strip():
+            continue
+        match = _SED_COMMAND.match(command)
+        if match is None:
+            if re.match(r"^\s*(/|\\)", command) or command.strip().startswith("s"):
+                continue  # a regex address or a substitution: prints matches at most (with -n)
+            return None if not quiet else _FILTER
+        start, stop, negated, verb, _code = match.groups()
+        if verb in "qQ":  # a number after q is the exit code; `q` alone quits after line 1
+            at = None if start == "$" else int(start) if start else 1
+            if at is not None:
+                quit_at = at if quit_at is None else min(quit_at, at)
+            continue
+        span = _sed_span(start, stop)
+        if verb == "d" and negated and span is not None:  # `sed '1,10!d'`: only that range survives
+            first, end, printing = _widen(first, end, span)
+            continue
+        if verb == "p" and quiet and not negated:
+            if span is None:
+                return None  # `p`, `5,$p`: to the end of the file
+            first, end, printing = _widen(first, end, span)
+    if quit_at is not None:
+        return (first or 0, min(end, quit_at)) if printing else (0, quit_at)
+    if printing:
+        return first or 0, end
+    return _FILTER if quiet else None
+
+
+def _sed_span(start: str | None, stop: str | None) -> tuple[int, int] | None:
+    if start is None or start == "$":
+        return None
+    first = int(start)
+    if stop is None:
+        return first - 1, first
+    if stop == "$":
+        return None
+    last = first + int(stop[1:]) if stop.startswith("+") else int(stop)
+    return first - 1, max(first, last)
+
+
+def _widen(first: int | None, end: int, span: tuple[int, int]) -> tuple[int, int, bool]:
+    return (span[0] if first is None else min(first, span[0])), max(end, span[1]), True
+
+
+_AWK_BLOCK = re.compile(r"\b(BEGIN|END|BEGINFILE|ENDFILE)\s*\{")
+_NR = r"\bF?NR\s*"
+_AWK_RANGE = (re.compile(_NR + r"==\s*(\d+)\s*,\s*" + _NR + r"==\s*(\d+)"),
+              re.compile(_NR + r">=?\s*(\d+)\s*&&\s*" + _NR + r"<=?\s*(\d+)"))
+_AWK_HEAD = (re.compile(_NR + r"(<=|<)\s*(\d+)"),
+             re.compile(_NR + r"(>=|>|==)\s*(\d+)\s*\)?\s*\{?[^}]*?\bexit\b"))  # NR>5{exit}, if (NR==5) exit
+_AWK_LINE = re.compile(_NR + r"==\s*(\d+)")
+_AWK_FROM = re.compile(_NR + r">=?\s*\d+")  # `NR>1`: every line but the first few
+
+
+def _awk(name: str, args: list[str]) -> Reading | None:
+    program: str | None = None
+    files: list[str] = []
+    k = 0
+    while k < len(args):
+        arg = args[k]
+        if arg in _AWK_VALUES:
+            if arg in ("-f", "--file"):
+                return None  # the program is in a file: not read here
+            k += 1
+        elif arg.startswith("-") and arg != "-":
+            pass  # -F, -Ffs, -vvar=value, --field-separator=...: options with their value attached
+        elif program is None:
+            program = arg
+        elif not re.match(r"^[A-Za-z_][A-Za-z0-9_]*=", arg):  # `var=value` operands are assignments
+            files.append(arg)
+        k += 1
+    if program is None:
+        return None
+    rest = _without_blocks(program)
+    if not rest.strip(" \t\n;"):
+        return None  # BEGIN/END only: a count or a summary, like wc
+    shown = _shown(name, [_quote(program)])
+    for pattern in _AWK_RANGE:
+        match = pattern.search(rest)
+        if match:
+            first, last = int(match.group(1)), int(match.group(2))
+            return Reading(tuple(files), Bound(LINES, max(0, last - first + 1), max(0, first - 1), words=shown))
+    for pattern in _AWK_HEAD:
+        match = pattern.search(rest)
+        if match:
+            number = int(match.group(2)) - (1 if match.group(1) == "<" else 0)
+            return Reading(tuple(files), Bound(LINES, max(0, number), words=shown))
+    match = _AWK_LINE.search(rest)
+    if match:
+        return Reading(tuple(files), Bound(LINES, 1, max(0, int(match.group(1)) - 1), words=shown))
+    every = _prints_every_line(rest) or _AWK_FROM.search(rest) is not None
+    return Reading(tuple(files), None, filtered=not every)
+
+
+def _without_blocks(program: str) -> str:
+    """The program without its BEGIN/END blocks (braces matched, strings skipped)."""
+    out, at = [], 0
+    for match in _AWK_BLOCK.finditer(program):
+        if match.start() < at:
+            continue
+        out.append(program[at:match.start()])
+        at = _block_end(program, match.end())
+    out.append(program[at:])
+    return "".join(out)
+
+
+def _block_end(text: str, i: int) -> int:
+    """Just past the ``}`` that closes the block opened before ``i``."""
+    depth, quote = 1, ""
+    while i < len(text):
+        ch = text[i]
+        if quote:
+            quote = "" if ch == quote and text[i - 1] != "\\" else quote
+        elif ch == '"':
+            quote = ch
+        elif ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+            if depth == 0:
+                return i + 1
+        i += 1
+    return len(text)
+
+
+def _prints_every_line(rest: str) -> bool:
+    """True when a rule with no pattern (or an always-true one: ``1``) prints: ``awk 1``, ``{print $1}``."""
+    i, pattern = 0, list[str]()
+    while i < len(rest):
+        ch = rest[i]
+        if ch == "{":
+            end = _block_end(rest, i + 1)
+            if _always(pattern) and re.search(r"\bprint", rest[i:end]):
+                return True
+            pattern, i = [], end
+            continue
+        if ch in "\n;":
+            if "".join(pattern).strip() and _always(pattern):
+                return True  # a pattern-only rule prints $0
+            pattern = []
+        else:
+            pattern.append(ch)
+        i += 1
+    return bool("".join(pattern).strip()) and _always(pattern)
+
+
+def _always(pattern: list[str]) -> bool:
+    text = "".join(pattern).strip()
+    return text == "" or (text.isdigit() and int(text) != 0) or (len(text) > 2 and text[0] == text[-1] == '"')
+
+
+def _dd(args: list[str]) -> Reading | None:
+    """``dd if=F``: all of F unless ``count=`` bounds it (blocks of ``ibs``/``bs``, 512 by default)."""
+    ops = {key: value for key, _, value in (arg.partition("=") for arg in args if "=" in arg)}
+    if ops.get("of") not in (None, "/dev/stdout", "/dev/fd/1", "-"):
+        return None  # written to a file
+    files = (ops["if"],) if ops.get("if") else ()
+    if "count" not in ops:
+        return Reading(files, None)
+    blocks, size = count(ops["count"]), count(ops.get("ibs") or ops.get("bs") or "512")
+    if blocks is None or size is None:
+        return Reading(files, None)
+    in_bytes = "count_bytes" in ops.get("iflag", "")
+    total = blocks[1] if in_bytes else blocks[1] * size[1]
+    words = [f"{key}={ops[key]}" for key in ("bs", "ibs", "count") if key in ops]
+    return Reading(files, Bound(BYTES, total, words=_shown("dd", words)))
+
+
+def _quote(word: str) -> str:
+    from boundread.guard.reason import quote
+
+    return quote(word)
