@@ -1,4 +1,4 @@
-"""The ``init`` and ``guard-check`` commands. Typer lives here only: the hook path never imports it."""
+"""The ``init``, ``doctor`` and ``guard-check`` commands. Typer lives here only: the hook path never imports it."""
 
 from __future__ import annotations
 
@@ -7,14 +7,17 @@ from typing import Annotated
 
 import typer
 
+from boundread.cli.boundary import boundary
 from boundread.errors import BoundreadError, ExitCode
 
 
 def register(app: typer.Typer) -> None:
-    """Add `init` and `guard-check` to the app."""
+    """Add `init`, `doctor` and `guard-check` to the app."""
     app.command("init", epilog="Examples: boundread init\n\nboundread init --agent gemini --dry-run\n\n"
                                "boundread init --budget && boundread budget set --project --max-usd 5\n\n"
                                "boundread init --uninstall")(init)
+    app.command("doctor", epilog="Examples: boundread doctor\n\nboundread doctor --agent claude --agent codex\n\n"
+                                 "boundread doctor --user --json")(doctor)
     app.command("guard-check", epilog="Examples: boundread guard-check < payload.json\n\n"
                                       "boundread guard-check --command 'cat report.pdf' --json\n\n"
                                       "boundread guard-check --explain report.pdf")(guard_check)
@@ -27,18 +30,22 @@ def init(
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Show the changes as a diff; write nothing.")] = False,
     uninstall: Annotated[bool, typer.Option("--uninstall", help="Remove only what init added (with or without "
                                              "--budget: the ingest hooks go too).")] = False,
-    budget: Annotated[bool, typer.Option("--budget", help="Also run `boundread budget ingest` on PostToolUse, Stop "
-                                         "and SubagentStop, so token and cost limits see what the session spent "
-                                         "(Claude Code only).")] = False,
+    budget: Annotated[bool, typer.Option("--budget", help="Also run `boundread budget ingest` on PostToolUse, Stop, "
+                                         "SubagentStop and SessionEnd, so token and cost limits see what the "
+                                         "session spent (Claude Code only).")] = False,
     directory: Annotated[Path | None, typer.Option("--dir", help="The project folder (default: here).")]
     = None,
 ) -> None:
     """Install the guard-check hook and the big-file reading protocol (skill) for an agent; --budget also records
-    what a Claude Code session spends."""
-    from boundread.guard import install
+    what a Claude Code session spends.
 
+    The hooks call `boundread` when this shell's PATH finds this installation, else its absolute path (a hook
+    whose command is not found lets every read through). Check the result with `boundread doctor`."""
+    from boundread.guard import doctor, install, locate
+
+    program = locate.program()
     try:
-        changes = install.plan(agent, directory, user=user, uninstall=uninstall, budget=budget)
+        changes = install.plan(agent, directory, user=user, uninstall=uninstall, budget=budget, program=program)
         if not dry_run:
             install.apply(changes)
     except BoundreadError as exc:
@@ -54,11 +61,44 @@ def init(
             typer.echo(f"unchanged: {change.path}")
         else:
             typer.echo(f"{'removed' if change.after is None else 'wrote'}: {change.path}")
-    if agent == "codex" and not uninstall and not dry_run:
-        typer.echo("codex: review and trust the new hook with /hooks before it runs.")
+    if program.note and not uninstall:
+        typer.echo(f"note: {program.note}")
+    if agent == "codex" and not uninstall:
+        typer.echo(f"codex: {doctor.codex_trust_hint()}")
     if budget and not uninstall and not dry_run:
         typer.echo("budget: usage is now recorded; set limits with `boundread budget set --project --max-usd X"
                    " --max-tokens N`, see them with `boundread budget status`.")
+
+
+def doctor(
+    agents: Annotated[list[str] | None, typer.Option("--agent", help="Check this agent (repeatable): claude, codex, "
+                                                        "gemini, cursor, copilot, or all (default: every agent "
+                                                        "with settings or a boundread hook here).")] = None,
+    directory: Annotated[Path | None, typer.Option("--dir", help="The project folder (default: here).")] = None,
+    user: Annotated[bool, typer.Option("--user", help="Check the user's settings (~/...) instead of the "
+                                         "project's.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help='Print {"schema": 1, "command": "doctor", "agents": '
+                                            '[{"agent", "ready", "checks": [{"name", "ok", "detail", "fix"}]}]}.')]
+    = False,
+) -> None:
+    """Check that each agent really runs the guard: its settings file, the hook on each event, the command in it
+    (found on this PATH, which the agent inherits from the shell that starts it; runs; same version), the skill,
+    the budget hooks, Codex's trust. One line per check, each problem with its fix.
+
+    Exit status: 0 when every check is ready, 2 when something is not."""
+    from boundread import render
+    from boundread.guard import doctor as checkup
+
+    def work() -> int:
+        report = checkup.diagnose(agents, directory, user=user)
+        if as_json:
+            render.print_json("doctor", report.as_dict())
+        else:
+            for line in checkup.lines(report):
+                typer.echo(line)
+        return int(ExitCode.OK) if report.ready else int(ExitCode.USAGE)
+
+    boundary(as_json, work)
 
 
 def guard_check(

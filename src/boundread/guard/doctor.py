@@ -1,0 +1,340 @@
+"""``boundread doctor``: is the guard set up so that the agent really runs it?
+
+Per agent, one check per line: the settings file, the hook on each event ``init`` registers, the
+command in it (found on this PATH - the agent inherits the PATH of the shell that starts it -, runs,
+same version as this boundread), the skill or AGENTS.md section, for Claude Code the budget ingest
+hooks when any is there, and for Codex whether it trusts the hook. Nothing here raises for a broken
+settings file: that is a problem to report, with its fix.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import signal
+import subprocess
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from boundread import __version__
+from boundread.errors import BoundreadError, UsageError
+from boundread.guard import install, locate
+
+RUN_TIMEOUT = 10.0  # seconds for `<hook program> --version`
+SHELL_WORDS = frozenset({"&&", "||", ";", "|", "&"})
+PATH_NOTE = "the agent inherits the PATH of the shell that starts it"
+
+
+def codex_trust_hint() -> str:
+    """How to make Codex run the hook (placeholder until the Codex 0.171 mechanism is pinned down)."""
+    return ("Codex runs project hooks only after you trust them: open `codex`, run `/hooks`, and trust boundread's "
+            "hook (or run `codex exec --dangerously-bypass-hook-trust` in CI).")
+
+
+def codex_trusted(settings: Path, home: Path) -> bool | None:
+    """Whether Codex trusts the hook registered in ``settings``; None: cannot tell (placeholder)."""
+    del settings, home
+    return None
+
+
+@dataclass(frozen=True)
+class Check:
+    name: str
+    ok: bool | None  # None: cannot tell (does not make the agent not ready)
+    detail: str
+    fix: str = ""
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "ok": self.ok, "detail": self.detail, "fix": self.fix}
+
+
+@dataclass(frozen=True)
+class AgentReport:
+    agent: str
+    checks: tuple[Check, ...]
+
+    @property
+    def ready(self) -> bool:
+        return all(check.ok is not False for check in self.checks)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"agent": self.agent, "ready": self.ready, "checks": [check.as_dict() for check in self.checks]}
+
+
+@dataclass(frozen=True)
+class Report:
+    agents: tuple[AgentReport, ...]
+    root: Path
+    user: bool
+
+    @property
+    def ready(self) -> bool:
+        return bool(self.agents) and all(agent.ready for agent in self.agents)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"agents": [agent.as_dict() for agent in self.agents]}
+
+
+@dataclass(frozen=True)
+class Scope:
+    """Where to look and how to word a fix (``init`` with the same --dir/--user)."""
+
+    root: Path
+    home: Path
+    user: bool
+    program: str = locate.NAME  # how the fix commands start boundread
+    path: str | None = None  # the PATH the hook runs with (default: this one)
+
+    def init(self, agent: str, *extra: str) -> str:
+        words = [self.program, "init"] + (["--agent", agent] if agent != "claude" else [])
+        words += ["--user"] if self.user else []
+        words += [] if self.user or self.root == Path.cwd().absolute() else ["--dir", locate.quote(str(self.root))]
+        return "`" + " ".join([*words, *extra]) + "`"
+
+
+def diagnose(agents: Sequence[str] | None = None, root: Path | None = None, *, user: bool = False,
+             home: Path | None = None, path: str | None = None) -> Report:
+    """Check ``agents`` (None or "all": every agent set up here), for the project ``root`` or the user."""
+    program = locate.program(lambda name: shutil.which(name, path=path))
+    scope = Scope((root or Path.cwd()).absolute(), home or Path.home(), user, program.command, path)
+    wanted = list(dict.fromkeys(agents or ["all"]))
+    for name in wanted:
+        if name != "all" and name not in install.AGENTS:
+            raise UsageError(f"unknown agent {name!r}", f"use all or one of: {', '.join(install.AGENTS)}")
+    names = detect(scope) if "all" in wanted else wanted
+    return Report(tuple(AgentReport(name, tuple(check_agent(name, scope))) for name in names), scope.root, user)
+
+
+def detect(scope: Scope) -> list[str]:
+    """The agents with a settings file or a boundread skill/section in this scope."""
+    found = []
+    for agent in install.AGENTS:
+        spec = install.target(agent, scope.root, scope.home, scope.user)
+        if spec.settings.exists() or (spec.skill is not None and _skill_present(spec)):
+            found.append(agent)
+    return found
+
+
+def check_agent(agent: str, scope: Scope) -> list[Check]:
+    spec = install.target(agent, scope.root, scope.home, scope.user)
+    checks, data = _settings(agent, spec, scope)
+    if data is not None:
+        hooks = data.get("hooks")
+        hooks = hooks if isinstance(hooks, dict) else {}
+        checks += [_guard_hook(agent, event, entry, hooks, scope) for event, entry in spec.hooks]
+        checks += _commands(agent, hooks, scope)
+        if agent == "claude":
+            checks.append(_ingest(hooks, scope))
+    if spec.skill is not None:
+        checks.append(_skill(agent, spec, scope))
+    if agent == "codex" and data is not None:
+        checks.append(_trust(spec.settings, scope.home))
+    return checks
+
+
+def _settings(agent: str, spec: install.Target, scope: Scope) -> tuple[list[Check], dict[str, Any] | None]:
+    try:
+        text, data = install.load(spec.settings)
+    except BoundreadError as exc:
+        return [Check("settings", False, exc.what, exc.fix)], None
+    except (OSError, UnicodeDecodeError) as exc:
+        return [Check("settings", False, f"cannot read {spec.settings}: {exc}", "check its permissions")], None
+    if text is None:
+        return [Check("settings", False, f"no {spec.settings}", f"run {scope.init(agent)}")], None
+    hooks = data.get("hooks", {})
+    if not isinstance(hooks, dict):
+        return [Check("settings", False, f'{spec.settings}: "hooks" is not an object', "fix it by hand")], None
+    checks = [Check("settings", True, f"found {spec.settings}")]
+    if data.get("disableAllHooks") is True:
+        checks.append(Check("hooks enabled", False, f'"disableAllHooks": true in {spec.settings}: no hook runs',
+                            "remove it (or set it to false)"))
+    return checks, data
+
+
+def _entries(hooks: dict[str, Any], event: str, what: str) -> list[Any]:
+    entries = hooks.get(event)
+    return [entry for entry in entries if install.ours(entry, what)] if isinstance(entries, list) else []
+
+
+def _names(matcher: str) -> list[str]:
+    return [name for name in re.split(r"[|,]", matcher) if name]
+
+
+def _covers(matcher: object, tool: str) -> bool:
+    """Whether a hook matcher selects ``tool``: empty or "*" is all, a plain list is exact names, else a regex."""
+    if matcher in (None, "", "*"):
+        return True
+    if not isinstance(matcher, str):
+        return False
+    if re.fullmatch(r"[\w ,|-]+", matcher):
+        return tool in (name.strip() for name in re.split(r"[|,]", matcher))
+    try:
+        return re.search(matcher, tool) is not None
+    except re.error:
+        return False
+
+
+def _guard_hook(agent: str, event: str, wanted: dict[str, Any], hooks: dict[str, Any], scope: Scope) -> Check:
+    tools = _names(str(wanted.get("matcher", "")))
+    name = f"guard hook on {event}" + (f" ({', '.join(tools)})" if tools else "")
+    found = _entries(hooks, event, "guard-check")
+    if not found:
+        return Check(name, False, f"boundread guard-check is not registered on {event}", f"run {scope.init(agent)}")
+    for entry in found:
+        missing = [tool for tool in tools if not _covers(entry.get("matcher"), tool)]
+        if not missing:
+            return Check(name, True, f"{event} runs `{_command(entry)}`")
+    shown = found[0].get("matcher")
+    return Check(name, False, f"registered on {event}, but its matcher {shown!r} leaves out {', '.join(missing)}",
+                 f"put {'|'.join(tools)} in the matcher, or run {scope.init(agent, '--uninstall')} then "
+                 f"{scope.init(agent)}")
+
+
+def _command(entry: Any) -> str:
+    """The command line of our handler in ``entry`` (a group of handlers or one flat handler)."""
+    group = entry.get("hooks") if isinstance(entry, dict) else None
+    for handler in group if isinstance(group, list) else [entry]:
+        if isinstance(handler, dict):
+            for key in ("command", "bash"):
+                value = handler.get(key)
+                if isinstance(value, str) and locate.ours(value):
+                    return value
+    return ""
+
+
+def _commands(agent: str, hooks: dict[str, Any], scope: Scope) -> list[Check]:
+    """Found, runs, same version: once for each distinct program in our hook commands."""
+    programs: dict[tuple[str, ...], str] = {}
+    for event, entries in hooks.items():
+        for entry in entries if isinstance(entries, list) else ():
+            line = _command(entry) if install.ours(entry) else ""
+            words = locate.argv(line) if line else None
+            if words:
+                programs.setdefault(tuple(words), f"{line} (on {event})")
+    checks: list[Check] = []
+    for program, example in programs.items():
+        checks += _program(agent, list(program), example, scope)
+    return checks
+
+
+def _program(agent: str, words: list[str], example: str, scope: Scope) -> list[Check]:
+    shown = " ".join(locate.quote(word) for word in words)
+    if any(word in SHELL_WORDS for word in words):
+        return [Check("command", None, f"cannot check `{example}`: a shell line; run it by hand")]
+    exe = words[0]
+    if Path(exe).name == exe:  # a bare name: the PATH decides
+        resolved, where = shutil.which(exe, path=scope.path), "on this PATH"
+    else:
+        resolved, where = (exe if Path(exe).is_file() and os.access(exe, os.X_OK) else None), "as a path"
+    if resolved is None:
+        return [Check("command found", False,
+                      f"`{exe}` is not found {where} ({PATH_NOTE}): the hook fails with 'command not found', "
+                      f"which the agent treats as allow",
+                      f"run {scope.init(agent)} with this installation (it writes its absolute path), or put "
+                      f"boundread's folder on the PATH of the shell that starts the agent")]
+    found = (f"`{exe}` is {resolved} on this PATH ({PATH_NOTE})" if where == "on this PATH"
+             else f"`{exe}` is there and executable (an absolute path: the PATH does not matter)")
+    checks = [Check("command found", True, found)]
+    try:
+        run = _run([resolved, *words[1:], "--version"])
+    except subprocess.TimeoutExpired:
+        return [*checks, Check("command runs", False, f"`{shown} --version` did not answer in {RUN_TIMEOUT:g} s",
+                               "reinstall boundread there (pip install --force-reinstall boundread)")]
+    except OSError as exc:
+        return [*checks, Check("command runs", False, f"`{shown} --version` failed: {exc}",
+                               "reinstall boundread there (pip install --force-reinstall boundread)")]
+    out = (run.stdout or run.stderr).strip().splitlines()
+    first = out[0] if out else ""
+    if run.returncode != 0 or not first.startswith("boundread "):
+        error = (run.stderr.strip().splitlines() or [first or "no output"])[-1]
+        return [*checks, Check("command runs", False, f"`{shown} --version` exited {run.returncode}: {error}",
+                               "reinstall boundread there (pip install --force-reinstall boundread)")]
+    checks.append(Check("command runs", True, f"`{shown} --version` prints {first!r}"))
+    version = first.split()[-1]
+    if version != __version__:
+        checks.append(Check("same version", False, f"the hook runs boundread {version}, this is {__version__}",
+                            f"upgrade that one (pip install -U boundread), or run {scope.init(agent)} to point the "
+                            f"hook at this one"))
+    else:
+        checks.append(Check("same version", True, f"boundread {version}, as this one"))
+    return checks
+
+
+def _run(argv: list[str]) -> subprocess.CompletedProcess[str]:
+    """Run ``argv`` for at most RUN_TIMEOUT seconds; on timeout kill its whole process group (POSIX)."""
+    with subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          text=True, start_new_session=os.name != "nt") as proc:
+        try:
+            out, err = proc.communicate(timeout=RUN_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            if os.name != "nt":
+                os.killpg(proc.pid, signal.SIGKILL)
+            proc.kill()
+            proc.communicate()
+            raise
+    return subprocess.CompletedProcess(argv, proc.returncode, out, err)
+
+
+def _ingest(hooks: dict[str, Any], scope: Scope) -> Check:
+    there = [event for event in install.INGEST_EVENTS if _entries(hooks, event, "budget ingest")]
+    if not there:
+        return Check("budget ingest", True, "not registered (optional: `boundread init --budget` records what "
+                                            "sessions spend)")
+    missing = [event for event in install.INGEST_EVENTS if event not in there]
+    if missing:
+        return Check("budget ingest", False, f"on {', '.join(there)} but not on {', '.join(missing)}",
+                     f"run {scope.init('claude', '--budget')}")
+    return Check("budget ingest", True, f"on {', '.join(there)}")
+
+
+def _skill_present(spec: install.Target) -> bool:
+    assert spec.skill is not None
+    try:
+        text = spec.skill.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return False
+    if spec.section:
+        return install.BEGIN in text and install.END in text
+    return re.search(r"^name:\s*boundread\s*$", text, re.MULTILINE) is not None
+
+
+def _skill(agent: str, spec: install.Target, scope: Scope) -> Check:
+    assert spec.skill is not None
+    name = "AGENTS section" if spec.section else "skill"
+    if not _skill_present(spec):
+        what = f"no boundread section in {spec.skill}" if spec.section else f"no {spec.skill}"
+        return Check(name, False, what, f"run {scope.init(agent)}")
+    change = install.skill_change(spec, uninstall=False)
+    stale = " (differs from this version's text: init updates it)" if change and change.changed else ""
+    return Check(name, True, f"installed in {spec.skill}{stale}")
+
+
+def _trust(settings: Path, home: Path) -> Check:
+    trusted = codex_trusted(settings, home)
+    if trusted is None:
+        return Check("trusted", None, "cannot tell whether Codex trusts the hook", codex_trust_hint())
+    if trusted:
+        return Check("trusted", True, "Codex trusts the hook")
+    return Check("trusted", False, "Codex does not trust the hook yet, and skips it without a word",
+                 codex_trust_hint())
+
+
+def lines(report: Report) -> list[str]:
+    """The human view: per agent one line per check, then whether it is ready."""
+    if not report.agents:
+        where = "the user's settings" if report.user else str(report.root)
+        return [f"no agent settings or boundread hook in {where} - run `boundread init --agent NAME`"
+                + ("" if report.user else " (or check the user's settings with `boundread doctor --user`)")]
+    out = []
+    for agent in report.agents:
+        out.append(f"{agent.agent}:")
+        for check in agent.checks:
+            mark = {True: "ok", False: "problem", None: "unknown"}[check.ok]
+            out.append(f"  {mark:<8} {check.name}: {check.detail}" + (f" - {check.fix}" if check.fix else ""))
+        problems = sum(check.ok is False for check in agent.checks)
+        out.append(f"  {agent.agent} is ready" if agent.ready else
+                   f"  {agent.agent} is not ready: {problems} problem{'s' if problems != 1 else ''}")
+    return out

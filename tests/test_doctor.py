@@ -1,0 +1,277 @@
+"""`boundread doctor`: each check ok or a problem with its fix, exit 0 ready / 2 not, JSON, no traceback."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from boundread import __version__
+from boundread.cli.app import app
+from boundread.guard import doctor, install, locate
+
+SCRIPT = Path(sys.executable).parent / "boundread"  # this installation's console script
+needs_script = pytest.mark.skipif(not SCRIPT.is_file(), reason="needs the installed console script (pip install -e .)")
+
+
+@pytest.fixture(autouse=True)
+def _path(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The PATH a hook would run with: this installation's script on it, as after `pipx install`."""
+    monkeypatch.setenv("PATH", f"{SCRIPT.parent}{os.pathsep}/usr/bin{os.pathsep}/bin")
+
+
+def _init(root: Path, agent: str = "claude", **kw: Any) -> None:
+    install.apply(install.plan(agent, root, home=root / "home", program=locate.Program("boundread"), **kw))
+
+
+def _doctor(*args: str) -> Any:
+    return CliRunner().invoke(app, ["doctor", *args])
+
+
+def _checks(result: Any, agent: str = "claude") -> dict[str, dict[str, Any]]:
+    data = json.loads(result.stdout)
+    assert data["schema"] == 1 and data["command"] == "doctor"
+    (entry,) = [a for a in data["agents"] if a["agent"] == agent]
+    return {check["name"]: check for check in entry["checks"]}
+
+
+def _settings(root: Path) -> Path:
+    return root / ".claude" / "settings.json"
+
+
+@needs_script
+def test_a_fresh_claude_init_is_ready(tmp_path: Path) -> None:
+    _init(tmp_path, budget=True)
+    result = _doctor("--dir", str(tmp_path), "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert [(a["agent"], a["ready"]) for a in data["agents"]] == [("claude", True)]
+    checks = _checks(result)
+    assert set(checks) == {"settings", "guard hook on PreToolUse (Read, Bash)", "guard hook on PostToolBatch",
+                           "command found", "command runs", "same version", "budget ingest", "skill"}
+    assert all(check["ok"] is True and check["fix"] == "" for check in checks.values())
+    assert set(checks["settings"]) == {"name", "ok", "detail", "fix"}
+    assert str(SCRIPT) in checks["command found"]["detail"]
+    assert "inherits the PATH of the shell" in checks["command found"]["detail"]
+    assert checks["same version"]["detail"] == f"boundread {__version__}, as this one"
+    assert "SessionEnd" in checks["budget ingest"]["detail"]
+    human = _doctor("--dir", str(tmp_path))
+    assert human.exit_code == 0
+    lines = human.stdout.splitlines()
+    assert lines[0] == "claude:" and lines[-1] == "  claude is ready"
+    assert all(line.startswith("  ok ") for line in lines[1:-1])
+
+
+def test_a_missing_event_is_a_problem_naming_the_fix(tmp_path: Path) -> None:
+    _init(tmp_path)
+    settings = json.loads(_settings(tmp_path).read_text())
+    del settings["hooks"]["PostToolBatch"]
+    settings["hooks"]["PreToolUse"][0]["matcher"] = "Read"
+    _settings(tmp_path).write_text(json.dumps(settings))
+    result = _doctor("--dir", str(tmp_path), "--json")
+    assert result.exit_code == 2
+    checks = _checks(result)
+    batch = checks["guard hook on PostToolBatch"]
+    assert batch["ok"] is False and "not registered on PostToolBatch" in batch["detail"]
+    assert "init" in batch["fix"] and f"--dir {tmp_path}" in batch["fix"]
+    pre = checks["guard hook on PreToolUse (Read, Bash)"]
+    assert pre["ok"] is False and "leaves out Bash" in pre["detail"]
+    human = _doctor("--dir", str(tmp_path))
+    assert human.exit_code == 2
+    assert "  problem  guard hook on PostToolBatch: boundread guard-check is not registered on PostToolBatch - run" \
+        in human.stdout
+    assert human.stdout.rstrip().endswith("claude is not ready: 2 problems")
+
+
+@pytest.mark.parametrize("matcher", ["*", "", None, "Bash,Read", "Read|Bash|Grep", "Re.*|Bash"])
+def test_matchers_that_cover_read_and_bash(tmp_path: Path, matcher: str | None) -> None:
+    _init(tmp_path)
+    settings = json.loads(_settings(tmp_path).read_text())
+    group = settings["hooks"]["PreToolUse"][0]
+    if matcher is None:
+        del group["matcher"]
+    else:
+        group["matcher"] = matcher
+    _settings(tmp_path).write_text(json.dumps(settings))
+    checks = _checks(_doctor("--dir", str(tmp_path), "--agent", "claude", "--json"))
+    assert checks["guard hook on PreToolUse (Read, Bash)"]["ok"] is True
+
+
+@pytest.mark.parametrize("text", ["{oops", "[1, 2]", '{"hooks": []}', "\xff\xfe"])
+def test_a_broken_settings_file_is_a_problem_not_a_traceback(tmp_path: Path, text: str) -> None:
+    _init(tmp_path)
+    _settings(tmp_path).write_bytes(text.encode("latin-1"))
+    result = _doctor("--dir", str(tmp_path), "--json")
+    assert result.exit_code == 2 and isinstance(result.exception, SystemExit)  # no traceback
+    checks = _checks(result)
+    assert checks["settings"]["ok"] is False and checks["settings"]["fix"]
+    assert checks["skill"]["ok"] is True  # the rest that can be checked still is
+    assert _settings(tmp_path).read_bytes() == text.encode("latin-1")  # left as it was
+
+
+def test_disable_all_hooks_is_a_problem(tmp_path: Path) -> None:
+    _init(tmp_path)
+    settings = json.loads(_settings(tmp_path).read_text())
+    _settings(tmp_path).write_text(json.dumps({**settings, "disableAllHooks": True}))
+    checks = _checks(_doctor("--dir", str(tmp_path), "--json"))
+    assert checks["hooks enabled"]["ok"] is False and "remove it" in checks["hooks enabled"]["fix"]
+
+
+def test_a_bare_command_not_on_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _init(tmp_path)
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))
+    result = _doctor("--dir", str(tmp_path), "--json")
+    assert result.exit_code == 2
+    found = _checks(result)["command found"]
+    assert found["ok"] is False and "`boundread` is not found on this PATH" in found["detail"]
+    assert "inherits the PATH of the shell" in found["detail"] and "command not found" in found["detail"]
+    assert "init" in found["fix"] and "absolute path" in found["fix"]
+    assert "command runs" not in _checks(result)
+
+
+def _fake(folder: Path, body: str) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    fake = folder / "boundread"
+    fake.write_text(f"#!/bin/sh\n{body}\n")
+    fake.chmod(0o755)
+    return fake
+
+
+@pytest.mark.skipif(os.name == "nt", reason="a /bin/sh script stands in for boundread")
+def test_another_version_on_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _init(tmp_path)
+    fake = _fake(tmp_path / "old-bin", 'echo "boundread 0.0.1"')
+    monkeypatch.setenv("PATH", str(fake.parent))
+    checks = _checks(_doctor("--dir", str(tmp_path), "--json"))
+    assert checks["command found"]["ok"] is True and str(fake) in checks["command found"]["detail"]
+    assert checks["command runs"]["ok"] is True
+    version = checks["same version"]
+    assert version["ok"] is False and f"boundread 0.0.1, this is {__version__}" in version["detail"]
+    assert "pip install -U boundread" in version["fix"]
+
+
+@pytest.mark.skipif(os.name == "nt", reason="a /bin/sh script stands in for boundread")
+def test_a_command_that_fails_or_hangs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _init(tmp_path)
+    fake = _fake(tmp_path / "bad-bin", "echo 'ModuleNotFoundError: No module named boundread' >&2; exit 1")
+    monkeypatch.setenv("PATH", str(fake.parent))
+    runs = _checks(_doctor("--dir", str(tmp_path), "--json"))["command runs"]
+    assert runs["ok"] is False and "exited 1: ModuleNotFoundError" in runs["detail"]
+    _fake(fake.parent, "sleep 30 & sleep 30")  # a child holding the pipes open: killed with its group
+    monkeypatch.setenv("PATH", f"{fake.parent}{os.pathsep}/usr/bin{os.pathsep}/bin")
+    monkeypatch.setattr(doctor, "RUN_TIMEOUT", 0.2)
+    runs = _checks(_doctor("--dir", str(tmp_path), "--json"))["command runs"]
+    assert runs["ok"] is False and "did not answer in 0.2 s" in runs["detail"]
+
+
+@needs_script
+def test_budget_ingest_on_every_event(tmp_path: Path) -> None:
+    _init(tmp_path)
+    assert _checks(_doctor("--dir", str(tmp_path), "--json"))["budget ingest"]["ok"] is True  # optional
+    _init(tmp_path, budget=True)
+    settings = json.loads(_settings(tmp_path).read_text())
+    del settings["hooks"]["SessionEnd"]
+    _settings(tmp_path).write_text(json.dumps(settings))
+    result = _doctor("--dir", str(tmp_path), "--json")
+    assert result.exit_code == 2
+    ingest = _checks(result)["budget ingest"]
+    assert ingest["ok"] is False and "not on SessionEnd" in ingest["detail"] and "--budget" in ingest["fix"]
+
+
+def test_a_missing_skill(tmp_path: Path) -> None:
+    _init(tmp_path)
+    (tmp_path / ".claude" / "skills" / "boundread" / "SKILL.md").unlink()
+    skill = _checks(_doctor("--dir", str(tmp_path), "--json"))["skill"]
+    assert skill["ok"] is False and "init" in skill["fix"]
+
+
+@needs_script
+def test_codex_trust_cannot_be_told_yet(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _init(tmp_path, "codex")
+    result = _doctor("--dir", str(tmp_path), "--agent", "codex", "--json")
+    assert result.exit_code == 0  # "cannot tell" is not a problem
+    checks = _checks(result, "codex")
+    assert checks["trusted"] == {"name": "trusted", "ok": None, "detail": "cannot tell whether Codex trusts the hook",
+                                 "fix": doctor.codex_trust_hint()}
+    assert checks["AGENTS section"]["ok"] is True
+    assert checks["guard hook on PreToolUse (Bash)"]["ok"] is True
+    human = _doctor("--dir", str(tmp_path), "--agent", "codex")
+    assert f"  unknown  trusted: cannot tell whether Codex trusts the hook - {doctor.codex_trust_hint()}" \
+        in human.stdout
+    monkeypatch.setattr(doctor, "codex_trusted", lambda settings, home: False)
+    result = _doctor("--dir", str(tmp_path), "--agent", "codex", "--json")
+    assert result.exit_code == 2 and _checks(result, "codex")["trusted"]["ok"] is False
+
+
+@needs_script
+@pytest.mark.parametrize("agent", ["gemini", "cursor", "copilot"])
+def test_other_agents_ready_after_init(tmp_path: Path, agent: str) -> None:
+    _init(tmp_path, agent)
+    result = _doctor("--dir", str(tmp_path), "--agent", agent, "--json")
+    assert result.exit_code == 0, result.stdout
+    assert all(check["ok"] for check in _checks(result, agent).values())
+
+
+def test_all_finds_the_agents_set_up_here(tmp_path: Path) -> None:
+    empty = _doctor("--dir", str(tmp_path), "--json")
+    assert empty.exit_code == 2 and json.loads(empty.stdout)["agents"] == []
+    human = _doctor("--dir", str(tmp_path))
+    assert human.exit_code == 2 and "no agent settings or boundread hook" in human.stdout
+    assert "boundread init --agent NAME" in human.stdout
+    _init(tmp_path)
+    _init(tmp_path, "gemini")
+    found = json.loads(_doctor("--dir", str(tmp_path), "--json").stdout)
+    assert [a["agent"] for a in found["agents"]] == ["claude", "gemini"]
+    named = json.loads(_doctor("--dir", str(tmp_path), "--agent", "codex", "--json").stdout)
+    assert [a["agent"] for a in named["agents"]] == ["codex"]  # asked for: checked even when absent
+
+
+def test_user_scope(tmp_path: Path) -> None:
+    install.apply(install.plan("claude", tmp_path, user=True, home=tmp_path / "home",
+                               program=locate.Program("boundread")))
+    result = _doctor("--user", "--json")
+    assert [a["agent"] for a in json.loads(result.stdout)["agents"]] == ["claude"]
+    assert str(tmp_path / "home" / ".claude" / "settings.json") in _checks(result)["settings"]["detail"]
+    missing = _checks(_doctor("--user", "--agent", "codex", "--json"), "codex")["settings"]
+    assert "--user" in missing["fix"] and "--dir" not in missing["fix"]
+
+
+def test_an_unknown_agent_is_a_usage_error(tmp_path: Path) -> None:
+    result = _doctor("--dir", str(tmp_path), "--agent", "vim")
+    assert result.exit_code == 2
+    assert result.stderr.strip() == ("boundread: error: unknown agent 'vim' - use all or one of: claude, codex, "
+                                     "gemini, cursor, copilot")
+    as_json = _doctor("--dir", str(tmp_path), "--agent", "vim", "--json")
+    assert json.loads(as_json.stdout)["error"]["code"] == "usage"
+
+
+def test_help_documents_the_exit_status() -> None:
+    result = CliRunner().invoke(app, ["doctor", "--help"])
+    assert "0 when every check is ready, 2 when something is not" in " ".join(result.stdout.split())
+
+
+@needs_script
+def test_installed_script_on_a_path_without_it(tmp_path: Path) -> None:
+    """Subprocess: a bare hook command fails doctor where the PATH lacks boundread; init's absolute path fixes it."""
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path / "home"), "LANG": "C.UTF-8", "NO_COLOR": "1"}
+    _init(tmp_path)  # bare `boundread guard-check`, as when init ran where boundread was on PATH
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([str(SCRIPT), *args], cwd=tmp_path, env=env, capture_output=True, text=True,
+                              timeout=60, check=False)
+
+    before = run("doctor")
+    assert before.returncode == 2, before.stdout + before.stderr
+    assert "problem  command found: `boundread` is not found on this PATH" in before.stdout
+    assert f"run `{SCRIPT} init`" in before.stdout  # the fix names a boundread that works from this PATH
+    assert run("init").returncode == 0
+    after = run("doctor", "--json")
+    assert after.returncode == 0, after.stdout
+    checks = _checks(after)
+    assert checks["command runs"]["ok"] is True and checks["same version"]["ok"] is True
