@@ -20,7 +20,7 @@ if TYPE_CHECKING:
         PolicyDenied,
         TokenBudgetExceeded,
     )
-    from boundread.budget.guards import CostCap, Guard, Policy, TokenBudget, current_depth, max_depth
+    from boundread.budget.guards import CostCap, Guard, Policy, TokenBudget, carry_depth, current_depth, max_depth
     from boundread.budget.ledger import Ledger, SqliteLedger, ledger_path
     from boundread.budget.model import BudgetLimits, Scope, Totals, UsageRecord
     from boundread.budget.prices import Price, Pricer
@@ -35,7 +35,7 @@ _WHERE = {
         "PolicyDenied",
         "TokenBudgetExceeded",
     ),
-    "guards": ("CostCap", "Guard", "Policy", "TokenBudget", "current_depth", "max_depth"),
+    "guards": ("CostCap", "Guard", "Policy", "TokenBudget", "carry_depth", "current_depth", "max_depth"),
     "ledger": ("Ledger", "SqliteLedger", "ledger_path"),
     "model": ("BudgetLimits", "Scope", "Totals", "UsageRecord"),
     "prices": ("Price", "Pricer"),
@@ -72,6 +72,7 @@ __all__ = [
     "TokenBudgetExceeded",
     "Totals",
     "UsageRecord",
+    "carry_depth",
     "current_depth",
     "ingest",
     "ledger_path",

@@ -2,10 +2,14 @@
 
     guard = Guard(tokens=TokenBudget(200_000), cost=CostCap(Decimal("0.50")), policy=Policy(max_repeat=3))
     guard.allow(("Bash", {"command": "ls"}))          # raises PolicyDenied
-    guard.step(model="claude-sonnet-4-5", usage={"input": 1200, "output": 300})   # raises when over
+    guard.step(model="claude-sonnet-4-5", usage=response.usage)   # raises when over
 
-The depth counter is a ContextVar: each asyncio task and each ``contextvars.copy_context().run`` carries its
-own chain (a thread started plainly starts at depth 0 - or at ``BOUNDREAD_DEPTH`` - as a new chain).
+The depth counter is a ContextVar: each asyncio task (and ``asyncio.to_thread``) inherits its chain. A plain
+thread, ``ThreadPoolExecutor.submit`` and ``loop.run_in_executor`` do not copy the context, so their work would
+start a new chain at 0 (or ``BOUNDREAD_DEPTH``): hand them ``carry_depth(fn)`` instead of ``fn``. Generators
+and async generators count while their body runs, not while they wait between items.
+
+With or without a ledger, a Guard gives the same answers: the verdict on each action is ``policy.decide``'s.
 """
 
 from __future__ import annotations
@@ -14,17 +18,18 @@ import functools
 import inspect
 import os
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import AsyncGenerator, Callable, Generator
 from contextvars import ContextVar
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from typing import Any, ParamSpec, TypeVar, cast
 
-from boundread.budget.errors import DepthExceeded
+from boundread.budget.errors import BudgetError, DepthExceeded
 from boundread.budget.ledger import Ledger
-from boundread.budget.model import BudgetLimits, Scope, Totals, UsageRecord
-from boundread.budget.policy import action_digest, check_sequence, check_spend, decide
+from boundread.budget.model import BudgetLimits, CallView, Scope, ScopeView, Totals, UsageRecord
+from boundread.budget.policy import action_digest, check_spend, decide
 from boundread.budget.prices import Pricer
+from boundread.budget.usage import counts
 from boundread.errors import UsageError
 
 P = ParamSpec("P")
@@ -43,21 +48,58 @@ def current_depth() -> int:
         return 0
 
 
+def carry_depth(fn: Callable[P, R]) -> Callable[P, R]:
+    """``fn`` bound to the current depth chain, for a thread, an executor or ``run_in_executor``.
+
+        pool.submit(carry_depth(agent), task)   # not pool.submit(agent, task): that starts a new chain
+    """
+    depth = current_depth()
+
+    @functools.wraps(fn)
+    def run(*args: P.args, **kwargs: P.kwargs) -> R:
+        token = _DEPTH.set(depth)
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            _DEPTH.reset(token)
+
+    return run
+
+
 def max_depth(limit: int) -> Callable[[Callable[P, R]], Callable[P, R]]:
-    """Decorate a function (sync or async) so that chains of guarded calls deeper than ``limit`` raise."""
+    """Decorate a function (sync, async, generator or async generator) so that chains of guarded calls
+    deeper than ``limit`` raise ``DepthExceeded`` when called."""
+    if isinstance(limit, bool) or not isinstance(limit, int) or limit < 0:
+        raise UsageError(f"max_depth({limit!r}): the limit must be a whole number, 0 or more", "pass e.g. max_depth(3)")
 
     def wrap(fn: Callable[P, R]) -> Callable[P, R]:
-        def enter() -> Any:
+        def enter() -> int:
             depth = current_depth() + 1
             if depth > limit:
                 raise DepthExceeded(depth, limit, fn.__qualname__)
-            return _DEPTH.set(depth)
+            return depth
+
+        if inspect.isasyncgenfunction(fn):
+
+            @functools.wraps(fn)
+            def run_agen(*args: P.args, **kwargs: P.kwargs) -> Any:
+                return _deep_agen(enter(), fn(*args, **kwargs))
+
+            return cast("Callable[P, R]", run_agen)
+
+        if inspect.isgeneratorfunction(fn):
+
+            @functools.wraps(fn)
+            def run_gen(*args: P.args, **kwargs: P.kwargs) -> Any:
+                return _deep_gen(enter(), fn(*args, **kwargs))
+
+            return cast("Callable[P, R]", run_gen)
 
         if inspect.iscoroutinefunction(fn):
 
             @functools.wraps(fn)
             async def run_async(*args: P.args, **kwargs: P.kwargs) -> Any:
-                token = enter()
+                token = _DEPTH.set(enter())
                 try:
                     return await fn(*args, **kwargs)
                 finally:
@@ -67,7 +109,7 @@ def max_depth(limit: int) -> Callable[[Callable[P, R]], Callable[P, R]]:
 
         @functools.wraps(fn)
         def run(*args: P.args, **kwargs: P.kwargs) -> R:
-            token = enter()
+            token = _DEPTH.set(enter())
             try:
                 return fn(*args, **kwargs)
             finally:
@@ -76,6 +118,50 @@ def max_depth(limit: int) -> Callable[[Callable[P, R]], Callable[P, R]]:
         return run
 
     return wrap
+
+
+def _deep_gen(depth: int, gen: Generator[Any, Any, Any]) -> Generator[Any, Any, Any]:
+    """Run ``gen`` one step at a time at ``depth``; between items the caller keeps its own depth."""
+    sent: Any = None
+    thrown: BaseException | None = None
+    while True:
+        token = _DEPTH.set(depth)
+        try:
+            item = gen.throw(thrown) if thrown is not None else gen.send(sent)
+        except StopIteration as stop:
+            return stop.value
+        finally:
+            _DEPTH.reset(token)
+        sent, thrown = None, None
+        try:
+            sent = yield item
+        except GeneratorExit:
+            gen.close()
+            raise
+        except BaseException as exc:  # noqa: BLE001 - handed to the wrapped generator, as `yield from` does
+            thrown = exc
+
+
+async def _deep_agen(depth: int, agen: AsyncGenerator[Any, Any]) -> AsyncGenerator[Any, Any]:
+    """``_deep_gen`` for an async generator."""
+    sent: Any = None
+    thrown: BaseException | None = None
+    while True:
+        token = _DEPTH.set(depth)
+        try:
+            item = await (agen.athrow(thrown) if thrown is not None else agen.asend(sent))
+        except StopAsyncIteration:
+            return
+        finally:
+            _DEPTH.reset(token)
+        sent, thrown = None, None
+        try:
+            sent = yield item
+        except GeneratorExit:
+            await agen.aclose()
+            raise
+        except BaseException as exc:  # noqa: BLE001 - handed to the wrapped generator
+            thrown = exc
 
 
 @dataclass(frozen=True)
@@ -136,31 +222,33 @@ class Guard:
             return self.ledger.totals(Scope("session", self.session))
         return self._spent
 
-    def step(self, *, model: str, usage: Mapping[str, int]) -> Totals:
-        """Record one model call's usage (keys input, output, cache_read, cache_write); raise when over."""
-        counts = [int(usage.get(k, 0)) for k in ("input", "output", "cache_read", "cache_write")]
-        if min(counts) < 0:
-            raise UsageError(f"negative token count in {dict(usage)}", "pass counts of zero or more")
-        rec = UsageRecord(model, counts[0], counts[1], counts[2], counts[3])
-        if self.cost is not None or self.ledger is not None:
-            if self._pricer is None:
-                self._pricer = (self.cost.pricer if self.cost else None) or Pricer.load()
-            rec = self._pricer.cost(rec)
+    def step(self, *, model: str, usage: object) -> Totals:
+        """Record one model call's usage; raise when a budget is over.
+
+        ``usage``: the SDK's usage object or dict as returned (Anthropic ``input_tokens``/``output_tokens``/
+        ``cache_*_input_tokens``, OpenAI ``prompt_tokens``/``completion_tokens``, Gemini ``*_token_count``) or
+        our names (input, output, cache_read, cache_write). Anything that is not a token count raises UsageError.
+        """
+        inp, out, read, write = counts(usage)
+        rec = UsageRecord(model, inp, out, read, write)
+        if self._pricer is None:  # always priced, so that cost and unknown models read the same with a ledger
+            self._pricer = (self.cost.pricer if self.cost else None) or Pricer.load()
+        rec = self._pricer.cost(rec)
         with self._lock:
             if self.ledger is not None:
                 self.ledger.add_usage(self.session, [rec])
                 totals = self.ledger.totals(Scope("session", self.session))
             else:
                 t = self._spent
-                totals = self._spent = Totals(
-                    t.input + rec.input,
-                    t.output + rec.output,
-                    t.cache_read + rec.cache_read,
-                    t.cache_write + rec.cache_write,
-                    t.cost + rec.cost,
-                    t.calls,
-                    t.depth,
-                    t.warnings,
+                unpriced = tuple(sorted({*t.unpriced, rec.model})) if rec.flagged else t.unpriced
+                totals = self._spent = replace(
+                    t,
+                    input=t.input + rec.input,
+                    output=t.output + rec.output,
+                    cache_read=t.cache_read + rec.cache_read,
+                    cache_write=t.cache_write + rec.cache_write,
+                    cost=t.cost + rec.cost,
+                    unpriced=unpriced,
                 )
         error = check_spend(totals, self.limits, f"session {self.session}")
         if error is not None:
@@ -168,34 +256,29 @@ class Guard:
         return totals
 
     def allow(self, action: Action) -> None:
-        """Record an action (a name, or (tool, input)); raise PolicyDenied or DepthExceeded on a trip."""
+        """Record an action (a name, or (tool, input)); raise the guard that trips: the depth, a spent budget,
+        the call limit, a forbidden tool or a repeat (``policy.decide``, as the ledger and the hooks decide)."""
         tool, payload = (action, None) if isinstance(action, str) else action
         digest = action_digest(tool, payload)
         depth = current_depth()
         if self.ledger is not None:
             error = self.ledger.record_call(self.session, None, tool, digest, depth, decide)
         else:
-            where = f"session {self.session}"
             with self._lock:
-                limits = self.limits
-                error = (
-                    limits.max_depth is not None
-                    and depth > limits.max_depth
-                    and DepthExceeded(depth, limits.max_depth, where)
-                ) or None
-                error = error or check_sequence(tool, digest, self._recent[::-1], self._spent.calls, limits, where)
-                self._recent = [*self._recent[-50:], digest]
-                if error is None:
-                    t = self._spent
-                    self._spent = Totals(
-                        t.input,
-                        t.output,
-                        t.cache_read,
-                        t.cache_write,
-                        t.cost,
-                        t.calls + 1,
-                        max(t.depth, depth),
-                        t.warnings,
-                    )
+                error = self._allow_here(tool, digest, depth)
         if error is not None:
             raise error
+
+    def _allow_here(self, tool: str, digest: str, depth: int) -> BudgetError | None:
+        """``SqliteLedger.record_call`` in memory: no limits, no record; else decide, then record the call."""
+        limits = self.limits
+        if limits.empty:
+            return None
+        scope = Scope("session", self.session)
+        view = CallView(self.session, tool, digest, depth, (ScopeView(scope, limits, self._spent),),
+                        tuple(reversed(self._recent)))
+        error = decide(view)
+        self._recent = [*self._recent, digest][-max(limits.max_repeat or 1, 1):]  # what a repeat check needs
+        t = self._spent
+        self._spent = replace(t, calls=t.calls + (error is None), depth=max(t.depth, depth))
+        return error

@@ -182,7 +182,9 @@ def _may_trip(
     tokens, usd, max_depth, calls, repeat, deny = row
     if isinstance(max_depth, int) and depth > max_depth:
         return True
-    if tool in _tools(deny) or (isinstance(repeat, int) and repeat > 0 and run >= repeat):
+    if tool.casefold() in [t.casefold() for t in _tools(deny)]:  # as policy.check_sequence: Bash, bash: one tool
+        return True
+    if isinstance(repeat, int) and repeat > 0 and run >= repeat:
         return True
     if usd is None and not isinstance(tokens, int) and not isinstance(calls, int):
         return False

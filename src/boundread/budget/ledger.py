@@ -83,7 +83,8 @@ class Ledger(Protocol):
         decide: Callable[[CallView], _T | None],
     ) -> _T | None: ...
     def reset(self, scope: Scope, *, limits: bool = False) -> None: ...
-    def sessions(self) -> list[str]: ...
+    def sessions(self, project: str | None = None) -> list[str]: ...
+    def projects(self) -> list[str]: ...
 
 
 def limits_from_row(row: Sequence[object]) -> BudgetLimits:
@@ -316,8 +317,19 @@ class SqliteLedger:
             if limits:
                 db.execute("DELETE FROM limits WHERE scope = ?", (scope.key,))
 
-    def sessions(self) -> list[str]:
-        return self._guarded(lambda: [r[0] for r in self._db.execute("SELECT id FROM sessions ORDER BY rowid")])
+    def sessions(self, project: str | None = None) -> list[str]:
+        """Every session id (or those of ``project``), oldest first."""
+        where, args = ("WHERE project = ?", (project,)) if project is not None else ("", ())
+        query = f"SELECT id FROM sessions {where} ORDER BY rowid"
+        return self._guarded(lambda: [r[0] for r in self._db.execute(query, args)])
+
+    def projects(self) -> list[str]:
+        """Every project folder that has sessions or limits, sorted."""
+        query = (
+            "SELECT project FROM sessions WHERE project IS NOT NULL"
+            " UNION SELECT substr(scope, 9) FROM limits WHERE scope LIKE 'project:%' ORDER BY 1"
+        )
+        return self._guarded(lambda: [r[0] for r in self._db.execute(query)])
 
     def _guarded(self, read: Callable[[], _T]) -> _T:
         try:
@@ -341,11 +353,10 @@ def _same_request(db: sqlite3.Connection, rec: UsageRecord) -> tuple[int, str, i
         if row is not None:
             return row  # type: ignore[no-any-return]
     if rec.message:  # a sidechain copy under another request id, either way round
-        row = db.execute(
+        return db.execute(  # type: ignore[no-any-return]
             f"{_SAME} WHERE message = ? AND (sidechain = 1 OR ? = 1) ORDER BY id LIMIT 1",
             (rec.message, int(rec.sidechain)),
         ).fetchone()
-        return row  # type: ignore[no-any-return]
     return None
 
 

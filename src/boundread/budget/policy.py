@@ -41,7 +41,7 @@ def check_sequence(
     tool: str, digest: str, recent: Sequence[str], calls: int, limits: BudgetLimits, where: str
 ) -> PolicyDenied | None:
     """The action rules. ``recent``: earlier digests, most recent first; ``calls``: allowed so far."""
-    if tool in limits.deny_tools:
+    if tool.casefold() in {t.casefold() for t in limits.deny_tools}:  # Bash, bash: one tool
         return PolicyDenied("deny-tool", f"policy: the tool {tool} is forbidden in {where}")
     if limits.max_calls is not None and calls + 1 > limits.max_calls:
         return PolicyDenied(

@@ -215,28 +215,51 @@ def _as_hook(work: Callable[[], int]) -> Callable[[], int]:
     return hook
 
 
-def _views(ledger: SqliteLedger, session: str | None) -> list[ScopeView]:
-    from boundread.budget.model import Scope, ScopeView
+def _here() -> str:
+    """This folder as guard-check names its project (the payload's ``cwd``, resolved)."""
+    return os.path.realpath(Path.cwd())
 
-    sessions = [session] if session else ledger.sessions()
-    views = [ScopeView(s, ledger.limits(s), ledger.totals(s)) for s in (Scope("session", x) for x in sessions)]
+
+def _views(ledger: SqliteLedger, scopes: list[Scope], *, limited_only: bool = False) -> list[ScopeView]:
+    from boundread.budget.model import ScopeView
+
+    views = [ScopeView(s, ledger.limits(s), ledger.totals(s)) for s in scopes]
+    return [v for v in views if not v.limits.empty] if limited_only else views
+
+
+def _status_scopes(ledger: SqliteLedger, session: str | None, project: bool) -> list[Scope]:
+    """What ``status`` shows: one session, this project, or everything; the global scope when it has limits."""
+    from boundread.budget.model import Scope
+
     glob = Scope("global")
-    if not session or not ledger.limits(glob).empty:
-        views.append(ScopeView(glob, ledger.limits(glob), ledger.totals(glob)))
-    return views
+    tail = [glob] if (session is None and not project) or not ledger.limits(glob).empty else []
+    if session is not None:
+        return [Scope("session", session), *tail]
+    if project:
+        here = _here()
+        return [Scope("project", here), *(Scope("session", s) for s in ledger.sessions(here)), *tail]
+    return [*(Scope("session", s) for s in ledger.sessions()), *(Scope("project", p) for p in ledger.projects()),
+            *tail]
 
 
 @budget_app.command("status", epilog="Examples: boundread budget status\n\n"
-                    "boundread budget status --session demo --json")
-def status(session: OneSessionOpt = None, as_json: JsonOpt = False) -> None:
-    """Tokens, USD, calls and depth, each against its limit."""
+                    "boundread budget status --project\n\nboundread budget status --session demo --json")
+def status(
+    session: OneSessionOpt = None,
+    project: Annotated[bool, typer.Option(
+        "--project", help="This folder's project (as guard-check sees it) and its sessions.")] = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Tokens, USD, calls and depth, each against its limit: per session, per project and over all sessions."""
 
     def work() -> int:
         from boundread.budget.ledger import SqliteLedger
         from boundread.render import budget as view
 
+        if session is not None and project:
+            raise UsageError("--session and --project exclude each other", "pick one scope")
         with SqliteLedger() as ledger:
-            views = _views(ledger, session)
+            views = _views(ledger, _status_scopes(ledger, session, project))
         if as_json:
             typer.echo(view.status_json(views))
         else:
@@ -298,30 +321,45 @@ def check(
 
     def work() -> int:
         from boundread.budget import enforce
-        from boundread.budget.ledger import SqliteLedger
-        from boundread.budget.policy import check_depth, check_spend
 
         payload = _stdin_payload()
         sid = session or (enforce.session_of(payload) if payload else None) or "default"
         call = _tool_call(payload) if payload else None
         if payload and call:
             reason = enforce.check_tool_call({**payload, "session_id": sid}, *call)
-        else:
-            depth = enforce.depth_of(payload or {})
-            reason = None
-            with SqliteLedger() as ledger:
-                for view in _views(ledger, sid):
-                    where = f"session {sid}" if view.scope.kind == "session" else view.scope.label
-                    error = check_depth(depth, view.limits, where) or check_spend(view.totals, view.limits, where)
-                    if error is not None:
-                        reason = str(error)
-                        break
+        else:  # no tool call: would guard-check let the next one through in this session and project?
+            reason = _next_call_denied(sid, (enforce.project_of(payload) if payload else None) or _here(),
+                                       enforce.depth_of(payload or {}))
         if as_json:
             _emit("budget check", {"session": sid, "allowed": reason is None, "reason": reason}, "", True)
             return 0 if reason is None else int(ExitCode.USAGE)
         return 0 if reason is None else _deny(payload, reason)
 
     boundary(as_json, work)
+
+
+def _next_call_denied(session: str, project: str, depth: int) -> str | None:
+    """The reason guard-check would deny any next call here (depth, spend, call limit), or None.
+
+    The rules that need the call itself (a forbidden tool, a repeat) are left out: there is no call.
+    """
+    from dataclasses import replace
+
+    from boundread.budget.ledger import SqliteLedger
+    from boundread.budget.model import Scope
+    from boundread.budget.policy import check_depth, check_sequence, check_spend
+
+    scopes = [Scope("session", session), Scope("global"), Scope("project", project)]  # guard-check's order
+    with SqliteLedger() as ledger:
+        views = _views(ledger, scopes, limited_only=True)
+    for view in views:
+        where = f"session {session}" if view.scope.kind == "session" else view.scope.label
+        calls_only = replace(view.limits, max_repeat=None, deny_tools=())
+        error = (check_depth(depth, view.limits, where) or check_spend(view.totals, view.limits, where)
+                 or check_sequence("", "", (), view.totals.calls, calls_only, where))
+        if error is not None:
+            return str(error)
+    return None
 
 
 @budget_app.command("prices", epilog="Example: boundread budget prices claude-sonnet-4-5")
