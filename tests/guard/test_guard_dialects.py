@@ -48,7 +48,11 @@ def test_round_trip(case: Path, project: Path, tmp_path: Path) -> None:
     assert "Traceback" not in result.stderr
     out = result.stdout.strip()
     body = json.loads(out) if out else None
-    if agent in ("claude", "codex"):
+    if json.loads(case.read_text(encoding="utf-8")).get("hook_event_name") == "PostToolBatch":
+        assert result.returncode == 0  # never a deny: advice for the next request (test_guard_batch.py)
+        assert body["hookSpecificOutput"]["hookEventName"] == "PostToolBatch"
+        assert "boundread " in body["hookSpecificOutput"]["additionalContext"]
+    elif agent in ("claude", "codex"):
         assert result.returncode == 0
         if deny:
             hook = body["hookSpecificOutput"]

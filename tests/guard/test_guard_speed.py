@@ -56,3 +56,13 @@ def test_office_deny_imports_nothing_slow(project: Path) -> None:
     names, out = _imported(_read(project / "prices.xlsx", project), project)
     assert "deny" in out and "Lista 2024" in out
     assert not names & (SLOW | {"xml.etree.ElementTree", "pyexpat"}), sorted(names & (SLOW | {"pyexpat"}))
+
+
+def test_post_tool_batch_advice_imports_nothing_slow(project: Path) -> None:
+    """Claude Code's PostToolBatch after it refused a workbook: the advice costs no slow import either."""
+    payload = {"session_id": "speed", "transcript_path": "/t", "cwd": str(project), "hook_event_name": "PostToolBatch",
+               "tool_calls": [{"tool_name": "Read", "tool_input": {"file_path": str(project / "prices.xlsx")},
+                               "tool_use_id": "t1", "tool_response": "This tool cannot read binary files."}]}
+    names, out = _imported(payload, project)
+    assert "additionalContext" in out and "Lista 2024" in out
+    assert not names & (SLOW | {"pyexpat"}), sorted(names & (SLOW | {"pyexpat"}))

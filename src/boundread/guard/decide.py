@@ -301,3 +301,23 @@ def _unpack_verdict(given: str, program: str, cfg: GuardConfig,
     text = reason.compose(f"`{program}` would unpack {quoted} whole", described, f"it has {limit}", cmds,
                           "List it first, then take the members you need; ask the user if unsure.")
     return Decision(DENY, text, sniffed.kind, "archive-extract", given)
+
+
+def suggestions(path: str, *, cwd: str | os.PathLike[str] | None = None,
+                config: GuardConfig | None = None) -> tuple[str, str, list[str]] | None:
+    """(``path`` as a reason shows it, what the file is, the boundread commands to read it), for any
+    regular file whatever the verdict on it; None when there is no such file."""
+    absolute = _absolute(path, cwd)
+    if not sniff.is_regular_file(absolute):
+        return None
+    try:
+        sniffed = sniff.sniff_path(absolute)
+        size = os.stat(absolute).st_size
+    except OSError:
+        return None
+    from boundread.guard import reason
+
+    here = _absolute_dir(os.fspath(cwd)) if cwd else None
+    quoted = reason.quote(reason.display_path(path, absolute, here))
+    described, found = reason.describe(absolute, sniffed.kind, size, sniffed.subtype)
+    return quoted, described, reason.commands(sniffed.kind, quoted, found, (config or GuardConfig()).line_cap)

@@ -83,6 +83,8 @@ def detect(payload: Mapping[str, Any]) -> str:
         return "cursor"
     if event == "BeforeTool":
         return "gemini"
+    if event == "PostToolBatch":  # Claude Code only (main.py answers it before parse)
+        return "claude"
     if event == "PreToolUse":
         if "turn_id" in payload:
             return "codex"

@@ -112,6 +112,8 @@ def _run(args: Any, stdin: IO[str] | None) -> int:
     agent = args.agent
     try:
         payload = _read_payload(stdin)
+        if payload.get("hook_event_name") == "PostToolBatch":
+            return _batch(payload, args.config)
         agent = agent or dialects.detect(payload)
         call = dialects.parse(payload, agent)
         cfg = guard_config.load(call.cwd or None, args.config)
@@ -120,6 +122,21 @@ def _run(args: Any, stdin: IO[str] | None) -> int:
     _notes(cfg)
     decision = _decide(call, cfg)
     return _emit(_with_budget(decision, payload, call.tool, call.tool_input), agent, args.json, call.event)
+
+
+def _batch(payload: Mapping[str, Any], config_path: str | None) -> int:
+    """Claude Code's PostToolBatch: advice as additionalContext, or nothing. Never a deny, never an error."""
+    try:
+        from boundread.guard import batch
+
+        cfg = guard_config.load(str(payload.get("cwd") or "") or None, config_path)
+        reply = batch.answer(payload, cfg)
+    except Exception:  # noqa: BLE001 - advice is optional: on anything unexpected, say nothing
+        return 0
+    if reply:
+        sys.stdout.write(reply)
+        sys.stdout.flush()
+    return 0
 
 
 def _decide(call: dialects.Call, cfg: guard_config.GuardConfig) -> Decision:

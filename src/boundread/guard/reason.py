@@ -71,7 +71,7 @@ def describe(path: str, kind: str, size: int, subtype: str = "") -> tuple[str, d
     sheets = found.get("sheets")
     if isinstance(sheets, list) and sheets:
         shown = ", ".join(repr(name) for name in sheets[:4]) + (", ..." if len(sheets) > 4 else "")
-        parts.append(f"{len(sheets)} sheets: {shown}")
+        parts.append(f"{len(sheets)} sheet{'' if len(sheets) == 1 else 's'}: {shown}")
     if found.get("entries") is not None:
         parts.append(f"{found['entries']} entries")
     if isinstance(found.get("unpacked"), int) and found["unpacked"]:

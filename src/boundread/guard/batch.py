@@ -1,0 +1,114 @@
+"""Claude Code ``PostToolBatch``: tell the model which boundread commands read what it could not.
+
+Claude Code refuses a Read of .xlsx/.docx/.pptx/.zip/.7z/.tar/.gz itself ("This tool cannot read
+binary files") before any PreToolUse hook runs, so the guard's deny reason never reaches the model.
+PostToolBatch fires after the batch; the ``additionalContext`` of its answer reaches the model in
+the next request. This never denies: a call it cannot read is skipped, and no advice is no output.
+"""
+
+from __future__ import annotations
+
+# On the guard-check path: standard library only, no json or typing at run time.
+from boundread.guard import jsonio
+from boundread.guard.decide import check_command, check_read, suggestions
+from boundread.guard.dialects import read_range
+from boundread.guard.reason import OPENING, quote
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any
+
+    from boundread.guard.config import GuardConfig
+
+EVENT = "PostToolBatch"
+REFUSAL = "cannot read binary files"  # Claude Code's own Read refusal (2.1.197 .. 2.1.332)
+MAX_CALLS, MAX_FILES, MAX_CONTEXT = 100, 10, 8000  # Claude Code caps hook output at 10,000 characters
+_TEXT_KEYS = ("text", "content", "error", "message", "output", "stdout", "stderr", "result", "file")
+
+
+def answer(payload: Mapping[str, Any], config: GuardConfig) -> str:
+    """The hook's stdout for a PostToolBatch payload: the JSON answer, or "" for nothing to say."""
+    context = advice(payload, config)
+    if not context:
+        return ""
+    body = {"hookSpecificOutput": {"hookEventName": EVENT, "additionalContext": context}}
+    return jsonio.dumps(body) + "\n"
+
+
+def advice(payload: Mapping[str, Any], config: GuardConfig) -> str:
+    """Per file read (or dumped) whole in the batch, or refused by the client, the commands to run."""
+    calls = payload.get("tool_calls")
+    if not isinstance(calls, list):
+        return ""
+    cwd = str(payload.get("cwd") or "") or None
+    seen: set[str] = set()
+    blocks: list[str] = []
+    for call in calls[:MAX_CALLS]:
+        path = _needs_advice(call, cwd, config) if isinstance(call, dict) else None
+        if path is None or path in seen:
+            continue
+        seen.add(path)
+        blocks.append(_block(path, cwd, config))
+        if len(blocks) >= MAX_FILES:
+            break
+    if not blocks:
+        return ""
+    head = ("boundread: the tool calls above could not (or should not) read these files whole. "
+            "Read them in bounded parts instead:\n")
+    text = head + "".join(blocks) + "They write to ./boundread-out/; read the output file in parts."
+    return text if len(text) <= MAX_CONTEXT else text[:MAX_CONTEXT - 3] + "..."
+
+
+def _needs_advice(call: Mapping[str, Any], cwd: str | None, config: GuardConfig) -> str | None:
+    """The file of a Read (or Bash) call the client refused or the guard would deny; None otherwise."""
+    tool = str(call.get("tool_name") or "")
+    args = _mapping(call.get("tool_input"))
+    response = text_of(call.get("tool_response"))
+    if args is None or OPENING in response:
+        return None  # the guard's own PreToolUse deny has told the model already
+    refused = REFUSAL in response.lower()
+    if tool == "Read":
+        path = args.get("file_path") or args.get("path")
+        if not isinstance(path, str) or not path:
+            return None
+        offset, limit = read_range(args)
+        decision = check_read(path, offset=offset, limit=limit, pages=args.get("pages"), cwd=cwd, config=config)
+        return path if refused or decision.denied else None
+    if tool in ("Bash", "PowerShell"):
+        command = args.get("command")
+        if not isinstance(command, str) or not command:
+            return None
+        decision = check_command(command, cwd=cwd, config=config)
+        return decision.path if decision.denied and decision.path else None
+    return None
+
+
+def _block(path: str, cwd: str | None, config: GuardConfig) -> str:
+    found = suggestions(path, cwd=cwd, config=config)
+    if found is None:  # not here to look at (another machine's path, or gone): the first step still works
+        return f"- {quote(path)}:\n  boundread info {quote(path)}\n"
+    shown, described, commands = found
+    return f"- {shown} ({described}):\n" + "".join(f"  {command}\n" for command in commands)
+
+
+def _mapping(value: object) -> Mapping[str, Any] | None:
+    if isinstance(value, str):
+        try:
+            value = jsonio.loads(value)
+        except ValueError:
+            return None
+    return value if isinstance(value, dict) else None
+
+
+def text_of(value: object, depth: int = 0) -> str:
+    """The text in a tool_response: a string, a list of content blocks, or a dict of them."""
+    if isinstance(value, str):
+        return value
+    if depth > 4:
+        return ""
+    if isinstance(value, list):
+        return "\n".join(text_of(item, depth + 1) for item in value[:50])
+    if isinstance(value, dict):
+        return "\n".join(text_of(value[key], depth + 1) for key in _TEXT_KEYS if key in value)
+    return ""
