@@ -104,7 +104,7 @@ def test_openai_agents_run_with_a_scripted_model(project: Path) -> None:
         [testing.assistant_message("done")],
     ])
     agent = agents.Agent(name="reader", instructions="read", model=model, tools=[run_command, read_files])
-    result = agents.Runner.run_sync(agent, "read the report")
+    result = agents.Runner.run_sync(agent, "read the report", run_config=agents.RunConfig(tracing_disabled=True))
     assert result.final_output == "done" and ran == []
     outputs = {item["call_id"]: item["output"] for item in model.last_call.input
                if isinstance(item, dict) and item.get("type") == "function_call_output"}
