@@ -83,7 +83,7 @@ class Ledger(Protocol):
         decide: Callable[[CallView], _T | None],
     ) -> _T | None: ...
     def reset(self, scope: Scope, *, limits: bool = False) -> None: ...
-    def sessions(self, project: str | None = None) -> list[str]: ...
+    def sessions(self) -> list[str]: ...
     def projects(self) -> list[str]: ...
 
 
@@ -317,11 +317,8 @@ class SqliteLedger:
             if limits:
                 db.execute("DELETE FROM limits WHERE scope = ?", (scope.key,))
 
-    def sessions(self, project: str | None = None) -> list[str]:
-        """Every session id (or those of ``project``), oldest first."""
-        where, args = ("WHERE project = ?", (project,)) if project is not None else ("", ())
-        query = f"SELECT id FROM sessions {where} ORDER BY rowid"
-        return self._guarded(lambda: [r[0] for r in self._db.execute(query, args)])
+    def sessions(self) -> list[str]:
+        return self._guarded(lambda: [r[0] for r in self._db.execute("SELECT id FROM sessions ORDER BY rowid")])
 
     def projects(self) -> list[str]:
         """Every project folder that has sessions or limits, sorted."""

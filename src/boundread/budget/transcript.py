@@ -216,7 +216,9 @@ def ingest_all(
             size = path.stat().st_size
         except OSError as exc:
             if i == 0:
-                raise NotFound(f"cannot read transcript {path}: {exc.strerror}", "pass an existing --transcript") from exc
+                raise NotFound(
+                    f"cannot read transcript {path}: {exc.strerror}", "pass an existing --transcript"
+                ) from None
             continue
         if size <= start:
             unchanged += 1

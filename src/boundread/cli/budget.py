@@ -228,7 +228,10 @@ def _views(ledger: SqliteLedger, scopes: list[Scope], *, limited_only: bool = Fa
 
 
 def _status_scopes(ledger: SqliteLedger, session: str | None, project: bool) -> list[Scope]:
-    """What ``status`` shows: one session, this project, or everything; the global scope when it has limits."""
+    """What ``status`` shows: one session, this project, or everything; the global scope when it has limits.
+
+    ``--session`` and ``--project`` show that one scope, as guard-check counts it (a project: all its sessions).
+    """
     from boundread.budget.model import Scope
 
     glob = Scope("global")
@@ -236,8 +239,7 @@ def _status_scopes(ledger: SqliteLedger, session: str | None, project: bool) -> 
     if session is not None:
         return [Scope("session", session), *tail]
     if project:
-        here = _here()
-        return [Scope("project", here), *(Scope("session", s) for s in ledger.sessions(here)), *tail]
+        return [Scope("project", _here()), *tail]
     return [*(Scope("session", s) for s in ledger.sessions()), *(Scope("project", p) for p in ledger.projects()),
             *tail]
 
@@ -247,7 +249,7 @@ def _status_scopes(ledger: SqliteLedger, session: str | None, project: bool) -> 
 def status(
     session: OneSessionOpt = None,
     project: Annotated[bool, typer.Option(
-        "--project", help="This folder's project (as guard-check sees it) and its sessions.")] = False,
+        "--project", help="This folder's project: all its sessions together, as guard-check counts them.")] = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Tokens, USD, calls and depth, each against its limit: per session, per project and over all sessions."""

@@ -1,0 +1,71 @@
+"""Issue 8, section 2: `budget status` and `budget check` show and enforce the project scope guard-check uses."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+from helpers_budget import pre_tool_use, write_transcript
+from typer.testing import CliRunner
+
+from boundread.budget import enforce
+from boundread.cli.budget import budget_app
+
+runner = CliRunner()
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A project folder (as the cwd) whose session "p1" spent past a project cap of $0.01."""
+    folder = tmp_path / "proj"
+    folder.mkdir()
+    monkeypatch.chdir(folder)
+    assert runner.invoke(budget_app, ["set", "--project", "--max-usd", "0.01", "--max-calls", "50"]).exit_code == 0
+    transcript = tmp_path / "p1.jsonl"
+    write_transcript(transcript, 0, 10)
+    post = {**pre_tool_use("p1", transcript, "ls"), "cwd": str(folder), "hook_event_name": "PostToolUse"}
+    assert runner.invoke(budget_app, ["ingest"], input=json.dumps(post)).exit_code == 0
+    return Path(os.path.realpath(folder))
+
+
+def test_check_without_a_payload_enforces_the_project_cap(project: Path) -> None:
+    for args in (["check"], ["check", "--session", "another"]):
+        result = runner.invoke(budget_app, args)
+        assert result.exit_code == 2, result.stdout
+        assert f"cost cap reached: $0.02 of $0.01 in project {project}" in result.stderr
+    as_json = json.loads(runner.invoke(budget_app, ["check", "--json"]).stdout)
+    assert as_json["allowed"] is False and "in project" in as_json["reason"]
+    payload = pre_tool_use("another", project / "t.jsonl", "ls")  # and guard-check says the same
+    assert f"in project {project}" in (enforce.check_tool_call(payload, "Bash", payload["tool_input"]) or "")
+
+
+def test_check_elsewhere_is_not_held_by_the_project(
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert runner.invoke(budget_app, ["check"]).exit_code == 0
+
+
+def test_check_denies_when_the_call_limit_is_used_up(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert runner.invoke(budget_app, ["set", "--session", "c", "--max-calls", "1"]).exit_code == 0
+    payload = pre_tool_use("c", tmp_path / "t.jsonl", "ls")
+    assert enforce.check_tool_call(payload, "Bash", payload["tool_input"]) is None
+    result = runner.invoke(budget_app, ["check", "--session", "c"])
+    assert result.exit_code == 2 and "call limit reached: call 2 of max 1 in session c" in result.stderr
+
+
+def test_status_shows_the_project(project: Path) -> None:
+    here = json.loads(runner.invoke(budget_app, ["status", "--project", "--json"]).stdout)
+    (scope,) = here["scopes"]
+    assert scope["scope"] == f"project:{project}" and scope["limits"]["max_usd"] == "0.01"
+    every = json.loads(runner.invoke(budget_app, ["status", "--json"]).stdout)
+    scopes = {s["scope"]: s for s in every["scopes"]}
+    assert list(scopes) == ["session:p1", f"project:{project}", "global"]
+    assert scopes[f"project:{project}"]["spent"] == scopes["session:p1"]["spent"] == scope["spent"]
+    human = runner.invoke(budget_app, ["status", "--project"])
+    assert human.exit_code == 0 and f"project {project}" in human.stdout and "cost (USD)" in human.stdout
+    both = runner.invoke(budget_app, ["status", "--project", "--session", "p1"])
+    assert both.exit_code == 2 and "exclude each other" in both.stderr

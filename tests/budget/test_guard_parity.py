@@ -1,0 +1,264 @@
+"""Issue 8, section 2: the in-memory Guard and the ledger-backed one answer alike; depth across executors."""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+from collections.abc import AsyncIterator, Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from boundread.budget import (
+    CostCap,
+    DepthExceeded,
+    Guard,
+    Policy,
+    PolicyDenied,
+    SqliteLedger,
+    TokenBudget,
+    carry_depth,
+    current_depth,
+    max_depth,
+)
+from boundread.budget.model import Scope
+from boundread.errors import UsageError
+
+Step = tuple[str, Any]
+
+
+def _run(guard: Guard, steps: list[Step]) -> list[str]:
+    """Each step's answer: "ok" or the error's class and text."""
+    answers = []
+    for kind, arg in steps:
+        try:
+            if kind == "allow":
+                guard.allow(arg)
+            else:
+                guard.step(model=arg[0], usage=arg[1])
+            answers.append("ok")
+        except Exception as exc:  # the answer is what is compared
+            answers.append(f"{type(exc).__name__}: {exc}")
+    return answers
+
+
+BASH = ("Bash", {"command": "ls"})
+SCENARIOS: dict[str, tuple[Callable[[], dict[str, Any]], list[Step]]] = {
+    "a spent budget denies the next action": (
+        lambda: {"tokens": TokenBudget(1000)},
+        [("allow", BASH), ("step", ("claude-sonnet-4-5", {"input_tokens": 999, "output_tokens": 1})),
+         ("allow", ("Read", {"file_path": "/a"})), ("allow", BASH)],
+    ),
+    "a cost cap denies the next action": (
+        lambda: {"cost": CostCap(Decimal("0.01"))},
+        [("step", ("claude-sonnet-4-5", {"output_tokens": 2000})), ("allow", "Bash")],
+    ),
+    "max_repeat above 51 trips": (
+        lambda: {"policy": Policy(max_repeat=60)},
+        [("allow", BASH)] * 61,
+    ),
+    "call limit and forbidden tools, in any case": (
+        lambda: {"policy": Policy(max_calls=3, deny_tools=("webfetch",))},
+        [("allow", "WebFetch"), ("allow", "a"), ("allow", "b"), ("allow", "c"), ("allow", "d")],
+    ),
+    "depth": (
+        lambda: {"depth": 0},
+        [("allow", "x")],
+    ),
+}
+
+
+@dataclass
+class Deep:
+    guard: Guard
+
+    @max_depth(5)
+    def allow(self, action: Any) -> None:
+        self.guard.allow(action)
+
+
+@pytest.mark.parametrize("name", list(SCENARIOS))
+def test_same_inputs_same_answers_with_and_without_a_ledger(name: str) -> None:
+    make, steps = SCENARIOS[name]
+    alone = Guard(**make(), session="p")
+    with SqliteLedger() as ledger:
+        shared = Guard(**make(), ledger=ledger, session="p")
+        if name == "depth":
+            assert _run_deep(alone) == _run_deep(shared)
+            assert "DepthExceeded" in _run_deep(alone)[0]
+            return
+        expected, got = _run(alone, steps), _run(shared, steps)
+        assert got == expected
+        assert any(a != "ok" for a in got), got
+        t1, t2 = alone.spent, shared.spent
+        assert (t1.tokens, t1.cost, t1.calls, t1.unpriced) == (t2.tokens, t2.cost, t2.calls, t2.unpriced)
+
+
+def _run_deep(guard: Guard) -> list[str]:
+    return _run(Deep(guard), [("allow", "x")])  # type: ignore[arg-type]
+
+
+def test_the_answers_read_as_expected() -> None:
+    answers = _run(Guard(policy=Policy(max_repeat=60)), [("allow", BASH)] * 61)
+    assert answers[:59] == ["ok"] * 59 and "60 times in a row" in answers[59] and "61 times" in answers[60]
+    spent = _run(Guard(tokens=TokenBudget(1000)), SCENARIOS["a spent budget denies the next action"][1])
+    assert spent[:2] == ["ok", "TokenBudgetExceeded: token budget reached: 1,000 of 1,000 tokens in session python"
+                         " - stop, or raise the budget with `boundread budget set --max-tokens N`"]
+    assert spent[2].startswith("TokenBudgetExceeded") and spent[3].startswith("TokenBudgetExceeded")
+    with pytest.raises(PolicyDenied, match="forbidden"):
+        Guard(policy=Policy(deny_tools=("Bash",))).allow("bash")
+
+
+def test_an_unknown_model_is_shown_in_both() -> None:
+    alone = Guard()
+    alone.step(model="no-such-model-zz", usage={"input": 10})
+    with SqliteLedger() as ledger:
+        shared = Guard(ledger=ledger, session="u")
+        shared.step(model="no-such-model-zz", usage={"input": 10})
+        assert alone.spent.unpriced == shared.spent.unpriced == ("no-such-model-zz",)
+        assert alone.spent.cost == shared.spent.cost > 0
+
+
+USAGES: list[tuple[Any, tuple[int, int, int, int]]] = [
+    ({"input": 1, "output": 2, "cache_read": 3, "cache_write": 4}, (1, 2, 3, 4)),
+    ({"input_tokens": 10, "output_tokens": 5, "cache_read_input_tokens": 100, "cache_creation_input_tokens": 7,
+      "cache_creation": {"ephemeral_5m_input_tokens": 3, "ephemeral_1h_input_tokens": 5}, "service_tier": "standard",
+      "server_tool_use": None}, (10, 5, 100, 8)),  # Anthropic Messages
+    ({"prompt_tokens": 120, "completion_tokens": 30, "total_tokens": 150,
+      "prompt_tokens_details": {"cached_tokens": 100, "audio_tokens": 0}}, (20, 30, 100, 0)),  # OpenAI chat
+    ({"input_tokens": 50, "output_tokens": 9, "total_tokens": 59, "input_tokens_details": {"cached_tokens": 40},
+      "output_tokens_details": {"reasoning_tokens": 4}}, (10, 9, 40, 0)),  # OpenAI responses
+    ({"prompt_token_count": 80, "candidates_token_count": 6, "thoughts_token_count": 4,
+      "cached_content_token_count": 50, "total_token_count": 90}, (30, 10, 50, 0)),  # Gemini
+    ({"input_tokens": 3, "cache_creation_input_tokens": None}, (3, 0, 0, 0)),
+]
+
+
+@pytest.mark.parametrize(("usage", "expected"), USAGES)
+def test_step_reads_the_names_real_sdks_return(usage: Any, expected: tuple[int, int, int, int]) -> None:
+    t = Guard().step(model="claude-sonnet-4-5", usage=usage)
+    assert (t.input, t.output, t.cache_read, t.cache_write) == expected
+
+
+def test_step_reads_an_sdk_object() -> None:
+    class Usage:  # the shape of anthropic.types.Usage (a pydantic model)
+        def model_dump(self) -> dict[str, Any]:
+            return {"input_tokens": 7, "output_tokens": 3, "cache_read_input_tokens": None}
+
+    @dataclass
+    class Plain:
+        prompt_tokens: int
+        completion_tokens: int
+
+    assert Guard().step(model="m", usage=Usage()).tokens == 10
+    assert Guard().step(model="m", usage=Plain(4, 2)).tokens == 6
+
+
+@pytest.mark.parametrize("usage", [{"input": 1.9}, {"output_tokens": "12"}, {"input": True}, {"input": -1},
+                                   {"inputs": 5}, {"prompt_tokens": 5, "prompt_tokens_details": {"cached_tokens": 9}},
+                                   42])
+def test_step_refuses_what_is_not_a_count(usage: Any) -> None:
+    guard = Guard()
+    with pytest.raises(UsageError) as info:
+        guard.step(model="m", usage=usage)
+    assert " - " in str(info.value) and "\n" not in str(info.value)
+    assert guard.spent.tokens == 0
+
+
+def test_a_str_path_opens_the_ledger(tmp_path: Path) -> None:
+    with SqliteLedger(str(tmp_path / "l.sqlite3")) as ledger:
+        ledger.set_limits(Scope("global"), Guard(tokens=TokenBudget(5)).limits)
+    assert (tmp_path / "l.sqlite3").is_file()
+
+
+@pytest.mark.parametrize("limit", [-1, 1.5, True, "2"])
+def test_max_depth_refuses_a_limit_that_is_not_a_depth(limit: Any) -> None:
+    with pytest.raises(UsageError, match="0 or more"):
+        max_depth(limit)
+
+
+@max_depth(2)
+def level(n: int) -> int:
+    return current_depth() if n == 0 else level(n - 1)
+
+
+def test_carry_depth_counts_through_a_thread_pool_and_run_in_executor() -> None:
+    @max_depth(2)
+    def spawn(n: int, carry: bool = True) -> int:
+        with ThreadPoolExecutor(2) as pool:
+            return pool.submit(carry_depth(level) if carry else level, n).result()
+
+    assert spawn(0, carry=False) == 1  # a plain submit starts a new chain: the documented pitfall
+    assert spawn(0) == 2
+    with pytest.raises(DepthExceeded):
+        spawn(1)
+
+    @max_depth(2)
+    async def agent(n: int) -> int:
+        return await asyncio.get_running_loop().run_in_executor(None, carry_depth(level), n)
+
+    assert asyncio.run(agent(0)) == 2
+    with pytest.raises(DepthExceeded):
+        asyncio.run(agent(1))
+
+    @max_depth(2)
+    async def to_thread(n: int) -> int:  # asyncio.to_thread copies the context by itself
+        return await asyncio.to_thread(level, n)
+
+    assert asyncio.run(to_thread(0)) == 2
+
+    @max_depth(2)
+    def copied(n: int) -> int:  # and so does submitting through a copied context
+        with ThreadPoolExecutor(1) as pool:
+            return pool.submit(contextvars.copy_context().run, level, n).result()
+
+    assert copied(0) == 2
+
+
+def test_generators_count_while_they_run_and_not_between_items() -> None:
+    @max_depth(2)
+    def walk(n: int) -> Iterator[int]:
+        yield current_depth()
+        if n:
+            yield from walk(n - 1)
+        got = yield current_depth()
+        assert got is None
+
+    assert list(walk(1)) == [1, 2, 2, 1]
+    with pytest.raises(DepthExceeded):
+        list(walk(2))
+    gen = walk(0)
+    assert next(gen) == 1 and current_depth() == 0  # the caller's depth between items
+    gen.close()
+
+    @max_depth(1)
+    def echo() -> Iterator[int]:
+        try:
+            while True:
+                value = yield current_depth()
+                yield value * 10
+        except KeyError:
+            yield -1
+
+    e = echo()
+    assert next(e) == 1 and e.send(4) == 40 and e.throw(KeyError()) == -1
+
+    @max_depth(2)
+    async def stream(n: int) -> AsyncIterator[int]:
+        yield current_depth()
+        if n:
+            async for d in stream(n - 1):
+                yield d
+
+    async def collect(n: int) -> list[int]:
+        out = [d async for d in stream(n)]
+        assert current_depth() == 0
+        return out
+
+    assert asyncio.run(collect(1)) == [1, 2]
+    with pytest.raises(DepthExceeded):
+        asyncio.run(collect(2))
