@@ -192,21 +192,24 @@ def test_a_missing_skill(tmp_path: Path) -> None:
 
 
 @needs_script
-def test_codex_trust_cannot_be_told_yet(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_codex_trust_is_read_from_the_users_config(tmp_path: Path) -> None:
     _init(tmp_path, "codex")
+    settings = tmp_path / ".codex" / "hooks.json"
     result = _doctor("--dir", str(tmp_path), "--agent", "codex", "--json")
-    assert result.exit_code == 0  # "cannot tell" is not a problem
+    assert result.exit_code == 2, "an untrusted hook is skipped by Codex: not ready"
     checks = _checks(result, "codex")
-    assert checks["trusted"] == {"name": "trusted", "ok": None, "detail": "cannot tell whether Codex trusts the hook",
-                                 "fix": doctor.codex_trust_hint()}
+    assert checks["trusted"]["ok"] is False
+    assert checks["trusted"]["fix"] == doctor.codex_trust_hint(settings)
+    assert "boundread init --agent codex --trust" in checks["trusted"]["fix"]
     assert checks["AGENTS section"]["ok"] is True
     assert checks["guard hook on PreToolUse (Bash)"]["ok"] is True
-    human = _doctor("--dir", str(tmp_path), "--agent", "codex")
-    assert f"  unknown  trusted: cannot tell whether Codex trusts the hook - {doctor.codex_trust_hint()}" \
-        in human.stdout
-    monkeypatch.setattr(doctor, "codex_trusted", lambda settings, home: False)
+    assert CliRunner().invoke(app, ["init", "--dir", str(tmp_path), "--agent", "codex", "--trust"]).exit_code == 0
     result = _doctor("--dir", str(tmp_path), "--agent", "codex", "--json")
-    assert result.exit_code == 2 and _checks(result, "codex")["trusted"]["ok"] is False
+    assert result.exit_code == 0 and _checks(result, "codex")["trusted"]["ok"] is True
+    (Path.home() / ".codex" / "config.toml").write_text("[broken", encoding="utf-8")
+    result = _doctor("--dir", str(tmp_path), "--agent", "codex", "--json")
+    assert result.exit_code == 0  # "cannot tell" is not a problem
+    assert _checks(result, "codex")["trusted"]["ok"] is None
 
 
 @needs_script

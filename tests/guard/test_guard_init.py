@@ -408,8 +408,8 @@ def test_cli_init_codex_says_how_to_trust_the_hook(tmp_path: Path) -> None:
     runner, app = _cli()
     done = runner.invoke(app, ["init", "--dir", str(tmp_path), "--agent", "codex"])
     assert done.exit_code == 0
-    assert f"codex: {doctor.codex_trust_hint()}" in done.stdout
-    assert "/hooks" in done.stdout and "--dangerously-bypass-hook-trust" in done.stdout
+    assert f"codex: {doctor.codex_trust_hint(tmp_path / '.codex' / 'hooks.json')}" in done.stdout
+    assert "/hooks" in done.stdout and "init --agent codex --trust" in done.stdout
     gone = runner.invoke(app, ["init", "--dir", str(tmp_path), "--agent", "codex", "--uninstall"])
     assert "trust" not in gone.stdout
 

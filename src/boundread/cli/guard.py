@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from boundread.cli.boundary import boundary
-from boundread.errors import BoundreadError, ExitCode
+from boundread.errors import BoundreadError, ExitCode, UsageError
 
 
 def register(app: typer.Typer) -> None:
@@ -35,6 +35,9 @@ def init(
                                          "session spent (Claude Code only).")] = False,
     directory: Annotated[Path | None, typer.Option("--dir", help="The project folder (default: here).")]
     = None,
+    trust: Annotated[bool, typer.Option("--trust", help="Codex: also record in ~/.codex/config.toml that you trust "
+                                        "this folder and boundread's hook (Codex skips an untrusted hook).")]
+    = False,
 ) -> None:
     """Install the guard-check hook and the big-file reading protocol (skill) for an agent; --budget also records
     what a Claude Code session spends.
@@ -45,9 +48,16 @@ def init(
 
     program = locate.program()
     try:
+        if trust and (agent != "codex" or uninstall):
+            raise UsageError("--trust is for `init --agent codex`", "drop --trust: the other agents run hooks "
+                             "from their settings without a trust step")
         changes = install.plan(agent, directory, user=user, uninstall=uninstall, budget=budget, program=program)
         if not dry_run:
             install.apply(changes)
+        if trust:
+            changes.append(install.codex_trust_change(changes[0], user=user))
+            if not dry_run:
+                install.apply(changes[-1:])
     except BoundreadError as exc:
         typer.echo(f"boundread: error: {exc}", err=True)
         raise typer.Exit(int(exc.exit_code)) from None
@@ -63,8 +73,8 @@ def init(
             typer.echo(f"{'removed' if change.after is None else 'wrote'}: {change.path}")
     if program.note and not uninstall:
         typer.echo(f"note: {program.note}")
-    if agent == "codex" and not uninstall:
-        typer.echo(f"codex: {doctor.codex_trust_hint()}")
+    if agent == "codex" and not uninstall and not trust:
+        typer.echo(f"codex: {doctor.codex_trust_hint(changes[0].path)}")
     if budget and not uninstall and not dry_run:
         typer.echo("budget: usage is now recorded; set limits with `boundread budget set --project --max-usd X"
                    " --max-tokens N`, see them with `boundread budget status`.")

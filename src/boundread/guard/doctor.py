@@ -28,16 +28,23 @@ SHELL_WORDS = frozenset({"&&", "||", ";", "|", "&"})
 PATH_NOTE = "the agent inherits the PATH of the shell that starts it"
 
 
-def codex_trust_hint() -> str:
-    """How to make Codex run the hook (placeholder until the Codex 0.171 mechanism is pinned down)."""
-    return ("Codex runs project hooks only after you trust them: open `codex`, run `/hooks`, and trust boundread's "
-            "hook (or run `codex exec --dangerously-bypass-hook-trust` in CI).")
+def codex_trust_hint(settings: Path) -> str:
+    """How to make Codex run the hooks registered in ``settings`` (``<project>/.codex/hooks.json``)."""
+    from boundread.guard import codex_trust
+
+    return codex_trust.hint(settings.parent.parent)
 
 
 def codex_trusted(settings: Path, home: Path) -> bool | None:
-    """Whether Codex trusts the hook registered in ``settings``; None: cannot tell (placeholder)."""
-    del settings, home
-    return None
+    """Whether Codex runs the boundread hooks in ``settings``; None: cannot tell (Python 3.10 has no
+    TOML reader, or the user's config.toml does not parse)."""
+    from boundread.guard import codex_trust
+
+    user_level = settings.parent.resolve() == codex_trust.config_path(home).parent.resolve()
+    trust = codex_trust.check(settings.parent.parent, home)
+    if user_level and trust.folder is not None:  # the user's own hooks: no folder to trust
+        return bool(trust.hooks) and all(ok for _, ok in trust.hooks)
+    return trust.ready
 
 
 @dataclass(frozen=True)
@@ -315,11 +322,11 @@ def _skill(agent: str, spec: install.Target, scope: Scope) -> Check:
 def _trust(settings: Path, home: Path) -> Check:
     trusted = codex_trusted(settings, home)
     if trusted is None:
-        return Check("trusted", None, "cannot tell whether Codex trusts the hook", codex_trust_hint())
+        return Check("trusted", None, "cannot tell whether Codex trusts the hook", codex_trust_hint(settings))
     if trusted:
         return Check("trusted", True, "Codex trusts the hook")
-    return Check("trusted", False, "Codex does not trust the hook yet, and skips it without a word",
-                 codex_trust_hint())
+    return Check("trusted", False, "Codex does not trust the folder or the hook as it is now, and skips the hook "
+                 "without a word", codex_trust_hint(settings))
 
 
 def lines(report: Report) -> list[str]:

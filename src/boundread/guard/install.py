@@ -277,6 +277,16 @@ def plan(agent: str = "claude", root: Path | None = None, *, user: bool = False,
     return changes
 
 
+def codex_trust_change(hooks: Change, *, user: bool = False, home: Path | None = None) -> Change:
+    """The change to the user's Codex config.toml that trusts the boundread hooks of ``hooks`` (the planned
+    .codex/hooks.json), and the project folder unless ``user`` (the user's own hooks have none)."""
+    from boundread.guard import codex_trust
+
+    path, before, after = codex_trust.trusted_config(hooks.path, home or Path.home(), hooks_text=hooks.after,
+                                                     folder=not user)
+    return Change(path, before, after)
+
+
 def apply(changes: list[Change]) -> None:
     """Write (atomically) or delete each changed file; a written file keeps the old file's mode, else 0644."""
     for change in changes:
