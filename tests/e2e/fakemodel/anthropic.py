@@ -27,11 +27,12 @@ def text_of(content: object) -> str:
 
 
 def tool_results(body: dict[str, Any]) -> list[dict[str, Any]]:
-    """The tool_result blocks of the last user message: what the client sent back to the model."""
-    messages = body.get("messages") or []
-    if not messages or messages[-1].get("role") != "user" or not isinstance(messages[-1].get("content"), list):
+    """The tool_result blocks of the last user message: what the client sent back to the model.
+    (Claude Code 2.1.332 may put "system" messages after it, e.g. a PostToolBatch hook's context.)"""
+    users = [m for m in body.get("messages") or [] if m.get("role") == "user"]
+    if not users or not isinstance(users[-1].get("content"), list):
         return []
-    return [b for b in messages[-1]["content"] if isinstance(b, dict) and b.get("type") == "tool_result"]
+    return [b for b in users[-1]["content"] if isinstance(b, dict) and b.get("type") == "tool_result"]
 
 
 class Anthropic:
