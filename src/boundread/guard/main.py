@@ -1,8 +1,17 @@
 """``boundread guard-check``: one hook payload on stdin, one answer in the sending agent's dialect.
 
 Standard library only (argparse, no Typer): ``boundread.__main__`` dispatches here before anything
-heavy is imported. A broken hook must not stop the agent, so every failure is one stderr line and
-the configured ``on_error`` (allow by default); exit 1 is never used to deny.
+heavy is imported. Exit 1 is never used to deny (it blocks nowhere).
+
+``on_error`` (allow by default) is for the unforeseen only: a payload that is not JSON, not a hook
+payload, or not complete within STDIN_DEADLINE. Input the guard can parse is decided, whatever it
+holds: a UTF-8 BOM, deep nesting, huge numbers (guard/jsonio.py); a setting that cannot be used
+falls back with a warning (guard/config.py). Each failure is one stderr line,
+``boundread: error: <what> - <the fix> (on_error=...)``; stdout holds only the answer.
+
+stdin is read as it arrives, and the payload is decided as soon as one complete JSON value has
+arrived, even when the client leaves stdin open; a writer that trickles or stalls gets
+STDIN_DEADLINE in all.
 """
 
 # os.path on purpose, not pathlib: importing pathlib costs milliseconds of start-up on the hook path.
@@ -26,7 +35,9 @@ if TYPE_CHECKING:
 
 PROG = "boundread guard-check"
 MAX_PAYLOAD = 8 * 1024 * 1024
-STDIN_TIMEOUT = 10.0
+STDIN_DEADLINE = 5.0  # seconds for the whole payload, however it trickles in
+QUIET = 0.05  # after this pause, a buffer that ends in "}" is tried as the whole payload
+_JSON_SPACE = b" \t\r\n"
 
 
 class _ArgError(Exception):
@@ -84,21 +95,23 @@ def run(argv: list[str], stdin: IO[str] | None = None) -> int:
     try:
         args = _fast_args(argv) or _parser().parse_args(argv)
     except _ArgError as exc:
-        return _emit(_failure(f"{exc} (see --help)", None), "generic")
+        return _emit(_failure(f"{exc} - see --help", None, None), "generic")
     except SystemExit as exc:  # --help
         return int(exc.code or 0)
     try:
         return _run(args, stdin)
     except Exception as exc:  # noqa: BLE001 - a hook fails per on_error, never with a traceback
-        return _emit(_failure(f"internal error: {type(exc).__name__}: {exc}", None), args.agent or "generic")
+        return _emit(_failure(f"internal error: {type(exc).__name__}: {exc} - please report it",
+                              None, args.config), args.agent or "generic")
 
 
 def _run(args: Any, stdin: IO[str] | None) -> int:
     if args.explain or args.path or args.command:
         try:
             cfg = guard_config.load(os.getcwd(), args.config)
-        except (guard_config.ConfigError, OSError) as exc:
-            return _emit(_failure(str(exc), None), args.agent or "generic", args.json)
+        except OSError as exc:
+            return _emit(_failure(f"{exc} - check the config files' permissions", None, args.config),
+                         args.agent or "generic", args.json)
         _notes(cfg)
         if args.explain:
             return _explain(args.explain, cfg, args.json)
@@ -114,11 +127,15 @@ def _run(args: Any, stdin: IO[str] | None) -> int:
         payload = _read_payload(stdin)
         if payload.get("hook_event_name") == "PostToolBatch":
             return _batch(payload, args.config)
+        if payload.get("hook_event_name") in ("PostToolUse", "AfterTool"):  # bound what slipped through
+            from boundread.guard import posttool
+
+            return posttool.run(payload, args.config)
         agent = agent or dialects.detect(payload)
         call = dialects.parse(payload, agent)
         cfg = guard_config.load(call.cwd or None, args.config)
-    except (dialects.PayloadError, guard_config.ConfigError, OSError) as exc:
-        return _emit(_failure(str(exc), None), agent or "generic", args.json)
+    except (dialects.PayloadError, OSError) as exc:
+        return _emit(_failure(str(exc), None, args.config), agent or "generic", args.json)
     _notes(cfg)
     decision = _decide(call, cfg)
     return _emit(_with_budget(decision, payload, call.tool, call.tool_input), agent, args.json, call.event)
@@ -140,12 +157,20 @@ def _batch(payload: Mapping[str, Any], config_path: str | None) -> int:
 
 
 def _decide(call: dialects.Call, cfg: guard_config.GuardConfig) -> Decision:
-    if call.action == dialects.READ:
+    ranges = call.range_params or dialects.range_params(call.agent)
+    decision = Decision(ALLOW, rule="other-tool")
+    if call.action == dialects.READ and not call.reads:
         return check_read(call.path, offset=call.offset, limit=call.limit, pages=call.pages,
-                          cwd=call.cwd or None, config=cfg, range_params=dialects.range_params(call.agent))
+                          cwd=call.cwd or None, config=cfg, range_params=ranges)
     if call.action == dialects.COMMAND:
-        return check_command(call.command, cwd=call.cwd or None, config=cfg)
-    return Decision(ALLOW, rule="other-tool")
+        decision = check_command(call.command, cwd=call.cwd or None, config=cfg)
+    if call.reads and not decision.denied:  # a read tool beyond the agent's own, PowerShell's Get-Content
+        from boundread.guard import tools
+
+        found = tools.check_reads(call.reads, call.cwd or None, cfg, ranges,
+                                  combined=call.action == dialects.READ)
+        return found if found.denied or call.action == dialects.READ else decision
+    return decision
 
 
 def _with_budget(decision: Decision, payload: Mapping[str, Any], tool: str, tool_input: object) -> Decision:
@@ -160,20 +185,25 @@ def _with_budget(decision: Decision, payload: Mapping[str, Any], tool: str, tool
     return Decision(DENY, why, rule="budget") if why else decision
 
 
-def _on_error() -> str:
-    value = os.environ.get("BOUNDREAD_GUARD_ON_ERROR", "allow")
-    return DENY if value == DENY else ALLOW
+def _on_error(config_path: str | None) -> str:
+    """``on_error`` when the payload (and so its cwd) is unknown: the config seen from here, with
+    the user config, the project config of the hook's folder and BOUNDREAD_GUARD_ON_ERROR."""
+    try:
+        return guard_config.load(os.getcwd(), config_path).on_error
+    except (OSError, ValueError):
+        word = os.environ.get("BOUNDREAD_GUARD_ON_ERROR", "").strip().lower()
+        return DENY if word == DENY else ALLOW
 
 
-def _failure(message: str, cfg: guard_config.GuardConfig | None) -> Decision:
-    verdict = cfg.on_error if cfg else _on_error()
+def _failure(message: str, cfg: guard_config.GuardConfig | None, config_path: str | None) -> Decision:
+    verdict = cfg.on_error if cfg else _on_error(config_path)
     return Decision(verdict, f"boundread guard could not check this call: {message}", rule="error",
                     error=message)
 
 
 def _emit(decision: Decision, agent: str, as_json: bool = False, event: str = "") -> int:
     if decision.error:
-        sys.stderr.write(f"{PROG}: error: {decision.error} (on_error={decision.decision})\n")
+        sys.stderr.write(f"boundread: error: {decision.error} (guard-check on_error={decision.decision})\n")
     reply = dialects.json_reply(decision) if as_json else dialects.reply(agent, decision, event)
     if reply.stdout:
         sys.stdout.write(reply.stdout)
@@ -185,7 +215,7 @@ def _emit(decision: Decision, agent: str, as_json: bool = False, event: str = ""
 
 def _notes(cfg: guard_config.GuardConfig) -> None:
     for note in cfg.notes:
-        sys.stderr.write(f"{PROG}: note: {note}\n")
+        sys.stderr.write(f"boundread: warning: {note}\n")
 
 
 def _explain(path: str, cfg: guard_config.GuardConfig, as_json: bool) -> int:
@@ -207,48 +237,70 @@ def _explain(path: str, cfg: guard_config.GuardConfig, as_json: bool) -> int:
 
 def _read_payload(stdin: IO[str] | None) -> dict[str, Any]:
     text = stdin.read(MAX_PAYLOAD + 1) if stdin is not None else _read_stdin()
+    text = text[1:] if text.startswith(jsonio.BOM) else text  # Windows tools write one
     if len(text) > MAX_PAYLOAD:
-        raise dialects.PayloadError(f"stdin is over {MAX_PAYLOAD // (1024 * 1024)} MB: not a hook payload")
+        raise dialects.PayloadError(f"stdin is over {MAX_PAYLOAD // (1024 * 1024)} MB, not a hook payload - "
+                                    "send one hook payload (JSON) per call")
     if not text.strip():
-        raise dialects.PayloadError("empty stdin: expected one hook payload (JSON), or use --path/--command")
+        raise dialects.PayloadError("empty stdin - pipe one hook payload (JSON) in, or use --path/--command")
     try:
         payload = jsonio.loads(text)
     except ValueError as exc:  # json.JSONDecodeError
-        msg, line = getattr(exc, "msg", str(exc)), getattr(exc, "lineno", 1)
-        raise dialects.PayloadError(f"invalid JSON on stdin ({msg}, line {line})") from None
+        msg, line, pos = getattr(exc, "msg", str(exc)), getattr(exc, "lineno", 1), getattr(exc, "pos", 0)
+        if pos >= len(text.rstrip()) or msg.startswith("Unterminated"):
+            raise dialects.PayloadError(f"the JSON payload on stdin ends early (after {len(text.encode()):,} "
+                                        "bytes: truncated) - send the whole payload") from None
+        raise dialects.PayloadError(f"invalid JSON on stdin ({msg}, line {line}) - send one hook payload "
+                                    "(a JSON object)") from None
     if not isinstance(payload, dict):
-        raise dialects.PayloadError("the payload is not a JSON object")
+        raise dialects.PayloadError(f"the payload is a JSON {type(payload).__name__}, not an object - send "
+                                    "the hook payload object")
     return payload
 
 
 def _read_stdin() -> str:
-    """Read at most MAX_PAYLOAD + 1 bytes, giving up when the writer goes quiet (never a hang)."""
+    """stdin as it arrives, up to MAX_PAYLOAD + 1 bytes: until EOF, or until one complete JSON value has
+    arrived and the writer pauses (a client may leave stdin open), within STDIN_DEADLINE in all."""
     stream = sys.stdin
     if stream is None:
-        raise dialects.PayloadError("no stdin")
+        raise dialects.PayloadError("no stdin - pipe the hook payload in, or use --path/--command")
     if stream.isatty():
-        raise dialects.PayloadError("stdin is a terminal: pipe the hook payload in, or use --path/--command")
+        raise dialects.PayloadError("stdin is a terminal - pipe the hook payload in, or use --path/--command")
     try:
         fd = stream.fileno()
     except (OSError, ValueError):
         return stream.read(MAX_PAYLOAD + 1)
+    import time
+
+    deadline = time.monotonic() + STDIN_DEADLINE
     chunks: list[bytes] = []
-    total = 0
+    total, tried, last = 0, -1, b""
     while total <= MAX_PAYLOAD:
-        if not _ready(fd):
-            raise dialects.PayloadError(f"stdin sent nothing for {STDIN_TIMEOUT:.0f} s: no payload")
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise dialects.PayloadError(f"stdin gave no complete JSON payload within {STDIN_DEADLINE:.0f} s - "
+                                        "the client must write the whole payload at once")
+        probe = last == b"}" and total != tried
+        if not _ready(fd, min(left, QUIET) if probe else left):
+            if probe:  # the writer paused after a "}": is that the whole payload?
+                tried = total
+                text = b"".join(chunks).decode("utf-8", "replace")
+                if jsonio.complete(text):
+                    return text
+            continue
         chunk = os.read(fd, min(1024 * 1024, MAX_PAYLOAD + 1 - total))
         if not chunk:
             break
         chunks.append(chunk)
         total += len(chunk)
+        last = chunk.rstrip(_JSON_SPACE)[-1:] or last
     return b"".join(chunks).decode("utf-8", "replace")
 
 
-def _ready(fd: int) -> bool:
+def _ready(fd: int, timeout: float) -> bool:
     try:
         import select
 
-        return bool(select.select([fd], [], [], STDIN_TIMEOUT)[0])
+        return bool(select.select([fd], [], [], timeout)[0])
     except (OSError, ValueError):  # Windows pipes, closed descriptors: read and see
         return True
