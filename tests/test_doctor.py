@@ -54,7 +54,7 @@ def test_a_fresh_claude_init_is_ready(tmp_path: Path) -> None:
     assert [(a["agent"], a["ready"]) for a in data["agents"]] == [("claude", True)]
     checks = _checks(result)
     assert set(checks) == {"settings", "guard hook on PreToolUse (Read, Bash)", "guard hook on PostToolBatch",
-                           "command found", "command runs", "same version", "budget ingest", "skill"}
+                           "guard hook on PostToolUse (Bash)", "command found", "command runs", "same version", "budget ingest", "skill"}
     assert all(check["ok"] is True and check["fix"] == "" for check in checks.values())
     assert set(checks["settings"]) == {"name", "ok", "detail", "fix"}
     assert str(SCRIPT) in checks["command found"]["detail"]
@@ -87,6 +87,27 @@ def test_a_missing_event_is_a_problem_naming_the_fix(tmp_path: Path) -> None:
     assert "  problem  guard hook on PostToolBatch: boundread guard-check is not registered on PostToolBatch - run" \
         in human.stdout
     assert human.stdout.rstrip().endswith("claude is not ready: 2 problems")
+
+
+@pytest.mark.parametrize(("agent", "event", "name"), [
+    ("claude", "PostToolUse", "guard hook on PostToolUse (Bash)"),
+    ("gemini", "AfterTool", "guard hook on AfterTool (run_shell_command, read_file, read_many_files, mcp_.*)"),
+])
+def test_an_init_from_before_the_post_tool_hook_is_told_to_run_init_again(tmp_path: Path, agent: str, event: str,
+                                                                          name: str) -> None:
+    _init(tmp_path, agent)
+    path = tmp_path / (".claude" if agent == "claude" else ".gemini") / "settings.json"
+    settings = json.loads(path.read_text())
+    del settings["hooks"][event]
+    path.write_text(json.dumps(settings))
+    result = _doctor("--dir", str(tmp_path), "--agent", agent, "--json")
+    assert result.exit_code == 2
+    check = _checks(result, agent)[name]
+    assert check["ok"] is False and f"not registered on {event}" in check["detail"] and "init" in check["fix"]
+    _init(tmp_path, agent)  # init again adds it, and only it
+    assert _checks(_doctor("--dir", str(tmp_path), "--agent", agent, "--json"), agent)[name]["ok"] is True
+    assert json.loads(path.read_text())["hooks"][event][0]["hooks"][0]["command"].startswith(
+        "boundread guard-check")
 
 
 @pytest.mark.parametrize("matcher", ["*", "", None, "Bash,Read", "Read|Bash|Grep", "Re.*|Bash"])

@@ -48,6 +48,9 @@ def test_fresh_claude_project(tmp_path: Path) -> None:
     assert group["hooks"][0]["command"] == "boundread guard-check"
     batch = settings["hooks"]["PostToolBatch"]  # Claude Code refuses a Read of .xlsx/.zip before PreToolUse
     assert batch == [{"hooks": [{"type": "command", "command": "boundread guard-check", "timeout": 10}]}]
+    post = settings["hooks"]["PostToolUse"]  # the second line: a binary or over-cap Bash output is replaced
+    assert post == [{"matcher": "Bash", "hooks": [{"type": "command", "command": "boundread guard-check",
+                                                   "timeout": 10}]}]
     skill = (tmp_path / ".claude" / "skills" / "boundread" / "SKILL.md").read_text()
     assert skill.startswith("---\nname: boundread\ndescription: ")
     for command in ("boundread info", "boundread pages", "boundread sheets", "boundread list-zip",
@@ -62,7 +65,7 @@ def test_existing_settings_are_merged_in_order_and_idempotent(tmp_path: Path) ->
     _init(tmp_path)
     merged = json.loads(path.read_text())
     assert list(merged) == ["permissions", "hooks", "model"]
-    assert list(merged["hooks"]) == ["PreToolUse", "Stop", "PostToolBatch"]
+    assert list(merged["hooks"]) == ["PreToolUse", "Stop", "PostToolBatch", "PostToolUse"]
     assert merged["hooks"]["PreToolUse"][0] == EXISTING["hooks"]["PreToolUse"][0]
     assert len(merged["hooks"]["PreToolUse"]) == 2
     assert path.read_text().startswith('{\n    "permissions"')  # the file's indent is kept
@@ -105,8 +108,7 @@ def test_other_agents(tmp_path: Path, agent: str, settings: str, section: str) -
     _init(tmp_path, agent=agent)
     _init(tmp_path, agent=agent)
     text = (tmp_path / settings).read_text()
-    assert text.count(f"boundread guard-check --agent {agent}") == (2 if agent == "cursor" else
-                                                                    2 if agent == "copilot" else 1)
+    assert text.count(f"boundread guard-check --agent {agent}") == (1 if agent == "codex" else 2)
     doc = (tmp_path / section).read_text()
     assert doc.startswith("# House rules\n\nBe nice.\n") and doc.count(install.BEGIN) == 1
     assert "boundread info FILE" in doc
@@ -123,6 +125,12 @@ def test_gemini_hook_shape(tmp_path: Path) -> None:
     group = json.loads((tmp_path / ".gemini" / "settings.json").read_text())["hooks"]["BeforeTool"][0]
     assert group["matcher"] == "read_file|run_shell_command"
     assert group["hooks"][0]["timeout"] == 10000  # milliseconds in Gemini
+    (after,) = json.loads((tmp_path / ".gemini" / "settings.json").read_text())["hooks"]["AfterTool"]
+    assert after["matcher"] == "run_shell_command|read_file|read_many_files|mcp_.*"
+    assert after["hooks"] == [{"name": "boundread-guard", "type": "command",
+                               "command": "boundread guard-check --agent gemini", "timeout": 10000}]
+    _init(tmp_path, agent="gemini", uninstall=True)
+    assert "guard-check" not in (tmp_path / ".gemini" / "settings.json").read_text()
 
 
 def test_user_scope(tmp_path: Path) -> None:
@@ -152,9 +160,11 @@ def test_budget_registers_ingest_merged_idempotent_and_uninstalled(tmp_path: Pat
     assert merged["hooks"]["Stop"][0] == EXISTING["hooks"]["Stop"][0]  # the user's hook stays first
     assert _commands(merged, "Stop") == ["notify", "boundread budget ingest"]
     assert _commands(merged, "PreToolUse") == ["lint-hook", "boundread guard-check"]
-    post = merged["hooks"]["PostToolUse"]
-    assert post == [{"matcher": "*", "hooks": [{"type": "command", "command": "boundread budget ingest",
-                                                   "timeout": 60}]}]
+    post = merged["hooks"]["PostToolUse"]  # the guard's group (Bash) and ingest's (every tool), apart
+    assert post == [{"matcher": "Bash", "hooks": [{"type": "command", "command": "boundread guard-check",
+                                                   "timeout": 10}]},
+                    {"matcher": "*", "hooks": [{"type": "command", "command": "boundread budget ingest",
+                                                "timeout": 60}]}]
     assert _commands(merged, "SessionEnd") == ["boundread budget ingest"]  # Stop can come before the last message
     for event in ("SubagentStop", "SessionEnd", "PostToolBatch"):
         assert "matcher" not in merged["hooks"][event][0]  # not tool events: no matcher
@@ -204,7 +214,7 @@ def test_budget_needs_claude(tmp_path: Path, agent: str) -> None:
 def test_budget_user_scope(tmp_path: Path) -> None:
     _init(tmp_path, user=True, budget=True)
     settings = json.loads((tmp_path / "home" / ".claude" / "settings.json").read_text())
-    assert _commands(settings, "PostToolUse") == ["boundread budget ingest"]
+    assert _commands(settings, "PostToolUse") == ["boundread guard-check", "boundread budget ingest"]
     assert not (tmp_path / ".claude").exists()
 
 
@@ -268,7 +278,7 @@ def test_cli_budget_round_trip(tmp_path: Path) -> None:
     transcript = tmp_path / "sess-42.jsonl"
     _transcript(transcript)
     for event in ("PostToolUse", "Stop", "SubagentStop", "SessionEnd"):
-        (command,) = _commands(settings, event)
+        (command,) = [c for c in _commands(settings, event) if "guard-check" not in c]
         argv = shlex.split(command)
         assert Path(argv[0]).name == "boundread" and argv[1:] == ["budget", "ingest"]
         payload = {"session_id": "sess-42", "transcript_path": str(transcript), "cwd": str(project),

@@ -2,8 +2,11 @@
 
 Settings JSON is merged (nothing else lost or reordered), written atomically, and only when it
 changes, so running init twice adds nothing. For Claude Code the guard runs on PreToolUse (Read,
-Bash) and on PostToolBatch: Claude Code refuses a Read of .xlsx/.docx/.zip/... itself, before any
-PreToolUse hook, and PostToolBatch is where the guard can still tell the model what to run. With
+Bash), on PostToolBatch (Claude Code refuses a Read of .xlsx/.docx/.zip/... itself, before any
+PreToolUse hook, and PostToolBatch is where the guard can still tell the model what to run) and on
+PostToolUse for Bash, where it replaces a binary or over-cap output that slipped past the PreToolUse
+check (:mod:`boundread.guard.posttool`); for Gemini CLI on BeforeTool and, for the same second line,
+on AfterTool. Codex, Cursor and Copilot cannot replace a tool's output: their pre-tool event only. With
 ``budget`` (Claude Code only: its transcript is the one ``budget ingest`` reads) the ingest command
 is registered on PostToolUse, Stop, SubagentStop and SessionEnd too. The program in front of the
 commands is ``boundread`` when the PATH finds this installation, else its absolute path
@@ -31,7 +34,9 @@ from boundread.guard import locate
 
 MARK = "boundread guard-check"
 INGEST = "boundread budget ingest"
-GUARD_EVENTS = {"claude": ("PreToolUse", "PostToolBatch")}  # events whose payload guard-check answers
+GUARD_EVENTS = {"claude": ("PreToolUse", "PostToolBatch", "PostToolUse"),  # events whose payload guard-check
+                "gemini": ("BeforeTool", "AfterTool")}  # answers (the others: their one pre-tool event)
+POST_MATCHERS = {"claude": "Bash", "gemini": "run_shell_command|read_file|read_many_files|mcp_.*"}
 INGEST_EVENTS = ("PostToolUse", "Stop", "SubagentStop", "SessionEnd")
 BEGIN, END = "<!-- boundread:begin -->", "<!-- boundread:end -->"
 AGENTS = ("claude", "codex", "gemini", "cursor", "copilot")
@@ -78,7 +83,8 @@ def target(agent: str, root: Path, home: Path, user: bool, program: str = locate
     if agent == "claude":  # PostToolBatch is not a tool event: no matcher
         return Target(base / ".claude" / "settings.json",
                       (("PreToolUse", {"matcher": "Read|Bash", "hooks": [nested]}),
-                       ("PostToolBatch", {"hooks": [dict(nested)]})),
+                       ("PostToolBatch", {"hooks": [dict(nested)]}),
+                       ("PostToolUse", {"matcher": POST_MATCHERS["claude"], "hooks": [dict(nested)]})),
                       base / ".claude" / "skills" / "boundread" / "SKILL.md", False, {}, _ingest_hooks(program))
     if agent == "codex":
         return Target(base / ".codex" / "hooks.json", (("PreToolUse", {"matcher": "Bash", "hooks": [nested]}),),
@@ -86,7 +92,8 @@ def target(agent: str, root: Path, home: Path, user: bool, program: str = locate
     if agent == "gemini":
         hook = {"name": "boundread-guard", "type": "command", "command": command, "timeout": 10000}
         return Target(base / ".gemini" / "settings.json",
-                      (("BeforeTool", {"matcher": "read_file|run_shell_command", "hooks": [hook]}),),
+                      (("BeforeTool", {"matcher": "read_file|run_shell_command", "hooks": [hook]}),
+                       ("AfterTool", {"matcher": POST_MATCHERS["gemini"], "hooks": [dict(hook)]})),
                       (home / ".gemini" / "GEMINI.md") if user else root / "GEMINI.md", True, {})
     if agent == "cursor":
         return Target(base / ".cursor" / "hooks.json",
