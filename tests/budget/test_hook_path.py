@@ -23,7 +23,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from boundread.budget import enforce, hookpath
+from boundread.budget import enforce, hookpath, sidecar
 from boundread.budget.ledger import SqliteLedger, ledger_path
 from boundread.budget.model import BudgetLimits, Scope, UsageRecord
 from boundread.budget.policy import decide
@@ -173,8 +173,11 @@ def test_no_limit_means_no_write_and_an_old_ledger_is_migrated(tmp_path: Path) -
     junk = ledger_path()
     junk.parent.mkdir(parents=True)
     junk.write_bytes(b"this is not sqlite" * 100)
+    assert enforce.check_tool_call({"session_id": "s"}, "X", 1) is None  # no budget known anywhere: allowed
+    sidecar.write(sidecar.path_for(str(junk)), {"session:s": {"max_calls": 5}})
     reason = enforce.check_tool_call({"session_id": "s"}, "X", 1)
-    assert reason is not None and "move the file aside" in reason
+    assert reason is not None and "boundread budget recover" in reason
+    assert enforce.check_tool_call({"session_id": "other"}, "X", 1) is None
 
 
 def test_the_wal_stays_bounded_and_the_totals_exact(tmp_path: Path) -> None:

@@ -78,7 +78,7 @@ def test_a_newer_or_corrupt_ledger_is_a_clear_error(tmp_path: Path) -> None:
         SqliteLedger(newer)
     junk = tmp_path / "junk.sqlite3"
     junk.write_bytes(b"this is not sqlite" * 100)
-    with pytest.raises(LedgerError, match="move the file aside"):
+    with pytest.raises(LedgerError, match="run `boundread budget recover`"):
         SqliteLedger(junk)
 
 

@@ -56,19 +56,33 @@ def check_tool_call(payload: dict[str, Any], tool_name: str, tool_input: Any) ->
     """Return a deny reason when a budget limit is reached or a policy trips, else None.
 
     Records the call (tool name + sha256 of its normalized input) when a budget applies to the session.
-    An unusable ledger (corrupt, locked too long) denies with the fix: a guard that fails open guards nothing.
+    An unusable, emptied or missing ledger (see ``unusable``) denies only the calls that have a budget.
     """
     path = _ledger_file()
     if not os.path.exists(path):  # noqa: PTH110
-        return None
+        from boundread.budget.sidecar import path_for
+
+        if not os.path.exists(path_for(path)):  # noqa: PTH110 - budgets were never set
+            return None
+        return _lost(path, payload, tool_input)
     # not `from boundread.budget import hookpath`: that asks the package's __getattr__ first (importlib)
-    from boundread.budget.hookpath import NeedsLedger, check
+    from boundread.budget.hookpath import NeedsLedger, Unusable, check
 
     session, project, depth = session_of(payload) or "default", project_of(payload), depth_of(payload)
     try:  # sqlite3 and integers: see hookpath for the imports and the fsync it avoids
         return check(path, session, project, tool_name, tool_input, depth)
     except NeedsLedger:  # a migration to run, or a file to explain: the full ledger does both
         return _check_with_ledger(path, session, project, tool_name, tool_input, depth)
+    except Unusable as exc:  # it failed after finding this call's limits
+        return unusable(path, str(exc), session, project, tool_input, limited=True)
+
+
+def _lost(path: str, payload: dict[str, Any], tool_input: Any) -> str | None:
+    from boundread.budget.sidecar import RECOVER, path_for
+
+    what = (f"the budget ledger {path} is missing, but {path_for(path)} lists limits - run `{RECOVER}`"
+            " (it recreates the ledger with the limits; spend is recounted from the transcripts)")
+    return unusable(path, what, session_of(payload) or "default", project_of(payload), tool_input)
 
 
 def _check_with_ledger(
@@ -85,5 +99,40 @@ def _check_with_ledger(
             digest = action_digest(tool_name, tool_input)
             verdict = ledger.record_call(session, project, tool_name, digest, depth, decide)
     except LedgerError as exc:
-        return f"budget ledger unusable: {exc}"
+        return unusable(path, str(exc), session, project, tool_input)
     return None if verdict is None else str(verdict)
+
+
+def unusable(
+    path: str, what: str, session: str, project: str | None, tool_input: Any, *, limited: bool = False
+) -> str | None:
+    """The verdict when the ledger cannot count (``what``: why, and the fix; ``limited``: a limit was seen).
+
+    The limits live on in ``budget.limits.json`` (see ``sidecar``): a call of a session, project or global
+    scope listed there is denied, spend being unknown; any other call is allowed with a warning on stderr, as
+    is the recovery command itself, so the deny never asks for something it would deny.
+    """
+    import sys
+
+    from boundread.budget.schema import scope_key
+    from boundread.budget.sidecar import has_scope, path_for
+
+    if is_recovery(tool_input):
+        sys.stderr.write(f"boundread: warning: {what}\n")
+        return None
+    keys = [scope_key("session", session), scope_key("global")] + ([scope_key("project", project)] if project else [])
+    if not limited and not has_scope(path_for(path), keys):
+        sys.stderr.write(f"boundread: warning: {what} (this call has no budget: allowed)\n")
+        return None
+    return f"budget ledger unusable: {what} (calls with a budget are denied until then)"
+
+
+def is_recovery(tool_input: Any) -> bool:
+    """Whether the call runs ``boundread budget recover`` (a shell command or an argv list), and nothing else."""
+    command = tool_input.get("command") if isinstance(tool_input, dict) else None
+    words = command.split() if isinstance(command, str) else command
+    if not isinstance(words, list) or not all(isinstance(w, str) for w in words) or len(words) < 3:
+        return False
+    program = words[0].replace("\\", "/").rsplit("/", 1)[-1]
+    return program in ("boundread", "boundread.exe") and words[1:3] == ["budget", "recover"] and (
+        words[3:] in ([], ["--json"]))

@@ -25,6 +25,7 @@ from boundread.budget.schema import (
     TOUCH_SESSION,
     scope_key,
 )
+from boundread.budget.sidecar import has_scope, path_for
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -62,6 +63,10 @@ CHECKPOINT_BYTES = 100 * 4120  # ~100 WAL frames of a 4 KiB page
 
 class NeedsLedger(Exception):
     """The lean path cannot take this ledger file as it is: open it with ``SqliteLedger``."""
+
+
+class Unusable(Exception):
+    """The ledger failed mid-call (a damaged page, a read-only folder): ``enforce`` decides who may go on."""
 
 
 def action_digest(tool: str, tool_input: Any) -> str:
@@ -102,7 +107,11 @@ def check(path: str, session: str, project: str | None, tool: str, tool_input: A
                 raise NeedsLedger("the ledger is not in WAL mode")
             keeper = _keeper(path)
             if not db.execute(select, keys).fetchone():
+                if has_scope(path_for(path), keys):  # the ledger lost them: it was emptied
+                    raise NeedsLedger("limits missing")  # SqliteLedger says so, enforce decides
                 return None  # no limit applies: nothing to record (as SqliteLedger.record_call)
+            if not os.path.exists(path_for(path)):  # noqa: PTH110 - limits, not yet repeated beside the ledger
+                raise NeedsLedger("no limits file")  # SqliteLedger writes it
             db.execute("PRAGMA synchronous = NORMAL")
         except sqlite.Error as exc:
             raise NeedsLedger(str(exc)) from exc
@@ -115,7 +124,7 @@ def check(path: str, session: str, project: str | None, tool: str, tool_input: A
         except sqlite.Error as exc:
             from boundread.budget.ledger import ledger_error
 
-            return f"budget ledger unusable: {ledger_error(path, exc)}"
+            raise Unusable(str(ledger_error(path, exc))) from None
         except OSError:  # no WAL file to measure: nothing to fold
             pass
         return verdict

@@ -10,11 +10,12 @@ from __future__ import annotations
 import os
 import sqlite3
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from decimal import Decimal
 from pathlib import Path
 from typing import Protocol, TypeVar
 
+from boundread.budget import sidecar
 from boundread.budget.errors import LedgerError
 from boundread.budget.model import (
     BudgetLimits,
@@ -112,10 +113,22 @@ def _where(scope: Scope) -> tuple[str, tuple[str, ...]]:
 
 
 class SqliteLedger:
-    """The ledger in one SQLite file. Safe for many hook processes at once."""
+    """The ledger in one SQLite file. Safe for many hook processes at once.
 
-    def __init__(self, path: Path | str | None = None) -> None:
+    Its limits are repeated in ``budget.limits.json`` beside it (``sidecar``). A ledger that lacks limits the
+    sidecar lists was emptied or replaced: opening it raises ``LedgerError`` naming ``budget recover``, unless
+    ``recovering`` (the recovery itself).
+    """
+
+    def __init__(self, path: Path | str | None = None, *, recovering: bool = False) -> None:
         self.path = Path(path) if path is not None else ledger_path()
+        self.sidecar = Path(sidecar.path_for(str(self.path)))
+        if not recovering and not self.path.exists() and sidecar.lists_any(str(self.sidecar)):
+            raise LedgerError(
+                f"the budget ledger {self.path} is missing, but {self.sidecar} lists limits",
+                f"run `{sidecar.RECOVER}` (it recreates the ledger with the limits; spend is recounted"
+                " from the transcripts)",
+            )
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._db = sqlite3.connect(self.path, timeout=BUSY_MS / 1000, isolation_level=None)
@@ -128,12 +141,67 @@ class SqliteLedger:
                 if no_ckpt is not None:
                     self._db.setconfig(no_ckpt, True)
             self._migrate()
+            if not recovering:
+                self._check_sidecar()
         except sqlite3.Error as exc:
+            self._close_quietly()
             raise ledger_error(self.path, exc) from exc
         except OSError as exc:
+            self._close_quietly()
             raise LedgerError(
                 f"cannot open the budget ledger {self.path}: {exc.strerror}",
                 "set BOUNDREAD_STATE_DIR to a writable folder",
+            ) from exc
+        except LedgerError:
+            self._close_quietly()
+            raise
+
+    def _close_quietly(self) -> None:
+        db = getattr(self, "_db", None)
+        if db is not None:
+            db.close()
+
+    def _check_sidecar(self) -> None:
+        """Refuse a ledger that lost limits the sidecar lists; bring a stale or missing sidecar up to date."""
+        try:
+            known = sidecar.read(str(self.sidecar))
+        except (OSError, ValueError) as exc:
+            raise LedgerError(
+                f"the budget limits file {self.sidecar} is unreadable ({_why(exc)})",
+                f"run `{sidecar.RECOVER}` (it rebuilds the file from the ledger)",
+            ) from None
+        held = self.all_limits()
+        lost = sorted(set(known or {}) - set(held))
+        if lost:
+            raise LedgerError(
+                f"the budget ledger {self.path} was emptied or replaced: it lacks the limits of {_scopes(lost)}"
+                f" that {self.sidecar.name} lists",
+                f"run `{sidecar.RECOVER}` (it puts the limits back; spend is recounted from the transcripts)",
+            )
+        if known is None and not held:
+            return  # budgets never set: nothing to keep
+        if known != {key: limits_json(lim) for key, lim in held.items()}:
+            with suppress(OSError):  # read-only state: the next change of limits reports it
+                self.sync_sidecar(held)
+
+    def all_limits(self) -> dict[str, BudgetLimits]:
+        """Every scope that has limits, by key."""
+        rows = self._guarded(lambda: self._db.execute(f"SELECT scope, {LIMIT_COLS} FROM limits").fetchall())
+        found = {str(row[0]): limits_from_row(row[1:]) for row in rows}
+        return {key: lim for key, lim in found.items() if not lim.empty}
+
+    def sync_sidecar(self, held: dict[str, BudgetLimits] | None = None) -> None:
+        """Write ``budget.limits.json`` from the ledger's limits (OSError when it cannot be written)."""
+        held = self.all_limits() if held is None else held
+        sidecar.write(str(self.sidecar), {key: limits_json(lim) for key, lim in held.items()})
+
+    def _sidecar_after_change(self) -> None:
+        try:
+            self.sync_sidecar()
+        except OSError as exc:
+            raise LedgerError(
+                f"the limits are in the ledger, but {self.sidecar} could not be written ({exc.strerror})",
+                "make the state folder writable and repeat the command (a lost ledger would forget them)",
             ) from exc
 
     def close(self) -> None:
@@ -147,20 +215,29 @@ class SqliteLedger:
 
     @contextmanager
     def _tx(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction; any SQLite failure inside it (a damaged page, a full disk) is a LedgerError."""
         try:
             self._db.execute("BEGIN IMMEDIATE")
         except sqlite3.Error as exc:
             raise ledger_error(self.path, exc) from exc
         try:
             yield self._db
-        except BaseException:
-            self._db.execute("ROLLBACK")
-            raise
-        try:
             self._db.execute("COMMIT")
         except sqlite3.Error as exc:
-            self._db.execute("ROLLBACK")
+            self._rollback()
             raise ledger_error(self.path, exc) from exc
+        except OverflowError as exc:  # a count past SQLite's 64-bit integers: refuse it whole
+            self._rollback()
+            raise LedgerError(f"a count is too large for the budget ledger ({exc})",
+                              "pass counts below 2**63") from exc
+        except BaseException:
+            self._rollback()
+            raise
+
+    def _rollback(self) -> None:
+        with suppress(sqlite3.Error):
+            if self._db.in_transaction:
+                self._db.execute("ROLLBACK")
 
     def _migrate(self) -> None:
         version = self._db.execute("PRAGMA user_version").fetchone()[0]
@@ -193,6 +270,7 @@ class SqliteLedger:
                     ",".join(merged.deny_tools),
                 ),
             )
+        self._sidecar_after_change()
         return merged
 
     def limits(self, scope: Scope) -> BudgetLimits:
@@ -316,6 +394,8 @@ class SqliteLedger:
             db.execute(f"DELETE FROM sessions {where}", args)
             if limits:
                 db.execute("DELETE FROM limits WHERE scope = ?", (scope.key,))
+        if limits:
+            self._sidecar_after_change()
 
     def sessions(self) -> list[str]:
         return self._guarded(lambda: [r[0] for r in self._db.execute("SELECT id FROM sessions ORDER BY rowid")])
@@ -398,5 +478,51 @@ def ledger_error(path: Path | str, exc: sqlite3.Error) -> LedgerError:
             "another boundread holds it; retry, or check for a stuck process",
         )
     return LedgerError(
-        f"the budget ledger {path} is unusable ({text})", "move the file aside; boundread starts a new one"
+        f"the budget ledger {path} is unusable ({text})",
+        f"run `{sidecar.RECOVER}` (it moves the file aside and restores the limits)",
     )
+
+
+def limits_json(lim: BudgetLimits) -> dict[str, object]:
+    """The limits as the sidecar stores them (the fields that are set)."""
+    data: dict[str, object] = {
+        "max_tokens": lim.max_tokens,
+        "max_usd": None if lim.max_usd is None else str(lim.max_usd),
+        "max_depth": lim.max_depth,
+        "max_calls": lim.max_calls,
+        "max_repeat": lim.max_repeat,
+        "deny_tools": list(lim.deny_tools),
+    }
+    return {k: v for k, v in data.items() if v not in (None, [])}
+
+
+def limits_from_json(data: dict[str, object]) -> BudgetLimits:
+    """``limits_json`` read back; a value of the wrong type is dropped."""
+
+    def whole(name: str) -> int | None:
+        value = data.get(name)
+        return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
+
+    usd = data.get("max_usd")
+    try:
+        amount = Decimal(usd) if isinstance(usd, str) else None
+    except ArithmeticError:
+        amount = None
+    tools = data.get("deny_tools")
+    return BudgetLimits(
+        max_tokens=whole("max_tokens"),
+        max_usd=amount if amount is not None and amount.is_finite() and amount >= 0 else None,
+        max_depth=whole("max_depth"),
+        max_calls=whole("max_calls"),
+        max_repeat=whole("max_repeat"),
+        deny_tools=tuple(t for t in tools if isinstance(t, str) and t) if isinstance(tools, list) else (),
+    )
+
+
+def _why(exc: BaseException) -> str:
+    return exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+
+
+def _scopes(keys: Sequence[str]) -> str:
+    named = ", ".join(keys[:3]) + (f" and {len(keys) - 3} more" if len(keys) > 3 else "")
+    return f"{len(keys)} scope(s) ({named})"

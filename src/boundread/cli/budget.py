@@ -415,6 +415,21 @@ def reset(
     boundary(as_json, work)
 
 
+@budget_app.command("recover", epilog="Example: boundread budget recover")
+def recover_cmd(as_json: JsonOpt = False) -> None:
+    """Repair a damaged, emptied or lost ledger: move it aside, salvage what reads, put every limit back."""
+
+    def work() -> int:
+        from boundread.budget.recover import recover
+        from boundread.render.budget import recovery_dict, recovery_lines
+
+        result = recover()
+        _emit("budget recover", recovery_dict(result), "\n".join(recovery_lines(result)), as_json)
+        return 0
+
+    boundary(as_json, work)
+
+
 @budget_app.command("exec", context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
                     epilog="Example: boundread budget exec --session demo -- claude -p 'summarise report.pdf'")
 def exec_cmd(

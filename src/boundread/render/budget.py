@@ -11,6 +11,7 @@ from rich.text import Text
 
 from boundread.budget.errors import fmt_usd
 from boundread.budget.model import BudgetLimits, ScopeView
+from boundread.budget.recover import Recovery
 from boundread.budget.transcript import SessionIngest
 from boundread.render import envelope
 from boundread.render.views import console
@@ -140,3 +141,35 @@ def ingest_dict(result: SessionIngest) -> dict[str, Any]:
         ],
         "warnings": list(result.warnings[:100]),
     }
+
+
+def recovery_dict(result: Recovery) -> dict[str, Any]:
+    return {
+        "ledger": result.path,
+        "limits_file": result.sidecar,
+        "changed": result.changed,
+        "problem": result.problem,
+        "moved_to": result.moved_to,
+        "restored_limits": list(result.restored),
+        "salvaged": dict(result.salvaged),
+        "lost_tables": list(result.lost),
+        "recount": result.recount,
+    }
+
+
+def recovery_lines(result: Recovery) -> list[str]:
+    """What ``budget recover`` did, one fact a line."""
+    if not result.changed:
+        return [f"the budget ledger {result.path} is healthy; nothing to recover"]
+    lines = [f"found: {result.problem}"]
+    if result.moved_to:
+        lines.append(f"moved the broken ledger to {result.moved_to}")
+    if result.restored:
+        lines.append(f"restored the limits of {len(result.restored)} scope(s): {', '.join(result.restored)}")
+    if result.salvaged:
+        kept = ", ".join(f"{n:,} {table}" for table, n in result.salvaged.items())
+        lines.append(f"salvaged {kept}" + (f" (unreadable: {', '.join(result.lost)})" if result.lost else ""))
+    if result.recount:
+        lines.append("spend is recounted from the transcripts at the next `boundread budget ingest`")
+    lines.append(f"the ledger {result.path} is usable again")
+    return lines
