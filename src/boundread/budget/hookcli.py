@@ -36,7 +36,7 @@ def ingest_payload(text: str, session: str | None = None) -> SessionIngest:
         raise UsageError("no transcript", "pass --transcript PATH or pipe a hook payload with transcript_path")
     writing, paths = found
     waited = 0.0
-    if payload.get("hook_event_name") in sessionfiles.STOPPING:
+    if payload.get("hook_event_name") in sessionfiles.STOPPING and sessionfiles.regular(writing):
         final = payload.get("last_assistant_message")
         waited = sessionfiles.settle(writing, final if isinstance(final, str) else None)
     sid = session or session_of(payload) or session_of_path(paths[0])

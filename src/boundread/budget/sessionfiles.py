@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 STOPPING = ("Stop", "SubagentStop", "SessionEnd")  # the events after which nothing more may come to ingest it
 QUIET = 0.3  # seconds without growth that count as settled when the final message is not known
@@ -88,10 +89,27 @@ def settle(
         sleep(POLL)
 
 
+def regular(path: Path) -> bool:
+    """Whether ``path`` is a regular file (a FIFO or a device is never waited for, opened or read)."""
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:
+        return False
+
+
+def _open(path: Path) -> IO[bytes]:
+    """``path`` for reading, without blocking on a FIFO; OSError when it is not a regular file."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise OSError(f"{path} is not a regular file")
+    return os.fdopen(fd, "rb")
+
+
 def _state(path: Path) -> tuple[int, int, bool] | None:
     """(size, mtime, ends with a whole line), or None when the file is not there (yet)."""
     try:
-        with open(path, "rb") as f:
+        with _open(path) as f:
             st = os.fstat(f.fileno())
             if st.st_size:
                 f.seek(st.st_size - 1)
@@ -104,7 +122,7 @@ def _state(path: Path) -> tuple[int, int, bool] | None:
 def _says(path: Path, final: str) -> bool:
     """Whether the last assistant line in ``path`` carries the text ``final`` ends with."""
     try:
-        with open(path, "rb") as f:
+        with _open(path) as f:
             size = f.seek(0, 2)
             f.seek(max(0, size - TAIL))
             tail = f.read()

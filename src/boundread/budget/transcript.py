@@ -10,6 +10,8 @@ line is left for next time; garbage lines are skipped and counted as warnings.
 from __future__ import annotations
 
 import json
+import os
+import stat
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,6 +24,9 @@ from boundread.errors import NotFound
 
 BATCH = 5_000  # records per transaction: a crash loses no record and repeats at most one batch's reading
 ABSURD = 100_000_000  # more tokens than any context window holds: recorded, but warned about
+IMPOSSIBLE = 10**12  # past this no count is real: the record is skipped (priced, summed: SQLite's int64 overflows)
+MAX_LINE = 16 << 20  # a longer line is no transcript line (a device, a binary): skipped, the offset moves on
+SKIP_CHUNK = 1 << 20
 FIELDS = (
     ("input", "input_tokens"),
     ("output", "output_tokens"),
@@ -63,9 +68,15 @@ class SessionIngest:
     def new_bytes(self) -> int:
         return sum(f.end - f.start for f in self.files)
 
+    notes: tuple[str, ...] = ()  # transcripts skipped (not regular files)
+
     @property
     def warnings(self) -> tuple[str, ...]:
-        return tuple(w for f in self.files for w in f.warnings)
+        return self.notes + tuple(w for f in self.files for w in f.warnings)
+
+
+class _Impossible(Exception):
+    """A count no request can have: the record is skipped (and warned about)."""
 
 
 def _count(usage: dict[str, Any], name: str, warnings: list[str], where: str) -> int:
@@ -73,11 +84,22 @@ def _count(usage: dict[str, Any], name: str, warnings: list[str], where: str) ->
     if value is None:
         return 0
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        warnings.append(f"{where}: {name}={value!r} is not a token count; counted as 0")
+        warnings.append(f"{where}: {name}={_short(value)} is not a token count; counted as 0")
         return 0
+    if value > IMPOSSIBLE:
+        warnings.append(f"{where}: {name}={_short(value)} is not a possible token count; record skipped")
+        raise _Impossible
     if value > ABSURD:
         warnings.append(f"{where}: {name}={value:,} is implausibly large; recorded as given")
     return value
+
+
+def _short(value: object) -> str:
+    """A value for a warning, at most ~40 characters (a 5,000-digit count stays one short line)."""
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 64:
+        return f"~2**{value.bit_length() - 1}"
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def parse_line(raw: bytes, where: str, warnings: list[str], anchor: str | None = None) -> UsageRecord | None:
@@ -98,12 +120,15 @@ def parse_line(raw: bytes, where: str, warnings: list[str], anchor: str | None =
     model = message.get("model")
     if model == "<synthetic>" or obj.get("isApiErrorMessage"):
         return None
-    counts = {field: _count(usage, name, warnings, where) for field, name in FIELDS}
-    split = usage.get("cache_creation")
-    if isinstance(split, dict):  # newer lines split cache writes by lifetime; their sum is authoritative
-        parts = [split.get("ephemeral_5m_input_tokens"), split.get("ephemeral_1h_input_tokens")]
-        if all(isinstance(p, int) and p >= 0 for p in parts) and sum(parts):  # type: ignore[arg-type]
-            counts["cache_write"] = sum(parts)  # type: ignore[arg-type]
+    try:
+        counts = {field: _count(usage, name, warnings, where) for field, name in FIELDS}
+        split = usage.get("cache_creation")
+        if isinstance(split, dict):  # newer lines split cache writes by lifetime; their sum is authoritative
+            parts = [split.get(k, 0) for k in ("ephemeral_5m_input_tokens", "ephemeral_1h_input_tokens")]
+            if all(isinstance(p, int) and not isinstance(p, bool) and p >= 0 for p in parts) and sum(parts):
+                counts["cache_write"] = _count({"cache_creation": sum(parts)}, "cache_creation", warnings, where)
+    except _Impossible:
+        return None
     msg_id, request_id = message.get("id"), obj.get("requestId")
     key = f"{msg_id}:{request_id}" if msg_id and request_id else (str(msg_id) if msg_id else f"@{anchor or where}")
     return UsageRecord(
@@ -139,10 +164,7 @@ def _ingest_one(
     warnings: list[str] = []
     recorded_warnings = 0
     batch: dict[str, UsageRecord] = {}
-    try:
-        stream = open(path, "rb")  # noqa: SIM115 - closed by the `with stream` below
-    except OSError as exc:
-        raise NotFound(f"cannot read transcript {path}: {exc.strerror}", "pass an existing --transcript") from exc
+    stream = _open_regular(path)
 
     def flush() -> int:
         nonlocal recorded_warnings, pricer
@@ -162,10 +184,16 @@ def _ingest_one(
 
     with stream:
         stream.seek(offset)
-        for raw in stream:
+        while raw := stream.readline(MAX_LINE + 1):
+            where = f"{path.name}@{offset}"
+            if len(raw) > MAX_LINE:
+                skipped = _skip_line(stream, len(raw))
+                offset += skipped
+                lines += 1
+                warnings.append(f"{where}: a line of {skipped:,} bytes (over {MAX_LINE >> 20} MiB); skipped")
+                continue
             if not raw.endswith(b"\n"):
                 break  # half-written: the agent is still writing it; read it next time
-            where = f"{path.name}@{offset}"
             offset += len(raw)
             lines += 1
             if b'"usage"' not in raw:  # the cheap pre-filter ccusage uses too
@@ -184,6 +212,45 @@ def _ingest_one(
                 records += flush()
         records += flush()
     return IngestResult(name, sid, start, offset, lines, records, found - records, tuple(warnings))
+
+
+def _open_regular(path: Path) -> Any:
+    """``path`` opened for reading, when it is a regular file (a FIFO or a device never ends: NotFound)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    except OSError as exc:
+        raise NotFound(f"cannot read transcript {path}: {exc.strerror}", "pass an existing --transcript") from exc
+    mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        raise NotFound(f"transcript {path} is {_kind(mode)}, not a regular file", "pass the session's .jsonl file")
+    return os.fdopen(fd, "rb")
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISFIFO(mode):
+        return "a FIFO"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISDIR(mode):
+        return "a directory"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a file"
+
+
+def _skip_line(stream: Any, already: int) -> int:
+    """Read past the rest of an over-long line (to the file's end if it has none); its full length.
+
+    No transcript line comes near MAX_LINE, so one without an end yet is not waited for: that would read it
+    all again at every ingest.
+    """
+    length = already
+    while chunk := stream.readline(SKIP_CHUNK):
+        length += len(chunk)
+        if chunk.endswith(b"\n"):
+            break
+    return length
 
 
 def session_of_path(path: Path) -> str:
@@ -209,20 +276,27 @@ def ingest_all(
     names = {p: str(p.resolve()) for p in paths}
     offsets = ledger.offsets(list(names.values()))
     done: list[IngestResult] = []
+    notes: list[str] = []
     unchanged = 0
     for i, (path, name) in enumerate(names.items()):
         start = offsets.get(name, 0)
         try:
-            size = path.stat().st_size
+            st = path.stat()
         except OSError as exc:
             if i == 0:
                 raise NotFound(
                     f"cannot read transcript {path}: {exc.strerror}", "pass an existing --transcript"
                 ) from None
             continue
-        if size <= start:
+        if not stat.S_ISREG(st.st_mode):  # a device or a FIFO never ends: the first is refused, others skipped
+            if i == 0:
+                raise NotFound(f"transcript {path} is {_kind(st.st_mode)}, not a regular file",
+                               "pass the session's .jsonl file")
+            notes.append(f"{path} is {_kind(st.st_mode)}, not a regular file; skipped")
+            continue
+        if st.st_size <= start:
             unchanged += 1
             continue
         pricer = pricer or Pricer.load()
         done.append(_ingest_one(ledger, path, name, start, session, project, pricer))
-    return SessionIngest(session, tuple(done), unchanged, waited)
+    return SessionIngest(session, tuple(done), unchanged, waited, tuple(notes))
