@@ -20,6 +20,7 @@ from boundread import __version__, render
 from boundread.cli.boundary import boundary
 from boundread.core import engine
 from boundread.core.model import FILE, ExtractResult, Request
+from boundread.core.output import Replacing, check_dest
 from boundread.core.sink import Sink
 from boundread.errors import BoundreadError, ExitCode, UsageError
 from boundread.limits import Limits
@@ -76,13 +77,20 @@ def _watch() -> Callable[[Sink], contextlib.AbstractContextManager[object]] | No
     return render.progress if sys.stderr.isatty() and not os.environ.get("NO_PROGRESS") else None
 
 
-def _emit_extract(result: ExtractResult, command: str, as_json: bool) -> int:
+def _check_output(output: Path | None, stdout: bool) -> Replacing | None:
+    """Refuse a bad ``-o`` before any work; what it will replace (an existing file or symlink), if anything."""
+    return None if output is None or stdout else check_dest(output)
+
+
+def _emit_extract(result: ExtractResult, command: str, as_json: bool, replaced: Replacing | None = None) -> int:
     if as_json:
-        render.print_json(command, render.as_dict(result))
+        render.print_json(command, {**render.as_dict(result),
+                                    **({"replaced": replaced.as_dict()} if replaced and result.output else {})})
     else:
         if result.text is not None:
             typer.echo(result.text, nl=False)
-        render.print_extract(result, to_stderr=result.text is not None)
+        render.print_extract(result, to_stderr=result.text is not None,
+                             replaced=replaced.describe() if replaced and result.output else None)
     return int(ExitCode.TIMEOUT) if result.timed_out else 0
 
 
@@ -159,9 +167,10 @@ def extract(
         filters = engine.Filters(lines=parse_span(lines) if lines else None, grep=grep, ignore_case=ignore_case,
                                  context=context, member=member)
         selection = f"pages-{pages}" if pages else "sheet-" + "-".join(sheet) if sheet else "text"
+        replacing = _check_output(output, stdout)
         result = engine.extract(file, req, filters, output_path=output, to_stdout=stdout, selection=selection,
                                 watch=_watch())
-        return _emit_extract(result, "extract", as_json)
+        return _emit_extract(result, "extract", as_json, replacing)
 
     boundary(as_json, work)
 
@@ -185,9 +194,10 @@ def pages(
         req = _request(timeout=timeout, max_chars=max_chars, pages=parse_spans(page_range), layout=layout,
                        engine=_check_engine(engine_name), password=password)
         selection = f"pages-{page_range}" + ("-layout" if layout else "")
+        replacing = _check_output(output, stdout)
         result = engine.extract(file, req, output_path=output, to_stdout=stdout, selection=selection,
                                 kinds=("pdf", "pptx", "odp"), watch=_watch())
-        return _emit_extract(result, "pages", as_json)
+        return _emit_extract(result, "pages", as_json, replacing)
 
     boundary(as_json, work)
 
@@ -227,9 +237,10 @@ def sheets(
                 render.print_info(result)
             return 0
         selection = "sheet-" + "-".join(names) + (f"-rows-{rows}" if rows else "")
+        replacing = _check_output(output, stdout)
         result_x = engine.extract(file, req, output_path=output, to_stdout=stdout, selection=selection,
                                   suffix=_FORMAT_SUFFIX[fmt], kinds=("xlsx", "xls", "ods"), watch=_watch())
-        return _emit_extract(result_x, "sheets", as_json)
+        return _emit_extract(result_x, "sheets", as_json, replacing)
 
     boundary(as_json, work)
 

@@ -7,12 +7,16 @@ Default folder: ``$BOUNDREAD_OUT_DIR``, else ``./boundread-out`` (created with a
 
 from __future__ import annotations
 
+import errno
 import os
 import re
+import stat
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 
 from boundread.errors import NotFound, UsageError
+from boundread.units import human_bytes
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 
@@ -38,9 +42,74 @@ def _umask() -> int:
     return mask
 
 
+@dataclass(frozen=True)
+class Replacing:
+    """What an ``-o`` path holds before the write: a regular file, or a symlink (replaced, never written through)."""
+
+    path: str
+    what: str  # "file" | "symlink"
+    bytes: int | None = None  # the file's size
+    target: str | None = None  # the symlink's target
+
+    def describe(self) -> str:
+        if self.what == "symlink":
+            return f"replaced the symlink {self.path} (-> {self.target}) with a regular file; its target is untouched"
+        return f"replaced {self.path} ({human_bytes(self.bytes)})"
+
+    def as_dict(self) -> dict[str, object]:
+        return {"path": self.path, "was": self.what, "bytes": self.bytes, "target": self.target}
+
+
+def check_dest(dest: Path | str) -> Replacing | None:
+    """Refuse an ``-o`` that cannot name a file (empty, a folder, a device, under a file) before any work is done.
+
+    Returns what the write will replace, or None for a new file.
+    """
+    text = os.fspath(dest)
+    if not text or text.endswith(("/", os.sep)) or Path(text).name in ("", ".", ".."):
+        shown = "'' or '.'" if text in ("", ".") else text  # Typer reads an empty -o as '.'
+        raise UsageError(f"-o {shown} names no file", "pass a file path, e.g. -o out.txt")
+    path = Path(text)
+    _check_folder(path)
+    try:
+        st = path.lstat()
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise NotFound(f"cannot write {path} ({exc.strerror})", "pass -o with a writable path") from None
+    if stat.S_ISLNK(st.st_mode):
+        return Replacing(str(path), "symlink", target=os.readlink(path))
+    if stat.S_ISDIR(st.st_mode):
+        raise UsageError(f"-o {path} is a folder", f"pass a file path, e.g. -o {path / 'out.txt'}")
+    if not stat.S_ISREG(st.st_mode):  # a rename over /dev/null would replace the device itself
+        raise UsageError(f"-o {path} is not a regular file (a device, FIFO or socket)",
+                         "pass a file path, or use --stdout")
+    return Replacing(str(path), "file", bytes=st.st_size)
+
+
+def _check_folder(path: Path) -> None:
+    """The first component of ``path``'s folder that exists but is not a folder: NotFound naming it."""
+    for parent in reversed(path.parents):
+        try:
+            st = parent.stat()
+        except FileNotFoundError:
+            return  # created by the write
+        except OSError as exc:
+            if exc.errno == errno.ENOTDIR:
+                break
+            raise NotFound(f"cannot write {path} ({exc.strerror})", "pass -o with a writable path") from None
+        if not stat.S_ISDIR(st.st_mode):
+            raise NotFound(f"cannot write {path}: {parent} is a file, not a folder",
+                           "pass -o with a path in a folder")
+
+
 def write_atomic(dest: Path, text: str, *, never: Path | None = None) -> Path:
-    """Write ``text`` to ``dest`` through a temporary file and a rename; refuse to touch ``never``."""
-    if never is not None and dest.exists() and dest.resolve() == never.resolve():
+    """Write ``text`` to ``dest`` through a temporary file and a rename; refuse to touch ``never``.
+
+    The rename replaces what ``dest`` names: a symlink there is replaced, its target never written.
+    """
+    check_dest(dest)
+    if never is not None and _same_place(dest, never):
         raise UsageError(f"{dest} is the input file", "choose another -o path")
     folder = dest.parent
     fresh = not folder.exists()
@@ -57,6 +126,17 @@ def write_atomic(dest: Path, text: str, *, never: Path | None = None) -> Path:
         except BaseException:
             Path(tmp).unlink(missing_ok=True)
             raise
-    except (PermissionError, IsADirectoryError, NotADirectoryError) as exc:
-        raise NotFound(f"cannot write {dest} ({exc.strerror})", "pass -o with a writable path") from None
+    except OSError as exc:
+        raise NotFound(f"cannot write {dest} ({exc.strerror or exc})", "pass -o with a writable path") from None
     return dest
+
+
+def _same_place(dest: Path, never: Path) -> bool:
+    """Whether writing ``dest`` would replace ``never``: the same directory entry, or the same file."""
+    try:
+        here = Path(os.path.realpath(dest.parent)) / dest.name
+        if here == Path(os.path.realpath(never.parent)) / never.name:
+            return True
+        return not dest.is_symlink() and dest.exists() and dest.samefile(never)
+    except OSError:
+        return False

@@ -75,12 +75,14 @@ def progress(sink: Sink) -> contextlib.AbstractContextManager[None]:
     return views.progress(sink)
 
 
-def print_extract(result: ExtractResult, *, to_stderr: bool = False) -> None:
-    """The summary of an extraction: plain lines (agents read them; no rich needed)."""
+def print_extract(result: ExtractResult, *, to_stderr: bool = False, replaced: str | None = None) -> None:
+    """The summary of an extraction: plain lines (agents read them; no rich needed). ``replaced``: what ``-o``
+    wrote over (``replaced out.txt (1.2 KB)``)."""
     subject = f"{result.path}:{result.member}" if result.member else result.path
     facts = [result.kind, *([result.done] if result.done else [])]
     facts += [f"{result.chars:,} chars", f"{result.lines:,} lines", f"~{result.est_tokens:,} tokens"]
-    lines = [f"wrote {result.output or 'the text to stdout'}", f"  {subject}: " + " · ".join(facts),
+    lines = [f"wrote {result.output or 'the text to stdout'}", *([f"  {replaced}"] if replaced else []),
+             f"  {subject}: " + " · ".join(facts),
              "  truncated: " + ("; ".join(result.truncated_reasons) if result.truncated else "no")]
     lines += [f"  warning: {warning}" for warning in result.warnings]
     if result.next:
