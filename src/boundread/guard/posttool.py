@@ -183,15 +183,12 @@ def summary(output: Output, binary: bool, tool: str, cwd: str, cap: int) -> str:
                 f"--lines 1-200`.")
     where = quote(saved)
     lines_out = [head, f"Full output saved to: {saved}", "Read it in parts:"]
-    if binary:
-        lines_out.append(f"  boundread info {where}")
+    if binary:  # boundread extracts text only: info says what the data is
+        return "\n".join([*lines_out[:2], f"Look at it with: boundread info {where}"])
     lines_out += [f"  boundread extract {where} --lines 1-200",
                   f"  boundread extract {where} --grep PATTERN --context 2"]
-    if not binary:
-        preview = _preview(output.text)
-        if preview:
-            lines_out += ["First lines:", *preview]
-    return "\n".join(lines_out)
+    preview = _preview(output.text)
+    return "\n".join([*lines_out, "First lines:", *preview] if preview else lines_out)
 
 
 def _preview(text: str) -> list[str]:
