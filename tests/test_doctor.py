@@ -54,7 +54,8 @@ def test_a_fresh_claude_init_is_ready(tmp_path: Path) -> None:
     assert [(a["agent"], a["ready"]) for a in data["agents"]] == [("claude", True)]
     checks = _checks(result)
     assert set(checks) == {"settings", "guard hook on PreToolUse (Read, Bash)", "guard hook on PostToolBatch",
-                           "guard hook on PostToolUse (Bash)", "command found", "command runs", "same version", "budget ingest", "skill"}
+                           "guard hook on PostToolUse (Bash)", "command found", "command runs", "same version",
+                           "budget ingest", "skill"}
     assert all(check["ok"] is True and check["fix"] == "" for check in checks.values())
     assert set(checks["settings"]) == {"name", "ok", "detail", "fix"}
     assert str(SCRIPT) in checks["command found"]["detail"]

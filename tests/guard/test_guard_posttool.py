@@ -18,12 +18,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import guard_env
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from boundread.guard import main, posttool
 from boundread.guard.config import GuardConfig
+from conftest import guard_env
 
 LINE = "2026-11-29T08:00:00Z INFO worker request {n:08d} served in 12 ms"
 BIG = "".join(LINE.format(n=n) + "\n" for n in range(1, 8001))  # ~540 KB: over the 256 KB cap
