@@ -15,7 +15,7 @@ from boundread.core.model import FILE, Outcome, Request, Source, Span
 from boundread.core.sink import Sink
 from boundread.core.source import source_for_bytes, source_for_path
 from boundread.errors import Corrupt, Encrypted, UsageError
-from boundread.formats import pdf
+from boundread.formats.pdf import handler as pdf
 from boundread.limits import Deadline, Limits
 
 MARKER = re.compile(r"^--- page (\d+) / (\d+) ---$", re.MULTILINE)
@@ -138,12 +138,12 @@ def test_resume_keeps_the_options(files: dict[str, Path]) -> None:
 
 
 def test_falls_back_to_the_other_engine(files: dict[str, Path], monkeypatch: pytest.MonkeyPatch) -> None:
-    from boundread.formats import pdf_engines
+    from boundread.formats.pdf import engines
 
     def refuse(self: object, src: Source, password: str | None) -> None:
-        raise pdf_engines.OpenFailed("Data format error")
+        raise engines.OpenFailed("Data format error")
 
-    monkeypatch.setattr(pdf_engines.PdfiumDoc, "__init__", refuse)
+    monkeypatch.setattr(engines.PdfiumDoc, "__init__", refuse)
     outcome, text, _ = _run(source_for_path(files["two"]))
     assert "SENTINEL-PAGE-2" in text
     assert outcome.warnings == ["pdfium could not open the file (Data format error): read with pdfminer"]

@@ -1,4 +1,4 @@
-"""One module per kind of file, and the ordered registry that picks one.
+"""One module per kind of file, grouped by family, and the ordered registry that picks one.
 
 Every handler module has the same shape (no base class, no import-time scanning):
 
@@ -10,8 +10,13 @@ Handlers import their heavy library inside these functions, raise ``boundread.er
 (Encrypted, Corrupt, Refused, Unsupported), write text only into the sink, and stop as soon as
 ``sink.write`` returns False. They never print and never exit.
 
-The registry names each module with the kinds it handles, so a command imports only the one
-handler it needs (a test checks the names against each module's KINDS).
+The families: ``pdf/``, ``office/`` (word processing and presentations), ``sheets/``,
+``archives/``, and the one-module families ``text``, ``image`` and ``binary``. Each family
+package's docstring says which of its modules handles which kind; the rest are its helpers.
+
+The registry names each handler module (its path under ``boundread.formats``) with the kinds it
+handles, so a command imports only the one handler it needs (a test checks the names against each
+module's KINDS).
 """
 
 from __future__ import annotations
@@ -23,7 +28,7 @@ from boundread.errors import Unsupported
 
 #: Specific before generic; the first entry whose kinds include the kind wins.
 HANDLERS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("pdf", ("pdf",)),
+    ("pdf.handler", ("pdf",)),
     ("docx", ("docx", "odt")),
     ("pptx", ("pptx", "odp")),
     ("sheets", ("xlsx", "xls", "ods")),

@@ -4,7 +4,7 @@ PDFium (pypdfium2) reads text by default: it opens a document without parsing it
 reads any page directly, so ``info`` and ``pages 1-5`` cost the same on a 5-page and a 1,000-page
 file. pdfminer.six is the second engine (``--engine pdfminer``) and the fallback when PDFium cannot
 open a file. ``--layout`` places each glyph on a character grid so a table row stays on one line
-(see :mod:`boundread.formats.pdf_layout`).
+(see :mod:`boundread.formats.pdf.layout`).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from boundread.core.model import FILE, Details, Outcome, Request, Source, Span, Suggestion
 from boundread.core.sink import Sink
 from boundread.errors import Corrupt, Encrypted, UsageError
-from boundread.formats.pdf_engines import Page, PdfDoc, header_version, open_pdf
+from boundread.formats.pdf.engines import Page, PdfDoc, header_version, open_pdf
 
 KINDS: tuple[str, ...] = ("pdf",)
 

@@ -19,7 +19,7 @@ from typing import Any, BinaryIO, Protocol, cast
 
 from boundread.core.model import Source
 from boundread.errors import Corrupt, Encrypted
-from boundread.formats.pdf_layout import grid_text, miner_glyphs, pdfium_glyphs
+from boundread.formats.pdf.layout import grid_text, miner_glyphs, pdfium_glyphs
 
 #: What pdfminer raises on damaged or hostile files, besides its own PSException family.
 MINER_FAILURES: tuple[type[BaseException], ...] = (
