@@ -253,7 +253,7 @@ def _read_payload(stdin: IO[str] | None) -> dict[str, Any]:
         raise dialects.PayloadError(f"invalid JSON on stdin ({msg}, line {line}) - send one hook payload "
                                     "(a JSON object)") from None
     if not isinstance(payload, dict):
-        raise dialects.PayloadError(f"the payload is a JSON {type(payload).__name__}, not an object - send "
+        raise dialects.PayloadError(f"the payload is not a JSON object (a {type(payload).__name__}) - send "
                                     "the hook payload object")
     return payload
 
