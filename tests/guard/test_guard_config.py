@@ -51,14 +51,15 @@ def test_nearest_boundread_toml_wins(tmp_path: Path) -> None:
     assert config.load(tmp_path).line_cap == 300
 
 
-def test_bad_values_name_the_fix(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_bad_values_fall_back_and_name_the_fix(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("BOUNDREAD_GUARD_TEXT_MAX_BYTES", "lots")
-    with pytest.raises(config.ConfigError, match="256KB"):
-        config.load(tmp_path)
-    monkeypatch.setenv("BOUNDREAD_GUARD_TEXT_MAX_BYTES", "64KB")
+    monkeypatch.setenv("BOUNDREAD_GUARD_LINE_CAP", "100")
     monkeypatch.setenv("BOUNDREAD_GUARD_NOPE", "1")
-    with pytest.raises(config.ConfigError, match="unknown guard setting"):
-        config.load(tmp_path)
+    cfg = config.load(tmp_path)
+    assert cfg.text_max_bytes == 256 * 1024 and cfg.line_cap == 100  # the bad one keeps its default
+    assert len(cfg.notes) == 2
+    assert "BOUNDREAD_GUARD_TEXT_MAX_BYTES" in cfg.notes[0] and "256KB" in cfg.notes[0]
+    assert "unknown guard setting 'nope'" in cfg.notes[1]
 
 
 @needs_tomllib
@@ -77,10 +78,12 @@ def test_payload_cwd_selects_the_project_config(tmp_path: Path, capsys: pytest.C
 
 
 @needs_tomllib
-def test_broken_config_applies_on_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_broken_config_is_ignored_with_a_warning(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     (tmp_path / ".boundread.toml").write_text("[guard\n")
-    assert run(["--config", str(tmp_path / ".boundread.toml"), "--path", "x.pdf"]) == 0
-    assert "invalid TOML" in capsys.readouterr().err
+    (tmp_path / "x.pdf").write_bytes(b"%PDF-1.4\n%%EOF\n")
+    assert run(["--config", str(tmp_path / ".boundread.toml"), "--path", str(tmp_path / "x.pdf")]) == 2
+    err = capsys.readouterr().err
+    assert "boundread: warning: " in err and "invalid TOML" in err and "ignored" in err
 
 
 def test_explicit_missing_config(capsys: pytest.CaptureFixture[str]) -> None:

@@ -4,6 +4,20 @@ The project config is the nearest ``.boundread.toml`` (table ``[guard]``) or ``p
 (table ``[tool.boundread.guard]``) found upward from the payload's ``cwd``. ``tomllib`` exists on
 Python 3.11+ only: on 3.10 files are skipped with a note and defaults + env vars apply.
 Standard library only (the hook path).
+
+Bad settings never turn the guard off: a value that cannot be used (``line_cap = "lots"``, an
+unknown ``BOUNDREAD_GUARD_*`` variable, a file that is not valid TOML) is ignored with one note on
+stderr, and the value below it applies - at worst the default. ``on_error`` is case-insensitive.
+
+Trust: the project config lives in the project, and the agent the guard watches can write files
+there, ``.boundread.toml`` included: a project file is the agent's to change. The user config
+(``$XDG_CONFIG_HOME/boundread/config.toml``, or ``--config PATH``) and the hook's environment are
+the user's. The user config can lock the settings that weaken the guard (LOCKABLE) against project
+files: ``lock = true`` locks them all, ``lock = ["allow", "deny_kinds"]`` some. A locked setting in a
+project file may only tighten the guard: a threshold may go down, ``deny_kinds`` and
+``attachment_dirs`` may only grow, its ``allow`` globs are ignored, ``on_error`` may become deny but
+not allow. A user config that exists but cannot be read locks them all. ``lock`` in a project file
+or the environment is ignored.
 """
 
 # os.path on purpose, not pathlib: importing pathlib costs milliseconds of start-up on the hook path.
@@ -85,42 +99,132 @@ class ConfigError(ValueError):
     """A config value that cannot be used; the message names the key and the fix."""
 
 
+def _brief(value: object) -> str:
+    shown = repr(value) if not isinstance(value, int) or abs(value) < 10 ** 40 else "a huge number"
+    return shown if len(shown) <= 42 else shown[:40] + "..."
+
+
 def parse_size(value: object, key: str = "size") -> int:
     if isinstance(value, int) and not isinstance(value, bool):
         return value
     import re  # only when a size is given as text
 
-    match = re.match(_SIZE, str(value), re.IGNORECASE)
+    text = str(value) if not isinstance(value, bool) else ""
+    match = re.match(_SIZE, text, re.IGNORECASE) if len(text) <= 40 else None
     unit = (match.group(2) or "").lower() if match else ""
     if not match or unit not in _UNITS:
-        raise ConfigError(f"{key}: {value!r} is not a size - use e.g. 262144, '256KB' or '5MB'")
+        raise ConfigError(f"{key}: {_brief(value)} is not a size - use e.g. 262144, '256KB' or '5MB'")
     return int(float(match.group(1)) * _UNITS[unit])
 
 
 def _coerce(key: str, value: object) -> object:
     if key in _SIZE_KEYS:
-        return parse_size(value, key)
+        size = parse_size(value, key)
+        if size < 0:
+            raise ConfigError(f"{key}: {_brief(value)} is negative - use e.g. 262144, '256KB' or '5MB'")
+        return size
     if key in _INT_KEYS:
-        try:
-            return int(str(value))
-        except ValueError:
-            raise ConfigError(f"{key}: {value!r} is not a whole number") from None
+        text = str(value).strip() if not isinstance(value, bool) else ""
+        if not (text.isascii() and text.isdigit()) or len(text) > 18:
+            raise ConfigError(f"{key}: {_brief(value)} is not a whole number - use e.g. {getattr(GuardConfig(), key)}")
+        return int(text)
     if key in _LIST_KEYS:
-        items = value.split(",") if isinstance(value, str) else list(value)  # type: ignore[call-overload]
+        if not isinstance(value, (str, list, tuple)):
+            raise ConfigError(f"{key}: {_brief(value)} is not a list - use e.g. [\"a\", \"b\"] or a,b")
+        items = value.split(",") if isinstance(value, str) else list(value)
         words = tuple(str(item).strip() for item in items if str(item).strip())
         return frozenset(words) if key == "deny_kinds" else words
     if key == "on_error":
-        if str(value) not in ("allow", "deny"):
-            raise ConfigError(f"on_error: {value!r} - use 'allow' or 'deny'")
-        return str(value)
-    raise ConfigError(f"unknown guard setting {key!r} - known: {', '.join(KEYS)}")
+        word = str(value).strip().lower()
+        if word not in ("allow", "deny"):
+            raise ConfigError(f"on_error: {_brief(value)} is neither allow nor deny - use 'allow' or 'deny'")
+        return word
+    raise ConfigError(f"unknown guard setting {key!r} - the known ones: {', '.join(KEYS)}")
 
 
-def apply(config: GuardConfig, table: Mapping[str, Any], source: str) -> GuardConfig:
-    """Overlay one table of settings (keys may use - or _)."""
-    changes: dict[str, Any] = {key.replace("-", "_"): _coerce(key.replace("-", "_"), value)
-                               for key, value in table.items()}
-    return replace(config, sources=(*config.sources, source), **changes) if changes else config
+#: The settings that can weaken the guard, and how a locked one may still change: a threshold may
+#: only go down, a list of denied things may only grow, ``allow`` globs and ``on_error = "allow"``
+#: are dropped.
+LOCKABLE = ("allow", "deny_kinds", "text_max_bytes", "line_cap", "pdf_page_cap", "image_max_bytes",
+            "attachment_dirs", "extract_max_bytes", "extract_max_entries", "on_error")
+
+
+def apply(config: GuardConfig, table: Mapping[str, Any], source: str,
+          locked: frozenset[str] = frozenset(), *, user: bool = False) -> GuardConfig:
+    """Overlay one table of settings (keys may use - or _). A value that cannot be used is ignored
+    with a note, so the layer below (at worst the default) still applies: a typo never turns the
+    guard off. ``locked`` settings may only be tightened (see LOCKABLE); ``user``: the table is the
+    user's own config, whose ``lock`` key _lock reads."""
+    changes: dict[str, Any] = {}
+    notes = list(config.notes)
+    for raw, value in table.items():
+        key = str(raw).replace("-", "_")
+        if key == "lock":
+            if user:
+                continue
+            notes.append(f"{source}: 'lock' is read from the user config only - ignored")
+            continue
+        try:
+            new = _coerce(key, value)
+        except ConfigError as exc:
+            what, _, fix = str(exc).removeprefix(f"{key}: ").partition(" - ")
+            kept = f", {key} stays {_show(config, key)}" if key in KEYS else ""
+            notes.append(f"{_where(source, key)}: {what}; ignored{kept} - {fix}")
+            continue
+        if key in locked:
+            new, dropped = _tighten(config, key, new)
+            if dropped:
+                notes.append(f"{_where(source, key)}: locked by {user_file()} - {dropped}")
+        changes[key] = new
+    return replace(config, sources=(*config.sources, source), notes=tuple(notes), **changes) if changes \
+        else replace(config, notes=tuple(notes))
+
+
+def _where(source: str, key: str) -> str:
+    return f"BOUNDREAD_GUARD_{key.upper()}" if source == "env" else f"{source} [{key}]"
+
+
+def _show(config: GuardConfig, key: str) -> str:
+    value = getattr(config, key)
+    if isinstance(value, frozenset):
+        value = sorted(value)
+    return repr(value)
+
+
+def _tighten(config: GuardConfig, key: str, new: Any) -> tuple[Any, str]:
+    """``new`` cut back to what tightens the guard, and what was refused ('' when nothing)."""
+    old = getattr(config, key)
+    if key == "allow":
+        return old, "allow globs from a project file are ignored" if new else ""
+    if key == "on_error":
+        return ("deny", "on_error stays deny") if old == "deny" and new != "deny" else (new, "")
+    if key == "deny_kinds":
+        kept = old | new
+        return kept, f"kinds stay denied: {', '.join(sorted(old - new))}" if old - new else ""
+    if key == "attachment_dirs":
+        kept = (*old, *(folder for folder in new if folder not in old))
+        return kept, f"folders stay: {', '.join(folder for folder in old if folder not in new)}" \
+            if set(old) - set(new) else ""
+    if new > old:
+        return old, f"{key} may only go down: stays {old}"
+    return new, ""
+
+
+def _lock(table: Mapping[str, Any], source: str) -> tuple[frozenset[str], str]:
+    """What the user's own config locks against project files: ``lock = true`` (every LOCKABLE
+    setting) or ``lock = ["allow", "deny_kinds"]``; and a note when ``lock`` is not usable."""
+    value = table.get("lock", False)
+    if value is True:
+        return frozenset(LOCKABLE), ""
+    if value is False:
+        return frozenset(), ""
+    if isinstance(value, list) and all(isinstance(item, str) for item in value):
+        names = {item.replace("-", "_") for item in value}
+        unknown = sorted(names - set(LOCKABLE))
+        note = f"{source} [lock]: {', '.join(unknown)} cannot be locked - lockable: {', '.join(LOCKABLE)}" \
+            if unknown else ""
+        return frozenset(names & set(LOCKABLE)), note
+    return frozenset(LOCKABLE), f"{source} [lock]: {value!r} is not true, false or a list - every setting locked"
 
 
 def _read_toml(path: str) -> dict[str, Any] | None:
@@ -133,7 +237,7 @@ def _read_toml(path: str) -> dict[str, Any] | None:
         try:
             data: dict[str, Any] = tomllib.load(fh)
             return data
-        except tomllib.TOMLDecodeError as exc:
+        except (tomllib.TOMLDecodeError, UnicodeDecodeError, RecursionError) as exc:
             raise ConfigError(f"{path}: invalid TOML ({exc}) - fix or remove the file") from None
 
 
@@ -142,12 +246,16 @@ def _table(path: str) -> dict[str, Any] | None:
     if data is None:
         return None
     if os.path.basename(path) == "pyproject.toml":
-        table = data.get("tool", {}).get("boundread", {}).get("guard", {})  # None only means "no tomllib"
+        table = _get(_get(_get(data, "tool"), "boundread"), "guard")
     else:
-        table = data.get("guard", data.get("tool", {}).get("boundread", {}).get("guard", {}))
-    if table is not None and not isinstance(table, dict):
-        raise ConfigError(f"{path}: the guard settings must be a table")
+        table = data.get("guard", _get(_get(_get(data, "tool"), "boundread"), "guard"))
+    if not isinstance(table, dict):
+        raise ConfigError(f"{path}: the guard settings must be a table - write them under [guard]")
     return table
+
+
+def _get(table: object, key: str) -> object:
+    return table.get(key, {}) if isinstance(table, dict) else {}
 
 
 def project_file(cwd: str | os.PathLike[str]) -> str | None:
@@ -174,27 +282,49 @@ def user_file() -> str:
 
 
 def load(cwd: str | os.PathLike[str] | None = None, explicit: str | None = None) -> GuardConfig:
-    """Build the config for a hook call whose working directory is ``cwd``."""
+    """Build the config for a hook call whose working directory is ``cwd``. Never raises for a bad
+    file or value: each one is a note (guard-check prints them), and what it would have set keeps
+    the value below it. A user config that cannot be read locks everything (it may have said so)."""
     config = GuardConfig()
-    files: list[str] = []
-    if explicit:
-        files.append(explicit)
-    else:
-        files.append(user_file())
-        found = project_file(cwd or os.getcwd())
+    locked: frozenset[str] = frozenset()
+    user = explicit or user_file()
+    files = [(user, True)]
+    if not explicit:
+        try:
+            found = project_file(cwd or os.getcwd())
+        except (OSError, ValueError) as exc:
+            found, config = None, _note(config, f"the project config cannot be read ({exc}); ignored")
         if found is not None:
-            files.append(found)
-    for path in files:
+            files.append((found, False))
+    for path, trusted in files:
         if not os.path.isfile(path):
             if explicit:
-                raise ConfigError(f"--config {path}: no such file")
+                config = _note(config, f"--config {path}: no such file - the defaults apply")
             continue
-        table = _table(path)
+        try:
+            table = _table(path)
+        except (ConfigError, OSError) as exc:
+            message = str(exc) if isinstance(exc, ConfigError) else f"{path}: cannot read it ({exc})"
+            if trusted:
+                locked = frozenset(LOCKABLE)
+                message += "; until then project files may only tighten the guard"
+            config = _note(config, f"{message}; this file is ignored")
+            continue
         if table is None:
-            note = f"{path} ignored: Python 3.10 has no tomllib (use BOUNDREAD_GUARD_* env vars)"
-            config = replace(config, notes=(*config.notes, note))
+            config = _note(config, f"{path} ignored: Python 3.10 has no tomllib (use BOUNDREAD_GUARD_* env vars)")
+            continue
+        if trusted:
+            extra, note = _lock(table, path)
+            locked |= extra
+            if note:
+                config = _note(config, note)
+            config = apply(config, table, path, user=True)
         elif table:
-            config = apply(config, table, path)
+            config = apply(config, table, path, locked)
     env = {key[len("BOUNDREAD_GUARD_"):].lower(): value for key, value in os.environ.items()
            if key.startswith("BOUNDREAD_GUARD_") and value != ""}
     return apply(config, env, "env") if env else config
+
+
+def _note(config: GuardConfig, note: str) -> GuardConfig:
+    return replace(config, notes=(*config.notes, note))
