@@ -14,7 +14,7 @@ from __future__ import annotations
 # typing or pathlib at module level: jsonio, Records and os.path instead.
 import os
 
-from boundread.guard import jsonio
+from boundread.guard import jsonio, tools
 from boundread.guard.record import Record
 
 TYPE_CHECKING = False
@@ -36,10 +36,15 @@ class PayloadError(ValueError):
 
 
 class Call(Record):
-    """One tool call, normalised across agents. ``action`` is READ, COMMAND or OTHER."""
+    """One tool call, normalised across agents. ``action`` is READ, COMMAND or OTHER.
+
+    ``reads``: when set, every file the call reads (a read tool beyond the agent's own,
+    PowerShell's Get-Content), as ``tools.Read`` tuples; ``path`` is then the first of them.
+    ``range_params``: how this tool bounds a read, for a deny reason ('' for the agent's own read tool).
+    """
 
     __slots__ = ("agent", "tool", "action", "path", "command", "offset", "limit", "pages", "cwd", "event",  # noqa: RUF023 - field order = argument order
-                 "tool_input")
+                 "tool_input", "reads", "range_params")
     agent: str
     tool: str
     action: str
@@ -51,12 +56,15 @@ class Call(Record):
     cwd: str
     event: str
     tool_input: Mapping[str, Any]
+    reads: tuple[tools.Read, ...]
+    range_params: str
 
     def __init__(self, agent: str, tool: str, action: str, path: str = "", command: str = "",
                  offset: object = None, limit: object = None, pages: object = None, cwd: str = "",
-                 event: str = "", tool_input: Mapping[str, Any] | None = None) -> None:
+                 event: str = "", tool_input: Mapping[str, Any] | None = None,
+                 reads: tuple[tools.Read, ...] = (), range_params: str = "") -> None:
         self._init(agent, tool, action, path, command, offset, limit, pages, cwd, event,
-                   {} if tool_input is None else tool_input)
+                   {} if tool_input is None else tool_input, reads, range_params)
 
 
 class Reply(Record):
@@ -70,13 +78,18 @@ class Reply(Record):
 
 
 def detect(payload: Mapping[str, Any]) -> str:
-    """The agent that sent ``payload``, from its shape (raises PayloadError when unknown)."""
+    """The agent that sent ``payload``, from its shape (raises PayloadError when unknown).
+
+    The snake_case shape (``hook_event_name`` + ``tool_name`` + ``tool_input``) wins over Copilot's
+    ``toolName``: a Claude payload that also carries a ``toolName`` key is still Claude's.
+    """
     event = str(payload.get("hook_event_name") or payload.get("hookEventName") or "")
     if "preToolUse" in payload and ("hookName" in payload or "clineVersion" in payload):
         return "cline"
     if "agent_action_name" in payload or "tool_info" in payload:
         return "windsurf"
-    if "toolName" in payload:
+    snake = "hook_event_name" in payload and "tool_name" in payload and "tool_input" in payload
+    if "toolName" in payload and not snake:
         return "copilot"
     if event in ("beforeReadFile", "beforeShellExecution", "preToolUse") or "conversation_id" in payload \
             or "cursor_version" in payload:
@@ -91,6 +104,8 @@ def detect(payload: Mapping[str, Any]) -> str:
         if "timestamp" in payload and "tool_use_id" not in payload:
             return "copilot"
         return "claude"
+    if "toolName" in payload:
+        return "copilot"
     raise PayloadError("unknown payload shape (no hook_event_name, toolName, preToolUse or tool_info) - "
                        "pass --agent NAME, or use --path/--command")
 
@@ -119,16 +134,33 @@ def _call(agent: str, tool: str, args: Mapping[str, Any], cwd: str, event: str =
         offset, limit = read_range(args)
         return Call(agent, tool, READ, path=path, offset=offset, limit=limit, pages=args.get("pages"),
                     cwd=cwd, event=event, tool_input=args)
+    if tools.is_read_tool(low):
+        found = tools.reads(low, args, cwd)
+        if not found:
+            return Call(agent, tool, OTHER, cwd=cwd, event=event, tool_input=args)
+        path, limit, _explicit = found[0]
+        return Call(agent, tool, READ, path=path, limit=limit, cwd=cwd, event=event, tool_input=args,
+                    reads=tuple(found), range_params=tools.range_params(low))
     if low in _SHELL_TOOLS:
         command = args.get("command") or args.get("command_line") or args.get("cmd")
-        if isinstance(command, list):
-            command = " ".join(str(part) for part in command)
+        if isinstance(command, (list, tuple)):  # Codex, the SDKs: an argv list
+            command = _argv(command)
         if isinstance(command, str) and command:
             folder = args.get("dir_path") or args.get("cwd") or args.get("workdir")
             if isinstance(folder, str) and folder:
                 cwd = _join(cwd, folder) if cwd else folder
-            return Call(agent, tool, COMMAND, command=command, cwd=cwd, event=event, tool_input=args)
+            found = tools.powershell_reads(command) if low in ("powershell", "pwsh") else []
+            return Call(agent, tool, COMMAND, command=command, cwd=cwd, event=event, tool_input=args,
+                        reads=tuple(found), range_params="-TotalCount N or -Tail N" if found else "")
     return Call(agent, tool, OTHER, cwd=cwd, event=event, tool_input=args)
+
+
+def _argv(words: list[Any] | tuple[Any, ...]) -> str:
+    """An argv list as one shell command line: ``shlex.join``, so ``["bash", "-lc", "cat a.pdf"]``
+    stays three words and the shell guard sees the script that ``bash -c`` runs."""
+    from boundread.guard.reason import quote  # shlex.quote without re
+
+    return " ".join(quote(str(word)) for word in words)
 
 
 def read_range(args: Mapping[str, Any]) -> tuple[object, object]:
@@ -159,8 +191,12 @@ def _line(value: object, default: int | None = None) -> int | None:
         return default
     if isinstance(value, bool) or not isinstance(value, (int, str)):
         return None
-    text = str(value).strip()
-    return int(text) if text.isascii() and text.isdigit() and int(text) > 0 else None
+    if isinstance(value, int):
+        return value if value > 0 else None
+    text = value.strip()
+    if not (text.isascii() and text.isdigit()) or len(text) > jsonio.MAX_DIGITS:
+        return None  # int() refuses over 4,300 digits; no line number has 40
+    return int(text) if int(text) > 0 else None
 
 
 #: How each agent's read tool takes a range, for the deny reason of a big text file.

@@ -131,3 +131,13 @@ def tail_for(kind: str) -> str:
         return "Pick the members you need from the listing; ask the user if it is big."
     return ("They write to ./boundread-out/; read the output file in parts. If the file is big "
             "(over ~30 pages or 5 MB), ask the user which part they need first.")
+
+
+def together(count: int, total: int, cap: int, first: str, over: bool = False) -> str:
+    """The deny reason of a read of many files at once: each passes, all of them together do not."""
+    many = f"over {count} files" if over else f"{count} files"
+    what = f"reading {many} in one call ({human_bytes(total)} together)" if not over else \
+        f"reading {many} in one call"
+    cmds = [f"boundread info {quote(first)}", f"boundread extract {quote(first)} --lines 1-200"]
+    return compose(what, "each may be small", f"together they are over {human_bytes(cap)}", cmds,
+                   "Read fewer files per call, or a bounded part of each; ask the user which matter.")
