@@ -71,17 +71,18 @@ def test_fifo_is_not_opened(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     os.mkfifo(fifo)
     assert run([], io.StringIO(_claude(str(fifo), tmp_path))) == 0  # would hang if it were opened
     out, err = capsys.readouterr()
-    assert out == "" and "not a regular file" in err
-    strict = check_read(str(fifo), config=GuardConfig(on_error="deny"))
-    assert strict.decision == "deny" and strict.rule == "not-a-regular-file"
+    reason = json.loads(out)["hookSpecificOutput"]["permissionDecisionReason"]
+    assert "FIFO" in reason and err == ""  # a decision, not an error: on_error plays no part
+    denied = check_read(str(fifo), config=GuardConfig(on_error="allow"))
+    assert denied.decision == "deny" and denied.rule == "not-a-regular-file"
 
 
 @pytest.mark.skipif(not Path("/dev/zero").exists(), reason="no /dev/zero on this system")
 def test_dev_zero(tmp_path: Path) -> None:
     result = subprocess.run(guard_argv(), input=_claude("/dev/zero", tmp_path), capture_output=True, text=True,
                             env=guard_env(), cwd=tmp_path, timeout=60, check=False)
-    assert result.returncode == 0 and result.stdout == ""
-    assert "not a regular file" in result.stderr
+    assert result.returncode == 0 and result.stderr == ""
+    assert "character device" in json.loads(result.stdout)["hookSpecificOutput"]["permissionDecisionReason"]
     command = subprocess.run(guard_argv("--command", "cat /dev/zero | head -c 10"), capture_output=True,
                              text=True, env=guard_env(), cwd=tmp_path, timeout=60, check=False)
     assert command.returncode == 0

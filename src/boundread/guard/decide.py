@@ -116,8 +116,15 @@ def check_read(path: str, *, offset: object = None, limit: object = None, pages:
     """May an agent read ``path`` whole (or ``limit`` lines from ``offset``, or the PDF ``pages``)?
 
     ``range_params`` names the agent's own range parameters in the reason (Gemini: start_line/end_line).
+    Devices, FIFOs, the agent's own streams and unsized /proc files are denied first (guard/special.py).
     """
-    return _verdict(path, config or GuardConfig(), cwd, command=None, limit=limit, pages=pages,
+    from boundread.guard import special
+
+    cfg = config or GuardConfig()
+    refused = special.refusal(path, cwd, cfg)
+    if refused is not None:
+        return Decision(DENY, refused[1], rule=refused[0], path=path)
+    return _verdict(path, cfg, cwd, command=None, limit=limit, pages=special.page_range(pages),
                     range_params=range_params)
 
 
