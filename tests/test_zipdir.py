@@ -15,7 +15,8 @@ from boundread import zipdir
 from boundread.core.model import Request
 from boundread.core.source import source_for_bytes, source_for_path
 from boundread.errors import Corrupt
-from boundread.formats import archive, archive_zip
+from boundread.formats.archives import handler as archive
+from boundread.formats.archives import zipfiles
 from boundread.limits import Limits
 from tests.helpers import run
 
@@ -124,7 +125,7 @@ def test_prepended_stub_shifts_every_offset(stub: bytes) -> None:
     recs = _same_as_zipfile(data)
     assert recs[0].header_offset == len(stub) and zipdir.end_record(io.BytesIO(data)).concat == len(stub)
     assert zipdir.read_data(io.BytesIO(data), recs[1]) == SENTINEL * 2
-    assert archive_zip.read_member(source_for_bytes("sfx.zip", data), "b.txt", Request()) == SENTINEL * 2
+    assert zipfiles.read_member(source_for_bytes("sfx.zip", data), "b.txt", Request()) == SENTINEL * 2
 
 
 def test_utf8_and_cp437_names() -> None:
@@ -215,7 +216,7 @@ def test_listing_of_many_entries_never_builds_zipfile(big_zip: Path, monkeypatch
 
 
 def test_totals_walk_is_capped(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(archive_zip, "TOTALS_CAP", 50)
+    monkeypatch.setattr(zipfiles, "TOTALS_CAP", 50)
     src = source_for_bytes("m.zip", many_zip(500))
     lst = archive.listing(src, Request(limits=Limits(max_entries=10)))
     assert lst.total_entries == 500 and len(lst.entries) == 10 and lst.truncated

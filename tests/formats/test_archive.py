@@ -24,9 +24,9 @@ from boundread.core.model import FILE, Request, Source
 from boundread.core.sink import Sink
 from boundread.core.source import source_for_bytes, source_for_path
 from boundread.errors import BoundreadError, Corrupt, Encrypted, Refused, Unsupported, UsageError
-from boundread.formats import archive
-from boundread.formats.archive_7z import _capped_factory
-from boundread.formats.archive_common import escape_reason, link_escape
+from boundread.formats.archives import handler as archive
+from boundread.formats.archives.common import escape_reason, link_escape
+from boundread.formats.archives.sevenz import _capped_factory
 from boundread.limits import Limits
 
 SENTINEL = b"boundread-sentinel-7f3a"

@@ -123,9 +123,9 @@ def extract(
     if (note := _mislabel(src)) is not None:
         warnings.append(note)
     if filters.member is not None:
-        from boundread.formats import archive
+        from boundread.formats.archives import handler as archives
 
-        data = _guarded(src, deadline, lambda: archive.read_member(src, filters.member or "", req))
+        data = _guarded(src, deadline, lambda: archives.read_member(src, filters.member or "", req))
         target = source_for_bytes(f"{src.name}:{filters.member}", data)
     if kinds is not None and target.kind not in kinds:
         raise UsageError(f"{target.name} is {target.kind}, not {' or '.join(kinds)}",
@@ -168,12 +168,12 @@ def extract(
 
 def list_archive(path: str | Path, req: Request | None = None) -> tuple[Source, Listing]:
     """An archive's table of contents, from its directory only; nothing is extracted."""
-    from boundread.formats import archive
+    from boundread.formats.archives import handler as archives
 
     req = req or Request()
     src = open_source(path)
     deadline = Deadline(req.limits.timeout)
-    return src, _guarded(src, deadline, lambda: archive.listing(src, req))
+    return src, _guarded(src, deadline, lambda: archives.listing(src, req))
 
 
 def command_line(suggestion: Suggestion, name: str) -> str:

@@ -32,7 +32,7 @@ HANDLERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("docx", ("docx", "odt")),
     ("pptx", ("pptx", "odp")),
     ("sheets", ("xlsx", "xls", "ods")),
-    ("archive", ("zip", "7z", "tar", "gz", "bz2", "xz", "rar")),
+    ("archives.handler", ("zip", "7z", "tar", "gz", "bz2", "xz", "rar")),
     ("image", ("image",)),
     ("text", ("text",)),
     ("binary", ("binary", "doc", "ppt")),

@@ -17,7 +17,7 @@ from collections.abc import Iterator
 
 from boundread.core.model import Entry, Listing, Request, Source
 from boundread.errors import Corrupt, Refused
-from boundread.formats.archive_common import (
+from boundread.formats.archives.common import (
     Collector,
     human_bytes,
     iso_from_epoch,

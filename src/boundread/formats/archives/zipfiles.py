@@ -18,7 +18,7 @@ from typing import IO
 from boundread import zipdir
 from boundread.core.model import Entry, Listing, Request, Source
 from boundread.errors import Corrupt, Encrypted, Refused, Unsupported
-from boundread.formats.archive_common import (
+from boundread.formats.archives.common import (
     Collector,
     is_nested,
     iso_from_tuple,

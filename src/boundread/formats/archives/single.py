@@ -20,7 +20,7 @@ from typing import IO
 from boundread.core.model import FILE, Details, Listing, Outcome, Request, Source
 from boundread.core.sink import Sink
 from boundread.errors import Corrupt, Refused
-from boundread.formats.archive_common import (
+from boundread.formats.archives.common import (
     CHUNK,
     Collector,
     human_bytes,

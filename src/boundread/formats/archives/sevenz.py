@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from boundread.core.model import Listing, Request, Source
 from boundread.errors import Corrupt, Encrypted, Refused, Unsupported
-from boundread.formats.archive_common import (
+from boundread.formats.archives.common import (
     Collector,
     human_bytes,
     make_entry,

@@ -1,7 +1,7 @@
 """Archives: zip (and any zip-based file), 7z, tar (plain or compressed), gz/bz2/xz single files.
 
-The dispatcher for the per-format backends (``archive_zip``, ``archive_7z``, ``archive_tar``,
-``archive_single``). Besides ``info`` and ``extract`` it offers ``listing`` (the table of contents
+The dispatcher for the per-format backends (:mod:`.zipfiles`, :mod:`.sevenz`, :mod:`.tarfiles`,
+:mod:`.single`). Besides ``info`` and ``extract`` it offers ``listing`` (the table of contents
 from the directory only, never extracting) and ``read_member`` (one member into memory through a
 capped stream). Member names are never used as paths on disk; hostile names, links, ratios,
 nested archives and encryption become warnings, not exceptions.
@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from boundread.core.model import FILE, Details, Entry, Listing, Outcome, Request, Source, Suggestion
 from boundread.core.sink import Sink
 from boundread.errors import Encrypted, Unsupported, UsageError
-from boundread.formats.archive_common import NESTED, display
+from boundread.formats.archives.common import NESTED, display
 from boundread.sniff import kind_from_name
 
 KINDS: tuple[str, ...] = ("zip", "7z", "tar", "gz", "bz2", "xz", "rar")
@@ -46,21 +46,21 @@ def _backend(src: Source) -> _Backend:
     if kind == "rar":
         raise _rar()
     if kind == "7z":
-        from boundread.formats import archive_7z
+        from boundread.formats.archives import sevenz
 
-        return _Backend(archive_7z.listing, archive_7z.read_member)
+        return _Backend(sevenz.listing, sevenz.read_member)
     if kind == "tar":
-        from boundread.formats import archive_tar
+        from boundread.formats.archives import tarfiles
 
-        return _Backend(archive_tar.listing, archive_tar.read_member)
+        return _Backend(tarfiles.listing, tarfiles.read_member)
     if kind in _SINGLE:
-        from boundread.formats import archive_single
+        from boundread.formats.archives import single
 
-        return _Backend(archive_single.listing, archive_single.read_member)
+        return _Backend(single.listing, single.read_member)
     if kind in _ZIP_BASED and _is_zip(src):
-        from boundread.formats import archive_zip
+        from boundread.formats.archives import zipfiles
 
-        return _Backend(archive_zip.listing, archive_zip.read_member)
+        return _Backend(zipfiles.listing, zipfiles.read_member)
     raise UsageError(f"{src.name} is not an archive (it is {kind})",
                      f"run `boundread info {shlex.quote(src.name)}`")
 
@@ -100,9 +100,9 @@ def info(src: Source, req: Request) -> Details:
         err = _rar()
         return Details(fields={"format": "rar", "size": src.size}, warnings=[f"{err.what} - {err.fix}"])
     if src.kind in _SINGLE:
-        from boundread.formats import archive_single
+        from boundread.formats.archives import single
 
-        return archive_single.info(src, req)
+        return single.info(src, req)
     try:
         lst = listing(src, req)
     except Encrypted as exc:
@@ -148,9 +148,9 @@ def entry_line(entry: Entry) -> str:
 def extract(src: Source, req: Request, sink: Sink) -> Outcome:
     """Without ``--member``: the listing as text (one line per entry); gz/bz2/xz: the decompressed text."""
     if src.kind in _SINGLE:
-        from boundread.formats import archive_single
+        from boundread.formats.archives import single
 
-        return archive_single.extract(src, req, sink)
+        return single.extract(src, req, sink)
     lst = listing(src, req)
     packed = "" if lst.total_compressed is None else f", {lst.total_compressed:,} compressed"
     header = f"# {lst.format}: {lst.total_entries:,} entries, {lst.total_size:,} bytes uncompressed{packed}\n"
