@@ -15,7 +15,7 @@ from boundread.core.model import FILE, Request, Source, Span
 from boundread.core.sink import Sink
 from boundread.core.source import source_for_bytes, source_for_path
 from boundread.errors import Corrupt, Encrypted, Refused, UsageError
-from boundread.formats import docx
+from boundread.formats.office import docx
 from boundread.limits import Limits
 from boundread.sniff import Sniffed
 
@@ -273,7 +273,7 @@ def test_corpus_docx_info_flags(corpus_dir: Path) -> None:
 
 
 def test_html2md_shapes() -> None:
-    from boundread.formats.html2md import convert
+    from boundread.formats.office.html2md import convert
 
     html = (
         "<h2>Head</h2><p>Para with <a href='http://x'>link text</a><img src='data:x'/> and<br />break</p>"

@@ -15,7 +15,7 @@ from boundread.core.model import FILE, Request, Source, Span
 from boundread.core.sink import Sink
 from boundread.core.source import source_for_bytes, source_for_path
 from boundread.errors import Corrupt, Encrypted, UsageError
-from boundread.formats import pptx
+from boundread.formats.office import odp, pptx
 from boundread.limits import Limits
 from boundread.sniff import Sniffed
 
@@ -55,7 +55,8 @@ def make_pptx(slides: int = 3, hide_second: bool = False) -> bytes:
 
 def run(src: Source, limits: Limits | None = None, **req: Any) -> tuple[str, Any]:
     sink = Sink(limits or Limits())
-    outcome = pptx.extract(src, Request(limits=limits or Limits(), **req), sink)
+    handler = odp if src.kind == "odp" else pptx
+    outcome = handler.extract(src, Request(limits=limits or Limits(), **req), sink)
     sink.close()
     return sink.text(), outcome
 
@@ -146,7 +147,7 @@ def make_odp() -> bytes:
 def test_odp_best_effort() -> None:
     src = source_for_bytes("a.odp", make_odp())
     assert src.kind == "odp"
-    assert pptx.info(src, Request()).fields["slides"] == 3
+    assert odp.info(src, Request()).fields["slides"] == 3
     text, outcome = run(src, pages=(Span(2, 2),))
     assert text == "--- slide 2 / 3 ---\n# ODP title 2\nODP-BODY-2\nNotes: odp note 2\n\n"
     assert outcome.resume == ("pages", FILE, "3-3")

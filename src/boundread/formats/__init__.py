@@ -29,8 +29,9 @@ from boundread.errors import Unsupported
 #: Specific before generic; the first entry whose kinds include the kind wins.
 HANDLERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("pdf.handler", ("pdf",)),
-    ("docx", ("docx", "odt")),
-    ("pptx", ("pptx", "odp")),
+    ("office.docx", ("docx", "odt")),
+    ("office.pptx", ("pptx",)),
+    ("office.odp", ("odp",)),
     ("sheets", ("xlsx", "xls", "ods")),
     ("archives.handler", ("zip", "7z", "tar", "gz", "bz2", "xz", "rar")),
     ("image", ("image",)),

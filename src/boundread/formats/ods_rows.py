@@ -21,8 +21,8 @@ from dataclasses import dataclass
 from typing import IO, Any
 
 from boundread.errors import Refused
-from boundread.formats.ooxml import local
-from boundread.formats.wordstream import odf_text
+from boundread.formats.office.ooxml import local
+from boundread.formats.office.wordstream import odf_text
 from boundread.formats.xlsx_peek import HUGE_CELLS, SheetMeta, iterparse
 from boundread.formats.xlsx_rows import Joined
 

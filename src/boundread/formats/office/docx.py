@@ -14,8 +14,8 @@ from collections.abc import Iterable, Iterator
 from boundread.core.model import FILE, Details, Outcome, Request, Source
 from boundread.core.sink import Sink
 from boundread.errors import Corrupt, Refused, UsageError
-from boundread.formats.ooxml import Package, Progress, open_package
-from boundread.formats.wordstream import Block, blocks, docx_styles
+from boundread.formats.office.ooxml import Package, Progress, open_package
+from boundread.formats.office.wordstream import Block, blocks, docx_styles
 
 KINDS: tuple[str, ...] = ("docx", "odt")
 
@@ -205,7 +205,7 @@ def extract(src: Source, req: Request, sink: Sink) -> Outcome:
             if html is None:
                 outcome.warnings.append(f"converter failed ({why}); read the XML directly instead")
             else:
-                from boundread.formats.html2md import convert
+                from boundread.formats.office.html2md import convert
 
                 converted = True
                 complete = True

@@ -12,8 +12,11 @@ from xml.etree.ElementTree import Element
 from boundread.core.model import FILE, Details, Outcome, Request, Source
 from boundread.core.sink import Sink
 from boundread.errors import Corrupt
-from boundread.formats.ooxml import Package, attr, local, open_package
-from boundread.formats.wordstream import odf_text
+from boundread.formats.office.ooxml import Package, attr, local, open_package
+from boundread.formats.office.slides import Slide, finish, select
+from boundread.formats.office.wordstream import odf_text
+
+KINDS: tuple[str, ...] = ("odp",)
 
 COUNT_BUDGET = 16 * 1024 * 1024  # bytes of content.xml scanned to count pages
 _PAGE = re.compile(rb"<draw:page[\s>/]")
@@ -79,8 +82,6 @@ def info(src: Source, req: Request) -> Details:
 
 
 def extract(src: Source, req: Request, sink: Sink) -> Outcome:
-    from boundread.formats.pptx import Slide, finish, select
-
     outcome = Outcome(unit="slides")
     with open_package(src, "ODF presentation", "LibreOffice") as pkg:
         total, exact = count_pages(pkg)

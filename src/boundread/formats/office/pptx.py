@@ -1,4 +1,4 @@
-"""Presentations (pptx, pptm, Strict OOXML) and ODF presentations (odp): slide text in order.
+"""Presentations (pptx, pptm, Strict OOXML): slide text in order.
 
 Slides come in presentation order (``sldIdLst``), each behind a ``--- slide N / TOTAL ---``
 marker: the title, then the text of every shape (groups, tables, chart titles), then the speaker
@@ -9,37 +9,19 @@ followed: only their text is read.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from xml.etree.ElementTree import Element
 
 from boundread.core.model import FILE, Details, Outcome, Request, Source
 from boundread.core.sink import Sink
-from boundread.errors import Corrupt, UsageError
-from boundread.formats import odp
-from boundread.formats.ooxml import Package, attr, local, open_package
+from boundread.errors import Corrupt
+from boundread.formats.office.ooxml import Package, attr, local, open_package
+from boundread.formats.office.slides import Slide, finish, select
 
-KINDS: tuple[str, ...] = ("pptx", "odp")
+KINDS: tuple[str, ...] = ("pptx",)
 
 _SKIP_PH = frozenset({"sldNum", "dt", "ftr", "hdr", "sldImg"})
 _TITLE_PH = frozenset({"title", "ctrTitle"})
 SAMPLE_SLIDES = 3  # slides parsed by info to estimate the text size
-
-
-@dataclass
-class Slide:
-    title: str = ""
-    lines: list[str] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
-
-    def chunks(self, number: int, total: int | str) -> Iterator[str]:
-        yield f"--- slide {number} / {total} ---\n"
-        if self.title:
-            yield f"# {self.title}\n"
-        for line in self.lines:
-            yield line + "\n"
-        if self.notes:
-            yield "Notes: " + "\n".join(self.notes) + "\n"
-        yield "\n"
 
 
 def slide_parts(pkg: Package) -> list[str]:
@@ -148,8 +130,6 @@ def read_slide(pkg: Package, part: str, *, notes: bool = True) -> Slide:
 def info(src: Source, req: Request) -> Details:
     if src.sniffed.encrypted:
         return Details(encrypted=True, warnings=[f"{src.name} is password-protected: remove the password to read it"])
-    if src.kind == "odp":
-        return odp.info(src, req)
     with open_package(src, "PowerPoint presentation", "PowerPoint") as pkg:
         parts = slide_parts(pkg)
         sample = [read_slide(pkg, p) for p in parts[:SAMPLE_SLIDES]]
@@ -178,52 +158,7 @@ def _hidden(pkg: Package, part: str) -> bool:
     return False
 
 
-def select(req: Request, total: int, name: str) -> tuple[list[int], list[str]]:
-    """1-based slide numbers asked for (clamped to the file), and warnings about clamping."""
-    if not req.pages:
-        return list(range(1, total + 1)), []
-    chosen: list[int] = []
-    warnings: list[str] = []
-    for span in req.pages:
-        if span.first > total or span.last < 1:
-            valid = f"1-{total}" if total > 1 else str(total)
-            raise UsageError(
-                f"slides {span}: {name} has {total} slide{'s' * (total != 1)}",
-                f"ask for slides {valid}" if total else "it has no slides to read",
-            )
-        if span.last > total:
-            warnings.append(f"slides {span} cut to {span.first}-{total}: the file has {total} slides")
-        chosen.extend(n for n in range(max(span.first, 1), min(span.last, total) + 1) if n not in chosen)
-    return chosen, warnings
-
-
-def _ranges(numbers: list[int]) -> str:
-    spans: list[list[int]] = []
-    for n in numbers:
-        if spans and n == spans[-1][1] + 1:
-            spans[-1][1] = n
-        else:
-            spans.append([n, n])
-    return ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in spans)
-
-
-def finish(req: Request, sink: Sink, total: int, written: list[int], cut: int | None, outcome: Outcome) -> Outcome:
-    """done / totals / resume for a slide run (shared with odp)."""
-    outcome.totals = {"slides": total}
-    outcome.done = f"slides {_ranges(written)} of {total}" if written else f"no slides of {total}"
-    window = (req.pages[-1].last - req.pages[-1].first + 1) if req.pages else max(len(written), 1)
-    if cut is not None and sink.reasons:
-        outcome.done += f" (slide {cut} cut)"
-        outcome.resume = ("pages", FILE, f"{cut}-{min(total, cut + window - 1)}")
-    elif cut is None and req.pages and written and written[-1] < total:
-        start = written[-1] + 1
-        outcome.resume = ("pages", FILE, f"{start}-{min(total, start + window - 1)}")
-    return outcome
-
-
 def extract(src: Source, req: Request, sink: Sink) -> Outcome:
-    if src.kind == "odp":
-        return odp.extract(src, req, sink)
     outcome = Outcome(unit="slides")
     with open_package(src, "PowerPoint presentation", "PowerPoint") as pkg:
         parts = slide_parts(pkg)

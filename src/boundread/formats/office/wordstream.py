@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from xml.etree.ElementTree import Element
 
-from boundread.formats.ooxml import Package, Progress, attr, local
+from boundread.formats.office.ooxml import Package, Progress, attr, local
 
 _HEADING = re.compile(r"(?:heading|.berschrift|titre|titolo|encabezado)\s*([1-9])|(title)", re.IGNORECASE)
 _DOCX_SKIP = frozenset({"pPr", "rPr", "instrText", "delText", "Fallback", "txbxContent", "commentReference"})

@@ -1,0 +1,17 @@
+"""Office documents in zipped XML (OOXML and ODF): word processing and presentations.
+
+Handlers (the registry names each one):
+
+- :mod:`.docx` - ``docx`` and ``odt``: counts and headings, then bounded text (mammoth or a stream).
+- :mod:`.pptx` - ``pptx``: slide text in presentation order.
+- :mod:`.odp` - ``odp``: ``draw:page`` elements of content.xml as slides.
+
+Helpers:
+
+- :mod:`.ooxml` - the zip package: guarded parts, streaming XML, matching by local name.
+- :mod:`.wordstream` - word-processing XML (docx and odt bodies) streamed as blocks.
+- :mod:`.html2md` - mammoth's HTML output as markdown blocks.
+- :mod:`.slides` - what pptx and odp share: the slide marker, slide selection, how a run ends.
+
+Spreadsheets, zipped or not, are in :mod:`boundread.formats.sheets`.
+"""
