@@ -232,7 +232,7 @@ def check_command(cmd: str, *, cwd: str | os.PathLike[str] | None = None,
     from boundread.guard import shell
 
     cfg = config or GuardConfig()
-    for use in shell.file_uses(cmd):
+    for use in shell.file_uses(cmd, cwd):
         if use.action == shell.PRINT:
             if use.bounds and _bounded(use.path, use.bounds, cfg, cwd):
                 continue
@@ -265,6 +265,10 @@ def _bounded(given: str, found: tuple[Bound, ...], cfg: GuardConfig,
         return False
     size, cap = info.st_size, cfg.text_max_bytes
     for bound in found:
+        if bound.unit == "pages":  # `pdftotext -f 1 -l 5 f.pdf -`: as many pages as a Read may take
+            if bound.count <= cfg.pdf_page_cap:
+                return True
+            continue
         if bound.unit == "bytes":
             if bound.count <= cap and (bound.count < size or bound.skip > 0):
                 return True

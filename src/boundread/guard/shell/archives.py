@@ -1,0 +1,186 @@
+"""Archives, compressors and converters: ``tar``, ``unzip``, ``7z``, ``gzip -c``, ``zip -``, ``pdftotext``,
+``curl file://``, ``openssl base64``. Each prints a file, unpacks it, writes it, or consumes its stdin."""
+
+from __future__ import annotations
+
+from boundread.guard import bounds
+from boundread.guard.shell.state import UNKNOWN, Env, Stream, visible
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from boundread.guard.shell.state import Ctx
+
+_COMPRESSORS = frozenset({"gzip", "gunzip", "pigz", "unpigz", "bzip2", "bunzip2", "pbzip2", "xz", "unxz", "lzma",
+                          "unlzma", "zstd", "unzstd", "lz4", "brotli", "lzip", "lzop"})
+PROGRAMS = _COMPRESSORS | {"tar", "bsdtar", "gtar", "unzip", "funzip", "7z", "7za", "7zz", "7zr", "zip",
+                           "pdftotext", "curl", "openssl"}
+_PDFTOTEXT_VALUES = frozenset({"-f", "-l", "-r", "-x", "-y", "-W", "-H", "-enc", "-eol", "-opw", "-upw",
+                               "-fixed"})
+
+
+def run(name: str, args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
+    from boundread.guard.shell.programs import files, operands
+
+    if name in _COMPRESSORS:
+        flags = "".join(a.lstrip("-") for a in args if a.startswith("-") and not a.startswith("--"))
+        names = [n for n in operands(args, frozenset({"-S", "--suffix", "-o"})) if n != "-"]
+        if "c" in flags or "--stdout" in args or "--to-stdout" in args or not names:
+            return files(env, names, name) if names else Stream(stdin.named(name), "")
+        return Stream()  # in place
+    if name in ("tar", "bsdtar", "gtar"):
+        return _tar(name, args, env, ctx, stdin)
+    if name in ("unzip", "funzip"):
+        return _unzip(name, args, env, ctx)
+    if name.startswith("7z"):
+        names = operands(args[1:]) if args else []
+        if args and args[0] in ("x", "e") and names:
+            if "-so" in args:
+                return files(env, names[:1], name)
+            ctx.unpack(env.path(names[0]), name)
+        return Stream()
+    if name == "zip":
+        names = operands(args, frozenset({"-x", "-i", "-b", "-n", "-t", "-tt", "-P", "-Z"}))
+        if names[:1] == ["-"]:
+            return files(env, names[1:], "zip -")
+        return Stream()
+    if name == "pdftotext":
+        return _pdftotext(args, env, stdin)
+    if name == "curl":
+        return _curl(args, env)
+    return _openssl(args, env, stdin)
+
+
+def _tar(name: str, args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
+    from boundread.guard.shell.programs import files
+
+    mode, to_stdout = "", False
+    archive: str | None = None
+    members: list[str] = []
+    k = 0
+    while k < len(args):
+        arg = args[k]
+        if arg.startswith("--"):
+            mode = {"--extract": "x", "--get": "x", "--create": "c", "--list": "t"}.get(arg, mode)
+            to_stdout |= arg == "--to-stdout"
+            if arg.startswith("--file="):
+                archive = arg.split("=", 1)[1]
+            elif arg == "--file" and k + 1 < len(args):
+                archive, k = args[k + 1], k + 1
+            elif arg in ("--directory", "--exclude", "--transform") and k + 1 < len(args):
+                k += 1
+        elif arg.startswith("-") or (k == 0 and arg.isalpha()):
+            letters = arg.lstrip("-")
+            for letter in "xct":
+                if letter in letters:
+                    mode = letter
+            to_stdout |= "O" in letters
+            if "C" in letters and k + 1 < len(args) and "f" not in letters:
+                k += 1
+            if "f" in letters:
+                rest = letters[letters.index("f") + 1:]
+                if rest and arg.startswith("-"):
+                    archive = rest
+                elif k + 1 < len(args):
+                    archive, k = args[k + 1], k + 1
+        else:
+            members.append(arg)
+        k += 1
+    if mode == "c":
+        return files(env, members, "tar -cf -") if archive in (None, "-") else Stream()
+    if mode != "x":
+        return Stream()  # -t lists; the listing is names, not content
+    if archive in (None, "-"):
+        if to_stdout:
+            return Stream(stdin.named(name), "")
+        for path, _found, _shown in stdin.flows:
+            ctx.unpack(path, name)
+        return Stream()
+    if to_stdout:
+        return files(env, [archive], name)
+    ctx.unpack(env.path(archive), name)
+    return Stream()
+
+
+def _unzip(name: str, args: list[str], env: Env, ctx: Ctx) -> Stream:
+    from boundread.guard.shell.programs import files
+
+    flags = "".join(a.lstrip("-") for a in args if a.startswith("-"))
+    positional: list[str] = []
+    skip = False
+    for arg in args:
+        if skip:
+            skip = False
+        elif arg in ("-d", "-x", "-P"):
+            skip = True
+        elif not arg.startswith("-"):
+            positional.append(arg)
+    if not positional or any(flag in flags for flag in "lvtZz"):
+        return Stream()
+    if "p" in flags or "c" in flags:
+        return files(env, positional[:1], name)
+    members = positional[1:]
+    if members and not any(ch in member for member in members for ch in "*?["):
+        return Stream()  # only the members named: not the whole archive
+    ctx.unpack(env.path(positional[0]), name)
+    return Stream()
+
+
+def _pdftotext(args: list[str], env: Env, stdin: Stream) -> Stream:
+    from boundread.guard.shell.programs import files, operands
+
+    names = operands(args, _PDFTOTEXT_VALUES)
+    if not names:
+        return Stream()
+    source, out = names[0], names[1] if len(names) > 1 else None
+    if out is None or (out != "-" and not visible(env.path(out))):
+        return Stream()  # written to a file
+    first = _value(args, "-f")
+    last = _value(args, "-l")
+    bound = None
+    if last is not None:
+        bound = bounds.Bound(PAGES, max(0, last - (first or 1) + 1), words=f"pdftotext -f {first or 1} -l {last}")
+    if source == "-":
+        from boundread.guard.shell.programs import bounded
+
+        return bounded(stdin, bound, "pdftotext")
+    return files(env, [source], "pdftotext", bound)
+
+
+PAGES = "pages"
+
+
+def _value(args: list[str], flag: str) -> int | None:
+    if flag in args and args.index(flag) + 1 < len(args):
+        parsed = bounds.count(args[args.index(flag) + 1])
+        return parsed[1] if parsed is not None and not parsed[0] else None
+    return None
+
+
+def _curl(args: list[str], env: Env) -> Stream:
+    from boundread.guard.shell.programs import files
+
+    if any(arg in ("-o", "--output", "-O", "--remote-name", "-I", "--head") or arg.startswith("--output=")
+           for arg in args):
+        return Stream()
+    paths = []
+    for arg in args:
+        if arg.lower().startswith("file://"):
+            rest = arg[7:]
+            paths.append(rest if rest.startswith("/") else "/" + rest.split("/", 1)[-1])
+    return files(env, paths, "curl file://")
+
+
+def _openssl(args: list[str], env: Env, stdin: Stream) -> Stream:
+    from boundread.guard.shell.programs import files
+
+    sub = args[0] if args else ""
+    if sub in ("dgst", "sha1", "sha256", "sha512", "md5", "rand", "version", "list", "speed", "s_client"):
+        return Stream()
+    if "-out" in args or "-noout" in args:
+        return Stream()
+    if "-in" in args and args.index("-in") + 1 < len(args):
+        source = args[args.index("-in") + 1]
+        return files(env, [source], f"openssl {sub}") if UNKNOWN not in source else Stream()
+    return Stream(stdin.named(f"openssl {sub}"), "")
+
+

@@ -1,0 +1,141 @@
+"""Commands that run other commands over names: ``xargs`` (names from its stdin) and ``find -exec``.
+
+The names are bounded (FANOUT); ``find`` walks at most WALK entries.
+"""
+
+from __future__ import annotations
+
+import os
+
+from boundread.guard.shell.state import FANOUT, UNKNOWN, Env, Stream, read_file, small_text
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from boundread.guard.shell.state import Ctx
+
+WALK = 5_000
+_XARGS_VALUES = frozenset({"-n", "-L", "-I", "-d", "-P", "-s", "-a", "-E", "--max-args", "--max-lines",
+                           "--replace", "--delimiter", "--max-procs", "--arg-file", "--eof", "--max-chars"})
+_FIND_VALUES = frozenset({"-name", "-iname", "-path", "-ipath", "-type", "-maxdepth", "-mindepth", "-size",
+                          "-mtime", "-mmin", "-newer", "-user", "-group", "-perm", "-regex", "-iregex",
+                          "-wholename", "-fprint", "-printf", "-fprintf", "-xtype", "-links", "-inum", "-atime",
+                          "-ctime", "-amin", "-cmin", "-samefile", "-fstype", "-uid", "-gid", "-lname", "-ilname"})
+
+
+def xargs(args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
+    replace: str | None = None
+    delimiter: str | None = None
+    source = stdin
+    k = 0
+    while k < len(args) and args[k].startswith("-"):
+        arg = args[k]
+        key, _, given = arg.partition("=")
+        if key in _XARGS_VALUES and not given:
+            given, k = (args[k + 1] if k + 1 < len(args) else ""), k + 1
+        if key in ("-I", "--replace"):
+            replace = given or "{}"
+        elif arg.startswith("-i"):
+            replace = arg[2:] or "{}"
+        elif key in ("-d", "--delimiter"):
+            delimiter = given
+        elif key in ("-a", "--arg-file"):
+            source = read_file(env, given, "xargs")
+        elif arg in ("-0", "--null"):
+            delimiter = "\0"
+        elif arg.startswith("-I") and len(arg) > 2:
+            replace = arg[2:]
+        k += 1
+    command = args[k:] or ["echo"]
+    text = small_text(source)
+    if delimiter:
+        names = text.split(delimiter)
+    elif replace is not None:
+        names = text.splitlines()
+    else:
+        names = text.split()
+    names = [name.strip() for name in names if name.strip()][:FANOUT]
+    out = Stream()
+    if command[0].rsplit("/", 1)[-1] in ("echo", "printf"):
+        out.flows.extend(source.named("xargs echo"))  # echo prints the piped content back
+    if replace is not None:
+        for name in names:
+            out.add(ctx.command([arg.replace(replace, name) for arg in command], env, Stream()))
+        return out
+    out.add(ctx.command(command + names, env, Stream()))
+    return out
+
+
+def find(name: str, args: list[str], env: Env, ctx: Ctx) -> Stream:
+    """``find`` (and ``fd``): the names it finds, and what ``-exec`` runs on them."""
+    roots: list[str] = []
+    k = 0
+    while k < len(args) and not args[k].startswith(("-", "(", "!")) and name == "find":
+        roots.append(args[k])
+        k += 1
+    expression = args[k:]
+    if name != "find":  # fd PATTERN [PATH]: names only, or -x/--exec
+        roots = [a for a in args if not a.startswith("-")][1:2] or ["."]
+    found = _walk(roots or ["."], expression, env)
+    sep = "\0" if "-print0" in expression or "-0" in args else "\n"
+    out = Stream(text=sep.join(found) + sep if found else "")
+    commands = _execs(expression)
+    for command, batch in commands:
+        if batch:
+            argv = [part for arg in command for part in (found if arg == "{}" else [arg])]
+            out.add(ctx.command(argv, env, Stream()))
+        else:
+            for item in found[:FANOUT]:
+                out.add(ctx.command([arg.replace("{}", item) for arg in command], env, Stream()))
+    if commands:
+        out.text = ""
+    return out
+
+
+def _execs(expression: list[str]) -> list[tuple[list[str], bool]]:
+    """Each ``-exec CMD ... ;`` or ``-exec CMD {} +``: (CMD, batched)."""
+    found: list[tuple[list[str], bool]] = []
+    k = 0
+    while k < len(expression):
+        if expression[k] in ("-exec", "-execdir", "-ok", "-okdir", "-x", "--exec", "-X", "--exec-batch"):
+            batch_flag = expression[k] in ("-X", "--exec-batch")
+            end = k + 1
+            while end < len(expression) and expression[end] not in (";", "+", "\\;"):
+                end += 1
+            command = expression[k + 1:end]
+            if command:
+                if "{}" not in command:
+                    command = [*command, "{}"]
+                found.append((command, batch_flag or (end < len(expression) and expression[end] == "+")))
+            k = end
+        k += 1
+    return found
+
+
+def _walk(roots: list[str], expression: list[str], env: Env) -> list[str]:
+    import fnmatch
+
+    names = [expression[k + 1] for k, arg in enumerate(expression[:-1]) if arg in ("-name", "-iname")]
+    kinds = [expression[k + 1] for k, arg in enumerate(expression[:-1]) if arg == "-type"]
+    depth_at = expression.index("-maxdepth") if "-maxdepth" in expression else -1
+    most = int(expression[depth_at + 1]) if 0 <= depth_at < len(expression) - 1 and \
+        expression[depth_at + 1].isdigit() else 64
+    found: list[str] = []
+    seen = 0
+    for root in roots:
+        if UNKNOWN in root:
+            continue
+        start = env.path(root)
+        for folder, dirs, filenames in os.walk(start):
+            depth = 0 if folder == start else folder[len(start):].count(os.sep)
+            if depth >= most:
+                dirs[:] = []
+            for entry in filenames + (dirs if "f" not in kinds else []):
+                seen += 1
+                if seen > WALK or len(found) >= FANOUT:
+                    return found
+                if names and not any(fnmatch.fnmatch(entry.lower() if "-iname" in expression else entry, n)
+                                     for n in names):
+                    continue
+                rel = os.path.relpath(os.path.join(folder, entry), start)
+                found.append(os.path.join(root, rel) if root != "." else "./" + rel)
+    return found

@@ -1,0 +1,419 @@
+"""What each program does with its files and its stdin: prints them (the dumpers), bounds them,
+consumes them (``wc``, ``sha256sum``, an upload), writes them to a file, or runs them (shells, interpreters).
+
+An unknown program is taken to pass its stdin through - the conservative reading - and to read none of
+its operands.
+"""
+
+from __future__ import annotations
+
+import os
+
+from boundread.guard import bounds
+from boundread.guard.shell import archives, scripts
+from boundread.guard.shell.state import FANOUT, UNKNOWN, Env, Stream, read_file, visible
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from boundread.guard.bounds import Bound
+    from boundread.guard.shell.state import Ctx
+
+# Programs that print their file operands (or their stdin) whole, with the options that take a value.
+_DUMPERS: dict[str, frozenset[str]] = {name: frozenset(values.split()) for name, values in {
+    "cat": "", "tac": "-s --separator", "nl": "-s -w -b -v -i -n -d -f -h",
+    "less": "-b -h -j -k -o -O -p -P -t -T -x -y -z",
+    "more": "-n", "most": "", "bat": "-l -H -m --language --style --theme --map-syntax", "batcat": "-l -H -m",
+    "strings": "-n -t -e --bytes --radix --encoding", "base64": "-w --wrap", "base32": "-w --wrap",
+    "basenc": "-w --wrap", "xxd": "-l -s -c -g -o -len -seek -cols -groupsize", "od": "-N -j -t -A -w -S "
+    "--read-bytes --skip-bytes --format --address-radix --width", "hexdump": "-n -s -e -f", "hd": "-n -s -e -f",
+    "zcat": "", "gzcat": "", "bzcat": "", "xzcat": "", "lzcat": "", "zstdcat": "", "lz4cat": "", "zless": "",
+    "zmore": "", "pv": "-L -s -N -i -w -H", "sort": "-k -t -S -T --key --field-separator --buffer-size "
+    "--temporary-directory --parallel", "uniq": "-f -s -w", "cut": "-d -f -c -b --delimiter --fields "
+    "--characters --bytes --output-delimiter", "paste": "-d --delimiters", "fold": "-w --width", "rev": "",
+    "iconv": "-f -t --from-code --to-code", "expand": "-t --tabs", "unexpand": "-t --tabs", "pr": "-w -l -o -h -W "
+    "-N -s -e", "fmt": "-w -p -g", "column": "-s -c -o -N -R -E -H -W", "shuf": "-n -o --head-count",
+    "vis": "", "cat-v": "", "ccat": "", "tr": "", "dos2unix": "", "unix2dos": "", "gron": "", "xmllint": "",
+    "yes": "", "look": "",
+}.items()}
+_STDIN_ONLY = frozenset({"tr"})
+_CONSUMERS = frozenset({"wc", "md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum", "b2sum",
+                        "b3sum", "xxhsum", "cksum", "sum", "shasum", "md5", "file", "cmp", "boundread", "true",
+                        "false", ":", "test", "[", "[[", "read", "mapfile", "readarray", "sleep", "exit", "return",
+                        "set", "shopt", "trap", "wait", "alias", "type", "which", "hash", "umask", "ulimit", "kill",
+                        "du", "stat", "pdfinfo", "identify", "aws", "gsutil", "gcloud", "az", "scp", "nc", "ncat",
+                        "mail", "sendmail", "mktemp", "touch", "mkdir", "rm", "rmdir", "chmod", "chown", "unset",
+                        "export", "shift", "local", "declare", "typeset", "readonly", "sponge", "split", "csplit"})
+_WRAPPERS = frozenset({"sudo", "env", "time", "nohup", "nice", "command", "exec", "builtin", "stdbuf", "timeout",
+                       "ionice", "doas", "caffeinate", "watch", "chronic", "unbuffer", "nocache", "flock", "setsid",
+                       "chrt", "taskset", "strace", "ltrace", "busybox", "toybox", "script", "faketime"})
+_WRAPPER_VALUES = {"sudo": {"-u", "-g", "-p", "-C", "-D", "-h", "-r", "-t", "-U"}, "doas": {"-u", "-C"},
+                   "env": {"-u", "-C", "-S", "--unset", "--chdir"}, "nice": {"-n"}, "timeout": {"-s", "-k"},
+                   "ionice": {"-c", "-n"}, "stdbuf": {"-i", "-o", "-e"}, "watch": {"-n", "-d"},
+                   "flock": {"-w", "-E"}, "taskset": {"-c"}, "strace": {"-e", "-o", "-p", "-s"},
+                   "script": {"-c"}, "chrt": {"-p"}}
+_GREPS = frozenset({"grep", "egrep", "fgrep", "rg", "ag", "ack", "zgrep", "zegrep", "bzgrep", "xzgrep", "git-grep"})
+_GREP_VALUES = frozenset({"-e", "-f", "-m", "-A", "-B", "-C", "-d", "-D", "-g", "-t", "-T", "-M", "-j",
+                          "--regexp", "--file", "--max-count", "--context", "--after-context",
+                          "--before-context", "--include", "--exclude", "--glob", "--type", "--max-columns"})
+_ANY_LINE = frozenset({"", ".*", "^", "$", ".", "^.*$", "^.*", ".*$", "\\|", "|", "(.*)", ".?", "\\s*",
+                       "^\\s*", "[\\s\\S]", "[^\\n]*", "x*", "\\w*", "(?s).*", "^|$"})
+_COPIES = frozenset({"cp", "mv", "ln", "install", "rsync", "ditto", "gcp"})
+
+
+def base(word: str) -> str:
+    return word.rsplit("/", 1)[-1]
+
+
+def operands(args: list[str], values: frozenset[str] = frozenset()) -> list[str]:
+    """The non-option arguments; an option in ``values`` takes the next one as its value."""
+    out: list[str] = []
+    k, options = 0, True
+    while k < len(args):
+        arg = args[k]
+        if options and arg == "--":
+            options = False
+        elif options and arg.startswith("-") and arg != "-" and arg != UNKNOWN:
+            if arg in values:
+                k += 1
+        else:
+            out.append(arg)
+        k += 1
+    return out
+
+
+def bounded(stream: Stream, bound: Bound | None, program: str) -> Stream:
+    """The stream through a stage that prints at most ``bound`` of it (None: all of it)."""
+    flows = stream.named(program)
+    if bound is None:
+        return Stream(flows, stream.text)
+    return Stream([(path, (*found, bound), f"{shown} | {bound.words}") for path, found, shown in flows],
+                  stream.text[:bound.count])
+
+
+def files(env: Env, names: list[str], program: str, bound: Bound | None = None) -> Stream:
+    """The content of each named file as a reader with ``bound`` prints it."""
+    out = Stream()
+    for name in names[:FANOUT]:
+        found = read_file(env, name, bound.words if bound is not None else program)
+        out.flows.extend((path, (*limits, bound) if bound is not None else limits, shown)
+                         for path, limits, shown in found.flows)
+        out.text += found.text
+    return out
+
+
+def run(argv: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
+    """The stdout of ``argv`` given ``stdin``; its other effects (cd, writes, what it shows) on ``env``/``ctx``."""
+    if not argv or argv[0] == UNKNOWN:
+        return Stream(stdin.named("the command"), "") if argv else Stream()
+    name, args = base(argv[0]), argv[1:]
+    if name in _WRAPPERS:
+        rest = _unwrap(name, args)
+        return ctx.command(rest, env, stdin) if rest else Stream()
+    handler = _BUILTINS.get(name)
+    if handler is not None:
+        return handler(args, env, ctx, stdin)
+    if name in scripts.SHELLS:
+        return scripts.shell(name, args, env, ctx, stdin)
+    if scripts.is_interpreter(name):
+        return scripts.interpreter(name, args, env, ctx, stdin)
+    if name in ("xargs", "find", "fd", "fdfind"):
+        from boundread.guard.shell import fanout
+
+        return fanout.xargs(args, env, ctx, stdin) if name == "xargs" else fanout.find(name, args, env, ctx)
+    if name in archives.PROGRAMS:
+        return archives.run(name, args, env, ctx, stdin)
+    if name in _CONSUMERS:
+        return Stream()
+    if name in _DUMPERS:
+        return _dumper(name, args, env, stdin)
+    if name in bounds.READERS:
+        return _reader(name, args, env, ctx, stdin)
+    if name in _GREPS:
+        return _grep(name, args, env, stdin)
+    if name in ("jq", "yq", "gojq", "jaq"):
+        return _jq(name, args, env, stdin)
+    if name in _COPIES:
+        return _copy(name, args, env, ctx, stdin)
+    if name == "tee":
+        for target in operands(args):
+            _write(env, ctx, target, Stream(stdin.named("tee"), stdin.text))
+        return Stream(stdin.named("tee"), stdin.text)
+    if name == "diff":
+        return _diff(args, env, stdin)
+    return Stream(stdin.named(name), "")  # unknown: its stdin may come out as it went in
+
+
+def _write(env: Env, ctx: Ctx, target: str, stream: Stream) -> None:
+    if UNKNOWN in target:
+        return
+    absolute = env.path(target)
+    if visible(absolute):
+        ctx.show(stream.flows)
+    elif absolute != "/dev/null":
+        env.writes[absolute] = stream
+
+
+def _unwrap(name: str, args: list[str]) -> list[str]:
+    """The command a wrapper runs: ``sudo -u me cat f`` -> ``cat f``; ``env A=1 cat f``; ``timeout 5 cat f``."""
+    values = _WRAPPER_VALUES.get(name, set())
+    k = 0
+    while k < len(args):
+        arg = args[k]
+        if arg == "--":
+            k += 1
+            break
+        if arg.startswith("-") and arg != "-":
+            k += 2 if arg in values else 1
+        elif (name == "env" and "=" in arg) or (name in ("timeout", "watch") and arg[:1].isdigit()):
+            k += 1
+        elif name == "command" and arg in ("-v", "-V"):
+            return []
+        else:
+            break
+    if name == "script" and "-c" in args:
+        at = args.index("-c")
+        return ["sh", "-c", args[at + 1]] if at + 1 < len(args) else []
+    if name in ("busybox", "toybox") or name == "strace":
+        return args[k:]
+    return args[k:]
+
+
+def _dumper(name: str, args: list[str], env: Env, stdin: Stream) -> Stream:
+    own = bounds.length_bound(name, args)
+    names = [] if name in _STDIN_ONLY else operands(args, _DUMPERS[name])
+    if name == "uniq":
+        names = names[:1]  # `uniq in out`: the second is the output
+    if name in ("sort", "iconv", "shuf") and any(arg in ("-o", "--output") or arg.startswith("--output=")
+                                                 for arg in args):
+        return Stream()  # written to a file
+    reads = [n for n in names if n != "-"]
+    shown = own.words if own is not None else name
+    out = files(env, reads, name, own) if reads else Stream()
+    if not reads or "-" in names:
+        out.add(bounded(stdin, own, shown) if own is not None else Stream(stdin.named(name), stdin.text))
+    return out
+
+
+def _reader(name: str, args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
+    if name == "dd":
+        ops = {key: value for key, _, value in (arg.partition("=") for arg in args if "=" in arg)}
+        target = ops.get("of")
+        if target not in (None, "-") and not visible(env.path(target)):
+            source = read_file(env, ops["if"], "dd") if ops.get("if") else Stream(stdin.named("dd"), stdin.text)
+            _write(env, ctx, target, source)
+            return Stream()
+    reading = bounds.reading(name, args)
+    if reading is None:
+        return Stream()  # prints none of its input (`sed -i`, `awk 'END{print NR}'`)
+    if reading.filtered:
+        return Stream()  # only the lines that match, as grep does
+    names = [n for n in reading.files if n != "-"]
+    if names:
+        return files(env, names, name, reading.bound)
+    return bounded(stdin, reading.bound, name)
+
+
+def _grep(name: str, args: list[str], env: Env, stdin: Stream) -> Stream:
+    patterns: list[str] = []
+    positional: list[str] = []
+    letters = ""
+    most: int | None = None
+    k, options = 0, True
+    while k < len(args):
+        arg = args[k]
+        if options and arg == "--":
+            options = False
+        elif options and arg.startswith("--"):
+            key, _, given = arg.partition("=")
+            letters += {"--count": "c", "--files-with-matches": "l", "--files-without-match": "L",
+                        "--quiet": "q", "--silent": "q", "--invert-match": "v", "--passthru": "v"}.get(key, "")
+            if key in _GREP_VALUES and not given:
+                given, k = (args[k + 1] if k + 1 < len(args) else ""), k + 1
+            if key == "--regexp":
+                patterns.append(given)
+            elif key == "--max-count":
+                most = _int(given)
+        elif options and arg.startswith("-") and len(arg) > 1 and arg != UNKNOWN:
+            flag = arg[1]
+            if "-" + flag in _GREP_VALUES:
+                given = arg[2:] if len(arg) > 2 else (args[k + 1] if k + 1 < len(args) else "")
+                k += 0 if len(arg) > 2 else 1
+                if flag == "e":
+                    patterns.append(given)
+                elif flag == "f":
+                    patterns.append("\x01file")
+                elif flag == "m":
+                    most = _int(given)
+            else:
+                letters += arg[1:]
+        else:
+            positional.append(arg)
+        k += 1
+    if any(ch in letters for ch in "clLq"):
+        return Stream()  # counts, names or an exit status: none of the content
+    if not patterns and positional:
+        patterns, positional = [positional[0]], positional[1:]
+    any_line = "v" in letters or any(pattern.strip() in _ANY_LINE for pattern in patterns)
+    bound = bounds.Bound(bounds.LINES, most, words=f"{name} -m {most}") if most is not None else None
+    names = [n for n in positional if n != "-"]
+    if names:
+        if not any_line:
+            return Stream()  # only matching lines
+        return files(env, names, name, bound)
+    if not any_line:
+        return Stream()
+    return bounded(stdin, bound, name)
+
+
+def _int(text: str) -> int | None:
+    parsed = bounds.count(text)
+    return parsed[1] if parsed is not None and not parsed[0] else None
+
+
+def _jq(name: str, args: list[str], env: Env, stdin: Stream) -> Stream:
+    positional: list[str] = []
+    k, from_file = 0, False
+    takes = {"--arg": 2, "--argjson": 2, "--slurpfile": 2, "--rawfile": 2, "--indent": 1, "-f": 1,
+             "--from-file": 1, "-L": 1}
+    while k < len(args):
+        arg = args[k]
+        if arg in ("--args", "--jsonargs"):
+            break
+        if arg in takes:
+            from_file |= arg in ("-f", "--from-file")
+            k += takes[arg]
+        elif not arg.startswith("-") or arg == "-":
+            positional.append(arg)
+        k += 1
+    if from_file:
+        return Stream()
+    program, names = (positional[0], positional[1:]) if positional else (".", [])
+    if program.replace(" ", "") not in (".", ".[]", "..", ".[]?", "", ".|.", "(.)", "[.[]]", ".[]|."):
+        return Stream()  # a selection: part of the document
+    reads = [n for n in names if n != "-"]
+    return files(env, reads, name) if reads else Stream(stdin.named(name), "")
+
+
+def _copy(name: str, args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
+    target_dir = None
+    names: list[str] = []
+    k = 0
+    while k < len(args):
+        arg = args[k]
+        if arg in ("-t", "--target-directory"):
+            target_dir, k = (args[k + 1] if k + 1 < len(args) else None), k + 1
+        elif arg.startswith("--target-directory="):
+            target_dir = arg.split("=", 1)[1]
+        elif arg in ("-S", "--suffix", "-m", "--mode", "-o", "--owner", "-g", "--group", "-e"):
+            k += 1
+        elif not arg.startswith("-") or arg == "-":
+            names.append(arg)
+        k += 1
+    if target_dir is None and len(names) >= 2:
+        target_dir, names = names[-1], names[:-1]
+        single = len(names) == 1
+    else:
+        single = False
+    if target_dir is None or UNKNOWN in target_dir:
+        return Stream()
+    dest = env.path(target_dir)
+    symbolic = name == "ln" and any((arg.startswith("-") and "s" in arg.lstrip("-") and not arg.startswith("--"))
+                                    or arg == "--symbolic" for arg in args)
+    for source in names[:FANOUT]:
+        if UNKNOWN in source:
+            continue
+        where = dest
+        if visible(dest) or dest == "/dev/null":
+            pass
+        elif not single or os.path.isdir(dest) or target_dir.endswith("/"):
+            where = os.path.join(dest, base(source.rstrip("/")))
+        if symbolic and not os.path.isabs(source):
+            stream = read_file(env, os.path.join(os.path.dirname(where), source), name)
+        else:
+            stream = read_file(env, source, name) if source != "-" else Stream(stdin.named(name), stdin.text)
+        _write(env, ctx, where, stream)
+    return Stream()
+
+
+def _diff(args: list[str], env: Env, stdin: Stream) -> Stream:
+    names = operands(args, frozenset({"-U", "-C", "-W", "-x", "-X", "-I", "-F", "-L", "--label"}))
+    text = any(arg in ("-a", "--text") or (arg.startswith("-") and not arg.startswith("--") and "a" in arg)
+               for arg in args)
+    if any(arg in ("-q", "--brief", "-s") for arg in args):
+        return Stream()
+    nulls = [n for n in names if env.path(n) == "/dev/null"]
+    if text or nulls:
+        return files(env, [n for n in names if n not in nulls and n != "-"], "diff")
+    return Stream()
+
+
+def _cd(args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
+    names = [arg for arg in args if not (arg.startswith("-") and arg != "-")]
+    target = names[0] if names else os.path.expanduser("~")
+    if target == "-":
+        target = env.vars.get("OLDPWD", env.cwd)
+    if UNKNOWN in target:
+        return Stream()
+    env.vars["OLDPWD"] = env.cwd
+    env.cwd = env.vars["PWD"] = env.path(target)
+    return Stream()
+
+
+def _pushd(args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
+    names = [arg for arg in args if not arg.startswith(("-", "+"))]
+    if not names:
+        if env.dirs:
+            env.dirs[-1], env.cwd = env.cwd, env.dirs[-1]
+        return Stream()
+    env.dirs.append(env.cwd)
+    return _cd(names[:1], env, ctx, stdin)
+
+
+def _popd(args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
+    if env.dirs:
+        env.cwd = env.vars["PWD"] = env.dirs.pop()
+    return Stream()
+
+
+def _eval(args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
+    return ctx.shell(" ".join(args), env, stdin)
+
+
+def _source(args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
+    from boundread.guard.shell.state import small_text
+
+    return ctx.shell(small_text(read_file(env, args[0], "source")), env, stdin) if args else Stream()
+
+
+def _echo(args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
+    while args and args[0] in ("-n", "-e", "-E", "-ne", "-en"):
+        args = args[1:]
+    return Stream(text=" ".join(args) + "\n")
+
+
+def _printf(args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
+    if args[:1] == ["-v"]:
+        return Stream()
+    return Stream(text="\n".join(args[1:]) + "\n" if len(args) > 1 else (args[0] if args else ""))
+
+
+def _pwd(args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
+    return Stream(text=env.cwd + "\n")
+
+
+def _ls(args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
+    names: list[str] = []
+    for target in [arg for arg in args if not arg.startswith("-")] or ["."]:
+        if UNKNOWN in target:
+            continue
+        absolute = env.path(target)
+        try:
+            entries = sorted(os.listdir(absolute))[:FANOUT] if os.path.isdir(absolute) else [target]
+        except OSError:
+            continue
+        names.extend(entries)
+    return Stream(text="\n".join(names[:FANOUT]) + "\n")
+
+
+_BUILTINS = {"cd": _cd, "pushd": _pushd, "popd": _popd, "eval": _eval, "source": _source, ".": _source,
+             "echo": _echo, "printf": _printf, "pwd": _pwd, "ls": _ls}

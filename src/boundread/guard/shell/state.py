@@ -1,0 +1,162 @@
+"""What the shell walk carries: the streams between commands, the shell's state, the call's budget.
+
+A Flow is one file's content on its way to the output: ``(absolute path, bounds, program)`` - the
+bounds put on it so far (any one of them holds) and the command as a reason shows it. A Stream is
+what a command writes: flows of file content plus literal text it is known to print (``echo``,
+here-documents, ``ls`` and ``find`` names), which shells, interpreters and ``xargs`` read on.
+"""
+
+from __future__ import annotations
+
+import os
+
+from boundread.guard.record import Record
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from tree_sitter import Node
+
+    from boundread.guard.bounds import Bound
+
+    Flow = tuple[str, tuple[Bound, ...], str]
+
+PRINT, UNPACK = "print", "unpack"
+#: Most words one glob or brace expansion, one loop or one ``xargs`` fans out to; beyond it, the rest is left out.
+FANOUT = 256
+#: Nodes and commands one call may visit before the walk gives up and the conservative scan decides.
+STEPS = 20_000
+UNKNOWN = "\x00"  # a word whose value cannot be known here (`$1` outside a function, `$(date)`)
+SMALL_SCRIPT = 64 * 1024  # a script or name list read from disk (or a pipe of a small file): at most this
+_VISIBLE = frozenset({"/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/fd/1", "/dev/fd/2", "/dev/console",
+                      "/proc/self/fd/1", "/proc/self/fd/2", "/proc/thread-self/fd/1", "/proc/thread-self/fd/2"})
+
+
+class FileUse(Record):
+    """``action``: PRINT (its content reaches the output) or UNPACK (an archive is extracted).
+    ``path`` resolves against the payload's cwd; ``program`` is the command as a reason shows it;
+    ``bounds`` are the limits on what is printed (any one of them holds; none: the whole file)."""
+
+    __slots__ = ("action", "path", "program", "bounds")  # noqa: RUF023 - field order = argument order
+    action: str
+    path: str
+    program: str
+    bounds: tuple[Bound, ...]
+
+    def __init__(self, action: str, path: str, program: str, bounds: tuple[Bound, ...] = ()) -> None:
+        self._init(action, path, program, bounds)
+
+
+class Exhausted(Exception):
+    """The command is too big or too deep to follow in the budget: the conservative scan decides."""
+
+
+class Stream:
+    __slots__ = ("flows", "text")
+
+    def __init__(self, flows: list[Flow] | None = None, text: str = "") -> None:
+        self.flows: list[Flow] = flows or []
+        self.text = text
+
+    def add(self, other: Stream) -> None:
+        self.flows.extend(other.flows)
+        self.text += other.text
+
+    def named(self, program: str) -> list[Flow]:
+        """The flows, each credited to ``program`` when no reader has been named yet (``cat < f``)."""
+        return [(path, found, shown or program) for path, found, shown in self.flows]
+
+
+class Env:
+    """The shell's state: working directory, variables (with the flows a ``$(...)`` put in them),
+    the directory stack, functions, positional arguments, and the files written so far (read back later)."""
+
+    __slots__ = ("args", "cwd", "dirs", "functions", "var_flows", "vars", "writes")
+
+    def __init__(self, cwd: str) -> None:
+        self.cwd = cwd
+        self.vars: dict[str, str] = {"PWD": cwd}
+        self.var_flows: dict[str, list[Flow]] = {}
+        self.dirs: list[str] = []
+        self.functions: dict[str, Node] = {}
+        self.args: list[str] = []
+        self.writes: dict[str, Stream] = {}
+
+    def copy(self) -> Env:
+        """A sub-shell's view: its own cwd and variables; writes go to the same disk."""
+        env = Env(self.cwd)
+        env.vars, env.var_flows = dict(self.vars), dict(self.var_flows)
+        env.dirs, env.functions, env.args = list(self.dirs), dict(self.functions), list(self.args)
+        env.writes = self.writes
+        return env
+
+    def path(self, word: str) -> str:
+        """``word`` as an absolute, normalised path against the shell's cwd (``..`` resolved as bash's cd does)."""
+        return os.path.normpath(os.path.join(self.cwd, os.path.expanduser(word)))
+
+
+class Ctx:
+    """One check's findings and budget; ``run``/``shell``/``command`` re-enter the walk (set by walk.py)."""
+
+    __slots__ = ("command", "root", "run", "shell", "steps", "uses")
+
+    def __init__(self, root: str, run: Callable[[Node, Env, Stream], Stream],
+                 shell: Callable[[str, Env, Stream], Stream],
+                 command: Callable[[list[str], Env, Stream], Stream]) -> None:
+        self.root = root
+        self.uses: list[FileUse] = []
+        self.steps = STEPS
+        self.run = run  # one syntax node
+        self.shell = shell  # a script's text (bash -c, eval, a heredoc into a shell)
+        self.command = command  # an argv (xargs, find -exec, wrappers)
+
+    def step(self, cost: int = 1) -> None:
+        self.steps -= cost
+        if self.steps < 0:
+            raise Exhausted("command too big to follow")
+
+    def display(self, absolute: str) -> str:
+        """The path as the payload's cwd reaches it: relative when inside it, else absolute."""
+        inside = self.root.rstrip(os.sep) + os.sep
+        return absolute[len(inside):] if absolute.startswith(inside) else absolute
+
+    def show(self, flows: list[Flow]) -> None:
+        """These flows reach the conversation."""
+        for path, found, program in flows:
+            self.uses.append(FileUse(PRINT, self.display(path), program, found))
+
+    def unpack(self, absolute: str, program: str) -> None:
+        self.uses.append(FileUse(UNPACK, self.display(absolute), program))
+
+
+def visible(absolute: str) -> bool:
+    """Is this write target the conversation itself (stdout, stderr, the terminal)?"""
+    if absolute in _VISIBLE:
+        return True
+    parts = absolute.split("/")  # /proc/<pid>/fd/1
+    return len(parts) == 5 and parts[1] == "proc" and parts[3] == "fd" and parts[4] in ("1", "2")
+
+
+def read_file(env: Env, word: str, program: str) -> Stream:
+    """What reading ``word`` yields: what the command wrote there earlier, else the file itself."""
+    if UNKNOWN in word:
+        return Stream()
+    absolute = env.path(word)
+    written = env.writes.get(absolute)
+    if written is not None:
+        return Stream(written.named(program), written.text)
+    return Stream([(absolute, (), program)])
+
+
+def small_text(stream: Stream) -> str:
+    """The stream's known text plus the content of the small regular files flowing in it (a script, a name list)."""
+    parts = [stream.text]
+    for path, _found, _program in stream.flows[:FANOUT]:
+        try:
+            if os.stat(path).st_size <= SMALL_SCRIPT and os.path.isfile(path):
+                with open(path, "rb") as fh:
+                    parts.append(fh.read(SMALL_SCRIPT).decode("utf-8", "replace"))
+        except (OSError, ValueError):
+            continue
+    return "\n".join(part for part in parts if part)

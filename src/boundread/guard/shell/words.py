@@ -1,0 +1,281 @@
+"""Word expansion as bash does it, bounded: quotes, ``$'...'``, ``~``, variables, ``$(pwd)``, braces, globs.
+
+A word expands to its fields, or None when its value cannot be known here (``$1`` outside a function,
+``$(date)``); the flows of any ``$(...)`` in it are added to ``into`` (what the command then prints).
+"""
+
+from __future__ import annotations
+
+import os
+
+from boundread.guard.shell.state import FANOUT, Ctx, Env, Stream
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from tree_sitter import Node
+
+    from boundread.guard.shell.state import Flow
+
+_GLOB = frozenset("*?[")
+# Quoted characters that would otherwise brace- or glob-expand, hidden in private-use code points.
+_HIDE = {"{": "\ue000", "}": "\ue001", ",": "\ue002", "*": "\ue003", "?": "\ue004", "[": "\ue005"}
+_SHOW = {value: key for key, value in _HIDE.items()}
+_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b", "f": "\f",
+            "v": "\v", "\\": "\\", "'": "'", '"': '"', "?": "?"}
+
+
+def _hide(text: str) -> str:
+    return "".join(_HIDE.get(ch, ch) for ch in text) if any(ch in _HIDE for ch in text) else text
+
+
+def _text(node: Node) -> str:
+    return (node.text or b"").decode("utf-8", "replace")
+
+
+def expand(node: Node, env: Env, ctx: Ctx, into: list[Flow]) -> list[str] | None:
+    """The fields of one argument word."""
+    ctx.step()
+    split = node.type in ("simple_expansion", "expansion")  # an unquoted $X alone is split on blanks
+    raw = _raw(node, env, ctx, into)
+    if raw is None:
+        return None
+    if split:
+        return [_unhide(field) for field in raw.split()] or []
+    fields = _braces(raw) if "{" in raw else [raw]
+    out: list[str] = []
+    for field in fields:
+        out.extend(_glob(field, env) if any(ch in _GLOB for ch in field) else [_unhide(field)])
+        if len(out) >= FANOUT:
+            return out[:FANOUT]
+    return out
+
+
+def value(node: Node, env: Env, ctx: Ctx, into: list[Flow]) -> str | None:
+    """One string, no globbing or splitting (an assignment's value, a here-string, a redirect target)."""
+    raw = _raw(node, env, ctx, into)
+    return None if raw is None else _unhide(raw)
+
+
+def _unhide(text: str) -> str:
+    return "".join(_SHOW.get(ch, ch) for ch in text) if any(ch in _SHOW for ch in text) else text
+
+
+def _raw(node: Node, env: Env, ctx: Ctx, into: list[Flow]) -> str | None:
+    """The word with quoted specials hidden; None when a part is unknown."""
+    kind = node.type
+    if kind in ("word", "number"):
+        return _unquoted(_text(node), env)
+    if kind == "raw_string":
+        return _hide(_text(node)[1:-1])
+    if kind == "ansi_c_string":
+        return _hide(ansi_c(_text(node)[2:-1]))
+    if kind == "string":
+        return _double(node, env, ctx, into)
+    if kind in ("simple_expansion", "expansion"):
+        found = _variable(node, env, ctx, into)
+        return None if found is None else found
+    if kind == "command_substitution":
+        found = substitute(node, env, ctx, into)
+        return None if found is None else _hide(found)
+    if kind == "concatenation":
+        parts: list[str] = []
+        for child in node.children:
+            part = _raw(child, env, ctx, into)
+            if part is None:
+                return None
+            parts.append(part)
+        return "".join(parts)
+    if kind == "process_substitution":
+        inner = Stream()
+        for child in node.named_children:
+            inner.add(ctx.run(child, env.copy(), Stream()))
+        into.extend(inner.flows)  # `diff <(cat a) <(cat b)`: what they print goes where the command prints
+        return None
+    return None
+
+
+def _unquoted(text: str, env: Env) -> str:
+    """An unquoted word: backslash escapes quoted, a leading ``~`` expanded."""
+    if text.startswith("~") and (len(text) == 1 or text[1] == "/"):
+        text = os.path.expanduser("~") + text[1:]
+    if "\\" not in text:
+        return text
+    out: list[str] = []
+    k = 0
+    while k < len(text):
+        if text[k] == "\\" and k + 1 < len(text):
+            out.append(_hide(text[k + 1]))
+            k += 2
+        else:
+            out.append(text[k])
+            k += 1
+    return "".join(out)
+
+
+def _double(node: Node, env: Env, ctx: Ctx, into: list[Flow]) -> str | None:
+    """``"..."``: the literal text between the parts (with its four escapes), the parts expanded; all quoted."""
+    source = node.text or b""
+    base, at = node.start_byte, node.start_byte + 1
+    out: list[str] = []
+    for child in node.children:
+        if child.type == '"':
+            continue
+        if child.type in ("string_content",):
+            continue
+        out.append(_escaped(source[at - base:child.start_byte - base].decode("utf-8", "replace")))
+        part = _raw(child, env, ctx, into) if child.type != "arithmetic_expansion" else ""
+        if part is None:
+            return None
+        out.append(part)
+        at = child.end_byte
+    out.append(_escaped(source[at - base:len(source) - 1].decode("utf-8", "replace")))
+    return _hide("".join(_unhide(part) for part in out))
+
+
+def _escaped(text: str) -> str:
+    if "\\" not in text:
+        return text
+    for ch in '"\\$`':
+        text = text.replace("\\" + ch, ch)
+    return text.replace("\\\n", "")
+
+
+def _variable(node: Node, env: Env, ctx: Ctx, into: list[Flow]) -> str | None:
+    names = [child for child in node.named_children if child.type in ("variable_name", "special_variable_name")]
+    if not names:
+        return None
+    name = _text(names[0])
+    into.extend(env.var_flows.get(name, ()))
+    found = _lookup(name, env)
+    if node.type == "expansion":
+        rest = _text(node)[2:-1][len(name):]
+        if rest and rest[0] in ":-=+?#%/^,[@*" and not rest.startswith((":-", "-", ":=", "=")):
+            return None  # ${X#pat}, ${X/a/b}, ${#X}...: not followed
+        if rest.startswith((":-", "-", ":=", "=")):
+            default = rest.split("-", 1)[1] if "-" in rest[:2] else rest.split("=", 1)[1]
+            if found is None or (rest.startswith(":") and not found):
+                return _unquoted(default, env)
+    return None if found is None else _hide(found)
+
+
+def _lookup(name: str, env: Env) -> str | None:
+    if name in env.vars:
+        return env.vars[name]
+    if name.isdigit():
+        index = int(name)
+        return env.args[index - 1] if 0 < index <= len(env.args) else None
+    if name in ("@", "*"):
+        return " ".join(env.args) if env.args else None
+    if name == "HOME":
+        return os.path.expanduser("~")
+    if name == "OLDPWD":
+        return env.dirs[-1] if env.dirs else None
+    return None
+
+
+def substitute(node: Node, env: Env, ctx: Ctx, into: list[Flow]) -> str | None:
+    """``$(...)``/backticks: run in a sub-shell; its printed flows go to ``into``, its known text is the value."""
+    body = list(node.named_children)
+    if len(body) == 1 and _text(body[0]).strip() in ("pwd", "pwd -P", "pwd -L"):
+        return env.cwd
+    out = Stream()
+    inner = env.copy()
+    for child in body:
+        out.add(ctx.run(child, inner, Stream()))
+    into.extend(out.flows)
+    return out.text.rstrip("\n") if out.text and not out.flows else None
+
+
+def ansi_c(text: str) -> str:
+    """The value of ``$'...'`` from its inside."""
+    out: list[str] = []
+    k = 0
+    while k < len(text):
+        ch = text[k]
+        if ch != "\\" or k + 1 >= len(text):
+            out.append(ch)
+            k += 1
+            continue
+        nxt = text[k + 1]
+        if nxt in _ESCAPES:
+            out.append(_ESCAPES[nxt])
+            k += 2
+        elif nxt in "xuU":
+            width = {"x": 2, "u": 4, "U": 8}[nxt]
+            digits = ""
+            while len(digits) < width and k + 2 + len(digits) < len(text) and \
+                    text[k + 2 + len(digits)] in "0123456789abcdefABCDEF":
+                digits += text[k + 2 + len(digits)]
+            out.append(chr(int(digits, 16)) if digits and int(digits, 16) < 0x110000 else "\\" + nxt)
+            k += 2 + len(digits)
+        elif nxt in "01234567":
+            digits = nxt
+            while len(digits) < 3 and k + 1 + len(digits) < len(text) and text[k + 1 + len(digits)] in "01234567":
+                digits += text[k + 1 + len(digits)]
+            out.append(chr(int(digits, 8)))
+            k += 1 + len(digits)
+        else:
+            out.append("\\" + nxt)
+            k += 2
+    return "".join(out)
+
+
+def _braces(word: str) -> list[str]:
+    """Brace expansion (``{a,b}``, ``{1..5}``, nested), at most FANOUT words."""
+    depth, start = 0, -1
+    for k, ch in enumerate(word):
+        if ch == "{":
+            if depth == 0:
+                start = k
+            depth += 1
+        elif ch == "}" and depth:
+            depth -= 1
+            if depth == 0:
+                options = _alternatives(word[start + 1:k])
+                if options is None:
+                    continue
+                out: list[str] = []
+                for option in options:
+                    for rest in _braces(option + word[k + 1:]):
+                        out.append(word[:start] + rest)
+                        if len(out) >= FANOUT:
+                            return out
+                return out
+    return [word]
+
+
+def _alternatives(inner: str) -> list[str] | None:
+    parts, depth, at = [], 0, 0
+    for k, ch in enumerate(inner):
+        depth += (ch == "{") - (ch == "}")
+        if ch == "," and depth == 0:
+            parts.append(inner[at:k])
+            at = k + 1
+    parts.append(inner[at:])
+    if len(parts) > 1:
+        return parts
+    ends = inner.split("..")
+    if len(ends) in (2, 3) and all(end.lstrip("-").isdigit() for end in ends):
+        first, last = int(ends[0]), int(ends[1])
+        step = abs(int(ends[2])) if len(ends) == 3 and int(ends[2]) else 1
+        step = step if last >= first else -step
+        return [str(n) for n in range(first, last + (1 if step > 0 else -1), step)[:FANOUT]]
+    if len(ends) == 2 and all(len(end) == 1 for end in ends):
+        first, last = ord(ends[0]), ord(ends[1])
+        return [chr(n) for n in (range(first, last + 1) if last >= first else range(first, last - 1, -1))]
+    return None
+
+
+def _glob(field: str, env: Env) -> list[str]:
+    """Pathname expansion against the shell's cwd, sorted as bash sorts; no match: the word itself."""
+    import glob  # only for a word with an unquoted *, ? or [
+
+    pattern = "".join(glob.escape(_SHOW[ch]) if ch in _SHOW else ch for ch in field)
+    absolute = os.path.isabs(pattern)
+    found: list[str] = []
+    root = env.cwd
+    for match in glob.iglob(pattern, root_dir=None if absolute else root):
+        found.append(match)
+        if len(found) >= FANOUT:
+            break
+    return sorted(found) if found else [_unhide(field)]
