@@ -97,7 +97,7 @@ def _count(usage: dict[str, Any], name: str, warnings: list[str], where: str) ->
 def _short(value: object) -> str:
     """A value for a warning, at most ~40 characters (a 5,000-digit count stays one short line)."""
     if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 64:
-        return f"~2**{value.bit_length() - 1}"
+        return f"~10**{round((value.bit_length() - 1) * 0.30103)}"  # str() of 5,000 digits would raise
     text = repr(value)
     return text if len(text) <= 40 else text[:37] + "..."
 
@@ -190,7 +190,7 @@ def _ingest_one(
                 skipped = _skip_line(stream, len(raw))
                 offset += skipped
                 lines += 1
-                warnings.append(f"{where}: a line of {skipped:,} bytes (over {MAX_LINE >> 20} MiB); skipped")
+                warnings.append(f"{where}: a line of {skipped:,} bytes (over {MAX_LINE:,}); skipped")
                 continue
             if not raw.endswith(b"\n"):
                 break  # half-written: the agent is still writing it; read it next time

@@ -32,6 +32,16 @@ JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object (sc
 SessionOpt = Annotated[
     str | None, typer.Option("--session", help="Session id (default: the hook payload's session_id).")
 ]
+LIMIT_MAX = 2**62  # SQLite stores 64-bit integers
+COUNT_MAX = 10**12  # what ingest takes as a possible count (transcript.IMPOSSIBLE)
+
+
+def _bounded(most: int, **values: int | None) -> None:
+    """A number too large for the ledger is a usage error, not an OverflowError from SQLite."""
+    for name, value in values.items():
+        if value is not None and value > most:
+            flag = "--" + name.replace("_", "-")
+            raise UsageError(f"{flag} {value} is too large", f"pass at most {most:,}")
 OneSessionOpt = Annotated[str | None, typer.Option("--session", help="Only this session (default: every session).")]
 
 
@@ -106,6 +116,7 @@ def set_limits(
         from boundread.budget.ledger import SqliteLedger
         from boundread.budget.model import BudgetLimits
         scope = _scope(session, project, everywhere)
+        _bounded(LIMIT_MAX, max_tokens=max_tokens, max_depth=max_depth, max_calls=max_calls, max_repeat=max_repeat)
         wanted = BudgetLimits(max_tokens, _usd(max_usd), max_depth, max_calls, max_repeat, tuple(deny_tool or ()))
         with SqliteLedger() as ledger:
             merged = ledger.set_limits(scope, wanted)
@@ -143,6 +154,7 @@ def add(
         from boundread.budget.model import UsageRecord
         from boundread.budget.prices import Pricer
 
+        _bounded(COUNT_MAX, input=input_tokens, output=output_tokens, cache_read=cache_read, cache_write=cache_write)
         rec = Pricer.load().cost(UsageRecord(model, input_tokens, output_tokens, cache_read, cache_write))
         with SqliteLedger() as ledger:
             ledger.add_usage(session, [rec])
