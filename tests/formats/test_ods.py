@@ -12,7 +12,8 @@ from boundread.core.model import FILE, Request, Source, Span
 from boundread.core.sink import Sink
 from boundread.core.source import source_for_bytes
 from boundread.errors import Encrypted, ExitCode, Refused
-from boundread.formats import ods_rows, sheets
+from boundread.formats.sheets import handler as sheets
+from boundread.formats.sheets import ods_rows
 from boundread.limits import Limits
 
 NS = ('xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" '

@@ -16,8 +16,8 @@ from boundread.core.model import FILE, Request, Source, Span
 from boundread.core.sink import Sink
 from boundread.core.source import source_for_bytes, source_for_path
 from boundread.errors import Corrupt, Encrypted, ExitCode, Refused, Unsupported, UsageError
-from boundread.formats import sheets
-from boundread.formats.tabular import cell_text
+from boundread.formats.sheets import handler as sheets
+from boundread.formats.sheets.tabular import cell_text
 from boundread.limits import Limits
 from boundread.sniff import Sniffed
 
@@ -393,7 +393,7 @@ def test_corpus_biff4(corpus_dir: Path) -> None:
 def test_deep_rows_are_skipped_by_bytes_and_still_numbered(with_r: bool) -> None:
     import io
 
-    from boundread.formats.xlsx_rows import skip_to_row
+    from boundread.formats.sheets.xlsx_rows import skip_to_row
 
     def attr(r: int) -> str:
         return f' r="{r}"' if with_r else ""

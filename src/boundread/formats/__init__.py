@@ -32,7 +32,7 @@ HANDLERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("office.docx", ("docx", "odt")),
     ("office.pptx", ("pptx",)),
     ("office.odp", ("odp",)),
-    ("sheets", ("xlsx", "xls", "ods")),
+    ("sheets.handler", ("xlsx", "xls", "ods")),
     ("archives.handler", ("zip", "7z", "tar", "gz", "bz2", "xz", "rar")),
     ("image", ("image",)),
     ("text", ("text",)),

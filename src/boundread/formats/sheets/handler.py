@@ -15,9 +15,9 @@ from pathlib import Path
 from boundread.core.model import FILE, Details, Outcome, Request, Source, Span
 from boundread.core.sink import Sink
 from boundread.errors import UsageError
-from boundread.formats.books import Book, check_readable, open_book
-from boundread.formats.tabular import RowFormatter, cell_text, trim
-from boundread.formats.xlsx_peek import HUGE_CELLS, SheetMeta
+from boundread.formats.sheets.books import Book, check_readable, open_book
+from boundread.formats.sheets.tabular import RowFormatter, cell_text, trim
+from boundread.formats.sheets.xlsx_peek import HUGE_CELLS, SheetMeta
 
 KINDS: tuple[str, ...] = ("xlsx", "xls", "ods")
 

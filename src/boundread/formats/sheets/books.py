@@ -20,7 +20,7 @@ from xml.etree.ElementTree import ParseError
 
 from boundread.core.model import Source
 from boundread.errors import Corrupt, Encrypted, Refused, Unsupported
-from boundread.formats.xlsx_peek import SheetMeta, read_workbook
+from boundread.formats.sheets.xlsx_peek import SheetMeta, read_workbook
 from boundread.ole import stream_names as ole_stream_names
 
 SMALL = 5 * 1024 * 1024  # xls: sheet sizes in info only below this (calamine loads whole sheets)
@@ -97,7 +97,7 @@ def open_book(src: Source, *, sizes: bool = True) -> Iterator[Book]:
 def _xlsx(src: Source) -> Iterator[Book]:
     from defusedxml import DefusedXmlException
 
-    from boundread.formats import xlsx_rows
+    from boundread.formats.sheets import xlsx_rows
 
     try:
         with src.open() as fh, zipfile.ZipFile(fh) as zf:
@@ -127,7 +127,7 @@ def _xlsx(src: Source) -> Iterator[Book]:
 def _ods(src: Source, sizes: bool) -> Iterator[Book]:
     from defusedxml import DefusedXmlException
 
-    from boundread.formats import ods_rows
+    from boundread.formats.sheets import ods_rows
 
     try:
         with src.open() as fh, zipfile.ZipFile(fh) as zf:

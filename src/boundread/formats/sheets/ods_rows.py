@@ -23,8 +23,8 @@ from typing import IO, Any
 from boundread.errors import Refused
 from boundread.formats.office.ooxml import local
 from boundread.formats.office.wordstream import odf_text
-from boundread.formats.xlsx_peek import HUGE_CELLS, SheetMeta, iterparse
-from boundread.formats.xlsx_rows import Joined
+from boundread.formats.sheets.xlsx_peek import HUGE_CELLS, SheetMeta, iterparse
+from boundread.formats.sheets.xlsx_rows import Joined
 
 SMALL = 5 * 1024 * 1024  # content.xml below this: sheet sizes are counted by a full parse
 HEAD_CAP = 16 * 1024 * 1024  # bytes before the first sheet kept to restart a parse at any sheet
