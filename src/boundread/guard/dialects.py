@@ -14,7 +14,7 @@ from __future__ import annotations
 # typing or pathlib at module level: jsonio, Records and os.path instead.
 import os
 
-from boundread.guard import jsonio, tools
+from boundread.guard import jsonio
 from boundread.guard.record import Record
 
 TYPE_CHECKING = False
@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
     from typing import Any
 
+    from boundread.guard import tools
     from boundread.guard.decide import Decision
 
 AGENTS = ("claude", "claude-sdk", "codex", "gemini", "cursor", "copilot", "cline", "windsurf", "generic")
@@ -134,6 +135,8 @@ def _call(agent: str, tool: str, args: Mapping[str, Any], cwd: str, event: str =
         offset, limit = read_range(args)
         return Call(agent, tool, READ, path=path, offset=offset, limit=limit, pages=args.get("pages"),
                     cwd=cwd, event=event, tool_input=args)
+    from boundread.guard import tools  # the other read tools: not for the agent's own Read
+
     if tools.is_read_tool(low):
         found = tools.reads(low, args, cwd)
         if not found:
