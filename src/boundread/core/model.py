@@ -1,8 +1,9 @@
 """The typed objects that flow between the CLI, the engine and the format handlers.
 
-A format handler (``boundread.formats.<kind>``) receives a :class:`Source` and a :class:`Request`
-and returns :class:`Details` (from ``info``) or an :class:`Outcome` (from ``extract``, after writing
-text into a :class:`~boundread.core.sink.Sink`). It never prints and never exits.
+A format handler (a module the registry in :mod:`boundread.formats` names, e.g.
+``boundread.formats.pdf.handler``) receives a :class:`Source` and a :class:`Request` and returns
+:class:`Details` (from ``info``) or an :class:`Outcome` (from ``extract``, after writing text into
+a :class:`~boundread.core.sink.Sink`). It never prints and never exits.
 """
 
 from __future__ import annotations
