@@ -208,3 +208,20 @@ def test_devices_are_denied_quickly() -> None:
         check_read("/dev/zero")
         check_read("/dev/stdin")
     assert time.perf_counter() - started < 1  # stat and the name only: nothing is opened
+
+
+def test_gemini_read_many_files_a_glob_that_walks_too_long(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    import glob
+    import time
+
+    from boundread.guard import tools
+
+    def slow(*_args: object, **_kwargs: object) -> list[str]:
+        time.sleep(0.5)  # as if the tree were huge and nothing matched
+        return []
+
+    monkeypatch.setattr(glob, "iglob", slow)
+    monkeypatch.setattr(tools, "GLOB_SECONDS", 0.05)
+    reason = _reason(_gemini("read_many_files", tmp_path, paths=["**/*.nothing"]), capsys)
+    assert reason is not None and "over 500 files" in reason

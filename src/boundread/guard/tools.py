@@ -6,7 +6,8 @@
   ``head``/``tail`` lines), ``read_media_file`` (``path``) and ``read_multiple_files`` (``paths``).
 - Gemini ``read_many_files``: ``paths`` and ``include``, globs relative to the workspace. Gemini skips
   binary files that are not named explicitly (by name or extension), so a glob's PDF is only a read
-  when the pattern names its extension; at most ``MAX_MATCHES`` files are looked at.
+  when the pattern names its extension; at most ``MAX_MATCHES`` files are looked at (more, or a walk
+  over GLOB_SECONDS, is denied: one call would return them all).
 - PowerShell (Copilot CLI on Windows, Claude Code's PowerShell tool): ``Get-Content`` and its aliases
   ``gc``, ``type``, ``cat``, with ``-Path``/``-LiteralPath`` or positional paths, bounded by
   ``-TotalCount``/``-Head``/``-First`` or ``-Tail``/``-Last`` (or a ``| Select-Object -First N``);
@@ -32,6 +33,7 @@ if TYPE_CHECKING:
 
 Read = tuple[str, "int | None", bool]
 MAX_MATCHES = 500
+GLOB_SECONDS = 1.0  # a glob that walks longer counts as over MAX_MATCHES
 _SEPARATORS = "_-./:"
 _MULTI = ("read_multiple_files", "read_many_files")
 _SINGLE = ("read_text_file", "read_media_file", "read_file", "notebookread")
@@ -99,16 +101,36 @@ def _globbed(patterns: list[str], cwd: str) -> list[Read]:
         if not any(ch in pattern for ch in "*?["):
             found.append((pattern, None, True))
             continue
-        import glob  # only for a pattern
-
-        root = cwd or None
-        for match in glob.iglob(pattern, root_dir=root, recursive=True):
+        matches = _matches(pattern, cwd)
+        if matches is None:  # a walk of a huge tree: count it as over the cap
+            return found + [(pattern, None, False)] * (MAX_MATCHES + 1 - len(found))
+        for match in matches:
             named = "." in os.path.basename(pattern) and pattern.lower().endswith(
                 os.path.splitext(match)[1].lower() or "\0")
             found.append((match if os.path.isabs(match) or not cwd else os.path.join(cwd, match), None, named))
             if len(found) > MAX_MATCHES:
                 return found
     return found
+
+
+def _matches(pattern: str, cwd: str) -> list[str] | None:
+    """At most MAX_MATCHES + 1 files ``pattern`` matches, or None when the walk takes over GLOB_SECONDS
+    (a glob that matches nothing in a big tree walks all of it). The walk runs in a daemon thread."""
+    import glob  # only for a pattern
+    import threading
+
+    out: list[str] = []
+
+    def walk() -> None:
+        for match in glob.iglob(pattern, root_dir=cwd or None, recursive=True):
+            out.append(match)
+            if len(out) > MAX_MATCHES:
+                return
+
+    worker = threading.Thread(target=walk, daemon=True)
+    worker.start()
+    worker.join(GLOB_SECONDS)
+    return None if worker.is_alive() else list(out)
 
 
 # --- PowerShell -------------------------------------------------------------------------------------
