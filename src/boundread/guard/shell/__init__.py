@@ -21,13 +21,13 @@ __all__ = ["PRINT", "UNPACK", "FileUse", "file_uses"]
 
 def file_uses(text: str, cwd: str | os.PathLike[str] | None = None) -> list[FileUse]:
     """Every file the command prints where the agent sees it, or unpacks; paths resolve against ``cwd``."""
-    from boundread.guard.shell import scan
-
     root = os.path.abspath(os.fspath(cwd)) if cwd else os.getcwd()
     try:
         from boundread.guard.shell import parser, walk
         from boundread.guard.shell.state import Ctx, Env, Exhausted, Stream
     except ImportError:  # no parser installed: the scan alone
+        from boundread.guard.shell import scan
+
         return scan.uses(text, root)
     unsure: list[tuple[str, str]] = []
 
@@ -44,8 +44,12 @@ def file_uses(text: str, cwd: str | os.PathLike[str] | None = None) -> list[File
         out = shell(text, Env(root), Stream())
         ctx.show(out.named("the command"))
     except (Exhausted, RecursionError):
+        from boundread.guard.shell import scan
+
         return scan.uses(text, root)
     found = list(dict.fromkeys(ctx.uses))
+    if unsure:
+        from boundread.guard.shell import scan  # re: only for what the parser could not read
     for script, where in unsure[:8]:
         found.extend(scan.uses(script, where))
     return found

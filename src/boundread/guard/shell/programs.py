@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 
 from boundread.guard import bounds
-from boundread.guard.shell import archives, scripts
+from boundread.guard.shell import archives
 from boundread.guard.shell.state import FANOUT, UNKNOWN, Env, Stream, read_file, visible
 
 TYPE_CHECKING = False
@@ -57,7 +57,15 @@ _GREP_VALUES = frozenset({"-e", "-f", "-m", "-A", "-B", "-C", "-d", "-D", "-g", 
                           "--before-context", "--include", "--exclude", "--glob", "--type", "--max-columns"})
 _ANY_LINE = frozenset({"", ".*", "^", "$", ".", "^.*$", "^.*", ".*$", "\\|", "|", "(.*)", ".?", "\\s*",
                        "^\\s*", "[\\s\\S]", "[^\\n]*", "x*", "\\w*", "(?s).*", "^|$"})
+SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "rbash"})
+_INTERPRETERS = frozenset({"python", "pypy", "node", "nodejs", "bun", "deno", "perl", "ruby", "php", "lua",
+                           "Rscript", "osascript"})
 _COPIES = frozenset({"cp", "mv", "ln", "install", "rsync", "ditto", "gcp"})
+
+
+def is_interpreter(name: str) -> bool:
+    """python3.12, perl5, node...: the name without its version (no re on this path)."""
+    return name.rstrip("0123456789.") in _INTERPRETERS
 
 
 def base(word: str) -> str:
@@ -112,9 +120,11 @@ def run(argv: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
     handler = _BUILTINS.get(name)
     if handler is not None:
         return handler(args, env, ctx, stdin)
-    if name in scripts.SHELLS:
-        return scripts.shell(name, args, env, ctx, stdin)
-    if scripts.is_interpreter(name):
+    if name in SHELLS or is_interpreter(name):
+        from boundread.guard.shell import scripts  # its patterns compile only for a script
+
+        if name in SHELLS:
+            return scripts.shell(name, args, env, ctx, stdin)
         return scripts.interpreter(name, args, env, ctx, stdin)
     if name in ("xargs", "find", "fd", "fdfind"):
         from boundread.guard.shell import fanout

@@ -15,9 +15,6 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from boundread.guard.shell.state import Ctx
 
-SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "busybox-sh", "fish", "rbash"})
-_INTERPRETER = re.compile(r"^(python[0-9.]*|pypy[0-9.]*|node|nodejs|bun|deno|perl[0-9.]*|ruby[0-9.]*|php[0-9.]*|"
-                          r"lua[0-9.]*|Rscript|osascript)$")
 _CODE_FLAGS = {"-c", "-e", "-E", "--eval", "-p", "--print", "-r", "-x"}
 _LITERAL = re.compile(r"""(['"])((?:(?!\1)[^\\\n]|\\.){1,4096})\1""")
 _READ_ALL = re.compile(
@@ -33,10 +30,6 @@ _STDIN_PRINTED = re.compile(
     r"for\s+(\w+)\s+in\s+sys\.stdin\s*:\s*print|-p\b")
 _STDIN = re.compile(r"sys\.stdin|process\.stdin|STDIN|<>|\$stdin|readFileSync\(\s*(0|['\"]/dev/stdin)|input\(|"
                     r"fileinput|php://stdin|ARGF")
-
-
-def is_interpreter(name: str) -> bool:
-    return _INTERPRETER.match(name) is not None
 
 
 def shell(name: str, args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
