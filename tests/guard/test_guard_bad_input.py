@@ -58,12 +58,12 @@ def test_bad_arguments_do_not_block(capsys: pytest.CaptureFixture[str]) -> None:
     assert "invalid choice" in capsys.readouterr().err
 
 
-def test_ten_megabytes_of_stdin(tmp_path: Path) -> None:
-    junk = '{"a": "' + "x" * (10 * 1024 * 1024) + '"}'
+def test_forty_megabytes_of_stdin(tmp_path: Path) -> None:
+    junk = '{"a": "' + "x" * (40 * 1024 * 1024) + '"}'
     result = subprocess.run(guard_argv(), input=junk, capture_output=True, text=True, env=guard_env(),
                             cwd=tmp_path, timeout=60, check=False)
     assert result.returncode == 0 and result.stdout == ""
-    assert "over 8 MB" in result.stderr and "Traceback" not in result.stderr
+    assert "over 32 MB" in result.stderr and "Traceback" not in result.stderr
 
 
 def test_fifo_is_not_opened(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -169,6 +169,16 @@ def test_gemini_is_answered_with_a_deny_whose_reason_is_the_short_answer(tmp_pat
     assert f"boundread extract {saved} --lines 1-200" in answer["reason"]
 
 
+def test_a_gemini_payload_of_a_6_mb_output_fits_the_payload_cap(tmp_path: Path) -> None:
+    """Gemini sends the output twice (llmContent and returnDisplay): a 6 MB output is a 12 MB payload."""
+    output = "".join(f"line {n:08d} of a big output\n" for n in range(220_000))
+    assert len(output) > 6_000_000
+    _, out = hook(gemini(tmp_path, output))
+    assert json.loads(out)["decision"] == "deny"
+    (saved,) = saved_files(tmp_path / "boundread-out")
+    assert saved.stat().st_size == len(output)
+
+
 def test_gemini_parts_content_is_measured_too(tmp_path: Path) -> None:
     payload = gemini(tmp_path, "", tool="mcp_files_read")
     payload["tool_response"] = {"llmContent": [{"text": BIG}], "returnDisplay": "read"}

@@ -34,7 +34,10 @@ if TYPE_CHECKING:
     from typing import IO, Any, NoReturn
 
 PROG = "boundread guard-check"
-MAX_PAYLOAD = 8 * 1024 * 1024
+# A PreToolUse payload is small; a post-tool one carries the tool's output, twice in Gemini's AfterTool
+# (llmContent and returnDisplay): 32 MB lets a 15 MB output be saved whole and replaced. Past the cap the
+# client's own cut applies (Gemini shows the model 40 KB; Claude Code persists big Bash output itself).
+MAX_PAYLOAD = 32 * 1024 * 1024
 STDIN_DEADLINE = 5.0  # seconds for the whole payload, however it trickles in
 QUIET = 0.05  # after this pause, a buffer that ends in "}" is tried as the whole payload
 _JSON_SPACE = b" \t\r\n"
