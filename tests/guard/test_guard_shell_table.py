@@ -543,3 +543,18 @@ def test_the_parser_loads_no_slow_module(work: Path) -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=work)
     assert out.stdout.strip() == "[]"
+
+
+@pytest.mark.parametrize("command", [
+    "cat report.pdf", "cat small.txt", "head -n 20 app.log", "head -c 100000000 app.log", "wc -l app.log",
+    "awk 1 app.log", "sed -n p app.log", "git status", "ls -la data", "tail -n 100 app.log", "xxd report.pdf",
+    "grep -c INFO app.log", "dd if=report.pdf", "cp report.pdf /dev/stdout", "cat data/huge.log",
+])
+def test_a_plain_command_decides_as_the_parser_does(work: Path, command: str,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """The fast path for one simple command of plain words agrees with the full walk."""
+    from boundread.guard import shell
+
+    fast = shell.file_uses(command, work)
+    monkeypatch.setattr(shell, "_plain_argv", lambda text: None)
+    assert fast == shell.file_uses(command, work)

@@ -66,3 +66,18 @@ def test_post_tool_batch_advice_imports_nothing_slow(project: Path) -> None:
     names, out = _imported(payload, project)
     assert "additionalContext" in out and "Lista 2024" in out
     assert not names & (SLOW | {"pyexpat"}), sorted(names & (SLOW | {"pyexpat"}))
+
+
+def _bash(command: str, project: Path) -> dict[str, object]:
+    return {"session_id": "speed", "transcript_path": "/t", "cwd": str(project), "hook_event_name": "PreToolUse",
+            "tool_name": "Bash", "tool_input": {"command": command}, "tool_use_id": "t1"}
+
+
+def test_a_plain_command_skips_the_parser(project: Path) -> None:
+    """`cat report.pdf`, `git status`: one simple command of plain words needs no parser (its compiled
+    module imports re and enum); the decision is the parser's all the same."""
+    names, out = _imported(_bash("cat report.pdf", project), project)
+    assert "deny" in out and "40 pages" in out
+    assert not names & SLOW and "boundread.guard.shell.parser" not in names, sorted(names & SLOW)
+    names, out = _imported(_bash("cat 'report.pdf'", project), project)  # a quote: the parser decides
+    assert "deny" in out and "boundread.guard.shell.parser" in names

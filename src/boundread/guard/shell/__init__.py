@@ -18,20 +18,33 @@ from boundread.guard.shell.state import PRINT, UNPACK, FileUse
 
 __all__ = ["PRINT", "UNPACK", "FileUse", "file_uses"]
 
+# A command made of these alone is one simple command whose words bash splits on blanks and leaves as
+# they are (no quote, expansion, glob, brace, redirection, operator or comment character): `cat r.pdf`,
+# `git status`, `npm test -- --watch=false`. Most agent calls are such; they skip loading the parser,
+# whose compiled module imports re and enum (about 8 ms of a hook's start-up).
+_PLAIN = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 ._/-+,:@%=")
+
+
+def _plain_argv(text: str) -> list[str] | None:
+    if len(text) > 4096 or not set(text) <= _PLAIN:
+        return None
+    argv = text.split(" ")
+    argv = [word for word in argv if word]
+    return argv if argv and "=" not in argv[0] else None  # NAME=value cmd: an assignment, for the walk
+
 
 def file_uses(text: str, cwd: str | os.PathLike[str] | None = None) -> list[FileUse]:
     """Every file the command prints where the agent sees it, or unpacks; paths resolve against ``cwd``."""
     root = os.path.abspath(os.fspath(cwd)) if cwd else os.getcwd()
-    try:
-        from boundread.guard.shell import parser, walk
-        from boundread.guard.shell.state import Ctx, Env, Exhausted, Stream
-    except ImportError:  # no parser installed: the scan alone
-        from boundread.guard.shell import scan
+    plain = _plain_argv(text)
+    from boundread.guard.shell import walk
+    from boundread.guard.shell.state import Ctx, Env, Exhausted, Stream
 
-        return scan.uses(text, root)
     unsure: list[tuple[str, str]] = []
 
     def shell(script: str, env: Env, stdin: Stream) -> Stream:
+        from boundread.guard.shell import parser  # loaded once, where a script needs it
+
         ctx.step(1 + len(script) // 256)
         tree = parser.parse(script)
         if tree.has_error:
@@ -41,9 +54,9 @@ def file_uses(text: str, cwd: str | os.PathLike[str] | None = None) -> list[File
     ctx = Ctx(root, lambda node, env, stdin: walk.run(node, env, ctx, stdin), shell,
               lambda argv, env, stdin: walk.command(argv, env, ctx, stdin))
     try:
-        out = shell(text, Env(root), Stream())
+        out = shell(text, Env(root), Stream()) if plain is None else walk.command(plain, Env(root), ctx, Stream())
         ctx.show(out.named("the command"))
-    except (Exhausted, RecursionError):
+    except (Exhausted, RecursionError, ImportError):  # ImportError: tree-sitter is not installed
         from boundread.guard.shell import scan
 
         return scan.uses(text, root)
