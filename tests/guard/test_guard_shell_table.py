@@ -549,12 +549,17 @@ def test_the_parser_loads_no_slow_module(work: Path) -> None:
     "cat report.pdf", "cat small.txt", "head -n 20 app.log", "head -c 100000000 app.log", "wc -l app.log",
     "awk 1 app.log", "sed -n p app.log", "git status", "ls -la data", "tail -n 100 app.log", "xxd report.pdf",
     "grep -c INFO app.log", "dd if=report.pdf", "cp report.pdf /dev/stdout", "cat data/huge.log",
+    "cd data && cat report.pdf", "cd data && cat report.pdf | head -n 5", "cd data; cat huge.log | wc -l",
+    "cat app.log | head -c 100", "cat app.log | head -c 100000000", "cat app.log | tee /dev/stderr | wc -c",
+    "ls | xargs cat", "cd data || cat app.log", "pushd data && cat huge.log && popd", "cat small.txt;",
+    "cd data && cd .. && cat app.log", "zcat x.tar.gz | tar -t", "cat report.pdf | pdftotext - out.txt",
+    "if true; then cat app.log; fi", "for f in app.log; do cat $f; done", "time cat app.log",
 ])
 def test_a_plain_command_decides_as_the_parser_does(work: Path, command: str,
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
-    """The fast path for one simple command of plain words agrees with the full walk."""
+    """The fast path for lists of pipelines of plain words agrees with the full walk."""
     from boundread.guard import shell
 
     fast = shell.file_uses(command, work)
-    monkeypatch.setattr(shell, "_plain_argv", lambda text: None)
+    monkeypatch.setattr(shell, "_plain", lambda text: None)
     assert fast == shell.file_uses(command, work)

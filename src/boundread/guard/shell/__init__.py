@@ -14,31 +14,51 @@ from __future__ import annotations
 
 import os
 
-from boundread.guard.shell.state import PRINT, UNPACK, FileUse
+from boundread.guard.shell.state import PRINT, UNPACK, Ctx, Env, FileUse, Stream
 
 __all__ = ["PRINT", "UNPACK", "FileUse", "file_uses"]
 
-# A command made of these alone is one simple command whose words bash splits on blanks and leaves as
-# they are (no quote, expansion, glob, brace, redirection, operator or comment character): `cat r.pdf`,
-# `git status`, `npm test -- --watch=false`. Most agent calls are such; they skip loading the parser,
-# whose compiled module imports re and enum (about 8 ms of a hook's start-up).
-_PLAIN = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 ._/-+,:@%=")
+# A command made of these alone is a list of pipelines of simple commands whose words bash splits on
+# blanks and leaves as they are (no quote, expansion, glob, brace, redirection, sub-shell or comment):
+# `cat r.pdf`, `cd data && cat report.pdf | head -n 5`, `git status; npm test`. Most agent calls are
+# such; they are walked from a blank split and skip loading the parser, whose compiled module imports
+# re and enum (about 8 ms of a hook's start-up). Anything else goes through the parser.
+_PLAIN = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 ._/-+,:@%=|&;")
+_LISTS = frozenset({"&&", "||", ";"})
+_RESERVED = frozenset({"if", "then", "else", "elif", "fi", "case", "esac", "for", "while", "until", "do", "done",
+                       "in", "function", "select", "time", "coproc"})
 
 
-def _plain_argv(text: str) -> list[str] | None:
+def _plain(text: str) -> list[list[list[str]]] | None:
+    """``text`` as lists of pipelines of argvs, or None when it needs the parser."""
     if len(text) > 4096 or not set(text) <= _PLAIN:
         return None
-    argv = text.split(" ")
-    argv = [word for word in argv if word]
-    return argv if argv and "=" not in argv[0] else None  # NAME=value cmd: an assignment, for the walk
+    tokens = text.replace(";", " ; ").replace("&&", " && ").replace("||", " || ").replace("|", " | ").split(" ")
+    lists: list[list[list[str]]] = [[[]]]
+    for token in filter(None, tokens):
+        if token in _LISTS:
+            lists.append([[]])
+        elif token == "|":
+            lists[-1].append([])
+        elif "|" in token or "&" in token or token in _RESERVED:  # `&` (background), `if ...`: the parser's
+            return None
+        else:
+            lists[-1][-1].append(token)
+    if lists[-1] == [[]] and len(lists) > 1:  # a trailing `;`
+        lists.pop()
+    for pipeline in lists:
+        for argv in pipeline:
+            if not argv or "=" in argv[0]:  # an empty stage, or NAME=value cmd: the parser's
+                return None
+    return lists
 
 
 def file_uses(text: str, cwd: str | os.PathLike[str] | None = None) -> list[FileUse]:
     """Every file the command prints where the agent sees it, or unpacks; paths resolve against ``cwd``."""
     root = os.path.abspath(os.fspath(cwd)) if cwd else os.getcwd()
-    plain = _plain_argv(text)
+    plain = _plain(text)
     from boundread.guard.shell import walk
-    from boundread.guard.shell.state import Ctx, Env, Exhausted, Stream
+    from boundread.guard.shell.state import Exhausted
 
     unsure: list[tuple[str, str]] = []
 
@@ -54,7 +74,7 @@ def file_uses(text: str, cwd: str | os.PathLike[str] | None = None) -> list[File
     ctx = Ctx(root, lambda node, env, stdin: walk.run(node, env, ctx, stdin), shell,
               lambda argv, env, stdin: walk.command(argv, env, ctx, stdin))
     try:
-        out = shell(text, Env(root), Stream()) if plain is None else walk.command(plain, Env(root), ctx, Stream())
+        out = shell(text, Env(root), Stream()) if plain is None else _walk_plain(plain, Env(root), ctx)
         ctx.show(out.named("the command"))
     except (Exhausted, RecursionError, ImportError):  # ImportError: tree-sitter is not installed
         from boundread.guard.shell import scan
@@ -66,3 +86,20 @@ def file_uses(text: str, cwd: str | os.PathLike[str] | None = None) -> list[File
     for script, where in unsure[:8]:
         found.extend(scan.uses(script, where))
     return found
+
+
+def _walk_plain(lists: list[list[list[str]]], env: Env, ctx: Ctx) -> Stream:
+    """What ``walk.run`` does with the parsed tree of such a command: a list shares the shell (a `cd`
+    holds for what follows), each stage of a pipeline runs in a copy of it, fed by the stage before."""
+    from boundread.guard.shell import walk
+
+    out = Stream()
+    for pipeline in lists:
+        if len(pipeline) == 1:
+            out.add(walk.command(pipeline[0], env, ctx, Stream()))
+            continue
+        stream = Stream()
+        for argv in pipeline:
+            stream = walk.command(argv, env.copy(), ctx, stream)
+        out.add(stream)
+    return out
