@@ -63,11 +63,11 @@ class Ctx:
                               check=False)
         return done.returncode == 0
 
-    def payload(self, name: str, tool_input: dict[str, object]) -> Path:
-        """A Claude Code PreToolUse payload for the Read tool."""
+    def payload(self, name: str, tool_input: dict[str, object], tool: str = "Read") -> Path:
+        """A Claude Code PreToolUse payload for the Read tool (or ``tool``)."""
         path = self.work / name
         path.write_text(json.dumps({"session_id": "bench-guard", "transcript_path": str(self.work / "t.jsonl"),
-                                    "cwd": str(self.work), "hook_event_name": "PreToolUse", "tool_name": "Read",
+                                    "cwd": str(self.work), "hook_event_name": "PreToolUse", "tool_name": tool,
                                     "tool_input": tool_input}), encoding="utf-8")
         return path
 

@@ -9,6 +9,7 @@ installed console script next to this interpreter, so start-up is included as a 
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
 import sys
 import time
@@ -107,8 +108,14 @@ def guard_rows(ctx: Ctx) -> list[Row]:
     pdf = str(ctx.files["big1000.pdf"])
     whole = ctx.payload("read-whole.json", {"file_path": pdf})
     part = ctx.payload("read-pages.json", {"file_path": pdf, "pages": "1-5"})
+    folder, name = os.path.split(pdf)
+    plain = ctx.payload("bash-plain.json", {"command": f"cd {folder} && cat {name} | head -n 5"}, tool="Bash")
+    quoted = ctx.payload("bash-parsed.json", {"command": f"cd '{folder}' && for f in *.pdf; do cat \"$f\"; done"},
+                         tool="Bash")
     rows = []
-    for label, payload in (("Read big1000.pdf whole (deny)", whole), ("Read big1000.pdf pages 1-5 (allow)", part)):
+    for label, payload in (("Read big1000.pdf whole (deny)", whole), ("Read big1000.pdf pages 1-5 (allow)", part),
+                           ("Bash cd && cat | head, plain words (deny)", plain),
+                           ("Bash for f in *.pdf; do cat \"$f\", parsed (deny)", quoted)):
         base = baseline()
         m = ctx.br(f"guard-check: {label}", "guard-check", stdin=payload, repeat=30, ok=(0, 2))
         rows.append(ratio_row(f"guard-check p50, {label} / python -c pass", m, base, limit=2, stat="p50"))
