@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import os
+import shlex
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -140,3 +144,37 @@ def test_demo_runs_the_protocol_on_the_bundled_sample(tmp_path: Path) -> None:
 def test_version() -> None:
     result = run("--version")
     assert result.exit_code == 0 and result.stdout.startswith("boundread ")
+
+
+# --- the parser's own errors cross the same boundary ----------------------------------------------------
+
+@pytest.mark.parametrize("args", [("pages",), ("pages", "x.pdf"), ("extract", "x", "--bogus"),
+                                  ("extract", "--max-chars", "many", "x"), ("budget", "bogus")])
+def test_usage_errors_are_one_line_exit_2(args: tuple[str, ...]) -> None:
+    result = run(*args)
+    assert result.exit_code == ExitCode.USAGE and result.stdout == ""
+    assert result.stderr.count("\n") == 1 and result.stderr.startswith("boundread: error: ")
+    assert "--help`" in result.stderr and "╭" not in result.stderr
+
+
+@pytest.mark.parametrize("args", [("pages", "x.pdf"), ("extract", "x", "--bogus"), ("info", "--timeout", "0")])
+def test_usage_errors_in_json_mode_are_json(args: tuple[str, ...]) -> None:
+    result = run(*args, "--json")
+    assert result.exit_code == ExitCode.USAGE and result.stderr == ""
+    error = json.loads(result.stdout)["error"]
+    assert error["code"] == "usage" and error["exit_code"] == 2 and " - see `boundread " in error["message"]
+
+
+@pytest.mark.parametrize("command", ["info", "extract", "pages", "sheets", "list-zip", "demo", "init", "doctor",
+                                     "guard-check", "budget", "budget status"])
+def test_dash_h_is_help_everywhere(command: str) -> None:
+    result = run(*command.split(), "-h")
+    assert result.exit_code == 0 and f"Usage: boundread {command}" in result.stdout
+
+
+def test_a_reader_that_stops_early_is_not_an_error(log: Path) -> None:
+    script = Path(sys.executable).parent / "boundread"
+    for args in (["info", str(log)], ["extract", str(log), "--stdout", "--max-chars", "200000"]):
+        proc = subprocess.run(f"{shlex.join([str(script), *args])} | head -c 1; exit ${{PIPESTATUS[0]}}",
+                              shell=True, executable="/bin/bash", capture_output=True, text=True, check=False)
+        assert proc.returncode == 0 and "Error" not in proc.stderr and "Traceback" not in proc.stderr, proc.stderr

@@ -7,7 +7,7 @@ import sys
 
 
 def main() -> None:
-    if sys.argv[1:2] == ["guard-check"]:
+    if sys.argv[1:2] == ["guard-check"] and not {"-h", "--help"} & set(sys.argv[2:]):  # help: Typer's, as the others
         from boundread.guard.main import run
 
         sys.exit(run(sys.argv[2:]))

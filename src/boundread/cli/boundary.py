@@ -1,15 +1,21 @@
 """The one place where errors become exit codes: a BoundreadError is one stderr line (or a JSON
-error in ``--json`` mode) and its documented code; Ctrl-C is 130. Anything else is a bug and
-keeps its traceback."""
+error in ``--json`` mode) and its documented code; a usage error that the parser finds (a missing
+argument, an unknown option) is one too, exit 2; Ctrl-C is 130; a reader that closes the pipe
+early (``boundread info x | head -1``) is not an error. Anything else is a bug and keeps its
+traceback."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import NoReturn
+import os
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any, NoReturn
 
 import typer
+from typer._click.exceptions import ClickException, NoArgsIsHelpError  # Typer's vendored click
+from typer.core import TyperGroup
 
-from boundread.errors import BoundreadError
+from boundread.errors import BoundreadError, UsageError
 
 
 def boundary(as_json: bool, work: Callable[[], int]) -> NoReturn:
@@ -22,4 +28,53 @@ def boundary(as_json: bool, work: Callable[[], int]) -> NoReturn:
         raise typer.Exit(int(exc.exit_code)) from None
     except KeyboardInterrupt:
         raise typer.Exit(130) from None
+    except BrokenPipeError:
+        _silence_stdout()
+        raise typer.Exit(0) from None
     raise typer.Exit(code)
+
+
+class Group(TyperGroup):
+    """The app's group: the parser's own errors (usage) cross the same boundary as ours."""
+
+    def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,
+             complete_var: str | None = None, standalone_mode: bool = True, windows_expand_args: bool = True,
+             **extra: Any) -> Any:
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, standalone_mode, windows_expand_args, **extra)
+        argv = list(sys.argv[1:] if args is None else args)
+        options = argv[: argv.index("--")] if "--" in argv else argv
+        try:
+            code = super().main(argv, prog_name, complete_var, False, windows_expand_args, **extra)
+        except NoArgsIsHelpError as exc:  # `boundread` alone: the help, as before
+            exc.show()
+            code = exc.exit_code
+        except ClickException as exc:
+            code = usage_error(exc, as_json="--json" in options)
+        except typer.Abort:
+            code = 130
+        except BrokenPipeError:
+            _silence_stdout()
+            code = 0
+        sys.exit(code if isinstance(code, int) else 0)
+
+
+def usage_error(exc: ClickException, *, as_json: bool) -> int:
+    """A parser error as one line (``boundread: error: <what> - <fix>``) or a JSON error; its exit code."""
+    from boundread import render
+
+    message = exc.format_message().strip().rstrip(".")
+    what = message[:1].lower() + message[1:] if message[1:2].islower() else message
+    ctx = getattr(exc, "ctx", None)
+    where = ctx.command_path if ctx is not None else "boundread"
+    render.print_error(UsageError(what, f"see `{where} --help`"), as_json=as_json)
+    return int(exc.exit_code) if exc.exit_code else 2
+
+
+def _silence_stdout() -> None:
+    """The reader left: point stdout at /dev/null so the interpreter's final flush cannot fail."""
+    try:
+        with open(os.devnull, "w") as devnull:
+            os.dup2(devnull.fileno(), sys.stdout.fileno())
+    except (OSError, ValueError):  # no real descriptor (a test runner's buffer): nothing will flush to a pipe
+        pass
