@@ -17,7 +17,7 @@ from typing import Annotated
 import typer
 
 from boundread import __version__, render
-from boundread.cli.boundary import boundary
+from boundread.cli.boundary import Group, boundary
 from boundread.core import engine
 from boundread.core.model import FILE, ExtractResult, Request
 from boundread.core.output import Replacing, check_dest
@@ -33,6 +33,8 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=True,
     pretty_exceptions_enable=False,
+    cls=Group,
+    context_settings={"help_option_names": ["-h", "--help"]},
 )
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object (schema 1) on stdout.")]
