@@ -16,7 +16,6 @@ app-server calls: ``hooks/list`` (each hook's key and currentHash), then ``confi
 
 from __future__ import annotations
 
-import hashlib
 import json
 import subprocess
 import threading
@@ -24,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from boundread.guard.codex_trust import hook_hash as hook_hash  # the one Codex must agree with
 from tests.e2e.conftest import RUN_TIMEOUT, Workspace, client
 from tests.e2e.fakemodel.openai_responses import OpenAIResponses, output_text, tool_outputs
 from tests.e2e.fakemodel.server import Call, FakeModel
@@ -129,18 +129,6 @@ def trust_hooks(workspace: Workspace) -> list[dict[str, Any]]:
         if edits:
             server.call("config/batchWrite", {"edits": edits})
     return hooks
-
-
-def hook_hash(event: str, matcher: str | None, handler: dict[str, Any]) -> str:
-    """Codex 0.171's trust hash of one command hook: sha256 of the sorted, compact JSON of
-    {event_name, matcher, hooks: [handler]}, the handler with timeout (default 600) and async (false)
-    filled in and unset fields left out."""
-    full = {"type": "command", "async": False, "timeout": 600, **handler}
-    identity: dict[str, Any] = {"event_name": event, "hooks": [full]}
-    if matcher is not None:
-        identity["matcher"] = matcher
-    text = json.dumps(identity, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return "sha256:" + hashlib.sha256(text.encode()).hexdigest()
 
 
 class AppServer:
