@@ -6,7 +6,7 @@ import importlib
 
 import pytest
 
-from boundread import sniff
+from boundread.bytelevel import sniff
 from boundread.errors import Unsupported
 from boundread.formats import HANDLERS, handler_for
 

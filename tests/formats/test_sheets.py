@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import boundread
+from boundread.bytelevel.sniff import Sniffed
 from boundread.core.model import FILE, Request, Source, Span
 from boundread.core.sink import Sink
 from boundread.core.source import source_for_bytes, source_for_path
@@ -19,7 +20,6 @@ from boundread.errors import Corrupt, Encrypted, ExitCode, Refused, Unsupported,
 from boundread.formats.sheets import handler as sheets
 from boundread.formats.sheets.tabular import cell_text
 from boundread.limits import Limits
-from boundread.sniff import Sniffed
 
 
 def run(src: Source, **kw: Any) -> tuple[str, Any]:

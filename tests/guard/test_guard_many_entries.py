@@ -8,7 +8,7 @@ import sys
 import zipfile
 from pathlib import Path
 
-from tests.test_zipdir import many_zip
+from tests.bytelevel.test_zipdir import many_zip
 
 from boundread.guard import facts
 from conftest import guard_env
@@ -25,7 +25,7 @@ def test_zip_deny_reason_counts_entries_without_zipfile(tmp_path: Path) -> None:
                             capture_output=True, text=True, env=guard_env(), cwd=tmp_path, timeout=60, check=True)
     names = {line.split("|")[-1].strip() for line in result.stderr.splitlines() if line.startswith("import time:")}
     assert "deny" in result.stdout and "100000 entries" in result.stdout
-    assert "boundread.zipdir" in names and "zipfile" not in names
+    assert "boundread.bytelevel.zipdir" in names and "zipfile" not in names
 
 
 def test_zip_summary_sums_small_directories_and_skips_long_ones(tmp_path: Path) -> None:

@@ -2,15 +2,15 @@
 
 libmagic is precise for single-format files (PDF, images, 7z, executables) but vague for
 containers: it calls an xlsx "application/zip" and a password-protected workbook "CDFV2". Those
-cases, and a machine without libmagic, go to :mod:`boundread.sniff`, which looks inside.
+cases, and a machine without libmagic, go to :mod:`boundread.bytelevel.sniff`, which looks inside.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from boundread import sniff
-from boundread.sniff import Sniffed
+from boundread.bytelevel import sniff
+from boundread.bytelevel.sniff import Sniffed
 
 # Mime types libmagic is trusted on, and the kind each means.
 _SPECIFIC: dict[str, str] = {

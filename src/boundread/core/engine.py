@@ -21,6 +21,7 @@ from typing import TypeVar
 from xml.etree.ElementTree import ParseError
 
 from boundread import formats
+from boundread.bytelevel.sniff import kind_from_name, symlink_target
 from boundread.core import output
 from boundread.core.detect import detect
 from boundread.core.model import (
@@ -40,7 +41,6 @@ from boundread.core.source import source_for_bytes, source_for_path
 from boundread.errors import BoundreadError, Corrupt, Encrypted, Refused, Unsupported, UsageError
 from boundread.limits import Deadline, est_tokens
 from boundread.ranges import span_text
-from boundread.sniff import kind_from_name, symlink_target
 
 T = TypeVar("T")
 

@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
+from boundread.bytelevel.sniff import Sniffed
 from boundread.limits import Limits
-from boundread.sniff import Sniffed
 
 #: Stands for the file's own path in a suggested command; the engine puts the quoted path there.
 FILE = "\x00FILE\x00"

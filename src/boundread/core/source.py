@@ -6,9 +6,9 @@ import os
 import stat
 from pathlib import Path
 
+from boundread.bytelevel.sniff import sniff_data, sniff_path
 from boundread.core.model import Source
 from boundread.errors import NotFound
-from boundread.sniff import sniff_data, sniff_path
 
 
 def source_for_path(path: str | os.PathLike[str]) -> Source:

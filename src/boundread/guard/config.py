@@ -29,7 +29,7 @@ from __future__ import annotations
 import os
 import sys
 
-from boundread import sniff
+from boundread.bytelevel import sniff
 from boundread.guard.record import Record
 
 TYPE_CHECKING = False

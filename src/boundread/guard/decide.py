@@ -1,6 +1,6 @@
 """The pure decision: a path (Read) or a shell command in, a Decision out. No I/O but stat and sniff.
 
-The kind of a file comes from its bytes (``boundread.sniff``), never its name; symlinks are
+The kind of a file comes from its bytes (``boundread.bytelevel.sniff``), never its name; symlinks are
 followed; FIFOs and devices are never opened.
 """
 
@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 import stat
 
-from boundread import sniff
+from boundread.bytelevel import sniff
 from boundread.guard.config import GuardConfig
 from boundread.guard.record import Record
 

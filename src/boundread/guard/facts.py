@@ -12,7 +12,7 @@ from __future__ import annotations
 # only in the functions that open a zip; no typing at run time.
 import os
 
-from boundread import sniff
+from boundread.bytelevel import sniff
 
 WINDOW = 256 * 1024
 SAMPLE = 64 * 1024
@@ -85,7 +85,7 @@ ZIP_SUM_RECORDS = 50_000
 def zip_summary(path: str | os.PathLike[str]) -> tuple[int, int | None] | None:
     """(entries, total uncompressed bytes): the count from the end record (O(1)), the size summed
     over the central directory when it holds at most ``ZIP_SUM_RECORDS`` entries (else None)."""
-    from boundread import zipdir
+    from boundread.bytelevel import zipdir
 
     try:
         with open(path, "rb") as fh:
@@ -121,10 +121,10 @@ OFFICE_RECORDS = 5_000  # central-directory records walked for an Office file's 
 def office_facts(path: str | os.PathLike[str], kind: str) -> dict[str, object]:
     """xlsx sheet names, pptx slide count, docx page count (from docProps/app.xml).
 
-    Hot path (a deny reason): the zip is read with boundread.zipdir and the XML by plain byte
+    Hot path (a deny reason): the zip is read with boundread.bytelevel.zipdir and the XML by plain byte
     scans - zipfile keeps a whole central directory, and xml.etree and re cost start-up.
     """
-    from boundread import zipdir
+    from boundread.bytelevel import zipdir
 
     wanted = {sniff.XLSX: "xl/workbook.xml", sniff.DOCX: "docProps/app.xml"}.get(kind)
     facts: dict[str, object] = {}

@@ -30,7 +30,7 @@ from __future__ import annotations
 import os
 import sys
 
-from boundread import sniff
+from boundread.bytelevel import sniff
 from boundread.guard import jsonio
 from boundread.guard.config import ConfigError
 from boundread.guard.config import load as load_config

@@ -12,7 +12,7 @@ from __future__ import annotations
 # ~10 ms of start-up with enum and functools); ``quote`` is shlex.quote without the regex.
 import os
 
-from boundread import sniff
+from boundread.bytelevel import sniff
 from boundread.guard import facts
 from boundread.units import human_bytes
 

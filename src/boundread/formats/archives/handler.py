@@ -13,11 +13,11 @@ import shlex
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from boundread.bytelevel.sniff import kind_from_name
 from boundread.core.model import FILE, Details, Entry, Listing, Outcome, Request, Source, Suggestion
 from boundread.core.sink import Sink
 from boundread.errors import Encrypted, Unsupported, UsageError
 from boundread.formats.archives.common import NESTED, display
-from boundread.sniff import kind_from_name
 
 KINDS: tuple[str, ...] = ("zip", "7z", "tar", "gz", "bz2", "xz", "rar")
 

@@ -17,6 +17,7 @@ import zlib
 from pathlib import PurePosixPath
 from typing import IO
 
+from boundread.bytelevel.textenc import guess_encoding
 from boundread.core.model import FILE, Details, Listing, Outcome, Request, Source
 from boundread.core.sink import Sink
 from boundread.errors import Corrupt, Refused
@@ -29,7 +30,6 @@ from boundread.formats.archives.common import (
     read_capped,
     too_big,
 )
-from boundread.textenc import guess_encoding
 
 _ERRORS = (OSError, EOFError, zlib.error, lzma.LZMAError, ValueError)
 _MAGIC = ((b"\x1f\x8b", "gz"), (b"BZh", "bz2"), (b"\xfd7zXZ\x00", "xz"))

@@ -1,6 +1,6 @@
 """Zip archives, and every file that is a zip inside (docx, xlsx, pptx, odt, jar...).
 
-The listing comes from the central directory only, read lazily through :mod:`boundread.zipdir`:
+The listing comes from the central directory only, read lazily through :mod:`boundread.bytelevel.zipdir`:
 the first ``max_entries`` records become entries, the rest are only counted (up to a cap), so a
 300,000-entry zip costs its records, never a parsed copy of its whole directory. A stored or
 deflated member is read from its local header and inflated to at most its declared size (a size
@@ -15,7 +15,7 @@ import time
 import zlib
 from typing import IO
 
-from boundread import zipdir
+from boundread.bytelevel import zipdir
 from boundread.core.model import Entry, Listing, Request, Source
 from boundread.errors import Corrupt, Encrypted, Refused, Unsupported
 from boundread.formats.archives.common import (

@@ -18,10 +18,10 @@ from pathlib import Path
 from typing import Any
 from xml.etree.ElementTree import ParseError
 
+from boundread.bytelevel.ole import stream_names as ole_stream_names
 from boundread.core.model import Source
 from boundread.errors import Corrupt, Encrypted, Refused, Unsupported
 from boundread.formats.sheets.xlsx_peek import SheetMeta, read_workbook
-from boundread.ole import stream_names as ole_stream_names
 
 SMALL = 5 * 1024 * 1024  # xls: sheet sizes in info only below this (calamine loads whole sheets)
 

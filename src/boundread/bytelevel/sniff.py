@@ -13,8 +13,8 @@ from __future__ import annotations
 import os
 import stat
 
-from boundread.ole import MAGIC as OLE_MAGIC
-from boundread.textenc import guess_encoding
+from boundread.bytelevel.ole import MAGIC as OLE_MAGIC
+from boundread.bytelevel.textenc import guess_encoding
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -216,10 +216,10 @@ ZIP_NAMES = 5000
 def _sniff_zip(path: Container) -> Sniffed:
     """Classify a zip container by its first member names (OOXML parts, ODF mimetype).
 
-    Reads the central directory lazily (boundread.zipdir), at most ``ZIP_NAMES`` records, and the
+    Reads the central directory lazily (boundread.bytelevel.zipdir), at most ``ZIP_NAMES`` records, and the
     ``mimetype`` member from its local header: never the whole directory, never zipfile.
     """
-    from boundread import zipdir
+    from boundread.bytelevel import zipdir
 
     names: set[str] = set()
     try:
@@ -329,7 +329,7 @@ def _is_bare_biff(head: bytes) -> bool:
 
 def _sniff_ole(path: Container, hint: str | None) -> Sniffed:
     """Old Office files and encrypted OOXML share the OLE (CFB) container: read its stream names."""
-    from boundread.ole import stream_names
+    from boundread.bytelevel.ole import stream_names
 
     names = stream_names(path)
     if "EncryptedPackage" in names:

@@ -1,4 +1,4 @@
-"""boundread.zipdir: the central directory read lazily, checked against zipfile's own reading."""
+"""boundread.bytelevel.zipdir: the central directory read lazily, checked against zipfile's own reading."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from boundread import zipdir
+from boundread.bytelevel import zipdir
 from boundread.core.model import Request
 from boundread.core.source import source_for_bytes, source_for_path
 from boundread.errors import Corrupt

@@ -1,0 +1,11 @@
+"""The byte-level readers: what a file is and what its containers hold, from the bytes alone.
+
+- :mod:`~boundread.bytelevel.sniff`: what a file is, from its magic numbers, zip members, OLE
+  stream names and text encoding.
+- :mod:`~boundread.bytelevel.zipdir`: a zip's central directory, read lazily, one record at a time.
+- :mod:`~boundread.bytelevel.ole`: the stream names of an OLE compound file (old Office, encrypted OOXML).
+- :mod:`~boundread.bytelevel.textenc`: which text encoding a sample is in, or that it is not text.
+
+Each imports only the standard library at module level, and this package imports nothing: the
+guard-check hook (on every agent tool call) uses sniff and zipdir, so their start-up cost is its own.
+"""

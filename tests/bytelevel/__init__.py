@@ -1,0 +1,1 @@
+"""Tests of the byte-level readers (boundread.bytelevel)."""
