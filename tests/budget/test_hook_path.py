@@ -24,6 +24,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from boundread.budget import enforce, hookpath, sidecar
+from boundread.budget.digest import action_digest
 from boundread.budget.ledger import SqliteLedger, ledger_path
 from boundread.budget.model import BudgetLimits, Scope, UsageRecord
 from boundread.budget.policy import decide
@@ -91,13 +92,13 @@ JSONISH = st.recursive(
 def test_the_digest_is_sha256_of_the_normalized_json(tool: str, tool_input: Any) -> None:
     text = json.dumps([tool, tool_input], sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
     expected = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
-    assert hookpath.action_digest(tool, tool_input) == expected
+    assert action_digest(tool, tool_input) == expected
 
 
 def test_odd_inputs_digest_like_json() -> None:
     for value in ({"b": 1, "a": "\ud800 ☃"}, {"p": Path("/x"), "d": Decimal("0.5")}, [float("nan"), 1e300]):
         text = json.dumps(["T", value], sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
-        assert hookpath.action_digest("T", value) == hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+        assert action_digest("T", value) == hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 SESSION = Scope("session", "s")
@@ -138,7 +139,7 @@ def test_the_lean_path_decides_like_the_ledger(
     expected = []
     with _ledger(full, limits, tokens, nanos) as ledger:
         for tool, tool_input, depth in CALLS:
-            digest = hookpath.action_digest(tool, tool_input)
+            digest = action_digest(tool, tool_input)
             verdict = ledger.record_call("s", "/proj", tool, digest, depth, decide)
             expected.append(None if verdict is None else str(verdict))
     got = [hookpath.check(str(lean), "s", "/proj", tool, tool_input, depth) for tool, tool_input, depth in CALLS]

@@ -90,9 +90,10 @@ def _check_with_ledger(
 ) -> str | None:
     from pathlib import Path
 
+    from boundread.budget.digest import action_digest
     from boundread.budget.errors import LedgerError
     from boundread.budget.ledger import SqliteLedger
-    from boundread.budget.policy import action_digest, decide
+    from boundread.budget.policy import decide
 
     try:
         with SqliteLedger(Path(path)) as ledger:

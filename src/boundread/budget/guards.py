@@ -24,10 +24,11 @@ from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from typing import Any, ParamSpec, TypeVar, cast
 
+from boundread.budget.digest import action_digest
 from boundread.budget.errors import BudgetError, DepthExceeded
 from boundread.budget.ledger import Ledger
 from boundread.budget.model import BudgetLimits, CallView, Scope, ScopeView, Totals, UsageRecord
-from boundread.budget.policy import action_digest, check_spend, decide
+from boundread.budget.policy import check_spend, decide
 from boundread.budget.prices import Pricer
 from boundread.budget.usage import counts
 from boundread.errors import UsageError

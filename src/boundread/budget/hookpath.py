@@ -14,6 +14,7 @@ from __future__ import annotations
 # Hot path: no typing, json (it imports re), hashlib (OpenSSL), pathlib, contextlib or decimal at run time.
 import os
 
+from boundread.budget.digest import action_digest
 from boundread.budget.schema import (
     BUSY_MS,
     COUNT_CALL,
@@ -30,7 +31,6 @@ from boundread.budget.sidecar import has_scope, path_for
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import sqlite3 as sqlite
-    from hashlib import sha256
     from typing import Any
 else:
     try:  # the C module: the sqlite3 package also imports datetime & co. for adapters never used here
@@ -39,10 +39,6 @@ else:
         sqlite.connect  # noqa: B018 - a Python whose _sqlite3 lacks it falls back below
     except (ImportError, AttributeError):
         import sqlite3 as sqlite
-    try:  # hashlib would also load OpenSSL's _hashlib and _blake2 (~3 ms)
-        from _sha256 import sha256
-    except ImportError:
-        from hashlib import sha256
 
 # The fsync on close - chosen: a read-only "keeper" connection (``_keeper``). When the last connection to a
 # WAL database closes, SQLite checkpoints the WAL into the database and fsyncs (strace: 4 syncs per hook
@@ -67,26 +63,6 @@ class NeedsLedger(Exception):
 
 class Unusable(Exception):
     """The ledger failed mid-call (a damaged page, a read-only folder): ``enforce`` decides who may go on."""
-
-
-def action_digest(tool: str, tool_input: Any) -> str:
-    """sha256 of the tool name and its input as normalized JSON (sorted keys, no spaces).
-
-    Exactly ``json.dumps([tool, tool_input], sort_keys=True, separators=(",", ":"), ensure_ascii=False,
-    default=str)``: the encoder ``json.dumps`` itself runs, called as ``guard.jsonio`` does.
-    """
-    try:
-        from _json import encode_basestring, make_encoder
-    except ImportError:  # a Python without the accelerator
-        import json
-
-        text = json.dumps([tool, tool_input], sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
-    else:
-        # json.JSONEncoder.iterencode's arguments: markers, default, encoder, indent, key_separator,
-        # item_separator, sort_keys, skipkeys, allow_nan
-        encode = make_encoder({}, str, encode_basestring, None, ":", ",", True, False, True)
-        text = "".join(encode([tool, tool_input], 0))
-    return sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def check(path: str, session: str, project: str | None, tool: str, tool_input: Any, depth: int) -> str | None:

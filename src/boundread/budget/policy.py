@@ -16,10 +16,9 @@ from boundread.budget.errors import (
     PolicyDenied,
     TokenBudgetExceeded,
 )
-from boundread.budget.hookpath import action_digest
 from boundread.budget.model import BudgetLimits, CallView, Totals
 
-__all__ = ["action_digest", "check_depth", "check_sequence", "check_spend", "decide"]
+__all__ = ["check_depth", "check_sequence", "check_spend", "decide"]
 
 
 def check_spend(totals: Totals, limits: BudgetLimits, where: str) -> BudgetError | None:

@@ -92,19 +92,3 @@ def print_extract(result: ExtractResult, *, to_stderr: bool = False, replaced: s
     stream = sys.stderr if to_stderr else sys.stdout
     stream.write("\n".join(lines) + "\n")
 
-
-def count(value: Any) -> str:
-    return f"{value:,}" if isinstance(value, int) else "?"
-
-
-def scalar(value: Any) -> str:
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, int):
-        return f"{value:,}"
-    if isinstance(value, (list, tuple)):
-        shown = ", ".join(str(v) for v in value[:8])
-        return shown + (f", … ({len(value)} in all)" if len(value) > 8 else "")
-    if isinstance(value, dict):
-        return ", ".join(f"{k}={v}" for k, v in value.items())
-    return str(value)

@@ -18,7 +18,7 @@ from rich.text import Text
 
 from boundread.core.model import InfoResult, Listing, Source
 from boundread.core.sink import Sink
-from boundread.render import count, scalar
+from boundread.render.text import count, scalar
 from boundread.units import human_bytes
 
 BYTE_FIELDS = frozenset({"total_size", "largest", "compressed", "size", "uncompressed", "xml_bytes"})  # shown as KB/MB

@@ -19,7 +19,7 @@ _PDFTOTEXT_VALUES = frozenset({"-f", "-l", "-r", "-x", "-y", "-W", "-H", "-enc",
 
 
 def run(name: str, args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
-    from boundread.guard.shell.programs import files, operands
+    from boundread.guard.shell.reads import files, operands
 
     if name in _COMPRESSORS:
         flags = "".join(a.lstrip("-") for a in args if a.startswith("-") and not a.startswith("--"))
@@ -51,7 +51,7 @@ def run(name: str, args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream
 
 
 def _tar(name: str, args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
-    from boundread.guard.shell.programs import files
+    from boundread.guard.shell.reads import files
 
     mode, to_stdout = "", False
     archive: str | None = None
@@ -102,7 +102,7 @@ def _tar(name: str, args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Strea
 
 
 def _unzip(name: str, args: list[str], env: Env, ctx: Ctx) -> Stream:
-    from boundread.guard.shell.programs import files
+    from boundread.guard.shell.reads import files
 
     flags = "".join(a.lstrip("-") for a in args if a.startswith("-"))
     positional: list[str] = []
@@ -126,7 +126,7 @@ def _unzip(name: str, args: list[str], env: Env, ctx: Ctx) -> Stream:
 
 
 def _pdftotext(args: list[str], env: Env, stdin: Stream) -> Stream:
-    from boundread.guard.shell.programs import files, operands
+    from boundread.guard.shell.reads import files, operands
 
     names = operands(args, _PDFTOTEXT_VALUES)
     if not names:
@@ -140,7 +140,7 @@ def _pdftotext(args: list[str], env: Env, stdin: Stream) -> Stream:
     if last is not None:
         bound = bounds.Bound(PAGES, max(0, last - (first or 1) + 1), words=f"pdftotext -f {first or 1} -l {last}")
     if source == "-":
-        from boundread.guard.shell.programs import bounded
+        from boundread.guard.shell.reads import bounded
 
         return bounded(stdin, bound, "pdftotext")
     return files(env, [source], "pdftotext", bound)
@@ -157,7 +157,7 @@ def _value(args: list[str], flag: str) -> int | None:
 
 
 def _curl(args: list[str], env: Env) -> Stream:
-    from boundread.guard.shell.programs import files
+    from boundread.guard.shell.reads import files
 
     if any(arg in ("-o", "--output", "-O", "--remote-name", "-I", "--head") or arg.startswith("--output=")
            for arg in args):
@@ -171,7 +171,7 @@ def _curl(args: list[str], env: Env) -> Stream:
 
 
 def _openssl(args: list[str], env: Env, stdin: Stream) -> Stream:
-    from boundread.guard.shell.programs import files
+    from boundread.guard.shell.reads import files
 
     sub = args[0] if args else ""
     if sub in ("dgst", "sha1", "sha256", "sha512", "md5", "rand", "version", "list", "speed", "s_client"):

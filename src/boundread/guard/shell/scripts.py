@@ -46,7 +46,7 @@ def shell(name: str, args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stre
 
 
 def interpreter(name: str, args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
-    from boundread.guard.shell.programs import files
+    from boundread.guard.shell.reads import files
 
     code: str | None = None
     flags = ""
@@ -84,7 +84,7 @@ def interpreter(name: str, args: list[str], env: Env, ctx: Ctx, stdin: Stream) -
 
 
 def _code(name: str, code: str, flags: str, operands: list[str], env: Env, stdin: Stream) -> Stream:
-    from boundread.guard.shell.programs import files
+    from boundread.guard.shell.reads import files
 
     out = Stream()
     line_loop = ("p" in flags or "n" in flags) and name.startswith(("perl", "ruby"))
