@@ -178,3 +178,35 @@ def test_a_reader_that_stops_early_is_not_an_error(log: Path) -> None:
         proc = subprocess.run(f"{shlex.join([str(script), *args])} | head -c 1; exit ${{PIPESTATUS[0]}}",
                               shell=True, executable="/bin/bash", capture_output=True, text=True, check=False)
         assert proc.returncode == 0 and "Error" not in proc.stderr and "Traceback" not in proc.stderr, proc.stderr
+
+
+# --- an option that does not apply to the file's kind ------------------------------------------------
+
+@pytest.mark.parametrize(("args", "misfit", "takes"), [
+    (("extract", "LOG", "--pages", "2"), "--pages does not apply", "text takes only --lines A-B"),
+    (("extract", "LOG", "--sheet", "1", "--format", "markdown"), "--sheet and --format do not apply", "--grep"),
+    (("extract", "LOG", "--password", "x"), "--password does not apply", "--max-chars"),
+    (("extract", "LOG", "--engine", "pdfminer"), "--engine does not apply", "--lines"),
+])
+def test_an_option_that_does_not_fit_is_a_usage_error(log: Path, tmp_path: Path, args: tuple[str, ...],
+                                                      misfit: str, takes: str) -> None:
+    result = run(*[str(log) if a == "LOG" else a for a in args])
+    assert result.exit_code == ExitCode.USAGE and result.stdout == ""
+    assert misfit in result.stderr and takes in result.stderr and result.stderr.count("\n") == 1
+    assert not (tmp_path / "out").exists()  # nothing written under a name that lies
+
+
+def test_the_error_names_the_options_that_do_fit(tmp_path: Path) -> None:
+    from fpdf import FPDF
+
+    pdf = FPDF()
+    pdf.add_page()
+    pdf.set_font("helvetica", size=12)
+    pdf.cell(text="PDF-SENTINEL")
+    path = tmp_path / "one.pdf"
+    pdf.output(str(path))
+    code, data = run_json("extract", str(path), "--sheet", "Notes")
+    assert code == ExitCode.USAGE and data["error"]["code"] == "usage"
+    assert "--sheet does not apply" in data["error"]["message"] and "pdf takes --pages, --layout" in \
+        data["error"]["message"]
+    assert run("extract", str(path), "--pages", "1", "--layout", "--stdout").exit_code == 0

@@ -22,7 +22,7 @@ from xml.etree.ElementTree import ParseError
 
 from boundread import formats
 from boundread.bytelevel.sniff import kind_from_name, symlink_target
-from boundread.core import output
+from boundread.core import fit, output
 from boundread.core.detect import detect
 from boundread.core.model import (
     FILE,
@@ -130,6 +130,7 @@ def extract(
     if kinds is not None and target.kind not in kinds:
         raise UsageError(f"{target.name} is {target.kind}, not {' or '.join(kinds)}",
                          f"use `boundread info {shlex.quote(target.name)}` to see what to run")
+    fit.check(req, target.kind, target.name, container=src.kind if target is not src else None)
     handler = formats.handler_for(target.kind)
     pattern = _compile(filters)
     sink = Sink(req.limits, deadline, window=filters.lines, grep=pattern, context=filters.context)
