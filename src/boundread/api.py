@@ -14,6 +14,7 @@ from typing import Any
 from boundread.core import engine
 from boundread.core.model import ExtractResult, InfoResult, Listing, Request
 from boundread.errors import UsageError
+from boundread.formats.ocr import check_mode
 from boundread.limits import Limits
 from boundread.ranges import parse_span, parse_spans
 
@@ -37,16 +38,20 @@ def extract(
     stdout: bool = False,
     password: str | None = None,
     limits: Limits | None = None,
+    ocr: str = "auto",
+    ocr_lang: str = "eng",
     **options: Any,
 ) -> ExtractResult:
     """Bounded text of any supported file. ``stdout=True`` returns it in ``.text`` instead of a file.
-    ``options``: fmt, layout, engine, rows (as for the CLI)."""
+    ``ocr``: auto (scanned pages and images, when Tesseract is installed), force or never; ``ocr_lang``: e.g.
+    ``"eng+deu"``. ``options``: fmt, layout, engine, rows (as for the CLI)."""
     rows = options.pop("rows", None)
     unknown = set(options) - {"fmt", "layout", "engine"}
     if unknown:
         raise UsageError(f"unknown options {sorted(unknown)}", "see help(boundread.extract)")
     req = Request(limits=limits or Limits(), pages=parse_spans(pages) if pages else (), sheets=tuple(sheets),
-                  rows=parse_span(rows, "rows") if rows else None, password=password, **options)
+                  rows=parse_span(rows, "rows") if rows else None, password=password,
+                  ocr=check_mode(ocr), ocr_lang=ocr_lang, **options)
     filters = engine.Filters(lines=parse_span(lines) if lines else None, grep=grep, ignore_case=ignore_case,
                              context=context, member=member)
     selection = f"pages-{pages}" if pages else "text"

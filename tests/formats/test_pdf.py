@@ -125,7 +125,8 @@ def test_page_range_markers_and_resume(files: dict[str, Path], engine: str) -> N
     pages = _by_page(text)
     assert all(f"SENTINEL-PAGE-{n}" in pages[n] for n in (3, 4, 5))
     assert "SENTINEL-PAGE-2\n" not in text and "SENTINEL-PAGE-6" not in text
-    assert outcome.unit == "pages" and outcome.totals == {"pages": 12}
+    name = "pdfium" if engine == "auto" else engine
+    assert outcome.unit == "pages" and outcome.totals == {"pages": 12, "engines": {name: "3-5"}}
     assert outcome.done == "pages 3-5 of 12"
     flags = ("--engine", engine) if engine != "auto" else ()
     assert outcome.resume == ("pages", FILE, "6-8", *flags)
@@ -336,9 +337,10 @@ def test_corpus_empty_password_scan(corpus_dir: Path) -> None:
     assert details.encrypted and details.fields["pages"] == 3 and details.fields["text_layer"] is False
     assert details.fields["producer"] == "European Patent Office"
     assert details.next == [] and any("OCR" in w for w in details.warnings)
-    outcome, text, _ = _run(src)
+    outcome, text, _ = _run(src, ocr="never")
     assert outcome.done == "pages 1-3 of 3"
     assert MARKER.sub("", text).strip() == ""
+    assert outcome.totals["no_text"] == "2" and any("--ocr never" in w for w in outcome.warnings)
 
 
 @pytest.mark.corpus
@@ -358,6 +360,27 @@ def test_corpus_text(corpus_dir: Path, name: str, engine: str, expected: list[st
     _, text, _ = _run(source_for_path(corpus_dir / name), engine=engine)
     for needle in expected:
         assert needle in text, (name, engine, needle)
+
+
+@pytest.mark.corpus
+@pytest.mark.parametrize("layout", [False, True])
+def test_corpus_vertical_japanese_is_read_by_pdfminer_in_auto(corpus_dir: Path, layout: bool) -> None:
+    # PDFium drops about 70% of this page (the opening included) and reverses its lines: auto notices
+    # the vertical writing and reads the page with pdfminer, saying so
+    outcome, text, _ = _run(source_for_path(corpus_dir / "pdf-jo-japanese-vertical.pdf"), layout=layout)
+    assert outcome.totals["engines"] == {"pdfminer": "1"}
+    body = MARKER.sub("", text).strip()
+    assert body.startswith("序")
+    for needle in ("わたくしといふ現象は", "風景やみんなといっしょに"):
+        assert needle in text.replace(" ", "")
+    assert text.index("わたくしといふ現象は") < text.index("風景やみんなといっしょに")
+    assert len(re.findall(r"[\u3040-\u9fff]", text)) > 800  # ~900 CJK characters on the page
+
+
+@pytest.mark.corpus
+def test_corpus_vertical_japanese_pdfium_only_when_asked(corpus_dir: Path) -> None:
+    outcome, _, _ = _run(source_for_path(corpus_dir / "pdf-jo-japanese-vertical.pdf"), engine="pdfium")
+    assert outcome.totals["engines"] == {"pdfium": "1"}
 
 
 @pytest.mark.corpus

@@ -23,6 +23,7 @@ from boundread.core.model import FILE, ExtractResult, Request
 from boundread.core.output import Replacing, check_dest
 from boundread.core.sink import Sink
 from boundread.errors import BoundreadError, ExitCode, UsageError
+from boundread.formats.ocr import check_mode
 from boundread.limits import Limits
 from boundread.ranges import parse_span, parse_spans
 
@@ -46,6 +47,9 @@ MaxCharsOpt = Annotated[int, typer.Option("--max-chars", min=1, help="Stop after
 MaxLinesOpt = Annotated[int | None, typer.Option("--max-lines", min=1, help="Stop after this many output lines.")]
 LayoutOpt = Annotated[bool, typer.Option("--layout", help="Keep the physical layout (table columns on one line).")]
 EngineOpt = Annotated[str, typer.Option("--engine", help="PDF text engine: auto (pdfium), pdfium or pdfminer.")]
+OcrOpt = Annotated[str, typer.Option("--ocr", help="OCR (Tesseract): auto (pages without text, images), force or "
+                                                   "never.")]
+OcrLangOpt = Annotated[str, typer.Option("--ocr-lang", help="Tesseract languages, several joined with +: eng+deu.")]
 FormatOpt = Annotated[str, typer.Option("--format", help="Rows as csv, tsv or markdown.")]
 RowsOpt = Annotated[str | None, typer.Option("--rows", help="Sheet rows A-B (1-based), e.g. 201-400.")]
 MaxRowsOpt = Annotated[int, typer.Option("--max-rows", min=1, help="At most this many rows per sheet.")]
@@ -155,6 +159,8 @@ def extract(
     max_cols: MaxColsOpt = 50,
     layout: LayoutOpt = False,
     engine_name: EngineOpt = "auto",
+    ocr_mode: OcrOpt = "auto",
+    ocr_lang: OcrLangOpt = "eng",
     as_json: JsonOpt = False,
     timeout: TimeoutOpt = 60.0,
 ) -> None:
@@ -165,7 +171,8 @@ def extract(
                        max_member_bytes=max_member_mb << 20, max_rows=max_rows, max_cols=max_cols,
                        pages=parse_spans(pages) if pages else (),
                        sheets=tuple(sheet or ()), rows=parse_span(rows, "rows") if rows else None,
-                       fmt=_check_format(fmt), layout=layout, engine=_check_engine(engine_name), password=password)
+                       fmt=_check_format(fmt), layout=layout, engine=_check_engine(engine_name), password=password,
+                       ocr=check_mode(ocr_mode), ocr_lang=ocr_lang)
         filters = engine.Filters(lines=parse_span(lines) if lines else None, grep=grep, ignore_case=ignore_case,
                                  context=context, member=member)
         selection = f"pages-{pages}" if pages else "sheet-" + "-".join(sheet) if sheet else "text"
@@ -183,6 +190,8 @@ def pages(
     page_range: Annotated[str, typer.Argument(metavar="RANGE", help="Pages or slides: 1-5, 7 or 1,3,8-10.")],
     layout: LayoutOpt = False,
     engine_name: EngineOpt = "auto",
+    ocr_mode: OcrOpt = "auto",
+    ocr_lang: OcrLangOpt = "eng",
     max_chars: MaxCharsOpt = 100_000,
     output: OutOpt = None,
     stdout: StdoutOpt = False,
@@ -194,7 +203,8 @@ def pages(
 
     def work() -> int:
         req = _request(timeout=timeout, max_chars=max_chars, pages=parse_spans(page_range), layout=layout,
-                       engine=_check_engine(engine_name), password=password)
+                       engine=_check_engine(engine_name), password=password,
+                       ocr=check_mode(ocr_mode), ocr_lang=ocr_lang)
         selection = f"pages-{page_range}" + ("-layout" if layout else "")
         replacing = _check_output(output, stdout)
         result = engine.extract(file, req, output_path=output, to_stdout=stdout, selection=selection,

@@ -67,6 +67,8 @@ class Request:
     layout: bool = False  # pdf: keep the physical layout
     engine: str = "auto"  # pdf: auto | pdfium | pdfminer
     password: str | None = None
+    ocr: str = "auto"  # pdf pages without text, images: auto (when Tesseract is installed) | force | never
+    ocr_lang: str = "eng"  # Tesseract language packs, several joined with "+"
 
 
 @dataclass
@@ -107,6 +109,9 @@ class InfoResult:
     fields: dict[str, Any]
     warnings: Sequence[str]
     next: Sequence[str]
+    #: Why extract cannot read it, when info found out: {"code", "exit_code", "message"} - the error that
+    #: ``extract`` (and ``sheets``, ``pages``, ``list-zip`` where they apply) ends with. None: no problem known.
+    problem: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True)

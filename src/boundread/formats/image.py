@@ -1,4 +1,4 @@
-"""Images: size and format from the header alone. No text layer, so nothing to extract."""
+"""Images: size and format from the header alone; ``extract`` reads the text by OCR (Tesseract, when installed)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,8 @@ import struct
 
 from boundread.core.model import FILE, Details, Outcome, Request, Source
 from boundread.core.sink import Sink
-from boundread.errors import Unsupported
+from boundread.errors import Refused, Unsupported
+from boundread.formats import ocr
 
 KINDS: tuple[str, ...] = ("image",)
 
@@ -26,7 +27,7 @@ def info(src: Source, req: Request) -> Details:
     if fmt == "png" and head[12:16] == b"CgBI":
         details.fields["variant"] = "apple-cgbi"
         details.warnings.append("Apple CgBI PNG (iPhone-optimised): standard decoders cannot display it")
-    details.warnings.append("an image has no text layer: view it with an image tool, or OCR it")
+    details.warnings.append("an image has no text layer: `boundread extract` reads it by OCR (Tesseract)")
     details.next.append(("info", FILE))
     return details
 
@@ -35,10 +36,31 @@ def extract(src: Source, req: Request, sink: Sink) -> Outcome:
     details = info(src, req)
     w, h = details.fields.get("width"), details.fields.get("height")
     shape = f"a {w}x{h} " if w and h else "an "
-    raise Unsupported(
-        f"{src.name} is {shape}{details.fields['format'].upper()} image with no text to extract",
-        "view it with your image tool, or run OCR on it",
-    )
+    what = f"{src.name} is {shape}{details.fields['format'].upper()} image"
+    if req.ocr == "never":
+        raise Unsupported(f"{what} with no text to extract", "view it with your image tool, or drop --ocr never")
+    why = ocr.missing(req.ocr_lang)
+    if why is not None:
+        raise ocr.NoText(f"{what}: no text layer, and {why}", ocr.INSTALL)
+    with src.open() as fh:
+        data = fh.read(req.limits.max_member_bytes + 1)
+    if len(data) > req.limits.max_member_bytes:
+        raise Refused(f"{what} of over {req.limits.max_member_bytes >> 20} MB", "too large to OCR: crop or shrink it")
+    image = ocr.open_image(data, src.name)
+    del data
+    reader = ocr.Reader(req.ocr_lang)
+    try:
+        remaining = sink.deadline.remaining
+        text = reader.read(image, None if remaining is None else max(remaining - 0.3, 0.001))
+    finally:
+        reader.close()
+    if text is None:
+        sink.expire()
+        return Outcome(unit="lines", done="no text (the time limit ran out during OCR)")
+    if not text.strip():
+        raise ocr.NoText(f"{what}: OCR found no text in it", "view it with your image tool")
+    sink.write(text.strip() + "\n")
+    return Outcome(unit="lines", done=f"OCR of {shape}image", totals={"engines": {"tesseract": "1"}})
 
 
 def _dimensions(fmt: str, head: bytes) -> tuple[int, int] | None:

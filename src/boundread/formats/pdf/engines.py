@@ -19,7 +19,7 @@ from typing import Any, BinaryIO, Protocol, cast
 
 from boundread.core.model import Source
 from boundread.errors import Corrupt, Encrypted
-from boundread.formats.pdf.layout import grid_text, miner_glyphs, pdfium_glyphs
+from boundread.formats.pdf.layout import Glyph, direction, grid_text, miner_glyphs, pdfium_glyphs
 
 #: What pdfminer raises on damaged or hostile files, besides its own PSException family.
 MINER_FAILURES: tuple[type[BaseException], ...] = (
@@ -40,6 +40,9 @@ MINER_FAILURES: tuple[type[BaseException], ...] = (
 )
 _CONTROLS = dict.fromkeys([*range(9), 11, 12, *range(14, 32), 0xFFFE, 0xFEFF])
 _PDFIUM_PASSWORD, _PDFIUM_SECURITY = 4, 5  # FPDF_ERR_PASSWORD, FPDF_ERR_SECURITY
+# Kana, CJK ideographs, Hangul, fullwidth forms: the scripts that are written vertically
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]")
+VERTICAL_SAMPLE = 200  # glyphs whose positions tell the reading direction of a CJK page
 
 
 @dataclass(frozen=True)
@@ -47,6 +50,10 @@ class Page:
     number: int  # 1-based
     text: str
     error: str | None = None  # why the page could not be read
+    engine: str = "pdfium"  # what read the text: pdfium, pdfminer or tesseract
+    drawn: bool = True  # the page draws something (text, an image, paths); a blank page is False
+    doubt: str | None = None  # why this engine's text may be incomplete (PDFium on vertical writing)
+    timed_out: bool = False  # the time limit ran out while reading it (OCR)
 
 
 class PdfDoc(Protocol):
@@ -102,19 +109,34 @@ class PdfiumDoc:
         self._error = pdfium.PdfiumError
 
     def read(self, first: int, last: int, layout: bool) -> Iterator[Page]:
+        import pypdfium2.raw as pdfium_c
+
         for number in range(first, last + 1):
             try:
                 page = self.doc[number - 1]
                 textpage = page.get_textpage()
                 try:
-                    text = grid_text(pdfium_glyphs(textpage)) if layout else textpage.get_text_range()
+                    glyphs = pdfium_glyphs(textpage) if layout else None
+                    text = grid_text(glyphs) if glyphs is not None else textpage.get_text_range()
+                    doubt = _vertical(textpage, text, glyphs)
+                    drawn = pdfium_c.FPDFPage_CountObjects(page) > 0
                 finally:
                     textpage.close()
                     page.close()
             except self._error as exc:
                 yield Page(number, "", str(exc))
                 continue
-            yield Page(number, clean(text))
+            yield Page(number, clean(text), drawn=drawn, doubt=doubt)
+
+    def render(self, number: int, dpi: int, max_pixels: int) -> Any:
+        """Page ``number`` as a grey PIL image at ``dpi``, scaled down to at most ``max_pixels``."""
+        page = self.doc[number - 1]
+        try:
+            width, height = page.get_size()
+            scale = min(dpi / 72, (max_pixels / max(width * height, 1.0)) ** 0.5)
+            return page.render(scale=scale, grayscale=True, may_draw_forms=True).to_pil()
+        finally:
+            page.close()
 
     def meta(self) -> dict[str, Any]:
         data = self.doc.get_metadata_dict(skip_empty=True)
@@ -129,6 +151,18 @@ class PdfiumDoc:
 
     def close(self) -> None:
         self.doc.close()
+
+
+def _vertical(textpage: Any, text: str, glyphs: list[Glyph] | None) -> str | None:
+    """Why PDFium's text of this page is unreliable: CJK written in columns (vertical writing mode fonts),
+    where PDFium drops most glyphs and reverses the lines. Pages without CJK cost one regex search."""
+    if not _CJK.search(text):
+        return None
+    if glyphs is None:
+        glyphs = pdfium_glyphs(textpage, limit=VERTICAL_SAMPLE)
+    if direction(glyphs[:VERTICAL_SAMPLE]) in (1, 3):  # up or down the page
+        return "vertical writing"
+    return None
 
 
 def _miner_text(layout: Any) -> str:
@@ -214,15 +248,15 @@ class MinerDoc:
                         readers[1].process_page(page)
                         text = _miner_text(devices[1].get_result())
                 except failures as exc:
-                    yield Page(number, "", f"{type(exc).__name__}: {exc}"[:200])
+                    yield Page(number, "", f"{type(exc).__name__}: {exc}"[:200], engine=self.engine)
                     continue
-                yield Page(number, clean(text))
+                yield Page(number, clean(text), engine=self.engine)
         except failures as exc:  # the page tree itself broke: the rest cannot be reached
             why = f"the page tree is unreadable ({type(exc).__name__})"
         else:
             why = "missing from the page tree"
         for missing in range(number + 1, last + 1):
-            yield Page(missing, "", why)
+            yield Page(missing, "", why, engine=self.engine)
 
     def meta(self) -> dict[str, Any]:
         from pdfminer.pdftypes import resolve1

@@ -16,7 +16,9 @@ from dataclasses import dataclass
 from boundread.core.model import FILE, Details, Outcome, Request, Source, Span, Suggestion
 from boundread.core.sink import Sink
 from boundread.errors import Corrupt, Encrypted, UsageError
+from boundread.formats import ocr
 from boundread.formats.pdf.engines import Page, PdfDoc, header_version, open_pdf
+from boundread.formats.pdf.reread import Rereader
 
 KINDS: tuple[str, ...] = ("pdf",)
 
@@ -138,19 +140,24 @@ def _after(spans: list[Span], index: int, number: int) -> _Stop | None:
     return None
 
 
-def _requested(doc: PdfDoc, spans: list[Span], layout: bool) -> Generator[tuple[int, Page], None, None]:
+def _requested(doc: PdfDoc, spans: list[Span], layout: bool, pick: Rereader) -> Generator[tuple[int, Page], None, None]:
     for index, span in enumerate(spans):
         for page in doc.read(span.first, span.last, layout):
-            yield index, page
+            yield index, pick.page(page)
 
 
-def _write(doc: PdfDoc, spans: list[Span], req: Request, sink: Sink, out: Outcome) -> tuple[list[int], _Stop | None]:
+def _write(doc: PdfDoc, spans: list[Span], req: Request, sink: Sink, out: Outcome,
+           pick: Rereader) -> tuple[list[int], _Stop | None]:
     """Write the pages into the sink; return the pages written (the last may be cut) and where it stopped."""
     written: list[int] = []
     failed: list[int] = []
     stop: _Stop | None = None
-    with closing(_requested(doc, spans, req.layout)) as pages:
+    with closing(_requested(doc, spans, req.layout, pick)) as pages:
         for index, page in pages:
+            if page.timed_out:  # OCR ran out of time on this page: nothing of it is written
+                stop = _Stop(index, page.number)
+                sink.expire()
+                break
             if page.error:
                 failed.append(page.number)
                 if len(failed) <= MAX_PAGE_WARNINGS:
@@ -176,6 +183,8 @@ def _write(doc: PdfDoc, spans: list[Span], req: Request, sink: Sink, out: Outcom
 
 
 def extract(src: Source, req: Request, sink: Sink) -> Outcome:
+    if req.ocr == "force" and (why := ocr.missing(req.ocr_lang)):
+        raise ocr.NoText(f"--ocr force: {why}", ocr.INSTALL)
     doc, warnings = open_pdf(src, req.password, req.engine)
     with closing(doc):
         total = doc.pages
@@ -185,7 +194,10 @@ def extract(src: Source, req: Request, sink: Sink) -> Outcome:
             out.warnings.append("the file has no pages")
             return out
         spans = _clamp(req.pages, total, out.warnings)
-        written, stop = _write(doc, spans, req, sink, out)
+        pick = Rereader(src, req, doc, sink.deadline)
+        with closing(pick):
+            written, stop = _write(doc, spans, req, sink, out, pick)
+    _report_engines(src, req, pick, written, out)
     out.done = f"pages {_joined(_runs(written))} of {total}" if written else f"no pages of {total}"
     if stop is not None and written and written[-1] == stop.number:
         out.done += f" (page {stop.number} cut short)"
@@ -195,4 +207,26 @@ def extract(src: Source, req: Request, sink: Sink) -> Outcome:
         out.resume = _resume((Span(1, max(stop.number - 1, 1)),), spans, stop, total)
     if out.resume is not None:  # the same options again (never the password: the user has it)
         out.resume += ("--layout",) * req.layout + (("--engine", req.engine) if req.engine != "auto" else ())
+        out.resume += (("--ocr", req.ocr) if req.ocr != "auto" else ()) + (
+            ("--ocr-lang", req.ocr_lang) if req.ocr_lang != "eng" else ())
     return out
+
+
+def _report_engines(src: Source, req: Request, pick: Rereader, written: list[int], out: Outcome) -> None:
+    """Which engine read which pages; the pages left without text, and what to do about them."""
+    out.totals["engines"] = {name: _joined(_runs(pages)) for name, pages in pick.engines.items()}
+    out.warnings.extend(pick.warnings)
+    no_text = [number for number in pick.no_text if number in set(written)]
+    if not no_text:
+        return
+    pages = _pages_word(Span(no_text[0], no_text[0])) if len(no_text) == 1 else "pages " + _joined(_runs(no_text))
+    out.totals["no_text"] = _joined(_runs(no_text))
+    if req.ocr == "never":
+        out.warnings.append(f"{pages}: no text layer (scanned?): drop --ocr never to OCR them")
+        return
+    why = pick.ocr_missing or "OCR found no text"
+    if len(no_text) == len(written) and pick.ocr_missing:
+        raise ocr.NoText(f"{src.name}: {pages} {'has' if len(no_text) == 1 else 'have'} no text layer "
+                         f"(scanned) and {why}", ocr.INSTALL)
+    fix = ocr.INSTALL if pick.ocr_missing else "check the page with an image viewer"
+    out.warnings.append(f"{pages}: no text layer (scanned) and {why} - {fix}")

@@ -35,7 +35,7 @@ def _rtl(text: str) -> bool:
     return 0x0590 <= code <= 0x08FF or 0xFB1D <= code <= 0xFDFF or 0xFE70 <= code <= 0xFEFF
 
 
-def _direction(glyphs: list[Glyph]) -> int:
+def direction(glyphs: list[Glyph]) -> int:
     """The reading direction most glyphs follow, as an index into ``_AXES``."""
     votes = [0, 0, 0, 0]
     for a, b in itertools.pairwise(glyphs):
@@ -114,7 +114,7 @@ def grid_text(glyphs: Iterable[Glyph]) -> str:
             chars.append(glyph)
     if not chars:
         return ""
-    chars = _turn(chars, _direction(chars))
+    chars = _turn(chars, direction(chars))
     width = max(_median([g[3] - g[1] for g in chars], 5.0), 0.5)
     height = max(_median([g[4] - g[2] for g in chars], 10.0), 1.0)
     left = min(g[1] for g in chars)
@@ -128,8 +128,9 @@ def grid_text(glyphs: Iterable[Glyph]) -> str:
     return "\n".join(out) + "\n"
 
 
-def pdfium_glyphs(textpage: Any) -> list[Glyph]:
-    """Every character of a PDFium text page with its loose box (font ascent to descent)."""
+def pdfium_glyphs(textpage: Any, limit: int | None = None) -> list[Glyph]:
+    """Every character of a PDFium text page with its loose box (font ascent to descent); the first
+    ``limit`` glyphs only, when it is given."""
     import pypdfium2.raw as pdfium_c
 
     glyphs: list[Glyph] = []
@@ -141,6 +142,8 @@ def pdfium_glyphs(textpage: Any) -> list[Glyph]:
         if not pdfium_c.FPDFText_GetLooseCharBox(textpage, index, rect):
             continue
         glyphs.append((chr(code), rect.left, rect.bottom, rect.right, rect.top))
+        if limit is not None and len(glyphs) >= limit:
+            break
     return glyphs
 
 

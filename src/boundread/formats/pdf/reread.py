@@ -1,0 +1,111 @@
+"""The engine that reads each page: PDFium's text unless it is missing or unreliable.
+
+In ``auto`` a page is read again, on its own, when the first engine's text falls short:
+
+- no text layer (a scan) and the page draws something: Tesseract OCRs PDFium's rendering at 300 dpi, when
+  installed (``--ocr force`` OCRs every page, ``--ocr never`` none);
+- PDFium's text is doubtful (CJK in vertical writing, where it drops most glyphs): pdfminer reads the page,
+  and its text is kept when it holds more.
+
+Each page records the engine that read it; the handler reports them per engine in ``totals["engines"]``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from boundread.core.model import Request, Source
+from boundread.formats import ocr
+from boundread.formats.pdf.engines import MinerDoc, OpenFailed, Page, PdfDoc, PdfiumDoc, clean
+from boundread.limits import Deadline
+
+OCR_MARGIN = 0.3  # seconds kept back from the time limit, so Tesseract stops before the hard alarm
+
+
+def _chars(text: str) -> int:
+    return len("".join(text.split()))
+
+
+@dataclass
+class Rereader:
+    src: Source
+    req: Request
+    doc: PdfDoc
+    deadline: Deadline
+    engines: dict[str, list[int]] = field(default_factory=dict)
+    no_text: list[int] = field(default_factory=list)  # pages left without text (no OCR), in reading order
+    ocr_missing: str | None = None  # why OCR could not run, once it was needed
+    warnings: list[str] = field(default_factory=list)
+    _miner: MinerDoc | None = None
+    _miner_failed: bool = False
+    _reader: ocr.Reader | None = None
+    _pdfium: PdfiumDoc | None = None  # renders the pages to OCR (the document itself, unless pdfminer reads it)
+
+    def page(self, page: Page) -> Page:
+        if page.error is None:
+            page = self._better(page)
+            if not page.timed_out and not (self.no_text and self.no_text[-1] == page.number):
+                self.engines.setdefault(page.engine, []).append(page.number)
+        return page
+
+    def _better(self, page: Page) -> Page:
+        mode = self.req.ocr
+        if mode == "force" or (mode == "auto" and page.drawn and not page.text.strip()):
+            read = self._ocr(page)
+            if read is not None:
+                return read
+            if not page.text.strip():
+                self.no_text.append(page.number)
+            return page
+        if mode == "never" and page.drawn and not page.text.strip():
+            self.no_text.append(page.number)
+        if page.doubt and self.req.engine == "auto" and self.doc.engine == "pdfium":
+            return self._miner_page(page)
+        return page
+
+    def _ocr(self, page: Page) -> Page | None:
+        if self.ocr_missing is not None:
+            return None
+        if self._pdfium is None:
+            try:
+                self._pdfium = self.doc if isinstance(self.doc, PdfiumDoc) else PdfiumDoc(self.src, self.req.password)
+            except OpenFailed:
+                self.ocr_missing = "OCR renders pages with PDFium, which cannot open this file"
+                return None
+        if self._reader is None:
+            self.ocr_missing = ocr.missing(self.req.ocr_lang)
+            if self.ocr_missing is not None:
+                return None
+            self._reader = ocr.Reader(self.req.ocr_lang)
+        image = self._pdfium.render(page.number, ocr.DPI, ocr.MAX_PIXELS)
+        remaining = self.deadline.remaining
+        if remaining is not None and remaining <= OCR_MARGIN:
+            return replace(page, text="", timed_out=True)
+        text = self._reader.read(image, None if remaining is None else remaining - OCR_MARGIN)
+        del image
+        if text is None:
+            return replace(page, text="", timed_out=True)
+        return Page(page.number, clean(text.strip() and text), engine="tesseract")
+
+    def _miner_page(self, page: Page) -> Page:
+        if self._miner is None and not self._miner_failed:
+            try:
+                self._miner = MinerDoc(self.src, self.req.password)
+            except OpenFailed:
+                self._miner_failed = True
+        if self._miner is None:
+            self.warnings.append(f"page {page.number}: {page.doubt}, PDFium's text may be incomplete")
+            return page
+        other = next(iter(self._miner.read(page.number, page.number, self.req.layout)), None)
+        if other is None or other.error or _chars(other.text) <= _chars(page.text):
+            return page
+        return replace(other, engine="pdfminer")
+
+    def close(self) -> None:
+        if self._miner is not None:
+            self._miner.close()
+        if self._reader is not None:
+            self._reader.close()
+        if self._pdfium is not None and self._pdfium is not self.doc:
+            self._pdfium.close()
+
