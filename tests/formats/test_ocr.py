@@ -228,3 +228,17 @@ def test_corpus_scans_read_by_ocr(corpus_dir: Path) -> None:
     for needle in ("SEATTLE GENERAL HOSPITAL", "COMPREHENSIVE MEDICAL REPORT", "MEDRPT-2024-PAT-3847"):
         assert needle in text
     assert outcome.totals["engines"] == {"tesseract": "1-3"}
+
+
+def test_info_counts_the_pages_without_text(scans: dict[str, Path]) -> None:
+    details = pdf.info(source_for_path(scans["mixed.pdf"]), Request())
+    assert details.fields["pages_without_text"] == 1 and details.fields["text_layer"] is True
+    assert any("1 of the 2 pages has no text layer" in w for w in details.warnings)
+
+
+@pytest.mark.usefixtures("no_tesseract")
+def test_info_without_tesseract_names_the_install(scans: dict[str, Path]) -> None:
+    details = pdf.info(source_for_path(scans["scan.pdf"]), Request())
+    assert details.fields["pages_without_text"] == 2 and details.next == []
+    assert any("2 of the 2 pages have no text layer" in w and "apt-get install tesseract-ocr" in w
+               for w in details.warnings)

@@ -24,6 +24,7 @@ KINDS: tuple[str, ...] = ("pdf",)
 
 SAMPLE_PAGES = 3  # pages read by info to tell a text PDF from a scan and estimate its length
 WINDOW = 5  # pages suggested by info
+NO_TEXT_CHECK = 20  # pages info checks for a text layer (PDFium: ~1 ms a page)
 MAX_PAGE_WARNINGS = 10  # pages that failed, named one by one; the rest are counted
 
 
@@ -67,24 +68,35 @@ def info(src: Source, req: Request) -> Details:
         meta = doc.meta()
         meta["pdf_version"] = meta.get("pdf_version") or header_version(src)
         sampled = min(doc.pages, SAMPLE_PAGES)
-        chars, has_text = 0, False
-        for page in doc.read(1, sampled, layout=False):
+        checked = min(doc.pages, NO_TEXT_CHECK if doc.engine == "pdfium" else SAMPLE_PAGES)
+        chars, has_text, no_text = 0, False, 0
+        for page in doc.read(1, checked, layout=False):
             if page.error:
                 details.warnings.append(f"page {page.number} could not be read: {page.error}")
-            chars += len(page.text)
-            has_text = has_text or bool(page.text.strip())
-        details.fields = {"pages": doc.pages, **meta, "text_layer": has_text, "engine": doc.engine}
+            elif not page.text.strip() and page.drawn:
+                no_text += 1
+            if page.number <= sampled:
+                chars += len(page.text)
+                has_text = has_text or bool(page.text.strip())
+        details.fields = {"pages": doc.pages, **meta, "text_layer": has_text, "engine": doc.engine,
+                          "pages_without_text": no_text if checked == doc.pages else f"{no_text} of {checked} checked"}
     if sampled:
         details.est_chars = round(chars * doc.pages / sampled)
         details.estimated = sampled < doc.pages
+    if no_text and req.ocr != "never":
+        why = ocr.missing(req.ocr_lang)
+        among = f"the first {checked}" if checked < doc.pages else f"the {doc.pages}"
+        verb = "has" if no_text == 1 else "have"
+        details.warnings.append(f"{no_text} of {among} pages {verb} no text layer (scanned): "
+                                + (f"{why}: {ocr.INSTALL}" if why else "`boundread pages` reads them by OCR"))
+        if not why:
+            details.next = [("pages", FILE, str(Span(1, min(WINDOW, doc.pages))))]
     if not doc.pages:
         details.warnings.append("the file has no pages")
-    elif not has_text:
+    elif not has_text and not no_text:
         sample = _pages_word(Span(1, sampled))
-        details.warnings.append(
-            f"no text layer on {sample}: scanned images, text extraction will be empty (OCR needed)"
-        )
-    else:
+        details.warnings.append(f"no text layer on {sample}: blank pages, or text drawn as images (OCR needed)")
+    elif has_text:
         window = str(Span(1, min(WINDOW, doc.pages)))
         details.next = [("pages", FILE, window), ("pages", FILE, window, "--layout")]
     return details
