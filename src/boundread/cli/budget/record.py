@@ -1,0 +1,157 @@
+"""``budget set``, ``add`` and ``ingest``: what goes into the ledger - limits, usage by hand, transcripts."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from boundread.cli.boundary import boundary
+from boundread.cli.budget.common import (
+    COUNT_MAX,
+    LIMIT_MAX,
+    JsonOpt,
+    SessionOpt,
+    bounded,
+    budget_app,
+    emit,
+    scope_of,
+    usd,
+)
+from boundread.errors import BoundreadError
+
+
+@budget_app.command("set", epilog="Examples: boundread budget set --session demo --max-usd 0.50 --max-tokens 200000"
+                    "\n\nboundread budget set --global --max-depth 2 --deny-tool WebFetch")
+def set_limits(
+    session: Annotated[str | None, typer.Option("--session", help="Limits for this session id.")] = None,
+    project: Annotated[bool, typer.Option("--project", help="Limits for every session in this folder.")] = False,
+    everywhere: Annotated[bool, typer.Option("--global", help="Limits over all sessions together.")] = False,
+    max_tokens: Annotated[int | None, typer.Option(min=0, help="Tokens (in+out+cache) before denying.")] = None,
+    max_usd: Annotated[str | None, typer.Option(help="US dollars before denying, e.g. 0.50.")] = None,
+    max_depth: Annotated[int | None, typer.Option(min=0, help="Deepest sub-agent / budget exec level.")] = None,
+    max_calls: Annotated[int | None, typer.Option(min=0, help="Tool calls allowed in the session.")] = None,
+    max_repeat: Annotated[
+        int | None, typer.Option(min=1, help="Deny the call that makes K identical calls in a row.")
+    ] = None,
+    deny_tool: Annotated[list[str] | None, typer.Option(help="Forbid this tool (repeatable).")] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Set limits for a session, this project or globally (only the given ones change)."""
+
+    def work() -> int:
+        from boundread.budget.ledger import SqliteLedger
+        from boundread.budget.model import BudgetLimits
+        scope = scope_of(session, project, everywhere)
+        bounded(LIMIT_MAX, max_tokens=max_tokens, max_depth=max_depth, max_calls=max_calls, max_repeat=max_repeat)
+        wanted = BudgetLimits(max_tokens, usd(max_usd), max_depth, max_calls, max_repeat, tuple(deny_tool or ()))
+        with SqliteLedger() as ledger:
+            merged = ledger.set_limits(scope, wanted)
+        from boundread.render.budget import limits_dict
+
+        data = limits_dict(merged)
+        shown = ", ".join(f"{k}={v}" for k, v in data.items() if v not in (None, []))
+        emit(
+            "budget set",
+            {"scope": scope.key, "limits": data},
+            f"{scope.label}: {shown or 'no limits'}",
+            as_json,
+        )
+        return 0
+
+    boundary(as_json, work)
+
+
+@budget_app.command("add", epilog="Example: boundread budget add --session demo --model claude-sonnet-4-5 "
+                    "--input 120000 --output 9000")
+def add(
+    session: Annotated[str, typer.Option("--session", help="Session id to charge.")],
+    model: Annotated[str, typer.Option("--model", help="Model name, e.g. claude-sonnet-4-5.")],
+    input_tokens: Annotated[int, typer.Option("--input", min=0, help="Uncached input tokens.")] = 0,
+    output_tokens: Annotated[int, typer.Option("--output", min=0, help="Output tokens.")] = 0,
+    cache_read: Annotated[int, typer.Option("--cache-read", min=0, help="Cache-read input tokens.")] = 0,
+    cache_write: Annotated[int, typer.Option("--cache-write", min=0, help="Cache-write input tokens.")] = 0,
+    as_json: JsonOpt = False,
+) -> None:
+    """Record one model call's usage by hand (priced now)."""
+
+    def work() -> int:
+        from boundread.budget.errors import fmt_usd
+        from boundread.budget.ledger import SqliteLedger
+        from boundread.budget.model import UsageRecord
+        from boundread.budget.prices import Pricer
+
+        bounded(COUNT_MAX, input=input_tokens, output=output_tokens, cache_read=cache_read, cache_write=cache_write)
+        rec = Pricer.load().cost(UsageRecord(model, input_tokens, output_tokens, cache_read, cache_write))
+        with SqliteLedger() as ledger:
+            ledger.add_usage(session, [rec])
+        flag = " (unknown model: default price)" if rec.flagged else ""
+        emit(
+            "budget add",
+            {
+                "session": session,
+                "model": model,
+                "tokens": rec.tokens,
+                "usd": str(rec.cost),
+                "flagged": rec.flagged,
+                "price_source": rec.price_source,
+            },
+            f"session {session}: +{rec.tokens:,} tokens, +{fmt_usd(rec.cost)}{flag}",
+            as_json,
+        )
+        return 0
+
+    boundary(as_json, work)
+
+
+@budget_app.command("ingest", epilog="Examples: boundread budget ingest < stop-payload.json\n\n"
+                    "boundread budget ingest --transcript session.jsonl --session demo")
+def ingest_cmd(
+    transcript: Annotated[
+        Path | None,
+        typer.Option("--transcript", help="Claude Code transcript JSONL (default: from stdin)."),
+    ] = None,
+    session: SessionOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Record the usage in a Claude Code session's transcripts, its sub-agents' included (a hook payload on stdin)."""
+
+    def work() -> int:
+        from boundread.budget import hookcli
+
+        if transcript is None:
+            result = hookcli.ingest_payload(sys.stdin.read() if sys.stdin and not sys.stdin.isatty() else "", session)
+        else:
+            from boundread.budget.ledger import SqliteLedger
+            from boundread.budget.sessionfiles import transcripts
+            from boundread.budget.transcript import ingest_all, session_of_path
+
+            with SqliteLedger() as ledger:
+                sid = session or session_of_path(transcript)
+                result = ingest_all(ledger, transcripts(transcript), session=sid)
+        for warning in result.warnings[:5]:
+            typer.echo(f"boundread: warning: {warning}", err=True)
+        from boundread.render.budget import ingest_dict
+
+        emit("budget ingest", ingest_dict(result), hookcli.describe(result), as_json)
+        return 0
+
+    if transcript is None:  # run as a hook: Stop/SubagentStop read exit 2 as "do not stop", so never use it
+        boundary(as_json, _as_hook(work))
+    boundary(as_json, work)
+
+
+def _as_hook(work: Callable[[], int]) -> Callable[[], int]:
+    """``work`` with its errors reported as one stderr line and exit 1, which no hook event treats as a block."""
+
+    def hook() -> int:
+        try:
+            return work()
+        except BoundreadError as exc:
+            typer.echo(f"boundread: error: {exc}", err=True)
+            return 1
+
+    return hook
