@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import os
+import shlex
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -235,10 +236,10 @@ def sheets(
         req = _request(timeout=timeout, max_chars=max_chars, max_rows=max_rows, max_cols=max_cols,
                        sheets=tuple(names or ()), rows=parse_span(rows, "rows") if rows else None,
                        fmt=_check_format(fmt))
-        if not names:
-            result = engine.info(file, req)
+        if not names:  # the listing is a reading: a workbook extract cannot read fails here as it does there
+            result = engine.info(file, req, describe=False)
             if result.kind not in ("xlsx", "xls", "ods"):
-                raise UsageError(f"{file} is {result.kind}, not a workbook", _advice_for(result.kind))
+                raise UsageError(f"{file} is {result.kind}, not a workbook", _advice_for(result.kind, result.path))
             itself = engine.command_line(("sheets", FILE), result.path)
             result = dataclasses.replace(result, next=tuple(step for step in result.next if step != itself))
             if as_json:
@@ -318,9 +319,10 @@ def _check_engine(name: str) -> str:
     return name
 
 
-def _advice_for(kind: str) -> str:
-    return {"pdf": "use `boundread pages FILE 1-5`", "text": "use `boundread extract FILE --lines 1-1000`"}.get(
-        kind, "use `boundread info FILE` to see what it is")
+def _advice_for(kind: str, path: str) -> str:
+    name = shlex.quote(path)
+    return {"pdf": f"use `boundread pages {name} 1-5`", "text": f"use `boundread extract {name} --lines 1-1000`"}.get(
+        kind, f"use `boundread info {name}` to see what it is")
 
 
 def _mount_optional() -> None:

@@ -69,16 +69,22 @@ def open_source(path: str | Path) -> Source:
     return replace(src, sniffed=detect(src.path, src.sniffed))
 
 
-def info(path: str | Path, req: Request | None = None) -> InfoResult:
-    """What a file is and what is cheap to know about it, without reading it whole."""
+def info(path: str | Path, req: Request | None = None, *, describe: bool = True) -> InfoResult:
+    """What a file is and what is cheap to know about it, without reading it whole. A file that extract
+    cannot read (damaged, encrypted, a bomb, too old) is described: ``problem`` holds the error extract ends
+    with; ``describe=False`` raises it instead (``sheets`` without a sheet lists, so it fails as extract does)."""
     req = req or Request()
     src = open_source(path)
     handler = formats.handler_for(src.kind)
     deadline = Deadline(req.limits.timeout)
+    problem: dict[str, object] | None = None
     try:
         details: Details = _guarded(src, deadline, lambda: handler.info(src, req))
     except (Encrypted, Corrupt, Refused, Unsupported) as exc:
+        if not describe:
+            raise
         # info describes; "it is damaged / encrypted / a bomb" is a description, not a failure
+        problem = {"code": exc.code, "exit_code": int(exc.exit_code), "message": str(exc)}
         details = Details(fields={"problem": exc.code}, encrypted=isinstance(exc, Encrypted), warnings=[str(exc)])
     except _Expired:
         details = Details(warnings=[f"info stopped after {deadline.seconds:g} s (timeout)"])
@@ -95,7 +101,8 @@ def info(path: str | Path, req: Request | None = None) -> InfoResult:
         est_tokens_estimated=details.estimated,
         fields={**({"note": src.sniffed.note} if src.sniffed.note else {}), **details.fields},
         warnings=tuple(details.warnings),
-        next=tuple(command_line(s, src.name) for s in details.next),
+        next=tuple(command_line(s, src.name) for s in details.next if s[:2] != ("info", FILE)),  # not itself
+        problem=problem,
     )
 
 
@@ -130,6 +137,30 @@ def extract(
     if kinds is not None and target.kind not in kinds:
         raise UsageError(f"{target.name} is {target.kind}, not {' or '.join(kinds)}",
                          f"use `boundread info {shlex.quote(target.name)}` to see what to run")
+    try:
+        return _extract(src, target, req, filters, deadline, warnings, output_path=output_path,
+                        to_stdout=to_stdout, selection=selection, suffix=suffix, watch=watch)
+    except BoundreadError as exc:
+        if target is src or "`boundread info`" not in exc.fix:
+            raise
+        # `boundread info archive.zip:member` does not exist: point at what describes a member
+        raise type(exc)(exc.what, f"`boundread list-zip {shlex.quote(src.name)}` describes the members") from None
+
+
+def _extract(
+    src: Source,
+    target: Source,
+    req: Request,
+    filters: Filters,
+    deadline: Deadline,
+    warnings: list[str],
+    *,
+    output_path: str | Path | None,
+    to_stdout: bool,
+    selection: str,
+    suffix: str,
+    watch: Callable[[Sink], contextlib.AbstractContextManager[object]] | None,
+) -> ExtractResult:
     fit.check(req, target.kind, target.name, container=src.kind if target is not src else None)
     handler = formats.handler_for(target.kind)
     pattern = _compile(filters)

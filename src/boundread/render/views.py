@@ -56,6 +56,9 @@ def print_info(result: InfoResult) -> None:
     out = console()
     out.print(Text(f"{result.path}", style="bold"))
     rows: list[tuple[str, str]] = [("kind", f"{result.kind} ({result.mime})"), ("size", human_bytes(result.bytes))]
+    if result.problem:
+        problem = result.problem
+        rows.append(("problem", f"{problem['code']} (extract exits {problem['exit_code']}): {problem['message']}"))
     if result.symlink_target:
         rows.append(("symlink to", result.symlink_target))
     if result.mislabelled:
@@ -66,7 +69,7 @@ def print_info(result: InfoResult) -> None:
         approx = "~" if result.est_tokens_estimated else ""
         rows.append(("est. tokens", f"{approx}{result.est_tokens:,}"))
     for key, value in result.fields.items():
-        if key != "sheets" and value not in (None, "", [], {}):
+        if key not in ("sheets", "problem") and value not in (None, "", [], {}):
             shown = human_bytes(value) if key in BYTE_FIELDS and isinstance(value, int) else scalar(value)
             rows.append((key.replace("_", " "), shown))
     table = Table(box=None, show_header=False, pad_edge=False, padding=(0, 2, 0, 2))
@@ -77,7 +80,8 @@ def print_info(result: InfoResult) -> None:
     _table(out, table)
     if result.fields.get("sheets"):
         print_sheets(result.fields["sheets"], out)
-    _warnings(out, result.warnings)
+    told = result.problem["message"] if result.problem else None
+    _warnings(out, [warning for warning in result.warnings if warning != told])
     _next(out, result.next)
 
 

@@ -13,6 +13,7 @@ import gzip
 import io
 import lzma
 import os
+import shlex
 import zlib
 from pathlib import PurePosixPath
 from typing import IO
@@ -91,6 +92,7 @@ def listing(src: Source, req: Request) -> Listing:
 def info(src: Source, req: Request) -> Details:
     fmt = _format(src)
     name, _mtime, isize = _inner_name(src, fmt)
+    _probe(src, fmt)
     fields: dict[str, object] = {"format": fmt, "inner_name": name, "compressed": src.size}
     warnings: list[str] = []
     if isize is not None:
@@ -124,9 +126,25 @@ def read_member(src: Source, name: str, req: Request) -> bytes:
             raise _damaged(src, fmt, exc) from None
 
 
+_PROBE = 64 * 1024  # decompressed bytes info reads: enough to catch a file damaged from the start, and constant
+
+
+def _probe(src: Source, fmt: str) -> None:
+    """Inflate the first bytes, so that ``info`` gives the verdict ``extract`` will (a damaged start is
+    common: a cut download, a text file renamed .gz). Damage further in is found only by reading that far."""
+    with src.open() as fh:
+        try:
+            with _decompressed(fh, fmt) as stream:
+                stream.read(_PROBE)
+        except _ERRORS as exc:
+            raise _damaged(src, fmt, exc) from None
+
+
 def _damaged(src: Source, fmt: str, exc: BaseException) -> Corrupt:
     reason = (str(exc).strip() or type(exc).__name__)[:120]
-    return Corrupt(f"{src.name} is damaged {fmt} data ({reason})", "check it with `boundread info`")
+    tool = {"gz": "gzip", "bz2": "bzip2", "xz": "xz"}.get(fmt, fmt)
+    return Corrupt(f"{src.name} is damaged {fmt} data ({reason})",
+                   f"`{tool} -t {shlex.quote(src.name)}` confirms it; only a good copy can be read")
 
 
 def extract(src: Source, req: Request, sink: Sink) -> Outcome:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import re
 import tempfile
 import zipfile
 import zlib
@@ -102,6 +103,9 @@ def _xlsx(src: Source) -> Iterator[Book]:
     try:
         with src.open() as fh, zipfile.ZipFile(fh) as zf:
             workbook = read_workbook(zf)
+            for part in (workbook.strings_part, workbook.styles_part):
+                if part is not None and _declares_dtd(zf, part):  # info says so, not only the first read
+                    raise DefusedXmlException
             dates = xlsx_rows.date_styles(zf, workbook.styles_part)
             strings = xlsx_rows.SharedStrings(zf, workbook.strings_part)
 
@@ -111,7 +115,7 @@ def _xlsx(src: Source) -> Iterator[Book]:
                 return xlsx_rows.stream_rows(zf, sheet.part, workbook, strings, dates, first, max_cols)
 
             try:
-                damaged = (ParseError, zlib.error, EOFError, OSError, zipfile.BadZipFile, DefusedXmlException)
+                damaged = (ParseError, zlib.error, EOFError, OSError, zipfile.BadZipFile)  # a bomb is no damage
                 yield Book(workbook.sheets, workbook.macros, workbook.strings_bytes, rows, damaged)
             finally:
                 strings.close()
@@ -121,6 +125,20 @@ def _xlsx(src: Source) -> Iterator[Book]:
     except (zipfile.BadZipFile, KeyError, ParseError, zlib.error, EOFError, NotImplementedError) as exc:
         raise Corrupt(f"{src.name} is not a readable xlsx ({_short(exc)})",
                       "open it in Excel or LibreOffice and save a copy") from None
+
+
+_PROLOG = 64 * 1024
+
+
+def _declares_dtd(zf: zipfile.ZipFile, part: str) -> bool:
+    """True when the part's prolog (what precedes its root element) declares a DTD or entities."""
+    with zf.open(part) as stream:
+        head = stream.read(_PROLOG)
+    if head[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        head = head.decode("utf-16", "replace").encode()
+    root = re.search(rb"<[A-Za-z_]", head)
+    prolog = head[: root.start()] if root else head
+    return b"<!DOCTYPE" in prolog or b"<!ENTITY" in prolog
 
 
 @contextlib.contextmanager

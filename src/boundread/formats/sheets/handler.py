@@ -25,10 +25,7 @@ EMPTY_RUN = 1000  # consecutive empty rows after which a sheet is taken to have 
 
 
 def info(src: Source, req: Request) -> Details:
-    if src.sniffed.encrypted:
-        return Details(fields={"sheets": []}, encrypted=True, est_chars=None,
-                       warnings=["password-protected workbook"])
-    with open_book(src) as book:
+    with open_book(src) as book:  # encrypted, too old, a bomb: raises, and info describes the problem
         sheets = book.sheets
         macros = book.macros
         strings_bytes = book.strings_bytes
@@ -44,11 +41,9 @@ def info(src: Source, req: Request) -> Details:
     if macros:
         details.warnings.append("contains VBA macros (reported, never run)")
     details.est_chars = _estimate(src, sheets, strings_bytes)
+    # the sheet table is shown already (`sheets F` would print it again): suggest reading sheets
     visible = [s for s in sheets if not s.hidden and s.type == "worksheet"]
-    if len(sheets) > 1:
-        details.next.append(("sheets", FILE))
-    if visible:
-        details.next.append(("sheets", FILE, visible[0].name, "--max-rows", "50"))
+    details.next.extend(("sheets", FILE, sheet.name, "--max-rows", "50") for sheet in visible[:2])
     return details
 
 
