@@ -485,15 +485,7 @@ def ledger_error(path: Path | str, exc: sqlite3.Error) -> LedgerError:
 
 def limits_json(lim: BudgetLimits) -> dict[str, object]:
     """The limits as the sidecar stores them (the fields that are set)."""
-    data: dict[str, object] = {
-        "max_tokens": lim.max_tokens,
-        "max_usd": None if lim.max_usd is None else str(lim.max_usd),
-        "max_depth": lim.max_depth,
-        "max_calls": lim.max_calls,
-        "max_repeat": lim.max_repeat,
-        "deny_tools": list(lim.deny_tools),
-    }
-    return {k: v for k, v in data.items() if v not in (None, [])}
+    return {k: v for k, v in lim.as_json().items() if v not in (None, [])}
 
 
 def limits_from_json(data: dict[str, object]) -> BudgetLimits:

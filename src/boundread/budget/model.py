@@ -49,6 +49,12 @@ class BudgetLimits:
     def empty(self) -> bool:
         return self == BudgetLimits()
 
+    def as_json(self) -> dict[str, object]:
+        """Every limit by name, JSON-ready (USD as a string: no float rounding); None for no limit."""
+        return {"max_tokens": self.max_tokens, "max_usd": None if self.max_usd is None else str(self.max_usd),
+                "max_depth": self.max_depth, "max_calls": self.max_calls, "max_repeat": self.max_repeat,
+                "deny_tools": list(self.deny_tools)}
+
     def merged(self, other: BudgetLimits) -> BudgetLimits:
         """These limits with every field that ``other`` sets replaced."""
         return BudgetLimits(

@@ -93,14 +93,7 @@ def print_status(views: list[ScopeView]) -> None:
 
 
 def limits_dict(lim: BudgetLimits) -> dict[str, Any]:
-    return {
-        "max_tokens": lim.max_tokens,
-        "max_usd": None if lim.max_usd is None else str(lim.max_usd),
-        "max_depth": lim.max_depth,
-        "max_calls": lim.max_calls,
-        "max_repeat": lim.max_repeat,
-        "deny_tools": list(lim.deny_tools),
-    }
+    return lim.as_json()
 
 
 def status_dict(view: ScopeView) -> dict[str, Any]:
