@@ -210,3 +210,29 @@ def test_the_error_names_the_options_that_do_fit(tmp_path: Path) -> None:
     assert "--sheet does not apply" in data["error"]["message"] and "pdf takes --pages, --layout" in \
         data["error"]["message"]
     assert run("extract", str(path), "--pages", "1", "--layout", "--stdout").exit_code == 0
+
+
+def test_stdout_text_ends_with_a_newline(tmp_path: Path) -> None:
+    note = tmp_path / "note.txt"
+    note.write_text("no newline at the end", encoding="utf-8")
+    result = run("extract", str(note), "--stdout")
+    assert result.exit_code == 0 and result.stdout == "no newline at the end\n"
+
+
+def test_one_is_singular(tmp_path: Path) -> None:
+    note = tmp_path / "note.txt"
+    note.write_text("x\n", encoding="utf-8")
+    result = run("extract", str(note))
+    assert " · 2 chars · 1 line · ~1 token" in result.stdout
+    archive = tmp_path / "one.zip"
+    import zipfile
+
+    with zipfile.ZipFile(archive, "w") as zf:
+        zf.writestr("a.txt", "a\n")
+    assert "zip archive, 1 entry," in run("list-zip", str(archive)).stdout
+
+
+def test_dir_shows_the_public_api() -> None:
+    import boundread
+
+    assert {"info", "extract", "pages", "sheets", "list_zip", "Limits", "ExitCode"} <= set(dir(boundread))

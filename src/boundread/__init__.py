@@ -41,6 +41,11 @@ _LAZY = {
 }
 
 
+def __dir__() -> list[str]:
+    """``dir(boundread)`` shows the public API, loaded or not."""
+    return sorted({*__all__, *globals()} - {"TYPE_CHECKING", "annotations"})
+
+
 def __getattr__(name: str) -> object:
     """Load the API on first use, so ``import boundread`` (and the guard-check hook) stays light."""
     if name in _LAZY:

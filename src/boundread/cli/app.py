@@ -94,8 +94,8 @@ def _emit_extract(result: ExtractResult, command: str, as_json: bool, replaced: 
         render.print_json(command, {**render.as_dict(result),
                                     **({"replaced": replaced.as_dict()} if replaced and result.output else {})})
     else:
-        if result.text is not None:
-            typer.echo(result.text, nl=False)
+        if result.text is not None:  # ends with a newline, so the summary (on stderr) never glues onto it
+            typer.echo(result.text, nl=bool(result.text) and not result.text.endswith("\n"))
         render.print_extract(result, to_stderr=result.text is not None,
                              replaced=replaced.describe() if replaced and result.output else None)
     return int(ExitCode.TIMEOUT) if result.timed_out else 0

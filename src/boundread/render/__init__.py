@@ -75,12 +75,17 @@ def progress(sink: Sink) -> contextlib.AbstractContextManager[None]:
     return views.progress(sink)
 
 
+def plural(n: int, word: str) -> str:
+    """``plural(1, "line")`` -> ``1 line``; ``plural(2_000, "line")`` -> ``2,000 lines``."""
+    return f"{n:,} {word}" + ("" if n == 1 else "s")
+
+
 def print_extract(result: ExtractResult, *, to_stderr: bool = False, replaced: str | None = None) -> None:
     """The summary of an extraction: plain lines (agents read them; no rich needed). ``replaced``: what ``-o``
     wrote over (``replaced out.txt (1.2 KB)``)."""
     subject = f"{result.path}:{result.member}" if result.member else result.path
     facts = [result.kind, *([result.done] if result.done else [])]
-    facts += [f"{result.chars:,} chars", f"{result.lines:,} lines", f"~{result.est_tokens:,} tokens"]
+    facts += [plural(result.chars, "char"), plural(result.lines, "line"), "~" + plural(result.est_tokens, "token")]
     lines = [f"wrote {result.output or 'the text to stdout'}", *([f"  {replaced}"] if replaced else []),
              f"  {subject}: " + " · ".join(facts),
              "  truncated: " + ("; ".join(result.truncated_reasons) if result.truncated else "no")]

@@ -112,7 +112,7 @@ def print_listing(src: Source, listing: Listing) -> None:
         name = entry.name + (f" -> {entry.link_target}" if entry.link_target else "")
         table.add_row(human_bytes(entry.size), human_bytes(entry.compressed), ratio,
                       (entry.modified or "")[:16].replace("T", " "), flags, Text(name))
-    out.print(Text(f"{src.name}: {listing.format} archive, {listing.total_entries:,} entries, "
+    out.print(Text(f"{src.name}: {listing.format} archive, {plural(listing.total_entries, 'entry', 'entries')}, "
                    f"{human_bytes(listing.total_size)} unpacked"
                    + (f", {human_bytes(listing.total_compressed)} packed" if listing.total_compressed else "")))
     _table(out, table)
@@ -120,8 +120,13 @@ def print_listing(src: Source, listing: Listing) -> None:
         out.print(Text(f"listed {len(listing.entries):,} of {listing.total_entries:,} entries "
                        "(raise --max-entries to see more)", style="yellow"))
     if listing.encrypted_entries:
-        out.print(Text(f"{listing.encrypted_entries:,} encrypted entries: pass --password to read them"))
+        out.print(Text(f"{plural(listing.encrypted_entries, 'encrypted entry', 'encrypted entries')}: "
+                       "pass --password to read them"))
     _warnings(out, listing.warnings)
+
+
+def plural(n: int, one: str, many: str) -> str:
+    return f"{n:,} {one if n == 1 else many}"
 
 
 def _table(out: Console, table: Table) -> None:
