@@ -103,7 +103,7 @@ def _emit_extract(result: ExtractResult, command: str, as_json: bool, replaced: 
 
 @app.command(epilog="Example: boundread info report.pdf prices.xlsx catalogue.zip")
 def info(
-    files: Annotated[list[Path], typer.Argument(help="Files to describe.", show_default=False)],
+    files: Annotated[list[Path], typer.Argument(metavar="FILE...", help="Files to describe.", show_default=False)],
     password: PasswordOpt = None,
     as_json: JsonOpt = False,
     timeout: TimeoutOpt = 30.0,
@@ -138,7 +138,7 @@ def info(
 @app.command(epilog="Examples: boundread extract server.log --grep 'ERROR|FATAL' --context 2\n\n"
              "boundread extract bundle.zip --member docs/spec.pdf --pages 1-3")
 def extract(
-    file: Annotated[Path, typer.Argument(help="The file to extract text from.", show_default=False)],
+    file: Annotated[Path, typer.Argument(metavar="FILE", help="The file to extract text from.", show_default=False)],
     pages: Annotated[str | None, typer.Option("--pages", help="PDF pages / pptx slides, e.g. 1-5,8.")] = None,
     sheet: Annotated[list[str] | None, typer.Option("--sheet", help="Sheet name or 1-based index; repeatable.")] = None,
     lines: Annotated[str | None, typer.Option("--lines", help="Only lines A-B of the text (A- for the rest).")] = None,
@@ -187,7 +187,7 @@ def extract(
 
 @app.command(epilog="Examples: boundread pages report.pdf 1-5\n\nboundread pages report.pdf 1,3,8-10 --layout")
 def pages(
-    file: Annotated[Path, typer.Argument(help="A PDF or PowerPoint file.", show_default=False)],
+    file: Annotated[Path, typer.Argument(metavar="FILE", help="A PDF or PowerPoint file.", show_default=False)],
     page_range: Annotated[str, typer.Argument(metavar="RANGE", help="Pages or slides: 1-5, 7 or 1,3,8-10.")],
     layout: LayoutOpt = False,
     engine_name: EngineOpt = "auto",
@@ -217,7 +217,8 @@ def pages(
 
 @app.command(epilog="Examples: boundread sheets prices.xlsx\n\nboundread sheets prices.xlsx 'Lista 2024' --max-rows 50")
 def sheets(
-    file: Annotated[Path, typer.Argument(help="An xlsx, xlsm, xls or ods workbook.", show_default=False)],
+    file: Annotated[Path, typer.Argument(metavar="FILE", help="An xlsx, xlsm, xls or ods workbook.",
+                                                show_default=False)],
     names: Annotated[list[str] | None, typer.Argument(metavar="[SHEET]...",
                                                          help="Sheet names or 1-based indices.")] = None,
     fmt: FormatOpt = "csv",
@@ -260,7 +261,8 @@ def sheets(
 
 @app.command("list-zip", epilog="Examples: boundread list-zip catalogue.zip\n\nboundread list-zip report.docx")
 def list_zip(
-    archive: Annotated[Path, typer.Argument(help="zip, 7z, tar(.gz/.bz2/.xz), or any zip-based file.",
+    archive: Annotated[Path, typer.Argument(metavar="ARCHIVE",
+                                            help="zip, 7z, tar(.gz/.bz2/.xz), or any zip-based file.",
                                             show_default=False)],
     max_entries: Annotated[int, typer.Option("--max-entries", min=1, help="List at most this many entries.")] = 500,
     password: PasswordOpt = None,
