@@ -628,6 +628,23 @@ def test_corpus_7z_encrypted_headers(corpus_dir: Path) -> None:
 
 
 @pytest.mark.corpus
+def test_corpus_7z_with_the_password_is_not_a_problem(corpus_dir: Path) -> None:
+    """The right --password: entries are flagged encrypted, never warned about nor told to pass it."""
+    src = _corpus(corpus_dir, "7z-bla.encrypted-pw-foo.7z")
+    req = Request(password="foo")
+    lst = archive.listing(src, req)
+    assert all(e.encrypted and not e.warnings for e in lst.entries)
+    assert not any("password" in w for w in lst.warnings)
+    details = archive.info(src, req)
+    assert not any("password" in w for w in details.warnings)
+    assert ("extract", FILE, "--member", "test1.xml", "--password", "PASSWORD") in details.next
+    assert ("list-zip", FILE, "--password", "PASSWORD") in details.next
+    sink = Sink(Limits())
+    archive.extract(src, req, sink)
+    assert "test1.xml  [encrypted]" in sink.text()
+
+
+@pytest.mark.corpus
 def test_corpus_7z_empty_entries(corpus_dir: Path) -> None:
     src = _corpus(corpus_dir, "7z-empty-entries.7z")
     lst = archive.listing(src, Request())

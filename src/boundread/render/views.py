@@ -119,9 +119,6 @@ def print_listing(src: Source, listing: Listing) -> None:
     if listing.truncated:
         out.print(Text(f"listed {len(listing.entries):,} of {listing.total_entries:,} entries "
                        "(raise --max-entries to see more)", style="yellow"))
-    if listing.encrypted_entries:
-        out.print(Text(f"{plural(listing.encrypted_entries, 'encrypted entry', 'encrypted entries')}: "
-                       "pass --password to read them"))
     _warnings(out, listing.warnings)
 
 

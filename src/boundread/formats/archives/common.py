@@ -78,9 +78,12 @@ def is_nested(name: str) -> bool:
 def make_entry(
     name: str, size: int | None, compressed: int | None, modified: str | None, limits: Limits, *,
     encrypted: bool = False, is_dir: bool = False, is_symlink: bool = False,
-    link_target: str | None = None, hard_link: bool = False,
+    link_target: str | None = None, hard_link: bool = False, unlocked: bool = False,
 ) -> Entry:
-    """An Entry with its warnings worked out from what the directory says."""
+    """An Entry with its warnings worked out from what the directory says.
+
+    ``unlocked``: a password was given, so an encrypted entry is only flagged, not warned about.
+    """
     warnings: list[str] = []
     if (escape := escape_reason(name)) is not None:
         warnings.append(escape)
@@ -90,7 +93,7 @@ def make_entry(
         warnings.append(f"ratio {size / compressed:,.0f}x: possible zip bomb")
     if not is_dir and is_nested(name):
         warnings.append(NESTED)
-    if encrypted:
+    if encrypted and not unlocked:
         warnings.append(ENCRYPTED)
     return Entry(name, size, compressed, modified, encrypted, is_dir, is_symlink, link_target,
                  tuple(warnings))

@@ -17,7 +17,7 @@ from boundread.bytelevel.sniff import kind_from_name
 from boundread.core.model import FILE, Details, Entry, Listing, Outcome, Request, Source, Suggestion
 from boundread.core.sink import Sink
 from boundread.errors import Encrypted, Unsupported, UsageError
-from boundread.formats.archives.common import NESTED, display
+from boundread.formats.archives.common import ENCRYPTED, NESTED, display
 
 KINDS: tuple[str, ...] = ("zip", "7z", "tar", "gz", "bz2", "xz", "rar")
 
@@ -90,7 +90,9 @@ def _first_readable(lst: Listing, req: Request) -> str | None:
 def _member_suggestion(lst: Listing, req: Request) -> Suggestion | None:
     """Extract the first readable member; failing that, the first encrypted one with a password."""
     if (first := _first_readable(lst, req)) is not None:
-        return ("extract", FILE, "--member", first)
+        locked = req.password is not None and any(e.encrypted for e in lst.entries if e.name == first)
+        return ("extract", FILE, "--member", first, "--password", "PASSWORD") if locked else (
+            "extract", FILE, "--member", first)
     locked = next((e.name for e in lst.entries if e.encrypted and not e.is_dir), None)
     return None if locked is None else ("extract", FILE, "--member", locked, "--password", "PASSWORD")
 
@@ -125,7 +127,8 @@ def info(src: Source, req: Request) -> Details:
         fields["listing_truncated"] = True
     if lst.solid:
         lst.warnings.append("solid archive: reading one member decompresses everything before it")
-    suggestions: list[Suggestion] = [("list-zip", FILE)]
+    unlocked = req.password is not None and lst.encrypted_entries > 0
+    suggestions: list[Suggestion] = [("list-zip", FILE, "--password", "PASSWORD") if unlocked else ("list-zip", FILE)]
     if (member := _member_suggestion(lst, req)) is not None:
         suggestions.append(member)
     return Details(fields=dict(fields), encrypted=lst.encrypted_entries > 0, est_chars=None,
@@ -140,7 +143,9 @@ def entry_line(entry: Entry) -> str:
         flags.append("[dir]")
     if entry.link_target is not None:
         flags.append(f"-> {display(entry.link_target)}")
-    flags.extend(f"[! {w}]" if w != "encrypted" else "[encrypted]" for w in entry.warnings)
+    if entry.encrypted:
+        flags.append("[encrypted]")
+    flags.extend(f"[! {w}]" for w in entry.warnings if w != ENCRYPTED)
     tail = "  " + " ".join(flags) if flags else ""
     return f"{size:>14}  {entry.modified or '-':<25}  {display(entry.name)}{tail}\n"
 

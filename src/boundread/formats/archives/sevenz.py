@@ -113,6 +113,7 @@ def listing(src: Source, req: Request) -> Listing:
             collector.add(make_entry(
                 file.filename, file.uncompressed, file.compressed, _modified(file), limits,
                 encrypted=_is_encrypted(file), is_dir=file.is_directory, is_symlink=file.is_symlink,
+                unlocked=req.password is not None,
             ))
     return collector.finish(total_compressed=packed, solid=solid)
 

@@ -28,7 +28,6 @@ from boundread.formats.archives.common import (
     read_capped,
     too_big,
 )
-from boundread.limits import Limits
 
 _AES = 99  # WinZip AES: compress_type 99; stdlib zipfile raises NotImplementedError
 #: Records walked for the totals after the kept entries; past it (or half the timeout) totals are partial.
@@ -48,9 +47,10 @@ def _broken(src: Source, exc: BaseException) -> Corrupt:
     )
 
 
-def _entry(rec: zipdir.Record, limits: Limits) -> Entry:
-    return make_entry(rec.name, rec.size, rec.compressed, iso_from_tuple(rec.date_time), limits,
-                      encrypted=rec.encrypted, is_dir=rec.is_dir, is_symlink=rec.is_symlink)
+def _entry(rec: zipdir.Record, req: Request) -> Entry:
+    return make_entry(rec.name, rec.size, rec.compressed, iso_from_tuple(rec.date_time), req.limits,
+                      encrypted=rec.encrypted, is_dir=rec.is_dir, is_symlink=rec.is_symlink,
+                      unlocked=req.password is not None)
 
 
 def _plain(rec: zipdir.Record, max_ratio: float) -> bool:
@@ -76,7 +76,7 @@ def listing(src: Source, req: Request) -> Listing:
             end = zipdir.end_record(fh)
             for rec in zipdir.records(fh, end):
                 if not full or not _plain(rec, limits.max_ratio):
-                    collector.add(_entry(rec, limits))
+                    collector.add(_entry(rec, req))
                     full = collector.full
                 else:
                     lst.total_entries += 1
