@@ -90,9 +90,8 @@ def _first_readable(lst: Listing, req: Request) -> str | None:
 def _member_suggestion(lst: Listing, req: Request) -> Suggestion | None:
     """Extract the first readable member; failing that, the first encrypted one with a password."""
     if (first := _first_readable(lst, req)) is not None:
-        locked = req.password is not None and any(e.encrypted for e in lst.entries if e.name == first)
-        return ("extract", FILE, "--member", first, "--password", "PASSWORD") if locked else (
-            "extract", FILE, "--member", first)
+        needs = req.password is not None and any(e.encrypted for e in lst.entries if e.name == first)
+        return ("extract", FILE, "--member", first, *(("--password", "PASSWORD") if needs else ()))
     locked = next((e.name for e in lst.entries if e.encrypted and not e.is_dir), None)
     return None if locked is None else ("extract", FILE, "--member", locked, "--password", "PASSWORD")
 
