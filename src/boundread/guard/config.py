@@ -50,13 +50,16 @@ class GuardConfig(Record):
     is bounded; ``pdf_page_cap``: a PDF read with a pages range this small is allowed; ``image_max_bytes``:
     images above this are denied anywhere; ``attachment_dirs``: images in these folders are denied;
     ``extract_max_bytes`` / ``extract_max_entries``: unzip / 7z x / tar -x of a bigger archive is denied;
-    ``allow``: globs of paths that are always allowed; ``on_error``: what a broken hook answers.
+    ``allow``: globs of paths that are always allowed; ``on_error``: what a broken hook answers;
+    ``mode``: what a refused read becomes - ``deny`` (refused, with the commands to run), ``redirect``
+    (rewritten into a bounded one where the client can take a rewrite, guard/redirect.py), or ``""``:
+    as the hook command says (``guard-check --mode redirect``, what ``init`` writes), else deny.
     ``sources`` and ``notes`` do not take part in ``==``.
     """
 
     __slots__ = ("text_max_bytes", "line_cap", "pdf_page_cap", "image_max_bytes", "attachment_dirs",  # noqa: RUF023 - field order = argument order
-                 "extract_max_bytes", "extract_max_entries", "deny_kinds", "allow", "on_error", "sources",
-                 "notes")
+                 "extract_max_bytes", "extract_max_entries", "deny_kinds", "allow", "on_error", "mode",
+                 "sources", "notes")
     _UNCOMPARED = frozenset({"sources", "notes"})
     text_max_bytes: int
     line_cap: int
@@ -68,6 +71,7 @@ class GuardConfig(Record):
     deny_kinds: frozenset[str]
     allow: tuple[str, ...]
     on_error: str
+    mode: str
     sources: tuple[str, ...]
     notes: tuple[str, ...]
 
@@ -75,10 +79,10 @@ class GuardConfig(Record):
                  image_max_bytes: int = 5 * MB, attachment_dirs: tuple[str, ...] = ("attachments",),
                  extract_max_bytes: int = 50 * MB, extract_max_entries: int = 1000,
                  deny_kinds: frozenset[str] = DEFAULT_DENY_KINDS, allow: tuple[str, ...] = (),
-                 on_error: str = "allow", sources: tuple[str, ...] = ("defaults",),
+                 on_error: str = "allow", mode: str = "", sources: tuple[str, ...] = ("defaults",),
                  notes: tuple[str, ...] = ()) -> None:
         self._init(text_max_bytes, line_cap, pdf_page_cap, image_max_bytes, attachment_dirs,
-                   extract_max_bytes, extract_max_entries, deny_kinds, allow, on_error, sources, notes)
+                   extract_max_bytes, extract_max_entries, deny_kinds, allow, on_error, mode, sources, notes)
 
 
 def replace(config: GuardConfig, **changes: Any) -> GuardConfig:
@@ -139,8 +143,18 @@ def _coerce(key: str, value: object) -> object:
         if word not in ("allow", "deny"):
             raise ConfigError(f"on_error: {_brief(value)} is neither allow nor deny - use 'allow' or 'deny'")
         return word
+    if key == "mode":
+        word = str(value).strip().lower()
+        if word not in MODES:
+            raise ConfigError(f"mode: {_brief(value)} is neither deny nor redirect - use 'deny' or 'redirect'")
+        return word
     raise ConfigError(f"unknown guard setting {key!r} - the known ones: {', '.join(KEYS)}")
 
+
+#: ``mode``: a redirect reads no more than the deny's own advice would (a first slice that fits the
+#: cap, written only into the output folder), so it weakens nothing: a project may set it, and no
+#: lock holds it.
+MODES = ("deny", "redirect")
 
 #: The settings that can weaken the guard, and how a locked one may still change: a threshold may
 #: only go down, a list of denied things may only grow, ``allow`` globs and ``on_error = "allow"``

@@ -27,19 +27,24 @@ ALLOW, DENY = "allow", "deny"
 
 class Decision(Record):
     """``decision`` is allow or deny; ``rule`` names what decided; ``error`` is set when the guard
-    could not look (then ``decision`` is the configured ``on_error``)."""
+    could not look (then ``decision`` is the configured ``on_error``).
 
-    __slots__ = ("decision", "reason", "kind", "rule", "path", "error")  # noqa: RUF023 - field order = argument order
+    ``updated``: set on an allow that rewrites the call (redirect mode, guard/redirect.py): the tool
+    input to run instead, whole; ``context`` then tells the model what it got and what comes next."""
+
+    __slots__ = ("decision", "reason", "kind", "rule", "path", "error", "updated", "context")  # noqa: RUF023 - field order = argument order
     decision: str
     reason: str
     kind: str
     rule: str
     path: str
     error: str
+    updated: dict[str, object] | None
+    context: str
 
     def __init__(self, decision: str, reason: str = "", kind: str = "", rule: str = "", path: str = "",
-                 error: str = "") -> None:
-        self._init(decision, reason, kind, rule, path, error)
+                 error: str = "", updated: dict[str, object] | None = None, context: str = "") -> None:
+        self._init(decision, reason, kind, rule, path, error, updated, context)
 
     @property
     def denied(self) -> bool:

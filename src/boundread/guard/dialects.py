@@ -257,6 +257,10 @@ def parse(payload: Mapping[str, Any], agent: str) -> Call:
 def reply(agent: str, decision: Decision, event: str = "") -> Reply:
     """The answer ``agent`` understands. Exit 1 is never used: it does not block anywhere."""
     deny, why = decision.denied, decision.reason or "Not an error: boundread refused this tool call on purpose"
+    if decision.updated is not None and not deny:
+        rewritten = rewrite_reply(agent, decision)
+        if rewritten is not None:
+            return rewritten
     if agent in ("claude", "claude-sdk", "codex"):
         if not deny:
             return Reply()
@@ -280,10 +284,35 @@ def reply(agent: str, decision: Decision, event: str = "") -> Reply:
     return Reply(stderr=why + "\n", code=2) if deny else Reply()  # windsurf, generic
 
 
+def rewrite_reply(agent: str, decision: Decision) -> Reply | None:
+    """An allow that runs ``decision.updated`` instead of the call (redirect mode), for the agents whose
+    pre-tool answer can carry one; None for the others (redirect.py never makes one for them).
+
+    Claude Code and Codex: ``permissionDecision: allow`` with ``updatedInput`` (the whole input) and
+    ``additionalContext``; Gemini CLI: ``hookSpecificOutput.tool_input``, merged into the call's arguments.
+    """
+    context = decision.context
+    if agent in ("claude", "codex"):
+        body: dict[str, Any] = {"hookEventName": "PreToolUse", "permissionDecision": "allow",
+                                "permissionDecisionReason": "boundread redirect: a bounded read instead",
+                                "updatedInput": decision.updated}
+        if context:
+            body["additionalContext"] = context
+        return Reply(_dump({"hookSpecificOutput": body}))
+    if agent == "gemini":
+        inner: dict[str, Any] = {"hookEventName": "BeforeTool", "tool_input": decision.updated}
+        if context:
+            inner["additionalContext"] = context
+        return Reply(_dump({"decision": "allow", "hookSpecificOutput": inner}))
+    return None
+
+
 def json_reply(decision: Decision) -> Reply:
     """``--json``: one object on stdout; the exit code still says allow (0) or deny (2)."""
-    body = {"decision": decision.decision, "reason": decision.reason, "kind": decision.kind,
-            "rule": decision.rule}
+    body: dict[str, object] = {"decision": decision.decision, "reason": decision.reason, "kind": decision.kind,
+                               "rule": decision.rule}
+    if decision.updated is not None:  # redirect mode: the input that runs instead, and what it tells the model
+        body.update(updated_input=decision.updated, context=decision.context)
     return Reply(_dump(body), code=2 if decision.denied else 0)
 
 

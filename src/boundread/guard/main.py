@@ -72,25 +72,34 @@ def _parser() -> Any:
     parser.add_argument("--explain", metavar="FILE",
                         help="print the decision for FILE and the rule that made it")
     parser.add_argument("--config", metavar="PATH", help="read the guard settings from this TOML file only")
+    parser.add_argument("--mode", choices=("deny", "redirect"),
+                        help="what a refused whole read becomes when the config sets no mode: deny (the "
+                             "default), or redirect (a bounded read instead, where the agent takes a rewrite)")
     return parser
 
 
 class _HookArgs:
     """The parsed options of the hook's usual argv (what argparse would give)."""
 
-    __slots__ = ("agent", "path", "command", "json", "explain", "config")  # noqa: RUF023 - field order = argument order
+    __slots__ = ("agent", "path", "command", "json", "explain", "config", "mode")  # noqa: RUF023 - field order = argument order
 
-    def __init__(self, agent: str | None) -> None:
-        self.agent = agent
+    def __init__(self, agent: str | None, mode: str | None = None) -> None:
+        self.agent, self.mode = agent, mode
         self.path = self.command = self.explain = self.config = None
         self.json = False
 
 
 def _fast_args(argv: list[str]) -> _HookArgs | None:
-    """The hook's usual argv (none, or --agent NAME) without building the parser."""
-    if argv and not (len(argv) == 2 and argv[0] == "--agent" and argv[1] in dialects.AGENTS):
+    """The hook's usual argv (what init writes: ``[--mode M] [--agent NAME]``) without building the parser."""
+    agent = mode = None
+    words = list(argv)
+    if len(words) >= 2 and words[0] == "--mode" and words[1] in ("deny", "redirect"):
+        mode, words = words[1], words[2:]
+    if words and not (len(words) == 2 and words[0] == "--agent" and words[1] in dialects.AGENTS):
         return None
-    return _HookArgs(argv[1] if argv else None)
+    if words:
+        agent = words[1]
+    return _HookArgs(agent, mode)
 
 
 def run(argv: list[str], stdin: IO[str] | None = None) -> int:
@@ -141,7 +150,12 @@ def _run(args: Any, stdin: IO[str] | None) -> int:
         return _emit(_failure(str(exc), None, args.config), agent or "generic", args.json)
     _notes(cfg)
     decision = _decide(call, cfg)
-    return _emit(_with_budget(decision, payload, call.tool, call.tool_input), agent, args.json, call.event)
+    if decision.denied and (cfg.mode or args.mode) == "redirect":  # the config's mode wins over --mode
+        from boundread.guard import redirect
+
+        decision = redirect.rewrite(call, decision, cfg)
+    ran: Mapping[str, Any] = call.tool_input if decision.updated is None else {**call.tool_input, **decision.updated}
+    return _emit(_with_budget(decision, payload, call.tool, ran), agent, args.json, call.event)
 
 
 def _batch(payload: Mapping[str, Any], config_path: str | None) -> int:
