@@ -19,6 +19,7 @@ from typing import Any, BinaryIO, Protocol, cast
 
 from boundread.core.model import Source
 from boundread.errors import Corrupt, Encrypted
+from boundread.formats.ocr import Grey
 from boundread.formats.pdf.layout import Glyph, direction, grid_text, miner_glyphs, pdfium_glyphs
 
 #: What pdfminer raises on damaged or hostile files, besides its own PSException family.
@@ -128,13 +129,17 @@ class PdfiumDoc:
                 continue
             yield Page(number, clean(text), drawn=drawn, doubt=doubt)
 
-    def render(self, number: int, dpi: int, max_pixels: int) -> Any:
-        """Page ``number`` as a grey PIL image at ``dpi``, scaled down to at most ``max_pixels``."""
+    def render(self, number: int, dpi: int, max_pixels: int) -> Grey:
+        """Page ``number`` as grey pixels at ``dpi``, scaled down to at most ``max_pixels``."""
         page = self.doc[number - 1]
         try:
             width, height = page.get_size()
             scale = min(dpi / 72, (max_pixels / max(width * height, 1.0)) ** 0.5)
-            return page.render(scale=scale, grayscale=True, may_draw_forms=True).to_pil()
+            bitmap = page.render(scale=scale, grayscale=True, may_draw_forms=True)
+            try:
+                return Grey(bytes(bitmap.buffer), bitmap.width, bitmap.height, bitmap.stride)
+            finally:
+                bitmap.close()
         finally:
             page.close()
 
