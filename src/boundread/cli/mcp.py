@@ -1,0 +1,58 @@
+"""The ``mcp`` command: serve the extractors over MCP (stdio, or streamable HTTP on 127.0.0.1)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from boundread.cli.boundary import boundary
+from boundread.errors import NotFound, UsageError
+
+
+def register(app: typer.Typer) -> None:
+    """Add `mcp` to the app."""
+    app.command("mcp", epilog="Examples: boundread mcp\n\nclaude mcp add boundread -- boundread mcp\n\n"
+                              "boundread mcp --root ~/docs --http --port 8765")(mcp)
+
+
+def mcp(
+    root: Annotated[list[Path] | None, typer.Option("--root", metavar="DIR", help="Serve files under DIR only "
+                                                    "(repeatable; default: the client's roots, else here).")]
+    = None,
+    http: Annotated[bool, typer.Option("--http", help="Serve streamable HTTP on 127.0.0.1 (path /mcp) instead "
+                                       "of stdio.")] = False,
+    port: Annotated[int, typer.Option("--port", min=1, max=65535, help="The --http port.")] = 8000,
+    max_chars: Annotated[int, typer.Option("--max-chars", min=1, help="At most this many characters per result "
+                                           "(~4 per token).")] = 100_000,
+    timeout: Annotated[float, typer.Option("--timeout", min=0.1, help="Stop each call after this many "
+                                           "seconds.")] = 60.0,
+    out: Annotated[Path | None, typer.Option("--out", metavar="DIR", help="Save slices here (default: "
+                                             "$BOUNDREAD_OUT_DIR, else boundread-out/ in the first root).")]
+    = None,
+) -> None:
+    """MCP server: the extractors as tools (info, pages, sheets, list_zip, extract) for agents with no shell.
+
+    Each result is bounded, saved to the output folder (a resource link), carries the JSON envelope as structured
+    content and ends with the next call. Needs the MCP SDK: the mcp extra of boundread."""
+
+    def work() -> int:
+        try:
+            from boundread.mcp import server
+        except ImportError as exc:
+            raise UsageError(f"the MCP server needs the mcp package ({exc.name} is missing)",
+                             "install it: pip install 'boundread[mcp]'") from None
+        from boundread.mcp import roots
+        from boundread.mcp.tools import Config
+
+        folders = tuple(roots.real(folder) for folder in (root or [Path.cwd()]))
+        for folder in folders:
+            if not Path(folder).is_dir():
+                raise NotFound(f"--root {folder} is not a folder", "pass an existing folder")
+        config = Config(roots=folders, explicit_roots=bool(root), out_dir=str(out) if out else None,
+                        max_chars=max_chars, timeout=timeout)
+        server.serve(config, http=http, port=port)
+        return 0
+
+    boundary(False, work)

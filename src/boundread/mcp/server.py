@@ -1,0 +1,164 @@
+"""The MCP server: boundread's extractors as tools, on the official MCP Python SDK (``pip install boundread[mcp]``).
+
+Every tool is read-only, takes a path inside the served roots (:mod:`boundread.mcp.roots`) and returns a
+bounded result: the text (the slice, what it is, the next call), the JSON envelope as structured content,
+and a ``resource_link`` to the file the slice was saved to. The engine's blocking work runs in a worker
+thread (at most ``WORKERS`` at once), so parallel calls never stall the server; a call past its deadline
+returns a timeout error while its thread finishes on its own. A bad file, a bomb or a timeout is a tool
+result with ``isError``, never the end of the server.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable
+from functools import partial
+from pathlib import Path
+from typing import Annotated
+
+import anyio
+import anyio.to_thread
+from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver.resolve import ListRoots, Resolve
+from mcp.shared.exceptions import MCPDeprecationWarning
+from mcp_types import CallToolResult, ContentBlock, ListRootsResult, ResourceLink, TextContent, ToolAnnotations
+from pydantic import Field
+
+from boundread import __version__
+from boundread.errors import BoundreadError, TimedOut
+from boundread.mcp import roots, tools
+from boundread.mcp.tools import Config, Reply, Target
+
+WORKERS = 4  # extractions at once; more calls wait for a free worker
+GRACE = 5.0  # seconds past the engine's own deadline before a call is answered with a timeout
+
+INSTRUCTIONS = """Bounded reads of big files (PDF, Office, spreadsheets, archives, huge logs).
+Call info(path) first: it says what the file is and which call reads it. Every result is bounded; its
+text ends with `next: <call>`, the call that reads the next part. The slice is also saved to a file
+(the resource link). Paths are relative to the served folder."""
+
+READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True,
+                            open_world_hint=False)
+
+PathArg = Annotated[str, Field(description="The file, relative to the served folder (or absolute inside it).")]
+MaxChars = Annotated[int | None, Field(description="At most this many characters (default and ceiling: the "
+                                                    "server's limit, 100,000 unless set).", ge=1)]
+Password = Annotated[str | None, Field(description="Password of an encrypted PDF, zip or 7z.")]
+
+
+async def _ask_roots(ctx: Context) -> ListRoots | None:
+    """Ask the client for its roots when it declares the capability; else serve the configured roots."""
+    caps = ctx.client_capabilities
+    return ListRoots() if caps is not None and caps.roots is not None else None
+
+
+ClientRoots = Annotated[ListRootsResult | None, Resolve(_ask_roots)]
+
+
+def to_result(reply: Reply) -> CallToolResult:
+    content: list[ContentBlock] = [TextContent(type="text", text=reply.text)]
+    if reply.saved is not None:
+        path = Path(reply.saved).absolute()
+        content.append(ResourceLink(type="resource_link", uri=path.as_uri(), name=path.name, mime_type="text/plain",
+                                    description="the slice above, saved", size=path.stat().st_size))
+    return CallToolResult(content=content, structured_content=reply.envelope, is_error=reply.is_error)
+
+
+def build(config: Config) -> MCPServer:
+    """The server, its five tools bound to ``config``."""
+    server: MCPServer = MCPServer("boundread", version=__version__, instructions=INSTRUCTIONS, log_level="WARNING")
+    limiter = anyio.CapacityLimiter(WORKERS)
+
+    async def run(path: str, client: ListRootsResult | None, work: Callable[[Target], Reply]) -> CallToolResult:
+        served = roots.effective(config.roots, config.explicit_roots,
+                                 roots.from_uris(str(root.uri) for root in client.roots) if client else ())
+        target: Target | None = None
+        try:
+            real = roots.resolve(path, served)
+            target = Target(real, roots.display(real, served), tools.out_folder(config, served))
+            with anyio.fail_after(config.timeout + GRACE):
+                reply = await anyio.to_thread.run_sync(partial(work, target), abandon_on_cancel=True,
+                                                       limiter=limiter)
+        except BoundreadError as exc:
+            reply = tools.failed(exc, target, path)
+        except TimeoutError:
+            reply = tools.failed(TimedOut(f"{path}: no answer after {config.timeout:g} s",
+                                          "ask for less (a page range, lines, a grep)"), target, path)
+        return to_result(reply)
+
+    @server.tool(annotations=READ_ONLY)
+    async def info(path: PathArg, client_roots: ClientRoots, password: Password = None) -> CallToolResult:
+        """What a file is, cheaply: kind, size, pages/sheets/entries, estimated tokens, and the call that reads it."""
+        return await run(path, client_roots, lambda t: tools.info(config, t, password))
+
+    @server.tool(annotations=READ_ONLY)
+    async def pages(
+        path: PathArg,
+        range: Annotated[str, Field(description="Pages or slides: 1-5, 7 or 1,3,8-10.")],
+        client_roots: ClientRoots,
+        layout: Annotated[bool, Field(description="Keep the physical layout (table columns on one line).")]
+        = False,
+        password: Password = None,
+        max_chars: MaxChars = None,
+    ) -> CallToolResult:
+        """PDF pages or PowerPoint slides, each after a `--- page N / TOTAL ---` line."""
+        return await run(path, client_roots, lambda t: tools.pages(config, t, range, layout=layout,
+                                                                   password=password, max_chars=max_chars))
+
+    @server.tool(annotations=READ_ONLY)
+    async def sheets(
+        path: PathArg,
+        client_roots: ClientRoots,
+        sheet: Annotated[str | None, Field(description="A sheet name or 1-based index; none: list the sheets.")]
+        = None,
+        rows: Annotated[str | None, Field(description="Rows A-B (1-based), e.g. 201-400.")] = None,
+        max_rows: Annotated[int, Field(description="At most this many rows.", ge=1)] = 200,
+        max_chars: MaxChars = None,
+    ) -> CallToolResult:
+        """A workbook (xlsx, xls, ods): without a sheet, its sheets and sizes; with one, its rows as csv."""
+        return await run(path, client_roots, lambda t: tools.sheets(config, t, sheet, rows, max_rows=max_rows,
+                                                                    max_chars=max_chars))
+
+    @server.tool(annotations=READ_ONLY)
+    async def list_zip(
+        path: PathArg,
+        client_roots: ClientRoots,
+        max_entries: Annotated[int, Field(description="List at most this many entries.", ge=1)] = 500,
+        password: Password = None,
+    ) -> CallToolResult:
+        """An archive's entries (zip, 7z, tar, or any zip-based file) with sizes and warnings. Extracts nothing."""
+        return await run(path, client_roots, lambda t: tools.list_zip(config, t, max_entries=max_entries,
+                                                                      password=password))
+
+    @server.tool(annotations=READ_ONLY)
+    async def extract(
+        path: PathArg,
+        client_roots: ClientRoots,
+        lines: Annotated[str | None, Field(description="Only lines A-B of the text (A- for the rest).")] = None,
+        grep: Annotated[str | None, Field(description="Only lines matching this regular expression.")] = None,
+        ignore_case: Annotated[bool, Field(description="Case-insensitive grep.")] = False,
+        context: Annotated[int, Field(description="Lines of context around each match.", ge=0)] = 0,
+        member: Annotated[str | None, Field(description="One member of an archive.")] = None,
+        sheet: Annotated[str | None, Field(description="A sheet name or 1-based index.")] = None,
+        max_chars: MaxChars = None,
+        pages: Annotated[str | None, Field(description="PDF pages / slides, e.g. 1-5 (with member).")] = None,
+        rows: Annotated[str | None, Field(description="Sheet rows A-B (with sheet).")] = None,
+        password: Password = None,
+    ) -> CallToolResult:
+        """The text of any supported file (PDF, Office, sheets, archives' members, logs), bounded; grep and line
+        windows read huge logs without loading them."""
+        return await run(path, client_roots, lambda t: tools.extract(
+            config, t, pages=pages, lines=lines, grep=grep, ignore_case=ignore_case, context=context,
+            member=member, sheet=sheet, rows=rows, max_chars=max_chars, password=password))
+
+    return server
+
+
+def serve(config: Config, *, http: bool = False, port: int = 8000) -> None:
+    """Run until the client goes: stdio, or streamable HTTP on 127.0.0.1:``port`` (path /mcp)."""
+    warnings.simplefilter("ignore", MCPDeprecationWarning)  # roots/list: deprecated in the 2026-07-28 protocol
+    server = build(config)
+    if http:
+        server.run("streamable-http", host="127.0.0.1", port=port)
+    else:
+        server.run("stdio")

@@ -1,0 +1,190 @@
+"""The work behind each MCP tool, on boundread's engine: blocking, so the server runs it in a worker thread.
+
+Each function takes the :class:`Target` (the real path, inside the roots, and the name the agent used) and
+returns a :class:`Reply`: the text the model reads, the JSON envelope (schema 1, as ``--json`` prints it)
+for structured content, and the file the slice was saved to. A :class:`BoundreadError` becomes an error
+Reply (:func:`failed`); nothing else is caught here.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from boundread import render
+from boundread.core import engine, output
+from boundread.core.model import FILE, ExtractResult, Request
+from boundread.errors import BoundreadError, NotFound, UsageError
+from boundread.limits import Limits
+from boundread.mcp import calls, text
+from boundread.ranges import parse_span, parse_spans
+
+WORKBOOKS = ("xlsx", "xls", "ods")
+
+
+@dataclass(frozen=True)
+class Config:
+    """How the server bounds and places its work (``boundread mcp`` options)."""
+
+    roots: tuple[str, ...]  # real paths
+    explicit_roots: bool = False  # given with --root: client roots must lie inside them
+    out_dir: str | None = None  # None: $BOUNDREAD_OUT_DIR, else <first root>/boundread-out
+    max_chars: int = 100_000
+    timeout: float = 60.0
+
+
+@dataclass(frozen=True)
+class Target:
+    real: Path
+    shown: str  # as the agent should name it again (relative to the first root)
+    out_dir: Path
+
+
+@dataclass(frozen=True)
+class Reply:
+    text: str
+    envelope: dict[str, Any]
+    saved: Path | None = None
+    is_error: bool = False
+    warnings: tuple[str, ...] = field(default_factory=tuple)
+
+
+def out_folder(config: Config, roots: tuple[str, ...]) -> Path:
+    chosen = config.out_dir or os.environ.get("BOUNDREAD_OUT_DIR")
+    if chosen:
+        return Path(chosen) if Path(chosen).is_absolute() else Path(roots[0] if roots else ".") / chosen
+    return Path(roots[0] if roots else ".") / "boundread-out"
+
+
+def limits(config: Config, max_chars: int | None = None, **fields: Any) -> Limits:
+    """The server's limits; a call may ask for fewer characters, never more than the server's cap."""
+    if max_chars is not None and max_chars < 1:
+        raise UsageError(f"max_chars={max_chars}", "pass a positive number of characters")
+    chars = min(max_chars or config.max_chars, config.max_chars)
+    return Limits(max_chars=chars, timeout=config.timeout, **fields)
+
+
+def envelope(command: str, payload: dict[str, Any]) -> dict[str, Any]:
+    return {"schema": render.SCHEMA, "command": command, **payload}
+
+
+def failed(exc: BoundreadError, target: Target | None, path: str) -> Reply:
+    message = str(exc) if target is None else calls.in_text(str(exc), str(target.real), target.shown)
+    message = message.replace(str(target.real), target.shown) if target is not None else message
+    error = {"code": exc.code, "message": message, "exit_code": int(exc.exit_code)}
+    return Reply(f"boundread: error: {message}", {"schema": render.SCHEMA, "path": path, "error": error},
+                 is_error=True)
+
+
+def info(config: Config, target: Target, password: str | None = None) -> Reply:
+    result = engine.info(target.real, Request(limits=limits(config), password=password))
+    result = dataclasses.replace(result, path=target.shown)
+    data = {**render.as_dict(result), "resolved": str(target.real), "next_calls": _calls(result.next, target)}
+    return Reply(text.info_text(result, target.shown, str(target.real)), envelope("info", data))
+
+
+def pages(config: Config, target: Target, page_range: str, *, layout: bool = False, password: str | None = None,
+          max_chars: int | None = None) -> Reply:
+    req = Request(limits=limits(config, max_chars), pages=parse_spans(page_range), layout=layout, password=password)
+    selection = f"pages-{page_range}" + ("-layout" if layout else "")
+    result = engine.extract(target.real, req, to_stdout=True, selection=selection, kinds=("pdf", "pptx", "odp"))
+    return _slice("pages", result, target, [selection], keep={"max_chars": max_chars})
+
+
+def sheets(config: Config, target: Target, sheet: str | None = None, rows: str | None = None, *,
+           max_rows: int = 200, max_chars: int | None = None) -> Reply:
+    if sheet is None:
+        if rows is not None:
+            raise UsageError("rows needs a sheet", f"pass sheet= too, e.g. sheets(path={target.shown!r}, sheet=\"1\","
+                                                   f" rows={rows!r})")
+        result = engine.info(target.real, Request(limits=limits(config)), describe=False)
+        if result.kind not in WORKBOOKS:
+            raise UsageError(f"{target.shown} is {result.kind}, not a workbook",
+                             f"use `boundread info {target.real}` to see what it is")
+        itself = engine.command_line(("sheets", FILE), result.path)
+        steps = tuple(step for step in result.next if step != itself)
+        data = {"path": target.shown, "kind": result.kind, "sheets": result.fields.get("sheets", []),
+                "next": list(steps), "next_calls": _calls(steps, target), "warnings": list(result.warnings)}
+        lines = [f"{target.shown}: {result.kind} workbook", *text.sheet_lines(data["sheets"])]
+        lines += [f"warning: {w}" for w in result.warnings]
+        lines += text.next_lines(steps, str(target.real), target.shown, more=False)
+        return Reply("\n".join(lines), envelope("sheets", data))
+    req = Request(limits=limits(config, max_chars, max_rows=max_rows), sheets=(sheet,),
+                  rows=parse_span(rows, "rows") if rows else None)
+    selection = f"sheet-{sheet}" + (f"-rows-{rows}" if rows else "")
+    rows_out = engine.extract(target.real, req, to_stdout=True, selection=selection, kinds=WORKBOOKS)
+    return _slice("sheets", rows_out, target, [selection], suffix=".csv", keep={"max_chars": max_chars})
+
+
+def list_zip(config: Config, target: Target, *, max_entries: int = 500, password: str | None = None) -> Reply:
+    src, listing = engine.list_archive(target.real, Request(limits=limits(config, max_entries=max_entries),
+                                                            password=password))
+    lines = text.listing_lines(target.shown, listing)
+    body, cut = _bounded("\n".join(lines) + "\n", config.max_chars)
+    saved, warning = _save(target, body, output.default_output(target.shown, "list").name)
+    first = next((e.name for e in listing.entries if not e.is_dir and not e.warnings), None)
+    steps = [calls.render("extract", {"path": target.shown, "member": first})] if first else []
+    tail = [f"saved: {saved}" if saved else f"saved: nowhere ({warning})"]
+    tail += ["cut: the listing is longer than max_chars"] if cut else []
+    tail += [f"next: {step}" for step in steps] or ["next: none - the archive has no member to read"]
+    data = {**render.listing_dict(src, listing), "path": target.shown, "resolved": str(target.real),
+            "output": str(saved) if saved else None, "next_calls": steps}
+    return Reply(body + "\n" + "\n".join(tail), envelope("list-zip", data), saved)
+
+
+def extract(config: Config, target: Target, *, pages: str | None = None, lines: str | None = None,
+            grep: str | None = None, ignore_case: bool = False, context: int = 0, member: str | None = None,
+            sheet: str | None = None, rows: str | None = None, max_chars: int | None = None,
+            password: str | None = None) -> Reply:
+    if context < 0:
+        raise UsageError(f"context={context}", "pass 0 or more lines of context")
+    req = Request(limits=limits(config, max_chars), pages=parse_spans(pages) if pages else (),
+                  sheets=(sheet,) if sheet else (), rows=parse_span(rows, "rows") if rows else None,
+                  password=password)
+    filters = engine.Filters(lines=parse_span(lines) if lines else None, grep=grep, ignore_case=ignore_case,
+                             context=context, member=member)
+    result = engine.extract(target.real, req, filters, to_stdout=True,
+                            selection=f"pages-{pages}" if pages else f"sheet-{sheet}" if sheet else "text")
+    parts = [f"member-{output.slug(member, 40)}"] if member else []
+    parts += [f"pages-{pages}"] if pages else [f"sheet-{sheet}"] if sheet else []
+    parts += [f"grep-{output.slug(grep, 30)}"] if grep is not None else []
+    parts += [f"lines-{lines}"] if lines else []
+    return _slice("extract", result, target, parts or ["text"], keep={"max_chars": max_chars})
+
+
+def _slice(command: str, result: ExtractResult, target: Target, parts: list[str], suffix: str = ".txt",
+           keep: dict[str, object | None] | None = None) -> Reply:
+    kept = {key: value for key, value in (keep or {}).items() if value is not None}
+    body = result.text or ""
+    saved, warning = _save(target, body, output.default_output(target.shown, ".".join(parts), suffix).name)
+    shown = dataclasses.replace(result, path=target.shown, output=str(saved) if saved else None, text=None,
+                                warnings=(*result.warnings, *([warning] if warning else [])))
+    data = {**render.as_dict(shown), "resolved": str(target.real), "next_calls": _calls(result.next, target, kept)}
+    reply = text.extract_text(shown, body, target.shown, str(saved) if saved else None, str(target.real), kept)
+    return Reply(reply, envelope(command, data), saved)
+
+
+def _save(target: Target, body: str, name: str) -> tuple[Path | None, str | None]:
+    """Write the slice into the output folder; a folder that cannot be written costs a warning, not the result."""
+    folder = target.out_dir
+    try:
+        fresh = not folder.exists()
+        folder.mkdir(parents=True, exist_ok=True)
+        if fresh:
+            (folder / ".gitignore").write_text("*\n", encoding="utf-8")
+        return output.write_atomic(folder / name, body, never=target.real), None
+    except (OSError, NotFound, UsageError) as exc:
+        return None, f"the slice was not saved ({exc})"
+
+
+def _bounded(body: str, max_chars: int) -> tuple[str, bool]:
+    if len(body) <= max_chars:
+        return body, False
+    return body[:max_chars].rsplit("\n", 1)[0] + "\n", True
+
+
+def _calls(commands: Any, target: Target, keep: dict[str, object] | None = None) -> list[str | None]:
+    return [calls.tool_call(command, target.shown, keep) for command in commands]
