@@ -38,6 +38,9 @@ def init(
     trust: Annotated[bool, typer.Option("--trust", help="Codex: also record in ~/.codex/config.toml that you trust "
                                         "this folder and boundread's hook (Codex skips an untrusted hook).")]
     = False,
+    mcp: Annotated[bool, typer.Option("--mcp", help="Also register `boundread mcp` as an MCP server: .mcp.json "
+                                      "(Claude Code; --user: ~/.claude.json) or .cursor/mcp.json (Cursor).")]
+    = False,
 ) -> None:
     """Install the guard-check hook and the big-file reading protocol (skill) for an agent; --budget also records
     what a Claude Code session spends.
@@ -52,6 +55,9 @@ def init(
             raise UsageError("--trust is for `init --agent codex`", "drop --trust: the other agents run hooks "
                              "from their settings without a trust step")
         changes = install.plan(agent, directory, user=user, uninstall=uninstall, budget=budget, program=program)
+        if mcp or (uninstall and agent in install.MCP_AGENTS):  # uninstall removes our server, if there
+            server = install.mcp_change(agent, directory, user=user, uninstall=uninstall, program=program)
+            changes += [server] if mcp or server.changed else []
         if not dry_run:
             install.apply(changes)
         if trust:

@@ -23,6 +23,7 @@ import difflib
 import json
 import os
 import re
+import shlex
 import tempfile
 from dataclasses import dataclass
 from importlib.resources import files
@@ -321,3 +322,53 @@ def _prune(folder: Path) -> None:
     """Remove the skill folder we created when it is left empty."""
     if folder.name == "boundread" and folder.is_dir() and not any(folder.iterdir()):
         folder.rmdir()
+
+
+# ---- `init --mcp`: register `boundread mcp` as an MCP server ----------------------------------------
+
+MCP_AGENTS = ("claude", "cursor")
+MCP_NAME = "boundread"
+
+
+def mcp_config(agent: str, root: Path, home: Path, user: bool) -> Path:
+    """Where ``agent`` lists its MCP servers: Claude Code's .mcp.json (user: ~/.claude.json), Cursor's mcp.json."""
+    if agent == "claude":
+        return home / ".claude.json" if user else root / ".mcp.json"
+    if agent == "cursor":
+        return (home if user else root) / ".cursor" / "mcp.json"
+    raise UsageError(f"--mcp works with --agent claude or cursor, not {agent}",
+                     "register the server by hand: command `boundread`, args [\"mcp\"] (see the README)")
+
+
+def mcp_change(agent: str = "claude", root: Path | None = None, *, user: bool = False, uninstall: bool = False,
+               home: Path | None = None, program: locate.Program | None = None) -> Change:
+    """The change that adds (or, ``uninstall``, removes) ``mcpServers.boundread`` running ``boundread mcp``.
+
+    The program is a plain path here (no shell reads this file). Another server named boundread is kept;
+    uninstall removes ours only."""
+    path = mcp_config(agent, (root or Path.cwd()).absolute(), home or Path.home(), user)
+    before, data = load(path)
+    servers = data.get("mcpServers", {})
+    if not isinstance(servers, dict):
+        raise Corrupt(f"{path}: \"mcpServers\" is not an object; left untouched", "fix it by hand")
+    words = (program or locate.program()).command
+    command = shlex.split(words)[0] if words.startswith("'") else words
+    entry: dict[str, Any] = {**({"type": "stdio"} if agent == "claude" else {}), "command": command, "args": ["mcp"]}
+    old = servers.get(MCP_NAME)
+    is_ours = isinstance(old, dict) and old.get("args") == ["mcp"] and "boundread" in str(old.get("command", ""))
+    if uninstall:
+        if not is_ours:
+            return Change(path, before, before)
+        servers.pop(MCP_NAME)
+    elif old is not None and not is_ours:
+        raise UsageError(f"{path} already has an MCP server named {MCP_NAME} that is not `boundread mcp`",
+                         "rename or remove it, then run init --mcp again")
+    elif old == entry:
+        return Change(path, before, before)
+    else:
+        servers[MCP_NAME] = entry
+    data = {**data, "mcpServers": servers} if servers or not uninstall else {k: v for k, v in data.items()
+                                                                           if k != "mcpServers"}
+    if uninstall and not data and path.name != ".claude.json":
+        return Change(path, before, None)
+    return Change(path, before, json.dumps(data, indent=_indent(before), ensure_ascii=False) + "\n")
