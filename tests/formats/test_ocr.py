@@ -242,3 +242,9 @@ def test_info_without_tesseract_names_the_install(scans: dict[str, Path]) -> Non
     assert details.fields["pages_without_text"] == 2 and details.next == []
     assert any("2 of the 2 pages have no text layer" in w and "apt-get install tesseract-ocr" in w
                for w in details.warnings)
+
+
+@needs_tesseract
+def test_summary_says_the_text_came_from_ocr(scans: dict[str, Path], tmp_path: Path) -> None:
+    result = run("pages", str(scans["scan.pdf"]), "1-2", "-o", str(tmp_path / "o.txt"))
+    assert result.exit_code == 0 and "  read by: tesseract (OCR) pages 1-2\n" in result.stdout

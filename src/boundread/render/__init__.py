@@ -89,6 +89,10 @@ def print_extract(result: ExtractResult, *, to_stderr: bool = False, replaced: s
     lines = [f"wrote {result.output or 'the text to stdout'}", *([f"  {replaced}"] if replaced else []),
              f"  {subject}: " + " · ".join(facts),
              "  truncated: " + ("; ".join(result.truncated_reasons) if result.truncated else "no")]
+    engines = result.totals.get("engines") or {}
+    if set(engines) - {"pdfium"}:  # say when the text is not PDFium's: OCR may misread, pdfminer took over
+        lines.append("  read by: " + ", ".join(f"{name}{' (OCR)' * (name == 'tesseract')} pages {pages}"
+                                               for name, pages in engines.items()))
     lines += [f"  warning: {warning}" for warning in result.warnings]
     if result.next:
         lines += ["next:", *(f"  {command}" for command in result.next)]
