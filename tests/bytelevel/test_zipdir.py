@@ -249,3 +249,120 @@ def test_corpus_zips_match_zipfile(corpus_dir: Path) -> None:
         _same_as_zipfile(data)
         checked += 1
     assert checked >= 10
+
+
+# --- names that carry no encoding -----------------------------------------------------------
+
+def legacy_zip(members: list[tuple[bytes, bytes]], *, flags: int = 0, unicode: dict[bytes, bytes] | None = None,
+               bad_crc: bool = False) -> bytes:
+    """Stored members named by raw bytes, written by hand: ``flags`` on every header (0x800 = UTF-8),
+    and for the names in ``unicode`` an Info-ZIP Unicode Path field (0x7075) in the central record:
+    version 1, the CRC-32 of the header's name bytes (spoilt by ``bad_crc``), the UTF-8 name."""
+    import zlib
+
+    local, central, offset = [], [], 0
+    for name, data in members:
+        extra = b""
+        if unicode and name in unicode:
+            crc = zlib.crc32(name) ^ (1 if bad_crc else 0)
+            body = b"\x01" + struct.pack("<L", crc) + unicode[name]
+            extra = struct.pack("<HH", 0x7075, len(body)) + body
+        crc = zlib.crc32(data)
+        fields = struct.pack("<HHHHIIIH", flags, 0, 0, 0x21, crc, len(data), len(data), len(name))
+        head = b"PK\x03\x04" + struct.pack("<H", 20) + fields + struct.pack("<H", 0) + name
+        central.append(b"PK\x01\x02" + struct.pack("<BBH", 20, 0, 20) + fields + struct.pack("<H", len(extra))
+                       + struct.pack("<HHHII", 0, 0, 0, 0, offset) + name + extra)
+        local.append(head + data)
+        offset += len(head) + len(data)
+    cd = b"".join(central)
+    return b"".join(local) + cd + b"PK\x05\x06" + struct.pack("<4H2LH", 0, 0, len(members), len(members),
+                                                              len(cd), offset, 0)
+
+
+def _names(data: bytes) -> list[tuple[str, str | None]]:
+    return [(rec.name, rec.name_encoding) for rec in zipdir.records(io.BytesIO(data))]
+
+
+GBK = ["中文文件夹/报告.txt", "测试.txt", "新建文本文档.txt"]
+#: (names, code page they are written in, what name_encoding must say)
+LEGACY = [
+    (GBK, "gbk", "cp936"),
+    (["日本語.txt", "資料/会議録.docx", "テスト.txt"], "cp932", "cp932"),
+    (["Привет.txt", "Документы/отчёт.doc", "список.csv"], "cp866", "cp866"),
+    (["Übersicht.txt", "Größe/Änderung.doc", "résumé.pdf"], "cp437", "cp437"),
+]
+
+
+def test_unicode_path_field_names_a_gbk_member() -> None:
+    """The 0x7075 field wins over the legacy bytes (the mojibake of issue 10), and no guess is made."""
+    raw = [(n.encode("gbk"), SENTINEL) for n in GBK]
+    data = legacy_zip(raw, unicode={r: n.encode() for (r, _), n in zip(raw, GBK, strict=True)})
+    assert _names(data) == [(n, None) for n in GBK]
+    assert "╞▀╕÷╖┐╝Σ" not in repr(_names(data))
+
+
+def test_unicode_path_field_with_a_stale_crc_is_ignored() -> None:
+    raw = [("报告.txt".encode("gbk"), SENTINEL)]
+    data = legacy_zip(raw, unicode={raw[0][0]: b"WRONG.txt"}, bad_crc=True)
+    assert _names(data) == [("报告.txt", "cp936")]
+
+
+@pytest.mark.parametrize(("names", "codec", "label"), LEGACY, ids=[case[2] for case in LEGACY])
+def test_legacy_names_are_guessed_per_archive(names: list[str], codec: str, label: str) -> None:
+    data = legacy_zip([(n.encode(codec), SENTINEL) for n in names])
+    assert _names(data) == [(n, label) for n in names]
+
+
+@pytest.mark.parametrize(("names", "codec", "label"), LEGACY, ids=[case[2] for case in LEGACY])
+def test_one_short_legacy_name_alone(names: list[str], codec: str, label: str) -> None:
+    assert _names(legacy_zip([(names[0].encode(codec), SENTINEL)])) == [(names[0], label)]
+
+
+def test_utf8_flag_and_unflagged_utf8() -> None:
+    flagged = legacy_zip([(n.encode(), SENTINEL) for n in GBK], flags=0x800)
+    assert _names(flagged) == [(n, None) for n in GBK]
+    unflagged = legacy_zip([("Übersicht.txt".encode(), SENTINEL)])
+    assert _names(unflagged) == [("Übersicht.txt", "utf-8")]
+
+
+def test_ascii_and_unicode_names_never_import_the_detector() -> None:
+    """guard-check reads names on its hot path: the detector loads only for a legacy non-ASCII name."""
+    raw = [(n.encode("gbk"), SENTINEL) for n in GBK]
+    with_field = legacy_zip(raw, unicode={r: n.encode() for (r, _), n in zip(raw, GBK, strict=True)})
+    script = (
+        "import io, sys\nfrom boundread.bytelevel import zipdir\n"
+        f"for data in ({_zip({'a.txt': b'x', 'ü.txt': b'y'})!r}, {with_field!r}):\n"
+        "    list(zipdir.records(io.BytesIO(data)))\n"
+        "print('chardet' in sys.modules, 'boundread.bytelevel.names' in sys.modules)\n"
+    )
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["False", "False"]
+
+
+def test_legacy_member_is_found_by_its_decoded_name() -> None:
+    names = ["会议纪要.txt", "数据.txt"]
+    data = legacy_zip([(n.encode("gbk"), SENTINEL + n.encode()) for n in names])
+    src = source_for_bytes("legacy.zip", data)
+    lst = archive.listing(src, Request())
+    assert [(e.name, e.name_encoding) for e in lst.entries] == [(n, "cp936") for n in names]
+    assert sum("decoded by a guess (2 as cp936)" in w for w in lst.warnings) == 1
+    assert archive.read_member(src, "数据.txt", Request()) == SENTINEL + "数据.txt".encode()
+
+
+def test_cli_lists_guessed_names_and_extracts_by_them(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    path = tmp_path / "gbk.zip"
+    path.write_bytes(legacy_zip([(n.encode("gbk"), SENTINEL) for n in GBK]))
+    human = run("list-zip", str(path))
+    assert human.exit_code == 0, human.stderr
+    assert all(n in human.stdout for n in GBK) and "╞" not in human.stdout
+    assert (human.stdout + human.stderr).count("decoded by a guess") == 1
+    as_json = run("list-zip", str(path), "--json")
+    entries = json.loads(as_json.stdout)["entries"]
+    assert [(e["name"], e["name_encoding"]) for e in entries] == [(n, "cp936") for n in GBK]
+    got = run("extract", str(path), "--member", "测试.txt", "--stdout")
+    assert got.exit_code == 0, got.stderr
+    assert SENTINEL.decode() in got.stdout

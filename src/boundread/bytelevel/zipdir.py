@@ -3,8 +3,13 @@
 ``zipfile.ZipFile`` parses and keeps the whole central directory when it opens a file (300,000
 entries: 7 s and 190 MB), so callers that need a few names, a count or one member use this module
 instead. It follows zipfile's reading of the format (end record search, zip64 locator and record,
-a prepended stub shifting every offset, cp437 or UTF-8 names) and is standard library only, with no
-module-level imports: the guard-check hook imports it before every agent tool call.
+a prepended stub shifting every offset) and is standard library only, with no module-level imports:
+the guard-check hook imports it before every agent tool call.
+
+Names: ASCII as is; UTF-8 when flag bit 11 says so; else the Info-ZIP Unicode Path field (0x7075)
+when its CRC matches the name's bytes; else a legacy name, decoded by :class:`.names.Decoder` with
+one guessed code page per archive (``Record.name_encoding`` says which; the detector is imported
+only then).
 
 A record that does not parse ends the iteration with :class:`BadZip` (a ``ValueError``); the
 caller turns it into ``Corrupt``. Nothing here raises past ``BadZip`` and ``OSError``.
@@ -54,11 +59,13 @@ class Record:
         "header_offset",
         "method",
         "name",
+        "name_encoding",
         "raw_name",
         "size",
     )
 
     name: str
+    name_encoding: str | None  # the guessed encoding of a legacy name; None when the zip says which
     raw_name: bytes
     flags: int
     method: int
@@ -149,6 +156,7 @@ def records(fh: IO[bytes], end: End | None = None) -> Iterator[Record]:
     end = end if end is not None else end_record(fh)
     pos, stop, concat = end.start, end.start + end.size, end.concat
     buf, at = b"", 0
+    decoder = None
     while pos < stop:
         if len(buf) - at < 46:
             buf, at = _refill(fh, buf, at, pos, stop, 46)
@@ -161,9 +169,21 @@ def records(fh: IO[bytes], end: End | None = None) -> Iterator[Record]:
             buf, at = _refill(fh, buf, at, pos, stop, whole)
         raw = buf[at + 46:at + 46 + nlen]
         rec = Record()
-        name = raw.decode("ascii") if raw.isascii() else raw.decode("utf-8" if flags & 0x800 else "cp437", "replace")
+        encoding = None
+        if raw.isascii():
+            name = raw.decode("ascii")
+        elif flags & 0x800:
+            name = raw.decode("utf-8", "replace")
+        elif (unicode := _unicode_path(buf[at + 46 + nlen:at + 46 + nlen + xlen], raw)) is not None:
+            name = unicode
+        else:
+            if decoder is None:
+                from boundread.bytelevel.names import Decoder
+
+                decoder = Decoder()
+            name, encoding = decoder.decode(raw, _legacy_sample, buf, at)
         nul = name.find("\x00")
-        rec.name, rec.raw_name = name if nul < 0 else name[:nul], raw
+        rec.name, rec.name_encoding, rec.raw_name = name if nul < 0 else name[:nul], encoding, raw
         rec.flags, rec.method, rec.crc, rec.dos_date, rec.dos_time = flags, method, crc, ddate, dtime
         rec.external_attr, rec.create_system = eattr, system
         if _MAX32 in (usize, csize, offset):
@@ -184,6 +204,42 @@ def _refill(fh: IO[bytes], buf: bytes, at: int, pos: int, stop: int, need: int) 
     if len(buf) < need:
         raise BadZip("truncated central directory")
     return buf, 0
+
+
+def _unicode_path(extra: bytes, raw: bytes) -> str | None:
+    """The Info-ZIP Unicode Path extra field (0x7075): version 1, the CRC-32 of the header's name
+    bytes, then the name in UTF-8. A field whose CRC does not match (the name was changed since) is
+    ignored, as the APPNOTE says."""
+    while len(extra) >= 4:
+        kind, length = _le(extra, 0, 2), _le(extra, 2, 2)
+        if kind == 0x7075 and 5 < length <= len(extra) - 4 and extra[4] == 1:
+            import zlib
+
+            if _le(extra, 5, 4) == zlib.crc32(raw):
+                try:
+                    return extra[9:4 + length].decode("utf-8")
+                except UnicodeDecodeError:
+                    return None
+            return None
+        extra = extra[4 + length:]
+    return None
+
+
+def _legacy_sample(buf: bytes, at: int) -> list[bytes]:
+    """The raw legacy names of the records already in ``buf`` from ``at`` on: the code page is
+    guessed from them together (short names alone mislead a detector)."""
+    from boundread.bytelevel.names import SAMPLE_NAMES, plausible_utf8
+
+    sample: list[bytes] = []
+    while len(sample) < SAMPLE_NAMES and len(buf) - at >= 46 and buf.startswith(_CENTRAL, at):
+        flags, nlen = _le(buf, at + 8, 2), _le(buf, at + 28, 2)
+        raw = buf[at + 46:at + 46 + nlen]
+        if len(raw) < nlen:
+            break
+        if not (raw.isascii() or flags & 0x800) and plausible_utf8(raw) is None:
+            sample.append(raw)
+        at += 46 + nlen + _le(buf, at + 30, 2) + _le(buf, at + 32, 2)
+    return sample
 
 
 def _zip64(extra: bytes, usize: int, csize: int, offset: int) -> tuple[int, int, int]:

@@ -147,6 +147,7 @@ class Entry:
     is_symlink: bool = False
     link_target: str | None = None
     warnings: tuple[str, ...] = ()  # "escapes the folder", "ratio 920x", "nested archive"
+    name_encoding: str | None = None  # guessed encoding of a name the archive did not mark (cp936, cp437...)
 
     @property
     def ratio(self) -> float | None:

@@ -79,6 +79,7 @@ def make_entry(
     name: str, size: int | None, compressed: int | None, modified: str | None, limits: Limits, *,
     encrypted: bool = False, is_dir: bool = False, is_symlink: bool = False,
     link_target: str | None = None, hard_link: bool = False, unlocked: bool = False,
+    name_encoding: str | None = None,
 ) -> Entry:
     """An Entry with its warnings worked out from what the directory says.
 
@@ -96,7 +97,7 @@ def make_entry(
     if encrypted and not unlocked:
         warnings.append(ENCRYPTED)
     return Entry(name, size, compressed, modified, encrypted, is_dir, is_symlink, link_target,
-                 tuple(warnings))
+                 tuple(warnings), name_encoding)
 
 
 class Collector:
@@ -106,6 +107,7 @@ class Collector:
         self.listing = Listing(format=fmt)
         self.limits = limits
         self._flagged: dict[str, list[str]] = {}
+        self._guessed: dict[str, int] = {}  # encoding -> names decoded with it by a guess
 
     @property
     def full(self) -> bool:
@@ -121,6 +123,8 @@ class Collector:
             lst.truncated = True
         else:
             lst.entries.append(entry)
+        if entry.name_encoding is not None:
+            self._guessed[entry.name_encoding] = self._guessed.get(entry.name_encoding, 0) + 1
         for warning in entry.warnings:
             key = warning.split(" (", 1)[0].split(":", 1)[0]
             key = "ratio" if key.startswith("ratio ") else key
@@ -132,6 +136,10 @@ class Collector:
         lst.solid = solid
         for key, names in self._flagged.items():
             lst.warnings.append(_summary(key, names, self.limits))
+        if self._guessed:
+            used = ", ".join(f"{count:,} as {enc}" for enc, count in self._guessed.items())
+            lst.warnings.append(f"names not marked UTF-8 were decoded by a guess ({used}); "
+                                "each entry's name_encoding says which")
         if total_compressed and lst.total_size / total_compressed > self.limits.max_ratio:
             lst.warnings.append(
                 f"the archive expands {lst.total_size / total_compressed:,.0f}x "

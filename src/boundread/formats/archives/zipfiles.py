@@ -50,14 +50,15 @@ def _broken(src: Source, exc: BaseException) -> Corrupt:
 def _entry(rec: zipdir.Record, req: Request) -> Entry:
     return make_entry(rec.name, rec.size, rec.compressed, iso_from_tuple(rec.date_time), req.limits,
                       encrypted=rec.encrypted, is_dir=rec.is_dir, is_symlink=rec.is_symlink,
-                      unlocked=req.password is not None)
+                      unlocked=req.password is not None, name_encoding=rec.name_encoding)
 
 
 def _plain(rec: zipdir.Record, max_ratio: float) -> bool:
     """No warning can apply (cheap test): such a record past max_entries is only counted."""
     name = rec.name
     return not (
-        rec.flags & 0x1 or ".." in name or name[:1] in ("", "/", "\\") or name[1:2] == ":"
+        rec.flags & 0x1 or rec.name_encoding is not None  # counted for the "decoded by a guess" warning
+        or ".." in name or name[:1] in ("", "/", "\\") or name[1:2] == ":"
         or (rec.compressed and rec.size / rec.compressed > max_ratio)
         or ("." in name[-5:] and not name.endswith("/") and is_nested(name))
     )
