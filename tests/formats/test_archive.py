@@ -686,3 +686,38 @@ def test_info_suggests_a_member_that_reads_as_text_before_a_blob(tmp_path: Path)
         zf.writestr("docs/notes.txt", "the notes\n")
     details = archive.info(source_for_path(path), Request())
     assert ("extract", FILE, "--member", "docs/notes.txt") in details.next
+
+
+# --- names that carry no encoding (zip ones: tests/bytelevel/test_zipdir.py) -------------------
+
+def _legacy_tar(names: list[str], codec: str) -> bytes:
+    """A GNU tar whose headers hold the names' raw bytes in ``codec`` (no PAX header saying UTF-8)."""
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w", format=tarfile.GNU_FORMAT, encoding="utf-8",
+                      errors="surrogateescape") as tf:
+        for name in names:
+            info = tarfile.TarInfo(name.encode(codec).decode("utf-8", "surrogateescape"))
+            info.size = len(SENTINEL)
+            tf.addfile(info, io.BytesIO(SENTINEL))
+    return buf.getvalue()
+
+
+@pytest.mark.parametrize(("names", "codec", "label"), [
+    (["中文文件夹/报告.txt", "测试.txt"], "gbk", "cp936"),
+    (["日本語.txt", "テスト.txt"], "cp932", "cp932"),
+    (["Привет.txt", "список.csv"], "cp866", "cp866"),
+    (["Übersicht.txt", "Straße.txt"], "cp437", "cp437"),
+])
+def test_tar_legacy_names_are_decoded_and_found(names: list[str], codec: str, label: str) -> None:
+    src = source_for_bytes("legacy.tar", _legacy_tar(names, codec))
+    lst = archive.listing(src, Request())
+    assert [(e.name, e.name_encoding) for e in lst.entries] == [(n, label) for n in names]
+    assert sum("decoded by a guess" in w for w in lst.warnings) == 1
+    assert archive.read_member(src, names[-1], Request()) == SENTINEL
+
+
+def test_tar_utf8_names_are_not_guessed() -> None:
+    src = source_for_bytes("u.tar", _tar(lambda tf: _add(tf, "报告.txt", SENTINEL)))
+    lst = archive.listing(src, Request())
+    assert [(e.name, e.name_encoding) for e in lst.entries] == [("报告.txt", None)]
+    assert not lst.warnings

@@ -15,6 +15,7 @@ import tarfile
 import zlib
 from collections.abc import Iterator
 
+from boundread.bytelevel.names import Decoder, plausible_utf8
 from boundread.core.model import Entry, Listing, Request, Source
 from boundread.errors import Corrupt, Refused
 from boundread.formats.archives.common import (
@@ -47,7 +48,8 @@ def _format(src: Source) -> str:
 def _opened(src: Source) -> Iterator[tarfile.TarFile]:
     with src.open() as fh:
         try:
-            archive = tarfile.open(fileobj=fh, mode="r:*")  # noqa: SIM115 - closed by the with below
+            archive = tarfile.open(fileobj=fh, mode="r:*",  # noqa: SIM115 - closed by the with below
+                                   encoding="utf-8", errors="surrogateescape")
         except _ERRORS as exc:
             raise Corrupt(f"{src.name} is a damaged tar ({_reason(exc)})",
                           f"test it with `tar tvf {shlex.quote(src.name)}`") from None
@@ -62,11 +64,25 @@ def _skip_limit(src: Source, fmt: str, limits: Limits) -> int | None:
     return max(int(limits.max_ratio * src.size), limits.max_member_bytes)
 
 
-def _entry(member: tarfile.TarInfo, limits: Limits) -> Entry:
-    link = member.linkname if member.issym() or member.islnk() else None
+def _decoded(name: str, decoder: Decoder) -> tuple[str, str | None]:
+    """A header name that is not UTF-8 comes back with surrogate escapes, and a short legacy one can
+    pass for UTF-8 of rare scripts (cp866 "список" is valid UTF-8): their bytes get the archive's
+    guessed code page (:mod:`boundread.bytelevel.names`), and the label says so."""
+    if name.isascii():
+        return name, None
+    raw = name.encode("utf-8", "surrogateescape")
+    if plausible_utf8(raw) is not None:
+        return name, None
+    return decoder.decode(raw)
+
+
+def _entry(member: tarfile.TarInfo, limits: Limits, decoder: Decoder) -> Entry:
+    name, encoding = _decoded(member.name, decoder)
+    link = _decoded(member.linkname, decoder)[0] if member.issym() or member.islnk() else None
     return make_entry(
-        member.name, member.size if member.isfile() else 0, None, iso_from_epoch(member.mtime), limits,
+        name, member.size if member.isfile() else 0, None, iso_from_epoch(member.mtime), limits,
         is_dir=member.isdir(), is_symlink=member.issym(), link_target=link, hard_link=member.islnk(),
+        name_encoding=encoding,
     )
 
 
@@ -76,17 +92,18 @@ def listing(src: Source, req: Request) -> Listing:
     collector = Collector(fmt, limits)
     lst = collector.listing
     skip_limit = _skip_limit(src, fmt, limits)
+    decoder = Decoder()
     with _opened(src) as archive:
         try:
             while (member := archive.next()) is not None:
                 if collector.full:
                     lst.truncated = True
                     break
-                collector.add(_entry(member, limits))
+                collector.add(_entry(member, limits, decoder))
                 if skip_limit is not None and member.offset_data + member.size > skip_limit:
                     lst.truncated = True
                     lst.warnings.append(
-                        f"listing stopped after {member.name!r}: the next header lies more than "
+                        f"listing stopped after {_decoded(member.name, decoder)[0]!r}: the next header lies more than "
                         f"{human_bytes(skip_limit)} into the decompressed stream (possible tar bomb)"
                     )
                     break
@@ -122,10 +139,11 @@ def read_member(src: Source, name: str, req: Request) -> bytes:
     cap = limits.max_member_bytes
     quoted = shlex.quote(src.name)
     skip_limit = _skip_limit(src, _format(src), limits)
+    decoder = Decoder()  # the names the listing showed: the same guess, made the same way
     with _opened(src) as archive:
         try:
             while (member := archive.next()) is not None:
-                if _same(member.name, name):
+                if _same(_decoded(member.name, decoder)[0], name) or _same(member.name, name):
                     break
                 if skip_limit is not None and member.offset_data + member.size > skip_limit:
                     raise Refused(
@@ -140,7 +158,7 @@ def read_member(src: Source, name: str, req: Request) -> bytes:
         if member.isdir():
             raise not_a_file(src.name, name)
         if member.issym() or member.islnk():
-            raise not_a_file(src.name, name, f"a link to {member.linkname!r}")
+            raise not_a_file(src.name, name, f"a link to {_decoded(member.linkname, decoder)[0]!r}")
         if not member.isfile():
             raise not_a_file(src.name, name, "not a regular file (a device or FIFO)")
         if member.size > cap:
