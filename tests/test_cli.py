@@ -172,6 +172,46 @@ def test_dash_h_is_help_everywhere(command: str) -> None:
     assert result.exit_code == 0 and f"Usage: boundread {command}" in result.stdout
 
 
+@pytest.mark.parametrize(("command", "usage"), [
+    ("pages", "boundread pages [OPTIONS] FILE RANGE"), ("extract", "boundread extract [OPTIONS] FILE"),
+    ("sheets", "boundread sheets [OPTIONS] FILE [SHEET]..."), ("list-zip", "boundread list-zip [OPTIONS] ARCHIVE"),
+    ("budget prices", "boundread budget prices [OPTIONS] MODEL"),
+    ("budget exec", "boundread budget exec [OPTIONS] COMMAND..."), ("guard-check", "boundread guard-check [OPTIONS]"),
+])
+def test_usage_lines_name_the_arguments_plainly(command: str, usage: str) -> None:
+    result = run(*command.split(), "--help")
+    line = next(line for line in result.stdout.splitlines() if "Usage:" in line)
+    assert line.strip() == f"Usage: {usage}"
+
+
+@pytest.mark.parametrize("command", ["info", "extract", "pages", "sheets", "list-zip", "init", "doctor",
+                                     "guard-check", "budget set", "budget add"])
+def test_option_types_read_as_words(command: str) -> None:
+    text = run(*command.split(), "--help").stdout.partition("Options")[2]
+    assert "<int" not in text and "<float" not in text and "<str>" not in text and "x>=" not in text
+
+
+def test_option_words_in_help() -> None:
+    text = run("extract", "--help").stdout
+    for words in ("--max-chars              N ", "--timeout                SECONDS", "--grep                   PATTERN",
+                  "--lines                  A-B", "--max-member-mb          MB", "--output         -o      PATH"):
+        assert words in text, words
+
+
+@pytest.mark.parametrize(("args", "words"), [(("--max-chars", "0"), "0 is below 1"),
+                                             (("--timeout", "0"), "0 is below 0.1"),
+                                             (("--context", "x"), "'x' is not a whole number")])
+def test_a_number_below_its_floor_is_a_usage_error(log: Path, args: tuple[str, ...], words: str) -> None:
+    result = run("extract", str(log), *args)
+    assert result.exit_code == ExitCode.USAGE and words in result.stderr
+
+
+def test_main_help_lines_end_at_a_sentence() -> None:
+    text = run("--help").stdout.replace("│", " ")
+    assert "for an agent; --budget also records what a Claude Code session spends." in " ".join(text.split())
+    assert "Exit status" not in text and "the budget hooks, Codex's trust." in " ".join(text.split())
+
+
 def test_a_reader_that_stops_early_is_not_an_error(log: Path) -> None:
     script = Path(sys.executable).parent / "boundread"
     for args in (["info", str(log)], ["extract", str(log), "--stdout", "--max-chars", "200000"]):

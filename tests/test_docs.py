@@ -111,10 +111,16 @@ def test_man_page_renders_without_warnings(generated: dict[str, str], tmp_path: 
 
 @pytest.mark.parametrize(("words", "cword", "expected"), [
     ("boundread ", 1, {"info", "extract", "pages", "sheets", "list-zip", "demo", "init", "doctor", "guard-check",
-                        "budget"}),
+                        "mcp", "budget"}),
     ("boundread budget s", 2, {"set", "status"}),
     ("boundread extract --max-c", 2, {"--max-chars", "--max-cols"}),
     ("boundread guard-check --ex", 2, {"--explain"}),
+    ("boundread extract x --engine ", 4, {"auto", "pdfium", "pdfminer"}),
+    ("boundread pages x 1 --ocr ", 5, {"auto", "force", "never"}),
+    ("boundread sheets x --format m", 4, {"markdown"}),
+    ("boundread init --agent c", 3, {"claude", "codex", "cursor", "copilot"}),
+    ("boundread doctor --agent a", 3, {"all"}),
+    ("boundread guard-check --agent claude", 3, {"claude", "claude-sdk"}),
 ])
 def test_bash_completion_protocol_lists_commands_and_options(words: str, cword: int, expected: set[str]) -> None:
     env = {"COMP_WORDS": words, "COMP_CWORD": str(cword), docs.COMPLETE_VAR: "complete_bash"}
@@ -133,6 +139,18 @@ def test_bash_script_completes_with_the_installed_console_script(tmp_path: Path)
                          env=env, cwd=tmp_path, timeout=60, check=False)
     budget = {"set", "add", "ingest", "status", "check", "prices", "reset", "recover", "exec"}
     assert set(run.stdout.split()) == budget, run.stderr
+
+
+def test_bash_script_completes_option_values(tmp_path: Path) -> None:
+    script = Path(sys.executable).parent / "boundread"
+    if shutil.which("bash") is None or not script.is_file():
+        pytest.skip("needs bash and the installed console script (pip install -e .)")
+    probe = (f"source {ROOT / docs.COMPLETIONS['bash']}; COMP_WORDS=(boundread extract x --engine ''); COMP_CWORD=4; "
+             "_boundread_completion boundread; printf '%s\\n' \"${COMPREPLY[@]}\"")
+    env = {**os.environ, "PATH": f"{script.parent}{os.pathsep}{os.environ['PATH']}"}
+    run = subprocess.run(["bash", "--norc", "--noprofile", "-c", probe], capture_output=True, text=True,
+                         env=env, cwd=tmp_path, timeout=60, check=False)
+    assert set(run.stdout.split()) == {"auto", "pdfium", "pdfminer"}, run.stderr
 
 
 def test_scripts_use_the_documented_protocol(generated: dict[str, str]) -> None:

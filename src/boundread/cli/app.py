@@ -18,7 +18,7 @@ from typing import Annotated
 import typer
 
 from boundread import __version__, render
-from boundread.cli.boundary import Group, boundary
+from boundread.cli.boundary import AtLeast, Command, Group, boundary, offer
 from boundread.core import engine
 from boundread.core.model import FILE, ExtractResult, Request
 from boundread.core.output import Replacing, check_dest
@@ -40,21 +40,31 @@ app = typer.Typer(
 )
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object (schema 1) on stdout.")]
-TimeoutOpt = Annotated[float, typer.Option("--timeout", min=0.1, help="Stop after this many seconds (exit 8).")]
-PasswordOpt = Annotated[str | None, typer.Option("--password", help="Password for an encrypted pdf, zip or 7z.")]
-OutOpt = Annotated[Path | None, typer.Option("-o", "--output", help="Write the text here (default: ./boundread-out/).")]
+TimeoutOpt = Annotated[float, typer.Option("--timeout", metavar="SECONDS", click_type=AtLeast(0.1, float),
+                                           help="Stop after this many seconds (exit 8).")]
+PasswordOpt = Annotated[str | None, typer.Option("--password", metavar="PASSWORD",
+                                                 help="Password for an encrypted pdf, zip or 7z.")]
+OutOpt = Annotated[Path | None, typer.Option("-o", "--output", metavar="PATH",
+                                             help="Write the text here (default: ./boundread-out/).")]
 StdoutOpt = Annotated[bool, typer.Option("--stdout", help="Print the text on stdout; the summary goes to stderr.")]
-MaxCharsOpt = Annotated[int, typer.Option("--max-chars", min=1, help="Stop after this many characters (~4 per token).")]
-MaxLinesOpt = Annotated[int | None, typer.Option("--max-lines", min=1, help="Stop after this many output lines.")]
+MaxCharsOpt = Annotated[int, typer.Option("--max-chars", metavar="N", click_type=AtLeast(1),
+                                           help="Stop after this many characters (~4 per token).")]
+MaxLinesOpt = Annotated[int | None, typer.Option("--max-lines", metavar="N", click_type=AtLeast(1),
+                                                 help="Stop after this many output lines.")]
 LayoutOpt = Annotated[bool, typer.Option("--layout", help="Keep the physical layout (table columns on one line).")]
-EngineOpt = Annotated[str, typer.Option("--engine", help="PDF text engine: auto (pdfium), pdfium or pdfminer.")]
-OcrOpt = Annotated[str, typer.Option("--ocr", help="OCR (Tesseract): auto (pages without text, images), force or "
-                                                   "never.")]
-OcrLangOpt = Annotated[str, typer.Option("--ocr-lang", help="Tesseract languages, several joined with +: eng+deu.")]
-FormatOpt = Annotated[str, typer.Option("--format", help="Rows as csv, tsv or markdown.")]
-RowsOpt = Annotated[str | None, typer.Option("--rows", help="Sheet rows A-B (1-based), e.g. 201-400.")]
-MaxRowsOpt = Annotated[int, typer.Option("--max-rows", min=1, help="At most this many rows per sheet.")]
-MaxColsOpt = Annotated[int, typer.Option("--max-cols", min=1, help="At most this many columns.")]
+EngineOpt = Annotated[str, typer.Option("--engine", metavar="NAME", autocompletion=offer("auto", "pdfium", "pdfminer"),
+                                        help="PDF text engine: auto (pdfium), pdfium or pdfminer.")]
+OcrOpt = Annotated[str, typer.Option("--ocr", metavar="MODE", autocompletion=offer("auto", "force", "never"),
+                                     help="OCR (Tesseract): auto (pages without text, images), force or never.")]
+OcrLangOpt = Annotated[str, typer.Option("--ocr-lang", metavar="LANGS",
+                                         help="Tesseract languages, several joined with +: eng+deu.")]
+FormatOpt = Annotated[str, typer.Option("--format", metavar="NAME", autocompletion=offer("csv", "tsv", "markdown"),
+                                        help="Rows as csv, tsv or markdown.")]
+RowsOpt = Annotated[str | None, typer.Option("--rows", metavar="A-B", help="Sheet rows A-B (1-based), e.g. 201-400.")]
+MaxRowsOpt = Annotated[int, typer.Option("--max-rows", metavar="N", click_type=AtLeast(1),
+                                         help="At most this many rows per sheet.")]
+MaxColsOpt = Annotated[int, typer.Option("--max-cols", metavar="N", click_type=AtLeast(1),
+                                         help="At most this many columns.")]
 
 _FORMAT_SUFFIX = {"csv": ".csv", "tsv": ".tsv", "markdown": ".md"}
 
@@ -101,7 +111,7 @@ def _emit_extract(result: ExtractResult, command: str, as_json: bool, replaced: 
     return int(ExitCode.TIMEOUT) if result.timed_out else 0
 
 
-@app.command(epilog="Example: boundread info report.pdf prices.xlsx catalogue.zip")
+@app.command(cls=Command, epilog="Example: boundread info report.pdf prices.xlsx catalogue.zip")
 def info(
     files: Annotated[list[Path], typer.Argument(metavar="FILE...", help="Files to describe.", show_default=False)],
     password: PasswordOpt = None,
@@ -135,19 +145,26 @@ def info(
     boundary(as_json, work)
 
 
-@app.command(epilog="Examples: boundread extract server.log --grep 'ERROR|FATAL' --context 2\n\n"
+@app.command(cls=Command, epilog="Examples: boundread extract server.log --grep 'ERROR|FATAL' --context 2\n\n"
              "boundread extract bundle.zip --member docs/spec.pdf --pages 1-3")
 def extract(
     file: Annotated[Path, typer.Argument(metavar="FILE", help="The file to extract text from.", show_default=False)],
-    pages: Annotated[str | None, typer.Option("--pages", help="PDF pages / pptx slides, e.g. 1-5,8.")] = None,
-    sheet: Annotated[list[str] | None, typer.Option("--sheet", help="Sheet name or 1-based index; repeatable.")] = None,
-    lines: Annotated[str | None, typer.Option("--lines", help="Only lines A-B of the text (A- for the rest).")] = None,
-    grep: Annotated[str | None, typer.Option("--grep", help="Only lines matching this regular expression.")] = None,
+    pages: Annotated[str | None, typer.Option("--pages", metavar="RANGE",
+                                              help="PDF pages / pptx slides, e.g. 1-5,8.")] = None,
+    sheet: Annotated[list[str] | None, typer.Option("--sheet", metavar="SHEET",
+                                                    help="Sheet name or 1-based index; repeatable.")] = None,
+    lines: Annotated[str | None, typer.Option("--lines", metavar="A-B",
+                                              help="Only lines A-B of the text (A- for the rest).")] = None,
+    grep: Annotated[str | None, typer.Option("--grep", metavar="PATTERN",
+                                             help="Only lines matching this regular expression.")] = None,
     ignore_case: Annotated[bool, typer.Option("-i", "--ignore-case", help="Case-insensitive --grep.")] = False,
-    context: Annotated[int, typer.Option("--context", "-C", min=0, help="Lines of context around each match.")] = 0,
-    max_matches: Annotated[int, typer.Option("--max-matches", min=1, help="Stop after this many matches.")] = 100,
-    member: Annotated[str | None, typer.Option("--member", help="One member of an archive, read in memory.")] = None,
-    max_member_mb: Annotated[int, typer.Option("--max-member-mb", min=1,
+    context: Annotated[int, typer.Option("--context", "-C", metavar="N", click_type=AtLeast(0),
+                                         help="Lines of context around each match.")] = 0,
+    max_matches: Annotated[int, typer.Option("--max-matches", metavar="N", click_type=AtLeast(1),
+                                             help="Stop after this many matches.")] = 100,
+    member: Annotated[str | None, typer.Option("--member", metavar="NAME",
+                                               help="One member of an archive, read in memory.")] = None,
+    max_member_mb: Annotated[int, typer.Option("--max-member-mb", metavar="MB", click_type=AtLeast(1),
                                                help="Refuse a --member that unpacks to more than this.")] = 32,
     max_chars: MaxCharsOpt = 100_000,
     max_lines: MaxLinesOpt = None,
@@ -185,7 +202,8 @@ def extract(
     boundary(as_json, work)
 
 
-@app.command(epilog="Examples: boundread pages report.pdf 1-5\n\nboundread pages report.pdf 1,3,8-10 --layout")
+@app.command(cls=Command,
+             epilog="Examples: boundread pages report.pdf 1-5\n\nboundread pages report.pdf 1,3,8-10 --layout")
 def pages(
     file: Annotated[Path, typer.Argument(metavar="FILE", help="A PDF or PowerPoint file.", show_default=False)],
     page_range: Annotated[str, typer.Argument(metavar="RANGE", help="Pages or slides: 1-5, 7 or 1,3,8-10.")],
@@ -215,7 +233,8 @@ def pages(
     boundary(as_json, work)
 
 
-@app.command(epilog="Examples: boundread sheets prices.xlsx\n\nboundread sheets prices.xlsx 'Lista 2024' --max-rows 50")
+@app.command(cls=Command,
+             epilog="Examples: boundread sheets prices.xlsx\n\nboundread sheets prices.xlsx 'Lista 2024' --max-rows 50")
 def sheets(
     file: Annotated[Path, typer.Argument(metavar="FILE", help="An xlsx, xlsm, xls or ods workbook.",
                                                 show_default=False)],
@@ -259,12 +278,14 @@ def sheets(
     boundary(as_json, work)
 
 
-@app.command("list-zip", epilog="Examples: boundread list-zip catalogue.zip\n\nboundread list-zip report.docx")
+@app.command("list-zip", cls=Command,
+             epilog="Examples: boundread list-zip catalogue.zip\n\nboundread list-zip report.docx")
 def list_zip(
     archive: Annotated[Path, typer.Argument(metavar="ARCHIVE",
                                             help="zip, 7z, tar(.gz/.bz2/.xz), or any zip-based file.",
                                             show_default=False)],
-    max_entries: Annotated[int, typer.Option("--max-entries", min=1, help="List at most this many entries.")] = 500,
+    max_entries: Annotated[int, typer.Option("--max-entries", metavar="N", click_type=AtLeast(1),
+                                             help="List at most this many entries.")] = 500,
     password: PasswordOpt = None,
     as_json: JsonOpt = False,
     timeout: TimeoutOpt = 30.0,
@@ -283,9 +304,10 @@ def list_zip(
     boundary(as_json, work)
 
 
-@app.command(epilog="Example: boundread demo && boundread sheets boundread-demo/prices.xlsx")
+@app.command(cls=Command, epilog="Example: boundread demo && boundread sheets boundread-demo/prices.xlsx")
 def demo(
-    folder: Annotated[Path, typer.Option("--dir", help="Where to write the sample files.")] = Path("boundread-demo"),
+    folder: Annotated[Path, typer.Option("--dir", metavar="DIR",
+                                         help="Where to write the sample files.")] = Path("boundread-demo"),
     as_json: JsonOpt = False,
 ) -> None:
     """Write sample files (a 12-page report, a price workbook, a log, a zip) and run info + pages on the report."""

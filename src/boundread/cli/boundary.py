@@ -12,8 +12,10 @@ from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
 import typer
+from typer._click.core import Context, Parameter
 from typer._click.exceptions import ClickException, NoArgsIsHelpError  # Typer's vendored click
-from typer.core import TyperGroup
+from typer._click.types import ParamType
+from typer.core import TyperCommand, TyperGroup
 
 from boundread.errors import BoundreadError, UsageError
 
@@ -57,6 +59,46 @@ class Group(TyperGroup):
             _silence_stdout()
             code = 0
         sys.exit(code if isinstance(code, int) else 0)
+
+
+class Command(TyperCommand):
+    """Every command's class: its usage line reads ``boundread pages [OPTIONS] FILE RANGE``, not ``{FILE} {RANGE}``."""
+
+    def collect_usage_pieces(self, ctx: Context) -> list[str]:
+        return [piece.replace("{", "").replace("}", "") for piece in super().collect_usage_pieces(ctx)]
+
+
+class AtLeast(ParamType):
+    """A number with a floor (``--max-chars N``): help shows the option's metavar alone, not ``<int range> [x>=1]``;
+    a value below the floor is a usage error that names the floor."""
+
+    def __init__(self, low: int | float, kind: type[int] | type[float] = int) -> None:
+        self.low, self.kind = low, kind
+        self.name = "integer" if kind is int else "number"
+
+    def get_metavar(self, param: Parameter, ctx: Context) -> str | None:
+        return None
+
+    def convert(self, value: Any, param: Parameter | None, ctx: Context | None) -> int | float:
+        if isinstance(value, self.kind) and not isinstance(value, bool):
+            number = value
+        else:
+            try:
+                number = self.kind(value)
+            except (TypeError, ValueError):
+                self.fail(f"{value!r} is not {'a whole number' if self.kind is int else 'a number'}", param, ctx)
+        if number < self.low:
+            self.fail(f"{value} is below {self.low}", param, ctx)
+        return number
+
+
+def offer(*words: str) -> Callable[[str], list[str]]:
+    """Shell completion of an option's values (``--engine <TAB>``): the words that start as typed."""
+
+    def complete(incomplete: str) -> list[str]:
+        return [word for word in words if word.startswith(incomplete)]
+
+    return complete
 
 
 def usage_error(exc: ClickException, *, as_json: bool) -> int:

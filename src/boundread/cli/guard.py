@@ -7,24 +7,46 @@ from typing import Annotated
 
 import typer
 
-from boundread.cli.boundary import boundary
+from boundread.cli.boundary import Command, boundary
 from boundread.errors import BoundreadError, ExitCode, UsageError
 
 
 def register(app: typer.Typer) -> None:
     """Add `init`, `doctor` and `guard-check` to the app."""
-    app.command("init", epilog="Examples: boundread init\n\nboundread init --agent gemini --dry-run\n\n"
-                               "boundread init --budget && boundread budget set --project --max-usd 5\n\n"
-                               "boundread init --uninstall")(init)
-    app.command("doctor", epilog="Examples: boundread doctor\n\nboundread doctor --agent claude --agent codex\n\n"
-                                 "boundread doctor --user --json")(doctor)
-    app.command("guard-check", epilog="Examples: boundread guard-check < payload.json\n\n"
-                                      "boundread guard-check --command 'cat report.pdf' --json\n\n"
-                                      "boundread guard-check --explain report.pdf")(guard_check)
+    app.command("init", cls=Command, short_help=_first_sentence(init),
+                epilog="Examples: boundread init\n\nboundread init --agent gemini --dry-run\n\n"
+                       "boundread init --budget && boundread budget set --project --max-usd 5\n\n"
+                       "boundread init --uninstall")(init)
+    app.command("doctor", cls=Command, short_help=_first_sentence(doctor),
+                epilog="Examples: boundread doctor\n\nboundread doctor --agent claude --agent codex\n\n"
+                       "boundread doctor --user --json")(doctor)
+    app.command("guard-check", cls=Command, epilog="Examples: boundread guard-check < payload.json\n\n"
+                                                   "boundread guard-check --command 'cat report.pdf' --json\n\n"
+                                                   "boundread guard-check --explain report.pdf")(guard_check)
+
+
+def _first_sentence(command: object) -> str:
+    """The main help's line for a command: its docstring's first sentence, never cut mid-sentence."""
+    doc = " ".join((getattr(command, "__doc__", None) or "").split())
+    end = doc.find(". ")
+    return doc if end < 0 else doc[: end + 1]
+
+
+def _agents(incomplete: str, *more: str) -> list[str]:
+    from boundread.guard.install import AGENTS
+
+    return [name for name in (*AGENTS, *more) if name.startswith(incomplete)]
+
+
+def _dialects(incomplete: str) -> list[str]:
+    from boundread.guard.dialects import AGENTS
+
+    return [name for name in AGENTS if name.startswith(incomplete)]
 
 
 def init(
-    agent: Annotated[str, typer.Option("--agent", help="claude, codex, gemini, cursor or copilot.")] = "claude",
+    agent: Annotated[str, typer.Option("--agent", metavar="NAME", autocompletion=lambda incomplete: _agents(incomplete),
+                                       help="claude, codex, gemini, cursor or copilot.")] = "claude",
     user: Annotated[bool, typer.Option("--user", help="Install for the user (~/...) instead of this project.")]
     = False,
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Show the changes as a diff; write nothing.")] = False,
@@ -33,7 +55,7 @@ def init(
     budget: Annotated[bool, typer.Option("--budget", help="Also run `boundread budget ingest` on PostToolUse, Stop, "
                                          "SubagentStop and SessionEnd, so token and cost limits see what the "
                                          "session spent (Claude Code only).")] = False,
-    directory: Annotated[Path | None, typer.Option("--dir", help="The project folder (default: here).")]
+    directory: Annotated[Path | None, typer.Option("--dir", metavar="DIR", help="The project folder (default: here).")]
     = None,
     trust: Annotated[bool, typer.Option("--trust", help="Codex: also record in ~/.codex/config.toml that you trust "
                                         "this folder and boundread's hook (Codex skips an untrusted hook).")]
@@ -87,10 +109,13 @@ def init(
 
 
 def doctor(
-    agents: Annotated[list[str] | None, typer.Option("--agent", help="Check this agent (repeatable): claude, codex, "
+    agents: Annotated[list[str] | None, typer.Option("--agent", metavar="NAME",
+                                                        autocompletion=lambda incomplete: _agents(incomplete, "all"),
+                                                        help="Check this agent (repeatable): claude, codex, "
                                                         "gemini, cursor, copilot, or all (default: every agent "
                                                         "with settings or a boundread hook here).")] = None,
-    directory: Annotated[Path | None, typer.Option("--dir", help="The project folder (default: here).")] = None,
+    directory: Annotated[Path | None, typer.Option("--dir", metavar="DIR",
+                                                   help="The project folder (default: here).")] = None,
     user: Annotated[bool, typer.Option("--user", help="Check the user's settings (~/...) instead of the "
                                          "project's.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help='Print {"schema": 1, "command": "doctor", "agents": '
@@ -118,7 +143,9 @@ def doctor(
 
 
 def guard_check(
-    agent: Annotated[str | None, typer.Option("--agent", help="Answer in this agent's format "
+    agent: Annotated[str | None, typer.Option("--agent", metavar="NAME",
+                                                 autocompletion=lambda incomplete: _dialects(incomplete),
+                                                 help="Answer in this agent's format "
                                                  "(default: detected from the payload).")] = None,
     path: Annotated[str | None, typer.Option("--path", metavar="FILE",
                                                 help="Check a read of FILE: exit 0 allow, 2 deny.")] = None,

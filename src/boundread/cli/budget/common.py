@@ -29,9 +29,10 @@ budget_app = typer.Typer(
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object (schema 1) on stdout.")]
 SessionOpt = Annotated[
-    str | None, typer.Option("--session", help="Session id (default: the hook payload's session_id).")
+    str | None, typer.Option("--session", metavar="ID", help="Session id (default: the hook payload's session_id).")
 ]
-OneSessionOpt = Annotated[str | None, typer.Option("--session", help="Only this session (default: every session).")]
+OneSessionOpt = Annotated[str | None, typer.Option("--session", metavar="ID",
+                                                   help="Only this session (default: every session).")]
 LIMIT_MAX = 2**62  # SQLite stores 64-bit integers
 COUNT_MAX = 10**12  # what ingest takes as a possible count (transcript.IMPOSSIBLE)
 

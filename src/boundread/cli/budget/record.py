@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from boundread.cli.boundary import boundary
+from boundread.cli.boundary import AtLeast, Command, boundary
 from boundread.cli.budget.common import (
     COUNT_MAX,
     LIMIT_MAX,
@@ -24,20 +24,25 @@ from boundread.cli.budget.common import (
 from boundread.errors import BoundreadError
 
 
-@budget_app.command("set", epilog="Examples: boundread budget set --session demo --max-usd 0.50 --max-tokens 200000"
+@budget_app.command("set", cls=Command,
+                    epilog="Examples: boundread budget set --session demo --max-usd 0.50 --max-tokens 200000"
                     "\n\nboundread budget set --global --max-depth 2 --deny-tool WebFetch")
 def set_limits(
-    session: Annotated[str | None, typer.Option("--session", help="Limits for this session id.")] = None,
+    session: Annotated[str | None, typer.Option("--session", metavar="ID", help="Limits for this session id.")] = None,
     project: Annotated[bool, typer.Option("--project", help="Limits for every session in this folder.")] = False,
     everywhere: Annotated[bool, typer.Option("--global", help="Limits over all sessions together.")] = False,
-    max_tokens: Annotated[int | None, typer.Option(min=0, help="Tokens (in+out+cache) before denying.")] = None,
-    max_usd: Annotated[str | None, typer.Option(help="US dollars before denying, e.g. 0.50.")] = None,
-    max_depth: Annotated[int | None, typer.Option(min=0, help="Deepest sub-agent / budget exec level.")] = None,
-    max_calls: Annotated[int | None, typer.Option(min=0, help="Tool calls allowed in the session.")] = None,
+    max_tokens: Annotated[int | None, typer.Option(metavar="N", click_type=AtLeast(0),
+                                                   help="Tokens (in+out+cache) before denying.")] = None,
+    max_usd: Annotated[str | None, typer.Option(metavar="USD", help="US dollars before denying, e.g. 0.50.")] = None,
+    max_depth: Annotated[int | None, typer.Option(metavar="N", click_type=AtLeast(0),
+                                                  help="Deepest sub-agent / budget exec level.")] = None,
+    max_calls: Annotated[int | None, typer.Option(metavar="N", click_type=AtLeast(0),
+                                                  help="Tool calls allowed in the session.")] = None,
     max_repeat: Annotated[
-        int | None, typer.Option(min=1, help="Deny the call that makes K identical calls in a row.")
+        int | None, typer.Option(metavar="K", click_type=AtLeast(1),
+                                 help="Deny the call that makes K identical calls in a row.")
     ] = None,
-    deny_tool: Annotated[list[str] | None, typer.Option(help="Forbid this tool (repeatable).")] = None,
+    deny_tool: Annotated[list[str] | None, typer.Option(metavar="NAME", help="Forbid this tool (repeatable).")] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Set limits for a session, this project or globally (only the given ones change)."""
@@ -65,15 +70,19 @@ def set_limits(
     boundary(as_json, work)
 
 
-@budget_app.command("add", epilog="Example: boundread budget add --session demo --model claude-sonnet-4-5 "
+@budget_app.command("add", cls=Command, epilog="Example: boundread budget add --session demo --model claude-sonnet-4-5 "
                     "--input 120000 --output 9000")
 def add(
-    session: Annotated[str, typer.Option("--session", help="Session id to charge.")],
-    model: Annotated[str, typer.Option("--model", help="Model name, e.g. claude-sonnet-4-5.")],
-    input_tokens: Annotated[int, typer.Option("--input", min=0, help="Uncached input tokens.")] = 0,
-    output_tokens: Annotated[int, typer.Option("--output", min=0, help="Output tokens.")] = 0,
-    cache_read: Annotated[int, typer.Option("--cache-read", min=0, help="Cache-read input tokens.")] = 0,
-    cache_write: Annotated[int, typer.Option("--cache-write", min=0, help="Cache-write input tokens.")] = 0,
+    session: Annotated[str, typer.Option("--session", metavar="ID", help="Session id to charge.")],
+    model: Annotated[str, typer.Option("--model", metavar="NAME", help="Model name, e.g. claude-sonnet-4-5.")],
+    input_tokens: Annotated[int, typer.Option("--input", metavar="N", click_type=AtLeast(0),
+                                              help="Uncached input tokens.")] = 0,
+    output_tokens: Annotated[int, typer.Option("--output", metavar="N", click_type=AtLeast(0),
+                                               help="Output tokens.")] = 0,
+    cache_read: Annotated[int, typer.Option("--cache-read", metavar="N", click_type=AtLeast(0),
+                                            help="Cache-read input tokens.")] = 0,
+    cache_write: Annotated[int, typer.Option("--cache-write", metavar="N", click_type=AtLeast(0),
+                                             help="Cache-write input tokens.")] = 0,
     as_json: JsonOpt = False,
 ) -> None:
     """Record one model call's usage by hand (priced now)."""
@@ -107,12 +116,12 @@ def add(
     boundary(as_json, work)
 
 
-@budget_app.command("ingest", epilog="Examples: boundread budget ingest < stop-payload.json\n\n"
+@budget_app.command("ingest", cls=Command, epilog="Examples: boundread budget ingest < stop-payload.json\n\n"
                     "boundread budget ingest --transcript session.jsonl --session demo")
 def ingest_cmd(
     transcript: Annotated[
         Path | None,
-        typer.Option("--transcript", help="Claude Code transcript JSONL (default: from stdin)."),
+        typer.Option("--transcript", metavar="PATH", help="Claude Code transcript JSONL (default: from stdin)."),
     ] = None,
     session: SessionOpt = None,
     as_json: JsonOpt = False,

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from boundread.cli.boundary import boundary
+from boundread.cli.boundary import Command, boundary
 from boundread.cli.budget.common import JsonOpt, OneSessionOpt, budget_app, emit, here, stdin_payload, views_of
 from boundread.errors import ExitCode, UsageError
 
@@ -33,7 +33,7 @@ def _status_scopes(ledger: SqliteLedger, session: str | None, project: bool) -> 
             *tail]
 
 
-@budget_app.command("status", epilog="Examples: boundread budget status\n\n"
+@budget_app.command("status", cls=Command, epilog="Examples: boundread budget status\n\n"
                     "boundread budget status --project\n\nboundread budget status --session demo --json")
 def status(
     session: OneSessionOpt = None,
@@ -101,7 +101,7 @@ def _tool_call(payload: dict[str, Any]) -> tuple[str, Any] | None:
     return (tool, payload.get("tool_input")) if isinstance(tool, str) else None
 
 
-@budget_app.command("check", epilog="Examples: boundread budget check --session demo\n\n"
+@budget_app.command("check", cls=Command, epilog="Examples: boundread budget check --session demo\n\n"
                     "boundread budget check < pre-tool-payload.json")
 def check(
     session: Annotated[str | None, typer.Option(
@@ -153,9 +153,9 @@ def _next_call_denied(session: str, project: str, depth: int) -> str | None:
     return None
 
 
-@budget_app.command("prices", epilog="Example: boundread budget prices claude-sonnet-4-5")
+@budget_app.command("prices", cls=Command, epilog="Example: boundread budget prices claude-sonnet-4-5")
 def prices(
-    model: Annotated[str, typer.Argument(help="Model name, e.g. claude-sonnet-4-5.")],
+    model: Annotated[str, typer.Argument(metavar="MODEL", help="Model name, e.g. claude-sonnet-4-5.")],
     as_json: JsonOpt = False,
 ) -> None:
     """The per-million-token prices used for MODEL, and where they come from."""

@@ -8,12 +8,12 @@ from typing import Annotated
 
 import typer
 
-from boundread.cli.boundary import boundary
+from boundread.cli.boundary import Command, boundary
 from boundread.cli.budget.common import JsonOpt, OneSessionOpt, budget_app, emit
 from boundread.errors import UsageError
 
 
-@budget_app.command("reset", epilog="Examples: boundread budget reset --session demo\n\n"
+@budget_app.command("reset", cls=Command, epilog="Examples: boundread budget reset --session demo\n\n"
                     "boundread budget reset --limits")
 def reset(
     session: OneSessionOpt = None,
@@ -34,7 +34,7 @@ def reset(
     boundary(as_json, work)
 
 
-@budget_app.command("recover", epilog="Example: boundread budget recover")
+@budget_app.command("recover", cls=Command, epilog="Example: boundread budget recover")
 def recover_cmd(as_json: JsonOpt = False) -> None:
     """Repair a damaged, emptied or lost ledger: move it aside, salvage what reads, put every limit back."""
 
@@ -49,10 +49,10 @@ def recover_cmd(as_json: JsonOpt = False) -> None:
     boundary(as_json, work)
 
 
-@budget_app.command("exec", context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
+@budget_app.command("exec", cls=Command, context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
                     epilog="Example: boundread budget exec --session demo -- claude -p 'summarise report.pdf'")
 def exec_cmd(
-    command: Annotated[list[str], typer.Argument(help="The sub-agent command, after --.")],
+    command: Annotated[list[str], typer.Argument(metavar="COMMAND...", help="The sub-agent command, after --.")],
     session: Annotated[str | None, typer.Option(
         "--session", help="Session id (default: $BOUNDREAD_SESSION, else 'default').")] = None,
 ) -> None:
