@@ -289,7 +289,7 @@ def rewrite_reply(agent: str, decision: Decision) -> Reply | None:
     pre-tool answer can carry one; None for the others (redirect.py never makes one for them).
 
     Claude Code and Codex: ``permissionDecision: allow`` with ``updatedInput`` (the whole input) and
-    ``additionalContext``; Gemini CLI: ``hookSpecificOutput.tool_input``, merged into the call's arguments.
+    ``additionalContext``; Gemini CLI: ``hookSpecificOutput.tool_input`` (0.61 takes it as the whole input).
     """
     context = decision.context
     if agent in ("claude", "codex"):

@@ -13,7 +13,9 @@ guard denies is answered with an allow and the input to run instead:
   a.zip``): the bounded boundread command with ``--stdout`` (an archive: its listing), so its
   output and its ``next`` line arrive in the same turn.
 
-Anything else, and anything that fails or runs out of time, keeps the deny and its reason. A slice
+Every client replaces the whole input with the one given (Gemini CLI 0.61 too, whatever its docs
+say about merging: a ``tool_input`` without ``file_path`` fails its validation), so the rewrite is
+always the call's own input with the changed keys. Anything else, and anything that fails or runs out of time, keeps the deny and its reason. A slice
 is cached by (real path, size, mtime_ns, cap) in INDEX in the output folder, so reading the same
 file again costs a stat and a small JSON read. Nothing is written outside the output folder
 (``$BOUNDREAD_OUT_DIR`` against the payload's cwd, else ``<cwd>/boundread-out``).
@@ -77,7 +79,7 @@ def _read(call: dialects.Call, decision: Decision, cfg: GuardConfig) -> Decision
     key = "file_path" if "file_path" in call.tool_input or call.agent == "claude" else next(
         (k for k in ("path", "absolute_path") if k in call.tool_input), "file_path")
     return Decision(ALLOW, kind=decision.kind, rule=f"redirect-{decision.rule}", path=call.path,
-                    updated={key: slice_path}, context=context)
+                    updated={**call.tool_input, key: slice_path}, context=context)
 
 
 def _text_range(call: dialects.Call, decision: Decision, cfg: GuardConfig, absolute: str) -> Decision | None:
@@ -92,10 +94,7 @@ def _text_range(call: dialects.Call, decision: Decision, cfg: GuardConfig, absol
         return None
     shown, described, quoted = _facts(call.path, absolute, call.cwd, decision.kind)
     # Claude Code's limit is a count, Gemini's end_line inclusive: from line 1 both are ``lines``.
-    # Claude Code replaces the whole input, Gemini merges this into it.
-    updated: dict[str, object] = {first: 1, last: lines}
-    if call.agent == "claude":
-        updated = {**call.tool_input, **updated}
+    updated: dict[str, object] = {**call.tool_input, first: 1, last: lines}
     nxt = f"offset={lines + 1} limit={lines}" if last == "limit" else \
         f"start_line={lines + 1} end_line={2 * lines}"
     context = (f"boundread redirect: {shown} ({described}) is too big to read whole, so this Read got its "
@@ -194,9 +193,7 @@ def _command(call: dialects.Call, decision: Decision) -> Decision | None:
     key = next((k for k in ("command", "cmd", "command_line") if isinstance(call.tool_input.get(k), str)), None)
     if key is None:
         return None
-    updated: dict[str, object] = {key: new}
-    if call.agent == "claude":  # updatedInput replaces the whole input
-        updated = {**call.tool_input, key: new}
+    updated: dict[str, object] = {**call.tool_input, key: new}
     if "description" in call.tool_input:
         updated["description"] = f"boundread: the first part of {path}"
     context = (f"boundread redirect: `{call.command}` would print {quoted} whole ({decision.kind}); it ran "
