@@ -276,3 +276,50 @@ def test_dir_shows_the_public_api() -> None:
     import boundread
 
     assert {"info", "extract", "pages", "sheets", "list_zip", "Limits", "ExitCode"} <= set(dir(boundread))
+
+
+# --- what a person sees on a terminal -----------------------------------------------------------------
+
+def test_list_zip_breaks_long_names_between_words_at_60_columns(tmp_path: Path) -> None:
+    import zipfile
+
+    from tests import terminal
+
+    archive = tmp_path / "long.zip"
+    with zipfile.ZipFile(archive, "w") as zf:
+        zf.writestr("documentation/specifications/engineering-requirements-final-version.pdf", b"x" * 5000)
+        zf.writestr("src/boundread/formats/archives/zipfiles.py", b"y" * 300)
+    code, screen = terminal.run(["list-zip", str(archive)], columns=60)
+    lines = screen.splitlines()
+    assert code == 0 and all(len(line) <= 60 for line in lines), screen
+    names = [line[line.index(word):] for line in lines for word in ("documentation", "specifications",
+                                                                     "engineering", "src/", "archives/")
+             if word in line]
+    assert names == ["documentation/", "specifications/", "engineering-", "src/boundread/formats/",
+                     "archives/zipfiles.py"], screen
+
+
+def test_fit_name_breaks_after_a_slash() -> None:
+    from boundread.render.views import fit_name
+
+    assert fit_name("a/b/c", 10) == "a/b/c"
+    assert fit_name("docs/specifications/x.pdf", 16) == "docs/\nspecifications/\nx.pdf"
+    assert fit_name("averyveryverylongname", 8) == "averyver\nyverylon\ngname"
+
+
+def test_summary_wraps_at_the_terminal_width_and_stays_whole_piped(monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+
+    from boundread import render
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    monkeypatch.setenv("COLUMNS", "40")
+    long = "  truncated: max_chars 500 reached; the time limit of 60 seconds reached"
+    command = "  boundread extract some/long/path/to/a/file.log --lines 11-20"
+    folded = render.fold([long, command], Terminal())
+    assert folded[:-1] == ["  truncated: max_chars 500 reached; the", "    time limit of 60 seconds reached"]
+    assert folded[-1] == command
+    assert render.fold([long, command], io.StringIO()) == [long, command]

@@ -10,8 +10,10 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import json
+import shutil
 import sys
-from typing import TYPE_CHECKING, Any
+import textwrap
+from typing import TYPE_CHECKING, Any, TextIO
 
 from boundread.core.model import ExtractResult, InfoResult, Listing, Source
 from boundread.errors import BoundreadError
@@ -99,5 +101,22 @@ def print_extract(result: ExtractResult, *, to_stderr: bool = False, replaced: s
     if result.output and result.chars:
         lines.append(f"read it in parts: {result.output} (grep it, or read ranges of lines)")
     stream = sys.stderr if to_stderr else sys.stdout
-    stream.write("\n".join(lines) + "\n")
+    stream.write("\n".join(fold(lines, stream)) + "\n")
+
+
+def fold(lines: list[str], stream: TextIO) -> list[str]:
+    """On a terminal, long lines wrap at its width between words, continued under their first word; piped
+    (agents), or a command to copy (``  boundread ...``), a line stays whole."""
+    if not stream.isatty():
+        return lines
+    width = shutil.get_terminal_size().columns
+    folded = []
+    for line in lines:
+        if len(line) <= width or line.lstrip().startswith("boundread "):
+            folded.append(line)
+            continue
+        head = len(line) - len(line.lstrip())
+        folded += textwrap.wrap(line, width, subsequent_indent=" " * (head + 2), break_long_words=False,
+                                break_on_hyphens=False)
+    return folded
 

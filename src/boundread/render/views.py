@@ -6,6 +6,7 @@ Imported only by the commands that draw them, so `extract --json` and `pages` ne
 from __future__ import annotations
 
 import contextlib
+import re
 import sys
 import threading
 from collections.abc import Iterator, Sequence
@@ -25,10 +26,11 @@ BYTE_FIELDS = frozenset({"total_size", "largest", "compressed", "size", "uncompr
 
 
 def console(stderr: bool = False) -> Console:
-    """A console that never cuts a path or a member name: piped output (agents) gets a wide page."""
+    """A console that never cuts a path or a member name: piped output (agents) gets a wide page and whole
+    lines; a terminal wraps long lines at its width between words."""
     stream = sys.stderr if stderr else sys.stdout
-    width = None if stream.isatty() else 240
-    return Console(stderr=stderr, highlight=False, soft_wrap=True, emoji=False, width=width)
+    tty = stream.isatty()
+    return Console(stderr=stderr, highlight=False, soft_wrap=not tty, emoji=False, width=None if tty else 240)
 
 
 @contextlib.contextmanager
@@ -101,17 +103,31 @@ def print_sheets(sheets: Sequence[dict[str, Any]], out: Console | None = None) -
 
 def print_listing(src: Source, listing: Listing) -> None:
     out = console()
-    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
-    for name, justify in (("size", "right"), ("packed", "right"), ("ratio", "right"), ("modified", "left"),
-                          ("flags", "left"), ("name", "left")):
-        table.add_column(name, justify=justify, overflow="fold")  # type: ignore[arg-type]
+    columns = (("size", "right"), ("packed", "right"), ("ratio", "right"), ("modified", "left"), ("flags", "left"))
+    rows = []
     for entry in listing.entries:
         flags = ",".join(f for f, on in (("dir", entry.is_dir), ("enc", entry.encrypted),
                                           ("link", entry.is_symlink), ("!", bool(entry.warnings))) if on)
         ratio = "" if entry.ratio is None else f"{entry.ratio:.0f}x" if entry.ratio >= 10 else f"{entry.ratio:.1f}x"
         name = entry.name + (f" -> {entry.link_target}" if entry.link_target else "")
-        table.add_row(human_bytes(entry.size), human_bytes(entry.compressed), ratio,
-                      (entry.modified or "")[:16].replace("T", " "), flags, Text(name))
+        rows.append((human_bytes(entry.size), human_bytes(entry.compressed), ratio,
+                     (entry.modified or "")[:16].replace("T", " "), flags, name))
+    # the small columns never wrap; on a narrow terminal the time, then the packed size, make room for the
+    # names, and a name longer than the room left breaks after a '/', '-' or '_', not mid-word
+    keep = list(range(len(columns)))
+    room = _room(out.width, columns, rows, keep)
+    if room < 30:
+        rows = [(*row[:3], row[3][:10], *row[4:]) for row in rows]
+        room = _room(out.width, columns, rows, keep)
+    if room < 24:
+        keep.remove(1)
+        room = _room(out.width, columns, rows, keep)
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
+    for i in keep:
+        table.add_column(columns[i][0], justify=columns[i][1], no_wrap=True)  # type: ignore[arg-type]
+    table.add_column("name", overflow="fold")
+    for row in rows:
+        table.add_row(*(row[i] for i in keep), Text(fit_name(row[-1], max(room, 12))))
     out.print(Text(f"{src.name}: {listing.format} archive, {plural(listing.total_entries, 'entry', 'entries')}, "
                    f"{human_bytes(listing.total_size)} unpacked"
                    + (f", {human_bytes(listing.total_compressed)} packed" if listing.total_compressed else "")))
@@ -120,6 +136,30 @@ def print_listing(src: Source, listing: Listing) -> None:
         out.print(Text(f"listed {len(listing.entries):,} of {listing.total_entries:,} entries "
                        "(raise --max-entries to see more)", style="yellow"))
     _warnings(out, listing.warnings)
+
+
+def _room(width: int, columns: Sequence[tuple[str, str]], rows: Sequence[Sequence[str]], keep: Sequence[int]) -> int:
+    """The width left for the name column once the kept columns (and 3 spaces between columns) are drawn."""
+    used = sum(max([len(columns[i][0]), *(len(row[i]) for row in rows)]) + 3 for i in keep)
+    return width - used
+
+
+def fit_name(name: str, width: int) -> str:
+    """A member name in lines of at most ``width``, broken after a ``/`` (else a space, ``-`` or ``_``); a part
+    longer than the width alone is cut where it must be."""
+    if len(name) <= width:
+        return name
+    lines, line = [], ""
+    for part in re.split(r"(?<=[/ _-])", name):
+        while len(part) > width:  # one segment wider than the column: no better place to break it
+            room = width - len(line)
+            lines.append(line + part[:room])
+            line, part = "", part[room:]
+        if len(line) + len(part) > width:
+            lines.append(line)
+            line = ""
+        line += part
+    return "\n".join([*lines, line] if line else lines)
 
 
 def plural(n: int, one: str, many: str) -> str:
@@ -142,7 +182,7 @@ def _warnings(out: Console, warnings: Sequence[str]) -> None:
 def _next(out: Console, commands: Sequence[str]) -> None:
     if commands:
         out.print(Text("next:", style="bold"))
-        for command in commands:
-            out.print(Text(f"  {command}"))
+        for command in commands:  # a command stays on one line, to copy
+            out.print(Text(f"  {command}"), soft_wrap=True)
 
 
