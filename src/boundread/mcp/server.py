@@ -60,7 +60,7 @@ def to_result(reply: Reply) -> CallToolResult:
     if reply.saved is not None:
         path = Path(reply.saved).absolute()
         content.append(ResourceLink(type="resource_link", uri=path.as_uri(), name=path.name, mime_type="text/plain",
-                                    description="the slice above, saved", size=path.stat().st_size))
+                                    description="the slice, saved to a file", size=path.stat().st_size))
     return CallToolResult(content=content, structured_content=reply.envelope, is_error=reply.is_error)
 
 

@@ -91,7 +91,7 @@ def pages(config: Config, target: Target, page_range: str, *, layout: bool = Fal
     req = Request(limits=limits(config, max_chars), pages=parse_spans(page_range), layout=layout, password=password)
     selection = f"pages-{page_range}" + ("-layout" if layout else "")
     result = engine.extract(target.real, req, to_stdout=True, selection=selection, kinds=("pdf", "pptx", "odp"))
-    return _slice("pages", result, target, [selection], keep={"max_chars": max_chars})
+    return _slice("pages", result, target, [selection], keep={"max_chars": _kept(config, max_chars)})
 
 
 def sheets(config: Config, target: Target, sheet: str | None = None, rows: str | None = None, *,
@@ -107,7 +107,7 @@ def sheets(config: Config, target: Target, sheet: str | None = None, rows: str |
         itself = engine.command_line(("sheets", FILE), result.path)
         steps = tuple(step for step in result.next if step != itself)
         data = {"path": target.shown, "kind": result.kind, "sheets": result.fields.get("sheets", []),
-                "next": list(steps), "next_calls": _calls(steps, target), "warnings": list(result.warnings)}
+                "next": list(steps), "warnings": list(result.warnings), "next_calls": _calls(steps, target)}
         lines = [f"{target.shown}: {result.kind} workbook", *text.sheet_lines(data["sheets"])]
         lines += [f"warning: {w}" for w in result.warnings]
         lines += text.next_lines(steps, str(target.real), target.shown, more=False)
@@ -116,7 +116,8 @@ def sheets(config: Config, target: Target, sheet: str | None = None, rows: str |
                   rows=parse_span(rows, "rows") if rows else None)
     selection = f"sheet-{sheet}" + (f"-rows-{rows}" if rows else "")
     rows_out = engine.extract(target.real, req, to_stdout=True, selection=selection, kinds=WORKBOOKS)
-    return _slice("sheets", rows_out, target, [selection], suffix=".csv", keep={"max_chars": max_chars})
+    return _slice("sheets", rows_out, target, [selection], suffix=".csv",
+                  keep={"max_chars": _kept(config, max_chars)})
 
 
 def list_zip(config: Config, target: Target, *, max_entries: int = 500, password: str | None = None) -> Reply:
@@ -152,7 +153,7 @@ def extract(config: Config, target: Target, *, pages: str | None = None, lines: 
     parts += [f"pages-{pages}"] if pages else [f"sheet-{sheet}"] if sheet else []
     parts += [f"grep-{output.slug(grep, 30)}"] if grep is not None else []
     parts += [f"lines-{lines}"] if lines else []
-    return _slice("extract", result, target, parts or ["text"], keep={"max_chars": max_chars})
+    return _slice("extract", result, target, parts or ["text"], keep={"max_chars": _kept(config, max_chars)})
 
 
 def _slice(command: str, result: ExtractResult, target: Target, parts: list[str], suffix: str = ".txt",
@@ -162,7 +163,10 @@ def _slice(command: str, result: ExtractResult, target: Target, parts: list[str]
     saved, warning = _save(target, body, output.default_output(target.shown, ".".join(parts), suffix).name)
     shown = dataclasses.replace(result, path=target.shown, output=str(saved) if saved else None, text=None,
                                 warnings=(*result.warnings, *([warning] if warning else [])))
-    data = {**render.as_dict(shown), "resolved": str(target.real), "next_calls": _calls(result.next, target, kept)}
+    # the slice and the next call close the envelope too: a client that shows the model the structured content
+    # instead of the text (Claude Code does) still gives it the slice, then the call that continues it
+    data = {**render.as_dict(shown), "resolved": str(target.real), "text": body,
+            "next_calls": _calls(result.next, target, kept)}
     reply = text.extract_text(shown, body, target.shown, str(saved) if saved else None, str(target.real), kept)
     return Reply(reply, envelope(command, data), saved)
 
@@ -180,11 +184,17 @@ def _save(target: Target, body: str, name: str) -> tuple[Path | None, str | None
         return None, f"the slice was not saved ({exc})"
 
 
+def _kept(config: Config, max_chars: int | None) -> int | None:
+    """The max_chars the next call repeats: the one asked for, when below the server's own cap."""
+    return max_chars if max_chars is not None and max_chars < config.max_chars else None
+
+
 def _bounded(body: str, max_chars: int) -> tuple[str, bool]:
     if len(body) <= max_chars:
         return body, False
     return body[:max_chars].rsplit("\n", 1)[0] + "\n", True
 
 
-def _calls(commands: Any, target: Target, keep: dict[str, object] | None = None) -> list[str | None]:
-    return [calls.tool_call(command, target.shown, keep) for command in commands]
+def _calls(commands: Any, target: Target, keep: dict[str, object] | None = None) -> list[str]:
+    """Each next command as its tool call; one no tool runs stays the CLI command, said to be one."""
+    return [calls.tool_call(command, target.shown, keep) or f"CLI only: {command}" for command in commands]

@@ -1,0 +1,88 @@
+"""`boundread mcp` inside the real Claude Code: registered by `boundread init --mcp` (the project's .mcp.json),
+called by the scripted model as ``mcp__boundread__<tool>``.
+
+Found with Claude Code 2.1.332: print mode (``-p``) starts the project's .mcp.json servers without the trust
+prompt an interactive session shows, so no ``--mcp-config`` or ``enableAllProjectMcpServers`` is needed;
+``--allowedTools mcp__boundread__pages`` lets the call through without a permission prompt. The MCP tools are
+deferred (the model finds them through ToolSearch), and a call by name works. Claude Code hands the model the
+*structured content* (as JSON) and the resource link, not the text block, so the envelope carries the slice
+and the next call itself.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.e2e import claude
+from tests.e2e.conftest import Workspace, client
+from tests.e2e.fakemodel.server import Call, FakeModel, Turn
+from tests.e2e.files import project_files
+
+pytest.importorskip("mcp.server.mcpserver", reason="needs the mcp extra: pip install 'boundread[mcp]'")
+
+TOOLS = "mcp__boundread__pages,mcp__boundread__info,mcp__boundread__extract"
+
+
+@pytest.fixture
+def project(workspace: Workspace) -> Workspace:
+    project_files(workspace.project)
+    done = workspace.boundread("init", "--mcp")
+    assert done.returncode == 0, done.stderr
+    entry = json.loads((workspace.project / ".mcp.json").read_text(encoding="utf-8"))["mcpServers"]["boundread"]
+    assert entry["args"] == ["mcp"]
+    return workspace
+
+
+def run(workspace: Workspace, model: FakeModel, prompt: str) -> claude.ClaudeRun:
+    """``claude -p`` in the project (its .mcp.json), the boundread tools allowed without a prompt."""
+    exe = client("claude", claude.PACKAGE)
+    process = workspace.run([str(exe), "-p", prompt, "--allowedTools", TOOLS, "--output-format", "json"],
+                            ANTHROPIC_BASE_URL=model.url, ANTHROPIC_API_KEY="sk-ant-e2e-fake")
+    assert process.returncode == 0, f"claude exited {process.returncode}: {process.stderr[-2000:]}"
+    return claude.ClaudeRun(process, json.loads(process.stdout))
+
+
+def envelope(seen: str) -> dict[str, object]:
+    """The structured content in what reached the model (the JSON line after the resource link)."""
+    start = seen.index('{"schema"')
+    data: dict[str, object] = json.loads(seen[start:])
+    return data
+
+
+def test_the_model_gets_a_bounded_slice_and_the_next_call(project: Workspace) -> None:
+    with claude.fake_model() as model:
+        model.script(
+            Turn(calls=(Call("mcp__boundread__pages", {"path": "report.pdf", "range": "1-2"}),)),
+            Turn(calls=(Call("mcp__boundread__pages", {"path": "report.pdf", "range": "3-4"}),)),
+            Turn(text="The report covers four pages so far."),
+        )
+        done = run(project, model, "Summarise report.pdf")
+        first, second = claude.results(model)
+    assert done.result["result"] == "The report covers four pages so far."
+    data = envelope(first)
+    assert data["command"] == "pages" and data["done"] == "pages 1-2 of 12"
+    text = str(data["text"])
+    assert "PAGE-2" in text and "PAGE-3" not in text and len(text) <= 100_000
+    assert data["next_calls"] == ['pages(path="report.pdf", range="3-4")']  # the call the second turn made
+    assert first.rstrip().endswith('"next_calls":["pages(path=\\"report.pdf\\", range=\\"3-4\\")"]}')
+    assert "report.pdf.pages-1-2.txt" in first  # the resource link to the saved slice
+    assert (project.out / "report.pdf.pages-1-2.txt").is_file()
+    assert "PAGE-3" in str(envelope(second)["text"])
+
+
+def test_a_huge_log_is_grepped_and_an_error_reaches_the_model_as_one_line(project: Workspace) -> None:
+    with claude.fake_model() as model:
+        model.script(
+            Turn(calls=(Call("mcp__boundread__extract", {"path": "huge.log", "grep": "request 00050000 "}),)),
+            Turn(calls=(Call("mcp__boundread__info", {"path": "/etc/passwd"}),)),
+            Turn(text="ok"),
+        )
+        run(project, model, "Find request 50000 in huge.log")
+        found, refused = claude.results(model)
+    data = envelope(found)
+    assert "request 00050000 served" in str(data["text"]) and data["done"] == "1 matching lines of 60,000 read"
+    assert "request 00049999" not in found
+    assert "boundread: error: /etc/passwd is outside the folders this server serves" in refused
+    assert "root:" not in refused

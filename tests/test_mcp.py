@@ -1,0 +1,397 @@
+"""`boundread mcp` through the MCP SDK's own client, over stdio (and once over streamable HTTP): the tools,
+their results on real files, errors, roots, a bomb, a 1 GB log, parallel calls; `init --mcp`; the next call."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+
+pytest.importorskip("mcp.server.mcpserver", reason="needs the mcp extra: pip install 'boundread[mcp]'")
+
+from mcp import Client  # noqa: E402
+from mcp.client.stdio import StdioServerParameters  # noqa: E402
+from mcp_types import CallToolResult, ListRootsResult, Root  # noqa: E402
+
+from boundread.core.demo import write_samples  # noqa: E402
+from boundread.mcp import calls, roots  # noqa: E402
+from tests.formats.test_archive import MB, _raw_zip  # noqa: E402
+from tests.helpers import run  # noqa: E402
+
+BIN = Path(sys.executable).parent / "boundread"
+GB_LINE = b"2026-11-29T08:00:00Z INFO worker-1 request served in 12 ms upstream=backend-3 bytes=12345\n"
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    folder = tmp_path / "project"
+    write_samples(folder)
+    (folder / "server.log").write_text("".join(f"{n} {'FATAL disk full' if n % 1000 == 0 else 'GET /index'}\n"
+                                               for n in range(1, 5001)), encoding="utf-8")
+    (tmp_path / "secret.txt").write_text("SECRET-OUTSIDE\n", encoding="utf-8")
+    (folder / "escape.txt").symlink_to(tmp_path / "secret.txt")
+    (tmp_path / "project-old").mkdir()
+    (tmp_path / "project-old" / "x.txt").write_text("SIBLING\n", encoding="utf-8")
+    return folder
+
+
+def server(root: Path, *args: str) -> StdioServerParameters:
+    env = {**os.environ, "BOUNDREAD_OUT_DIR": str(root / "boundread-out")}
+    return StdioServerParameters(command=str(BIN), args=["mcp", *args], cwd=str(root), env=env)
+
+
+@asynccontextmanager
+async def connect(root: Path, *args: str, client_roots: list[Path] | None = None) -> AsyncIterator[Client]:
+    async def list_roots(ctx: object) -> ListRootsResult:
+        return ListRootsResult(roots=[Root(uri=folder.as_uri(), name=folder.name) for folder in client_roots or []])
+
+    async with Client(server(root, *args), mode="legacy", read_timeout_seconds=120,
+                      list_roots_callback=list_roots if client_roots is not None else None) as client:
+        yield client
+
+
+def talk(root: Path, work: Callable[[Client], Awaitable[None]], *args: str, **kw: Any) -> None:
+    async def main() -> None:
+        async with connect(root, *args, **kw) as client:
+            await work(client)
+
+    anyio.run(main)
+
+
+def text(result: CallToolResult) -> str:
+    return "\n".join(block.text for block in result.content if block.type == "text")
+
+
+def link(result: CallToolResult) -> Path:
+    (found,) = [block for block in result.content if block.type == "resource_link"]
+    assert found.uri.startswith("file://") and found.mime_type == "text/plain"
+    return Path(found.uri.removeprefix("file://"))
+
+
+def test_tools_are_listed_typed_and_read_only(project: Path) -> None:
+    async def work(client: Client) -> None:
+        listed = {tool.name: tool for tool in (await client.list_tools()).tools}
+        assert list(listed) == ["info", "pages", "sheets", "list_zip", "extract"]
+        for tool in listed.values():
+            assert tool.annotations is not None and tool.annotations.read_only_hint is True
+            assert tool.annotations.destructive_hint is False
+            assert "client_roots" not in tool.input_schema["properties"]  # filled by the server, not the model
+        pages = listed["pages"].input_schema
+        assert pages["required"] == ["path", "range"]
+        assert pages["properties"]["range"]["type"] == "string"
+        extract = listed["extract"].input_schema["properties"]
+        assert {"lines", "grep", "ignore_case", "context", "member", "sheet", "max_chars"} <= set(extract)
+        assert extract["context"]["type"] == "integer" and extract["ignore_case"]["type"] == "boolean"
+
+    talk(project, work)
+
+
+def test_each_tool_on_real_files(project: Path) -> None:
+    async def work(client: Client) -> None:
+        about = await client.call_tool("info", {"path": "report.pdf"})
+        assert not about.is_error and "pages: 12" in text(about)
+        assert text(about).splitlines()[-2:][0] == 'next: pages(path="report.pdf", range="1-5")'
+        assert about.structured_content is not None and about.structured_content["fields"]["pages"] == 12
+
+        part = await client.call_tool("pages", {"path": "report.pdf", "range": "1-2"})
+        body = text(part)
+        assert "PAGE-2" in body and "PAGE-3" not in body
+        assert body.endswith('next: pages(path="report.pdf", range="3-4")')
+        saved = link(part)
+        assert saved == project / "boundread-out" / "report.pdf.pages-1-2.txt"
+        assert "PAGE-2" in saved.read_text(encoding="utf-8")
+        envelope = part.structured_content or {}
+        assert envelope["schema"] == 1 and envelope["command"] == "pages" and envelope["done"] == "pages 1-2 of 12"
+        assert list(envelope)[-2:] == ["text", "next_calls"] and "PAGE-2" in envelope["text"]
+        assert envelope["next_calls"] == ['pages(path="report.pdf", range="3-4")']
+
+        book = await client.call_tool("sheets", {"path": "prices.xlsx"})
+        assert "'Prices 2026', 301 rows x 5 cols" in text(book)
+        assert 'next: sheets(path="prices.xlsx", sheet="Prices 2026", max_rows=50)' in text(book)
+        rows = await client.call_tool("sheets", {"path": "prices.xlsx", "sheet": "Prices 2026", "max_rows": 50})
+        assert not rows.is_error and link(rows).suffix == ".csv"
+        assert 'sheets(path="prices.xlsx", sheet="Prices 2026", rows="51-100"' in text(rows).splitlines()[-1]
+
+        listing = await client.call_tool("list_zip", {"path": "catalogue.zip"})
+        assert not listing.is_error and "catalogue.zip: zip archive" in text(listing)
+        assert text(listing).splitlines()[-1].startswith('next: extract(path="catalogue.zip", member=')
+
+        hits = await client.call_tool("extract", {"path": "server.log", "grep": "fatal", "ignore_case": True,
+                                                  "context": 1})
+        assert "1000 FATAL disk full" in text(hits) and "999 GET /index" in text(hits)
+        assert "2500 GET" not in text(hits)
+
+        window = await client.call_tool("extract", {"path": "server.log", "max_chars": 200})
+        assert len((window.structured_content or {})["text"]) <= 200
+        assert text(window).endswith('next: extract(path="server.log", lines="15-28", max_chars=200)')
+
+    talk(project, work)
+
+
+def test_a_result_is_bounded_by_the_server_limit(project: Path) -> None:
+    async def work(client: Client) -> None:
+        whole = await client.call_tool("extract", {"path": "server.log", "max_chars": 1_000_000})
+        envelope = whole.structured_content or {}
+        assert envelope["chars"] <= 5_000 and envelope["truncated"]  # the call cannot raise the server's cap
+        assert "max_chars 5,000 reached" in text(whole), text(whole)[-400:]
+        assert text(whole).endswith('lines="341-680")')  # the next call keeps no max_chars above the cap
+
+    talk(project, work, "--max-chars", "5000")
+
+
+def test_errors_are_results_and_the_server_keeps_serving(project: Path, tmp_path: Path) -> None:
+    (project / "bad.pdf").write_bytes(b"%PDF-1.7\n" + os.urandom(5000))
+
+    async def work(client: Client) -> None:
+        cases = {
+            ("info", "nope.pdf"): "no such file",
+            ("info", "/etc/passwd"): "outside the folders this server serves",
+            ("info", "../secret.txt"): "outside the folders",
+            ("info", "escape.txt"): "outside the folders",  # a symlink out of the root
+            ("info", str(tmp_path / "project-old" / "x.txt")): "outside the folders",  # a prefix, not a folder
+            ("pages", "prices.xlsx"): "not pdf",
+            ("extract", "bad.pdf"): "",
+        }
+        for (tool, path), words in cases.items():
+            args: dict[str, Any] = {"path": path} | ({"range": "1"} if tool == "pages" else {})
+            result = await client.call_tool(tool, args)
+            assert result.is_error, (tool, path, text(result))
+            assert text(result).startswith("boundread: error: ") and words in text(result)
+            assert len(text(result).splitlines()) == 1
+            assert "SECRET-OUTSIDE" not in text(result) and "SIBLING" not in text(result)
+            error = (result.structured_content or {})["error"]
+            assert error["code"] and error["exit_code"] > 0
+        bad = await client.call_tool("extract", {"path": "server.log", "grep": "("})
+        assert bad.is_error and "bad --grep pattern" in text(bad)
+        bad = await client.call_tool("pages", {"path": "report.pdf", "range": "5-2"})
+        assert bad.is_error
+        wrong = await client.call_tool("pages", {"path": "report.pdf"})  # the SDK's own validation
+        assert wrong.is_error
+        assert not (await client.call_tool("info", {"path": "report.pdf"})).is_error  # still serving
+
+    talk(project, work)
+
+
+def test_a_zip_bomb_is_refused_and_the_server_survives(project: Path) -> None:
+    import zlib
+
+    packer = zlib.compressobj(9, zlib.DEFLATED, -15)
+    block = packer.compress(bytes(MB)) + packer.flush(zlib.Z_FULL_FLUSH)
+    crc = 0
+    for _ in range(200):
+        crc = zlib.crc32(bytes(MB), crc)
+    payload = block * 200 + zlib.compressobj(9, zlib.DEFLATED, -15).flush()
+    (project / "bomb.zip").write_bytes(_raw_zip(b"zeros.bin", payload, crc, 200 * MB))
+
+    async def work(client: Client) -> None:
+        listing = await client.call_tool("list_zip", {"path": "bomb.zip"})
+        assert not listing.is_error and "ratio" in text(listing)
+        opened = await client.call_tool("extract", {"path": "bomb.zip", "member": "zeros.bin"})
+        assert opened.is_error and "refused" in (opened.structured_content or {})["error"]["code"]
+        assert not (await client.call_tool("info", {"path": "report.pdf"})).is_error
+
+    talk(project, work)
+
+
+def _big_log(path: Path, size: int) -> None:
+    """About ``size`` bytes of log lines, with one FATAL line in the middle."""
+    chunk = GB_LINE * 10_000
+    count = max(1, size // len(chunk))
+    with path.open("wb") as out:
+        for n in range(count):
+            if n == count // 2:
+                out.write(b"2026-11-29T09:00:00Z FATAL disk full on /var\n")
+            out.write(chunk)
+
+
+def _server_peak_kb(marker: str) -> int:
+    """VmHWM (peak resident memory) of the running `boundread mcp` whose arguments contain ``marker``."""
+    for pid in os.listdir("/proc"):
+        try:
+            argv = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+            if b"mcp" in argv and marker.encode() in b" ".join(argv):
+                status = Path(f"/proc/{pid}/status").read_text()
+                return int(next(line.split()[1] for line in status.splitlines() if line.startswith("VmHWM")))
+        except (OSError, StopIteration):
+            continue
+    raise AssertionError("server process not found")
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads peak memory from /proc")
+def test_a_1_gb_log_grep_is_bounded_in_time_and_memory(project: Path) -> None:
+    """1 GB written in about a second here; a grep over it stops at the server's --timeout (3 s) and says
+    where to go on, and the server's peak memory stays far below the file's size."""
+    started = time.monotonic()
+    _big_log(project / "huge.log", 1 << 30)
+    assert time.monotonic() - started < 30
+    timings: dict[str, float] = {}
+
+    async def work(client: Client) -> None:
+        start = time.monotonic()
+        hits = await client.call_tool("extract", {"path": "huge.log", "grep": "FATAL"})
+        timings["grep"] = time.monotonic() - start
+        envelope = hits.structured_content or {}
+        assert not hits.is_error and envelope["timed_out"]
+        assert "timeout after 3 s" in text(hits)
+        assert text(hits).splitlines()[-1].startswith('next: extract(path="huge.log", grep="FATAL", lines="')
+        assert len(envelope["text"]) <= 100_000
+        timings["peak_kb"] = _server_peak_kb(str(project))
+
+    talk(project, work, "--root", str(project), "--timeout", "3")
+    assert timings["grep"] < 3 + 5  # the deadline, and the server's grace before it answers anyway
+    assert timings["peak_kb"] < 300 * 1024, f"peak {timings['peak_kb']} KB for a 1 GB file"
+
+
+def test_parallel_calls_do_not_wait_for_a_slow_one(project: Path) -> None:
+    _big_log(project / "huge.log", 300 << 20)
+    done: dict[str, float] = {}
+
+    async def work(client: Client) -> None:
+        start = time.monotonic()
+
+        async def call(name: str, tool: str, args: dict[str, Any]) -> None:
+            result = await client.call_tool(tool, args)
+            assert not result.is_error, text(result)
+            done[name] = time.monotonic() - start
+
+        async with anyio.create_task_group() as group:
+            group.start_soon(call, "slow", "extract", {"path": "huge.log", "grep": "NEVER-THERE"})
+            await anyio.sleep(0.3)
+            for n in range(3):
+                group.start_soon(call, f"quick{n}", "info", {"path": "report.pdf"})
+
+    talk(project, work, "--timeout", "4")
+    assert max(done[f"quick{n}"] for n in range(3)) < done["slow"], done
+
+
+def test_the_client_roots_decide_what_is_served(project: Path, tmp_path: Path) -> None:
+    docs = project / "docs"
+    docs.mkdir()
+    (docs / "notes.txt").write_text("NOTES-IN-ROOT\n", encoding="utf-8")
+
+    async def work(client: Client) -> None:
+        inside = await client.call_tool("extract", {"path": "notes.txt"})  # relative to the client's root
+        assert "NOTES-IN-ROOT" in text(inside)
+        outside = await client.call_tool("info", {"path": str(project / "report.pdf")})
+        assert outside.is_error and "outside the folders" in text(outside)
+
+    talk(project, work, client_roots=[docs])
+
+
+def test_a_client_root_outside_root_is_ignored(project: Path, tmp_path: Path) -> None:
+    async def work(client: Client) -> None:
+        result = await client.call_tool("info", {"path": str(tmp_path / "secret.txt")})
+        assert result.is_error and "outside the folders" in text(result)
+        assert not (await client.call_tool("info", {"path": "report.pdf"})).is_error
+
+    talk(project, work, "--root", str(project), client_roots=[tmp_path])
+
+
+def test_streamable_http_on_localhost(project: Path) -> None:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    proc = subprocess.Popen([str(BIN), "mcp", "--http", "--port", str(port)], cwd=project,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        for _ in range(100):
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                break
+            except OSError:
+                time.sleep(0.1)
+
+        async def main() -> None:
+            async with Client(f"http://127.0.0.1:{port}/mcp") as client:
+                result = await client.call_tool("pages", {"path": "report.pdf", "range": "2"})
+                assert "PAGE-2" in text(result) and not result.is_error
+
+        anyio.run(main)
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+def test_without_the_sdk_the_command_says_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "boundread.mcp.server", None)  # import fails as if mcp were missing
+    result = run("mcp")
+    assert result.exit_code == 2
+    assert "pip install 'boundread[mcp]'" in result.stderr
+
+
+# ---- init --mcp -----------------------------------------------------------------------------------
+
+def test_init_mcp_registers_the_server_for_claude_code_and_cursor(tmp_path: Path) -> None:
+    first = run("init", "--mcp", "--dir", str(tmp_path))
+    assert first.exit_code == 0, first.stderr
+    entry = json.loads((tmp_path / ".mcp.json").read_text())["mcpServers"]["boundread"]
+    assert entry["args"] == ["mcp"] and entry["type"] == "stdio" and "boundread" in entry["command"]
+    assert "unchanged: " + str(tmp_path / ".mcp.json") in run("init", "--mcp", "--dir", str(tmp_path)).stdout
+    assert run("init", "--agent", "cursor", "--mcp", "--dir", str(tmp_path)).exit_code == 0
+    assert json.loads((tmp_path / ".cursor" / "mcp.json").read_text())["mcpServers"]["boundread"]["args"] == ["mcp"]
+    assert run("init", "--uninstall", "--dir", str(tmp_path)).exit_code == 0
+    assert not (tmp_path / ".mcp.json").exists()
+
+
+def test_init_mcp_keeps_other_servers_and_refuses_a_foreign_boundread(tmp_path: Path) -> None:
+    config = tmp_path / ".mcp.json"
+    config.write_text(json.dumps({"mcpServers": {"other": {"command": "x"}}}))
+    assert run("init", "--mcp", "--dir", str(tmp_path)).exit_code == 0
+    assert set(json.loads(config.read_text())["mcpServers"]) == {"other", "boundread"}
+    assert run("init", "--uninstall", "--dir", str(tmp_path)).exit_code == 0
+    assert json.loads(config.read_text()) == {"mcpServers": {"other": {"command": "x"}}}
+    config.write_text(json.dumps({"mcpServers": {"boundread": {"command": "npx", "args": ["something"]}}}))
+    refused = run("init", "--mcp", "--dir", str(tmp_path))
+    assert refused.exit_code == 2 and "not `boundread mcp`" in refused.stderr
+    assert run("init", "--agent", "codex", "--mcp", "--dir", str(tmp_path)).exit_code == 2
+
+
+# ---- the next call, and the roots check, as units -------------------------------------------------
+
+@pytest.mark.parametrize(("command", "call"), [
+    ("boundread pages /r/report.pdf 6-10", 'pages(path="r.pdf", range="6-10")'),
+    ("boundread pages /r/report.pdf 1-5 --layout", 'pages(path="r.pdf", range="1-5", layout=true)'),
+    ("boundread sheets '/r/my book.xlsx' 'Lista 2024' --rows 201-400",
+     'sheets(path="r.pdf", sheet="Lista 2024", rows="201-400")'),
+    ("boundread extract /r/a.log --grep 'ERROR|FATAL' -i --context 2 --lines 5000-",
+     'extract(path="r.pdf", grep="ERROR|FATAL", ignore_case=true, context=2, lines="5000-")'),
+    ("boundread extract /r/b.zip --member docs/spec.pdf --pages 4-6",
+     'extract(path="r.pdf", member="docs/spec.pdf", pages="4-6")'),
+    ("boundread list-zip /r/b.zip", 'list_zip(path="r.pdf")'),
+    ("boundread info /r/b.zip", 'info(path="r.pdf")'),
+    ("boundread extract /r/a.log --max-matches 5", None),  # no tool takes it: stays a CLI command
+    ("boundread budget status", None),
+    ("boundread pages /r/report.pdf", None),
+])
+def test_cli_next_commands_become_tool_calls(command: str, call: str | None) -> None:
+    assert calls.tool_call(command, "r.pdf") == call
+
+
+def test_quoted_commands_in_messages_become_calls() -> None:
+    said = calls.in_text("9,812 pages: use `boundread pages /r/big.pdf 1-20`", "/r/big.pdf", "big.pdf")
+    assert said == '9,812 pages: use `pages(path="big.pdf", range="1-20")`'
+
+
+def test_roots_check_whole_components(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    (data / "sub").mkdir(parents=True)
+    (tmp_path / "data-old").mkdir()
+    served = (roots.real(data),)
+    assert roots.resolve("sub", served) == data / "sub"
+    assert roots.resolve(str(data), served) == data
+    for outside in (str(tmp_path / "data-old"), "../data-old", "/", "sub/../../data-old"):
+        with pytest.raises(Exception, match="outside the folders"):
+            roots.resolve(outside, served)
+    assert roots.from_uris(["file:///a%20b/c", "https://x/y", "file://host/z"]) == (roots.real("/a b/c"),)
+    assert roots.effective(("/p",), True, ("/p/q", "/elsewhere")) == ("/p/q",)
+    assert roots.effective(("/p",), False, ("/elsewhere",)) == ("/elsewhere",)
