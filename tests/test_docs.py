@@ -56,7 +56,7 @@ def test_check_mode_names_the_stale_file(tmp_path: Path, capsys: pytest.CaptureF
 
 def test_every_command_has_help_and_an_example(nodes: list[tuple[tuple[str, ...], Any]]) -> None:
     names = {" ".join(words) for words, _ in nodes}
-    assert {"", "info", "extract", "pages", "sheets", "list-zip", "demo", "init", "guard-check", "budget",
+    assert {"", "info", "extract", "pages", "sheets", "list-zip", "demo", "init", "guard-check", "mcp", "budget",
             "budget set", "budget check", "budget exec"} <= names
     for words, cmd in nodes:
         label = " ".join(("boundread", *words))

@@ -19,14 +19,14 @@ import pytest
 
 pytest.importorskip("mcp.server.mcpserver", reason="needs the mcp extra: pip install 'boundread[mcp]'")
 
-from mcp import Client  # noqa: E402
-from mcp.client.stdio import StdioServerParameters  # noqa: E402
-from mcp_types import CallToolResult, ListRootsResult, Root  # noqa: E402
+from mcp import Client
+from mcp.client.stdio import StdioServerParameters
+from mcp_types import CallToolResult, ListRootsResult, Root
 
-from boundread.core.demo import write_samples  # noqa: E402
-from boundread.mcp import calls, roots  # noqa: E402
-from tests.formats.test_archive import MB, _raw_zip  # noqa: E402
-from tests.helpers import run  # noqa: E402
+from boundread.core.demo import write_samples
+from boundread.mcp import calls, roots
+from tests.formats.test_archive import MB, _raw_zip
+from tests.helpers import run
 
 BIN = Path(sys.executable).parent / "boundread"
 GB_LINE = b"2026-11-29T08:00:00Z INFO worker-1 request served in 12 ms upstream=backend-3 bytes=12345\n"
@@ -216,11 +216,11 @@ def _big_log(path: Path, size: int) -> None:
 
 def _server_peak_kb(marker: str) -> int:
     """VmHWM (peak resident memory) of the running `boundread mcp` whose arguments contain ``marker``."""
-    for pid in os.listdir("/proc"):
+    for proc in Path("/proc").iterdir():
         try:
-            argv = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+            argv = (proc / "cmdline").read_bytes().split(b"\0")
             if b"mcp" in argv and marker.encode() in b" ".join(argv):
-                status = Path(f"/proc/{pid}/status").read_text()
+                status = (proc / "status").read_text()
                 return int(next(line.split()[1] for line in status.splitlines() if line.startswith("VmHWM")))
         except (OSError, StopIteration):
             continue
