@@ -13,7 +13,7 @@ from boundread.errors import NotFound, UsageError
 
 def register(app: typer.Typer) -> None:
     """Add `mcp` to the app."""
-    app.command("mcp", epilog="Examples: boundread mcp\n\nclaude mcp add boundread -- boundread mcp\n\n"
+    app.command("mcp", epilog="Examples: boundread mcp\n\nboundread init --mcp\n\n"
                               "boundread mcp --root ~/docs --http --port 8765")(mcp)
 
 
@@ -35,7 +35,8 @@ def mcp(
     """MCP server: the extractors as tools (info, pages, sheets, list_zip, extract) for agents with no shell.
 
     Each result is bounded, saved to the output folder (a resource link), carries the JSON envelope as structured
-    content and ends with the next call. Needs the MCP SDK: the mcp extra of boundread."""
+    content and ends with the next call. Needs the MCP SDK: the mcp extra of boundread. Register it with
+    `boundread init --mcp` (Claude Code, Cursor) or `claude mcp add boundread -- boundread mcp`."""
 
     def work() -> int:
         try:
