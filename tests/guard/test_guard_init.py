@@ -33,6 +33,10 @@ BARE = locate.Program("boundread")
 SCRIPT = Path(sys.executable).parent / "boundread"  # this installation's console script
 
 
+GUARD = "boundread guard-check --mode redirect"  # what init registers for Claude Code
+#: What init adds for the agents whose redirect mode is verified (install.REDIRECT_AGENTS).
+MODE = {"codex": " --mode redirect", "gemini": " --mode redirect"}
+
 def _init(root: Path, **kw: object) -> list[install.Change]:
     kw.setdefault("program", BARE)
     changes = install.plan(root=root, home=root / "home", **kw)  # type: ignore[arg-type]
@@ -45,11 +49,11 @@ def test_fresh_claude_project(tmp_path: Path) -> None:
     settings = json.loads((tmp_path / ".claude" / "settings.json").read_text())
     group = settings["hooks"]["PreToolUse"][0]
     assert group["matcher"] == "Read|Bash"
-    assert group["hooks"][0]["command"] == "boundread guard-check"
+    assert group["hooks"][0]["command"] == "boundread guard-check --mode redirect"
     batch = settings["hooks"]["PostToolBatch"]  # Claude Code refuses a Read of .xlsx/.zip before PreToolUse
-    assert batch == [{"hooks": [{"type": "command", "command": "boundread guard-check", "timeout": 10}]}]
+    assert batch == [{"hooks": [{"type": "command", "command": GUARD, "timeout": 10}]}]
     post = settings["hooks"]["PostToolUse"]  # the second line: a binary or over-cap Bash output is replaced
-    assert post == [{"matcher": "Bash", "hooks": [{"type": "command", "command": "boundread guard-check",
+    assert post == [{"matcher": "Bash", "hooks": [{"type": "command", "command": GUARD,
                                                    "timeout": 10}]}]
     skill = (tmp_path / ".claude" / "skills" / "boundread" / "SKILL.md").read_text()
     assert skill.startswith("---\nname: boundread\ndescription: ")
@@ -82,7 +86,7 @@ def test_dry_run_writes_nothing(tmp_path: Path) -> None:
     changes = install.plan(root=tmp_path, home=tmp_path / "home", program=BARE)
     assert not (tmp_path / ".claude").exists()
     diff = changes[0].diff()
-    assert "+++ b/" in diff and '"command": "boundread guard-check"' in diff
+    assert "+++ b/" in diff and '"command": "boundread guard-check --mode redirect"' in diff
 
 
 def test_corrupt_settings_are_left_untouched(tmp_path: Path) -> None:
@@ -108,7 +112,7 @@ def test_other_agents(tmp_path: Path, agent: str, settings: str, section: str) -
     _init(tmp_path, agent=agent)
     _init(tmp_path, agent=agent)
     text = (tmp_path / settings).read_text()
-    assert text.count(f"boundread guard-check --agent {agent}") == (1 if agent == "codex" else 2)
+    assert text.count(f"boundread guard-check{MODE.get(agent, '')} --agent {agent}") == (1 if agent == "codex" else 2)
     doc = (tmp_path / section).read_text()
     assert doc.startswith("# House rules\n\nBe nice.\n") and doc.count(install.BEGIN) == 1
     assert "boundread info FILE" in doc
@@ -128,7 +132,7 @@ def test_gemini_hook_shape(tmp_path: Path) -> None:
     (after,) = json.loads((tmp_path / ".gemini" / "settings.json").read_text())["hooks"]["AfterTool"]
     assert after["matcher"] == "run_shell_command|read_file|read_many_files|mcp_.*"
     assert after["hooks"] == [{"name": "boundread-guard", "type": "command",
-                               "command": "boundread guard-check --agent gemini", "timeout": 10000}]
+                               "command": "boundread guard-check --mode redirect --agent gemini", "timeout": 10000}]
     _init(tmp_path, agent="gemini", uninstall=True)
     assert "guard-check" not in (tmp_path / ".gemini" / "settings.json").read_text()
 
@@ -159,9 +163,9 @@ def test_budget_registers_ingest_merged_idempotent_and_uninstalled(tmp_path: Pat
                                      "SessionEnd"]
     assert merged["hooks"]["Stop"][0] == EXISTING["hooks"]["Stop"][0]  # the user's hook stays first
     assert _commands(merged, "Stop") == ["notify", "boundread budget ingest"]
-    assert _commands(merged, "PreToolUse") == ["lint-hook", "boundread guard-check"]
+    assert _commands(merged, "PreToolUse") == ["lint-hook", "boundread guard-check --mode redirect"]
     post = merged["hooks"]["PostToolUse"]  # the guard's group (Bash) and ingest's (every tool), apart
-    assert post == [{"matcher": "Bash", "hooks": [{"type": "command", "command": "boundread guard-check",
+    assert post == [{"matcher": "Bash", "hooks": [{"type": "command", "command": GUARD,
                                                    "timeout": 10}]},
                     {"matcher": "*", "hooks": [{"type": "command", "command": "boundread budget ingest",
                                                 "timeout": 60}]}]
@@ -183,12 +187,12 @@ def test_budget_after_a_plain_init_adds_only_the_ingest_hooks(tmp_path: Path) ->
     changes = install.plan(root=tmp_path, home=tmp_path / "home", budget=True, program=BARE)
     diff = changes[0].diff()
     assert diff.count('"command": "boundread budget ingest"') == 4 and "guard-check" not in diff.replace(
-        '"command": "boundread guard-check"', "")  # the guard is context, not added again
+        '"command": "boundread guard-check --mode redirect"', "")  # the guard is context, not added again
     assert not changes[1].changed  # the skill is already there
     assert json.loads(path.read_text()) == plain  # plan writes nothing
     install.apply(changes)
     settings = json.loads(path.read_text())
-    assert _commands(settings, "PreToolUse") == ["boundread guard-check"]
+    assert _commands(settings, "PreToolUse") == ["boundread guard-check --mode redirect"]
     assert _commands(settings, "SubagentStop") == ["boundread budget ingest"]
     _init(tmp_path, uninstall=True)
     assert not path.exists() or json.loads(path.read_text()) == {}
@@ -214,7 +218,7 @@ def test_budget_needs_claude(tmp_path: Path, agent: str) -> None:
 def test_budget_user_scope(tmp_path: Path) -> None:
     _init(tmp_path, user=True, budget=True)
     settings = json.loads((tmp_path / "home" / ".claude" / "settings.json").read_text())
-    assert _commands(settings, "PostToolUse") == ["boundread guard-check", "boundread budget ingest"]
+    assert _commands(settings, "PostToolUse") == ["boundread guard-check --mode redirect", "boundread budget ingest"]
     assert not (tmp_path / ".claude").exists()
 
 
@@ -339,7 +343,7 @@ def test_program_is_bare_only_when_the_path_finds_this_installation(tmp_path: Pa
 
 
 @pytest.mark.parametrize(("command", "guard", "ingest"), [
-    ("boundread guard-check", True, False),
+    ("boundread guard-check --mode redirect", True, False),
     ("/opt/venv/bin/boundread guard-check --agent codex", True, False),
     ("'/My Tools/boundread' guard-check", True, False),
     ('"C:\\My Tools\\boundread.exe" guard-check', True, False),
@@ -362,7 +366,7 @@ def test_an_absolute_program_is_written_quoted_idempotent_and_uninstalled(tmp_pa
     _init(tmp_path, budget=True, program=spaced)
     settings = json.loads(path.read_text())
     (guard,) = _commands(settings, "PostToolBatch")
-    assert shlex.split(guard) == ["/home/me/My Tools/venv/bin/boundread", "guard-check"]
+    assert shlex.split(guard) == ["/home/me/My Tools/venv/bin/boundread", "guard-check", "--mode", "redirect"]
     assert _commands(settings, "SessionEnd") == ["'/home/me/My Tools/venv/bin/boundread' budget ingest"]
     assert not any(change.changed for change in _init(tmp_path, budget=True, program=spaced))
     _init(tmp_path, uninstall=True)
@@ -378,7 +382,7 @@ def test_init_again_updates_our_program_and_keeps_a_hand_written_one(tmp_path: P
     venv = locate.Program("/opt/venv/bin/boundread", "not on PATH")
     _init(tmp_path, budget=True, program=venv)
     settings = json.loads(path.read_text())
-    assert _commands(settings, "PreToolUse") == ["/opt/venv/bin/boundread guard-check"]  # replaced, not added
+    assert _commands(settings, "PreToolUse") == [f"/opt/venv/bin/{GUARD}"]  # replaced, not added
     assert _commands(settings, "SessionEnd") == ["/opt/venv/bin/boundread budget ingest"]
     assert _commands(settings, "Stop") == ["python -m boundread budget ingest"]  # someone's own: left alone
     _init(tmp_path, uninstall=True)
@@ -404,12 +408,12 @@ def test_cli_init_names_the_absolute_path_and_why(tmp_path: Path, monkeypatch: p
     assert f"note: the hooks call {SCRIPT}: `boundread` is not on PATH" in done.stdout
     assert "command not found" in done.stdout
     (command,) = _commands(json.loads((tmp_path / ".claude" / "settings.json").read_text()), "PreToolUse")
-    assert command == f"{locate.quote(str(SCRIPT))} guard-check"
+    assert command == f"{locate.quote(str(SCRIPT))} guard-check --mode redirect"
     monkeypatch.setenv("PATH", str(SCRIPT.parent))
     again = runner.invoke(app, ["init", "--dir", str(tmp_path)])
     assert "note:" not in again.stdout
     (command,) = _commands(json.loads((tmp_path / ".claude" / "settings.json").read_text()), "PreToolUse")
-    assert command == "boundread guard-check"
+    assert command == "boundread guard-check --mode redirect"
 
 
 def test_cli_init_codex_says_how_to_trust_the_hook(tmp_path: Path) -> None:
@@ -445,6 +449,6 @@ def test_hook_written_for_a_venv_runs_from_a_shell_without_it_on_path(tmp_path: 
     assert hook.returncode in (0, 2), hook.stderr  # 127 would be "command not found": a silent allow
     assert "command not found" not in hook.stderr
     assert json.loads(hook.stdout)["hookSpecificOutput"]["permissionDecision"] == "deny"
-    bare = subprocess.run(["/bin/sh", "-c", "boundread guard-check"], cwd=tmp_path, env=env,
+    bare = subprocess.run(["/bin/sh", "-c", "boundread guard-check --mode redirect"], cwd=tmp_path, env=env,
                           input=json.dumps(payload), capture_output=True, text=True, timeout=60, check=False)
     assert bare.returncode == 127  # what the bare name would have done here

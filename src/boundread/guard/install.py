@@ -41,6 +41,9 @@ POST_MATCHERS = {"claude": "Bash", "gemini": "run_shell_command|read_file|read_m
 INGEST_EVENTS = ("PostToolUse", "Stop", "SubagentStop", "SessionEnd")
 BEGIN, END = "<!-- boundread:begin -->", "<!-- boundread:end -->"
 AGENTS = ("claude", "codex", "gemini", "cursor", "copilot")
+#: The agents whose hook command gets ``--mode redirect``: those whose pre-tool answer can rewrite the call,
+#: verified with the real clients (tests/e2e/test_redirect.py). ``mode`` in a config file still wins.
+REDIRECT_AGENTS = ("claude", "codex", "gemini")
 NEW_FILE_MODE = 0o644
 
 Hook = tuple[str, dict[str, Any]]  # (event, the hook group or flat hook registered on it)
@@ -79,7 +82,8 @@ def target(agent: str, root: Path, home: Path, user: bool, program: str = locate
     ``program`` starts boundread in the hook commands: the bare name or this installation's script.
     """
     base = home if user else root
-    command = f"{program} guard-check" + ("" if agent == "claude" else f" --agent {agent}")
+    mode = " --mode redirect" if agent in REDIRECT_AGENTS else ""
+    command = f"{program} guard-check{mode}" + ("" if agent == "claude" else f" --agent {agent}")
     nested = {"type": "command", "command": command, "timeout": 10}
     if agent == "claude":  # PostToolBatch is not a tool event: no matcher
         return Target(base / ".claude" / "settings.json",
@@ -220,11 +224,23 @@ def _merge_settings(spec: Target, wanted: tuple[Hook, ...], uninstall: bool) -> 
 
 def _add(entries: list[Any], entry: dict[str, Any]) -> None:
     """Add ``entry`` unless one of ours is there; our own earlier entry gets this init's program."""
-    same = [index for index, old in enumerate(entries) if _canonical(old) == _canonical(entry)]
+    same = [index for index, old in enumerate(entries) if _unmoded(_canonical(old)) == _unmoded(_canonical(entry))]
     if same:
         entries[same[0]] = entry
     elif not any(ours(old, _kind(entry)) for old in entries):
         entries.append(entry)
+
+
+def _unmoded(entry: Any) -> Any:
+    """``entry`` without the ``--mode`` of our guard-check: an init from before redirect mode (or after a
+    user's own ``--mode deny``) is the same handler, updated in place."""
+    if isinstance(entry, str):
+        return re.sub(r"(\bguard-check) --mode (?:deny|redirect)\b", r"\1", entry)
+    if isinstance(entry, dict):
+        return {key: _unmoded(value) for key, value in entry.items()}
+    if isinstance(entry, list):
+        return [_unmoded(value) for value in entry]
+    return entry
 
 
 def _strip(entry: Any) -> Any:

@@ -15,7 +15,8 @@ guard denies is answered with an allow and the input to run instead:
 
 Every client replaces the whole input with the one given (Gemini CLI 0.61 too, whatever its docs
 say about merging: a ``tool_input`` without ``file_path`` fails its validation), so the rewrite is
-always the call's own input with the changed keys. Anything else, and anything that fails or runs out of time, keeps the deny and its reason. A slice
+always the call's own input with the changed keys. Anything else, and anything that fails or runs
+out of time, keeps the deny and its reason. A slice
 is cached by (real path, size, mtime_ns, cap) in INDEX in the output folder, so reading the same
 file again costs a stat and a small JSON read. Nothing is written outside the output folder
 (``$BOUNDREAD_OUT_DIR`` against the payload's cwd, else ``<cwd>/boundread-out``).
