@@ -138,6 +138,20 @@ def test_each_tool_on_real_files(project: Path) -> None:
     talk(project, work)
 
 
+def test_a_saved_slice_is_a_readable_resource_and_nothing_else_is(project: Path) -> None:
+    async def work(client: Client) -> None:
+        part = await client.call_tool("pages", {"path": "report.pdf", "range": "2"})
+        uri = link(part).as_uri()
+        (content,) = (await client.read_resource(uri)).contents
+        assert content.text.startswith("--- page 2 / 12 ---")  # type: ignore[union-attr]
+        for other in ("file:///etc/passwd", (project / "report.pdf").as_uri(), (project / "server.log").as_uri(),
+                      uri.replace("boundread-out/", "boundread-out/../")):
+            with pytest.raises(Exception, match="not a slice this server saved"):
+                await client.read_resource(other)
+
+    talk(project, work)
+
+
 def test_a_result_is_bounded_by_the_server_limit(project: Path) -> None:
     async def work(client: Client) -> None:
         whole = await client.call_tool("extract", {"path": "server.log", "max_chars": 1_000_000})
@@ -395,3 +409,9 @@ def test_roots_check_whole_components(tmp_path: Path) -> None:
     assert roots.from_uris(["file:///a%20b/c", "https://x/y", "file://host/z"]) == (roots.real("/a b/c"),)
     assert roots.effective(("/p",), True, ("/p/q", "/elsewhere")) == ("/p/q",)
     assert roots.effective(("/p",), False, ("/elsewhere",)) == ("/elsewhere",)
+
+
+def test_the_cli_does_not_load_the_sdk_until_mcp_runs() -> None:
+    probe = "from boundread.cli.app import app\nimport sys\nprint('mcp' in sys.modules, 'anyio' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=60)
+    assert out.stdout.split() == ["False", "False"]

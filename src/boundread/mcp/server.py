@@ -2,10 +2,11 @@
 
 Every tool is read-only, takes a path inside the served roots (:mod:`boundread.mcp.roots`) and returns a
 bounded result: the text (the slice, what it is, the next call), the JSON envelope as structured content,
-and a ``resource_link`` to the file the slice was saved to. The engine's blocking work runs in a worker
-thread (at most ``WORKERS`` at once), so parallel calls never stall the server; a call past its deadline
-returns a timeout error while its thread finishes on its own. A bad file, a bomb or a timeout is a tool
-result with ``isError``, never the end of the server.
+and a ``resource_link`` to the file the slice was saved to. Those saved slices, and nothing else, are
+readable as resources (``resources/read`` of a link). The engine's blocking work runs in a worker thread
+(at most ``WORKERS`` at once), so parallel calls never stall the server; a call past its deadline returns a
+timeout error while its thread finishes on its own. A bad file, a bomb or a timeout is a tool result with
+``isError``, never the end of the server.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from typing import Annotated
 import anyio
 import anyio.to_thread
 from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver.exceptions import ResourceError
 from mcp.server.mcpserver.resolve import ListRoots, Resolve
 from mcp.shared.exceptions import MCPDeprecationWarning
 from mcp_types import CallToolResult, ContentBlock, ListRootsResult, ResourceLink, TextContent, ToolAnnotations
@@ -68,6 +70,16 @@ def build(config: Config) -> MCPServer:
     """The server, its five tools bound to ``config``."""
     server: MCPServer = MCPServer("boundread", version=__version__, instructions=INSTRUCTIONS, log_level="WARNING")
     limiter = anyio.CapacityLimiter(WORKERS)
+    outputs: set[str] = set()  # the folders this server saved slices to: the only ones resources/read serves
+
+    @server.resource("file:///{+path}", name="slice", mime_type="text/plain",
+                     description="A slice this server saved (the resource link of a tool result).")
+    def read_slice(path: str) -> str:
+        real = roots.real("/" + path)
+        if not any(roots.inside(real, folder) for folder in outputs) or not Path(real).is_file():
+            raise ResourceError(f"/{path} is not a slice this server saved; call a tool to read a file")
+        with open(real, encoding="utf-8", errors="replace") as fh:
+            return fh.read(config.max_chars)
 
     async def run(path: str, client: ListRootsResult | None, work: Callable[[Target], Reply]) -> CallToolResult:
         served = roots.effective(config.roots, config.explicit_roots,
@@ -76,6 +88,7 @@ def build(config: Config) -> MCPServer:
         try:
             real = roots.resolve(path, served)
             target = Target(real, roots.display(real, served), tools.out_folder(config, served))
+            outputs.add(roots.real(target.out_dir))
             with anyio.fail_after(config.timeout + GRACE):
                 reply = await anyio.to_thread.run_sync(partial(work, target), abandon_on_cancel=True,
                                                        limiter=limiter)
