@@ -133,7 +133,9 @@ def test_each_tool_on_real_files(project: Path) -> None:
 
         window = await client.call_tool("extract", {"path": "server.log", "max_chars": 200})
         assert len((window.structured_content or {})["text"]) <= 200
-        assert text(window).endswith('next: extract(path="server.log", lines="15-28", max_chars=200)')
+        assert text(window).endswith('next: extract(path="server.log", lines="15-28")')
+        cut = await client.call_tool("pages", {"path": "report.pdf", "range": "1-2", "max_chars": 400})
+        assert text(cut).endswith('next: pages(path="report.pdf", range="1-2")')  # the default cap reads it
 
     talk(project, work)
 
@@ -158,7 +160,7 @@ def test_a_result_is_bounded_by_the_server_limit(project: Path) -> None:
         envelope = whole.structured_content or {}
         assert envelope["chars"] <= 5_000 and envelope["truncated"]  # the call cannot raise the server's cap
         assert "max_chars 5,000 reached" in text(whole), text(whole)[-400:]
-        assert text(whole).endswith('lines="341-680")')  # the next call keeps no max_chars above the cap
+        assert text(whole).endswith('lines="341-680")')
 
     talk(project, work, "--max-chars", "5000")
 

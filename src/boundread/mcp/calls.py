@@ -29,9 +29,8 @@ _TOOL = {"list-zip": "list_zip"}
 _QUOTED = re.compile(r"`(boundread [^`]+)`")
 
 
-def tool_call(command: str, path: str, keep: dict[str, object] | None = None) -> str | None:
-    """The tool call that does what the CLI ``command`` does, naming the file ``path``; None when no tool can.
-    ``keep``: arguments of this call that the next one keeps (max_chars), where its tool takes them."""
+def tool_call(command: str, path: str) -> str | None:
+    """The tool call that does what the CLI ``command`` does, naming the file ``path``; None when no tool can."""
     try:
         words = shlex.split(command)
     except ValueError:
@@ -61,8 +60,6 @@ def tool_call(command: str, path: str, keep: dict[str, object] | None = None) ->
             args[positional.pop(0)] = word
     if name == "pages" and "range" not in args:
         return None
-    takes = {param for param, _ in options.values()}
-    args.update({key: value for key, value in (keep or {}).items() if key in takes and key not in args})
     return render(_TOOL.get(name, name), args)
 
 

@@ -17,8 +17,7 @@ from boundread.units import human_bytes
 _BYTE_FIELDS = frozenset({"total_size", "largest", "compressed", "size", "uncompressed", "xml_bytes"})
 
 
-def next_lines(commands: Sequence[str], real: str, shown: str, *, more: bool,
-               keep: dict[str, object] | None = None) -> list[str]:
+def next_lines(commands: Sequence[str], real: str, shown: str, *, more: bool) -> list[str]:
     """``next: <tool call>`` for each suggested command; ``next: none`` when nothing is left to read."""
     if not commands:
         return ["next: none - " + ("raise max_chars or narrow the request to see the rest" if more
@@ -26,20 +25,19 @@ def next_lines(commands: Sequence[str], real: str, shown: str, *, more: bool,
     lines = []
     for command in commands:
         words = command.split(" ", 2)
-        call = calls.tool_call(command, shown, keep) if len(words) > 2 else None
+        call = calls.tool_call(command, shown) if len(words) > 2 else None
         lines.append(f"next: {call}" if call else f"next (CLI only): {calls.in_text(command, real, shown)}")
     return lines
 
 
-def extract_text(result: ExtractResult, text: str, shown: str, saved: str | None, real: str,
-                 keep: dict[str, object] | None = None) -> str:
+def extract_text(result: ExtractResult, text: str, shown: str, saved: str | None, real: str) -> str:
     cut = f" · cut: {'; '.join(result.truncated_reasons)}" if result.truncated else ""
     done = f"{result.done} · " if result.done else ""
     about = (f"[boundread] {shown}{':' + result.member if result.member else ''} ({result.kind}): {done}"
              f"{result.chars:,} chars (~{result.est_tokens:,} tokens){cut}")
     lines = [about, f"saved: {saved}" if saved else "saved: nowhere (see the warning)"]
     lines += [f"warning: {calls.in_text(w, real, shown)}" for w in result.warnings]
-    lines += next_lines(result.next, real, shown, more=result.truncated, keep=keep)
+    lines += next_lines(result.next, real, shown, more=result.truncated)
     body = text if not text or text.endswith("\n") else text + "\n"
     return body + "\n" + "\n".join(lines)
 

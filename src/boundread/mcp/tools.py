@@ -91,7 +91,7 @@ def pages(config: Config, target: Target, page_range: str, *, layout: bool = Fal
     req = Request(limits=limits(config, max_chars), pages=parse_spans(page_range), layout=layout, password=password)
     selection = f"pages-{page_range}" + ("-layout" if layout else "")
     result = engine.extract(target.real, req, to_stdout=True, selection=selection, kinds=("pdf", "pptx", "odp"))
-    return _slice("pages", result, target, [selection], keep={"max_chars": _kept(config, max_chars)})
+    return _slice("pages", result, target, [selection])
 
 
 def sheets(config: Config, target: Target, sheet: str | None = None, rows: str | None = None, *,
@@ -116,8 +116,7 @@ def sheets(config: Config, target: Target, sheet: str | None = None, rows: str |
                   rows=parse_span(rows, "rows") if rows else None)
     selection = f"sheet-{sheet}" + (f"-rows-{rows}" if rows else "")
     rows_out = engine.extract(target.real, req, to_stdout=True, selection=selection, kinds=WORKBOOKS)
-    return _slice("sheets", rows_out, target, [selection], suffix=".csv",
-                  keep={"max_chars": _kept(config, max_chars)})
+    return _slice("sheets", rows_out, target, [selection], suffix=".csv")
 
 
 def list_zip(config: Config, target: Target, *, max_entries: int = 500, password: str | None = None) -> Reply:
@@ -153,12 +152,12 @@ def extract(config: Config, target: Target, *, pages: str | None = None, lines: 
     parts += [f"pages-{pages}"] if pages else [f"sheet-{sheet}"] if sheet else []
     parts += [f"grep-{output.slug(grep, 30)}"] if grep is not None else []
     parts += [f"lines-{lines}"] if lines else []
-    return _slice("extract", result, target, parts or ["text"], keep={"max_chars": _kept(config, max_chars)})
+    return _slice("extract", result, target, parts or ["text"])
 
 
-def _slice(command: str, result: ExtractResult, target: Target, parts: list[str], suffix: str = ".txt",
-           keep: dict[str, object | None] | None = None) -> Reply:
-    kept = {key: value for key, value in (keep or {}).items() if value is not None}
+def _slice(command: str, result: ExtractResult, target: Target, parts: list[str], suffix: str = ".txt") -> Reply:
+    """The slice's reply. Its next calls, like the CLI's, leave max_chars out: a page cut short by a small
+    max_chars continues with the same range, which the default cap reads whole."""
     body = result.text or ""
     saved, warning = _save(target, body, output.default_output(target.shown, ".".join(parts), suffix).name)
     shown = dataclasses.replace(result, path=target.shown, output=str(saved) if saved else None, text=None,
@@ -166,8 +165,8 @@ def _slice(command: str, result: ExtractResult, target: Target, parts: list[str]
     # the slice and the next call close the envelope too: a client that shows the model the structured content
     # instead of the text (Claude Code does) still gives it the slice, then the call that continues it
     data = {**render.as_dict(shown), "resolved": str(target.real), "text": body,
-            "next_calls": _calls(result.next, target, kept)}
-    reply = text.extract_text(shown, body, target.shown, str(saved) if saved else None, str(target.real), kept)
+            "next_calls": _calls(result.next, target)}
+    reply = text.extract_text(shown, body, target.shown, str(saved) if saved else None, str(target.real))
     return Reply(reply, envelope(command, data), saved)
 
 
@@ -184,17 +183,12 @@ def _save(target: Target, body: str, name: str) -> tuple[Path | None, str | None
         return None, f"the slice was not saved ({exc})"
 
 
-def _kept(config: Config, max_chars: int | None) -> int | None:
-    """The max_chars the next call repeats: the one asked for, when below the server's own cap."""
-    return max_chars if max_chars is not None and max_chars < config.max_chars else None
-
-
 def _bounded(body: str, max_chars: int) -> tuple[str, bool]:
     if len(body) <= max_chars:
         return body, False
     return body[:max_chars].rsplit("\n", 1)[0] + "\n", True
 
 
-def _calls(commands: Any, target: Target, keep: dict[str, object] | None = None) -> list[str]:
+def _calls(commands: Any, target: Target) -> list[str]:
     """Each next command as its tool call; one no tool runs stays the CLI command, said to be one."""
-    return [calls.tool_call(command, target.shown, keep) or f"CLI only: {command}" for command in commands]
+    return [calls.tool_call(command, target.shown) or f"CLI only: {command}" for command in commands]
