@@ -55,7 +55,7 @@ def test_an_output_that_is_a_folder_or_a_device(src: Path, tmp_path: Path) -> No
 def test_over_an_existing_file_the_summary_says_what_it_replaced(src: Path, tmp_path: Path) -> None:
     (tmp_path / "old.txt").write_text("x" * 2048)
     human = runner.invoke(app, ["extract", str(src), "-o", "old.txt"])
-    assert human.exit_code == 0 and "replaced old.txt (2.0 KB)" in human.stdout, human.stdout
+    assert human.exit_code == 0 and "replaced old.txt (2.0 kB)" in human.stdout, human.stdout
     assert (tmp_path / "old.txt").read_text() == "sentinel-9 line\n"
     data = json.loads(runner.invoke(app, ["extract", str(src), "-o", "old.txt", "--json"]).stdout)
     assert data["replaced"] == {"path": "old.txt", "was": "file", "bytes": 16, "target": None}

@@ -1,15 +1,20 @@
-"""Sizes as people read them. No imports: the guard-check hook path uses this too."""
+"""Sizes as people read them: decimal (SI) units, 1 kB = 1,000 bytes, as ``ls -h --si``, macOS and disk makers
+count; JSON keeps exact byte counts. No imports: the guard-check hook path uses this too."""
 
 from __future__ import annotations
 
+UNITS = ("B", "kB", "MB", "GB", "TB")
+
 
 def human_bytes(n: int | None) -> str:
-    """``9177`` -> ``"9.0 KB"``; ``None`` -> ``"?"``."""
+    """``9177`` -> ``"9.2 kB"``; ``112_816_697`` -> ``"112.8 MB"``; ``None`` -> ``"?"``."""
     if n is None:
         return "?"
+    if n < 1000:
+        return f"{n} B"
     size = float(n)
-    for unit in ("B", "KB", "MB", "GB"):
-        if size < 1024 or unit == "GB":
-            return f"{n} B" if unit == "B" else f"{size:.1f} {unit}"
-        size /= 1024
-    return f"{n} B"
+    for unit in UNITS[1:]:
+        size /= 1000
+        if round(size, 1) < 1000 or unit == UNITS[-1]:
+            return f"{size:.1f} {unit}"
+    raise AssertionError("unreachable")  # pragma: no cover

@@ -9,7 +9,7 @@ from boundread.core.sink import Sink
 
 KINDS: tuple[str, ...] = ("text",)
 
-SAMPLE_BYTES = 2 * 1024 * 1024  # info reads at most this much; above it figures are estimates
+SAMPLE_BYTES = 2_000_000  # info reads at most this much (2 MB); above it figures are estimates
 CHUNK_CHARS = 64 * 1024
 
 
@@ -37,7 +37,7 @@ def info(src: Source, req: Request) -> Details:
     fields.update(_table_shape(text))
     details = Details(fields=fields, est_chars=round(len(text) * scale), estimated=not exact)
     if not exact:
-        details.warnings.append(f"figures estimated from the first {SAMPLE_BYTES // (1024 * 1024)} MB")
+        details.warnings.append(f"figures estimated from the first {SAMPLE_BYTES // 1_000_000} MB")
     if longest > 100_000:
         details.warnings.append(f"a line of {longest:,} characters: use --max-chars or --grep, not --lines")
     details.next.append(("extract", FILE, "--lines", f"1-{_window(len(text), lines, req)}"))
