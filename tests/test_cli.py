@@ -278,6 +278,22 @@ def test_dir_shows_the_public_api() -> None:
     assert {"info", "extract", "pages", "sheets", "list_zip", "Limits", "ExitCode"} <= set(dir(boundread))
 
 
+@pytest.mark.parametrize(("args", "name"), [(("pages", "{}", "10-99"), "report.pdf.pages-10-12.txt"),
+                                            (("pages", "{}", "1,11-99", "--layout"),
+                                             "report.pdf.pages-1_11-12-layout.txt"),
+                                            (("extract", "{}", "--pages", "12-40"), "report.pdf.pages-12.txt"),
+                                            (("pages", "{}", "2-5"), "report.pdf.pages-2-5.txt")])
+def test_the_output_name_says_the_pages_read_when_the_range_was_clamped(tmp_path: Path, args: tuple[str, ...],
+                                                                        name: str) -> None:
+    from boundread.core.demo import write_samples
+
+    report = write_samples(tmp_path / "demo")["report.pdf"]
+    code, data = run_json(*(a.format(report) for a in args))
+    assert code == 0 and Path(data["output"]).name == name
+    clamped = name != "report.pdf.pages-2-5.txt"
+    assert any("clamped to" in warning for warning in data["warnings"]) is clamped
+
+
 # --- what a person sees on a terminal -----------------------------------------------------------------
 
 def test_list_zip_breaks_long_names_between_words_at_60_columns(tmp_path: Path) -> None:

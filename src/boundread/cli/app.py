@@ -193,7 +193,8 @@ def extract(
                        ocr=check_mode(ocr_mode), ocr_lang=ocr_lang)
         filters = engine.Filters(lines=parse_span(lines) if lines else None, grep=grep, ignore_case=ignore_case,
                                  context=context, member=member)
-        selection = f"pages-{pages}" if pages else "sheet-" + "-".join(sheet) if sheet else "text"
+        selection = (f"pages-{engine.pages_text(req.pages)}" if pages else
+                     "sheet-" + "-".join(sheet) if sheet else "text")
         replacing = _check_output(output, stdout)
         result = engine.extract(file, req, filters, output_path=output, to_stdout=stdout, selection=selection,
                                 watch=_watch())
@@ -224,7 +225,7 @@ def pages(
         req = _request(timeout=timeout, max_chars=max_chars, pages=parse_spans(page_range), layout=layout,
                        engine=_check_engine(engine_name), password=password,
                        ocr=check_mode(ocr_mode), ocr_lang=ocr_lang)
-        selection = f"pages-{page_range}" + ("-layout" if layout else "")
+        selection = f"pages-{engine.pages_text(req.pages)}" + ("-layout" if layout else "")
         replacing = _check_output(output, stdout)
         result = engine.extract(file, req, output_path=output, to_stdout=stdout, selection=selection,
                                 kinds=("pdf", "pptx", "odp"), watch=_watch())

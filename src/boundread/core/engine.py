@@ -175,6 +175,7 @@ def _extract(
     text = sink.text()
     written: Path | None = None
     if not to_stdout:
+        selection = clamped_selection(selection, req, outcome)
         dest = Path(output_path) if output_path else _default_dest(src.name, selection, filters, suffix)
         written = output.write_atomic(dest, text, never=src.path)
     resume = _resume(outcome, sink, filters, src, target)
@@ -262,6 +263,21 @@ def _mislabel(src: Source) -> str | None:
     if hint is None or hint == src.kind:
         return None
     return f"named like a {hint} file but it is {src.kind} (judged by its content)"
+
+
+def pages_text(spans: tuple[Span, ...] | list[Span]) -> str:
+    """``(Span(1, 5), Span(8, 8))`` -> ``1-5,8``: how a page selection reads in an output file's name."""
+    return ",".join(str(span) for span in spans)
+
+
+def clamped_selection(selection: str, req: Request, outcome: Outcome) -> str:
+    """``pages-10-99`` on a 12-page file names what was read: ``pages-10-12`` (the handler warns it clamped)."""
+    total = outcome.totals.get("pages", outcome.totals.get("slides"))
+    if not req.pages or not isinstance(total, int) or total < 1:
+        return selection
+    read = [Span(span.first, min(span.last, total)) for span in req.pages if span.first <= total]
+    asked, got = pages_text(req.pages), pages_text(read)
+    return selection.replace(f"pages-{asked}", f"pages-{got}", 1) if read and got != asked else selection
 
 
 def _default_dest(name: str, selection: str, filters: Filters, suffix: str) -> Path:
