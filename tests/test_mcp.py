@@ -351,7 +351,8 @@ def test_init_mcp_registers_the_server_for_claude_code_and_cursor(tmp_path: Path
     first = run("init", "--mcp", "--dir", str(tmp_path))
     assert first.exit_code == 0, first.stderr
     entry = json.loads((tmp_path / ".mcp.json").read_text())["mcpServers"]["boundread"]
-    assert entry["args"] == ["mcp"] and entry["type"] == "stdio" and "boundread" in entry["command"]
+    assert entry["args"] == ["mcp", "--max-chars", "40000"]  # under Claude Code's 50,000-char cut to a preview
+    assert entry["type"] == "stdio" and "boundread" in entry["command"]
     assert "unchanged: " + str(tmp_path / ".mcp.json") in run("init", "--mcp", "--dir", str(tmp_path)).stdout
     assert run("init", "--agent", "cursor", "--mcp", "--dir", str(tmp_path)).exit_code == 0
     assert json.loads((tmp_path / ".cursor" / "mcp.json").read_text())["mcpServers"]["boundread"]["args"] == ["mcp"]

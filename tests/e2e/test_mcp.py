@@ -1,7 +1,8 @@
 """`boundread mcp` inside the real Claude Code: registered by `boundread init --mcp` (the project's .mcp.json),
 called by the scripted model as ``mcp__boundread__<tool>``.
 
-Found with Claude Code 2.1.332: print mode (``-p``) starts the project's .mcp.json servers without the trust
+Found with Claude Code 2.1.332: it saves a tool result over 50,000 characters to a file and shows the model
+a 2 KB preview instead, so `init --mcp` registers the server with ``--max-chars 40000``. Print mode (``-p``) starts the project's .mcp.json servers without the trust
 prompt an interactive session shows, so no ``--mcp-config`` or ``enableAllProjectMcpServers`` is needed;
 ``--allowedTools mcp__boundread__pages`` lets the call through without a permission prompt. The MCP tools are
 deferred (the model finds them through ToolSearch), and a call by name works. Claude Code hands the model the
@@ -31,7 +32,7 @@ def project(workspace: Workspace) -> Workspace:
     done = workspace.boundread("init", "--mcp")
     assert done.returncode == 0, done.stderr
     entry = json.loads((workspace.project / ".mcp.json").read_text(encoding="utf-8"))["mcpServers"]["boundread"]
-    assert entry["args"] == ["mcp"]
+    assert entry["args"] == ["mcp", "--max-chars", "40000"]
     return workspace
 
 
@@ -86,3 +87,14 @@ def test_a_huge_log_is_grepped_and_an_error_reaches_the_model_as_one_line(projec
     assert "request 00049999" not in found
     assert "boundread: error: /etc/passwd is outside the folders this server serves" in refused
     assert "root:" not in refused
+
+
+def test_a_default_slice_reaches_the_model_whole_not_as_a_saved_preview(project: Workspace) -> None:
+    with claude.fake_model() as model:
+        model.script(Turn(calls=(Call("mcp__boundread__extract", {"path": "huge.log"}),)), Turn(text="ok"))
+        run(project, model, "Read huge.log")
+        (seen,) = claude.results(model)
+    assert "<persisted-output>" not in seen and "Output too large" not in seen
+    data = envelope(seen)
+    assert data["truncated_reasons"] == ["max_chars 40,000 reached"] and len(str(data["text"])) <= 40_000
+    assert str(data["next_calls"]).startswith("['extract(path=\"huge.log\", lines=\"")

@@ -344,6 +344,9 @@ def _prune(folder: Path) -> None:
 
 MCP_AGENTS = ("claude", "cursor")
 MCP_NAME = "boundread"
+# Claude Code 2.1.332 saves an MCP result over 50,000 characters to a file and shows the model a 2 KB preview
+# (tests/e2e/test_mcp.py); the result is the envelope as JSON, the slice plus about 1,500 characters
+MCP_ARGS = {"claude": ["mcp", "--max-chars", "40000"]}
 
 
 def mcp_config(agent: str, root: Path, home: Path, user: bool) -> Path:
@@ -369,9 +372,11 @@ def mcp_change(agent: str = "claude", root: Path | None = None, *, user: bool = 
         raise Corrupt(f"{path}: \"mcpServers\" is not an object; left untouched", "fix it by hand")
     words = (program or locate.program()).command
     command = shlex.split(words)[0] if words.startswith("'") else words
-    entry: dict[str, Any] = {**({"type": "stdio"} if agent == "claude" else {}), "command": command, "args": ["mcp"]}
+    entry: dict[str, Any] = {**({"type": "stdio"} if agent == "claude" else {}), "command": command,
+                             "args": MCP_ARGS.get(agent, ["mcp"])}
     old = servers.get(MCP_NAME)
-    is_ours = isinstance(old, dict) and old.get("args") == ["mcp"] and "boundread" in str(old.get("command", ""))
+    is_ours = (isinstance(old, dict) and (old.get("args") or [None])[0] == "mcp"
+               and "boundread" in str(old.get("command", "")))
     if uninstall:
         if not is_ours:
             return Change(path, before, before)
