@@ -2,12 +2,12 @@
 called by the scripted model as ``mcp__boundread__<tool>``.
 
 Found with Claude Code 2.1.332: it saves a tool result over 50,000 characters to a file and shows the model
-a 2 KB preview instead, so `init --mcp` registers the server with ``--max-chars 40000``. Print mode (``-p``) starts the project's .mcp.json servers without the trust
-prompt an interactive session shows, so no ``--mcp-config`` or ``enableAllProjectMcpServers`` is needed;
-``--allowedTools mcp__boundread__pages`` lets the call through without a permission prompt. The MCP tools are
-deferred (the model finds them through ToolSearch), and a call by name works. Claude Code hands the model the
-*structured content* (as JSON) and the resource link, not the text block, so the envelope carries the slice
-and the next call itself.
+a 2 KB preview instead, so `init --mcp` registers the server with ``--max-chars 40000``. Print mode (``-p``)
+starts the project's .mcp.json servers without the trust prompt an interactive session shows, so no
+``--mcp-config`` or ``enableAllProjectMcpServers`` is needed; ``--allowedTools mcp__boundread__pages`` lets
+the call through without a permission prompt. The MCP tools are deferred (the model finds them through
+ToolSearch), and a call by name works. Claude Code hands the model the *structured content* (as JSON) and
+the resource link, not the text block, so the envelope carries the slice and the next call itself.
 """
 
 from __future__ import annotations
