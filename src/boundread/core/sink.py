@@ -17,6 +17,24 @@ from boundread.limits import Deadline, Limits
 MAX_LINE = 1 << 20  # characters of one input line kept for matching
 
 
+class Progress:
+    """How far a reader is, for a progress bar: bytes of the file for text, pages for a PDF. Readers set the
+    total once they know it and move ``done``; a watcher (another thread) only reads the two numbers."""
+
+    __slots__ = ("done", "total", "unit")
+
+    def __init__(self) -> None:
+        self.done = 0
+        self.total: int | None = None
+        self.unit = "bytes"
+
+    def start(self, total: int | None, unit: str) -> None:
+        self.done, self.total, self.unit = 0, total, unit
+
+    def advance(self, n: int = 1) -> None:
+        self.done += n
+
+
 class Sink:
     def __init__(
         self,
@@ -40,6 +58,8 @@ class Sink:
         self.warnings: list[str] = []
         self.full = False  # stop reading: a bound was reached or the selection is complete
         self.timed_out = False
+        self.interrupted = False
+        self.progress = Progress()
         self.stop_line: int | None = None  # first input line not (fully) written, when cut
         self._parts: list[str] = []
         self._partial: list[str] = []
@@ -84,6 +104,12 @@ class Sink:
         if not self.timed_out:
             self.timed_out = True
             self._stop(f"timeout after {self.deadline.seconds:g} s")
+
+    def interrupt(self) -> None:
+        """Ctrl-C: stop here and keep what was written, as a timeout does."""
+        if not self.interrupted:
+            self.interrupted = True
+            self._stop("interrupted")
 
     def _stop(self, reason: str | None) -> None:
         self.full = True

@@ -70,7 +70,9 @@ def _table_shape(text: str) -> dict[str, object]:
 def extract(src: Source, req: Request, sink: Sink) -> Outcome:
     with src.open() as raw:
         reader = io.TextIOWrapper(raw, encoding=_encoding(src), errors="replace", newline=None)
+        sink.progress.start(src.size, "bytes")
         while chunk := reader.read(CHUNK_CHARS):
+            sink.progress.done = raw.tell()
             if not sink.write(chunk):
                 break
         complete = not sink.full

@@ -14,6 +14,7 @@ from typing import Any
 
 from rich import box
 from rich.console import Console
+from rich.progress import ProgressColumn, Task
 from rich.table import Table
 from rich.text import Text
 
@@ -34,16 +35,26 @@ def console(stderr: bool = False) -> Console:
 
 
 @contextlib.contextmanager
-def progress(sink: Sink, delay: float = 0.5) -> Iterator[None]:
-    """A transient status line on stderr while a long extraction runs (only shown after ``delay``)."""
+def progress(sink: Sink, delay: float = 0.5, out: Console | None = None) -> Iterator[None]:
+    """A transient progress bar on stderr while a long extraction runs, shown after ``delay``: percent of the
+    file's bytes (text) or of the pages asked (PDF), the rate, the time left, and what was found so far."""
     stop = threading.Event()
 
     def show() -> None:
         if stop.wait(delay):
             return
-        with console(stderr=True).status("extracting…", spinner="dots") as status:
-            while not stop.wait(0.2):
-                status.update(f"extracting… {sink.chars:,} chars, {sink.lines:,} lines")
+        from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, TimeRemainingColumn
+
+        bar = Progress(TextColumn("{task.description}"), BarColumn(), TaskProgressColumn(), RateColumn(),
+                       TimeRemainingColumn(), TextColumn("{task.fields[found]}"),
+                       console=out or console(stderr=True), transient=True, refresh_per_second=8)
+        with bar:
+            task = bar.add_task("reading", total=None, found="", unit="bytes")
+            while True:
+                counter = sink.progress
+                bar.update(task, total=counter.total, completed=counter.done, unit=counter.unit, found=_found(sink))
+                if stop.wait(0.1):
+                    break
 
     worker = threading.Thread(target=show, daemon=True)
     worker.start()
@@ -52,6 +63,24 @@ def progress(sink: Sink, delay: float = 0.5) -> Iterator[None]:
     finally:
         stop.set()
         worker.join(timeout=1)
+
+
+class RateColumn(ProgressColumn):
+    """``12.3 MB/s`` for bytes, ``4.5 pages/s`` for pages (decimal units, as everywhere)."""
+
+    def render(self, task: Task) -> Text:
+        speed = task.finished_speed or task.speed
+        if speed is None:
+            return Text("")
+        if task.fields.get("unit") == "bytes":
+            return Text(f"{human_bytes(int(speed))}/s")
+        return Text(f"{speed:.1f} {task.fields.get('unit', 'pages')}/s")
+
+
+def _found(sink: Sink) -> str:
+    if sink.grep is not None:
+        return plural(sink.matches, "match", "matches")
+    return f"{sink.chars:,} chars"
 
 
 def print_info(result: InfoResult) -> None:

@@ -175,6 +175,7 @@ def _write(doc: PdfDoc, spans: list[Span], req: Request, sink: Sink, out: Outcom
                 if len(failed) <= MAX_PAGE_WARNINGS:
                     out.warnings.append(f"page {page.number} could not be read: {page.error}")
             reasons, chars = len(sink.reasons), sink.chars
+            sink.progress.advance()
             more = sink.write(f"--- page {page.number} / {doc.pages} ---\n{page.text}")
             if len(sink.reasons) > reasons:  # cut by a limit, or not written at all (deadline)
                 if sink.chars > chars:
@@ -206,6 +207,7 @@ def extract(src: Source, req: Request, sink: Sink) -> Outcome:
             out.warnings.append("the file has no pages")
             return out
         spans = _clamp(req.pages, total, out.warnings)
+        sink.progress.start(sum(span.last - span.first + 1 for span in spans), "pages")
         pick = Rereader(src, req, doc, sink.deadline)
         with closing(pick):
             written, stop = _write(doc, spans, req, sink, out, pick)
