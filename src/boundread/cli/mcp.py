@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from boundread.cli.boundary import boundary
+from boundread.cli.boundary import AtLeast, boundary
 from boundread.errors import NotFound, UsageError
 
 
@@ -23,11 +23,12 @@ def mcp(
     = None,
     http: Annotated[bool, typer.Option("--http", help="Serve streamable HTTP on 127.0.0.1 (path /mcp) instead "
                                        "of stdio.")] = False,
-    port: Annotated[int, typer.Option("--port", min=1, max=65535, help="The --http port.")] = 8000,
-    max_chars: Annotated[int, typer.Option("--max-chars", min=1, help="At most this many characters per result "
-                                           "(~4 per token).")] = 100_000,
-    timeout: Annotated[float, typer.Option("--timeout", min=0.1, help="Stop each call after this many "
-                                           "seconds.")] = 60.0,
+    port: Annotated[int, typer.Option("--port", metavar="N", min=1, max=65535, help="The --http port.")] = 8000,
+    max_chars: Annotated[int, typer.Option("--max-chars", metavar="N", click_type=AtLeast(1),
+                                           help="At most this many characters per result (~4 per token).")]
+    = 100_000,
+    timeout: Annotated[float, typer.Option("--timeout", metavar="SECONDS", click_type=AtLeast(0.1, float),
+                                           help="Stop each call after this many seconds.")] = 60.0,
     out: Annotated[Path | None, typer.Option("--out", metavar="DIR", help="Save slices here (default: "
                                              "$BOUNDREAD_OUT_DIR, else boundread-out/ in the first root).")]
     = None,
