@@ -6,13 +6,10 @@ import fcntl
 import os
 import pty
 import re
-import signal
 import struct
 import subprocess
 import sys
 import termios
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 BIN = Path(sys.executable).parent / "boundread"
@@ -59,11 +56,3 @@ def run(args: list[str], *, columns: int = 80, env: dict[str, str] | None = None
 
 def plain(text: str) -> str:
     return re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", text).replace("\r\n", "\n")
-
-
-def interrupt_when(process: subprocess.Popen[bytes], ready: Callable[[], bool], timeout: float = 30) -> None:
-    """Send SIGINT (what Ctrl-C sends) once ``ready()`` is true."""
-    deadline = time.monotonic() + timeout
-    while not ready() and time.monotonic() < deadline and process.poll() is None:
-        time.sleep(0.02)
-    process.send_signal(signal.SIGINT)

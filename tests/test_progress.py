@@ -22,6 +22,7 @@ from boundread.ranges import parse_spans
 from boundread.render import views
 from tests import terminal
 
+
 @pytest.fixture(autouse=True)
 def _a_real_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("TERM", "xterm")  # rich draws no live display on a dumb terminal

@@ -66,6 +66,7 @@ MaxRowsOpt = Annotated[int, typer.Option("--max-rows", metavar="N", click_type=A
 MaxColsOpt = Annotated[int, typer.Option("--max-cols", metavar="N", click_type=AtLeast(1),
                                          help="At most this many columns.")]
 
+INTERRUPTED = 130  # Ctrl-C, as shells report a SIGINT (128 + 2); the partial text is written, marked interrupted
 _FORMAT_SUFFIX = {"csv": ".csv", "tsv": ".tsv", "markdown": ".md"}
 
 
@@ -108,6 +109,8 @@ def _emit_extract(result: ExtractResult, command: str, as_json: bool, replaced: 
             typer.echo(result.text, nl=bool(result.text) and not result.text.endswith("\n"))
         render.print_extract(result, to_stderr=result.text is not None,
                              replaced=replaced.describe() if replaced and result.output else None)
+    if "interrupted" in result.truncated_reasons:
+        return INTERRUPTED
     return int(ExitCode.TIMEOUT) if result.timed_out else 0
 
 

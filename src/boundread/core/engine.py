@@ -171,6 +171,9 @@ def _extract(
     except _Expired:
         sink.expire()
         outcome = Outcome()
+    except KeyboardInterrupt:  # Ctrl-C: keep what was read, marked truncated ("interrupted"), as a timeout does
+        sink.interrupt()
+        outcome = Outcome()
     sink.close()
     text = sink.text()
     written: Path | None = None

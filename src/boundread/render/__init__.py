@@ -100,6 +100,9 @@ def print_extract(result: ExtractResult, *, to_stderr: bool = False, replaced: s
         lines += ["next:", *(f"  {command}" for command in result.next)]
     if result.output and result.chars:
         lines.append(f"read it in parts: {result.output} (grep it, or read ranges of lines)")
+    if "interrupted" in result.truncated_reasons:
+        lines.append("interrupted (Ctrl-C): kept what was read" + (" - `next` goes on from there" if result.next
+                                                                   else ""))
     stream = sys.stderr if to_stderr else sys.stdout
     stream.write("\n".join(fold(lines, stream)) + "\n")
 
