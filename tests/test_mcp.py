@@ -51,11 +51,12 @@ def server(root: Path, *args: str) -> StdioServerParameters:
 
 
 @asynccontextmanager
-async def connect(root: Path, *args: str, client_roots: list[Path] | None = None) -> AsyncIterator[Client]:
+async def connect(root: Path, *args: str, client_roots: list[Path] | None = None,
+                  mode: str = "legacy") -> AsyncIterator[Client]:
     async def list_roots(ctx: object) -> ListRootsResult:
         return ListRootsResult(roots=[Root(uri=folder.as_uri(), name=folder.name) for folder in client_roots or []])
 
-    async with Client(server(root, *args), mode="legacy", read_timeout_seconds=120,
+    async with Client(server(root, *args), mode=mode, read_timeout_seconds=120,
                       list_roots_callback=list_roots if client_roots is not None else None) as client:
         yield client
 
@@ -290,7 +291,8 @@ def test_parallel_calls_do_not_wait_for_a_slow_one(project: Path) -> None:
     assert max(done[f"quick{n}"] for n in range(3)) < done["slow"], done
 
 
-def test_the_client_roots_decide_what_is_served(project: Path, tmp_path: Path) -> None:
+@pytest.mark.parametrize("mode", ["legacy", "auto"])  # roots/list mid-call (2025-11-25), input_required (2026-07-28)
+def test_the_client_roots_decide_what_is_served(project: Path, mode: str) -> None:
     docs = project / "docs"
     docs.mkdir()
     (docs / "notes.txt").write_text("NOTES-IN-ROOT\n", encoding="utf-8")
@@ -301,7 +303,7 @@ def test_the_client_roots_decide_what_is_served(project: Path, tmp_path: Path) -
         outside = await client.call_tool("info", {"path": str(project / "report.pdf")})
         assert outside.is_error and "outside the folders" in text(outside)
 
-    talk(project, work, client_roots=[docs])
+    talk(project, work, client_roots=[docs], mode=mode)
 
 
 def test_a_client_root_outside_root_is_ignored(project: Path, tmp_path: Path) -> None:
