@@ -78,6 +78,11 @@ class Workspace:
         env.update(extra)
         return env
 
+    def deny_mode(self) -> None:
+        """Plain refusals, as before redirect mode (what ``init`` writes now): tests/e2e/test_redirect.py
+        covers the rewrite, these tests the deny and its reason."""
+        (self.project / ".boundread.toml").write_text('[guard]\nmode = "deny"\n', encoding="utf-8")
+
     def boundread(self, *args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
         """Run the installed ``boundread`` in the project, with this workspace's environment."""
         return subprocess.run([str(BIN / "boundread"), *args], cwd=self.project, env=self.env(), input=stdin,

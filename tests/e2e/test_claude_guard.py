@@ -16,6 +16,7 @@ from tests.e2e.files import project_files
 def project(workspace: Workspace) -> Workspace:
     project_files(workspace.project)
     done = workspace.boundread("init")
+    workspace.deny_mode()
     assert done.returncode == 0, done.stderr
     return workspace
 

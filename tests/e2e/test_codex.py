@@ -25,6 +25,7 @@ def project(workspace: Workspace) -> Workspace:
     """The test files and ``boundread init --agent codex``, nothing trusted yet."""
     project_files(workspace.project)
     done = workspace.boundread("init", "--agent", "codex")
+    workspace.deny_mode()
     assert done.returncode == 0, done.stderr
     assert (workspace.project / ".codex" / "hooks.json").is_file()
     return workspace
@@ -35,7 +36,7 @@ def trusted(project: Workspace) -> Workspace:
     """The project trusted (as ``codex exec --trust`` records it) and its hook trusted (as ``/hooks`` does)."""
     codex.trust_project(project)
     (hook,) = codex.trust_hooks(project)
-    assert hook["command"].endswith("guard-check --agent codex")
+    assert hook["command"].endswith("--agent codex") and "guard-check" in hook["command"]
     assert hook["trustStatus"] == "untrusted"  # before: what /hooks showed
     return project
 

@@ -16,6 +16,7 @@ from tests.e2e.files import project_files
 @pytest.fixture
 def project(workspace: Workspace) -> Workspace:
     project_files(workspace.project)
+    workspace.deny_mode()
     codex.configure(workspace)  # the user's provider settings, before boundread touches the file
     return workspace
 

@@ -23,8 +23,9 @@ def request(n: int) -> str:
 def project(workspace: Workspace) -> Workspace:
     project_files(workspace.project)
     done = workspace.boundread("init", "--agent", "gemini")
+    workspace.deny_mode()
     assert done.returncode == 0, done.stderr
-    assert "boundread guard-check --agent gemini" in (workspace.project / ".gemini" / "settings.json").read_text()
+    assert "guard-check --mode redirect --agent gemini" in (workspace.project / ".gemini" / "settings.json").read_text()
     return workspace
 
 

@@ -29,7 +29,7 @@ def _saved(workspace: Workspace) -> list[str]:
 def _short_answer(text: str, saved: str, tool: str) -> None:
     assert text.startswith(f"Not an error: the {tool} call ran"), text[:300]
     assert len(text) < 1500, len(text)
-    assert "2.1 MB of text, 60,000 lines" in text
+    assert "2.2 MB of text, 60,000 lines" in text  # 2,160,000 bytes, in decimal units
     assert f"Full output saved to: {saved}" in text
     assert f"boundread extract {saved} --lines 1-200" in text
     assert "line 00000001 of the slipped output" in text  # the five-line preview
