@@ -54,6 +54,12 @@ class Unsupported(BoundreadError):
     code = "unsupported"
 
 
+class NoText(Unsupported):
+    """Nothing to read: the pages or the image have no text layer and OCR cannot run (exit 4)."""
+
+    code = "no_text"
+
+
 class Encrypted(BoundreadError):
     exit_code = ExitCode.ENCRYPTED
     code = "encrypted"

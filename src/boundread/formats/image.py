@@ -6,7 +6,7 @@ import struct
 
 from boundread.core.model import FILE, Details, Outcome, Request, Source
 from boundread.core.sink import Sink
-from boundread.errors import Refused, Unsupported
+from boundread.errors import NoText, Refused, Unsupported
 from boundread.formats import ocr
 
 KINDS: tuple[str, ...] = ("image",)
@@ -41,7 +41,7 @@ def extract(src: Source, req: Request, sink: Sink) -> Outcome:
         raise Unsupported(f"{what} with no text to extract", "view it with your image tool, or drop --ocr never")
     why = ocr.missing(req.ocr_lang)
     if why is not None:
-        raise ocr.NoText(f"{what}: no text layer, and {why}", ocr.INSTALL)
+        raise NoText(f"{what}: no text layer, and {why}", ocr.INSTALL)
     with src.open() as fh:
         data = fh.read(req.limits.max_member_bytes + 1)
     if len(data) > req.limits.max_member_bytes:
@@ -58,7 +58,7 @@ def extract(src: Source, req: Request, sink: Sink) -> Outcome:
         sink.expire()
         return Outcome(unit="lines", done="no text (the time limit ran out during OCR)")
     if not text.strip():
-        raise ocr.NoText(f"{what}: OCR found no text in it", "view it with your image tool")
+        raise NoText(f"{what}: OCR found no text in it", "view it with your image tool")
     sink.write(text.strip() + "\n")
     return Outcome(unit="lines", done=f"OCR of {shape}image", totals={"engines": {"tesseract": "1"}})
 

@@ -32,12 +32,6 @@ _TESSDATA = (
 )
 
 
-class NoText(Unsupported):
-    """Nothing to read: the pages or the image have no text layer and OCR cannot run (exit 4)."""
-
-    code = "no_text"
-
-
 def check_mode(mode: str) -> str:
     if mode not in MODES:
         raise UsageError(f"unknown --ocr {mode!r}", "use auto, force or never")

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from boundread.core.model import FILE, Details, Outcome, Request, Source, Span, Suggestion
 from boundread.core.sink import Sink
-from boundread.errors import Corrupt, Encrypted, UsageError
+from boundread.errors import Corrupt, Encrypted, NoText, UsageError
 from boundread.formats import ocr
 from boundread.formats.pdf.engines import Page, PdfDoc, header_version, open_pdf
 from boundread.formats.pdf.reread import Rereader
@@ -197,7 +197,7 @@ def _write(doc: PdfDoc, spans: list[Span], req: Request, sink: Sink, out: Outcom
 
 def extract(src: Source, req: Request, sink: Sink) -> Outcome:
     if req.ocr == "force" and (why := ocr.missing(req.ocr_lang)):
-        raise ocr.NoText(f"--ocr force: {why}", ocr.INSTALL)
+        raise NoText(f"--ocr force: {why}", ocr.INSTALL)
     doc, warnings = open_pdf(src, req.password, req.engine)
     with closing(doc):
         total = doc.pages
@@ -240,7 +240,7 @@ def _report_engines(src: Source, req: Request, pick: Rereader, written: list[int
         return
     why = pick.ocr_missing or "OCR found no text"
     if len(no_text) == len(written) and pick.ocr_missing:
-        raise ocr.NoText(f"{src.name}: {pages} {'has' if len(no_text) == 1 else 'have'} no text layer "
+        raise NoText(f"{src.name}: {pages} {'has' if len(no_text) == 1 else 'have'} no text layer "
                          f"(scanned) and {why}", ocr.INSTALL)
     fix = ocr.INSTALL if pick.ocr_missing else "check the page with an image viewer"
     out.warnings.append(f"{pages}: no text layer (scanned) and {why} - {fix}")
