@@ -53,6 +53,8 @@ GUARD_SETTINGS = {
     "deny_kinds": "kinds whose whole read is denied",
     "allow": "globs of paths that are always allowed",
     "on_error": "allow or deny: the answer when a call cannot be checked",
+    "mode": "deny or redirect: a refused read is denied with the commands to run, or run as its bounded "
+            "extraction; unset, the hook command's --mode decides (init writes redirect), else deny",
 }
 GUARD_ENV = ("Overrides one guard setting (sizes like 256KB or 5MB, lists comma-separated). The settings, also the "
              "keys of the `[guard]` table in the config files below:")
@@ -208,9 +210,9 @@ def _guard_settings() -> list[str]:
         elif isinstance(value, int) and key.endswith("_bytes"):
             shown = next(f"{value // u}{n}" for u, n in ((1 << 20, "MB"), (1 << 10, "KB"), (1, "")) if value % u == 0)
         else:
-            shown = str(value)
+            shown = str(value) or "(unset)"
         lines += [".TP", f"\\fBBOUNDREAD_GUARD_{key.upper()}\\fR, \\fB{key}\\fR",
-                  _esc(f"{GUARD_SETTINGS.get(key, 'See README.md')}. Default: {shown}.")]
+                  _esc(f"{GUARD_SETTINGS[key]}. Default: {shown}.")]
     return lines
 
 
