@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 from typing import Any
 
@@ -63,10 +64,26 @@ def pages(path: str | Path, ranges: str, **kwargs: Any) -> ExtractResult:
     return extract(path, pages=ranges, **kwargs)
 
 
+WORKBOOKS = ("xlsx", "xls", "ods")
+
+
 def sheets(path: str | Path, *names: str, **kwargs: Any) -> ExtractResult | list[dict[str, Any]]:
-    """Without names: the list of sheets and sizes. With names: their rows (csv by default)."""
+    """Without names: the list of sheets and sizes. With names: their rows (csv by default).
+
+    The listing is a reading, as ``boundread sheets F`` is: a workbook that extract cannot read (a bomb,
+    damaged, encrypted, too old) raises the same error (Refused, Corrupt...), and a file that is no workbook
+    raises UsageError. ``password`` and ``limits`` apply to both forms."""
     if not names:
-        sheet_list: list[dict[str, Any]] = engine.info(path).fields.get("sheets", [])
+        unknown = set(kwargs) - {"password", "limits"}
+        if unknown:
+            raise UsageError(f"unknown options {sorted(unknown)} without a sheet name",
+                             "name a sheet to read rows, or see help(boundread.sheets)")
+        result = engine.info(path, Request(limits=kwargs.get("limits") or Limits(), password=kwargs.get("password")),
+                             describe=False)
+        if result.kind not in WORKBOOKS:
+            raise UsageError(f"{result.path} is {result.kind}, not a workbook",
+                             f"use `boundread info {shlex.quote(result.path)}` to see what it is")
+        sheet_list: list[dict[str, Any]] = result.fields.get("sheets", [])
         return sheet_list
     return extract(path, sheets=names, **kwargs)
 

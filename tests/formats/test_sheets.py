@@ -422,3 +422,51 @@ def test_an_explicit_row_range_is_not_truncation_and_resumes_with_its_width(tmp_
     result = engine_extract(path, Request(sheets=("Data",), rows=Span(1, 5)), to_stdout=True)
     assert not result.truncated and result.text is not None and "row-5," in result.text and "row-6," not in result.text
     assert result.next == (f"boundread sheets {path} Data --rows 6-10",)
+
+
+def _cli_error(path: Path) -> tuple[int, dict[str, Any]]:
+    from tests.helpers import run_json
+
+    code, doc = run_json("sheets", str(path))
+    return code, doc["error"]
+
+
+@pytest.mark.parametrize(("name", "data"), [
+    ("bomb.xlsx", lambda: _xlsx_parts(f'<!DOCTYPE x [<!ENTITY a "aaaaaaaaaa">]><worksheet {_NS}><sheetData>'
+                                      '<row r="1"><c r="A1" t="inlineStr"><is><t>&a;</t></is></c></row>'
+                                      "</sheetData></worksheet>")),
+    ("bomb.ods", lambda: _ods('<table:table-row table:number-rows-repeated="999999999"><table:table-cell '
+                              'table:number-columns-repeated="999999999" office:value-type="string">'
+                              "<text:p>X</text:p></table:table-cell></table:table-row>")),
+])
+def test_api_sheet_list_of_a_bomb_raises_what_the_cli_says(tmp_path: Path, name: str, data: Any) -> None:
+    path = tmp_path / name
+    path.write_bytes(data())
+    with pytest.raises(Refused) as err:
+        boundread.sheets(path)
+    code, error = _cli_error(path)
+    assert code == err.value.exit_code == ExitCode.REFUSED
+    assert error["code"] == err.value.code == "refused" and error["message"] == str(err.value)
+
+
+@pytest.mark.corpus
+def test_api_sheet_list_of_the_corpus_ods_bomb_raises(corpus_dir: Path) -> None:
+    path = corpus_dir / "ods-issue_594_dos.ods"
+    with pytest.raises(Refused) as err:
+        boundread.sheets(path)
+    assert "spreadsheet bomb" in err.value.what
+    assert _cli_error(path) == (7, {"code": "refused", "message": str(err.value), "exit_code": 7})
+
+
+def test_api_sheet_list_reads_a_sane_book_and_refuses_a_non_workbook(book: Path, tmp_path: Path) -> None:
+    listed = boundread.sheets(book)
+    assert isinstance(listed, list) and [s["name"] for s in listed] == [
+        s["name"] for s in sheets.info(source_for_path(book), Request()).fields["sheets"]]
+    assert listed
+    text = tmp_path / "notes.txt"
+    text.write_text("SENTINEL plain text\n", encoding="utf-8")
+    with pytest.raises(UsageError) as err:
+        boundread.sheets(text)
+    assert "not a workbook" in err.value.what
+    with pytest.raises(UsageError):
+        boundread.sheets(book, fmt="tsv")  # an option for rows, with no sheet to read
