@@ -19,6 +19,7 @@ class ExitCode(IntEnum):
     CORRUPT = 6
     REFUSED = 7
     TIMEOUT = 8
+    INTERRUPTED = 130  # Ctrl-C, as shells report a SIGINT (128 + 2); what was extracted is written, marked interrupted
 
 
 class BoundreadError(Exception):

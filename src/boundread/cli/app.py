@@ -66,7 +66,6 @@ MaxRowsOpt = Annotated[int, typer.Option("--max-rows", metavar="N", click_type=A
 MaxColsOpt = Annotated[int, typer.Option("--max-cols", metavar="N", click_type=AtLeast(1),
                                          help="At most this many columns.")]
 
-INTERRUPTED = 130  # Ctrl-C, as shells report a SIGINT (128 + 2); the partial text is written, marked interrupted
 _FORMAT_SUFFIX = {"csv": ".csv", "tsv": ".tsv", "markdown": ".md"}
 
 
@@ -110,7 +109,7 @@ def _emit_extract(result: ExtractResult, command: str, as_json: bool, replaced: 
         render.print_extract(result, to_stderr=result.text is not None,
                              replaced=replaced.describe() if replaced and result.output else None)
     if "interrupted" in result.truncated_reasons:
-        return INTERRUPTED
+        return int(ExitCode.INTERRUPTED)
     return int(ExitCode.TIMEOUT) if result.timed_out else 0
 
 

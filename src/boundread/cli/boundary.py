@@ -17,7 +17,7 @@ from typer._click.exceptions import ClickException, NoArgsIsHelpError  # Typer's
 from typer._click.types import ParamType
 from typer.core import TyperCommand, TyperGroup
 
-from boundread.errors import BoundreadError, UsageError
+from boundread.errors import BoundreadError, ExitCode, UsageError
 
 
 def boundary(as_json: bool, work: Callable[[], int]) -> NoReturn:
@@ -29,7 +29,7 @@ def boundary(as_json: bool, work: Callable[[], int]) -> NoReturn:
         render.print_error(exc, as_json=as_json)
         raise typer.Exit(int(exc.exit_code)) from None
     except KeyboardInterrupt:
-        raise typer.Exit(130) from None
+        raise typer.Exit(int(ExitCode.INTERRUPTED)) from None
     except BrokenPipeError:
         _silence_stdout()
         raise typer.Exit(0) from None
@@ -54,7 +54,7 @@ class Group(TyperGroup):
         except ClickException as exc:
             code = usage_error(exc, as_json="--json" in options)
         except typer.Abort:
-            code = 130
+            code = int(ExitCode.INTERRUPTED)
         except BrokenPipeError:
             _silence_stdout()
             code = 0

@@ -235,7 +235,7 @@ def man_page(command: Any, readme: str) -> str:
     lines += [".SH EXIT STATUS"]
     for code, meaning in exit_codes(readme):
         lines += [".TP", f"\\fB{code}\\fR", _esc(meaning)]
-    lines += [".TP", "\\fB130\\fR", "interrupted (Ctrl\\-C)", ".SH ENVIRONMENT"]
+    lines += [".SH ENVIRONMENT"]
     for name, what in ENVIRONMENT:
         lines += [".TP", f"\\fB{_esc(name)}\\fR", _esc(what)]
     lines += [".TP", "\\fBBOUNDREAD_GUARD_\\fR\\fISETTING\\fR", _esc(GUARD_ENV), ".RS", *_guard_settings(), ".RE",
