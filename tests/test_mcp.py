@@ -347,6 +347,17 @@ def test_without_the_sdk_the_command_says_what_to_install(monkeypatch: pytest.Mo
     assert "pip install 'boundread[mcp]'" in result.stderr
 
 
+def test_mcp_help_reads_numbers_as_words_and_the_port_range_is_checked() -> None:
+    shown = run("mcp", "--help").stdout
+    assert "--port" in shown and "(1-65535)" in shown
+    assert "x>=" not in shown and "<=x" not in shown and "range" not in shown
+    for port, why in (("0", "0 is below 1"), ("65536", "65536 is above 65535"), ("http", "'http' is not a whole")):
+        result = run("mcp", "--port", port)
+        assert result.exit_code == 2 and result.stdout == ""
+        assert result.stderr.startswith(f"boundread: error: invalid value for '--port': {why}"), result.stderr
+        assert result.stderr.count("\n") == 1
+
+
 # ---- init --mcp -----------------------------------------------------------------------------------
 
 def test_init_mcp_registers_the_server_for_claude_code_and_cursor(tmp_path: Path) -> None:

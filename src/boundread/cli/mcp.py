@@ -3,12 +3,26 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
+from typer._click.core import Context, Parameter
 
 from boundread.cli.boundary import AtLeast, boundary
 from boundread.errors import NotFound, UsageError
+
+
+class PortNumber(AtLeast):
+    """A TCP port, 1 to 65535: help reads ``--port N`` as the other numbers do, not ``N [1<=x<=65535]``."""
+
+    def __init__(self) -> None:
+        super().__init__(1)
+
+    def convert(self, value: Any, param: Parameter | None, ctx: Context | None) -> int | float:
+        number = super().convert(value, param, ctx)
+        if number > 65535:
+            self.fail(f"{value} is above 65535 (the last TCP port)", param, ctx)
+        return number
 
 
 def register(app: typer.Typer) -> None:
@@ -23,7 +37,8 @@ def mcp(
     = None,
     http: Annotated[bool, typer.Option("--http", help="Serve streamable HTTP on 127.0.0.1 (path /mcp) instead "
                                        "of stdio.")] = False,
-    port: Annotated[int, typer.Option("--port", metavar="N", min=1, max=65535, help="The --http port.")] = 8000,
+    port: Annotated[int, typer.Option("--port", metavar="N", click_type=PortNumber(),
+                                        help="The --http port (1-65535).")] = 8000,
     max_chars: Annotated[int, typer.Option("--max-chars", metavar="N", click_type=AtLeast(1),
                                            help="At most this many characters per result (~4 per token).")]
     = 100_000,
