@@ -8,6 +8,8 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
+from boundread.units import MB
+
 CHARS_PER_TOKEN = 4
 
 
@@ -26,9 +28,9 @@ class Limits:
     max_cols: int = 50
     max_entries: int = 500
     max_matches: int = 100
-    # an archive member is read into memory up to this; 32 MB keeps a command under 100 MB peak with
-    # the parser's own copy (a 60 MB member measured 118 MB)
-    max_member_bytes: int = 32 * 1024 * 1024
+    # an archive member is read into memory up to this; 32 MB (decimal, as --max-member-mb counts) keeps a
+    # command under 100 MB peak with the parser's own copy (a 60 MB member measured 118 MB)
+    max_member_bytes: int = 32 * MB
     max_ratio: float = 1000.0  # an archive entry expanding more than this is a bomb
     timeout: float | None = 60.0  # seconds of wall time for one command
 

@@ -4,6 +4,7 @@ count; JSON keeps exact byte counts. No imports: the guard-check hook path uses 
 from __future__ import annotations
 
 UNITS = ("B", "kB", "MB", "GB", "TB")
+KB, MB, GB = 1000, 1000**2, 1000**3  # for sizes that are shown or documented (--max-member-mb MB)
 
 
 def human_bytes(n: int | None) -> str:

@@ -30,7 +30,7 @@ from boundread.formats.archives.sevenz import _capped_factory
 from boundread.limits import Limits
 
 SENTINEL = b"boundread-sentinel-7f3a"
-MB = 1 << 20
+MB = 1_000_000  # decimal, as every size boundread shows (units.py)
 
 
 def _zip(entries: dict[str, bytes], **kw: Any) -> bytes:
@@ -209,16 +209,33 @@ def test_zip_bomb_is_flagged_and_refused_with_bounded_memory(zip_bomb: Path) -> 
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
-    assert caught.value.what.startswith(f"zeros.bin expands to more than {Limits().max_member_bytes >> 20} MB")
+    assert caught.value.what.startswith("zeros.bin expands to more than 32.0 MB")
     assert "boundread list-zip" in caught.value.fix
     assert peak < 8 * MB
 
 
 def test_zip_member_above_a_small_cap_is_refused() -> None:
     src = source_for_bytes("c.zip", _zip({"big.txt": b"y" * 50_000, "small.txt": b"s"}))
-    with pytest.raises(Refused, match="more than 10,000 bytes"):
+    with pytest.raises(Refused, match=re.escape("big.txt expands to more than 10.0 kB")):
         archive.read_member(src, "big.txt", _req(max_member_bytes=10_000))
     assert archive.read_member(src, "small.txt", _req(max_member_bytes=10_000)) == b"s"
+
+
+def test_max_member_mb_counts_decimal_megabytes(tmp_path: Path) -> None:
+    from tests.helpers import run
+
+    assert Limits().max_member_bytes == 32_000_000
+    path = tmp_path / "two.zip"
+    stored = io.BytesIO()
+    with zipfile.ZipFile(stored, "w", zipfile.ZIP_STORED) as zf:  # stored: no ratio, only the size counts
+        zf.writestr("exact.txt", b"e" * 1_000_000)
+        zf.writestr("over.txt", b"o" * 1_000_001)
+    path.write_bytes(stored.getvalue())
+    fits = run("extract", str(path), "--member", "exact.txt", "--max-member-mb", "1", "--max-chars", "10")
+    assert fits.exit_code == 0, fits.stderr
+    over = run("extract", str(path), "--member", "over.txt", "--max-member-mb", "1")
+    assert over.exit_code == 7
+    assert over.stderr.startswith("boundread: error: over.txt expands to more than 1.0 MB - raise --max-member-mb")
 
 
 def test_zip_size_lie_does_not_flood() -> None:
@@ -337,7 +354,7 @@ def test_7z_encrypted_data_lists_but_needs_a_password_to_read(tmp_path: Path) ->
 
 def test_7z_caps(tmp_path: Path) -> None:
     src = _7z(tmp_path / "big.7z", {"zeros.bin": bytes(3 * MB), "small.txt": SENTINEL})
-    with pytest.raises(Refused, match=re.escape("zeros.bin expands to more than 1 MB")):
+    with pytest.raises(Refused, match=re.escape("zeros.bin expands to more than 1.0 MB")):
         archive.read_member(src, "zeros.bin", _req(max_member_bytes=MB))
     # in a solid block, the small member sits behind 3 MB that must be decompressed first
     with pytest.raises(Refused, match="solid block"):
@@ -473,7 +490,7 @@ def test_gz_bomb_is_capped_in_memory() -> None:
     src = source_for_bytes("zeros.gz", data)
     tracemalloc.start()
     try:
-        with pytest.raises(Refused, match="more than 1 MB"):
+        with pytest.raises(Refused, match=re.escape("more than 1.0 MB")):
             archive.read_member(src, "-", _req(max_member_bytes=MB))
         peak = tracemalloc.get_traced_memory()[1]
     finally:
@@ -491,7 +508,7 @@ def test_gz_text_bomb_stops_at_the_sink_and_the_cap() -> None:
     assert sink.chars == 1000 and sink.truncated
     capped = Sink(Limits(max_chars=10 * MB))
     outcome = archive.extract(src, _req(max_chars=10 * MB, max_member_bytes=MB), capped)
-    assert capped.chars == MB and outcome.truncated == ["decompression cap 1 MB reached"]
+    assert capped.chars == MB and outcome.truncated == ["decompression cap 1.0 MB reached"]
 
 
 def test_broken_gz_is_corrupt() -> None:

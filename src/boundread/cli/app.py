@@ -27,6 +27,7 @@ from boundread.errors import BoundreadError, ExitCode, UsageError
 from boundread.formats.ocr import check_mode
 from boundread.limits import Limits
 from boundread.ranges import parse_span, parse_spans
+from boundread.units import MB
 
 app = typer.Typer(
     name="boundread",
@@ -188,7 +189,7 @@ def extract(
 
     def work() -> int:
         req = _request(timeout=timeout, max_chars=max_chars, max_lines=max_lines, max_matches=max_matches,
-                       max_member_bytes=max_member_mb << 20, max_rows=max_rows, max_cols=max_cols,
+                       max_member_bytes=max_member_mb * MB, max_rows=max_rows, max_cols=max_cols,
                        pages=parse_spans(pages) if pages else (),
                        sheets=tuple(sheet or ()), rows=parse_span(rows, "rows") if rows else None,
                        fmt=_check_format(fmt), layout=layout, engine=_check_engine(engine_name), password=password,

@@ -21,6 +21,7 @@ import typer
 
 from boundread import __version__
 from boundread.errors import ExitCode
+from boundread.units import human_bytes
 
 PROG = "boundread"
 COMPLETE_VAR = "_BOUNDREAD_COMPLETE"
@@ -208,7 +209,7 @@ def _guard_settings() -> list[str]:
         if isinstance(value, (tuple, frozenset)):
             shown = ", ".join(sorted(value) if isinstance(value, frozenset) else value) or "(none)"
         elif isinstance(value, int) and key.endswith("_bytes"):
-            shown = next(f"{value // u}{n}" for u, n in ((1 << 20, "MB"), (1 << 10, "KB"), (1, "")) if value % u == 0)
+            shown = f"{human_bytes(value)} ({value:,} bytes)"
         else:
             shown = str(value) or "(unset)"
         lines += [".TP", f"\\fBBOUNDREAD_GUARD_{key.upper()}\\fR, \\fB{key}\\fR",

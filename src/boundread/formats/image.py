@@ -8,6 +8,7 @@ from boundread.core.model import FILE, Details, Outcome, Request, Source
 from boundread.core.sink import Sink
 from boundread.errors import NoText, Refused, Unsupported
 from boundread.formats import ocr
+from boundread.units import human_bytes
 
 KINDS: tuple[str, ...] = ("image",)
 
@@ -45,7 +46,8 @@ def extract(src: Source, req: Request, sink: Sink) -> Outcome:
     with src.open() as fh:
         data = fh.read(req.limits.max_member_bytes + 1)
     if len(data) > req.limits.max_member_bytes:
-        raise Refused(f"{what} of over {req.limits.max_member_bytes >> 20} MB", "too large to OCR: crop or shrink it")
+        raise Refused(f"{what} of over {human_bytes(req.limits.max_member_bytes)}",
+                      "too large to OCR: crop or shrink it")
     image = ocr.open_image(data, src.name)
     del data
     reader = ocr.Reader(req.ocr_lang)

@@ -15,6 +15,7 @@ from typing import Protocol
 from boundread.core.model import Entry, Listing
 from boundread.errors import Refused, UsageError
 from boundread.limits import Limits
+from boundread.units import human_bytes
 
 CHUNK = 1 << 16
 
@@ -177,12 +178,6 @@ def iso_from_epoch(seconds: float) -> str | None:
         return datetime.fromtimestamp(seconds, tz=timezone.utc).isoformat()
     except (ValueError, OverflowError, OSError):
         return None
-
-
-def human_bytes(count: int) -> str:
-    if count >= 1 << 20 and count % (1 << 20) == 0:
-        return f"{count >> 20:,} MB"
-    return f"{count:,} bytes"
 
 
 def too_big(

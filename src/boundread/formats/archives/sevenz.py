@@ -17,12 +17,12 @@ from boundread.core.model import Listing, Request, Source
 from boundread.errors import Corrupt, Encrypted, Refused, Unsupported
 from boundread.formats.archives.common import (
     Collector,
-    human_bytes,
     make_entry,
     no_member,
     not_a_file,
     too_big,
 )
+from boundread.units import human_bytes
 
 if TYPE_CHECKING:
     from py7zr import SevenZipFile

@@ -25,12 +25,12 @@ from boundread.errors import Corrupt, Refused
 from boundread.formats.archives.common import (
     CHUNK,
     Collector,
-    human_bytes,
     iso_from_epoch,
     make_entry,
     read_capped,
     too_big,
 )
+from boundread.units import human_bytes
 
 _ERRORS = (OSError, EOFError, zlib.error, lzma.LZMAError, ValueError)
 _MAGIC = ((b"\x1f\x8b", "gz"), (b"BZh", "bz2"), (b"\xfd7zXZ\x00", "xz"))

@@ -20,7 +20,6 @@ from boundread.core.model import Entry, Listing, Request, Source
 from boundread.errors import Corrupt, Refused
 from boundread.formats.archives.common import (
     Collector,
-    human_bytes,
     iso_from_epoch,
     make_entry,
     no_member,
@@ -29,6 +28,7 @@ from boundread.formats.archives.common import (
     too_big,
 )
 from boundread.limits import Limits
+from boundread.units import human_bytes
 
 _ERRORS = (tarfile.TarError, OSError, EOFError, zlib.error, lzma.LZMAError, ValueError)
 _MAGIC = ((b"\x1f\x8b", "tar.gz"), (b"BZh", "tar.bz2"), (b"\xfd7zXZ\x00", "tar.xz"))

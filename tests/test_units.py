@@ -1,0 +1,28 @@
+"""One unit system for sizes: decimal (units.py), in messages, options and the man page alike."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from boundread.cli import docs
+from boundread.guard.config import GuardConfig
+from boundread.limits import Limits
+from boundread.units import KB, MB, human_bytes
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_the_constants_are_decimal_and_read_back_as_written() -> None:
+    assert (KB, MB) == (1000, 1_000_000)
+    assert human_bytes(Limits().max_member_bytes) == "32.0 MB"
+    assert human_bytes(112_816_697) == "112.8 MB" and human_bytes(999) == "999 B" and human_bytes(KB) == "1.0 kB"
+
+
+def test_man_page_sizes_are_in_units_py_units() -> None:
+    settings = "\n".join(docs._guard_settings())
+    man = (ROOT / "man" / "boundread.1").read_text(encoding="utf-8")
+    for value in (GuardConfig().text_max_bytes, GuardConfig().image_max_bytes, GuardConfig().extract_max_bytes):
+        shown = f"Default: {human_bytes(value)} ({value:,} bytes)."
+        assert shown in settings and shown in man
+    assert not re.search(r"\d(KB|MB)\.", settings)  # the old binary '256KB.' form
