@@ -13,5 +13,6 @@ Helpers:
 - :mod:`.html2md` - mammoth's HTML output as markdown blocks.
 - :mod:`.slides` - what pptx and odp share: the slide marker, slide selection, how a run ends.
 
-Spreadsheets, zipped or not, are in :mod:`boundread.formats.sheets`.
+Spreadsheets, zipped or not, are in :mod:`boundread.formats.sheets`; the element helpers both families use
+(local names, attributes, ODF paragraph text) are in :mod:`boundread.formats._xml`.
 """

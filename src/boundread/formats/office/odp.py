@@ -12,9 +12,9 @@ from xml.etree.ElementTree import Element
 from boundread.core.model import FILE, Details, Outcome, Request, Source
 from boundread.core.sink import Sink
 from boundread.errors import Corrupt
-from boundread.formats.office.ooxml import Package, attr, local, open_package
+from boundread.formats._xml import attr, local, odf_text
+from boundread.formats.office.ooxml import Package, open_package
 from boundread.formats.office.slides import Slide, finish, select
-from boundread.formats.office.wordstream import odf_text
 
 KINDS: tuple[str, ...] = ("odp",)
 

@@ -19,27 +19,11 @@ from xml.etree.ElementTree import Element, ParseError
 
 from boundread.core.model import Source
 from boundread.errors import Corrupt, Encrypted, Refused
+from boundread.formats._xml import attr, local
 
 PART_CAP = 16 * 1024 * 1024  # uncompressed bytes of a part that is parsed whole (slide, rels, styles)
 PROLOG_CAP = 1 << 20  # a prolog (before the root element) longer than this is not a real document
 _ZIP_ERRORS = (zipfile.BadZipFile, zlib.error, EOFError, OSError, ValueError)
-
-
-def local(tag: object) -> str:
-    """``{namespace}name`` -> ``name``; comments and processing instructions give ""."""
-    if not isinstance(tag, str):
-        return ""
-    return tag.rsplit("}", 1)[-1]
-
-
-def attr(elem: Element, name: str, ns_part: str = "") -> str | None:
-    """An attribute by local name, whatever its namespace (``ns_part`` must occur in it if given)."""
-    for key, value in elem.attrib.items():
-        if key == name and not ns_part:
-            return value
-        if key.endswith("}" + name) and ns_part in key:
-            return value
-    return None
 
 
 def natural_key(name: str) -> tuple[object, ...]:

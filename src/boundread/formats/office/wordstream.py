@@ -12,7 +12,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from xml.etree.ElementTree import Element
 
-from boundread.formats.office.ooxml import Package, Progress, attr, local
+from boundread.formats._xml import attr, local, odf_text, walk
+from boundread.formats.office.ooxml import Package, Progress
 
 _HEADING = re.compile(r"(?:heading|.berschrift|titre|titolo|encabezado)\s*([1-9])|(title)", re.IGNORECASE)
 _DOCX_SKIP = frozenset({"pPr", "rPr", "instrText", "delText", "Fallback", "txbxContent", "commentReference"})
@@ -75,23 +76,9 @@ def _cell(text: str) -> str:
     return " ".join(text.replace("|", "\\|").split())
 
 
-def _walk(elem: Element, skip: frozenset[str]) -> Iterator[Element | str]:
-    """Elements in document order, then their tail text; subtrees named in ``skip`` are left out."""
-    todo: list[Element | str] = [elem]
-    while todo:
-        item = todo.pop()
-        yield item
-        if isinstance(item, str) or local(item.tag) in skip:
-            continue
-        for child in reversed(item):
-            if child.tail:
-                todo.append(child.tail)
-            todo.append(child)
-
-
 def _docx_text(p: Element) -> str:
     out: list[str] = []
-    for item in _walk(p, _DOCX_SKIP):
+    for item in walk(p, _DOCX_SKIP):
         if isinstance(item, str):
             continue
         name = local(item.tag)
@@ -107,27 +94,6 @@ def _docx_text(p: Element) -> str:
             out.append(f"[^{attr(item, 'id')}]")
         elif name == "endnoteReference":
             out.append(f"[^e{attr(item, 'id')}]")
-    return "".join(out).strip()
-
-
-def odf_text(p: Element) -> str:
-    out: list[str] = []
-    for item in _walk(p, frozenset({"note", "annotation", "tracked-changes", "s", "tab", "line-break"})):
-        if isinstance(item, str):
-            out.append(item)
-            continue
-        name = local(item.tag)
-        if name == "s":
-            out.append(" " * min(int(attr(item, "c") or 1), 100))
-        elif name == "tab":
-            out.append("\t")
-        elif name == "line-break":
-            out.append("\n")
-        elif name == "note":
-            cites = [c.text or "" for c in item.iter() if local(c.tag) == "note-citation"]
-            out.append(f"[^{cites[0] if cites else '*'}]")
-        elif name not in ("annotation", "tracked-changes"):
-            out.append(item.text or "")
     return "".join(out).strip()
 
 

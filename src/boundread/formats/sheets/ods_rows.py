@@ -21,8 +21,7 @@ from dataclasses import dataclass
 from typing import IO, Any
 
 from boundread.errors import Refused
-from boundread.formats.office.ooxml import local
-from boundread.formats.office.wordstream import odf_text
+from boundread.formats._xml import local, odf_text
 from boundread.formats.sheets.xlsx_peek import HUGE_CELLS, SheetMeta, iterparse
 from boundread.formats.sheets.xlsx_rows import Joined
 

@@ -13,6 +13,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from boundread.formats._xml import local
+
 HUGE_CELLS = 10_000_000  # a declared size above this is reported but flagged
 
 _REF = re.compile(r"^\$?([A-Za-z]{1,3})\$?(\d{1,7})$")
@@ -52,11 +54,6 @@ class Workbook:
     strings_part: str | None = None
     strings_bytes: int = 0
     styles_part: str | None = None
-
-
-def local(tag: str) -> str:
-    """An element's name without its namespace (transitional and strict OOXML alike)."""
-    return tag.rsplit("}", 1)[-1]
 
 
 def iterparse(stream: Any, events: tuple[str, ...]) -> Iterator[tuple[str, Any]]:

@@ -14,7 +14,8 @@ import zipfile
 from collections.abc import Generator, Iterator
 from typing import IO, Any
 
-from boundread.formats.sheets.xlsx_peek import Workbook, cell_position, iterparse, local
+from boundread.formats._xml import local
+from boundread.formats.sheets.xlsx_peek import Workbook, cell_position, iterparse
 
 _DATE_IDS = frozenset({14, 15, 16, 17, 18, 19, 20, 21, 22, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36,
                        45, 46, 47, 50, 51, 52, 53, 54, 55, 56, 57, 58})
