@@ -1,0 +1,230 @@
+"""``chunks``: run the format's handler once, as ``extract`` does, and cut its text into chunk files of at most
+``tokens`` tokens each, with a manifest. The engine's machinery (detection, the handler, the hard time limit,
+damage turned into one clear error) is reused; only the sink differs.
+
+A rerun on an unchanged source reuses the manifest; a changed source (or other parameters) is rewritten.
+``--max-chunks`` stops after that many chunks; ``start`` (``--from``) goes on exactly where a run stopped: the
+text before it is read again but not written (the split is a function of the text alone), and each chunk
+re-made on the way is checked against the manifest's hash.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+from collections.abc import Callable
+from decimal import Decimal
+from pathlib import Path
+
+from boundread import formats
+from boundread.chunks import feed
+from boundread.chunks import manifest as mf
+from boundread.chunks.feed import ARCHIVES, ChunkSink
+from boundread.chunks.manifest import Chunk, Cost, Manifest, Params, SourceFacts
+from boundread.chunks.split import UNIT, Cut, Piece, Splitter, Unit
+from boundread.core import engine, fit, output
+from boundread.core.model import FILE, Outcome, Request, Source
+from boundread.core.sink import Sink
+from boundread.core.source import source_for_bytes
+from boundread.errors import BoundreadError, UsageError
+from boundread.limits import CHARS_PER_TOKEN, Deadline, Limits, est_tokens
+
+MAX_CHUNKS = 200
+Watch = Callable[[Sink], contextlib.AbstractContextManager[object]]
+
+
+def whole(timeout: float | None = None) -> Limits:
+    """The limits of a whole-document read: no character or row cap (the chunks bound what is read at once)."""
+    return Limits(max_chars=10**15, max_rows=10**9, max_cols=16_384, max_entries=10_000, timeout=timeout)
+
+
+def default_folder(name: str) -> Path:
+    return output.out_dir() / f"{output.slug(Path(name).name, 80)}.chunks"
+
+
+@dataclasses.dataclass
+class _Run:
+    src: Source
+    folder: Path
+    params: Params
+    start: int
+    kept: list[Chunk]
+    written: list[Chunk] = dataclasses.field(default_factory=list)
+    mismatched: list[int] = dataclasses.field(default_factory=list)
+
+    def emit(self, cut: Cut) -> None:
+        digest = mf.sha256(cut.text)
+        if cut.index < self.start:  # re-made on the way to --from: it is written already
+            if self.kept[cut.index - 1].sha256 != digest:
+                self.mismatched.append(cut.index)
+            return
+        name = f"chunk-{cut.index:05d}.txt"
+        output.write_atomic(self.folder / name, cut.text, never=self.src.path)
+        self.written.append(Chunk(cut.index, name, cut.span, (cut.first_line, cut.last_line), len(cut.text),
+                                  est_tokens(len(cut.text)), cut.repeated, digest))
+
+
+def chunk(path: str | Path, params: Params, folder: str | Path | None = None, *, start: int = 1,
+          max_chunks: int = MAX_CHUNKS, model: str | None = None, password: str | None = None,
+          timeout: float | None = 120.0, watch: Watch | None = None) -> Manifest:
+    """Chunk ``path`` into ``folder`` (default ``boundread-out/<name>.chunks``); the manifest describes them."""
+    src = engine.open_source(path)
+    assert src.path is not None
+    req = Request(limits=whole(timeout), password=password, fmt=params.format, layout=params.layout)
+    fit.check(req, src.kind, src.name)
+    where = Path(folder) if folder is not None else default_folder(src.name)
+    _check_folder(where)
+    deadline = Deadline(timeout)
+    facts = mf.facts(src.path, src.name, deadline)
+    old = mf.load(where)
+    why = mf.changes(old, facts, params) if old is not None else []
+    if start > 1:
+        _check_from(start, old, why, src.name)
+        assert old is not None
+        if old.complete and start > len(old.chunks):
+            return _finish(dataclasses.replace(old, status="reused", notes=("every chunk is written already",)),
+                           model, max_chunks)
+    elif old is not None and not why:
+        if mf.intact(old):
+            note = "the source is unchanged since the manifest was written: reused it, nothing was read again"
+            return _finish(dataclasses.replace(old, folder=str(where), status="reused", notes=(note,)), model,
+                           max_chunks)
+        why = ["chunk files were missing or edited"]
+    kept = list(old.chunks[: start - 1]) if old is not None and start > 1 else []
+    run = _Run(src, where, params, start, kept)
+    _prepare(where)
+    splitter = Splitter(params.tokens * CHARS_PER_TOKEN, run.emit, overlap=params.overlap,
+                        overlap_by=feed.overlap_by(src.kind), limit=start - 1 + max_chunks)
+    sink = ChunkSink(req.limits, deadline, splitter, feed.feeder_for(src.kind, splitter))
+    outcome = _read(src, req, sink, deadline, watch)
+    if not (sink.timed_out or sink.interrupted):
+        splitter.finish()
+    chunks = tuple(kept + run.written)
+    complete = not (splitter.stopped or sink.timed_out or sink.interrupted)
+    status = "continued" if start > 1 else "rewritten" if why else "written"
+    warnings = [*outcome.warnings, *splitter.warnings]
+    if run.mismatched:
+        warnings.append(f"chunks {run.mismatched[0]}.. came out different from the manifest's: run without --from")
+    reasons = [*outcome.truncated, *sink.reasons]
+    if splitter.stopped and not any(r.startswith("max_chunks") for r in reasons):
+        reasons.append(f"max_chunks {splitter.limit:,} reached")
+    result = Manifest(facts, src.kind, params, str(where), chunks, complete, status,
+                      truncated_reasons=tuple(dict.fromkeys(reasons)), warnings=tuple(dict.fromkeys(warnings)),
+                      notes=tuple(why))
+    if old is not None:
+        mf.remove_stale(where, len(chunks), old)
+    result = _finish(result, model, max_chunks, password is not None)
+    output.write_atomic(where / mf.NAME, mf.dump(result), never=src.path)
+    return result
+
+
+def _read(src: Source, req: Request, sink: ChunkSink, deadline: Deadline, watch: Watch | None) -> Outcome:
+    try:
+        with watch(sink) if watch else contextlib.nullcontext():
+            work = (lambda: _members(src, req, sink)) if src.kind in ARCHIVES else \
+                (lambda: formats.handler_for(src.kind).extract(src, req, sink))
+            outcome: Outcome = engine._guarded(src, deadline, work)
+    except engine._Expired:
+        sink.expire()
+        outcome = Outcome()
+    except KeyboardInterrupt:
+        sink.interrupt()
+        outcome = Outcome()
+    sink.close()
+    return outcome
+
+
+def _members(src: Source, req: Request, sink: ChunkSink) -> Outcome:
+    """An archive: each member's text after a ``--- member NAME ---`` line, members in the archive's order."""
+    from boundread.formats.archives import handler as archives
+
+    lst = archives.listing(src, req)
+    out = Outcome(unit="members", warnings=list(lst.warnings))
+    if lst.truncated:
+        out.truncated.append(f"max_entries {req.limits.max_entries:,} reached")
+    sink.progress.start(len(lst.entries), "members")
+    for number, entry in enumerate(lst.entries, 1):
+        sink.progress.advance()
+        if entry.is_dir or entry.is_symlink or entry.link_target is not None:
+            continue
+        skip = ("encrypted: pass --password" if entry.encrypted and req.password is None else
+                "larger than the member cap" if entry.size is not None and entry.size > req.limits.max_member_bytes
+                else None)
+        if skip is None:
+            try:
+                member = source_for_bytes(f"{src.name}:{entry.name}", archives.read_member(src, entry.name, req))
+                unit = Unit("member", number, entry.name)
+                sink.feeder = feed.feeder_for(member.kind, sink.splitter, unit)
+                sink.pending = Piece(f"--- member {entry.name} ---\n", UNIT, unit, header=True)
+                formats.handler_for(member.kind).extract(member, req, sink)
+                sink.feeder.finish()
+            except BoundreadError as exc:
+                skip = exc.what
+            sink.pending = None
+        if skip is not None and len(out.warnings) < 20:
+            out.warnings.append(f"member {entry.name} skipped: {skip}")
+        if sink.full:
+            break
+    return out
+
+
+def _finish(result: Manifest, model: str | None, max_chunks: int, password: bool = False) -> Manifest:
+    """The next command (when chunks remain) and the cost of reading every chunk once with ``model``."""
+    nxt: tuple[str, ...] = ()
+    if not result.complete:
+        words = ["chunks", FILE, "--tokens", str(result.params.tokens), "-o", result.folder,
+                 "--from", str(len(result.chunks) + 1)]
+        words += ["--overlap", str(result.params.overlap)] if result.params.overlap else []
+        words += ["--format", result.params.format] if result.params.format != "csv" else []
+        words += ["--layout"] if result.params.layout else []
+        words += ["--max-chunks", str(max_chunks)] if max_chunks != MAX_CHUNKS else []
+        words += ["--password", "PASSWORD"] if password else []
+        words += ["--model", model] if model else []
+        nxt = (engine.command_line(tuple(words), result.source.path),)
+    cost = price(model, result.est_tokens) if model else None
+    warnings = result.warnings
+    if cost is not None and not cost.known:
+        warnings = (*warnings, f"{model}: not in genai-prices, priced at the default ({cost.source})")
+    return dataclasses.replace(result, next=nxt, cost=cost, warnings=warnings)
+
+
+def price(model: str, tokens: int) -> Cost:
+    """Input cost of ``tokens`` with ``model``, priced as ``budget`` prices (config, genai-prices, default)."""
+    from boundread.budget.prices import MTOK, Pricer
+
+    found = Pricer.load().price(model)
+    usd = (Decimal(tokens) * found.input / MTOK).quantize(Decimal("0.000001"))
+    return Cost(model, str(found.input), str(usd), found.source, found.known)
+
+
+def _check_from(start: int, old: Manifest | None, why: list[str], name: str) -> None:
+    if old is None:
+        raise UsageError(f"--from {start}: no manifest of {name} to go on from in that folder",
+                         "run without --from first (or pass the same -o)")
+    if why:
+        raise UsageError(f"--from {start}: {'; '.join(why)}", "run without --from to chunk it again")
+    if start > len(old.chunks) + 1:
+        raise UsageError(f"--from {start}: the manifest has {len(old.chunks)} chunks",
+                         f"go on with --from {len(old.chunks) + 1}")
+
+
+def _check_folder(folder: Path) -> None:
+    if folder.exists() and not folder.is_dir():
+        raise UsageError(f"-o {folder} is a file", "pass a folder for the chunks (it is created)")
+
+
+def _prepare(folder: Path) -> None:
+    """Create the folder; the default output folder gets its ``.gitignore`` as ``extract`` gives it."""
+    base = output.out_dir()
+    try:
+        if not base.exists() and base.resolve() in folder.resolve().parents:
+            base.mkdir(parents=True)
+            (base / ".gitignore").write_text("*\n", encoding="utf-8")
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        from boundread.errors import NotFound
+
+        raise NotFound(f"cannot create {folder} ({exc.strerror or exc})", "pass -o with a writable folder") from None
+
+
+__all__ = ["MAX_CHUNKS", "Chunk", "Cost", "Manifest", "Params", "SourceFacts", "chunk", "default_folder", "whole"]

@@ -1,0 +1,245 @@
+"""The splitter: pieces of text in, chunks of at most ``budget`` characters out, each cut at the best boundary.
+
+A piece is what a feeder (:mod:`boundread.chunks.feed`) makes of the text a format handler writes: a page
+marker, a page's text, a sheet row, a paragraph, a run of whole lines. Each says how good a place to cut
+*before* it is (:data:`UNIT` > :data:`HEADING` > :data:`PARAGRAPH` > :data:`LINE`; :data:`NEVER` inside a
+line). The splitter holds at most one chunk of pieces, so memory is bounded by the budget, not the file.
+
+Where to cut when a chunk is full: before the latest unit (page, slide, sheet, member) if the chunk holds
+one; else at the best boundary in the chunk's second half (a heading before a paragraph before a line); else
+at the latest boundary; else (one line longer than the budget) at the budget itself. A chunk that continues a
+unit starts with the unit's header again (its marker line, and a sheet's header row), then ``overlap`` lines
+or paragraphs of the chunk before; both are counted in ``repeated`` so that the chunks' own text, put end to
+end, is the extraction exactly once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+NEVER, LINE, PARAGRAPH, HEADING, UNIT = -1, 0, 1, 2, 3
+
+
+@dataclass(eq=False)
+class Unit:
+    """A page, slide, sheet or archive member: what a span names."""
+
+    label: str  # page | slide | sheet | member
+    number: int  # the page or slide number; the sheet's or member's place in the stream
+    name: str = ""  # a sheet's or member's name
+    headers: list[Piece] = field(default_factory=list)  # repeated when a chunk continues the unit
+    cuts: int = 0  # how many chunk boundaries fell inside it
+
+
+@dataclass(eq=False)
+class Piece:
+    text: str
+    level: int  # how good a place to cut before this piece is
+    unit: Unit | None = None
+    header: bool = False
+    row: int | None = None  # a sheet row's number
+    splittable: bool = True  # may be cut at its own line breaks when it does not fit
+
+
+@dataclass(frozen=True)
+class Cut:
+    """One finished chunk: ``text`` is what its file holds; its first ``repeated`` characters repeat earlier text."""
+
+    index: int
+    text: str
+    repeated: int
+    first_line: int
+    last_line: int
+    span: str
+
+
+class Splitter:
+    def __init__(self, budget: int, emit: Callable[[Cut], None], *, overlap: int = 0,
+                 overlap_by: str = "lines", limit: int | None = None) -> None:
+        """``emit`` receives each chunk; ``limit`` is the last index written (``--max-chunks``)."""
+        self.budget = budget
+        self.emit = emit
+        self.overlap = overlap
+        self.overlap_by = overlap_by  # lines | pieces (paragraphs, rows)
+        self.limit = limit
+        self.index = 0
+        self.full = False  # the last chunk allowed is written
+        self.stopped = False  # ... and text remains
+        self.warnings: list[str] = []
+        self._pieces: list[Piece] = []
+        self._size = 0  # characters of the open chunk, its repeat included
+        self._repeat = ""
+        self._opened = False
+        self._tail = ""  # the overlap the next chunk repeats
+        self._lines = 0  # newlines of the extraction before the open chunk's own text
+        self._units_seen = False
+
+    def add(self, piece: Piece) -> bool:
+        """Take one piece; False once the last chunk allowed is written and text remains."""
+        if not piece.text:
+            return not self.stopped
+        if self.full:
+            self.stopped = True  # text remains after the last chunk allowed
+            return False
+        if piece.unit is not None:
+            self._units_seen = True
+            if piece.header:
+                piece.unit.headers.append(piece)
+        if not self._opened:
+            self._open(piece)
+        self._pieces.append(piece)
+        self._size += len(piece.text)
+        while self._size > self.budget and not self.stopped:
+            self._cut()
+        return not self.stopped
+
+    def finish(self) -> None:
+        if self._pieces and not self.full:
+            self._flush(self._pieces, [])
+
+    # ---- cutting -------------------------------------------------------------------------------
+
+    def _open(self, first: Piece) -> None:
+        """Start a chunk with what it repeats: the unit's header when it continues one, then the overlap."""
+        self._opened = True
+        header = ""
+        unit = first.unit
+        if unit is not None and first.level < UNIT and not first.header:
+            header = "".join(p.text for p in unit.headers)
+            if len(header) > self.budget // 2:
+                self._warn(f"the header of {unit.label} {unit.name or unit.number} is longer than half a chunk: "
+                           "not repeated")
+                header = ""
+        tail = self._tail
+        room = self.budget // 2 - len(header)
+        if len(tail) > room:
+            cut = tail.find("\n", len(tail) - room) + 1 if room > 0 else 0
+            tail = tail[cut:] if 0 < cut < len(tail) else ""
+            self._warn("--overlap is more than half a chunk: cut to fit")
+        self._repeat = header + tail
+        self._size = len(self._repeat)
+
+    def _cut(self) -> None:
+        pieces, start = self._pieces, len(self._repeat)
+        room = self.budget
+        bounds: list[tuple[int, int, int, int]] = []  # (position, level, piece index, offset in it)
+        pos = start
+        straddle = -1
+        for i, piece in enumerate(pieces):
+            if i and pos > start and piece.level > NEVER:
+                bounds.append((pos, piece.level, i, 0))
+            if pos + len(piece.text) > room:
+                straddle = i
+                break
+            pos += len(piece.text)
+        piece = pieces[straddle]
+        inner = room - pos
+        units = [b for b in bounds if b[1] == UNIT]
+        if not units and (piece.splittable or not bounds):
+            para = piece.text.rfind("\n\n", 0, max(inner - 1, 0))
+            line = piece.text.rfind("\n", 0, inner)
+            for found, offset, level in ((para, para + 2, PARAGRAPH), (line, line + 1, LINE)):
+                if found >= 0 and pos + offset > start and offset < len(piece.text):
+                    bounds.append((pos + offset, level, straddle, offset))
+        if units:
+            best = units[-1]
+        elif bounds:
+            half = start + (room - start) // 2
+            late = [b for b in bounds if b[0] >= half] or bounds
+            best = max(late, key=lambda b: (b[1], b[0])) if late is not bounds else max(bounds, key=lambda b: b[0])
+        else:
+            best = (room, NEVER, straddle, inner)
+            self._warn("a line longer than a chunk was cut inside it")
+        _, level, i, offset = best
+        if offset == 0:
+            done, rest = pieces[:i], pieces[i:]
+        else:
+            whole = pieces[i]
+            head = Piece(whole.text[:offset], whole.level, whole.unit, whole.header, whole.row, whole.splittable)
+            tail = Piece(whole.text[offset:], level, whole.unit, False, whole.row, whole.splittable)
+            done, rest = [*pieces[:i], head], [tail, *pieces[i + 1:]]
+        self._flush(done, rest)
+
+    def _flush(self, done: list[Piece], rest: list[Piece]) -> None:
+        body = "".join(p.text for p in done)
+        newlines = body.count("\n")
+        first = self._lines + 1
+        last = self._lines + newlines + (0 if body.endswith("\n") else 1)
+        continues = bool(rest) and rest[0].level < UNIT and rest[0].unit is not None and rest[0].unit is done[-1].unit
+        if continues and done[-1].unit is not None:
+            done[-1].unit.cuts += 1
+        self.index += 1
+        cut = Cut(self.index, self._repeat + body, len(self._repeat), first, last,
+                  self._span(done, first, last, continues))
+        self._lines += newlines
+        self._tail = self._overlap(done)
+        self._pieces, self._opened, self._size = [], False, 0
+        self.emit(cut)
+        if self.limit is not None and self.index >= self.limit:
+            self.full = True
+            self.stopped = bool(rest)
+            return
+        for piece in rest:
+            if not self._opened:
+                self._open(piece)
+            self._pieces.append(piece)
+            self._size += len(piece.text)
+
+    def _overlap(self, done: list[Piece]) -> str:
+        if not self.overlap:
+            return ""
+        taken: list[str] = []
+        count = 0
+        for piece in reversed(done):
+            if piece.header or piece.level == UNIT:
+                break
+            taken.append(piece.text)
+            count += 1 if self.overlap_by == "pieces" else piece.text.count("\n")
+            if count >= self.overlap + (self.overlap_by == "lines"):
+                break
+        text = "".join(reversed(taken))
+        if self.overlap_by == "lines":
+            ends = len(text) - 1 if text.endswith("\n") else len(text)
+            at = ends
+            for _ in range(self.overlap):
+                at = text.rfind("\n", 0, at)
+                if at < 0:
+                    break
+            text = text[at + 1:]
+        return text if text.endswith("\n") else ""
+
+    def _span(self, done: list[Piece], first: int, last: int, continues: bool) -> str:
+        lines = f"lines {first}-{last}" if last > first else f"line {first}"
+        if not self._units_seen or all(p.unit is None for p in done):
+            return lines
+        runs: list[tuple[Unit, list[Piece]]] = []
+        for piece in done:
+            if piece.unit is None:
+                continue
+            if runs and runs[-1][0] is piece.unit:
+                runs[-1][1].append(piece)
+            else:
+                runs.append((piece.unit, [piece]))
+        head_unit = runs[0][0]
+        began_before = not (runs[0][1][0].level == UNIT or runs[0][1][0].header)
+        if head_unit.label == "sheet":
+            parts = []
+            for unit, pieces in runs:
+                rows = [p.row for p in pieces if p.row is not None]
+                parts.append(f"sheet '{unit.name}'" + (f" rows {min(rows)}-{max(rows)}" if rows else ""))
+            return "; ".join(parts)
+        tail_unit = runs[-1][0]
+        def name(unit: Unit) -> str:
+            return f"'{unit.name}'" if unit.label == "member" else str(unit.number)
+
+        text = f"{head_unit.label} {name(head_unit)}" if head_unit is tail_unit else \
+            f"{head_unit.label}s {name(head_unit)}-{name(tail_unit)}"
+        one = head_unit is tail_unit
+        notes = ([("" if one else f"{head_unit.label} {name(head_unit)} ") + "continued"] if began_before else [])
+        notes += [("" if one else f"{tail_unit.label} {name(tail_unit)} ") + "cut"] if continues else []
+        return text + (f" ({', '.join(notes)})" if notes else "")
+
+    def _warn(self, text: str) -> None:
+        if text not in self.warnings:
+            self.warnings.append(text)
