@@ -355,8 +355,9 @@ def _advice_for(kind: str, path: str) -> str:
 
 def _mount_optional() -> None:
     """Commands that live in their own modules (guard-check/init, budget)."""
-    from boundread.cli import budget, guard, mcp
+    from boundread.cli import budget, chunks, guard, mcp
 
+    chunks.register(app)
     guard.register(app)
     mcp.register(app)
     app.add_typer(budget.budget_app, name="budget")
