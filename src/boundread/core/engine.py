@@ -284,7 +284,7 @@ def clamped_selection(selection: str, req: Request, outcome: Outcome) -> str:
 
 
 def _default_dest(name: str, selection: str, filters: Filters, suffix: str) -> Path:
-    parts = [f"member-{output.slug(filters.member, 40)}"] if filters.member else []
+    parts = [f"member-{output.member_slug(filters.member)}"] if filters.member else []
     if selection != "text" or not (filters.lines or filters.grep):
         parts.append(selection)
     if filters.grep is not None:

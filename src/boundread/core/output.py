@@ -8,32 +8,67 @@ Default folder: ``$BOUNDREAD_OUT_DIR``, else ``./boundread-out`` (created with a
 from __future__ import annotations
 
 import errno
+import hashlib
 import os
 import re
 import stat
 import tempfile
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
 from boundread.errors import NotFound, UsageError
 from boundread.units import human_bytes
 
-_UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
+_DOTS = re.compile(r"\.{2,}")
+# bytes of the parts of a default name: 80 + 1 + 140 + a suffix of 4 stays under NAME_MAX (255) with the
+# 14 bytes write_atomic's temporary name adds (".<name>.XXXXXXXX.tmp")
+BASE_BYTES, SELECTION_BYTES, MEMBER_BYTES = 80, 140, 60
 
 
 def out_dir() -> Path:
     return Path(os.environ.get("BOUNDREAD_OUT_DIR") or "boundread-out")
 
 
+def _kept(char: str) -> bool:
+    """Letters, marks and digits of any script, and ``._-``; not separators, spaces, controls, format
+    characters (bidi overrides, zero-width joiners), punctuation or symbols."""
+    return char in "._-" or unicodedata.category(char)[0] in "LMN"
+
+
 def slug(text: str, limit: int = 60) -> str:
-    """A file-name-safe rendering of ``text`` (member names, patterns, sheet names)."""
-    cleaned = _UNSAFE.sub("_", text).strip("._") or "x"
-    return cleaned[:limit]
+    """A file-name-safe rendering of ``text`` (file and member names, patterns, sheet names) that stays
+    readable in any script: NFC, each run of other characters one ``_``, no ``..``, no leading or
+    trailing ``.``/``_``, at most ``limit`` bytes of UTF-8 (cut at a character boundary); ``"x"`` if
+    nothing is left. ``报告.txt`` -> ``报告.txt``; ``a/b c.txt`` -> ``a_b_c.txt``."""
+    nfc = unicodedata.normalize("NFC", text[: limit * 4])  # a character is at most 4 bytes
+    out: list[str] = []
+    for char in nfc:
+        if _kept(char):
+            out.append(char)
+        elif not out or out[-1] != "\0":
+            out.append("\0")  # a run of dropped characters becomes one "_"
+    cleaned = _DOTS.sub(".", "".join(out).replace("\0", "_")).strip("._")
+    cut = cleaned.encode("utf-8")[:limit].decode("utf-8", "ignore").strip("._")
+    return cut or "x"
+
+
+def member_slug(name: str, limit: int = MEMBER_BYTES) -> str:
+    """An archive member's name in an output file name: ``slug``, and distinct for distinct members. When
+    the slug is not the name itself (in NFC) - a character replaced, the name cut - 8 hex digits of the
+    name's digest follow, so ``a/b.txt`` and ``a_b.txt`` or two long names that share their first
+    ``limit`` bytes never write the same file: ``报告.txt`` stays ``报告.txt``; ``a/b.txt`` is
+    ``a_b.txt-<digest>``. Names equal in NFC are one name (as the member lookup takes them)."""
+    readable, nfc = slug(name, limit), unicodedata.normalize("NFC", name)
+    if readable == nfc:
+        return readable
+    digest = hashlib.blake2s(nfc.encode("utf-8", "surrogatepass"), digest_size=4).hexdigest()
+    return f"{slug(name, limit - 9)}-{digest}"
 
 
 def default_output(source_name: str, selection: str, suffix: str = ".txt") -> Path:
-    base = slug(Path(source_name).name, 80)
-    return out_dir() / f"{base}.{slug(selection, 80)}{suffix}"
+    base = slug(Path(source_name).name, BASE_BYTES)
+    return out_dir() / f"{base}.{slug(selection, SELECTION_BYTES)}{suffix}"
 
 
 def _umask() -> int:

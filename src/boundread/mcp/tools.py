@@ -148,7 +148,7 @@ def extract(config: Config, target: Target, *, pages: str | None = None, lines: 
                              context=context, member=member)
     result = engine.extract(target.real, req, filters, to_stdout=True,
                             selection=f"pages-{pages}" if pages else f"sheet-{sheet}" if sheet else "text")
-    parts = [f"member-{output.slug(member, 40)}"] if member else []
+    parts = [f"member-{output.member_slug(member)}"] if member else []
     parts += [f"pages-{pages}"] if pages else [f"sheet-{sheet}"] if sheet else []
     parts += [f"grep-{output.slug(grep, 30)}"] if grep is not None else []
     parts += [f"lines-{lines}"] if lines else []

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import shlex
+import unicodedata
 from collections.abc import Callable
 from datetime import datetime, timezone
 from typing import Protocol
@@ -189,6 +190,12 @@ def too_big(
     return Refused(f"{member} expands to more than {human_bytes(cap)}",
                    f"raise --max-member-mb if you trust it, or list it with "
                    f"`boundread list-zip {shlex.quote(src_name)}` and pick a smaller member")
+
+
+def same_text(a: str, b: str) -> bool:
+    """Two member names that read the same: equal in NFC (a zip made on macOS often stores ``Ärger.txt``
+    decomposed, as ``A`` + a combining diaeresis, while a name typed elsewhere is composed)."""
+    return a == b or unicodedata.normalize("NFC", a) == unicodedata.normalize("NFC", b)
 
 
 def no_member(src_name: str, member: str) -> UsageError:

@@ -20,6 +20,7 @@ from boundread.formats.archives.common import (
     make_entry,
     no_member,
     not_a_file,
+    same_text,
     too_big,
 )
 from boundread.units import human_bytes
@@ -168,9 +169,11 @@ def read_member(src: Source, name: str, req: Request) -> bytes:
     quoted = shlex.quote(src.name)
     with _opened(src, req, cap) as archive:
         wanted = name.rstrip("/")
-        file = next((f for f in archive.files if f.filename == wanted), None)
+        file = next((f for f in archive.files if f.filename == wanted), None) or next(
+            (f for f in archive.files if same_text(f.filename, wanted)), None)
         if file is None:
             raise no_member(src.name, name)
+        wanted = file.filename  # the name as stored, which py7zr's extract matches exactly
         if file.is_directory:
             raise not_a_file(src.name, name)
         ratio = file.uncompressed / file.compressed if file.compressed else None

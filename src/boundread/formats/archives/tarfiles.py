@@ -25,6 +25,7 @@ from boundread.formats.archives.common import (
     no_member,
     not_a_file,
     read_capped,
+    same_text,
     too_big,
 )
 from boundread.limits import Limits
@@ -131,7 +132,7 @@ def _same(a: str, b: str) -> bool:
             name = name[2:]
         return name.rstrip("/")
 
-    return a == b or norm(a) == norm(b)
+    return a == b or same_text(norm(a), norm(b))
 
 
 def read_member(src: Source, name: str, req: Request) -> bytes:

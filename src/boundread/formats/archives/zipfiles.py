@@ -26,6 +26,7 @@ from boundread.formats.archives.common import (
     no_member,
     not_a_file,
     read_capped,
+    same_text,
     too_big,
 )
 
@@ -104,8 +105,15 @@ def listing(src: Source, req: Request) -> Listing:
 
 
 def _find(fh: IO[bytes], name: str) -> zipdir.Record | None:
-    """The first record named ``name``; the directory is read only up to it."""
-    return next((rec for rec in zipdir.records(fh) if rec.name == name), None)
+    """The first record named ``name``, the directory read only up to it; else the first whose name reads
+    the same in NFC (the whole directory read)."""
+    alike: zipdir.Record | None = None
+    for rec in zipdir.records(fh):
+        if rec.name == name:
+            return rec
+        if alike is None and same_text(rec.name, name):
+            alike = rec
+    return alike
 
 
 def read_member(src: Source, name: str, req: Request) -> bytes:
