@@ -238,6 +238,31 @@ def test_max_member_mb_counts_decimal_megabytes(tmp_path: Path) -> None:
     assert over.stderr.startswith("boundread: error: over.txt expands to more than 1.0 MB - raise --max-member-mb")
 
 
+@pytest.mark.parametrize("kind", ["zip", "tar", "7z"])
+def test_a_member_is_found_by_its_composed_name(tmp_path: Path, kind: str) -> None:
+    import unicodedata
+
+    stored = unicodedata.normalize("NFD", "Ärger/Übersicht.txt")  # as macOS writes names
+    entries = {stored: b"SENTINEL_NFD", "other.txt": b"x"}
+    if kind == "zip":
+        src = source_for_bytes("mac.zip", _zip(entries))
+    elif kind == "tar":
+        def build(tf: tarfile.TarFile) -> None:
+            for name, data in entries.items():
+                info = tarfile.TarInfo(name)
+                info.size = len(data)
+                tf.addfile(info, io.BytesIO(data))
+        src = source_for_bytes("mac.tar", _tar(build, "w:"))
+    else:
+        src = _7z(tmp_path / "mac.7z", entries)
+    composed = unicodedata.normalize("NFC", stored)
+    assert composed != stored
+    assert archive.read_member(src, composed, Request()) == b"SENTINEL_NFD"
+    assert archive.read_member(src, stored, Request()) == b"SENTINEL_NFD"
+    with pytest.raises(UsageError, match="no member"):
+        archive.read_member(src, "Arger/Ubersicht.txt", Request())
+
+
 def test_zip_size_lie_does_not_flood() -> None:
     data = bytearray(_zip({"liar.txt": b"z" * 100_000}))
     central = data.rfind(b"PK\x01\x02")
