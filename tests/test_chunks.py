@@ -224,3 +224,14 @@ def test_default_folder_is_in_the_output_folder(tmp_path: Path, monkeypatch: pyt
     result = chunk(SAMPLE, Params(tokens=2000))
     assert Path(result.folder) == Path("boundread-out") / "sample-report.pdf.chunks"
     assert (tmp_path / "boundread-out" / ".gitignore").read_text(encoding="utf-8") == "*\n"
+
+
+def test_python_api_returns_the_typed_manifest(tmp_path: Path) -> None:
+    import boundread
+
+    assert {"chunk", "Chunk", "Manifest"} <= set(boundread.__all__)
+    result = boundread.chunk(SAMPLE, 600, tmp_path / "c", model="claude-sonnet-4-5")
+    assert isinstance(result, boundread.Manifest) and isinstance(result.chunks[0], boundread.Chunk)
+    assert result.chunks[0].span == "pages 1-2" and result.cost is not None and result.cost.known
+    with pytest.raises(boundread.UsageError):
+        boundread.chunk(SAMPLE, 10)

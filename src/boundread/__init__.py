@@ -16,7 +16,8 @@ __version__ = "0.1.0"
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from boundread.api import extract, info, list_zip, pages, sheets
+    from boundread.api import chunk, extract, info, list_zip, pages, sheets
+    from boundread.chunks.manifest import Chunk, Manifest
     from boundread.core.model import Entry, ExtractResult, InfoResult, Listing, Request, Span
     from boundread.errors import (
         BoundreadError,
@@ -33,7 +34,8 @@ if TYPE_CHECKING:
 
 _LAZY = {
     "extract": "boundread.api", "info": "boundread.api", "list_zip": "boundread.api", "pages": "boundread.api",
-    "sheets": "boundread.api", "Entry": "boundread.core.model", "ExtractResult": "boundread.core.model",
+    "sheets": "boundread.api", "chunk": "boundread.api", "Chunk": "boundread.chunks.manifest",
+    "Manifest": "boundread.chunks.manifest", "Entry": "boundread.core.model", "ExtractResult": "boundread.core.model",
     "InfoResult": "boundread.core.model", "Listing": "boundread.core.model", "Request": "boundread.core.model",
     "Span": "boundread.core.model", "Limits": "boundread.limits",
     **dict.fromkeys(("BoundreadError", "Corrupt", "Encrypted", "ExitCode", "NotFound", "Refused", "TimedOut",
@@ -59,6 +61,7 @@ def __getattr__(name: str) -> object:
 
 __all__ = [
     "BoundreadError",
+    "Chunk",
     "Corrupt",
     "Encrypted",
     "Entry",
@@ -67,6 +70,7 @@ __all__ = [
     "InfoResult",
     "Limits",
     "Listing",
+    "Manifest",
     "NotFound",
     "Refused",
     "Request",
@@ -75,6 +79,7 @@ __all__ = [
     "Unsupported",
     "UsageError",
     "__version__",
+    "chunk",
     "extract",
     "info",
     "list_zip",
