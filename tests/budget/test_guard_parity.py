@@ -25,6 +25,7 @@ from boundread.budget import (
     current_depth,
     max_depth,
 )
+from boundread.budget.ledger import open_ledger
 from boundread.budget.model import Scope
 from boundread.errors import UsageError
 
@@ -82,10 +83,10 @@ class Deep:
 
 
 @pytest.mark.parametrize("name", list(SCENARIOS))
-def test_same_inputs_same_answers_with_and_without_a_ledger(name: str) -> None:
+def test_same_inputs_same_answers_with_and_without_a_ledger(name: str, backend: str) -> None:
     make, steps = SCENARIOS[name]
     alone = Guard(**make(), session="p")
-    with SqliteLedger() as ledger:
+    with open_ledger() as ledger:
         shared = Guard(**make(), ledger=ledger, session="p")
         if name == "depth":
             assert _run_deep(alone) == _run_deep(shared)
@@ -113,10 +114,10 @@ def test_the_answers_read_as_expected() -> None:
         Guard(policy=Policy(deny_tools=("Bash",))).allow("bash")
 
 
-def test_an_unknown_model_is_shown_in_both() -> None:
+def test_an_unknown_model_is_shown_in_both(backend: str) -> None:
     alone = Guard()
     alone.step(model="no-such-model-zz", usage={"input": 10})
-    with SqliteLedger() as ledger:
+    with open_ledger() as ledger:
         shared = Guard(ledger=ledger, session="u")
         shared.step(model="no-such-model-zz", usage={"input": 10})
         assert alone.spent.unpriced == shared.spent.unpriced == ("no-such-model-zz",)

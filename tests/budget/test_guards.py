@@ -14,12 +14,12 @@ from boundread.budget import (
     Guard,
     Policy,
     PolicyDenied,
-    SqliteLedger,
     TokenBudget,
     TokenBudgetExceeded,
     current_depth,
     max_depth,
 )
+from boundread.budget.ledger import open_ledger
 from boundread.budget.model import Scope
 
 
@@ -94,8 +94,8 @@ def test_guard_tokens_cost_and_policy() -> None:
         pol.allow("Write")
 
 
-def test_guards_share_a_ledger() -> None:
-    with SqliteLedger() as ledger:
+def test_guards_share_a_ledger(backend: str) -> None:
+    with open_ledger() as ledger:
         a = Guard(policy=Policy(max_calls=2), ledger=ledger, session="shared")
         b = Guard(ledger=ledger, session="shared")
         a.allow("one")

@@ -25,9 +25,10 @@ from hypothesis import strategies as st
 
 from boundread.budget import enforce, hookpath, sidecar
 from boundread.budget.digest import action_digest
-from boundread.budget.ledger import SqliteLedger, ledger_path
+from boundread.budget.ledger import ledger_path
 from boundread.budget.model import BudgetLimits, Scope, UsageRecord
 from boundread.budget.policy import decide
+from boundread.budget.sqlite import SqliteLedger
 
 SRC = Path(__file__).resolve().parents[2] / "src"
 CONSOLE = "import sys; sys.argv[1:] = ['guard-check']; from boundread.__main__ import main; main()"

@@ -17,7 +17,7 @@ from helpers_budget import assistant_line, write_transcript
 from typer.testing import CliRunner
 
 from boundread.budget import transcript as transcript_mod
-from boundread.budget.ledger import SqliteLedger
+from boundread.budget.ledger import open_ledger
 from boundread.budget.model import Scope
 from boundread.budget.transcript import ingest
 from boundread.cli.budget import budget_app
@@ -65,19 +65,21 @@ def test_a_sub_agent_fifo_is_skipped_with_a_warning(tmp_path: Path) -> None:
     assert "2 new request(s)" in result.stdout and "is a FIFO, not a regular file; skipped" in result.stderr
 
 
-def test_an_over_long_line_is_skipped_and_the_offset_moves_on(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_over_long_line_is_skipped_and_the_offset_moves_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, backend: str
+) -> None:
     monkeypatch.setattr(transcript_mod, "MAX_LINE", 1000)
     monkeypatch.setattr(transcript_mod, "SKIP_CHUNK", 64)
     path = tmp_path / "t.jsonl"
     path.write_text(assistant_line(1) + '{"usage": "' + "x" * 5000 + '"}\n' + assistant_line(2) + "y" * 3000)
-    with SqliteLedger() as ledger:
+    with open_ledger() as ledger:
         result = ingest(ledger, path, session="t")
         assert result.records == 2 and result.end == path.stat().st_size  # the unended tail too: no re-read
         assert any("a line of 5,014 bytes (over 1,000); skipped" in w for w in result.warnings), result.warnings
         assert ingest(ledger, path, session="t").lines == 0
 
 
-def test_a_count_of_10_to_the_30_skips_its_record_and_ingest_goes_on(tmp_path: Path) -> None:
+def test_a_count_of_10_to_the_30_skips_its_record_and_ingest_goes_on(tmp_path: Path, backend: str) -> None:
     path = tmp_path / "t.jsonl"
     huge = json.loads(assistant_line(1, inp=1))
     huge["message"]["usage"]["input_tokens"] = 10**30
@@ -88,7 +90,7 @@ def test_a_count_of_10_to_the_30_skips_its_record_and_ingest_goes_on(tmp_path: P
     assert result.exit_code == 0, result.stderr
     assert "input_tokens=~10**30 is not a possible token count; record skipped" in result.stderr
     assert "cache_creation=" in result.stderr and "1 new request(s)" in result.stdout
-    with SqliteLedger() as ledger:
+    with open_ledger() as ledger:
         assert ledger.totals(Scope("session", "t")).input == 7
         assert ledger.offset(str(path.resolve())) == path.stat().st_size  # not stuck on the bad line
     again = runner.invoke(budget_app, ["ingest", "--transcript", str(path), "--session", "t"])

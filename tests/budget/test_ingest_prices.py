@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from helpers_budget import assistant_line, write_transcript
 
-from boundread.budget.ledger import SqliteLedger
+from boundread.budget.ledger import open_ledger
 from boundread.budget.model import Scope, UsageRecord
 from boundread.budget.prices import Pricer
 from boundread.budget.transcript import ingest
@@ -16,13 +16,13 @@ from boundread.errors import UsageError
 SONNET = Decimal(10 * 3 + 100 * 15 + 1000 * Decimal("0.3") + 50 * Decimal("3.75")) / 1_000_000
 
 
-def test_streaming_duplicates_count_once_and_reingest_reads_only_new_bytes(tmp_path: Path) -> None:
+def test_streaming_duplicates_count_once_and_reingest_reads_only_new_bytes(tmp_path: Path, backend: str) -> None:
     t = tmp_path / "s-1.jsonl"
     write_transcript(t, 0, 10, repeats=3)
     with open(t, "a", encoding="utf-8") as f:
         f.write('garbage line\n{"cut": \n')
         f.write(assistant_line(99)[:40])  # half-written last line
-    with SqliteLedger() as ledger:
+    with open_ledger() as ledger:
         first = ingest(ledger, t)
         assert (first.records, first.duplicates, len(first.warnings)) == (10, 20, 2)
         assert first.end == t.stat().st_size - 40
@@ -39,7 +39,7 @@ def test_streaming_duplicates_count_once_and_reingest_reads_only_new_bytes(tmp_p
         assert ingest(ledger, t).records == 0
 
 
-def test_bad_counts_are_warned_and_synthetic_messages_skipped(tmp_path: Path) -> None:
+def test_bad_counts_are_warned_and_synthetic_messages_skipped(tmp_path: Path, backend: str) -> None:
     t = tmp_path / "t.jsonl"
     t.write_text(
         assistant_line(1, inp=-5)
@@ -48,7 +48,7 @@ def test_bad_counts_are_warned_and_synthetic_messages_skipped(tmp_path: Path) ->
         + "\n",
         encoding="utf-8",
     )
-    with SqliteLedger() as ledger:
+    with open_ledger() as ledger:
         result = ingest(ledger, t, session="x")
         assert result.records == 2
         assert any("input_tokens=-5" in w for w in result.warnings)

@@ -25,9 +25,10 @@ from typer.testing import CliRunner
 
 from boundread.budget import enforce, sidecar
 from boundread.budget.errors import LedgerError
-from boundread.budget.ledger import SqliteLedger, ledger_path
+from boundread.budget.ledger import ledger_path
 from boundread.budget.model import BudgetLimits, Scope, UsageRecord
 from boundread.budget.recover import recover
+from boundread.budget.sqlite import SqliteLedger
 from boundread.cli.budget import budget_app
 
 runner = CliRunner()

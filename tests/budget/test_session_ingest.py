@@ -13,9 +13,10 @@ import pytest
 from helpers_budget import assistant_line, write_transcript
 
 from boundread.budget import hookcli, sessionfiles
-from boundread.budget.ledger import SqliteLedger, ledger_path
+from boundread.budget.ledger import ledger_path, open_ledger
 from boundread.budget.model import Scope, UsageRecord
 from boundread.budget.schema import CURRENT_VERSION, V1, V2
+from boundread.budget.sqlite import SqliteLedger
 from boundread.budget.transcript import ingest_all
 
 SID = "0d5f-session"
@@ -129,14 +130,14 @@ def test_session_end_is_accepted_and_catches_what_stop_missed(tmp_path: Path) ->
     assert end.records == 1 and _output() == 300
 
 
-def test_a_resumed_session_copies_earlier_messages_and_they_count_once(tmp_path: Path) -> None:
+def test_a_resumed_session_copies_earlier_messages_and_they_count_once(tmp_path: Path, backend: str) -> None:
     """claude --resume (and compaction) writes a new file that repeats the earlier session's messages."""
     first = tmp_path / "first.jsonl"
     write_transcript(first, 0, 5)
     resumed = tmp_path / "resumed.jsonl"
     resumed.write_text(first.read_text(encoding="utf-8"), encoding="utf-8")
     write_transcript(resumed, 5, 2)
-    with SqliteLedger() as ledger:
+    with open_ledger() as ledger:
         a = ingest_all(ledger, [first], session="first", project="/p")
         b = ingest_all(ledger, [resumed], session="resumed", project="/p")
         assert (a.records, b.records) == (5, 2)
@@ -144,18 +145,20 @@ def test_a_resumed_session_copies_earlier_messages_and_they_count_once(tmp_path:
         assert ledger.totals(Scope("session", "resumed")).output == 200
 
 
-def test_a_sidechain_copy_under_another_request_counts_once_and_the_main_chain_wins(tmp_path: Path) -> None:
+def test_a_sidechain_copy_under_another_request_counts_once_and_the_main_chain_wins(
+    tmp_path: Path, backend: str
+) -> None:
     t = tmp_path / "s.jsonl"
     t.write_text(assistant_line(1, out=100) + _side(1, out=90, request="req_replayed") + _side(2, out=40)
                  + assistant_line(2, out=30, request="req_main"), encoding="utf-8")
-    with SqliteLedger() as ledger:
+    with open_ledger() as ledger:
         result = ingest_all(ledger, [t], session="s")
         assert (result.records, result.duplicates) == (2, 2)
         assert ledger.totals(Scope("session", "s")).output == 100 + 30  # the main chain's count for msg_2
 
 
-def test_the_larger_count_moves_to_the_session_that_recorded_it_first() -> None:
-    with SqliteLedger() as ledger:
+def test_the_larger_count_moves_to_the_session_that_recorded_it_first(backend: str) -> None:
+    with open_ledger() as ledger:
         ledger.add_usage("a", [UsageRecord("m", 5, key="msg_x:req_x", message="msg_x")])
         assert ledger.add_usage("b", [UsageRecord("m", 5, 7, key="msg_x:req_x", message="msg_x")]) == 0
         assert ledger.totals(Scope("session", "a")).tokens == 12

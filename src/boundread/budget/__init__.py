@@ -21,9 +21,11 @@ if TYPE_CHECKING:
         TokenBudgetExceeded,
     )
     from boundread.budget.guards import CostCap, Guard, Policy, TokenBudget, carry_depth, current_depth, max_depth
-    from boundread.budget.ledger import Ledger, SqliteLedger, ledger_path
+    from boundread.budget.ledger import Ledger, ledger_path, open_ledger
     from boundread.budget.model import BudgetLimits, Scope, Totals, UsageRecord
+    from boundread.budget.postgres import PostgresLedger
     from boundread.budget.prices import Price, Pricer
+    from boundread.budget.sqlite import SqliteLedger
     from boundread.budget.transcript import IngestResult, ingest
 
 _WHERE = {
@@ -36,7 +38,9 @@ _WHERE = {
         "TokenBudgetExceeded",
     ),
     "guards": ("CostCap", "Guard", "Policy", "TokenBudget", "carry_depth", "current_depth", "max_depth"),
-    "ledger": ("Ledger", "SqliteLedger", "ledger_path"),
+    "ledger": ("Ledger", "ledger_path", "open_ledger"),
+    "postgres": ("PostgresLedger",),
+    "sqlite": ("SqliteLedger",),
     "model": ("BudgetLimits", "Scope", "Totals", "UsageRecord"),
     "prices": ("Price", "Pricer"),
     "transcript": ("IngestResult", "ingest"),
@@ -64,6 +68,7 @@ __all__ = [
     "LedgerError",
     "Policy",
     "PolicyDenied",
+    "PostgresLedger",
     "Price",
     "Pricer",
     "Scope",
@@ -77,4 +82,5 @@ __all__ = [
     "ingest",
     "ledger_path",
     "max_depth",
+    "open_ledger",
 ]

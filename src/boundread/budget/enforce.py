@@ -16,7 +16,7 @@ SESSION_KEYS = ("session_id", "sessionId", "conversation_id", "conversationId", 
 SUBAGENT_KEYS = ("agent_id",)
 
 
-def _ledger_file() -> str:  # os.path, not pathlib: the cheapest possible check when budgets are unused
+def _state_dir() -> str:  # os.path, not pathlib: the cheapest possible check when budgets are unused
     explicit = os.environ.get("BOUNDREAD_STATE_DIR")
     if explicit:
         base = explicit
@@ -24,7 +24,11 @@ def _ledger_file() -> str:  # os.path, not pathlib: the cheapest possible check 
         home = os.path.expanduser("~")  # noqa: PTH111
         xdg = os.environ.get("XDG_STATE_HOME") or os.path.join(home, ".local", "state")  # noqa: PTH118
         base = os.path.join(xdg, "boundread")  # noqa: PTH118
-    return os.path.join(base, "budget.sqlite3")  # noqa: PTH118
+    return base
+
+
+def _ledger_file() -> str:
+    return os.path.join(_state_dir(), "budget.sqlite3")  # noqa: PTH118
 
 
 def session_of(payload: dict[str, Any]) -> str | None:
@@ -57,7 +61,13 @@ def check_tool_call(payload: dict[str, Any], tool_name: str, tool_input: Any) ->
 
     Records the call (tool name + sha256 of its normalized input) when a budget applies to the session.
     An unusable, emptied or missing ledger (see ``unusable``) denies only the calls that have a budget.
+    With ``BOUNDREAD_LEDGER_URL`` (or ``ledger_url`` in the user config) the ledger is that PostgreSQL database.
     """
+    from boundread.budget.ledgerurl import find
+
+    url = find()
+    if url:
+        return _check_postgres(url, payload, tool_name, tool_input)
     path = _ledger_file()
     if not os.path.exists(path):  # noqa: PTH110
         from boundread.budget.sidecar import path_for
@@ -74,7 +84,43 @@ def check_tool_call(payload: dict[str, Any], tool_name: str, tool_input: Any) ->
     except NeedsLedger:  # a migration to run, or a file to explain: the full ledger does both
         return _check_with_ledger(path, session, project, tool_name, tool_input, depth)
     except Unusable as exc:  # it failed after finding this call's limits
-        return unusable(path, str(exc), session, project, tool_input, limited=True)
+        return unusable(path, str(exc), session, project, tool_input, limited=exc.limited)
+
+
+def _check_postgres(url: str, payload: dict[str, Any], tool_name: str, tool_input: Any) -> str | None:
+    """The same check on the fleet's database: libpq through ctypes (pghook), psycopg only when that cannot.
+
+    Unreachable or failing, it applies the error policy over the limits last seen from this machine, kept in
+    ``budget.postgres.limits.json`` (the SQLite ledger's sidecar plays that part for a damaged file).
+    """
+    from boundread.budget.hookpath import NeedsLedger, Unusable
+    from boundread.budget.pghook import check
+
+    stand_in = os.path.join(_state_dir(), "budget.postgres")  # noqa: PTH118 - its sidecar is the cache
+    session, project, depth = session_of(payload) or "default", project_of(payload), depth_of(payload)
+    try:
+        return check(url, stand_in + ".limits.json", session, project, tool_name, tool_input, depth)
+    except NeedsLedger:  # tables to create or migrate, or no libpq to load: psycopg does both
+        return _check_with_pg_ledger(url, stand_in, session, project, tool_name, tool_input, depth)
+    except Unusable as exc:
+        return unusable(stand_in, str(exc), session, project, tool_input, limited=exc.limited)
+
+
+def _check_with_pg_ledger(
+    url: str, stand_in: str, session: str, project: str | None, tool_name: str, tool_input: Any, depth: int
+) -> str | None:
+    from boundread.budget.digest import action_digest
+    from boundread.budget.errors import LedgerError
+    from boundread.budget.policy import decide
+    from boundread.budget.postgres import PostgresLedger
+
+    try:
+        with PostgresLedger(url) as ledger:
+            verdict = ledger.record_call(session, project, tool_name, action_digest(tool_name, tool_input), depth,
+                                         decide)
+    except LedgerError as exc:
+        return unusable(stand_in, str(exc), session, project, tool_input)
+    return None if verdict is None else str(verdict)
 
 
 def _lost(path: str, payload: dict[str, Any], tool_input: Any) -> str | None:
@@ -92,8 +138,8 @@ def _check_with_ledger(
 
     from boundread.budget.digest import action_digest
     from boundread.budget.errors import LedgerError
-    from boundread.budget.ledger import SqliteLedger
     from boundread.budget.policy import decide
+    from boundread.budget.sqlite import SqliteLedger
 
     try:
         with SqliteLedger(Path(path)) as ledger:

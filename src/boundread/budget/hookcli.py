@@ -24,7 +24,7 @@ def ingest_payload(text: str, session: str | None = None) -> SessionIngest:
     """Record the usage in every transcript of the session a hook payload (PostToolUse, Stop, ...) names."""
     from boundread.budget import sessionfiles
     from boundread.budget.enforce import project_of, session_of
-    from boundread.budget.ledger import SqliteLedger
+    from boundread.budget.ledger import open_ledger
     from boundread.budget.transcript import ingest_all, session_of_path
 
     try:
@@ -40,7 +40,7 @@ def ingest_payload(text: str, session: str | None = None) -> SessionIngest:
         final = payload.get("last_assistant_message")
         waited = sessionfiles.settle(writing, final if isinstance(final, str) else None)
     sid = session or session_of(payload) or session_of_path(paths[0])
-    with SqliteLedger() as ledger:
+    with open_ledger() as ledger:
         return ingest_all(ledger, paths, session=sid, project=project_of(payload), waited=waited)
 
 

@@ -62,7 +62,14 @@ class NeedsLedger(Exception):
 
 
 class Unusable(Exception):
-    """The ledger failed mid-call (a damaged page, a read-only folder): ``enforce`` decides who may go on."""
+    """The ledger failed (a damaged page, a read-only folder, a server down): ``enforce`` decides who may go on.
+
+    ``limited``: this call's limits were seen before the failure (a server that cannot be reached: not yet).
+    """
+
+    def __init__(self, what: str, *, limited: bool = True) -> None:
+        super().__init__(what)
+        self.limited = limited
 
 
 def check(path: str, session: str, project: str | None, tool: str, tool_input: Any, depth: int) -> str | None:
@@ -98,7 +105,7 @@ def check(path: str, session: str, project: str | None, tool: str, tool_input: A
             if os.stat(f"{path}-wal").st_size > CHECKPOINT_BYTES:
                 db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
         except sqlite.Error as exc:
-            from boundread.budget.ledger import ledger_error
+            from boundread.budget.sqlite import ledger_error
 
             raise Unusable(str(ledger_error(path, exc))) from None
         except OSError:  # no WAL file to measure: nothing to fold
@@ -122,7 +129,7 @@ def _keeper(path: str) -> sqlite.Connection | None:
 
 
 def _record(
-    db: sqlite.Connection,
+    db: Any,
     select: str,
     scopes: list[tuple[str, str]],
     keys: tuple[str, ...],
@@ -131,8 +138,12 @@ def _record(
     tool: str,
     digest: str,
     depth: int,
+    count_call: str = COUNT_CALL,
 ) -> str | None:
-    """``SqliteLedger.record_call`` with ``policy.decide``, in integers while every limit is clearly far."""
+    """``SqlLedger.record_call`` with ``policy.decide``, in integers while every limit is clearly far.
+
+    ``db``: a sqlite3 connection, or pghook's libpq one (``count_call``: PostgreSQL's spelling).
+    """
     db.execute(TOUCH_SESSION, (session, project))
     rows = {row[0]: row[1:] for row in db.execute(select, keys)}
     limited = [(kind, name, rows[key]) for (kind, name), key in zip(scopes, keys, strict=True) if key in rows]
@@ -145,7 +156,7 @@ def _record(
         verdict = _decide(db, scopes, session, tool, digest, depth, recent)
     allowed = int(verdict is None)
     db.execute(RECORD_CALL, (session, tool, digest, depth, allowed))
-    db.execute(COUNT_CALL, (allowed, depth, session))
+    db.execute(count_call, (allowed, depth, session))
     return verdict
 
 
@@ -161,7 +172,7 @@ def _tools(deny: object) -> list[str]:
 
 
 def _may_trip(
-    db: sqlite.Connection, kind: str, name: str, row: tuple[object, ...], tool: str, depth: int, run: int
+    db: Any, kind: str, name: str, row: tuple[object, ...], tool: str, depth: int, run: int
 ) -> bool:
     """Whether any of ``policy.decide``'s checks could trip in this scope; a False is exact, a True is re-decided."""
     tokens, usd, max_depth, calls, repeat, deny = row
@@ -175,8 +186,8 @@ def _may_trip(
         return False
     where = SCOPE_WHERE.get(kind, "")
     spent, nanos, allowed = db.execute(
-        "SELECT COALESCE(SUM(input + output + cache_read + cache_write), 0), COALESCE(SUM(cost_nanos), 0),"
-        f" COALESCE(SUM(calls), 0) FROM sessions {where}",
+        "SELECT CAST(COALESCE(SUM(input + output + cache_read + cache_write), 0) AS BIGINT),"
+        f" CAST(COALESCE(SUM(cost_nanos), 0) AS BIGINT), CAST(COALESCE(SUM(calls), 0) AS BIGINT) FROM sessions {where}",
         (name,) if where else (),
     ).fetchone()
     if usd is not None:
@@ -196,7 +207,7 @@ def _nanos(usd: str) -> int | None:
 
 
 def _decide(
-    db: sqlite.Connection,
+    db: Any,
     scopes: list[tuple[str, str]],
     session: str,
     tool: str,

@@ -55,6 +55,7 @@ TOUCH_SESSION = (
 RECENT_DIGESTS = "SELECT digest FROM calls WHERE session = ? ORDER BY id DESC LIMIT ?"  # most recent first
 RECORD_CALL = "INSERT INTO calls(session, tool, digest, depth, allowed) VALUES (?, ?, ?, ?, ?)"
 COUNT_CALL = "UPDATE sessions SET calls = calls + ?, depth = MAX(depth, ?) WHERE id = ?"  # allowed calls only
+COUNT_CALL_PG = COUNT_CALL.replace("MAX(", "GREATEST(")  # PostgreSQL's two-argument maximum
 
 
 def scope_key(kind: str, name: str = "") -> str:

@@ -18,7 +18,7 @@ import typer
 from boundread.errors import UsageError
 
 if TYPE_CHECKING:  # the ledger (sqlite3) and the policy load only in the command that runs
-    from boundread.budget.ledger import SqliteLedger
+    from boundread.budget.ledger import Ledger
     from boundread.budget.model import Scope, ScopeView
 
 budget_app = typer.Typer(
@@ -99,7 +99,7 @@ def here() -> str:
     return os.path.realpath(Path.cwd())
 
 
-def views_of(ledger: SqliteLedger, scopes: list[Scope], *, limited_only: bool = False) -> list[ScopeView]:
+def views_of(ledger: Ledger, scopes: list[Scope], *, limited_only: bool = False) -> list[ScopeView]:
     from boundread.budget.model import ScopeView
 
     views = [ScopeView(s, ledger.limits(s), ledger.totals(s)) for s in scopes]

@@ -48,12 +48,12 @@ def set_limits(
     """Set limits for a session, this project or globally (only the given ones change)."""
 
     def work() -> int:
-        from boundread.budget.ledger import SqliteLedger
+        from boundread.budget.ledger import open_ledger
         from boundread.budget.model import BudgetLimits
         scope = scope_of(session, project, everywhere)
         bounded(LIMIT_MAX, max_tokens=max_tokens, max_depth=max_depth, max_calls=max_calls, max_repeat=max_repeat)
         wanted = BudgetLimits(max_tokens, usd(max_usd), max_depth, max_calls, max_repeat, tuple(deny_tool or ()))
-        with SqliteLedger() as ledger:
+        with open_ledger() as ledger:
             merged = ledger.set_limits(scope, wanted)
         from boundread.render.budget import limits_dict
 
@@ -89,13 +89,13 @@ def add(
 
     def work() -> int:
         from boundread.budget.errors import fmt_usd
-        from boundread.budget.ledger import SqliteLedger
+        from boundread.budget.ledger import open_ledger
         from boundread.budget.model import UsageRecord
         from boundread.budget.prices import Pricer
 
         bounded(COUNT_MAX, input=input_tokens, output=output_tokens, cache_read=cache_read, cache_write=cache_write)
         rec = Pricer.load().cost(UsageRecord(model, input_tokens, output_tokens, cache_read, cache_write))
-        with SqliteLedger() as ledger:
+        with open_ledger() as ledger:
             ledger.add_usage(session, [rec])
         flag = " (unknown model: default price)" if rec.flagged else ""
         emit(
@@ -134,11 +134,11 @@ def ingest_cmd(
         if transcript is None:
             result = hookcli.ingest_payload(sys.stdin.read() if sys.stdin and not sys.stdin.isatty() else "", session)
         else:
-            from boundread.budget.ledger import SqliteLedger
+            from boundread.budget.ledger import open_ledger
             from boundread.budget.sessionfiles import transcripts
             from boundread.budget.transcript import ingest_all, session_of_path
 
-            with SqliteLedger() as ledger:
+            with open_ledger() as ledger:
                 sid = session or session_of_path(transcript)
                 result = ingest_all(ledger, transcripts(transcript), session=sid)
         for warning in result.warnings[:5]:

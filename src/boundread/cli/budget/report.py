@@ -12,11 +12,11 @@ from boundread.cli.budget.common import JsonOpt, OneSessionOpt, budget_app, emit
 from boundread.errors import ExitCode, UsageError
 
 if TYPE_CHECKING:
-    from boundread.budget.ledger import SqliteLedger
+    from boundread.budget.ledger import Ledger
     from boundread.budget.model import Scope
 
 
-def _status_scopes(ledger: SqliteLedger, session: str | None, project: bool) -> list[Scope]:
+def _status_scopes(ledger: Ledger, session: str | None, project: bool) -> list[Scope]:
     """What ``status`` shows: one session, this project, or everything; the global scope when it has limits.
 
     ``--session`` and ``--project`` show that one scope, as guard-check counts it (a project: all its sessions).
@@ -44,12 +44,12 @@ def status(
     """Tokens, USD, calls and depth, each against its limit: per session, per project and over all sessions."""
 
     def work() -> int:
-        from boundread.budget.ledger import SqliteLedger
+        from boundread.budget.ledger import open_ledger
         from boundread.render import budget as view
 
         if session is not None and project:
             raise UsageError("--session and --project exclude each other", "pick one scope")
-        with SqliteLedger() as ledger:
+        with open_ledger() as ledger:
             views = views_of(ledger, _status_scopes(ledger, session, project))
         if as_json:
             typer.echo(view.status_json(views))
@@ -136,12 +136,12 @@ def _next_call_denied(session: str, project: str, depth: int) -> str | None:
     """
     from dataclasses import replace
 
-    from boundread.budget.ledger import SqliteLedger
+    from boundread.budget.ledger import open_ledger
     from boundread.budget.model import Scope
     from boundread.budget.policy import check_depth, check_sequence, check_spend
 
     scopes = [Scope("session", session), Scope("global"), Scope("project", project)]  # guard-check's order
-    with SqliteLedger() as ledger:
+    with open_ledger() as ledger:
         views = views_of(ledger, scopes, limited_only=True)
     for view in views:
         where = f"session {session}" if view.scope.kind == "session" else view.scope.label

@@ -23,10 +23,10 @@ def reset(
     """Forget what a session spent (every session without --session). Limits stay unless --limits."""
 
     def work() -> int:
-        from boundread.budget.ledger import SqliteLedger
+        from boundread.budget.ledger import open_ledger
         from boundread.budget.model import Scope
         scope = Scope("session", session) if session else Scope("global")
-        with SqliteLedger() as ledger:
+        with open_ledger() as ledger:
             ledger.reset(scope, limits=limits)
         emit("budget reset", {"scope": scope.key}, f"reset {scope.label}", as_json)
         return 0
@@ -60,13 +60,13 @@ def exec_cmd(
 
     def work() -> int:
         from boundread.budget.enforce import depth_of
-        from boundread.budget.ledger import SqliteLedger
+        from boundread.budget.ledger import open_ledger
         from boundread.budget.model import Scope
         from boundread.budget.policy import check_depth
 
         depth = depth_of({}) + 1
         sid = session or os.environ.get("BOUNDREAD_SESSION") or "default"
-        with SqliteLedger() as ledger:
+        with open_ledger() as ledger:
             for scope in (Scope("session", sid), Scope("global")):
                 error = check_depth(depth, ledger.limits(scope), f"session {sid}")
                 if error is not None:

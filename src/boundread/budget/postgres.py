@@ -1,0 +1,185 @@
+"""The ledger in one PostgreSQL database for a fleet of machines, on psycopg 3 (``boundread[postgres]``).
+
+The logic is ``sqlbase.SqlLedger``'s, the same as SQLite's; this module brings the connection and what keeps
+many machines exact: increments are ``UPDATE ... SET x = x + ?`` (atomic per row), a tool call's decision
+holds its scopes' ``limits`` rows (``FOR UPDATE``) so two machines never both take the last allowed call,
+and ingest and reset take one advisory lock (their dedup reads then writes). Each change is one transaction:
+a connection dropped before COMMIT leaves nothing behind, and the next ingest reads the same bytes again.
+psycopg is imported only here, when a URL is configured; guard-check does not import it (see pghook.py).
+
+SQLite's sidecar (``budget.limits.json``) notices a ledger file that was lost or replaced; a database is
+not lost that way (its server, backups and roles are the operator's), and another machine may legitimately
+reset a limit, so there is no such check here and ``budget recover`` does not apply. What stays is a local
+copy of the limits last seen (``pgschema.CACHE``): when the server is down, guard-check denies the calls of
+the scopes listed there, as it does for a damaged SQLite ledger, and allows the others with a warning.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager, suppress
+from typing import Any, TypeVar
+
+from boundread.budget import sidecar
+from boundread.budget.errors import LedgerError
+from boundread.budget.ledger import limits_json, state_dir
+from boundread.budget.ledgerurl import redact
+from boundread.budget.pgschema import (
+    CACHE,
+    CONNECT_S,
+    LIMITS_LOCK,
+    LOCK_SCOPES,
+    MIGRATE_LOCK,
+    MIGRATIONS,
+    STATEMENT_MS,
+    USAGE_LOCK,
+    VERSION,
+    VERSION_TABLE,
+)
+from boundread.budget.schema import COUNT_CALL_PG, CURRENT_VERSION
+from boundread.budget.sqlbase import SqlLedger
+
+_T = TypeVar("_T")
+
+
+def placeholders(sql: str) -> str:
+    """SQLite's ``?`` as psycopg's ``%s`` (a literal ``%`` doubled); the shared SQL has no ``?`` in strings."""
+    return sql.replace("%", "%%").replace("?", "%s")
+
+
+class _Db:
+    """A psycopg connection whose ``execute`` takes the shared SQL."""
+
+    def __init__(self, conn: Any) -> None:
+        self.conn = conn
+
+    def execute(self, sql: str, params: Sequence[object] = ()) -> Any:
+        return self.conn.execute(placeholders(sql), tuple(params))
+
+    def close(self) -> None:
+        self.conn.close()
+
+
+def driver() -> Any:
+    try:
+        import psycopg
+    except ImportError:
+        raise LedgerError(
+            "BOUNDREAD_LEDGER_URL names a PostgreSQL ledger, but psycopg is not installed",
+            "pip install 'boundread[postgres]', or unset BOUNDREAD_LEDGER_URL for the local SQLite ledger",
+        ) from None
+    return psycopg
+
+
+def cache_path() -> str:
+    return str(state_dir() / CACHE)
+
+
+class PostgresLedger(SqlLedger):
+    """The ledger in the PostgreSQL database at ``url``; its tables are created on first use."""
+
+    GREATEST = "GREATEST"
+    COUNT_CALL = COUNT_CALL_PG
+    SESSION_ORDER = "seq"
+
+    def __init__(self, url: str, *, connect_timeout: float = CONNECT_S) -> None:
+        self.url = url
+        self.where = redact(url)
+        self._pg = driver()
+        try:
+            conn = self._pg.connect(url, autocommit=True, connect_timeout=max(1, round(connect_timeout)))
+        except self._pg.Error as exc:
+            raise pg_error(self.where, exc) from None
+        self._db = _Db(conn)
+        try:
+            self._db.execute(f"SET statement_timeout = {STATEMENT_MS}")
+            self._migrate()
+            self._refresh_cache()
+        except self._pg.Error as exc:
+            self._db.close()
+            raise pg_error(self.where, exc) from None
+        except LedgerError:
+            self._db.close()
+            raise
+
+    def __enter__(self) -> PostgresLedger:
+        return self
+
+    def backend_pid(self) -> int:
+        """The server process of this connection (tests end it to drop the connection mid-transaction)."""
+        return int(self._db.conn.info.backend_pid)
+
+    @contextmanager
+    def _tx(self) -> Iterator[_Db]:
+        try:
+            with self._db.conn.transaction():
+                yield self._db
+        except self._pg.Error as exc:
+            raise pg_error(self.where, exc) from None
+
+    def _guarded(self, read: Callable[[], _T]) -> _T:
+        try:
+            return read()
+        except self._pg.Error as exc:
+            raise pg_error(self.where, exc) from None
+
+    def _lock(self, db: Any, what: str, keys: Sequence[str] = ()) -> None:
+        if what == "limits" and keys:
+            db.execute(LOCK_SCOPES.format(marks=",".join("?" * len(keys))), tuple(sorted(keys))).fetchall()
+        else:
+            db.execute("SELECT pg_advisory_xact_lock(?)", (USAGE_LOCK if what == "usage" else LIMITS_LOCK,))
+
+    def _version(self) -> int:
+        try:
+            row = self._db.execute(VERSION).fetchone()
+        except self._pg.errors.UndefinedTable:
+            return 0
+        return int(row[0]) if row else 0
+
+    def _migrate(self) -> None:
+        version = self._version()
+        if version == CURRENT_VERSION:
+            return
+        if version > CURRENT_VERSION:
+            raise LedgerError(
+                f"the budget ledger {self.where} has schema v{version}, newer than this boundread",
+                "upgrade boundread on every machine of the fleet, or point BOUNDREAD_LEDGER_URL elsewhere",
+            )
+        with self._tx() as db:
+            db.execute("SELECT pg_advisory_xact_lock(?)", (MIGRATE_LOCK,))  # one machine migrates, the rest wait
+            db.execute(VERSION_TABLE)
+            row = db.execute(VERSION).fetchone()
+            if row is None:
+                db.execute("INSERT INTO boundread_schema(version) VALUES (0)")
+            for target in range((int(row[0]) if row else 0) + 1, CURRENT_VERSION + 1):
+                for statement in MIGRATIONS[target - 1]:
+                    db.execute(statement)
+                db.execute("UPDATE boundread_schema SET version = ?", (target,))
+
+    def _refresh_cache(self) -> None:
+        """Write the local copy of the limits (for guard-check when the server is down); a cache: best effort."""
+        held = {key: limits_json(lim) for key, lim in self.all_limits().items()}
+        path = cache_path()
+        with suppress(OSError, ValueError):
+            if sidecar.read(path) == held:
+                return
+        with suppress(OSError):
+            state_dir().mkdir(parents=True, exist_ok=True)
+            sidecar.write(path, held)
+
+    def _after_limits_change(self) -> None:
+        self._refresh_cache()
+
+
+def pg_error(where: str, exc: BaseException) -> LedgerError:
+    """One line for a psycopg error: the server's first line, never the password."""
+    text = (str(exc).strip().splitlines() or [type(exc).__name__])[0].strip()
+    name = type(exc).__name__
+    if name == "QueryCanceled":
+        return LedgerError(f"the budget ledger {where} did not answer within {STATEMENT_MS // 1000}s ({text})",
+                           "another machine holds a lock, or the server is overloaded; retry")
+    if name in ("OperationalError", "ConnectionTimeout") or "connection" in text:
+        return LedgerError(f"cannot reach the budget ledger {where} ({text})",
+                           "check BOUNDREAD_LEDGER_URL, that the server is up and the password")
+    return LedgerError(f"the budget ledger {where} failed ({text})",
+                       "check the database and its role's rights on the boundread tables")

@@ -1,0 +1,233 @@
+"""The ledger's logic, once for both stores: SQL with ``?`` placeholders over a connection's ``execute``.
+
+A store (``sqlite.SqliteLedger``, ``postgres.PostgresLedger``) brings the connection, ``_tx`` (one
+transaction per change; any failure inside is a ``LedgerError``), ``_guarded`` (a read, its failures mapped
+the same way) and ``_lock`` (what keeps concurrent writers exact: SQLite's ``BEGIN IMMEDIATE`` already
+serializes them, PostgreSQL takes row and advisory locks). The few words the two dialects spell differently
+are class attributes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager
+from typing import Any, TypeVar
+
+from boundread.budget.ledger import (
+    limits_from_row,
+    limits_of,
+    limits_params,
+    scope_where,
+    totals_of,
+)
+from boundread.budget.model import BudgetLimits, CallView, Scope, ScopeView, Totals, UsageRecord, to_nanos
+from boundread.budget.schema import COUNT_CALL, LIMIT_COLS, RECENT_DIGESTS, RECORD_CALL, TOUCH_SESSION
+
+_T = TypeVar("_T")
+_SAME = "SELECT id, session, sidechain, input, output, cache_read, cache_write, cost_nanos FROM usage"
+_SET = ", ".join(f"{col} = excluded.{col}" for col in LIMIT_COLS.split(", "))
+
+
+class SqlLedger:
+    """Everything a ledger does, in SQL both SQLite and PostgreSQL take."""
+
+    _db: Any
+    GREATEST = "MAX"  # the two-argument maximum
+    COUNT_CALL = COUNT_CALL
+    SESSION_ORDER = "rowid"  # insertion order of `sessions`
+
+    def _tx(self) -> AbstractContextManager[Any]:
+        raise NotImplementedError
+
+    def _guarded(self, read: Callable[[], _T]) -> _T:
+        raise NotImplementedError
+
+    def _lock(self, db: Any, what: str, keys: Sequence[str] = ()) -> None:
+        """Serialize writers that decide on what they read: ``usage`` (ingest, reset) or ``limits`` rows."""
+
+    def _after_limits_change(self) -> None:
+        """Hook for a store that repeats its limits elsewhere (SQLite's sidecar)."""
+
+    def close(self) -> None:
+        self._db.close()
+
+    def __enter__(self) -> SqlLedger:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def all_limits(self) -> dict[str, BudgetLimits]:
+        """Every scope that has limits, by key."""
+        rows = self._guarded(lambda: self._db.execute(f"SELECT scope, {LIMIT_COLS} FROM limits").fetchall())
+        found = {str(row[0]): limits_from_row(row[1:]) for row in rows}
+        return {key: lim for key, lim in found.items() if not lim.empty}
+
+    def set_limits(self, scope: Scope, limits: BudgetLimits) -> BudgetLimits:
+        with self._tx() as db:
+            self._lock(db, "limits")
+            merged = limits_of(db, scope).merged(limits)
+            db.execute(
+                f"INSERT INTO limits(scope, {LIMIT_COLS}) VALUES (?, ?, ?, ?, ?, ?, ?)"
+                f" ON CONFLICT(scope) DO UPDATE SET {_SET}",
+                limits_params(scope, merged),
+            )
+        self._after_limits_change()
+        return merged
+
+    def limits(self, scope: Scope) -> BudgetLimits:
+        return self._guarded(lambda: limits_of(self._db, scope))
+
+    def add_usage(
+        self,
+        session: str,
+        records: Sequence[UsageRecord],
+        *,
+        project: str | None = None,
+        transcript: tuple[str, int] | None = None,
+        warnings: int = 0,
+    ) -> int:
+        """Record usage and the transcript offset, atomically; each model request once in the whole ledger.
+
+        A record whose key (``<message.id>:<requestId>``) is already in the ledger, in any session, is a repeat:
+        a streamed message's later line, a resumed session's or a compaction's copy. The main chain's entry
+        wins over a sub-agent's (sidechain) copy, then the larger count, and stays with the session that
+        recorded it first. A sidechain copy of a message recorded under another request id is a repeat too
+        (ccusage's rule).
+        """
+        added = 0
+        deltas: dict[str, list[int]] = {session: [0, 0, 0, 0, 0]}
+        with self._tx() as db:
+            self._lock(db, "usage")
+            db.execute(TOUCH_SESSION, (session, project))
+            for rec in records:
+                row = (rec.input, rec.output, rec.cache_read, rec.cache_write, to_nanos(rec.cost))
+                old = _same_request(db, rec)
+                if old is None:
+                    cur = db.execute(
+                        "INSERT INTO usage(session, key, model, input, output, cache_read, cache_write, cost_nanos,"
+                        " flagged, price_source, message, sidechain) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)"
+                        " ON CONFLICT(session, key) DO NOTHING",
+                        (session, rec.key, rec.model, *row, int(rec.flagged), rec.price_source, rec.message,
+                         int(rec.sidechain)),
+                    )
+                    if cur.rowcount == 1:
+                        added += 1
+                        _grow(deltas, session, row)
+                    continue
+                rowid, owner, side, *counts = old
+                main_wins = bool(side) and not rec.sidechain
+                if main_wins or (bool(side) == rec.sidechain and rec.tokens > sum(counts[:4])):
+                    db.execute(
+                        "UPDATE usage SET input=?, output=?, cache_read=?, cache_write=?, cost_nanos=?, sidechain=?"
+                        " WHERE id = ?",
+                        (*row, int(rec.sidechain), rowid),
+                    )
+                    _grow(deltas, owner, [a - b for a, b in zip(row, counts, strict=True)])
+            for sid, delta in deltas.items():
+                db.execute(
+                    "UPDATE sessions SET input=input+?, output=output+?, cache_read=cache_read+?,"
+                    " cache_write=cache_write+?, cost_nanos=cost_nanos+?, warnings=warnings+? WHERE id = ?",
+                    (*delta, warnings if sid == session else 0, sid),
+                )
+            if transcript:
+                db.execute(
+                    'INSERT INTO offsets(path, "offset", session) VALUES (?, ?, ?) ON CONFLICT(path)'
+                    f' DO UPDATE SET "offset" = {self.GREATEST}(offsets."offset", excluded."offset")',
+                    (*transcript, session),
+                )
+        return added
+
+    def offset(self, transcript: str) -> int:
+        row = self._guarded(
+            lambda: self._db.execute('SELECT "offset" FROM offsets WHERE path = ?', (transcript,)).fetchone()
+        )
+        return int(row[0]) if row else 0
+
+    def offsets(self, transcripts: Sequence[str]) -> dict[str, int]:
+        """The byte offset reached in each of ``transcripts`` that was ingested before."""
+        found: dict[str, int] = {}
+        for i in range(0, len(transcripts), 500):  # well under SQLite's limit on bound parameters
+            chunk = tuple(transcripts[i : i + 500])
+            query = f'SELECT path, "offset" FROM offsets WHERE path IN ({",".join("?" * len(chunk))})'
+            found.update(self._guarded(lambda q=query, c=chunk: self._db.execute(q, c).fetchall()))  # type: ignore[misc]
+        return found
+
+    def totals(self, scope: Scope) -> Totals:
+        return self._guarded(lambda: totals_of(self._db, scope))
+
+    def record_call(
+        self,
+        session: str,
+        project: str | None,
+        tool: str,
+        digest: str,
+        depth: int,
+        decide: Callable[[CallView], _T | None],
+    ) -> _T | None:
+        """Record a tool call and return ``decide``'s verdict in one transaction. No limits: no write."""
+        scopes = [Scope("session", session), Scope("global")] + ([Scope("project", project)] if project else [])
+        keys = tuple(s.key for s in scopes)
+        query = f"SELECT COUNT(*) FROM limits WHERE scope IN ({','.join('?' * len(keys))})"
+        if not self._guarded(lambda: self._db.execute(query, keys).fetchone()[0]):
+            return None
+        with self._tx() as db:
+            self._lock(db, "limits", keys)  # one decision at a time per limited scope: the same denies
+            db.execute(TOUCH_SESSION, (session, project))
+            views = tuple(ScopeView(s, lim, totals_of(db, s)) for s in scopes if not (lim := limits_of(db, s)).empty)
+            repeat = max((v.limits.max_repeat or 0 for v in views), default=0)
+            recent = tuple(r[0] for r in db.execute(RECENT_DIGESTS, (session, max(repeat, 1))))
+            verdict = decide(CallView(session, tool, digest, depth, views, recent))
+            db.execute(RECORD_CALL, (session, tool, digest, depth, int(verdict is None)))
+            db.execute(self.COUNT_CALL, (int(verdict is None), depth, session))
+        return verdict
+
+    def reset(self, scope: Scope, *, limits: bool = False) -> None:
+        """Forget what ``scope`` spent (and its limits when asked). Transcript offsets stay: no recount."""
+        where, args = scope_where(scope)
+        with self._tx() as db:
+            self._lock(db, "usage")
+            if limits:  # the limits row before the sessions: the order record_call locks them in
+                self._lock(db, "limits", (scope.key,))
+                db.execute("DELETE FROM limits WHERE scope = ?", (scope.key,))
+            ids = [r[0] for r in db.execute(f"SELECT id FROM sessions {where}", args)]
+            for sid in ids:
+                db.execute("DELETE FROM usage WHERE session = ?", (sid,))
+                db.execute("DELETE FROM calls WHERE session = ?", (sid,))
+            db.execute(f"DELETE FROM sessions {where}", args)
+        if limits:
+            self._after_limits_change()
+
+    def sessions(self) -> list[str]:
+        query = f"SELECT id FROM sessions ORDER BY {self.SESSION_ORDER}"
+        return self._guarded(lambda: [r[0] for r in self._db.execute(query, ())])
+
+    def projects(self) -> list[str]:
+        """Every project folder that has sessions or limits, sorted."""
+        query = (
+            "SELECT project FROM sessions WHERE project IS NOT NULL"
+            " UNION SELECT substr(scope, 9) FROM limits WHERE scope LIKE 'project:%' ORDER BY 1"
+        )
+        return self._guarded(lambda: [r[0] for r in self._db.execute(query, ())])
+
+
+def _same_request(db: Any, rec: UsageRecord) -> tuple[int, str, int, int, int, int, int, int] | None:
+    """The row that already holds ``rec``'s request, in any session, or None."""
+    if rec.key is not None:
+        row = db.execute(f"{_SAME} WHERE key = ? ORDER BY id LIMIT 1", (rec.key,)).fetchone()
+        if row is not None:
+            return tuple(row)
+    if rec.message:  # a sidechain copy under another request id, either way round
+        row = db.execute(
+            f"{_SAME} WHERE message = ? AND (sidechain = 1 OR ? = 1) ORDER BY id LIMIT 1",
+            (rec.message, int(rec.sidechain)),
+        ).fetchone()
+        return None if row is None else tuple(row)
+    return None
+
+
+def _grow(deltas: dict[str, list[int]], session: str, row: Sequence[int]) -> None:
+    old = deltas.setdefault(session, [0, 0, 0, 0, 0])
+    deltas[session] = [a + b for a, b in zip(old, row, strict=True)]
+
+

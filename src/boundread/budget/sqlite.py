@@ -1,0 +1,173 @@
+"""The ledger in one SQLite file per machine (WAL, busy timeout, one transaction per change).
+
+Standard library only. The hook path reads and records through hookpath.py (same SQL, from schema.py) and
+comes here to migrate, to explain an unusable file, or to decide when a limit may trip.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, suppress
+from pathlib import Path
+from typing import TypeVar
+
+from boundread.budget import sidecar
+from boundread.budget.errors import LedgerError
+from boundread.budget.ledger import ledger_path, limits_json, scopes_text, why
+from boundread.budget.model import BudgetLimits
+from boundread.budget.schema import BUSY_MS, CURRENT_VERSION, MIGRATIONS
+from boundread.budget.sqlbase import SqlLedger
+
+_T = TypeVar("_T")
+
+
+class SqliteLedger(SqlLedger):
+    """The ledger in one SQLite file. Safe for many hook processes at once.
+
+    Its limits are repeated in ``budget.limits.json`` beside it (``sidecar``). A ledger that lacks limits the
+    sidecar lists was emptied or replaced: opening it raises ``LedgerError`` naming ``budget recover``, unless
+    ``recovering`` (the recovery itself).
+    """
+
+    def __init__(self, path: Path | str | None = None, *, recovering: bool = False) -> None:
+        self.path = Path(path) if path is not None else ledger_path()
+        self.sidecar = Path(sidecar.path_for(str(self.path)))
+        if not recovering and not self.path.exists() and sidecar.lists_any(str(self.sidecar)):
+            raise LedgerError(
+                f"the budget ledger {self.path} is missing, but {self.sidecar} lists limits",
+                f"run `{sidecar.RECOVER}` (it recreates the ledger with the limits; spend is recounted"
+                " from the transcripts)",
+            )
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._db = sqlite3.connect(self.path, timeout=BUSY_MS / 1000, isolation_level=None)
+            self._db.execute(f"PRAGMA busy_timeout = {BUSY_MS}")
+            if self._db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+                self._db.execute("PRAGMA journal_mode = WAL")
+            self._db.execute("PRAGMA synchronous = NORMAL")
+            if hasattr(self._db, "setconfig"):  # Python 3.12+: skip the checkpoint (fsync) every close costs
+                no_ckpt = getattr(sqlite3, "SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE", None)
+                if no_ckpt is not None:
+                    self._db.setconfig(no_ckpt, True)
+            self._migrate()
+            if not recovering:
+                self._check_sidecar()
+        except sqlite3.Error as exc:
+            self._close_quietly()
+            raise ledger_error(self.path, exc) from exc
+        except OSError as exc:
+            self._close_quietly()
+            raise LedgerError(
+                f"cannot open the budget ledger {self.path}: {exc.strerror}",
+                "set BOUNDREAD_STATE_DIR to a writable folder",
+            ) from exc
+        except LedgerError:
+            self._close_quietly()
+            raise
+
+    def __enter__(self) -> SqliteLedger:
+        return self
+
+    def _close_quietly(self) -> None:
+        db = getattr(self, "_db", None)
+        if db is not None:
+            db.close()
+
+    def _check_sidecar(self) -> None:
+        """Refuse a ledger that lost limits the sidecar lists; bring a stale or missing sidecar up to date."""
+        try:
+            known = sidecar.read(str(self.sidecar))
+        except (OSError, ValueError) as exc:
+            raise LedgerError(
+                f"the budget limits file {self.sidecar} is unreadable ({why(exc)})",
+                f"run `{sidecar.RECOVER}` (it rebuilds the file from the ledger)",
+            ) from None
+        held = self.all_limits()
+        lost = sorted(set(known or {}) - set(held))
+        if lost:
+            raise LedgerError(
+                f"the budget ledger {self.path} was emptied or replaced: it lacks the limits of {scopes_text(lost)}"
+                f" that {self.sidecar.name} lists",
+                f"run `{sidecar.RECOVER}` (it puts the limits back; spend is recounted from the transcripts)",
+            )
+        if known is None and not held:
+            return  # budgets never set: nothing to keep
+        if known != {key: limits_json(lim) for key, lim in held.items()}:
+            with suppress(OSError):  # read-only state: the next change of limits reports it
+                self.sync_sidecar(held)
+
+    def sync_sidecar(self, held: dict[str, BudgetLimits] | None = None) -> None:
+        """Write ``budget.limits.json`` from the ledger's limits (OSError when it cannot be written)."""
+        held = self.all_limits() if held is None else held
+        sidecar.write(str(self.sidecar), {key: limits_json(lim) for key, lim in held.items()})
+
+    def _after_limits_change(self) -> None:
+        try:
+            self.sync_sidecar()
+        except OSError as exc:
+            raise LedgerError(
+                f"the limits are in the ledger, but {self.sidecar} could not be written ({exc.strerror})",
+                "make the state folder writable and repeat the command (a lost ledger would forget them)",
+            ) from exc
+
+    @contextmanager
+    def _tx(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction; any SQLite failure inside it (a damaged page, a full disk) is a LedgerError."""
+        try:
+            self._db.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error as exc:
+            raise ledger_error(self.path, exc) from exc
+        try:
+            yield self._db
+            self._db.execute("COMMIT")
+        except sqlite3.Error as exc:
+            self._rollback()
+            raise ledger_error(self.path, exc) from exc
+        except OverflowError as exc:  # a count past SQLite's 64-bit integers: refuse it whole
+            self._rollback()
+            raise LedgerError(f"a count is too large for the budget ledger ({exc})",
+                              "pass counts below 2**63") from exc
+        except BaseException:
+            self._rollback()
+            raise
+
+    def _rollback(self) -> None:
+        with suppress(sqlite3.Error):
+            if self._db.in_transaction:
+                self._db.execute("ROLLBACK")
+
+    def _migrate(self) -> None:
+        version = self._db.execute("PRAGMA user_version").fetchone()[0]
+        if version == CURRENT_VERSION:
+            return
+        if version > CURRENT_VERSION:
+            raise LedgerError(
+                f"the budget ledger {self.path} has schema v{version}, newer than this boundread",
+                "upgrade boundread, or point BOUNDREAD_STATE_DIR elsewhere",
+            )
+        with self._tx() as db:
+            version = db.execute("PRAGMA user_version").fetchone()[0]  # another process may have migrated
+            for target in range(version + 1, CURRENT_VERSION + 1):
+                for statement in MIGRATIONS[target - 1]:
+                    db.execute(statement)
+                db.execute(f"PRAGMA user_version = {target}")
+
+    def _guarded(self, read: Callable[[], _T]) -> _T:
+        try:
+            return read()
+        except sqlite3.Error as exc:
+            raise ledger_error(self.path, exc) from exc
+
+
+def ledger_error(path: Path | str, exc: sqlite3.Error) -> LedgerError:
+    text = str(exc)
+    if "locked" in text or "busy" in text:
+        return LedgerError(
+            f"the budget ledger {path} stayed locked for {BUSY_MS // 1000}s",
+            "another boundread holds it; retry, or check for a stuck process",
+        )
+    return LedgerError(
+        f"the budget ledger {path} is unusable ({text})",
+        f"run `{sidecar.RECOVER}` (it moves the file aside and restores the limits)",
+    )

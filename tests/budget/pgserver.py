@@ -1,0 +1,88 @@
+"""A throw-away PostgreSQL server for the ledger tests: ``initdb`` + ``pg_ctl`` into a temporary folder.
+
+On 127.0.0.1 at a free port, password (SCRAM) authentication, no Unix socket. ``initdb`` refuses to run as
+root: as root the server runs as the ``postgres`` user (Debian's package creates it; ``.ci/run`` installs it).
+"""
+
+from __future__ import annotations
+
+import os
+import pwd
+import shutil
+import socket
+import subprocess
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+USER, PASSWORD = "boundread", "s3cret-Pa55"
+
+
+@dataclass(frozen=True)
+class Server:
+    folder: Path
+    port: int
+    bin: Path
+    as_user: tuple[str, ...]
+
+    def url(self, options: str = "", *, password: str = PASSWORD, port: int | None = None) -> str:
+        tail = f"?{options}" if options else ""
+        return f"postgresql://{USER}:{password}@127.0.0.1:{port or self.port}/postgres{tail}"
+
+    def stop(self) -> None:
+        subprocess.run([*self.as_user, str(self.bin / "pg_ctl"), "-D", str(self.folder / "data"), "-m", "immediate",
+                        "stop"], capture_output=True, check=False, timeout=60)
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
+def binaries() -> Path | None:
+    found = shutil.which("initdb")
+    if found and shutil.which("pg_ctl"):
+        return Path(found).resolve().parent
+    versions = sorted(Path("/usr/lib/postgresql").glob("*/bin/initdb"), key=lambda p: int(p.parts[4]))
+    return versions[-1].parent if versions else None
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def start() -> Server:
+    """Start a server; RuntimeError saying why it could not."""
+    bindir = binaries()
+    if bindir is None:
+        raise RuntimeError("no initdb/pg_ctl found (apt-get install postgresql)")
+    as_user: tuple[str, ...] = ()
+    folder = Path(tempfile.mkdtemp(prefix="boundread-pg-"))
+    if os.geteuid() == 0:
+        try:
+            owner = pwd.getpwnam("postgres")
+        except KeyError:
+            raise RuntimeError("running as root and there is no 'postgres' user for initdb") from None
+        os.chown(folder, owner.pw_uid, owner.pw_gid)
+        as_user = ("runuser", "-u", "postgres", "--")
+    pwfile = folder / "pw"
+    pwfile.write_text(PASSWORD + "\n", encoding="utf-8")
+    if as_user:
+        os.chown(pwfile, pwd.getpwnam("postgres").pw_uid, -1)
+    data = folder / "data"
+    run = [*as_user, str(bindir / "initdb"), "-D", str(data), "-U", USER, f"--pwfile={pwfile}",
+           "--auth=scram-sha-256", "-E", "UTF8", "--locale=C"]
+    done = subprocess.run(run, capture_output=True, text=True, check=False, timeout=120)
+    if done.returncode:
+        raise RuntimeError(f"initdb failed: {done.stderr.strip()[-500:]}")
+    port = free_port()
+    with open(data / "postgresql.conf", "a", encoding="utf-8") as conf:
+        conf.write(f"port = {port}\nlisten_addresses = '127.0.0.1'\nunix_socket_directories = ''\n"
+                   "fsync = off\nsynchronous_commit = off\nfull_page_writes = off\nmax_connections = 100\n")
+    log = folder / "server.log"
+    done = subprocess.run([*as_user, str(bindir / "pg_ctl"), "-D", str(data), "-l", str(log), "-w", "-t", "60",
+                           "start"], capture_output=True, text=True, check=False, timeout=90)
+    server = Server(folder, port, bindir, as_user)
+    if done.returncode:
+        text = log.read_text(encoding="utf-8", errors="replace")[-500:] if log.exists() else done.stderr
+        server.stop()
+        raise RuntimeError(f"pg_ctl start failed: {text.strip()}")
+    return server
