@@ -82,7 +82,7 @@ def link(result: CallToolResult) -> Path:
 def test_tools_are_listed_typed_and_read_only(project: Path) -> None:
     async def work(client: Client) -> None:
         listed = {tool.name: tool for tool in (await client.list_tools()).tools}
-        assert list(listed) == ["info", "pages", "sheets", "list_zip", "extract"]
+        assert list(listed) == ["info", "pages", "sheets", "list_zip", "extract", "chunks"]
         for tool in listed.values():
             assert tool.annotations is not None and tool.annotations.read_only_hint is True
             assert tool.annotations.destructive_hint is False

@@ -67,7 +67,7 @@ def to_result(reply: Reply) -> CallToolResult:
 
 
 def build(config: Config) -> MCPServer:
-    """The server, its five tools bound to ``config``."""
+    """The server, its tools bound to ``config``."""
     server: MCPServer = MCPServer("boundread", version=__version__, instructions=INSTRUCTIONS, log_level="WARNING")
     limiter = anyio.CapacityLimiter(WORKERS)
     outputs: set[str] = set()  # the folders this server saved slices to: the only ones resources/read serves
@@ -163,6 +163,23 @@ def build(config: Config) -> MCPServer:
         return await run(path, client_roots, lambda t: tools.extract(
             config, t, pages=pages, lines=lines, grep=grep, ignore_case=ignore_case, context=context,
             member=member, sheet=sheet, rows=rows, max_chars=max_chars, password=password))
+
+    @server.tool(annotations=READ_ONLY)
+    async def chunks(
+        path: PathArg,
+        client_roots: ClientRoots,
+        tokens: Annotated[int, Field(description="At most this many tokens per chunk.", ge=50)] = 20_000,
+        overlap: Annotated[int, Field(description="Lines or paragraphs repeated between chunks.", ge=0)] = 0,
+        max_chunks: Annotated[int, Field(description="Stop after this many chunks.", ge=1)] = 200,
+        start: Annotated[int, Field(description="Go on from this chunk (the call a stopped run names).", ge=1)]
+        = 1,
+        model: Annotated[str | None, Field(description="Price reading every chunk once with this model.")] = None,
+        password: Password = None,
+    ) -> CallToolResult:
+        """The whole file as chunk files of at most `tokens` tokens (pages, slides, sheets with the header row,
+        headings, lines) saved in the output folder, and the plan: for map-reduce, one sub-agent per chunk."""
+        return await run(path, client_roots, lambda t: tools.chunks(
+            config, t, tokens, overlap=overlap, max_chunks=max_chunks, start=start, model=model, password=password))
 
     return server
 

@@ -192,3 +192,42 @@ def _bounded(body: str, max_chars: int) -> tuple[str, bool]:
 def _calls(commands: Any, target: Target) -> list[str]:
     """Each next command as its tool call; one no tool runs stays the CLI command, said to be one."""
     return [calls.tool_call(command, target.shown) or f"CLI only: {command}" for command in commands]
+
+
+def chunks(config: Config, target: Target, tokens: int = 20_000, *, overlap: int = 0, max_chunks: int = 200,
+           start: int = 1, model: str | None = None, password: str | None = None) -> Reply:
+    """The whole file as chunk files in the output folder, and the plan: one line per chunk (its file, span and
+    tokens), the total and, with ``model``, the cost of reading every chunk once; the call that goes on."""
+    from boundread.chunks.manifest import Params
+    from boundread.chunks.plan import chunk
+
+    if tokens < 50 or overlap < 0 or max_chunks < 1 or start < 1:
+        raise UsageError(f"tokens={tokens}, overlap={overlap}, max_chunks={max_chunks}, start={start}",
+                         "pass tokens >= 50, overlap >= 0, max_chunks and start >= 1")
+    folder = target.out_dir / f"{output.slug(Path(target.shown).name, 80)}.chunks"
+    result = chunk(target.real, Params(tokens=tokens, overlap=overlap), folder, start=start, max_chunks=max_chunks,
+                   model=model, password=password, timeout=config.timeout)
+    totals = result.totals()
+    lines = [f"{target.shown}: {result.kind}, {totals['chunks']} chunks of at most ~{tokens:,} tokens, "
+             f"~{totals['est_tokens']:,} tokens in all ({result.status}; manifest {result.path})"]
+    lines += [f"note: {note}" for note in result.notes]
+    if result.cost is not None:
+        lines.append(f"cost: ~${result.cost.usd} to read every chunk once with {result.cost.model} "
+                     f"({result.cost.source})")
+    shown = result.chunks[: max(1, config.max_chars // 200)]
+    lines += [f"{folder / c.file}  {c.span}  ~{c.est_tokens:,} tokens" for c in shown]
+    if len(shown) < len(result.chunks):
+        lines.append(f"... {len(result.chunks) - len(shown)} more in the manifest")
+    lines += [f"warning: {w}" for w in result.warnings]
+    step = None
+    if not result.complete:
+        args = {"path": target.shown, "tokens": tokens, "overlap": overlap or None,
+                "max_chunks": max_chunks if max_chunks != 200 else None, "start": len(result.chunks) + 1,
+                "model": model}
+        step = calls.render("chunks", {key: value for key, value in args.items() if value is not None})
+        lines.append("incomplete: " + "; ".join(result.truncated_reasons) + f"\nnext: {step}")
+    lines.append("map-reduce: give each chunk file to one sub-agent (extract(path=<chunk file>)) with the same "
+                 "instructions, then combine the answers")
+    data = {**result.as_dict(), "path": target.shown, "resolved": str(target.real),
+            "next_calls": [step] if step else []}
+    return Reply("\n".join(lines), envelope("chunks", data), result.path)
