@@ -19,7 +19,7 @@ import inputs
 import peers
 import table
 from context import Ctx
-from measure import Measure
+from measure import Measure, measure
 from table import Row, memory_row, ratio_row, seconds_row, skipped
 
 
@@ -102,23 +102,43 @@ def zip_rows(ctx: Ctx) -> list[Row]:
 
 
 def guard_rows(ctx: Ctx) -> list[Row]:
-    def baseline() -> Measure:  # measured next to each row: the machine's load drifts over a run
-        return ctx.run("python -c pass", [sys.executable, "-c", "pass"], repeat=30)
+    """guard-check's p50 against ``python -c pass`` on the same interpreter, the two run by turns (30 each):
+    the machine's load drifts, within a row too, and a ratio of two blocks measured apart drifts with it."""
+    # An install has its .pyc files: a PYTHONDONTWRITEBYTECODE=1 in the bench's environment would compile the
+    # guard's modules on every run (empty = unset, for Python).
+    pyc = {"PYTHONDONTWRITEBYTECODE": ""}
+
+    def paired(label: str, payload: Path, env: dict[str, str] | None = None) -> tuple[Measure, Measure]:
+        merged = {**ctx.env, **pyc, **(env or {})}
+        ours: list[Measure] = []
+        base: list[Measure] = []
+        print(f"bench: boundread guard-check: {label} (by turns with python -c pass) ...", end=" ",
+              file=sys.stderr, flush=True)
+        for _ in range(30):
+            base.append(measure([sys.executable, "-c", "pass"], repeat=1, cwd=ctx.work, env=merged))
+            ours.append(measure([str(ctx.exe), "guard-check"], repeat=1, stdin=payload, cwd=ctx.work, env=merged,
+                                ok_codes=(0, 2)))
+        m, b = _joined(ours), _joined(base)
+        print(f"p50 {m.p50:.3f} s vs {b.p50:.3f} s" if m.ok and b.ok else m.error or b.error, file=sys.stderr)
+        ctx.memory.append((f"guard-check: {label}", m))
+        return m, b
 
     pdf = str(ctx.files["big1000.pdf"])
     whole = ctx.payload("read-whole.json", {"file_path": pdf})
     part = ctx.payload("read-pages.json", {"file_path": pdf, "pages": "1-5"})
     folder, name = os.path.split(pdf)
     plain = ctx.payload("bash-plain.json", {"command": f"cd {folder} && cat {name} | head -n 5"}, tool="Bash")
+    dump = ctx.payload("bash-plain-deny.json", {"command": f"cd {folder} && cat {name}"}, tool="Bash")
     quoted = ctx.payload("bash-parsed.json", {"command": f"cd '{folder}' && for f in *.pdf; do cat \"$f\"; done"},
                          tool="Bash")
     rows = []
-    for label, payload in (("Read big1000.pdf whole (deny)", whole), ("Read big1000.pdf pages 1-5 (allow)", part),
-                           ("Bash cd && cat | head, plain words (deny)", plain),
-                           ("Bash for f in *.pdf; do cat \"$f\", parsed (deny)", quoted)):
-        base = baseline()
-        m = ctx.br(f"guard-check: {label}", "guard-check", stdin=payload, repeat=30, ok=(0, 2))
-        rows.append(ratio_row(f"guard-check p50, {label} / python -c pass", m, base, limit=2, stat="p50"))
+    for label, payload, limit in (("Read big1000.pdf whole (deny)", whole, 1.6),  # issue 12's target
+                                  ("Read big1000.pdf pages 1-5 (allow)", part, 2),
+                                  ("Bash cd && cat | head, plain words (allow)", plain, 2),
+                                  ("Bash cd && cat, plain words (deny)", dump, 2),
+                                  ("Bash for f in *.pdf; do cat \"$f\", parsed (deny)", quoted, 2)):
+        m, base = paired(label, payload)
+        rows.append(ratio_row(f"guard-check p50, {label} / python -c pass", m, base, limit=limit, stat="p50"))
         ctx.notes.append(f"guard-check on {payload.name}: {ctx.decision(payload)}")
     state = ctx.fresh_state("state-budget")
     env = {"BOUNDREAD_STATE_DIR": str(state)}
@@ -127,12 +147,17 @@ def guard_rows(ctx: Ctx) -> list[Row]:
     what = "guard-check p50, Read pages 1-5 + budget ledger / python -c pass"
     if not setup.ok:
         return [*rows, Row(what, f"ERROR budget set: {setup.error}", result="ERROR")]
-    base = baseline()
-    m = ctx.br("guard-check + budget ledger", "guard-check", stdin=part, repeat=30, ok=(0, 2), env=env)
+    m, base = paired("Read pages 1-5 + budget ledger", part, env)
     rows.append(ratio_row(what, m, base, limit=2, stat="p50"))
     ctx.notes.append(f"guard-check + ledger on {part.name}: {ctx.decision(part, env)}; the session's ledger "
                      f"then held: {ctx.status('bench-guard', env)}")
     return rows
+
+
+def _joined(runs: list[Measure]) -> Measure:
+    """Single runs as one measurement: every wall time, the highest peak, the first error."""
+    return Measure(runs[0].argv, tuple(t for r in runs for t in r.walls), max(r.peak_mb for r in runs),
+                   next((r.error for r in runs if r.error), ""))
 
 
 def budget_rows(ctx: Ctx) -> list[Row]:
@@ -157,11 +182,14 @@ def main(argv: list[str] | None = None) -> int:
                         help="cache folder for the generated inputs and the markitdown venv")
     parser.add_argument("--repeat", type=int, default=5, help="runs per command; the best wall time counts")
     parser.add_argument("--markdown", action="store_true", help="print the table as markdown (for the README)")
+    parser.add_argument("--only", choices=("guard",), help="run one section: guard (its input is big1000.pdf)")
     args = parser.parse_args(argv)
     started = time.perf_counter()
     exe = Path(sys.executable).with_name("boundread")
     if not exe.exists():
         sys.exit(f"bench: {exe} is missing: run with the project's venv python after `pip install -e .`")
+    if args.only == "guard":  # the hook rows alone need only the 1,000-page PDF
+        return _guard_only(exe, args)
     files = inputs.make_all(args.inputs)
     found = {"pdftotext": peers.apt_tool("pdftotext", "poppler-utils"), "unzip": peers.apt_tool("unzip", "unzip"),
              "markitdown": peers.markitdown(args.inputs)}
@@ -186,6 +214,19 @@ def main(argv: list[str] | None = None) -> int:
     for line in ctx.notes:
         print(f"\nnote: {line}" if args.markdown else f"note: {line}")
     print(f"\nbench took {time.perf_counter() - started:.0f} s; inputs in {args.inputs}", file=sys.stderr)
+    shutil.rmtree(ctx.work, ignore_errors=True)
+    return 0
+
+
+def _guard_only(exe: Path, args: argparse.Namespace) -> int:
+    args.inputs.mkdir(parents=True, exist_ok=True)
+    pdf = args.inputs / "big1000.pdf"
+    if not pdf.exists():
+        inputs.make_pdf(pdf, 1000)
+    ctx = Ctx.create(exe, {"big1000.pdf": pdf}, args.inputs, args.repeat, {})
+    print(table.render(guard_rows(ctx), markdown=args.markdown))
+    for line in ctx.notes:
+        print(f"note: {line}")
     shutil.rmtree(ctx.work, ignore_errors=True)
     return 0
 

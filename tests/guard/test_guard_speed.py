@@ -81,3 +81,13 @@ def test_a_plain_command_skips_the_parser(project: Path) -> None:
     assert not names & SLOW and "boundread.guard.shell.parser" not in names, sorted(names & SLOW)
     names, out = _imported(_bash("cat 'report.pdf'", project), project)  # a quote: the parser decides
     assert "deny" in out and "boundread.guard.shell.parser" in names
+    assert not names & SLOW, sorted(names & SLOW)
+
+
+def test_the_parsed_path_imports_nothing_slow(project: Path) -> None:
+    """tree-sitter's core binding imports re and enum as it initialises (~10 ms); the guard lends it
+    stand-ins (guard/shell/parser.py), and globs match without glob/fnmatch (guard/shell/pattern.py)."""
+    command = f"cd '{project}' && for f in *.pdf; do cat \"$f\"; done"
+    names, out = _imported(_bash(command, project), project)
+    assert "deny" in out and "boundread.guard.shell.parser" in names and "boundread.guard.shell.pattern" in names
+    assert not names & (SLOW | {"glob", "fnmatch", "functools", "collections"}), sorted(names & SLOW)

@@ -237,19 +237,49 @@ def check_command(cmd: str, *, cwd: str | os.PathLike[str] | None = None,
     from boundread.guard import shell
 
     cfg = config or GuardConfig()
-    for use in shell.file_uses(cmd, cwd):
+    uses = shell.file_uses(cmd, cwd)
+    caps = list(dict.fromkeys(use.program for use in uses if use.action == shell.CAPPED))
+    printed: list[str] = []  # the whole files it prints that were allowed one by one
+    for use in uses:
         if use.action == shell.PRINT:
             if use.bounds and _bounded(use.path, use.bounds, cfg, cwd):
                 continue
             lines = min((bound.count for bound in use.bounds if bound.unit == "lines"), default=None)
             verdict = _verdict(use.path, cfg, cwd, command=use.program, limit=lines)
             if verdict.denied:
-                return verdict
+                return _with_caps(verdict, caps)
+            if verdict.rule.endswith("-ok"):
+                printed.append(use.program)
         elif use.action == shell.UNPACK:
             verdict = _unpack_verdict(use.path, use.program, cfg, cwd)
             if verdict.denied:
-                return verdict
+                return _with_caps(verdict, caps)
+    if caps and printed:
+        return _capped(cmd, printed[0], caps)
+    if caps:  # nothing printed whole: names, counts, bounded parts - allowed, with the cap said
+        return Decision(ALLOW, "boundread checked part of this command: " + "; ".join(caps) + ".",
+                        rule="command-ok-capped")
     return Decision(ALLOW, rule="command-ok")
+
+
+def _with_caps(verdict: Decision, caps: list[str]) -> Decision:
+    if not caps:
+        return verdict
+    note = "\n(boundread checked part of the command: " + "; ".join(caps) + ".)"
+    return Decision(verdict.decision, verdict.reason + note, verdict.kind, verdict.rule, verdict.path)
+
+
+def _capped(cmd: str, program: str, caps: list[str]) -> Decision:
+    """A command that prints whole files past a cap: what it left unchecked may be anything."""
+    from boundread.guard.reason import OPENING
+
+    shown = cmd if len(cmd) <= 200 else cmd[:200] + "..."
+    return Decision(DENY, f"{OPENING} - `{shown}` prints more files than boundread checks ({'; '.join(caps)}), "
+                    f"with `{program}`: the rest are unchecked and could be anything.\n"
+                    "Narrow it to fewer files (a tighter glob, `find -maxdepth`, `| head`), or look first:\n"
+                    "  ls | head -n 50\n  boundread info FILE\n"
+                    "Each file's bounded part is then `boundread pages|extract FILE ...`.",
+                    rule="capped")
 
 
 def _bounded(given: str, found: tuple[Bound, ...], cfg: GuardConfig,

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import os
 
-from boundread.guard.shell.state import PRINT, UNPACK, Ctx, Env, FileUse, Stream
+from boundread.guard.shell.state import CAPPED, PRINT, UNPACK, Ctx, Env, FileUse, Stream
 
-__all__ = ["PRINT", "UNPACK", "FileUse", "file_uses"]
+__all__ = ["CAPPED", "PRINT", "UNPACK", "FileUse", "file_uses"]
 
 # A command made of these alone is a list of pipelines of simple commands whose words bash splits on
 # blanks and leaves as they are (no quote, expansion, glob, brace, redirection, sub-shell or comment):
@@ -54,7 +54,8 @@ def _plain(text: str) -> list[list[list[str]]] | None:
 
 
 def file_uses(text: str, cwd: str | os.PathLike[str] | None = None) -> list[FileUse]:
-    """Every file the command prints where the agent sees it, or unpacks; paths resolve against ``cwd``."""
+    """Every file the command prints where the agent sees it, or unpacks; paths resolve against ``cwd``.
+    A CAPPED use says a fan-out stopped at its cap (what it left out was not looked at)."""
     root = os.path.abspath(os.fspath(cwd)) if cwd else os.getcwd()
     plain = _plain(text)
     from boundread.guard.shell import walk

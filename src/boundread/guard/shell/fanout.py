@@ -53,7 +53,10 @@ def xargs(args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
         names = text.splitlines()
     else:
         names = text.split()
-    names = [name.strip() for name in names if name.strip()][:FANOUT]
+    names = [name.strip() for name in names if name.strip()]
+    if len(names) > FANOUT:
+        ctx.cap(f"`xargs {' '.join(command)}` gets more than {FANOUT} names; the first {FANOUT} were checked")
+        names = names[:FANOUT]
     out = Stream()
     if command[0].rsplit("/", 1)[-1] in ("echo", "printf"):
         out.flows.extend(source.named("xargs echo"))  # echo prints the piped content back
@@ -75,7 +78,10 @@ def find(name: str, args: list[str], env: Env, ctx: Ctx) -> Stream:
     expression = args[k:]
     if name != "find":  # fd PATTERN [PATH]: names only, or -x/--exec
         roots = [a for a in args if not a.startswith("-")][1:2] or ["."]
-    found = _walk(roots or ["."], expression, env)
+    found, capped = _walk(roots or ["."], expression, env)
+    if capped:
+        ctx.cap(f"`{name}` finds more than boundread looks at ({FANOUT} names or {WALK:,} entries); "
+                f"the first {len(found)} were checked")
     sep = "\0" if "-print0" in expression or "-0" in args else "\n"
     out = Stream(text=sep.join(found) + sep if found else "")
     commands = _execs(expression)
@@ -111,8 +117,9 @@ def _execs(expression: list[str]) -> list[tuple[list[str], bool]]:
     return found
 
 
-def _walk(roots: list[str], expression: list[str], env: Env) -> list[str]:
-    import fnmatch
+def _walk(roots: list[str], expression: list[str], env: Env) -> tuple[list[str], bool]:
+    """The names found (at most FANOUT, looking at WALK entries), and whether a cap stopped the walk."""
+    from boundread.guard.shell.pattern import fnmatch
 
     names = [expression[k + 1] for k, arg in enumerate(expression[:-1]) if arg in ("-name", "-iname")]
     kinds = [expression[k + 1] for k, arg in enumerate(expression[:-1]) if arg == "-type"]
@@ -132,10 +139,10 @@ def _walk(roots: list[str], expression: list[str], env: Env) -> list[str]:
             for entry in filenames + (dirs if "f" not in kinds else []):
                 seen += 1
                 if seen > WALK or len(found) >= FANOUT:
-                    return found
-                if names and not any(fnmatch.fnmatch(entry.lower() if "-iname" in expression else entry, n)
-                                     for n in names):
+                    return found, True
+                if names and not any(fnmatch(entry.lower(), n.lower()) if "-iname" in expression
+                                     else fnmatch(entry, n) for n in names):
                     continue
                 rel = os.path.relpath(os.path.join(folder, entry), start)
                 found.append(os.path.join(root, rel) if root != "." else "./" + rel)
-    return found
+    return found, False

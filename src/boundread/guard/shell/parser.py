@@ -2,10 +2,18 @@
 
 Measured on CPython 3.11 (``-X importtime``): ``import tree_sitter, tree_sitter_bash`` takes ~20 ms,
 almost all of it ``typing`` and ``importlib.resources`` pulled in by the packages' ``__init__``;
-the compiled ``_binding`` modules alone load in ~2 ms. So they are loaded directly from the
-installed packages' folders (``PathFinder`` finds a package without importing it) and registered
-under their own names, where a later ``import tree_sitter`` finds them. Parsing is linear: a
-300,000-character word parses in ~9 ms.
+the compiled ``_binding`` modules alone load in ~1 ms. So they are loaded directly from the
+installed packages' folders (the ``PathFinder`` already on ``sys.meta_path`` finds a package
+without importing it, and gives the extension's loader) and registered under their own names,
+where a later ``import tree_sitter`` finds them.
+
+tree-sitter's core binding also imports ``re`` (for ``re.compile``, kept for query predicates) and
+``enum`` (one ``IntEnum``, ``LogType``, handed to a parser's logger) when it initialises: ~10 ms,
+as much as the rest of the hook. The guard uses neither queries nor loggers, so while the binding
+initialises, ``re`` and ``enum`` (when not loaded already) are stand-ins whose two attributes load
+the real module on first call; the stand-ins leave ``sys.modules`` before anything else runs.
+
+Parsing is linear: a 300,000-character word parses in ~9 ms.
 """
 
 from __future__ import annotations
@@ -15,31 +23,98 @@ import sys
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from types import ModuleType
 
     from tree_sitter import Node, Parser
+
+_Module = type(sys)  # types.ModuleType, without importing types
+
+
+class _Deferred:
+    """A callable the binding keeps; the real one is made on the first call or attribute read.
+    (No __slots__: ``tree_sitter/__init__.py`` sets ``LogType.__doc__``.)"""
+
+    def __init__(self, make: Callable[[], Callable[..., object]]) -> None:
+        self._make = make
+        self._real: Callable[..., object] | None = None
+
+    def _resolve(self) -> Callable[..., object]:
+        if self._real is None:
+            self._real = self._make()
+        return self._real
+
+    def __call__(self, *args: object, **kwargs: object) -> object:
+        return self._resolve()(*args, **kwargs)
+
+    def __getattr__(self, name: str) -> object:  # LogType.PARSE
+        if name.startswith("__") or name in ("_make", "_real"):
+            raise AttributeError(name)
+        return getattr(self._resolve(), name)
+
+
+def _real(module: str, attribute: str) -> Callable[[], Callable[..., object]]:
+    def make() -> Callable[..., object]:
+        import importlib  # the stand-in has left sys.modules: this is the real module
+
+        found: Callable[..., object] = getattr(importlib.import_module(module), attribute)
+        return found
+
+    return make
+
+
+def _int_enum(name: str, members: object) -> _Deferred:
+    """``enum.IntEnum(name, members)``, made when the binding first calls it (a parser's logger)."""
+    def make() -> Callable[..., object]:
+        import enum
+        from typing import cast
+
+        return cast("Callable[..., object]", enum.IntEnum(name, members))  # the functional API
+
+    return _Deferred(make)
+
+
+def _stand_ins() -> dict[str, ModuleType]:
+    """The modules to stand in for while the core binding initialises: those not loaded yet."""
+    stand_ins: dict[str, ModuleType] = {}
+    if "re" not in sys.modules:
+        re = stand_ins["re"] = _Module("re")
+        re.compile = _Deferred(_real("re", "compile"))  # type: ignore[attr-defined]
+    if "enum" not in sys.modules:
+        enum = stand_ins["enum"] = _Module("enum")
+        enum.IntEnum = _int_enum  # type: ignore[attr-defined]
+    return stand_ins
+
+
+def _path_finder() -> object | None:
+    return next((finder for finder in sys.meta_path if getattr(finder, "__name__", "") == "PathFinder"), None)
 
 
 def _binding(package: str) -> ModuleType:
     name = package + "._binding"
     if name in sys.modules:
         return sys.modules[name]
-    import importlib.machinery as machinery
+    finder = _path_finder()
+    found = getattr(finder, "find_spec", None)
+    spec = found(package) if found else None
+    folders = list(spec.submodule_search_locations or []) if spec is not None else []
+    binding = found(name, folders) if found and folders else None
+    loader = getattr(binding, "loader", None)
+    if binding is None or loader is None or not os.path.isfile(binding.origin or ""):
+        import importlib  # an unusual install (zipped, frozen): the ordinary way
 
-    spec = machinery.PathFinder.find_spec(package)
-    for folder in (spec.submodule_search_locations or []) if spec else []:
-        for suffix in machinery.EXTENSION_SUFFIXES:
-            path = os.path.join(folder, "_binding" + suffix)
-            if os.path.isfile(path):
-                loader = machinery.ExtensionFileLoader(name, path)
-                module_spec = machinery.ModuleSpec(name, loader, origin=path)
-                module = loader.create_module(module_spec)
-                loader.exec_module(module)
-                sys.modules[name] = module
-                return module
-    import importlib  # an unusual install (zipped, frozen): the ordinary way
-
-    return importlib.import_module(name)
+        return importlib.import_module(name)
+    stand_ins = _stand_ins() if package == "tree_sitter" else {}
+    sys.modules.update(stand_ins)
+    try:
+        module: ModuleType = loader.create_module(binding)
+        loader.exec_module(module)
+    finally:
+        for key, stand_in in stand_ins.items():
+            if sys.modules.get(key) is stand_in:
+                del sys.modules[key]
+    sys.modules[name] = module
+    return module
 
 
 def parser() -> Parser:

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
     Flow = tuple[str, tuple[Bound, ...], str]
 
-PRINT, UNPACK = "print", "unpack"
+PRINT, UNPACK, CAPPED = "print", "unpack", "capped"
 #: Most words one glob or brace expansion, one loop or one ``xargs`` fans out to; beyond it, the rest is left out.
 FANOUT = 256
 #: Nodes and commands one call may visit before the walk gives up and the conservative scan decides.
@@ -34,8 +34,9 @@ _VISIBLE = frozenset({"/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/fd/1", "/d
 
 
 class FileUse(Record):
-    """``action``: PRINT (its content reaches the output) or UNPACK (an archive is extracted).
-    ``path`` resolves against the payload's cwd; ``program`` is the command as a reason shows it;
+    """``action``: PRINT (its content reaches the output) or UNPACK (an archive is extracted), or
+    CAPPED: a fan-out (glob, braces, loop, ``find``, ``xargs``) stopped at its cap, ``program`` says
+    which and how. ``path`` resolves against the payload's cwd; ``program`` is the command as a reason shows it;
     ``bounds`` are the limits on what is printed (any one of them holds; none: the whole file)."""
 
     __slots__ = ("action", "path", "program", "bounds")  # noqa: RUF023 - field order = argument order
@@ -128,6 +129,10 @@ class Ctx:
 
     def unpack(self, absolute: str, program: str) -> None:
         self.uses.append(FileUse(UNPACK, self.display(absolute), program))
+
+    def cap(self, what: str) -> None:
+        """A fan-out stopped at its cap: what it left out is unchecked (decide says so, and denies a dump)."""
+        self.uses.append(FileUse(CAPPED, "", what))
 
 
 def visible(absolute: str) -> bool:

@@ -92,6 +92,8 @@ def _for(node: Node, env: Env, ctx: Ctx, stdin: Stream) -> Stream:
         values.extend(words.expand(word, env, ctx, []) or [UNKNOWN])
     if not node.children_by_field_name("value"):
         values = list(env.args)
+    if len(values) > FANOUT:
+        ctx.cap(f"the loop over `${name}` has more than {FANOUT} values; the first {FANOUT} were checked")
     out = Stream()
     for item in values[:FANOUT] or [UNKNOWN]:
         env.vars[name] = item

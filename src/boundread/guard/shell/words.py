@@ -44,8 +44,10 @@ def expand(node: Node, env: Env, ctx: Ctx, into: list[Flow]) -> list[str] | None
     fields = _braces(raw) if "{" in raw else [raw]
     out: list[str] = []
     for field in fields:
-        out.extend(_glob(field, env) if any(ch in _GLOB for ch in field) else [_unhide(field)])
+        out.extend(_glob(field, env, ctx) if any(ch in _GLOB for ch in field) else [_unhide(field)])
         if len(out) >= FANOUT:
+            if len(out) > FANOUT or len(fields) >= FANOUT:
+                ctx.cap(f"`{_text(node)}` expands to more than {FANOUT} words; the first {FANOUT} were checked")
             return out[:FANOUT]
     return out
 
@@ -266,16 +268,12 @@ def _alternatives(inner: str) -> list[str] | None:
     return None
 
 
-def _glob(field: str, env: Env) -> list[str]:
+def _glob(field: str, env: Env, ctx: Ctx) -> list[str]:
     """Pathname expansion against the shell's cwd, sorted as bash sorts; no match: the word itself."""
-    import glob  # only for a word with an unquoted *, ? or [
+    from boundread.guard.shell import pattern  # only for a word with an unquoted *, ? or [
 
-    pattern = "".join(glob.escape(_SHOW[ch]) if ch in _SHOW else ch for ch in field)
-    absolute = os.path.isabs(pattern)
-    found: list[str] = []
-    root = env.cwd
-    for match in glob.iglob(pattern, root_dir=None if absolute else root):
-        found.append(match)
-        if len(found) >= FANOUT:
-            break
-    return sorted(found) if found else [_unhide(field)]
+    found = pattern.Glob(field, env.cwd, FANOUT)
+    if found.capped:
+        ctx.cap(f"`{_unhide(field)}` matches more than {len(found.names)} names (boundread looks at "
+                f"{FANOUT} matches or {pattern.SCAN:,} directory entries); the first {len(found.names)} were checked")
+    return found.names or [_unhide(field)]
