@@ -216,9 +216,9 @@ def _decide(
     recent: tuple[str, ...],
 ) -> str | None:
     """A limit may trip: the full model and ``policy.decide`` give the verdict and its reason."""
-    from boundread.budget.ledger import limits_of, totals_of
     from boundread.budget.model import CallView, Scope, ScopeView
     from boundread.budget.policy import decide
+    from boundread.budget.rows import limits_of, totals_of
 
     views = []
     for kind, name in scopes:

@@ -186,7 +186,7 @@ def _remember(db: Conn, cache: str, found: list[str]) -> None:
     if all(has_scope(cache, [key]) for key in found):
         return
     from boundread.budget import sidecar
-    from boundread.budget.ledger import limits_from_row, limits_json
+    from boundread.budget.rows import limits_from_row, limits_json
 
     rows = db.execute(f"SELECT scope, {LIMIT_COLS} FROM limits").rows
     held = {str(r[0]): limits_json(lim) for r in rows if not (lim := limits_from_row(r[1:])).empty}

@@ -22,7 +22,6 @@ from typing import Any, TypeVar
 
 from boundread.budget import sidecar
 from boundread.budget.errors import LedgerError
-from boundread.budget.ledger import limits_json, state_dir
 from boundread.budget.ledgerurl import redact
 from boundread.budget.pgschema import (
     CACHE,
@@ -36,6 +35,7 @@ from boundread.budget.pgschema import (
     VERSION,
     VERSION_TABLE,
 )
+from boundread.budget.rows import limits_json, state_dir
 from boundread.budget.schema import COUNT_CALL_PG, CURRENT_VERSION
 from boundread.budget.sqlbase import SqlLedger
 

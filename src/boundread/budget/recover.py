@@ -24,8 +24,8 @@ from pathlib import Path
 
 from boundread.budget import sidecar
 from boundread.budget.errors import LedgerError
-from boundread.budget.ledger import ledger_path, limits_from_json, limits_from_row
 from boundread.budget.model import BudgetLimits
+from boundread.budget.rows import ledger_path, limits_from_json, limits_from_row
 from boundread.budget.schema import LIMIT_COLS
 from boundread.budget.sqlite import SqliteLedger, ledger_error
 

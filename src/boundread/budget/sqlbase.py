@@ -13,14 +13,14 @@ from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 from typing import Any, TypeVar
 
-from boundread.budget.ledger import (
+from boundread.budget.model import BudgetLimits, CallView, Scope, ScopeView, Totals, UsageRecord, to_nanos
+from boundread.budget.rows import (
     limits_from_row,
     limits_of,
     limits_params,
     scope_where,
     totals_of,
 )
-from boundread.budget.model import BudgetLimits, CallView, Scope, ScopeView, Totals, UsageRecord, to_nanos
 from boundread.budget.schema import COUNT_CALL, LIMIT_COLS, RECENT_DIGESTS, RECORD_CALL, TOUCH_SESSION
 
 _T = TypeVar("_T")

@@ -14,8 +14,8 @@ from typing import TypeVar
 
 from boundread.budget import sidecar
 from boundread.budget.errors import LedgerError
-from boundread.budget.ledger import ledger_path, limits_json, scopes_text, why
 from boundread.budget.model import BudgetLimits
+from boundread.budget.rows import ledger_path, limits_json, scopes_text, why
 from boundread.budget.schema import BUSY_MS, CURRENT_VERSION, MIGRATIONS
 from boundread.budget.sqlbase import SqlLedger
 
