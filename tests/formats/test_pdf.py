@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import re
+import signal
 import time
 from pathlib import Path
 from typing import Any
@@ -16,6 +18,9 @@ from boundread.core.sink import Sink
 from boundread.core.source import source_for_bytes, source_for_path
 from boundread.errors import Corrupt, Encrypted, UsageError
 from boundread.formats.pdf import handler as pdf
+from boundread.formats.pdf import parallel
+from boundread.formats.pdf.engines import Page
+from boundread.formats.pdf.reread import Rereader
 from boundread.limits import Deadline, Limits
 
 MARKER = re.compile(r"^--- page (\d+) / (\d+) ---$", re.MULTILINE)
@@ -395,3 +400,175 @@ def test_corpus_page_labels(corpus_dir: Path) -> None:
     details = pdf.info(source_for_path(corpus_dir / "pdf-pagelabels.pdf"), Request())
     assert details.fields["pages"] == 5
     assert details.fields["page_labels"] == ["iii", "iv", "1", "2", "1"]
+
+
+# --- parallel workers (forked, PDFium) ------------------------------------------------------------------------
+
+PARALLEL_PAGES = 70
+
+
+@pytest.fixture(scope="module")
+def many(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("pdf-many") / "many.pdf"
+    path.write_bytes(_pdf(_sentinels(PARALLEL_PAGES)))
+    return path
+
+
+@pytest.fixture
+def workers(monkeypatch: pytest.MonkeyPatch) -> list[list[int]]:
+    """Workers on whatever machine runs the tests (two cores, no time floor); the pages each worker was dealt."""
+    dealt: list[list[int]] = []
+    spawn = parallel._spawn
+
+    def counting(src: Source, password: str | None, numbers: list[int], *rest: Any) -> Any:
+        dealt.append(list(numbers))
+        return spawn(src, password, numbers, *rest)
+
+    monkeypatch.setattr(parallel, "cpus", lambda: 2)
+    monkeypatch.setattr(parallel, "MIN_SECONDS", 0.0)
+    monkeypatch.setattr(parallel, "_spawn", counting)
+    return dealt
+
+
+def _sequential(monkeypatch: pytest.MonkeyPatch, src: Source, limits: Limits | None = None,
+                **fields: Any) -> tuple[Outcome, str]:
+    with monkeypatch.context() as patch:
+        patch.setattr(parallel, "usable", lambda: False)
+        outcome, text, _ = _run(src, limits, **fields)
+    return outcome, text
+
+
+def _no_children_left() -> bool:
+    try:
+        os.waitpid(-1, os.WNOHANG)
+    except ChildProcessError:
+        return True
+    return False
+
+
+def test_workers_read_what_one_process_reads(many: Path, workers: list[list[int]],
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    src = source_for_path(many)
+    outcome, text, _ = _run(src)
+    assert workers and workers[0][0] == parallel.CHUNK * 2 + 1  # chunk 1 read here, chunk 2 by the worker
+    expected_outcome, expected = _sequential(monkeypatch, src)
+    assert text == expected and outcome.done == expected_outcome.done == f"pages 1-{PARALLEL_PAGES} of 70"
+    assert [int(n) for n, _ in MARKER.findall(text)] == list(range(1, PARALLEL_PAGES + 1))
+    assert outcome.totals["engines"] == {"pdfium": f"1-{PARALLEL_PAGES}"}
+    assert _no_children_left()
+
+
+def test_workers_keep_the_order_asked(many: Path, workers: list[list[int]], monkeypatch: pytest.MonkeyPatch) -> None:
+    asked = (Span(50, 70), Span(1, 30), Span(5, 9))
+    src = source_for_path(many)
+    _, text, _ = _run(src, pages=asked)
+    assert workers
+    order = [int(n) for n, _ in MARKER.findall(text)]
+    assert order == [*range(50, 71), *range(1, 31), *range(5, 10)]
+    assert text == _sequential(monkeypatch, src, pages=asked)[1]
+
+
+def test_workers_stop_at_the_char_cap(many: Path, workers: list[list[int]], monkeypatch: pytest.MonkeyPatch) -> None:
+    src = source_for_path(many)
+    limit = _chars_of_pages(src, 40) + 25  # page 41's marker fits, its text does not
+    outcome, text, sink = _run(src, Limits(max_chars=limit))
+    assert workers and len(text) == limit and sink.truncated
+    assert "SENTINEL-PAGE-40" in text and "SENTINEL-PAGE-41" not in text
+    expected_outcome, expected = _sequential(monkeypatch, src, Limits(max_chars=limit))
+    assert text == expected and outcome.resume == expected_outcome.resume == ("pages", FILE, "41-70")
+    assert _no_children_left()
+
+
+def test_a_small_char_cap_reads_in_one_process(many: Path, workers: list[list[int]]) -> None:
+    src = source_for_path(many)
+    limit = _chars_of_pages(src, 12)
+    outcome, _, _ = _run(src, Limits(max_chars=limit))
+    assert outcome.done == "pages 1-12 of 70" and outcome.resume == ("pages", FILE, "13-24")
+    assert not workers  # a few pages past the first chunk fill it: no worker is worth its start
+
+
+def test_workers_under_a_grep(many: Path, workers: list[list[int]], monkeypatch: pytest.MonkeyPatch) -> None:
+    src = source_for_path(many)
+    sink = Sink(Limits(), grep=re.compile(r"SENTINEL-PAGE-6\d"))
+    pdf.extract(src, Request(), sink)
+    sink.close()
+    assert workers  # a grep cannot tell how many pages it needs: workers read on
+    assert re.findall(r"SENTINEL-PAGE-\d+", sink.text()) == [f"SENTINEL-PAGE-{n}" for n in range(60, 70)]
+
+
+def test_a_worker_crash_costs_one_page(many: Path, workers: list[list[int]], monkeypatch: pytest.MonkeyPatch) -> None:
+    pack = parallel._pack
+
+    def crash_on_35(page: Page) -> bytes:  # runs in the worker only: the parent never packs pages
+        if page.number == 35:
+            os.kill(os.getpid(), signal.SIGKILL)  # as a crash or the OOM killer would
+        return pack(page)
+
+    monkeypatch.setattr(parallel, "_pack", crash_on_35)
+    outcome, text, _ = _run(source_for_path(many))
+    assert workers and 35 in workers[0]
+    pages = _by_page(text)
+    assert sorted(pages) == list(range(1, PARALLEL_PAGES + 1))
+    assert pages[35] == "" and all(f"SENTINEL-PAGE-{n}\n" in pages[n] for n in pages if n != 35)
+    assert "page 35 could not be read: its reader process was killed (out of memory?)" in outcome.warnings
+    assert _no_children_left()
+
+
+def test_ctrl_c_in_the_reader_stops_the_workers(many: Path, workers: list[list[int]],
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    page = Rereader.page
+
+    def interrupt_at_40(self: Rereader, got: Page) -> Page:
+        if got.number == 40:
+            raise KeyboardInterrupt
+        return page(self, got)
+
+    monkeypatch.setattr(Rereader, "page", interrupt_at_40)
+    sink = Sink(Limits())
+    with pytest.raises(KeyboardInterrupt):
+        pdf.extract(source_for_path(many), Request(), sink)
+    assert workers and _no_children_left()
+    assert "SENTINEL-PAGE-39" in sink.text() and "SENTINEL-PAGE-40" not in sink.text()
+
+
+class _RunsOut:
+    """A deadline that runs out when told to (``over``), with a second left for the workers' own alarm."""
+
+    seconds = remaining = 1.0
+
+    def __init__(self) -> None:
+        self.over = False
+
+    @property
+    def expired(self) -> bool:
+        return self.over
+
+
+def test_the_deadline_stops_the_workers(many: Path, workers: list[list[int]],
+                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    deadline = _RunsOut()
+    page = Rereader.page
+
+    def expire_at_40(self: Rereader, got: Page) -> Page:
+        deadline.over = deadline.over or got.number == 40
+        return page(self, got)
+
+    monkeypatch.setattr(Rereader, "page", expire_at_40)
+    sink = Sink(Limits(), deadline)  # type: ignore[arg-type]
+    outcome = pdf.extract(source_for_path(many), Request(), sink)
+    assert workers and sink.timed_out and _no_children_left()
+    assert [int(n) for n, _ in MARKER.findall(sink.text())] == list(range(1, 40))  # page 40 came too late
+    assert outcome.resume == ("pages", FILE, "40-70")
+
+
+def test_pages_cross_the_pipe_whole() -> None:
+    read, write = os.pipe()
+    sent = [Page(7, "text \udcff 日本\n", drawn=False), Page(8, "", "broken"),
+            Page(9, "縦\n", doubt="vertical writing")]
+    with os.fdopen(write, "wb") as pipe:
+        for page in sent:
+            pipe.write(parallel._pack(page))
+    with os.fdopen(read, "rb") as pipe:
+        got = [parallel._unpack(pipe) for _ in sent]
+        assert parallel._unpack(pipe) is None
+    assert got == sent

@@ -17,7 +17,8 @@ from boundread.core.model import FILE, Details, Outcome, Request, Source, Span, 
 from boundread.core.sink import Sink
 from boundread.errors import Corrupt, Encrypted, NoText, UsageError
 from boundread.formats import ocr
-from boundread.formats.pdf.engines import Page, PdfDoc, header_version, open_pdf
+from boundread.formats.pdf import parallel
+from boundread.formats.pdf.engines import Page, PdfDoc, PdfiumDoc, header_version, open_pdf
 from boundread.formats.pdf.reread import Rereader
 
 KINDS: tuple[str, ...] = ("pdf",)
@@ -152,19 +153,33 @@ def _after(spans: list[Span], index: int, number: int) -> _Stop | None:
     return None
 
 
-def _requested(doc: PdfDoc, spans: list[Span], layout: bool, pick: Rereader) -> Generator[tuple[int, Page], None, None]:
+def _requested(src: Source, doc: PdfDoc, spans: list[Span], req: Request, sink: Sink,
+               pick: Rereader) -> Generator[tuple[int, Page], None, None]:
+    """Each page asked for, with the index of its span, read by the engine that suits it (see reread)."""
+    if isinstance(doc, PdfiumDoc) and req.ocr != "force":  # OCR'd pages keep none of PDFium's text
+        asked = [(index, number) for index, span in enumerate(spans) for number in range(span.first, span.last + 1)]
+
+        def room() -> int | None:  # characters the sink still takes; a filter (grep, --lines) cannot tell
+            return None if sink.filtering else sink.limits.max_chars - sink.chars
+
+        pages = parallel.read(doc, src, req.password, [number for _, number in asked], req.layout, room,
+                              sink.deadline)
+        with closing(pages):
+            for (index, _), page in zip(asked, pages, strict=False):
+                yield index, pick.page(page)
+        return
     for index, span in enumerate(spans):
-        for page in doc.read(span.first, span.last, layout):
+        for page in doc.read(span.first, span.last, req.layout):
             yield index, pick.page(page)
 
 
-def _write(doc: PdfDoc, spans: list[Span], req: Request, sink: Sink, out: Outcome,
+def _write(src: Source, doc: PdfDoc, spans: list[Span], req: Request, sink: Sink, out: Outcome,
            pick: Rereader) -> tuple[list[int], _Stop | None]:
     """Write the pages into the sink; return the pages written (the last may be cut) and where it stopped."""
     written: list[int] = []
     failed: list[int] = []
     stop: _Stop | None = None
-    with closing(_requested(doc, spans, req.layout, pick)) as pages:
+    with closing(_requested(src, doc, spans, req, sink, pick)) as pages:
         for index, page in pages:
             if page.timed_out:  # OCR ran out of time on this page: nothing of it is written
                 stop = _Stop(index, page.number)
@@ -210,7 +225,7 @@ def extract(src: Source, req: Request, sink: Sink) -> Outcome:
         sink.progress.start(sum(span.last - span.first + 1 for span in spans), "pages")
         pick = Rereader(src, req, doc, sink.deadline)
         with closing(pick):
-            written, stop = _write(doc, spans, req, sink, out, pick)
+            written, stop = _write(src, doc, spans, req, sink, out, pick)
     _report_engines(src, req, pick, written, out)
     out.done = f"pages {_joined(_runs(written))} of {total}" if written else f"no pages of {total}"
     if stop is not None and written and written[-1] == stop.number:
