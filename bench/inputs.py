@@ -129,6 +129,26 @@ def make_log(path: Path, size: int) -> Path:
     return _atomic(path, write)
 
 
+def make_numbered_log(path: Path, lines: int) -> Path:
+    """A log of ``lines`` lines of about 73 bytes, each with a unique `line NNNNNNNNN ` (15M lines: 1.1 GB).
+
+    The numbers let a bench ask for one line near the end (`--grep 'line 014999000 '`) and check the answer.
+    """
+
+    def write(tmp: Path) -> None:
+        rng = random.Random(5)
+        levels = ("INFO", "INFO", "INFO", "DEBUG", "WARN", "ERROR")
+        tails = [" ".join(rng.choice(WORDS) for _ in range(rng.randint(2, 4))).ljust(30)[:30] for _ in range(997)]
+        with open(tmp, "w", encoding="ascii") as fh:
+            for start in range(1, lines + 1, 100_000):
+                fh.write("".join(
+                    f"2024-05-{1 + n % 28:02d}T{n % 24:02d}:{n % 60:02d}:{n * 7 % 60:02d}Z "
+                    f"{levels[n % 6]:5} line {n:09d} {tails[n % 997]}\n"
+                    for n in range(start, min(start + 100_000, lines + 1))))
+
+    return _atomic(path, write)
+
+
 def make_zip(path: Path, entries: int, *, stored_bytes: int, text_bytes: int) -> Path:
     """A zip of ``entries`` members: half stored random data, half deflated text (``*_bytes`` in total)."""
 
@@ -196,6 +216,7 @@ INPUTS: dict[str, tuple[Callable[..., Path], tuple[object, ...], dict[str, objec
     "small.xlsx": (make_xlsx, (20,), {}),
     "small.log": (make_log, (1 << 20,), {}),
     "big.log": (make_log, (1 << 30,), {}),
+    "huge.log": (make_numbered_log, (15_000_000,), {}),
     "small.zip": (make_zip, (4,), {"stored_bytes": 20_000, "text_bytes": 20_000}),
     "big.zip": (make_zip, (47,), {"stored_bytes": 88 * MB, "text_bytes": 100 * MB}),
     "big.jsonl": (make_transcript, (100 * MB,), {}),

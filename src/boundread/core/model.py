@@ -69,6 +69,7 @@ class Request:
     password: str | None = None
     ocr: str = "auto"  # pdf pages without text, images: auto (when Tesseract is installed) | force | never
     ocr_lang: str = "eng"  # Tesseract language packs, several joined with "+"
+    tail: int | None = None  # text: only the last N lines, read from the end
 
 
 @dataclass

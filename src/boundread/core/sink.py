@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections import deque
+from collections.abc import Sequence
 
 from boundread.core.model import Span
 from boundread.limits import Deadline, Limits
@@ -100,6 +101,33 @@ class Sink:
             self._partial.clear()
             self._line(line)
 
+    def feed_line(self, line: str) -> None:
+        """One whole input line, without its newline, as ``write`` would have split it off: the fast text path
+        (formats/textscan.py) hands over only the lines that can change the output and counts the rest."""
+        self._append_partial(line)
+        whole = "".join(self._partial)
+        self._partial.clear()
+        self._partial_len = 0
+        self._line(whole)
+
+    def skip_lines(self, count: int, last: Sequence[str] = ()) -> None:
+        """``count`` input lines that cannot change the output (before the window, or not matching the grep),
+        counted, not read. ``last``: the final ones (cut at MAX_LINE), the context before the next match."""
+        self.line_no += count
+        if self.context and self.grep is not None and last:
+            first = self.line_no - len(last) + 1
+            self._before.extend(zip(range(first, self.line_no + 1), last, strict=True))
+
+    @property
+    def needs_each_line(self) -> bool:
+        """True while lines after a match are owed as context, or a max-matches stop waits for them."""
+        return self._after > 0 or self._stop_after is not None
+
+    def long_line(self, number: int) -> None:
+        """Say that input line ``number`` was cut at MAX_LINE characters before it was matched."""
+        if not any(w.startswith(f"line {number} ") for w in self.warnings):
+            self.warnings.append(f"line {number} is longer than {MAX_LINE:,} chars: cut there")
+
     def expire(self) -> None:
         if not self.timed_out:
             self.timed_out = True
@@ -158,8 +186,7 @@ class Sink:
         room = MAX_LINE - self._partial_len
         if len(piece) > room:
             piece = piece[:room]
-            if not any(w.startswith(f"line {self.line_no + 1} ") for w in self.warnings):
-                self.warnings.append(f"line {self.line_no + 1} is longer than {MAX_LINE:,} chars: cut there")
+            self.long_line(self.line_no + 1)
         if piece:
             self._partial.append(piece)
             self._partial_len += len(piece)
