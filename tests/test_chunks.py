@@ -54,15 +54,18 @@ def log_file(tmp_path: Path, lines: int = 3000, seed: int = 7) -> Path:
 
 @settings(max_examples=60, deadline=None)
 @given(lines=st.lists(st.text(alphabet="ab \t#é", max_size=300), max_size=60),
-       budget=st.integers(min_value=40, max_value=400), overlap=st.integers(min_value=0, max_value=4))
-def test_splitter_bounds_and_covers(lines: list[str], budget: int, overlap: int) -> None:
+       budget=st.integers(min_value=40, max_value=400), overlap=st.integers(min_value=0, max_value=4),
+       max_lines=st.one_of(st.none(), st.integers(min_value=10, max_value=30)))
+def test_splitter_bounds_and_covers(lines: list[str], budget: int, overlap: int, max_lines: int | None) -> None:
     cuts: list[Cut] = []
-    splitter = Splitter(budget, cuts.append, overlap=overlap)
+    splitter = Splitter(budget, cuts.append, overlap=overlap, max_lines=max_lines)
     text = "".join(line + "\n" for line in lines)
     for line in lines:
         splitter.add(Piece(line + "\n", LINE))
     splitter.finish()
     assert all(len(c.text) <= budget for c in cuts)
+    if max_lines is not None:
+        assert all(c.text.count("\n") + (not c.text.endswith("\n")) <= max_lines for c in cuts)
     assert "".join(c.text[c.repeated:] for c in cuts) == text
     assert [c.index for c in cuts] == list(range(1, len(cuts) + 1))
 
@@ -144,6 +147,15 @@ def test_text_lines_spans_and_overlap(tmp_path: Path) -> None:
     a = (tmp_path / "c" / first.file).read_text(encoding="utf-8")
     b = (tmp_path / "c" / second.file).read_text(encoding="utf-8")
     assert b[:second.repeated_chars] == "".join(a.splitlines(keepends=True)[-3:])  # the last 3 lines again
+
+
+def test_a_chunk_fits_one_read_of_2000_lines(tmp_path: Path) -> None:
+    path = tmp_path / "short.log"
+    path.write_text("".join(f"{i} ok\n" for i in range(1, 10_001)), encoding="utf-8")
+    result = chunk(path, Params(tokens=20_000), tmp_path / "c")
+    assert [c.lines for c in result.chunks] == [(1, 2000), (2001, 4000), (4001, 6000), (6001, 8000), (8001, 10000)]
+    unbounded = chunk(path, Params(tokens=20_000, max_lines=None), tmp_path / "u")
+    assert len(unbounded.chunks) == 1 and own_text(unbounded) == own_text(result) == path.read_text(encoding="utf-8")
 
 
 def test_archive_chunks_by_member(tmp_path: Path) -> None:

@@ -95,8 +95,9 @@ def list_zip(path: str | Path, *, password: str | None = None, limits: Limits | 
 
 
 def chunk(path: str | Path, tokens: int = 20_000, output: str | Path | None = None, *, overlap: int = 0,
-           max_chunks: int = 200, start: int = 1, model: str | None = None, password: str | None = None,
-           fmt: str = "csv", layout: bool = False, timeout: float | None = 120.0) -> ChunkManifest:
+           max_lines: int | None = 2000, max_chunks: int = 200, start: int = 1, model: str | None = None,
+           password: str | None = None, fmt: str = "csv", layout: bool = False,
+           timeout: float | None = 120.0) -> ChunkManifest:
     """The whole document as chunk files of at most ``tokens`` tokens in ``output`` (default
     ``boundread-out/<name>.chunks``), and their manifest: ``chunk("report.pdf", 20_000).chunks[0].span`` ->
     ``'pages 1-4'`` (the CLI's ``boundread chunks``). ``model`` prices reading every chunk once; ``start`` goes
@@ -107,5 +108,6 @@ def chunk(path: str | Path, tokens: int = 20_000, output: str | Path | None = No
     if tokens < 50 or overlap < 0 or max_chunks < 1 or start < 1:
         raise UsageError(f"tokens={tokens}, overlap={overlap}, max_chunks={max_chunks}, start={start}",
                          "tokens >= 50, overlap >= 0, max_chunks and start >= 1")
-    return run(path, Params(tokens=tokens, overlap=overlap, format=fmt, layout=layout), output, start=start,
-               max_chunks=max_chunks, model=model, password=password, timeout=timeout)
+    params = Params(tokens=tokens, overlap=overlap, max_lines=max_lines, format=fmt, layout=layout)
+    return run(path, params, output, start=start, max_chunks=max_chunks, model=model, password=password,
+               timeout=timeout)

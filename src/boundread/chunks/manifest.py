@@ -37,6 +37,7 @@ class Params:
 
     tokens: int
     overlap: int = 0
+    max_lines: int | None = 2000  # an agent's Read stops at 2,000 lines: a chunk fits one read
     format: str = "csv"  # workbook rows
     layout: bool = False  # pdf
 
@@ -48,6 +49,7 @@ class Chunk:
     span: str  # "pages 1-4", "sheet 'Lista 3' rows 2-801", "lines 1-5000"
     lines: tuple[int, int]  # the lines of the whole extraction this chunk's own text covers
     chars: int  # of the file, repeats included
+    bytes: int  # of the file, UTF-8
     est_tokens: int
     repeated_chars: int  # leading characters that repeat earlier text (a header row, --overlap)
     sha256: str
@@ -163,8 +165,8 @@ def changes(old: Manifest, new: SourceFacts, params: Params) -> list[str]:
     elif old.source.mtime_ns != new.mtime_ns:
         pass  # touched, same bytes: the chunks still hold
     if old.params != params:
-        diff = [f"{k} {getattr(old.params, k)} -> {getattr(params, k)}" for k in ("tokens", "overlap", "format",
-                                                                               "layout")
+        diff = [f"{k} {getattr(old.params, k)} -> {getattr(params, k)}" for k in ("tokens", "overlap", "max_lines",
+                                                                               "format", "layout")
                 if getattr(old.params, k) != getattr(params, k)]
         why.append("the parameters changed (" + ", ".join(diff) + ")")
     return why

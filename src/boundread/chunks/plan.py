@@ -28,8 +28,10 @@ from boundread.core.sink import Sink
 from boundread.core.source import source_for_bytes
 from boundread.errors import BoundreadError, UsageError
 from boundread.limits import CHARS_PER_TOKEN, Deadline, Limits, est_tokens
+from boundread.units import human_bytes
 
 MAX_CHUNKS = 200
+GUARD_TEXT_BYTES = 256 * 1024  # the guard's default text_max_bytes: a text file above it needs a bounded read
 Watch = Callable[[Sink], contextlib.AbstractContextManager[object]]
 
 
@@ -61,7 +63,7 @@ class _Run:
         name = f"chunk-{cut.index:05d}.txt"
         output.write_atomic(self.folder / name, cut.text, never=self.src.path)
         self.written.append(Chunk(cut.index, name, cut.span, (cut.first_line, cut.last_line), len(cut.text),
-                                  est_tokens(len(cut.text)), cut.repeated, digest))
+                                  len(cut.text.encode("utf-8")), est_tokens(len(cut.text)), cut.repeated, digest))
 
 
 def chunk(path: str | Path, params: Params, folder: str | Path | None = None, *, start: int = 1,
@@ -94,7 +96,8 @@ def chunk(path: str | Path, params: Params, folder: str | Path | None = None, *,
     run = _Run(src, where, params, start, kept)
     _prepare(where)
     splitter = Splitter(params.tokens * CHARS_PER_TOKEN, run.emit, overlap=params.overlap,
-                        overlap_by=feed.overlap_by(src.kind), limit=start - 1 + max_chunks)
+                        overlap_by=feed.overlap_by(src.kind), limit=start - 1 + max_chunks,
+                        max_lines=params.max_lines)
     sink = ChunkSink(req.limits, deadline, splitter, feed.feeder_for(src.kind, splitter))
     outcome = _read(src, req, sink, deadline, watch)
     if not (sink.timed_out or sink.interrupted):
@@ -103,6 +106,9 @@ def chunk(path: str | Path, params: Params, folder: str | Path | None = None, *,
     complete = not (splitter.stopped or sink.timed_out or sink.interrupted)
     status = "continued" if start > 1 else "rewritten" if why else "written"
     warnings = [*outcome.warnings, *splitter.warnings]
+    if (big := max((c.bytes for c in run.written), default=0)) > GUARD_TEXT_BYTES:
+        warnings.append(f"a chunk file is {human_bytes(big)}: over {human_bytes(GUARD_TEXT_BYTES)}, the guard asks "
+                        "for bounded reads of it - use fewer --tokens for one whole read per chunk")
     if run.mismatched:
         warnings.append(f"chunks {run.mismatched[0]}.. came out different from the manifest's: run without --from")
     reasons = [*outcome.truncated, *sink.reasons]
@@ -175,6 +181,8 @@ def _finish(result: Manifest, model: str | None, max_chunks: int, password: bool
         words = ["chunks", FILE, "--tokens", str(result.params.tokens), "-o", result.folder,
                  "--from", str(len(result.chunks) + 1)]
         words += ["--overlap", str(result.params.overlap)] if result.params.overlap else []
+        lines = result.params.max_lines
+        words += ["--max-lines", str(lines or 0)] if lines != 2000 else []
         words += ["--format", result.params.format] if result.params.format != "csv" else []
         words += ["--layout"] if result.params.layout else []
         words += ["--max-chunks", str(max_chunks)] if max_chunks != MAX_CHUNKS else []

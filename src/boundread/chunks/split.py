@@ -56,9 +56,11 @@ class Cut:
 
 class Splitter:
     def __init__(self, budget: int, emit: Callable[[Cut], None], *, overlap: int = 0,
-                 overlap_by: str = "lines", limit: int | None = None) -> None:
-        """``emit`` receives each chunk; ``limit`` is the last index written (``--max-chunks``)."""
+                 overlap_by: str = "lines", limit: int | None = None, max_lines: int | None = None) -> None:
+        """``emit`` receives each chunk; ``limit`` is the last index written (``--max-chunks``); ``max_lines``
+        bounds a chunk's lines too (an agent's Read stops at 2,000)."""
         self.budget = budget
+        self.max_lines = max_lines
         self.emit = emit
         self.overlap = overlap
         self.overlap_by = overlap_by  # lines | pieces (paragraphs, rows)
@@ -69,6 +71,7 @@ class Splitter:
         self.warnings: list[str] = []
         self._pieces: list[Piece] = []
         self._size = 0  # characters of the open chunk, its repeat included
+        self._newlines = 0  # ... and its newlines
         self._repeat = ""
         self._opened = False
         self._tail = ""  # the overlap the next chunk repeats
@@ -88,11 +91,38 @@ class Splitter:
                 piece.unit.headers.append(piece)
         if not self._opened:
             self._open(piece)
-        self._pieces.append(piece)
-        self._size += len(piece.text)
-        while self._size > self.budget and not self.stopped:
+        self._take(piece)
+        while self._over() and not self.stopped:
             self._cut()
         return not self.stopped
+
+    def _take(self, piece: Piece) -> None:
+        self._pieces.append(piece)
+        self._size += len(piece.text)
+        self._newlines += piece.text.count("\n")
+
+    def _over(self) -> bool:
+        if self._size > self.budget:
+            return True
+        most = self.max_lines
+        return most is not None and (self._newlines > most or
+                                     (self._newlines == most and not self._pieces[-1].text.endswith("\n")))
+
+    def _room(self) -> int:
+        """Where the open chunk must end at the latest: the budget, or after its ``max_lines``-th line."""
+        most = self.max_lines
+        if most is None or self._newlines < most:
+            return self.budget
+        seen, pos = 0, 0
+        for text in (self._repeat, *(p.text for p in self._pieces)):
+            count = text.count("\n")
+            if seen + count >= most:
+                at = -1
+                for _ in range(most - seen):
+                    at = text.find("\n", at + 1)
+                return min(self.budget, pos + at + 1)
+            seen, pos = seen + count, pos + len(text)
+        return self.budget
 
     def finish(self) -> None:
         if self._pieces and not self.full:
@@ -111,18 +141,26 @@ class Splitter:
                 self._warn(f"the header of {unit.label} {unit.name or unit.number} is longer than half a chunk: "
                            "not repeated")
                 header = ""
+        if self.max_lines is not None and header.count("\n") > self.max_lines // 2:
+            header = ""
         tail = self._tail
         room = self.budget // 2 - len(header)
+        if self.max_lines is not None:
+            lines = self.max_lines // 2 - header.count("\n")
+            while tail and tail.count("\n") > lines:
+                tail = tail[tail.find("\n") + 1:]
         if len(tail) > room:
             cut = tail.find("\n", len(tail) - room) + 1 if room > 0 else 0
             tail = tail[cut:] if 0 < cut < len(tail) else ""
+        if tail != self._tail:
             self._warn("--overlap is more than half a chunk: cut to fit")
         self._repeat = header + tail
         self._size = len(self._repeat)
+        self._newlines = self._repeat.count("\n")
 
     def _cut(self) -> None:
         pieces, start = self._pieces, len(self._repeat)
-        room = self.budget
+        room = self._room()
         bounds: list[tuple[int, int, int, int]] = []  # (position, level, piece index, offset in it)
         pos = start
         straddle = -1
@@ -174,7 +212,7 @@ class Splitter:
                   self._span(done, first, last, continues))
         self._lines += newlines
         self._tail = self._overlap(done)
-        self._pieces, self._opened, self._size = [], False, 0
+        self._pieces, self._opened, self._size, self._newlines = [], False, 0, 0
         self.emit(cut)
         if self.limit is not None and self.index >= self.limit:
             self.full = True
@@ -183,8 +221,7 @@ class Splitter:
         for piece in rest:
             if not self._opened:
                 self._open(piece)
-            self._pieces.append(piece)
-            self._size += len(piece.text)
+            self._take(piece)
 
     def _overlap(self, done: list[Piece]) -> str:
         if not self.overlap:

@@ -33,6 +33,9 @@ def chunks(
     overlap: Annotated[int, typer.Option("--overlap", metavar="K", click_type=AtLeast(0),
                                          help="Repeat K lines (paragraphs, rows) of a chunk at the next one's "
                                               "start.")] = 0,
+    max_lines: Annotated[int, typer.Option("--max-lines", metavar="L", click_type=AtLeast(0),
+                                           help="At most L lines per chunk, 0 for no line bound (an agent's Read "
+                                                "stops at 2000).")] = 2000,
     max_chunks: Annotated[int, typer.Option("--max-chunks", metavar="M", click_type=AtLeast(1),
                                             help="Stop after M chunks; `next` says how to go on.")] = 200,
     start: Annotated[int, typer.Option("--from", metavar="K", click_type=AtLeast(1),
@@ -59,7 +62,11 @@ def chunks(
         if fmt not in ("csv", "tsv", "markdown"):
             raise UsageError(f"unknown --format {fmt!r}", "use csv, tsv or markdown")
         watch = render.progress if sys.stderr.isatty() and not os.environ.get("NO_PROGRESS") else None
-        result = chunk(file, Params(tokens=tokens, overlap=overlap, format=fmt, layout=layout), output,
+        if max_lines and overlap * 2 > max_lines:
+            raise UsageError(f"--overlap {overlap} is more than half of --max-lines {max_lines}",
+                             f"pass --overlap {max_lines // 2} or less")
+        params = Params(tokens=tokens, overlap=overlap, max_lines=max_lines or None, format=fmt, layout=layout)
+        result = chunk(file, params, output,
                        start=start, max_chunks=max_chunks, model=model, password=password, timeout=timeout,
                        watch=watch)
         if as_json:
