@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import itertools
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pgserver
 import pytest
@@ -36,14 +36,24 @@ def pg_server() -> Iterator[pgserver.Server]:
 
 
 @pytest.fixture
-def pg_url(pg_server: pgserver.Server) -> str:
-    """A URL to an empty schema of its own on the test server."""
-    import psycopg
+def new_pg_url(pg_server: pgserver.Server) -> Callable[[], str]:
+    """Make URLs, each to an empty schema of its own on the test server."""
 
-    schema = f"t{os.getpid()}_{next(_SCHEMAS)}"
-    with psycopg.connect(pg_server.url(), autocommit=True) as conn:
-        conn.execute(f"CREATE SCHEMA {schema}")
-    return pg_server.url(f"options=-csearch_path%3D{schema}")
+    def make() -> str:
+        import psycopg
+
+        schema = f"t{os.getpid()}_{next(_SCHEMAS)}"
+        with psycopg.connect(pg_server.url(), autocommit=True) as conn:
+            conn.execute(f"CREATE SCHEMA {schema}")
+        return pg_server.url(f"options=-csearch_path%3D{schema}")
+
+    return make
+
+
+@pytest.fixture
+def pg_url(new_pg_url: Callable[[], str]) -> str:
+    """A URL to an empty schema of its own on the test server."""
+    return new_pg_url()
 
 
 @pytest.fixture(params=["sqlite", "postgres"])

@@ -24,6 +24,8 @@ from pathlib import Path
 
 from boundread.budget import sidecar
 from boundread.budget.errors import LedgerError
+from boundread.budget.ledger import ledger_url
+from boundread.budget.ledgerurl import redact
 from boundread.budget.model import BudgetLimits
 from boundread.budget.rows import ledger_path, limits_from_json, limits_from_row
 from boundread.budget.schema import LIMIT_COLS
@@ -57,7 +59,16 @@ class Recovery:
 
 
 def recover(path: Path | None = None) -> Recovery:
-    """Repair the ledger at ``path`` (default: the state folder's); LedgerError when even that cannot be done."""
+    """Repair the ledger at ``path`` (default: the state folder's); LedgerError when even that cannot be done.
+
+    Not for the PostgreSQL ledger: a database is backed up and restored with PostgreSQL's tools.
+    """
+    if path is None and (url := ledger_url()):
+        raise LedgerError(
+            f"budget recover repairs the local SQLite ledger; this machine's ledger is {redact(url)}",
+            "restore that database with PostgreSQL's tools (pg_dump / pg_restore), or unset BOUNDREAD_LEDGER_URL"
+            " to repair the local file",
+        )
     path = path or ledger_path()
     side = Path(sidecar.path_for(str(path)))
     try:
