@@ -247,3 +247,13 @@ def test_python_api_returns_the_typed_manifest(tmp_path: Path) -> None:
     assert result.chunks[0].span == "pages 1-2" and result.cost is not None and result.cost.known
     with pytest.raises(boundread.UsageError):
         boundread.chunk(SAMPLE, 10)
+
+
+def test_the_skill_texts_give_the_map_reduce_protocol_with_real_options() -> None:
+    data = Path(__file__).resolve().parents[1] / "src" / "boundread" / "data"
+    helptext = run("chunks", "--help").stdout
+    assert all(option in helptext for option in ("--tokens", "--model", "--max-chunks", "--from"))
+    for name in ("SKILL.md", "AGENTS-section.md"):
+        text = " ".join((data / name).read_text(encoding="utf-8").split())
+        assert "boundread chunks FILE --tokens 20000 --model MODEL" in text
+        assert "boundread budget status --json" in text and "sub-agent per chunk" in text
