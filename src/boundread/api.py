@@ -32,6 +32,7 @@ def extract(
     pages: str | None = None,
     sheets: tuple[str, ...] = (),
     lines: str | None = None,
+    tail: int | None = None,
     grep: str | None = None,
     ignore_case: bool = False,
     context: int = 0,
@@ -46,14 +47,15 @@ def extract(
 ) -> ExtractResult:
     """Bounded text of any supported file. ``stdout=True`` returns it in ``.text`` instead of a file.
     ``ocr``: auto (scanned pages and images, when Tesseract is installed), force or never; ``ocr_lang``: e.g.
-    ``"eng+deu"``. ``options``: fmt, layout, engine, rows (as for the CLI)."""
+    ``"eng+deu"``. ``tail``: only the last N lines of a text file, read from its end (not with lines or grep).
+    ``options``: fmt, layout, engine, rows (as for the CLI)."""
     rows = options.pop("rows", None)
     unknown = set(options) - {"fmt", "layout", "engine"}
     if unknown:
         raise UsageError(f"unknown options {sorted(unknown)}", "see help(boundread.extract)")
     req = Request(limits=limits or Limits(), pages=parse_spans(pages) if pages else (), sheets=tuple(sheets),
                   rows=parse_span(rows, "rows") if rows else None, password=password,
-                  ocr=check_mode(ocr), ocr_lang=ocr_lang, **options)
+                  ocr=check_mode(ocr), ocr_lang=ocr_lang, tail=tail, **options)
     filters = engine.Filters(lines=parse_span(lines) if lines else None, grep=grep, ignore_case=ignore_case,
                              context=context, member=member)
     selection = f"pages-{pages}" if pages else "text"

@@ -158,6 +158,8 @@ def extract(
                                                     help="Sheet name or 1-based index; repeatable.")] = None,
     lines: Annotated[str | None, typer.Option("--lines", metavar="A-B",
                                               help="Only lines A-B of the text (A- for the rest).")] = None,
+    tail: Annotated[int | None, typer.Option("--tail", metavar="N", click_type=AtLeast(1),
+                                             help="Only the last N lines of a text file, read from its end.")] = None,
     grep: Annotated[str | None, typer.Option("--grep", metavar="PATTERN",
                                              help="Only lines matching this regular expression.")] = None,
     ignore_case: Annotated[bool, typer.Option("-i", "--ignore-case", help="Case-insensitive --grep.")] = False,
@@ -193,7 +195,7 @@ def extract(
                        pages=parse_spans(pages) if pages else (),
                        sheets=tuple(sheet or ()), rows=parse_span(rows, "rows") if rows else None,
                        fmt=_check_format(fmt), layout=layout, engine=_check_engine(engine_name), password=password,
-                       ocr=check_mode(ocr_mode), ocr_lang=ocr_lang)
+                       ocr=check_mode(ocr_mode), ocr_lang=ocr_lang, tail=tail)
         filters = engine.Filters(lines=parse_span(lines) if lines else None, grep=grep, ignore_case=ignore_case,
                                  context=context, member=member)
         selection = (f"pages-{engine.pages_text(req.pages)}" if pages else

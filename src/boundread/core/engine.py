@@ -40,7 +40,7 @@ from boundread.core.sink import Sink
 from boundread.core.source import source_for_bytes, source_for_path
 from boundread.errors import BoundreadError, Corrupt, Encrypted, Refused, Unsupported, UsageError
 from boundread.limits import Deadline, est_tokens
-from boundread.ranges import span_text
+from boundread.ranges import OPEN_END, span_text
 
 T = TypeVar("T")
 
@@ -161,6 +161,7 @@ def _extract(
     suffix: str,
     watch: Callable[[Sink], contextlib.AbstractContextManager[object]] | None,
 ) -> ExtractResult:
+    _check_tail(req, filters)
     fit.check(req, target.kind, target.name, container=src.kind if target is not src else None)
     handler = formats.handler_for(target.kind)
     pattern = _compile(filters)
@@ -177,11 +178,15 @@ def _extract(
     sink.close()
     text = sink.text()
     written: Path | None = None
+    if req.tail is not None and not outcome.done:  # stopped by the alarm or Ctrl-C before the tail said what it read
+        outcome.done = f"the last {req.tail:,} lines, cut short"
     if not to_stdout:
+        if req.tail is not None and selection == "text":
+            selection = f"tail-{req.tail}"
         selection = clamped_selection(selection, req, outcome)
         dest = Path(output_path) if output_path else _default_dest(src.name, selection, filters, suffix)
         written = output.write_atomic(dest, text, never=src.path)
-    resume = _resume(outcome, sink, filters, src, target)
+    resume = _resume(outcome, sink, filters, src, target, req)
     return ExtractResult(
         path=src.name,
         kind=target.kind,
@@ -294,9 +299,23 @@ def _default_dest(name: str, selection: str, filters: Filters, suffix: str) -> P
     return output.default_output(name, ".".join(parts), suffix)
 
 
-def _resume(outcome: Outcome, sink: Sink, filters: Filters, src: Source, target: Source) -> Suggestion | None:
+def _check_tail(req: Request, filters: Filters) -> None:
+    if req.tail is None:
+        return
+    if req.tail < 1:
+        raise UsageError(f"--tail {req.tail}: no lines to show", "give a count of 1 or more, e.g. --tail 100")
+    clash = [flag for flag, value in (("--lines", filters.lines), ("--grep", filters.grep)) if value is not None]
+    if clash:
+        raise UsageError(f"--tail does not combine with {' or '.join(clash)}",
+                         "use --tail N alone for the end of the file, or --lines A-B / --grep PATTERN without --tail")
+
+
+def _resume(outcome: Outcome, sink: Sink, filters: Filters, src: Source, target: Source,
+            req: Request) -> Suggestion | None:
     resume = outcome.resume
-    if resume is None and sink.stop_line is not None:
+    if req.tail is not None and resume is None and (sink.timed_out or sink.interrupted):
+        resume = ("extract", FILE, "--tail", str(req.tail), *_more_time(sink))  # O(N): only time was short
+    elif resume is None and sink.stop_line is not None and req.tail is None:
         resume = _line_resume(sink, filters)
     if resume is None or target is src:
         return resume
@@ -306,18 +325,29 @@ def _resume(outcome: Outcome, sink: Sink, filters: Filters, src: Source, target:
 def _line_resume(sink: Sink, filters: Filters) -> Suggestion | None:
     stop = sink.stop_line or 1
     start = filters.lines.first if filters.lines else 1
-    if stop <= start and sink.lines == 0 and not sink.timed_out:
-        sink.warnings.append(f"line {stop:,} alone is longer than --max-chars: raise --max-chars, or use --grep")
-        return None  # a line window cannot make progress
+    last = filters.lines.last if filters.lines else OPEN_END
+    more_time: tuple[str, ...] = ()
+    if stop <= start and sink.lines == 0:
+        if not (sink.timed_out or sink.interrupted):
+            sink.warnings.append(f"line {stop:,} alone is longer than --max-chars: raise --max-chars, or use --grep")
+            return None  # a line window cannot make progress
+        # stopped before reaching the first line asked for: the same range again, with the time to get there
+        stop, more_time = start, _more_time(sink)
     words: list[str] = ["extract", FILE]
     if filters.grep is not None:
         words += ["--grep", filters.grep] + (["-i"] if filters.ignore_case else [])
         words += ["--context", str(filters.context)] if filters.context else []
-        words += ["--lines", f"{stop}-"]
+        words += ["--lines", f"{stop}-" if last == OPEN_END else f"{stop}-{last}"]
     else:
         width = max(sink.lines, 1)
-        words += ["--lines", f"{stop}-{stop + width - 1}"]
-    return tuple(words)
+        words += ["--lines", f"{stop}-{min(stop + width - 1, last)}"]
+    return (*words, *more_time)
+
+
+def _more_time(sink: Sink) -> tuple[str, ...]:
+    """``--timeout 2T`` after a timeout (Ctrl-C: the same command is how to go on)."""
+    seconds = sink.deadline.seconds
+    return ("--timeout", f"{seconds * 2:g}") if sink.timed_out and seconds else ()
 
 
 def _as_member_extract(resume: Suggestion, member: str) -> Suggestion:

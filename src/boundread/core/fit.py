@@ -15,6 +15,7 @@ from boundread.errors import UsageError
 _WORKBOOKS = ("xlsx", "xls", "ods")
 _SLIDES = ("pptx", "odp")
 _ARCHIVES = ("zip", "7z", "tar", "gz", "bz2", "xz", "rar")
+_TEXT_ONLY = ("text",)
 
 
 @dataclass(frozen=True)
@@ -36,6 +37,7 @@ OPTIONS: tuple[_Option, ...] = (
     _Option("ocr", "--ocr", ("pdf", "image")),
     _Option("ocr_lang", "--ocr-lang", ("pdf", "image")),
     _Option("password", "--password", ("pdf", "zip", "7z")),
+    _Option("tail", "--tail", ("text",)),
 )
 
 _GENERIC = "--lines A-B, --grep PATTERN, --max-chars N"
@@ -52,15 +54,21 @@ def check(req: Request, kind: str, name: str, container: str | None = None) -> N
     takes = applicable(kind)
     verb = "does" if len(misfits) == 1 else "do"
     raise UsageError(f"{' and '.join(misfits)} {verb} not apply to {name}, which is {kind}",
-                     f"{kind} takes {takes}" if takes else f"{kind} takes only {_GENERIC}")
+                     f"{kind} takes {takes}" if takes else f"{kind} takes only {_generic(kind)}")
 
 
 def applicable(kind: str) -> str:
     """The options that apply to ``kind``, as a user would type them: ``--pages, --layout, ...``."""
-    own = [option.flag for option in OPTIONS if kind in option.kinds]
+    own = [option.flag for option in OPTIONS if kind in option.kinds and option.kinds != _TEXT_ONLY]
     if kind in _ARCHIVES:
         own.insert(0, "--member NAME")
-    return ", ".join([*own, _GENERIC]) if own else ""
+    return ", ".join([*own, _generic(kind)]) if own else ""
+
+
+def _generic(kind: str) -> str:
+    """The generic bounds, and for text its own --tail (text reads as lines, so it sits with them)."""
+    return ", ".join([_GENERIC, *(f"{option.flag} N" for option in OPTIONS if option.kinds == _TEXT_ONLY
+                                  and kind in option.kinds)])
 
 
 def _set(req: Request, default: Request, field: str) -> bool:

@@ -383,7 +383,7 @@ def _tail_start(raw: IO[bytes], size: int, wanted: int) -> tuple[int, int | None
     """Where the last ``wanted`` lines start, and the number of lines when the file has no more than that."""
     found = 0  # line starts after offset 0, counted back from the end
     end, after = size, b""  # after: the byte just after the block being read (a \r before a \n is no break)
-    step = 1 << 16
+    step = min(1 << 16, BLOCK)
     while end > 0:
         begin = max(0, end - step)
         raw.seek(begin)
