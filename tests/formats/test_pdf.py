@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import signal
@@ -12,11 +13,13 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tests.helpers import run
+from tests.test_verdicts import check_same_verdict
 
 from boundread.core.model import FILE, Outcome, Request, Source, Span
 from boundread.core.sink import Sink
 from boundread.core.source import source_for_bytes, source_for_path
-from boundread.errors import Corrupt, Encrypted, UsageError
+from boundread.errors import Corrupt, Encrypted, ExitCode, UsageError
 from boundread.formats.pdf import handler as pdf
 from boundread.formats.pdf import parallel
 from boundread.formats.pdf.engines import Page
@@ -258,13 +261,35 @@ def test_in_memory_source(files: dict[str, Path]) -> None:
         assert "SENTINEL-PAGE-12" in _run(src, pages=(Span(12, 12),), engine=engine)[1]
 
 
-def test_garbage_is_corrupt_but_info_still_answers() -> None:
-    src = source_for_bytes("junk.pdf", b"%PDF-1.4\n" + b"\x00garbage\xff" * 50)
-    with pytest.raises(Corrupt, match=r"junk.pdf is not a readable PDF"):
+def test_garbage_is_corrupt_for_info_as_for_extract() -> None:
+    src = source_for_bytes("junk.pdf", b"%PDF-1.4\n" + b"\x00garbage\xff" * 50 + b"\n%%EOF\n")
+    with pytest.raises(Corrupt, match=r"junk.pdf is not a readable PDF \(pdfium: ") as extracting:
         _run(src)
-    details = pdf.info(src, Request())
-    assert details.fields["pages"] is None and details.fields["pdf_version"] == "1.4"
-    assert details.warnings
+    assert "ends early" not in str(extracting.value)
+    with pytest.raises(Corrupt) as describing:  # the engine turns it into info's `problem`
+        pdf.info(src, Request())
+    assert str(describing.value) == str(extracting.value)
+
+
+@pytest.mark.parametrize("cut", [0.3, 0.9, 0.99])
+def test_a_truncated_pdf_has_the_same_verdict_everywhere(files: dict[str, Path], tmp_path: Path, cut: float) -> None:
+    data = files["twelve"].read_bytes()
+    path = tmp_path / "cut.pdf"
+    path.write_bytes(data[: int(len(data) * cut)])
+    check_same_verdict(path, ExitCode.CORRUPT)
+    problem = json.loads(run("info", str(path), "--json").stdout)["problem"]
+    assert "the file ends early (no %%EOF marker at its end: truncated?)" in problem["message"]
+    assert problem["message"].endswith(" - get the whole file again (download or copy it anew)")
+
+
+def test_a_pdf_that_opens_but_ends_early_says_so(files: dict[str, Path]) -> None:
+    data = files["twelve"].read_bytes()
+    src = source_for_bytes("tail.pdf", data[: data.rindex(b"%%EOF")])  # everything but the marker
+    warning = "the file ends early (no %%EOF marker at its end: truncated?): pages past the cut may be missing"
+    assert any(w.startswith(warning) for w in pdf.info(src, Request()).warnings)
+    outcome, text, _ = _run(src)
+    assert any(w.startswith(warning) for w in outcome.warnings) and "SENTINEL-PAGE-12" in text
+    assert not any("ends early" in w for w in pdf.info(source_for_path(files["twelve"]), Request()).warnings)
 
 
 @pytest.mark.parametrize("cut", [0.3, 0.6, 0.9])
@@ -272,11 +297,14 @@ def test_garbage_is_corrupt_but_info_still_answers() -> None:
 def test_truncated_file_reads_what_it_can(files: dict[str, Path], cut: float, engine: str) -> None:
     data = files["twelve"].read_bytes()
     src = source_for_bytes("cut.pdf", data[: int(len(data) * cut)])
-    pdf.info(src, Request(engine=engine))
-    try:
-        _run(src, engine=engine)
-    except Corrupt as exc:
-        assert "boundread info" in exc.fix
+    verdicts = []
+    for step in (lambda: pdf.info(src, Request(engine=engine)), lambda: _run(src, engine=engine)):
+        try:
+            step()
+            verdicts.append("read")
+        except Corrupt as exc:
+            verdicts.append(str(exc))
+    assert verdicts[0] == verdicts[1]  # info describes what extract meets (read, or the same error)
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

@@ -83,6 +83,19 @@ def header_version(src: Source) -> str | None:
     return found.group(1).decode() if found else None
 
 
+TAIL = 1024  # bytes at the end of a file where a complete PDF has its %%EOF marker
+
+
+def cut_short(src: Source) -> bool:
+    """The file ends early: no ``%%EOF`` near its end, as when a download or a copy stopped part way."""
+    with src.open() as stream:
+        stream.seek(max(src.size - TAIL, 0))
+        return b"%%EOF" not in stream.read(TAIL)
+
+
+TRUNCATED = "the file ends early (no %%EOF marker at its end: truncated?)"
+
+
 def _locked(src: Source, password: str | None) -> Encrypted:
     if password:
         return Encrypted(f"{src.name} is encrypted and the password is wrong", "pass the right --password")
@@ -104,7 +117,8 @@ class PdfiumDoc:
                 raise _locked(src, password) from None
             if code == _PDFIUM_SECURITY:
                 raise OpenFailed("unsupported encryption") from None
-            raise OpenFailed(str(exc).replace("Failed to load document ", "").strip("()")) from None
+            raise OpenFailed(str(exc).replace("Failed to load document ", "").strip("().").removeprefix("PDFium: "))\
+                from None
         self.pages = len(self.doc)
         self.encrypted = pdfium_c.FPDF_GetSecurityHandlerRevision(self.doc) != -1
         self._error = pdfium.PdfiumError
@@ -294,5 +308,8 @@ def open_pdf(src: Source, password: str | None, engine: str) -> tuple[PdfDoc, li
             continue
         warnings = [f"{name} could not open the file ({why}): read with {doc.engine}" for name, why in failed]
         return doc, warnings
-    reasons = "; ".join(f"{name}: {why}" for name, why in failed)
+    reasons = "; ".join(f"{name}: {why}" for name, why in failed).replace(" - ", ": ")  # " - " opens the fix
+    if cut_short(src):
+        raise Corrupt(f"{src.name} is not a readable PDF: {TRUNCATED} ({reasons})",
+                      "get the whole file again (download or copy it anew)")
     raise Corrupt(f"{src.name} is not a readable PDF ({reasons})", "check the file; `boundread info` shows what it is")

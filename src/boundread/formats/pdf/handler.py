@@ -15,10 +15,10 @@ from dataclasses import dataclass
 
 from boundread.core.model import FILE, Details, Outcome, Request, Source, Span, Suggestion
 from boundread.core.sink import Sink
-from boundread.errors import Corrupt, Encrypted, NoText, UsageError
+from boundread.errors import Encrypted, NoText, UsageError
 from boundread.formats import ocr
 from boundread.formats.pdf import parallel
-from boundread.formats.pdf.engines import Page, PdfDoc, PdfiumDoc, header_version, open_pdf
+from boundread.formats.pdf.engines import TRUNCATED, Page, PdfDoc, PdfiumDoc, cut_short, header_version, open_pdf
 from boundread.formats.pdf.reread import Rereader
 
 KINDS: tuple[str, ...] = ("pdf",)
@@ -59,12 +59,10 @@ def info(src: Source, req: Request) -> Details:
             "wrong password: pass the right --password" if req.password else "password required: pass --password"
         )
         return details
-    except Corrupt as exc:
-        details.fields = {"pages": None, "pdf_version": header_version(src)}
-        details.warnings.append(exc.what)
-        return details
-    with closing(doc):
+    with closing(doc):  # a file neither engine opens is Corrupt: info names it as its problem, as extract fails
         details.warnings.extend(warnings)
+        if cut_short(src):
+            details.warnings.append(f"{TRUNCATED}: pages past the cut may be missing or unreadable")
         details.encrypted = doc.encrypted
         meta = doc.meta()
         meta["pdf_version"] = meta.get("pdf_version") or header_version(src)
@@ -217,6 +215,8 @@ def extract(src: Source, req: Request, sink: Sink) -> Outcome:
     with closing(doc):
         total = doc.pages
         out = Outcome(unit="pages", totals={"pages": total}, warnings=warnings)
+        if cut_short(src):
+            out.warnings.append(f"{TRUNCATED}: pages past the cut may be missing or unreadable")
         if not total:
             out.done = "no pages"
             out.warnings.append("the file has no pages")

@@ -28,6 +28,7 @@ import os
 import signal
 import struct
 import time
+import warnings
 from collections.abc import Callable, Generator, Iterator
 from typing import BinaryIO
 
@@ -156,7 +157,9 @@ def _spawn(src: Source, password: str | None, numbers: list[int], layout: bool, 
         import fcntl
 
         fcntl.fcntl(write_fd, fcntl.F_SETPIPE_SZ, PIPE_BYTES)  # Linux; elsewhere the default (16-64 KB)
-    pid = os.fork()
+    with warnings.catch_warnings():  # Python 3.12+ warns on a fork while the progress bar's thread runs: the
+        warnings.simplefilter("ignore", DeprecationWarning)  # worker touches no lock that thread could hold
+        pid = os.fork()
     if pid == 0:  # the worker: keep only its own write end
         os.close(read_fd)
         for other in others:
