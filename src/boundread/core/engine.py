@@ -338,6 +338,8 @@ def _line_resume(sink: Sink, filters: Filters) -> Suggestion | None:
         words += ["--grep", filters.grep] + (["-i"] if filters.ignore_case else [])
         words += ["--context", str(filters.context)] if filters.context else []
         words += ["--lines", f"{stop}-" if last == OPEN_END else f"{stop}-{last}"]
+    elif more_time and filters.lines is not None:
+        words += ["--lines", span_text(filters.lines)]
     else:
         width = max(sink.lines, 1)
         words += ["--lines", f"{stop}-{min(stop + width - 1, last)}"]
@@ -345,9 +347,9 @@ def _line_resume(sink: Sink, filters: Filters) -> Suggestion | None:
 
 
 def _more_time(sink: Sink) -> tuple[str, ...]:
-    """``--timeout 2T`` after a timeout (Ctrl-C: the same command is how to go on)."""
+    """``--timeout 2T`` (at least 1 s) after a timeout; after Ctrl-C the same command is how to go on."""
     seconds = sink.deadline.seconds
-    return ("--timeout", f"{seconds * 2:g}") if sink.timed_out and seconds else ()
+    return ("--timeout", f"{max(seconds * 2, 1):g}") if sink.timed_out and seconds is not None else ()
 
 
 def _as_member_extract(resume: Suggestion, member: str) -> Suggestion:

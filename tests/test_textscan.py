@@ -1,0 +1,208 @@
+"""The fast text path (formats/textscan.py) against the generic one (TextIOWrapper into the Sink, line by line).
+
+A differential property test: random files (random line lengths, CRLF, lone CR, no final newline, invalid
+UTF-8, over-long lines) and random patterns and bounds, with the block size and MAX_LINE forced small so every
+edge is hit, must give the same text, line numbers, summary and `next` both ways. Then --tail against the last
+lines of the generic full text, and the `next` of a window the timeout stopped before it began.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import shlex
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from unittest import mock
+
+import pytest
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
+
+from boundread.bytelevel.sniff import Sniffed
+from boundread.core import engine
+from boundread.core import sink as sinkmod
+from boundread.core.model import Request, Source, Span
+from boundread.errors import UsageError
+from boundread.formats import textscan
+from boundread.limits import Limits
+from boundread.ranges import OPEN_END
+from tests.helpers import run
+
+SETTINGS = settings(derandomize=True, max_examples=400, deadline=None, database=None,
+                    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+
+PIECES = [b"a", b"b", b"ab", b"A", b"ERROR", b"error ", b"line 7 ", b"k", b"\xe2\x84\xaa",  # Kelvin sign: -i k
+          b"\xc3\xa9", b"\xff", b"\xe2\x82", b"\xef\xbf\xbd", b" ", b"\t", b"1", b"\x1c", b"\r", b"\xc4\xb0"]
+BREAKS = [b"\n", b"\n", b"\n", b"\r\n", b"\r"]
+PATTERNS = ["a", "ab", "b", "ERROR", "error", "b+a", "a|ERROR", "k", "K", "é", "line 7", "^a", "a$", r"\d",
+            "x", "", "error|b", "a.b", r"\ba\b", "\ufffd", r"\s", "A", "(?i)err", "ä", r"(ab)+", "a\nb", r"\x1c",
+            "(?:ERROR|line) ", "a{2}", "[ab]b", "İ", "ı", "é|a"]
+
+
+@st.composite
+def files(draw: st.DrawFn) -> bytes:
+    lines = draw(st.lists(st.lists(st.sampled_from(PIECES), max_size=12), max_size=40))
+    out = b""
+    for line in lines:
+        out += b"".join(line) + draw(st.sampled_from(BREAKS))
+    if draw(st.booleans()):  # no final newline
+        out += b"".join(draw(st.lists(st.sampled_from(PIECES), max_size=5)))
+    return out
+
+
+def _source(path: Path, encoding: str) -> Source:
+    return Source(name=str(path), sniffed=Sniffed("text", "text/plain", encoding=encoding), size=path.stat().st_size,
+                  path=path)
+
+
+@contextlib.contextmanager
+def _forced(path: Path, encoding: str, *, fast: bool, block: int, max_line: int) -> Iterator[None]:
+    """Read ``path`` as text in ``encoding`` (whatever its bytes look like), by the fast or the generic path."""
+    with contextlib.ExitStack() as stack:
+        stack.enter_context(mock.patch.object(engine, "open_source", lambda _: _source(path, encoding)))
+        stack.enter_context(mock.patch.object(textscan, "BLOCK", block))
+        stack.enter_context(mock.patch.object(sinkmod, "MAX_LINE", max_line))
+        if not fast:
+            stack.enter_context(mock.patch.object(textscan, "codec", lambda _: None))
+        yield
+
+
+def _extract(path: Path, encoding: str, req: Request, filters: engine.Filters, *, fast: bool, block: int,
+             max_line: int) -> dict[str, Any]:
+    with _forced(path, encoding, fast=fast, block=block, max_line=max_line):
+        result = engine.extract(path, req, filters, to_stdout=True)
+    return {key: getattr(result, key) for key in ("text", "chars", "lines", "truncated_reasons", "done",
+                                                  "warnings", "next")}
+
+
+@SETTINGS
+@example(data=b"ab\r\nERROR\rb\n\xff\xe2\x82 a\nlast", pattern="a", window=None, context=1, matches=2,
+         chars=10_000, ignore_case=False, block=3, max_line=4, encoding="utf-8", grep=True)
+@example(data=b"a\n" * 30, pattern="a", window=(5, 9), context=2, matches=100, chars=17,
+         ignore_case=False, block=5, max_line=100, encoding="utf-8", grep=False)
+@given(data=files(), pattern=st.sampled_from(PATTERNS),
+       window=st.none() | st.tuples(st.integers(1, 30), st.integers(0, 30) | st.just(OPEN_END)),
+       context=st.integers(0, 3), matches=st.integers(1, 6), chars=st.sampled_from([1, 7, 40, 200, 100_000]),
+       ignore_case=st.booleans(), block=st.sampled_from([1, 2, 3, 7, 64, 1 << 20]),
+       max_line=st.sampled_from([3, 8, 1 << 20]),
+       encoding=st.sampled_from(["utf-8", "utf-8", "latin-1", "cp1252", "ascii", "utf-8-sig"]),
+       grep=st.booleans())
+def test_the_fast_path_gives_what_the_generic_one_gives(
+    tmp_path: Path, data: bytes, pattern: str, window: tuple[int, int] | None, context: int, matches: int,
+    chars: int, ignore_case: bool, block: int, max_line: int, encoding: str, grep: bool,
+) -> None:
+    if encoding == "utf-8-sig":
+        data = b"\xef\xbb\xbf" + data
+    path = tmp_path / "t.txt"
+    path.write_bytes(data)
+    lines = None if window is None else Span(window[0], max(window))
+    if lines is None and not grep:
+        grep = True  # one filter at least: unfiltered text does not take the fast path
+    filters = engine.Filters(lines=lines, grep=pattern if grep else None, ignore_case=ignore_case, context=context)
+    req = Request(limits=Limits(max_chars=chars, max_matches=matches, timeout=None))
+    fast = _extract(path, encoding, req, filters, fast=True, block=block, max_line=max_line)
+    slow = _extract(path, encoding, req, filters, fast=False, block=block, max_line=max_line)
+    assert fast == slow
+
+
+def test_the_byte_search_narrows_literals_and_gives_up_on_what_it_cannot_narrow() -> None:
+    assert textscan.finder(re.compile("NOSUCHTHING"), "utf-8") is not None
+    assert textscan.finder(re.compile(r"ERROR|FATAL"), "utf-8") is not None
+    assert textscan.finder(re.compile(r"took \d+ ms"), "utf-8") is not None
+    assert textscan.finder(re.compile(r"\d{7}"), "utf-8") is None  # no literal: every line goes to the sink
+    assert textscan.finder(re.compile("a|\\d"), "utf-8") is None  # one alternative has no literal
+    find = textscan.finder(re.compile("k", re.IGNORECASE), "utf-8")
+    assert find is not None
+    kelvin = "x\u212a".encode()
+    assert find(kelvin, 0, len(kelvin)) == 1  # re.IGNORECASE matches K (U+212A) for k: so must the bytes
+
+
+def test_the_rare_byte_search_finds_what_find_finds() -> None:
+    text = (b"INFO worker request served\n" * 5000) + b"a NOSUCHTHING here\n" + b"INFO more\n" * 10
+    find = textscan.finder(re.compile("NOSUCHTHING"), "utf-8")
+    assert find is not None
+    assert find(text, 0, len(text)) == text.find(b"NOSUCHTHING")
+    assert find(text, text.find(b"NOSUCHTHING") + 1, len(text)) == -1
+    common = textscan.finder(re.compile("INFO more"), "utf-8")
+    assert common is not None and common(text, 0, len(text)) == text.find(b"INFO more")
+
+
+def _tail_reference(path: Path, encoding: str, n: int) -> str:
+    """The last ``n`` lines of the generic full text (universal newlines, replacement characters)."""
+    text = path.read_bytes().decode(encoding if encoding != "utf-8-sig" else "utf-8-sig", errors="replace")
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    lines = text.split("\n")
+    if text.endswith("\n"):
+        lines.pop()
+    keep = lines[-n:] if n < len(lines) else lines
+    return "\n".join(keep) + ("\n" if text.endswith("\n") and keep else "")
+
+
+@SETTINGS
+@given(data=files(), n=st.integers(1, 45), block=st.sampled_from([1, 2, 5, 64, 1 << 20]),
+       encoding=st.sampled_from(["utf-8", "latin-1", "utf-16", "utf-8-sig"]), chars=st.sampled_from([5, 100_000]))
+def test_tail_gives_the_last_lines(tmp_path: Path, data: bytes, n: int, block: int, encoding: str,
+                                   chars: int) -> None:
+    if encoding == "utf-16":
+        data = data.decode("utf-8", errors="replace").encode("utf-16")
+    if encoding == "utf-8-sig":
+        data = b"\xef\xbb\xbf" + data
+    path = tmp_path / "t.txt"
+    path.write_bytes(data)
+    req = Request(limits=Limits(max_chars=chars, timeout=None), tail=n)
+    with _forced(path, encoding, fast=True, block=block, max_line=1 << 20):
+        result = engine.extract(path, req, to_stdout=True)
+    want = _tail_reference(path, encoding, n)
+    assert result.text == want[:chars]
+    total = len(want.split("\n")) - (1 if want.endswith("\n") else 0) if want else 0
+    if len(want) > chars:  # cut: next asks for the lines not yet shown, and shows them
+        written = result.text.count("\n") if result.text else 0
+        if written:
+            assert result.next and result.next[0].endswith(f"--tail {total - written}")
+    else:
+        assert not result.next and not result.truncated
+
+
+def test_tail_of_a_big_file_reads_only_its_end(tmp_path: Path) -> None:
+    path = tmp_path / "big.log"
+    path.write_bytes(b"".join(b"line %07d\n" % n for n in range(1, 200_001)))
+    reads: list[int] = []
+    real = textscan._tail_start
+
+    def counted(raw: Any, size: int, wanted: int) -> tuple[int, int | None]:
+        start, total = real(raw, size, wanted)
+        reads.append(size - start)
+        return start, total
+
+    with mock.patch.object(textscan, "_tail_start", counted):
+        result = engine.extract(path, Request(tail=3), to_stdout=True)
+    assert result.text == "line 0199998\nline 0199999\nline 0200000\n"
+    assert result.done == f"the last 3 lines (from byte {path.stat().st_size - 39:,} of {path.stat().st_size:,})"
+    assert reads == [39]
+
+
+def test_tail_with_lines_or_grep_is_a_usage_error(tmp_path: Path) -> None:
+    path = tmp_path / "a.log"
+    path.write_text("one\ntwo\n", encoding="utf-8")
+    for filters in (engine.Filters(lines=Span(1, 2)), engine.Filters(grep="one")):
+        with pytest.raises(UsageError, match="--tail does not combine with"):
+            engine.extract(path, Request(tail=5), filters, to_stdout=True)
+    with pytest.raises(UsageError, match="--tail 0"):
+        engine.extract(path, Request(tail=0), to_stdout=True)
+
+
+def test_a_window_the_timeout_stops_before_it_begins_suggests_more_time_not_a_step_back(tmp_path: Path) -> None:
+    path = tmp_path / "big.log"
+    path.write_bytes(b"".join(b"line %d\n" % n for n in range(1, 50_001)))
+    window = Span(40_000, 40_010)
+    for filters in (engine.Filters(lines=window), engine.Filters(lines=window, grep="line")):
+        result = engine.extract(path, Request(limits=Limits(timeout=0.0)), filters, to_stdout=True)
+        assert result.timed_out and result.text == ""  # expired before the first block
+        (step,) = result.next
+        assert "--lines 40000-40010" in step and step.endswith("--timeout 1")  # the same range, more time
+        after = run(*shlex.split(step)[1:], "--stdout")
+        assert after.exit_code == 0
+        numbers = [line.rsplit(" ", 1)[-1] for line in after.stdout.splitlines()]
+        assert numbers == [str(n) for n in range(40_000, 40_011)]
