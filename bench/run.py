@@ -176,13 +176,63 @@ def budget_rows(ctx: Ctx) -> list[Row]:
             if m.ok else Row("budget ingest --transcript (100 MB JSONL)", f"ERROR {m.error}", result="ERROR")]
 
 
+def ledger_rows(ctx: Ctx) -> list[Row]:
+    """guard-check p50 with the PostgreSQL ledger (issue 14) against the SQLite one and ``python -c pass``, the
+    three by turns (30 each). The server is local (tests/budget/pgserver.py: initdb + pg_ctl on 127.0.0.1), so
+    the figure is the client's cost; a fleet's database adds its network round trips (four a call)."""
+    what = "guard-check p50, Bash ls + PostgreSQL ledger / python -c pass"
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "budget"))
+    try:
+        import pgserver
+
+        server = pgserver.start()
+    except (ImportError, RuntimeError, OSError) as exc:
+        return [skipped(what, f"no PostgreSQL server: {exc}")]
+    try:
+        payload = ctx.payload("bash-ledger.json", {"command": "ls"}, tool="Bash")
+        sqlite_env = {"BOUNDREAD_STATE_DIR": str(ctx.fresh_state("state-ledger-sqlite")), "PYTHONDONTWRITEBYTECODE": ""}
+        pg_env = {"BOUNDREAD_STATE_DIR": str(ctx.fresh_state("state-ledger-pg")), "PYTHONDONTWRITEBYTECODE": "",
+                  "BOUNDREAD_LEDGER_URL": server.url()}
+        limits = ["budget", "set", "--session", "bench-guard", "--max-tokens", "1000000000", "--max-calls", "1000000"]
+        for env in (sqlite_env, pg_env):
+            setup = ctx.run("budget set", [str(ctx.exe), *limits], repeat=1, env=env)
+            if not setup.ok:
+                return [Row(what, f"ERROR budget set: {setup.error}", result="ERROR")]
+        runs: dict[str, list[Measure]] = {"pass": [], "sqlite": [], "postgres": []}
+        print("bench: guard-check + ledger: python -c pass / SQLite / PostgreSQL by turns ...", end=" ",
+              file=sys.stderr, flush=True)
+        for _ in range(30):
+            runs["pass"].append(measure([sys.executable, "-c", "pass"], repeat=1, cwd=ctx.work,
+                                        env={**ctx.env, **sqlite_env}))
+            for name, env in (("sqlite", sqlite_env), ("postgres", pg_env)):
+                runs[name].append(measure([str(ctx.exe), "guard-check"], repeat=1, stdin=payload, cwd=ctx.work,
+                                          env={**ctx.env, **env}, ok_codes=(0, 2)))
+        base, lite, pg = (_joined(runs[k]) for k in ("pass", "sqlite", "postgres"))
+        print(f"p50 {base.p50:.3f} / {lite.p50:.3f} / {pg.p50:.3f} s" if pg.ok and lite.ok else pg.error or lite.error,
+              file=sys.stderr)
+        ctx.memory.append(("guard-check: Bash ls + PostgreSQL ledger", pg))
+        ctx.notes.append(f"guard-check + PostgreSQL ledger on {payload.name}: {ctx.decision(payload, pg_env)}; "
+                         f"the session then held: {ctx.status('bench-guard', pg_env)}")
+        if pg.ok and lite.ok and base.ok:
+            ctx.notes.append(f"per tool call, p50: python -c pass {base.p50 * 1000:.1f} ms, guard-check with the "
+                             f"SQLite ledger {lite.p50 * 1000:.1f} ms, with the PostgreSQL ledger "
+                             f"{pg.p50 * 1000:.1f} ms (+{(pg.p50 - lite.p50) * 1000:.1f} ms for the connection and "
+                             "four round trips)")
+        return [ratio_row(what, pg, base, limit=6, stat="p50"),
+                ratio_row("guard-check p50, Bash ls + SQLite ledger / python -c pass", lite, base, limit=2, stat="p50"),
+                ratio_row("guard-check p50, PostgreSQL ledger / SQLite ledger", pg, lite, limit=None, stat="p50")]
+    finally:
+        server.stop()
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--inputs", type=Path, default=Path("/tmp/boundread-bench"),
                         help="cache folder for the generated inputs and the markitdown venv")
     parser.add_argument("--repeat", type=int, default=5, help="runs per command; the best wall time counts")
     parser.add_argument("--markdown", action="store_true", help="print the table as markdown (for the README)")
-    parser.add_argument("--only", choices=("guard",), help="run one section: guard (its input is big1000.pdf)")
+    parser.add_argument("--only", choices=("guard", "ledger"),
+                        help="run one section: guard (its input is big1000.pdf), or ledger (SQLite vs PostgreSQL)")
     args = parser.parse_args(argv)
     started = time.perf_counter()
     exe = Path(sys.executable).with_name("boundread")
@@ -190,6 +240,11 @@ def main(argv: list[str] | None = None) -> int:
         sys.exit(f"bench: {exe} is missing: run with the project's venv python after `pip install -e .`")
     if args.only == "guard":  # the hook rows alone need only the 1,000-page PDF
         return _guard_only(exe, args)
+    if args.only == "ledger":  # no inputs at all
+        ctx = Ctx.create(exe, {}, args.inputs, args.repeat, {})
+        print(table.render(ledger_rows(ctx), markdown=args.markdown))
+        print("\n".join(f"note: {line}" for line in ctx.notes))
+        return 0
     files = inputs.make_all(args.inputs)
     found = {"pdftotext": peers.apt_tool("pdftotext", "poppler-utils"), "unzip": peers.apt_tool("unzip", "unzip"),
              "markitdown": peers.markitdown(args.inputs)}
@@ -201,6 +256,7 @@ def main(argv: list[str] | None = None) -> int:
         rows.append(skipped("guard-check p50", "boundread guard-check is not available"))
     if ctx.has_command("budget"):
         rows += budget_rows(ctx)
+        rows += ledger_rows(ctx)
     rows += [memory_row(f"peak RSS: boundread {label}", m) for label, m in ctx.memory]
     versions = {name: peers.version([p, "-v" if name == "pdftotext" else "--version"])
                 for name, p in found.items() if p and name != "unzip"}

@@ -21,7 +21,7 @@ def run(*args: str, stdin: str | None = None) -> object:
     return runner.invoke(budget_app, list(args), input=stdin)
 
 
-def test_set_add_status_prices_reset() -> None:
+def test_set_add_status_prices_reset(backend: str) -> None:
     assert run("set", "--session", "abc", "--max-usd", "0.50", "--max-tokens", "100000").exit_code == 0
     added = run(
         "add", "--session", "abc", "--model", "claude-sonnet-4-5", "--input", "1000", "--output", "34000", "--json"
@@ -41,7 +41,7 @@ def test_set_add_status_prices_reset() -> None:
     assert bad.exit_code == 2 and "exclude each other" in bad.stderr
 
 
-def test_exec_goes_one_level_deeper_and_refuses_beyond_the_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_exec_goes_one_level_deeper_and_refuses_beyond_the_limit(monkeypatch: pytest.MonkeyPatch, backend: str) -> None:
     assert run("set", "--session", "d", "--max-depth", "1").exit_code == 0
     ok = run(
         "exec",
@@ -58,7 +58,7 @@ def test_exec_goes_one_level_deeper_and_refuses_beyond_the_limit(monkeypatch: py
     assert deep.exit_code == 2 and "depth limit reached: depth 2 of max 1" in deep.stderr
 
 
-def test_hook_flow_until_the_cost_cap_denies(tmp_path: Path) -> None:
+def test_hook_flow_until_the_cost_cap_denies(tmp_path: Path, backend: str) -> None:
     transcript = tmp_path / "sess-1.jsonl"
     transcript.touch()
     assert run("set", "--session", "sess-1", "--max-usd", "0.05").exit_code == 0
@@ -77,7 +77,7 @@ def test_hook_flow_until_the_cost_cap_denies(tmp_path: Path) -> None:
     assert json.loads(hook.stdout)["hookSpecificOutput"]["permissionDecision"] == "deny"
 
 
-def test_repeat_policy_and_depth_from_hooks(tmp_path: Path) -> None:
+def test_repeat_policy_and_depth_from_hooks(tmp_path: Path, backend: str) -> None:
     assert run("set", "--session", "r", "--max-repeat", "3", "--max-depth", "0").exit_code == 0
     payload = pre_tool_use("r", tmp_path / "t.jsonl", "ls")
     sub = {**payload, "agent_id": "agent-1", "agent_type": "general-purpose"}

@@ -48,7 +48,9 @@ def test_check_elsewhere_is_not_held_by_the_project(
     assert runner.invoke(budget_app, ["check"]).exit_code == 0
 
 
-def test_check_denies_when_the_call_limit_is_used_up(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_check_denies_when_the_call_limit_is_used_up(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, backend: str
+) -> None:
     monkeypatch.chdir(tmp_path)
     assert runner.invoke(budget_app, ["set", "--session", "c", "--max-calls", "1"]).exit_code == 0
     payload = pre_tool_use("c", tmp_path / "t.jsonl", "ls")

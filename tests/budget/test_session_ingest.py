@@ -49,11 +49,11 @@ def _payload(parent: Path, event: str = "PostToolUse", **extra: Any) -> str:
 
 
 def _output(session: str = SID) -> int:
-    with SqliteLedger() as ledger:
+    with open_ledger() as ledger:
         return ledger.totals(Scope("session", session)).output
 
 
-def test_a_post_tool_use_from_a_sub_agent_counts_every_sub_agent(tmp_path: Path) -> None:
+def test_a_post_tool_use_from_a_sub_agent_counts_every_sub_agent(tmp_path: Path, backend: str) -> None:
     """The payload names only the parent's transcript (as Claude Code sends it from inside a sub-agent)."""
     parent, subs = _layout(tmp_path)
     result = hookcli.ingest_payload(_payload(parent, agent_id="a0", agent_type="general-purpose"))
