@@ -14,6 +14,8 @@ from __future__ import annotations
 from boundread.guard.record import Record
 
 LINES, BYTES = "lines", "bytes"
+#: Matching lines of a text file only (``grep -a``: of a binary one, its "lines" printed as text).
+TEXT_MATCHES = "text-matches"
 _SUFFIX = {"": 1, "c": 1, "w": 2, "b": 512, "kB": 1000, "K": 1024, "k": 1024, "KiB": 1024, "MB": 1000**2,
            "M": 1024**2, "MiB": 1024**2, "GB": 1000**3, "G": 1024**3, "GiB": 1024**3, "TB": 1000**4,
            "T": 1024**4, "TiB": 1024**4}

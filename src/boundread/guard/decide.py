@@ -254,12 +254,38 @@ def check_command(cmd: str, *, cwd: str | os.PathLike[str] | None = None,
             verdict = _unpack_verdict(use.path, use.program, cfg, cwd)
             if verdict.denied:
                 return _with_caps(verdict, caps)
+        elif use.action == shell.REMOTE:
+            verdict = _remote_verdict(use.path, use.program, use.bounds, cfg)
+            if verdict.denied:
+                return verdict
     if caps and printed:
         return _capped(cmd, printed[0], caps)
     if caps:  # nothing printed whole: names, counts, bounded parts - allowed, with the cap said
         return Decision(ALLOW, "boundread checked part of this command: " + "; ".join(caps) + ".",
                         rule="command-ok-capped")
     return Decision(ALLOW, rule="command-ok")
+
+
+def _remote_verdict(where: str, program: str, found: tuple[Bound, ...], cfg: GuardConfig) -> Decision:
+    """A file on another host (``host:path``), printed here: it cannot be looked at, so its name decides -
+    a kind in ``deny_kinds`` (or an image) is refused unless a bound within the caps holds."""
+    for bound in found:
+        limit = {"bytes": cfg.text_max_bytes, "lines": cfg.line_cap, "pages": cfg.pdf_page_cap}.get(bound.unit)
+        if limit is not None and bound.count <= limit:
+            return Decision(ALLOW, rule="remote-bounded", path=where)
+    host, _, path = where.partition(":")
+    kind = sniff.kind_from_name(path)
+    if kind is None or (kind not in cfg.deny_kinds and kind != sniff.IMAGE):
+        return Decision(ALLOW, kind=kind or "", rule="remote-ok", path=where)
+    from boundread.guard import reason
+
+    name = reason.quote(os.path.basename(path) or path)
+    text = reason.compose(f"`{program}` would print {where} whole", f"{kind} by its name, on the remote host {host}",
+                          "boundread cannot look inside a file on another host, and a whole read floods the context",
+                          [f"scp {reason.quote(where)} . && boundread info {name}",
+                           f"ssh {host} 'boundread info {path}'   (if boundread is installed there)"],
+                          "Copy it here first, then read the part you need.")
+    return Decision(DENY, text, kind, "remote", where)
 
 
 def _with_caps(verdict: Decision, caps: list[str]) -> Decision:
@@ -300,6 +326,13 @@ def _bounded(given: str, found: tuple[Bound, ...], cfg: GuardConfig,
         return False
     size, cap = info.st_size, cfg.text_max_bytes
     for bound in found:
+        if bound.unit == "text-matches":  # `grep -a PATTERN f`: lines that match - of text, not of a PDF
+            try:
+                if sniff.sniff_path(absolute).kind == sniff.TEXT:
+                    return True
+            except OSError:
+                pass
+            continue
         if bound.unit == "pages":  # `pdftotext -f 1 -l 5 f.pdf -`: as many pages as a Read may take
             if bound.count <= cfg.pdf_page_cap:
                 return True

@@ -56,6 +56,7 @@ def _tar(name: str, args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Strea
     mode, to_stdout = "", False
     archive: str | None = None
     members: list[str] = []
+    folder = ""  # -C / --directory: where the members are read from
     k = 0
     while k < len(args):
         arg = args[k]
@@ -66,7 +67,11 @@ def _tar(name: str, args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Strea
                 archive = arg.split("=", 1)[1]
             elif arg == "--file" and k + 1 < len(args):
                 archive, k = args[k + 1], k + 1
-            elif arg in ("--directory", "--exclude", "--transform") and k + 1 < len(args):
+            elif arg.startswith("--directory="):
+                folder = arg.split("=", 1)[1]
+            elif arg == "--directory" and k + 1 < len(args):
+                folder, k = args[k + 1], k + 1
+            elif arg in ("--exclude", "--transform") and k + 1 < len(args):
                 k += 1
         elif arg.startswith("-") or (k == 0 and arg.isalpha()):
             letters = arg.lstrip("-")
@@ -75,7 +80,7 @@ def _tar(name: str, args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Strea
                     mode = letter
             to_stdout |= "O" in letters
             if "C" in letters and k + 1 < len(args) and "f" not in letters:
-                k += 1
+                folder, k = args[k + 1], k + 1
             if "f" in letters:
                 rest = letters[letters.index("f") + 1:]
                 if rest and arg.startswith("-"):
@@ -85,8 +90,13 @@ def _tar(name: str, args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Strea
         else:
             members.append(arg)
         k += 1
-    if mode == "c":
-        return files(env, members, "tar -cf -") if archive in (None, "-") else Stream()
+    if mode == "c":  # no -f: GNU tar writes to stdout (a pipe: an agent's shell is no terminal)
+        if archive not in (None, "-") and not (UNKNOWN not in archive and visible(env.path(archive))):
+            return Stream()
+        inside = env.copy() if folder else env
+        if folder and UNKNOWN not in folder:
+            inside.cwd = inside.path(folder)
+        return files(inside, _tree(members, inside, ctx), "tar -cf -")
     if mode != "x":
         return Stream()  # -t lists; the listing is names, not content
     if archive in (None, "-"):
@@ -99,6 +109,32 @@ def _tar(name: str, args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Strea
         return files(env, [archive], name)
     ctx.unpack(env.path(archive), name)
     return Stream()
+
+
+#: Files one ``tar -c`` of folders may list, and directory entries it may walk, before it says it capped.
+TREE_FILES, TREE_WALK = 256, 5_000
+
+
+def _tree(members: list[str], env: Env, ctx: Ctx) -> list[str]:
+    """The members as tar reads them: a folder is every file under it (bounded; a cap is said)."""
+    import os
+
+    out: list[str] = []
+    seen = 0
+    for member in members:
+        absolute = env.path(member) if UNKNOWN not in member else ""
+        if not absolute or not os.path.isdir(absolute):
+            out.append(member)
+            continue
+        for folder, dirs, names in os.walk(absolute):
+            dirs.sort()
+            for name in sorted(names):
+                seen += 1
+                if seen > TREE_WALK or len(out) >= TREE_FILES:
+                    ctx.cap(f"`tar -c {member}` holds more than {len(out)} files; the first {len(out)} were checked")
+                    return out
+                out.append(os.path.join(folder, name))
+    return out
 
 
 def _unzip(name: str, args: list[str], env: Env, ctx: Ctx) -> Stream:

@@ -3,8 +3,8 @@
 The standard library's ``glob`` and ``fnmatch`` compile each pattern to a regular expression: ``re``
 (with ``enum`` and ``functools``) costs a hook ~10 ms of start-up, more than the walk itself. Matching
 here is the classic two-pointer wildcard match, linear in the name for each ``*`` (at worst
-len(pattern) x len(name)); a directory is listed once per pattern part, and a glob stops after
-``most`` names or ``SCAN`` directory entries - then ``capped`` says so.
+len(pattern) x len(name)); a directory is listed once per pattern part, and a glob keeps the first
+``most`` names (sorted) and looks at ``SCAN`` directory entries at most - ``capped`` says when either cut.
 
 Quoted characters reach here hidden as private-use code points (words.py): they match literally.
 """
@@ -175,7 +175,7 @@ class Glob:
                 with entries:
                     for entry in entries:
                         budget -= 1
-                        if budget < 0 or len(found) + len(matched) >= most:
+                        if budget < 0:
                             self.capped = True
                             break
                         name = entry.name
@@ -191,7 +191,9 @@ class Glob:
                                 continue
                         matched.append(name)
                 glue = prefix if not prefix or prefix.endswith("/") else prefix + "/"
-                found.extend(glue + name for name in sorted(matched))
+                found.extend(glue + name for name in sorted(matched))  # the first ones as bash sorts them
+                if len(found) > most:
+                    self.capped, found = True, found[:most]
                 if self.capped:
                     break
             prefixes = found

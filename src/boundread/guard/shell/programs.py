@@ -12,7 +12,18 @@ import os
 from boundread.guard import bounds
 from boundread.guard.shell import archives
 from boundread.guard.shell.reads import bounded, files, operands
-from boundread.guard.shell.state import FANOUT, UNKNOWN, Env, Stream, read_file, visible
+from boundread.guard.shell.state import (
+    FANOUT,
+    PRINT,
+    REMOTE,
+    REMOTE_MARK,
+    UNKNOWN,
+    Env,
+    FileUse,
+    Stream,
+    read_file,
+    visible,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -38,7 +49,7 @@ _DUMPERS: dict[str, frozenset[str]] = {name: frozenset(values.split()) for name,
 _STDIN_ONLY = frozenset({"tr"})
 _CONSUMERS = frozenset({"wc", "md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum", "b2sum",
                         "b3sum", "xxhsum", "cksum", "sum", "shasum", "md5", "file", "cmp", "boundread", "true",
-                        "false", ":", "test", "[", "[[", "read", "mapfile", "readarray", "sleep", "exit", "return",
+                        "false", ":", "test", "[", "[[", "sleep", "exit", "return",
                         "set", "shopt", "trap", "wait", "alias", "type", "which", "hash", "umask", "ulimit", "kill",
                         "du", "stat", "pdfinfo", "identify", "aws", "gsutil", "gcloud", "az", "scp", "nc", "ncat",
                         "mail", "sendmail", "mktemp", "touch", "mkdir", "rm", "rmdir", "chmod", "chown", "unset",
@@ -54,7 +65,8 @@ _WRAPPER_VALUES = {"sudo": {"-u", "-g", "-p", "-C", "-D", "-h", "-r", "-t", "-U"
 _GREPS = frozenset({"grep", "egrep", "fgrep", "rg", "ag", "ack", "zgrep", "zegrep", "bzgrep", "xzgrep", "git-grep"})
 _GREP_VALUES = frozenset({"-e", "-f", "-m", "-A", "-B", "-C", "-d", "-D", "-g", "-t", "-T", "-M", "-j",
                           "--regexp", "--file", "--max-count", "--context", "--after-context",
-                          "--before-context", "--include", "--exclude", "--glob", "--type", "--max-columns"})
+                          "--before-context", "--include", "--exclude", "--glob", "--type", "--max-columns",
+                          "--binary-files"})
 _ANY_LINE = frozenset({"", ".*", "^", "$", ".", "^.*$", "^.*", ".*$", "\\|", "|", "(.*)", ".?", "\\s*",
                        "^\\s*", "[\\s\\S]", "[^\\n]*", "x*", "\\w*", "(?s).*", "^|$"})
 SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "rbash"})
@@ -113,6 +125,10 @@ def run(argv: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
         return Stream(stdin.named("tee"), stdin.text)
     if name == "diff":
         return _diff(args, env, stdin)
+    if name == "git":
+        return _git(args, env, stdin)
+    if name == "ssh":
+        return _ssh(args, env, ctx)
     return Stream(stdin.named(name), "")  # unknown: its stdin may come out as it went in
 
 
@@ -199,9 +215,12 @@ def _grep(name: str, args: list[str], env: Env, stdin: Stream) -> Stream:
         elif options and arg.startswith("--"):
             key, _, given = arg.partition("=")
             letters += {"--count": "c", "--files-with-matches": "l", "--files-without-match": "L",
-                        "--quiet": "q", "--silent": "q", "--invert-match": "v", "--passthru": "v"}.get(key, "")
+                        "--quiet": "q", "--silent": "q", "--invert-match": "v", "--passthru": "v",
+                        "--text": "a"}.get(key, "")
             if key in _GREP_VALUES and not given:
                 given, k = (args[k + 1] if k + 1 < len(args) else ""), k + 1
+            if key == "--binary-files" and given == "text":
+                letters += "a"
             if key == "--regexp":
                 patterns.append(given)
             elif key == "--max-count":
@@ -228,13 +247,13 @@ def _grep(name: str, args: list[str], env: Env, stdin: Stream) -> Stream:
         patterns, positional = [positional[0]], positional[1:]
     any_line = "v" in letters or any(pattern.strip() in _ANY_LINE for pattern in patterns)
     bound = bounds.Bound(bounds.LINES, most, words=f"{name} -m {most}") if most is not None else None
+    if not any_line and "a" in letters:  # -a: a binary file's matching "lines" are its bytes, as text
+        bound = bounds.Bound(bounds.TEXT_MATCHES, 0, words=f"{name} -a")
+    elif not any_line:
+        return Stream()  # only matching lines
     names = [n for n in positional if n != "-"]
     if names:
-        if not any_line:
-            return Stream()  # only matching lines
         return files(env, names, name, bound)
-    if not any_line:
-        return Stream()
     return bounded(stdin, bound, name)
 
 
@@ -320,6 +339,75 @@ def _diff(args: list[str], env: Env, stdin: Stream) -> Stream:
     return Stream()
 
 
+_GIT_VALUES = frozenset({"-c", "--git-dir", "--work-tree", "--namespace", "--config-env"})
+
+
+def _git(args: list[str], env: Env, stdin: Stream) -> Stream:
+    """``git show REV:PATH`` and ``git cat-file -p|blob REV:PATH`` print a blob: judged by the worktree
+    file of that path (the same file, most of the time, and the only one there is to look at)."""
+    k, where = 0, env
+    while k < len(args) and args[k].startswith("-"):
+        if args[k] == "-C" and k + 1 < len(args) and UNKNOWN not in args[k + 1]:
+            where = env.copy()
+            where.cwd = where.path(args[k + 1])
+        k += 2 if args[k] in _GIT_VALUES or args[k] == "-C" else 1
+    sub, rest = (args[k], args[k + 1:]) if k < len(args) else ("", [])
+    if sub == "cat-file" and any(arg in ("-t", "-s", "-e", "--batch-check") for arg in rest):
+        return Stream()  # the type, the size, or an exit status
+    if sub not in ("show", "cat-file"):
+        return Stream(stdin.named("git"), "")  # not modelled: as any unknown program
+    names = [_blob_path(arg, where) for arg in rest if ":" in arg and not arg.startswith("-") and UNKNOWN not in arg]
+    return files(where, [name for name in names if name], f"git {sub}")
+
+
+def _blob_path(spec: str, env: Env) -> str:
+    """The worktree path of ``REV:PATH`` (``:PATH``, ``:0:PATH``): from the top of the repository,
+    or from here with ``./`` or ``../``; '' for ``:/message`` (a commit search)."""
+    rev, _, path = spec.partition(":")
+    if not rev and path[:1] in "0123" and path[1:2] == ":":
+        path = path[2:]
+    if not path or path.startswith("/"):
+        return ""
+    if path.startswith(("./", "../")):
+        return env.path(path)
+    top = env.cwd
+    while not os.path.exists(os.path.join(top, ".git")):
+        parent = os.path.dirname(top)
+        if parent == top:
+            return env.path(path)  # no repository found: from here
+        top = parent
+    return os.path.join(top, path)
+
+
+_SSH_VALUES = frozenset({"-B", "-b", "-c", "-D", "-E", "-e", "-F", "-I", "-i", "-J", "-L", "-l", "-m", "-O", "-o",
+                         "-p", "-Q", "-R", "-S", "-W", "-w"})
+
+
+def _ssh(args: list[str], env: Env, ctx: Ctx) -> Stream:
+    """``ssh HOST CMD...``: CMD runs there, its output comes here. Walked as a script on a shell of its
+    own, whose files are the host's: each one is a REMOTE use, judged by its name (decide)."""
+    k = 0
+    while k < len(args) and args[k].startswith("-") and args[k] != "--":
+        k += 2 if args[k] in _SSH_VALUES else 1
+    k += args[k:k + 1] == ["--"]
+    if k + 1 >= len(args):
+        return Stream()  # a login, or no host
+    host, rest = args[k].rpartition("@")[2], args[k + 1:]
+    rest = rest[1:] if rest[:1] == ["--"] else rest
+    script = " ".join(rest)
+    if not script or UNKNOWN in script:
+        return Stream()
+    before = len(ctx.uses)
+    out = ctx.shell(script, Env("~"), Stream())  # the remote home; nothing of this shell goes there
+    shown = ctx.uses[before:]
+    del ctx.uses[before:]
+    for use in shown:  # what the remote command sent to its stderr, which ssh brings here too
+        if use.action == PRINT:
+            ctx.uses.append(FileUse(REMOTE, f"{host}:{use.path}", f"ssh {host} {use.program}", use.bounds))
+    flows = [(f"{REMOTE_MARK}{host}:{path}", found, f"ssh {host} {program}") for path, found, program in out.flows]
+    return Stream(flows, out.text)
+
+
 def _cd(args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
     names = [arg for arg in args if not (arg.startswith("-") and arg != "-")]
     target = names[0] if names else os.path.expanduser("~")
@@ -388,5 +476,67 @@ def _ls(args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
     return Stream(text="\n".join(names[:FANOUT]) + "\n")
 
 
-_BUILTINS = {"cd": _cd, "pushd": _pushd, "popd": _popd, "eval": _eval, "source": _source, ".": _source,
+def _mapfile(args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
+    """``mapfile``/``readarray [-n N] [ARRAY] < f``: the lines go into a variable (memory, not the output);
+    whatever prints that variable later prints them (``echo "${lines[@]}"``)."""
+    names: list[str] = []
+    most: int | None = None
+    k = 0
+    while k < len(args):
+        arg = args[k]
+        if arg in ("-d", "-n", "-O", "-s", "-u", "-C", "-c"):
+            if arg == "-n" and k + 1 < len(args):
+                most = _int(args[k + 1])
+            k += 2
+            continue
+        if not (arg.startswith("-") and len(arg) > 1):
+            names.append(arg)
+        k += 1
+    bound = bounds.Bound(bounds.LINES, most, words=f"mapfile -n {most}") if most else None
+    _into(env, names[-1:] or ["MAPFILE"], bounded(stdin, bound, "mapfile"))
+    return Stream()
+
+
+def _read(args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
+    """``read [-r] [-d DELIM] [-n N] NAME...``: one line (``-d ''``: the whole input; ``-n N``: N bytes)
+    into variables, which a later ``echo "$NAME"`` prints."""
+    names: list[str] = []
+    whole, most = False, None
+    k = 0
+    while k < len(args):
+        arg = args[k]
+        if arg.startswith("-") and len(arg) > 1 and not names:
+            letters = arg[1:]
+            for at, letter in enumerate(letters):
+                if letter in "adinNptu":  # the option takes a value: the rest of the word, or the next one
+                    given = letters[at + 1:]
+                    if not given and k + 1 < len(args):
+                        given, k = args[k + 1], k + 1
+                    whole |= letter == "d" and given == ""
+                    most = _int(given) if letter in "nN" else most
+                    if letter == "a":
+                        names.append(given)
+                    break
+        else:
+            names.append(arg)
+        k += 1
+    bound = bounds.Bound(bounds.BYTES, most, words=f"read -n {most}") if most else (
+        None if whole else bounds.Bound(bounds.LINES, 1, words="read"))
+    _into(env, names or ["REPLY"], bounded(stdin, bound, "read"))
+    return Stream()
+
+
+def _into(env: Env, names: list[str], stream: Stream) -> None:
+    for name in names:
+        if UNKNOWN in name:
+            continue
+        env.var_flows[name] = list(stream.flows)
+        if stream.flows:
+            env.vars.pop(name, None)
+        else:
+            env.vars[name] = stream.text
+
+
+_BUILTINS = {"cd": _cd, "mapfile": _mapfile, "readarray": _mapfile, "read": _read,
+             "pushd": _pushd, "popd": _popd, "eval": _eval, "source": _source, ".": _source,
              "echo": _echo, "printf": _printf, "pwd": _pwd, "ls": _ls}

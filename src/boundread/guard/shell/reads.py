@@ -6,7 +6,7 @@ that none of them imports programs back.
 
 from __future__ import annotations
 
-from boundread.guard.shell.state import FANOUT, UNKNOWN, Env, Stream, read_file
+from boundread.guard.shell.state import ARGS, UNKNOWN, Env, Stream, read_file
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -42,7 +42,7 @@ def bounded(stream: Stream, bound: Bound | None, program: str) -> Stream:
 def files(env: Env, names: list[str], program: str, bound: Bound | None = None) -> Stream:
     """The content of each named file as a reader with ``bound`` prints it."""
     out = Stream()
-    for name in names[:FANOUT]:
+    for name in names[:ARGS]:  # walk.py says when a command has more
         found = read_file(env, name, bound.words if bound is not None else program)
         out.flows.extend((path, (*limits, bound) if bound is not None else limits, shown)
                          for path, limits, shown in found.flows)

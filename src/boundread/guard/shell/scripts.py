@@ -36,13 +36,22 @@ def shell(name: str, args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stre
     for k, arg in enumerate(args):
         if arg.startswith("-") and not arg.startswith("--") and "c" in arg[1:]:
             script = args[k + 1] if k + 1 < len(args) else ""
-            return ctx.shell(script, env.copy(), stdin) if UNKNOWN not in script else Stream()
+            return ctx.shell(script, _positional(env, args[k + 2:]), stdin) if UNKNOWN not in script else Stream()
         if not arg.startswith(("-", "+")):
             text = small_text(read_file(env, arg, name))
-            return ctx.shell(text, env.copy(), Stream()) if text else Stream()
+            return ctx.shell(text, _positional(env, args[k:]), Stream()) if text else Stream()
         if arg in ("-o", "+o", "-O", "+O", "--rcfile", "--init-file"):
             break
     return ctx.shell(small_text(stdin), env.copy(), Stream())  # `bash <<EOF`, `echo 'cat f' | sh`
+
+
+def _positional(env: Env, words: list[str]) -> Env:
+    """The shell's copy with ``$0`` and ``$1``... bound: ``bash -c 'cat "$1"' _ f.pdf``, ``sh script.sh f.pdf``."""
+    inner = env.copy()
+    inner.args = list(words[1:])
+    if words:
+        inner.vars["0"] = words[0]
+    return inner
 
 
 def interpreter(name: str, args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:

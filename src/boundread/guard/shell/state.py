@@ -22,9 +22,13 @@ if TYPE_CHECKING:
 
     Flow = tuple[str, tuple[Bound, ...], str]
 
-PRINT, UNPACK, CAPPED = "print", "unpack", "capped"
+PRINT, UNPACK, CAPPED, REMOTE = "print", "unpack", "capped", "remote"
+#: A flow's path from another host starts with this, then ``host:path`` (``ssh host cat f``).
+REMOTE_MARK = "\ue010"
 #: Most words one glob or brace expansion, one loop or one ``xargs`` fans out to; beyond it, the rest is left out.
 FANOUT = 256
+#: Most arguments one command is checked with (several words can each fan out); beyond it, a cap is said.
+ARGS = 1024
 #: Nodes and commands one call may visit before the walk gives up and the conservative scan decides.
 STEPS = 20_000
 UNKNOWN = "\x00"  # a word whose value cannot be known here (`$1` outside a function, `$(date)`)
@@ -36,7 +40,8 @@ _VISIBLE = frozenset({"/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/fd/1", "/d
 class FileUse(Record):
     """``action``: PRINT (its content reaches the output) or UNPACK (an archive is extracted), or
     CAPPED: a fan-out (glob, braces, loop, ``find``, ``xargs``) stopped at its cap, ``program`` says
-    which and how. ``path`` resolves against the payload's cwd; ``program`` is the command as a reason shows it;
+    which and how; REMOTE: a file on another host printed here (``path`` is ``host:path``).
+    ``path`` resolves against the payload's cwd; ``program`` is the command as a reason shows it;
     ``bounds`` are the limits on what is printed (any one of them holds; none: the whole file)."""
 
     __slots__ = ("action", "path", "program", "bounds")  # noqa: RUF023 - field order = argument order
@@ -71,12 +76,14 @@ class Stream:
 
 class Env:
     """The shell's state: working directory, variables (with the flows a ``$(...)`` put in them),
-    the directory stack, functions, positional arguments, and the files written so far (read back later)."""
+    the directory stack, functions, positional arguments, the files written so far (read back later),
+    and where ``exec >FILE`` sent the shell's stdout (None: where the command's output goes)."""
 
-    __slots__ = ("args", "cwd", "dirs", "functions", "var_flows", "vars", "writes")
+    __slots__ = ("args", "cwd", "dirs", "functions", "stdout", "var_flows", "vars", "writes")
 
     def __init__(self, cwd: str) -> None:
         self.cwd = cwd
+        self.stdout: str | None = None
         self.vars: dict[str, str] = {"PWD": cwd}
         self.var_flows: dict[str, list[Flow]] = {}
         self.dirs: list[str] = []
@@ -89,7 +96,7 @@ class Env:
         env = Env(self.cwd)
         env.vars, env.var_flows = dict(self.vars), dict(self.var_flows)
         env.dirs, env.functions, env.args = list(self.dirs), dict(self.functions), list(self.args)
-        env.writes = self.writes
+        env.writes, env.stdout = self.writes, self.stdout
         return env
 
     def path(self, word: str) -> str:
@@ -125,7 +132,10 @@ class Ctx:
     def show(self, flows: list[Flow]) -> None:
         """These flows reach the conversation."""
         for path, found, program in flows:
-            self.uses.append(FileUse(PRINT, self.display(path), program, found))
+            if path.startswith(REMOTE_MARK):
+                self.uses.append(FileUse(REMOTE, path[len(REMOTE_MARK):], program, found))
+            else:
+                self.uses.append(FileUse(PRINT, self.display(path), program, found))
 
     def unpack(self, absolute: str, program: str) -> None:
         self.uses.append(FileUse(UNPACK, self.display(absolute), program))

@@ -8,7 +8,7 @@ conversation. Compound commands, loops (bounded), functions and here-documents a
 from __future__ import annotations
 
 from boundread.guard.shell import programs, words
-from boundread.guard.shell.state import FANOUT, UNKNOWN, Ctx, Env, Stream, read_file, visible
+from boundread.guard.shell.state import ARGS, FANOUT, UNKNOWN, Ctx, Env, Stream, read_file, visible
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -64,7 +64,10 @@ def run(node: Node, env: Env, ctx: Ctx, stdin: Stream) -> Stream:
 def _sequence(nodes: list[Node], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
     out = Stream()
     for child in nodes:
-        out.add(run(child, env, ctx, stdin))
+        found = run(child, env, ctx, stdin)
+        if env.stdout is not None and (found.flows or found.text):  # after `exec >FILE`: into FILE
+            found = _route(found, env.stdout, env, ctx)
+        out.add(found)
     return out
 
 
@@ -127,7 +130,15 @@ def _command(node: Node, env: Env, ctx: Ctx, stdin: Stream, redirects: list[Node
             argv.extend(_fields(child.named_children[0], env, ctx, flows) if child.named_children else [])
         else:
             argv.extend(_fields(child, env, ctx, flows))
+    if len(argv) > ARGS + 1:
+        ctx.cap(f"`{argv[0] if argv[0] != UNKNOWN else 'the command'}` has more than {ARGS} arguments; "
+                f"the first {ARGS} were checked")
+        argv = argv[:ARGS + 1]
     stdin, target, after = _inputs(redirects, env, ctx, stdin)
+    if argv == ["exec"] and target is not None:  # `exec >FILE`: what the shell prints from here goes to FILE
+        env.stdout = None if target != UNKNOWN and visible(env.path(target)) and env.path(target) not in _STDERR \
+            else target
+        return _after(Stream(flows), after, env, ctx)
     out = command(argv, env, ctx, stdin) if argv else Stream()
     out.flows.extend(flows)  # `echo $(cat f)`: the substitution's output is printed by the command
     out = _route(out, target, env, ctx)

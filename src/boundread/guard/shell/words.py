@@ -17,6 +17,9 @@ if TYPE_CHECKING:
     from boundread.guard.shell.state import Flow
 
 _GLOB = frozenset("*?[")
+_SPLIT = "\ue006"  # where an unquoted expansion's blanks split the word
+_BLANKS = " \t\n"  # the default IFS
+_EXPANSIONS = frozenset({"simple_expansion", "expansion", "command_substitution"})
 # Quoted characters that would otherwise brace- or glob-expand, hidden in private-use code points.
 _HIDE = {"{": "\ue000", "}": "\ue001", ",": "\ue002", "*": "\ue003", "?": "\ue004", "[": "\ue005"}
 _SHOW = {value: key for key, value in _HIDE.items()}
@@ -33,22 +36,26 @@ def _text(node: Node) -> str:
 
 
 def expand(node: Node, env: Env, ctx: Ctx, into: list[Flow]) -> list[str] | None:
-    """The fields of one argument word."""
+    """The fields of one argument word: braces, then what an unquoted expansion gives split on blanks
+    and globbed (``F="a.pdf b.pdf"; cat $F``, ``P='*.pdf'; cat $P``), as bash does."""
     ctx.step()
-    split = node.type in ("simple_expansion", "expansion")  # an unquoted $X alone is split on blanks
-    raw = _raw(node, env, ctx, into)
+    if node.type == "string" and _text(node) in ('"$@"', '"${@}"'):
+        return list(env.args)  # each positional parameter its own word
+    raw = _raw(node, env, ctx, into, split=True)
     if raw is None:
         return None
-    if split:
-        return [_unhide(field) for field in raw.split()] or []
-    fields = _braces(raw) if "{" in raw else [raw]
+    pieces = [raw]
+    if _SPLIT in raw or node.type in _EXPANSIONS:
+        pieces = [piece for piece in raw.split(_SPLIT) if piece]  # an unquoted empty expansion: no word
     out: list[str] = []
-    for field in fields:
-        out.extend(_glob(field, env, ctx) if any(ch in _GLOB for ch in field) else [_unhide(field)])
-        if len(out) >= FANOUT:
-            if len(out) > FANOUT or len(fields) >= FANOUT:
-                ctx.cap(f"`{_text(node)}` expands to more than {FANOUT} words; the first {FANOUT} were checked")
-            return out[:FANOUT]
+    for piece in pieces:
+        fields = _braces(piece) if "{" in piece else [piece]
+        for field in fields:
+            out.extend(_glob(field, env, ctx) if any(ch in _GLOB for ch in field) else [_unhide(field)])
+            if len(out) >= FANOUT:
+                if len(out) > FANOUT or len(fields) >= FANOUT:
+                    ctx.cap(f"`{_text(node)}` expands to more than {FANOUT} words; the first {FANOUT} were checked")
+                return out[:FANOUT]
     return out
 
 
@@ -62,8 +69,21 @@ def _unhide(text: str) -> str:
     return "".join(_SHOW.get(ch, ch) for ch in text) if any(ch in _SHOW for ch in text) else text
 
 
-def _raw(node: Node, env: Env, ctx: Ctx, into: list[Flow]) -> str | None:
-    """The word with quoted specials hidden; None when a part is unknown."""
+def _fields(value: str) -> str:
+    """An unquoted expansion's value: split where it has blanks; globbed later, but not brace-expanded."""
+    hidden = "".join(_HIDE[ch] if ch in "{}," else ch for ch in value) if any(ch in "{}," for ch in value) else value
+    if not any(ch in _BLANKS for ch in hidden):
+        return hidden
+    words = hidden.split()
+    if not words:
+        return _SPLIT
+    lead, tail = (_SPLIT if hidden[0] in _BLANKS else ""), (_SPLIT if hidden[-1] in _BLANKS else "")
+    return lead + _SPLIT.join(words) + tail
+
+
+def _raw(node: Node, env: Env, ctx: Ctx, into: list[Flow], split: bool = False) -> str | None:
+    """The word with quoted specials hidden; None when a part is unknown. ``split``: the word is
+    unquoted here, so an expansion's value splits into fields and may glob."""
     kind = node.type
     if kind in ("word", "number"):
         return _unquoted(_text(node), env)
@@ -75,14 +95,14 @@ def _raw(node: Node, env: Env, ctx: Ctx, into: list[Flow]) -> str | None:
         return _double(node, env, ctx, into)
     if kind in ("simple_expansion", "expansion"):
         found = _variable(node, env, ctx, into)
-        return None if found is None else found
+        return None if found is None else _fields(found) if split else _hide(found)
     if kind == "command_substitution":
         found = substitute(node, env, ctx, into)
-        return None if found is None else _hide(found)
+        return None if found is None else _fields(found) if split else _hide(found)
     if kind == "concatenation":
         parts: list[str] = []
         for child in node.children:
-            part = _raw(child, env, ctx, into)
+            part = _raw(child, env, ctx, into, split)
             if part is None:
                 return None
             parts.append(part)
@@ -143,11 +163,19 @@ def _escaped(text: str) -> str:
 
 
 def _variable(node: Node, env: Env, ctx: Ctx, into: list[Flow]) -> str | None:
-    names = [child for child in node.named_children if child.type in ("variable_name", "special_variable_name")]
+    """The value of ``$X``/``${X...}``, as written (unhidden); what the variable holds of files goes to ``into``."""
+    children = list(node.named_children)
+    subscripts = [child for child in children if child.type == "subscript"]  # ${lines[@]}
+    if subscripts:
+        children = list(subscripts[0].named_children)
+    names = [child for child in children if child.type in ("variable_name", "special_variable_name")]
     if not names:
         return None
     name = _text(names[0])
-    into.extend(env.var_flows.get(name, ()))
+    if not _text(node).startswith("${#"):  # ${#X}: a length, none of the content
+        into.extend(env.var_flows.get(name, ()))
+    if subscripts:
+        return None
     found = _lookup(name, env)
     if node.type == "expansion":
         rest = _text(node)[2:-1][len(name):]
@@ -156,8 +184,8 @@ def _variable(node: Node, env: Env, ctx: Ctx, into: list[Flow]) -> str | None:
         if rest.startswith((":-", "-", ":=", "=")):
             default = rest.split("-", 1)[1] if "-" in rest[:2] else rest.split("=", 1)[1]
             if found is None or (rest.startswith(":") and not found):
-                return _unquoted(default, env)
-    return None if found is None else _hide(found)
+                return _unhide(_unquoted(default, env))
+    return found
 
 
 def _lookup(name: str, env: Env) -> str | None:
