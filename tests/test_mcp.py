@@ -3,11 +3,13 @@ their results on real files, errors, roots, a bomb, a 1 GB log, parallel calls; 
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
@@ -24,7 +26,7 @@ from mcp.client.stdio import StdioServerParameters
 from mcp_types import CallToolResult, ListRootsResult, Root
 
 from boundread.core.demo import write_samples
-from boundread.mcp import calls, roots
+from boundread.mcp import calls, roots, tools
 from tests.formats.test_archive import MB, _raw_zip
 from tests.helpers import run
 
@@ -136,7 +138,8 @@ def test_each_tool_on_real_files(project: Path) -> None:
         assert len((window.structured_content or {})["text"]) <= 200
         assert text(window).endswith('next: extract(path="server.log", lines="15-28")')
         cut = await client.call_tool("pages", {"path": "report.pdf", "range": "1-2", "max_chars": 400})
-        assert text(cut).endswith('next: pages(path="report.pdf", range="1-2")')  # the default cap reads it
+        # the next call goes on from the character this one stopped at, with the server's cap
+        assert text(cut).endswith('next: pages(path="report.pdf", range="1-2", offset=400)')
 
     talk(project, work)
 
@@ -255,17 +258,18 @@ def test_a_1_gb_log_grep_is_bounded_in_time_and_memory(project: Path) -> None:
 
     async def work(client: Client) -> None:
         start = time.monotonic()
-        hits = await client.call_tool("extract", {"path": "huge.log", "grep": "FATAL"})
+        # F.T.L: no literal the byte search can narrow to (an F is in every INFO line), so every line is read
+        hits = await client.call_tool("extract", {"path": "huge.log", "grep": "F.T.L"})
         timings["grep"] = time.monotonic() - start
         envelope = hits.structured_content or {}
         assert not hits.is_error and envelope["timed_out"]
-        assert "timeout after 3 s" in text(hits)
-        assert text(hits).splitlines()[-1].startswith('next: extract(path="huge.log", grep="FATAL", lines="')
+        assert "timeout after 2.7 s" in text(hits)  # the engine stops a tenth before the call's deadline
+        assert text(hits).splitlines()[-1].startswith('next: extract(path="huge.log", grep="F.T.L", lines="')
         assert len(envelope["text"]) <= 100_000
         timings["peak_kb"] = _server_peak_kb(str(project))
 
     talk(project, work, "--root", str(project), "--timeout", "3")
-    assert timings["grep"] < 3 + 5  # the deadline, and the server's grace before it answers anyway
+    assert timings["grep"] < 3 + 2  # the deadline (the answer is due by then), and the transport's slack
     assert timings["peak_kb"] < 300 * 1024, f"peak {timings['peak_kb']} KB for a 1 GB file"
 
 
@@ -282,7 +286,7 @@ def test_parallel_calls_do_not_wait_for_a_slow_one(project: Path) -> None:
             done[name] = time.monotonic() - start
 
         async with anyio.create_task_group() as group:
-            group.start_soon(call, "slow", "extract", {"path": "huge.log", "grep": "NEVER-THERE"})
+            group.start_soon(call, "slow", "extract", {"path": "huge.log", "grep": "N.V.R"})  # not narrowed
             await anyio.sleep(0.3)
             for n in range(3):
                 group.start_soon(call, f"quick{n}", "info", {"path": "report.pdf"})
@@ -431,3 +435,134 @@ def test_the_cli_does_not_load_the_sdk_until_mcp_runs() -> None:
     probe = "from boundread.cli.app import app\nimport sys\nprint('mcp' in sys.modules, 'anyio' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=60)
     assert out.stdout.split() == ["False", "False"]
+
+
+# ---- in process: every next call makes progress; a timed-out call answers in time and writes nothing ---------
+
+def _dispatch(config: tools.Config, project: Path, expr: str) -> tools.Reply:
+    """Make the tool call ``expr`` (as a next call reads) on the tools module, as the server would."""
+    node = ast.parse(expr, mode="eval").body
+    assert isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+    args = {kw.arg: ast.literal_eval(kw.value) for kw in node.keywords if kw.arg}
+    path = args.pop("path")
+    target = tools.Target(project / path, path, project / "boundread-out")
+    if node.func.id == "pages":
+        return tools.settle(tools.pages(config, target, args.pop("range"), **args))
+    if node.func.id == "sheets":
+        return tools.settle(tools.sheets(config, target, args.pop("sheet", None), args.pop("rows", None), **args))
+    assert node.func.id == "extract", expr
+    return tools.settle(tools.extract(config, target, **args))
+
+
+def _walk(config: tools.Config, project: Path, first: str, steps: int) -> tuple[str, list[str], tools.Reply]:
+    """Follow the next calls from ``first``: the text read in order, the calls made, the last reply."""
+    made: list[str] = []
+    read, expr = "", first
+    for _ in range(steps):
+        assert expr not in made, f"{expr} again after {made}"
+        made.append(expr)
+        reply = _dispatch(config, project, expr)
+        assert not reply.is_error, reply.text
+        body = reply.envelope["text"]
+        assert 0 < len(body) <= config.max_chars, (expr, body)
+        read += body
+        following = [call for call in reply.envelope["next_calls"] if call.startswith(expr.split("(")[0])]
+        if not following or "offset=" not in following[0]:
+            break  # the selection is read (or the engine's next moves on from it)
+        expr = following[0]
+    return read, made, reply
+
+
+@pytest.fixture
+def odd_files(project: Path) -> Path:
+    """A one-line text file and a workbook row far longer than a small max_chars."""
+    import xlsxwriter
+
+    (project / "long.txt").write_text("LONGLINE-" + "abcdefghij" * 30 + "-END\nshort second line\n",
+                                      encoding="utf-8")
+    book = xlsxwriter.Workbook(str(project / "wide.xlsx"))
+    sheet = book.add_worksheet("Wide")
+    for col in range(6):
+        sheet.write(0, col, f"CELL{col}-" + "x" * 40)
+    sheet.write(1, 0, "SECOND-ROW")
+    book.close()
+    return project
+
+
+STARTS = ('pages(path="report.pdf", range="1-2")', 'extract(path="long.txt")',
+          'sheets(path="wide.xlsx", sheet="Wide")', 'extract(path="report.pdf", pages="3")')
+
+
+@pytest.mark.parametrize("max_chars", range(1, 51))
+def test_every_next_call_makes_progress_at_a_small_server_cap(odd_files: Path, max_chars: int) -> None:
+    small = tools.Config(roots=(str(odd_files),), max_chars=max_chars)
+    whole = tools.Config(roots=(str(odd_files),))
+    for first in STARTS:
+        full = _dispatch(whole, odd_files, first).envelope["text"]
+        read, made, _ = _walk(small, odd_files, first, steps=3)
+        assert full.startswith(read) and len(read) >= min(len(full), max_chars * len(made)), (first, made)
+
+
+@pytest.mark.parametrize(("first", "max_chars"), [(STARTS[0], 50), (STARTS[1], 7), (STARTS[2], 33)])
+def test_following_offsets_reads_the_selection_exactly_once(odd_files: Path, first: str, max_chars: int) -> None:
+    full = _dispatch(tools.Config(roots=(str(odd_files),)), odd_files, first).envelope["text"]
+    read, made, last = _walk(tools.Config(roots=(str(odd_files),), max_chars=max_chars), odd_files, first, 500)
+    assert read == full and len(made) == -(-len(full) // max_chars)
+    assert all("offset=" not in call for call in last.envelope["next_calls"])  # on to the next selection, or done
+    saved = [p.name for p in (odd_files / "boundread-out").iterdir() if ".from-" in p.name]
+    assert len(saved) == len(made) - 1  # each offset call saved its own slice
+
+
+def test_an_offset_past_its_reach_is_a_usage_error(odd_files: Path) -> None:
+    config = tools.Config(roots=(str(odd_files),), max_chars=10)
+    with pytest.raises(Exception, match="past the 100,000 characters an offset reaches"):
+        _dispatch(config, odd_files, 'extract(path="long.txt", offset=100001)')
+
+
+def test_at_the_reach_of_offsets_the_reply_says_how_to_read_on(odd_files: Path,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(tools, "OFFSET_REACH", 60)
+    config = tools.Config(roots=(str(odd_files),), max_chars=25)
+    read, made, last = _walk(config, odd_files, 'extract(path="long.txt")', 50)
+    assert made[-1] == 'extract(path="long.txt", offset=50)' and len(read) == 75
+    assert last.envelope["next_calls"] == [] and "next: none" in last.text
+    assert any("past the 60 characters offset reaches" in w for w in last.envelope["warnings"])
+    assert 'lines=\"A-B\"' in last.text or 'lines="A-B"' in last.text
+
+
+def test_a_timed_out_call_answers_at_its_deadline_and_its_worker_writes_nothing(
+        project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from boundread.mcp import server
+
+    release, finished = threading.Event(), threading.Event()
+    real_pages = tools.pages
+
+    def stuck(*args: Any, **kwargs: Any) -> tools.Reply:  # a library call that ignores the engine's deadline
+        try:
+            release.wait(30)
+            return real_pages(*args, **kwargs)
+        finally:
+            finished.set()
+
+    monkeypatch.setattr(tools, "pages", stuck)
+    config = tools.Config(roots=(str(project),), timeout=0.5, out_dir=str(project / "boundread-out"))
+    answers: list[CallToolResult] = []
+
+    async def main() -> None:
+        async with Client(server.build(config)) as client:
+            answers.append(await client.call_tool("pages", {"path": "report.pdf", "range": "1"}))
+            assert not finished.is_set()  # answered while the worker was still stuck
+            release.set()
+            await anyio.to_thread.run_sync(finished.wait, 30)
+            await anyio.sleep(0.2)
+
+    anyio.run(main)
+    (answer,) = answers
+    assert answer.is_error and "no answer after 0.5 s" in text(answer)
+    assert not (project / "boundread-out").exists() or not list((project / "boundread-out").glob("report.pdf*"))
+
+
+def test_the_engine_stops_before_the_call_deadline() -> None:
+    for seconds in (0.1, 3.0, 60.0):
+        engine_s = tools.engine_timeout(tools.Config(roots=("/",), timeout=seconds))
+        assert seconds * 0.9 <= engine_s < seconds and seconds - engine_s <= 1.0

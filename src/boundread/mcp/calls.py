@@ -31,6 +31,12 @@ _QUOTED = re.compile(r"`(boundread [^`]+)`")
 
 def tool_call(command: str, path: str) -> str | None:
     """The tool call that does what the CLI ``command`` does, naming the file ``path``; None when no tool can."""
+    found = tool_args(command, path)
+    return None if found is None else render(*found)
+
+
+def tool_args(command: str, path: str) -> tuple[str, dict[str, object]] | None:
+    """The tool and its arguments for the CLI ``command`` (see :func:`tool_call`)."""
     try:
         words = shlex.split(command)
     except ValueError:
@@ -60,7 +66,24 @@ def tool_call(command: str, path: str) -> str | None:
             args[positional.pop(0)] = word
     if name == "pages" and "range" not in args:
         return None
-    return render(_TOOL.get(name, name), args)
+    return _TOOL.get(name, name), args
+
+
+def position(args: dict[str, object]) -> dict[str, object]:
+    """Where a reading call starts, whatever tool makes it: its file, member, sheet, grep, and the first page,
+    row and line (``pages(range="2-9")`` and ``extract(pages="2")`` start at the same place; no rows and
+    ``rows="1-200"`` too). Two calls that start at the same place read the same text first."""
+    named = {("pages" if key == "range" else key): value for key, value in args.items()}
+    start = {key: _first(named.get(key)) for key in ("pages", "rows", "lines")}
+    fixed = {key: named[key] for key in ("path", "member", "sheet", "grep", "ignore_case", "context", "offset")
+             if named.get(key) not in (None, False, 0)}
+    return {**fixed, **start}
+
+
+def _first(span: object) -> int:
+    """The first number of ``"5-9"``, ``"5-"`` or ``"5,8"``; 1 for none."""
+    match = re.match(r"\s*(\d+)", span) if isinstance(span, str) else None
+    return int(match.group(1)) if match else 1
 
 
 def render(tool: str, args: dict[str, object]) -> str:

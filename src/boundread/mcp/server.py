@@ -4,8 +4,13 @@ Every tool is read-only, takes a path inside the served roots (:mod:`boundread.m
 bounded result: the text (the slice, what it is, the next call), the JSON envelope as structured content,
 and a ``resource_link`` to the file the slice was saved to. Those saved slices, and nothing else, are
 readable as resources (``resources/read`` of a link). The engine's blocking work runs in a worker thread
-(at most ``WORKERS`` at once), so parallel calls never stall the server; a call past its deadline returns a
-timeout error while its thread finishes on its own. A bad file, a bomb or a timeout is a tool result with
+(at most ``WORKERS`` at once), so parallel calls never stall the server. The engine stops itself a little
+before the call's ``--timeout`` (:func:`tools.engine_timeout`) and answers with what it read; a call whose
+worker has not answered by the deadline itself gets a timeout error then. A worker thread cannot be stopped
+from outside: an abandoned one runs on until the engine's next deadline check (or the library call it is in)
+returns, holding its memory meanwhile and no longer counted against ``WORKERS``; but it writes nothing, since
+slices are saved on the server's thread once a worker answered in time (:func:`tools.settle`). The chunks
+tool still writes its chunk files from its worker. A bad file, a bomb or a timeout is a tool result with
 ``isError``, never the end of the server.
 """
 
@@ -32,7 +37,6 @@ from boundread.mcp import roots, tools
 from boundread.mcp.tools import Config, Reply, Target
 
 WORKERS = 4  # extractions at once; more calls wait for a free worker
-GRACE = 5.0  # seconds past the engine's own deadline before a call is answered with a timeout
 
 INSTRUCTIONS = """Bounded reads of big files (PDF, Office, spreadsheets, archives, huge logs).
 Call info(path) first: it says what the file is and which call reads it. Every result is bounded; its
@@ -46,6 +50,8 @@ PathArg = Annotated[str, Field(description="The file, relative to the served fol
 MaxChars = Annotated[int | None, Field(description="At most this many characters (default and ceiling: the "
                                                     "server's limit, 100,000 unless set).", ge=1)]
 Password = Annotated[str | None, Field(description="Password of an encrypted PDF, zip or 7z.")]
+Offset = Annotated[int, Field(description="Characters of this selection to skip: set by a next call that goes "
+                                          "on inside a page, row or line longer than max_chars.", ge=0)]
 
 
 async def _ask_roots(ctx: Context) -> ListRoots | None:
@@ -89,9 +95,10 @@ def build(config: Config) -> MCPServer:
             real = roots.resolve(path, served)
             target = Target(real, roots.display(real, served), tools.out_folder(config, served))
             outputs.add(roots.real(target.out_dir))
-            with anyio.fail_after(config.timeout + GRACE):
+            with anyio.fail_after(config.timeout):
                 reply = await anyio.to_thread.run_sync(partial(work, target), abandon_on_cancel=True,
                                                        limiter=limiter)
+            reply = tools.settle(reply)  # here, not in the worker: an abandoned worker never writes
         except BoundreadError as exc:
             reply = tools.failed(exc, target, path)
         except TimeoutError:
@@ -113,10 +120,12 @@ def build(config: Config) -> MCPServer:
         = False,
         password: Password = None,
         max_chars: MaxChars = None,
+        offset: Offset = 0,
     ) -> CallToolResult:
         """PDF pages or PowerPoint slides, each after a `--- page N / TOTAL ---` line."""
         return await run(path, client_roots, lambda t: tools.pages(config, t, range, layout=layout,
-                                                                   password=password, max_chars=max_chars))
+                                                                   password=password, max_chars=max_chars,
+                                                                   offset=offset))
 
     @server.tool(annotations=READ_ONLY)
     async def sheets(
@@ -127,10 +136,11 @@ def build(config: Config) -> MCPServer:
         rows: Annotated[str | None, Field(description="Rows A-B (1-based), e.g. 201-400.")] = None,
         max_rows: Annotated[int, Field(description="At most this many rows.", ge=1)] = 200,
         max_chars: MaxChars = None,
+        offset: Offset = 0,
     ) -> CallToolResult:
         """A workbook (xlsx, xls, ods): without a sheet, its sheets and sizes; with one, its rows as csv."""
         return await run(path, client_roots, lambda t: tools.sheets(config, t, sheet, rows, max_rows=max_rows,
-                                                                    max_chars=max_chars))
+                                                                    max_chars=max_chars, offset=offset))
 
     @server.tool(annotations=READ_ONLY)
     async def list_zip(
@@ -157,12 +167,13 @@ def build(config: Config) -> MCPServer:
         pages: Annotated[str | None, Field(description="PDF pages / slides, e.g. 1-5 (with member).")] = None,
         rows: Annotated[str | None, Field(description="Sheet rows A-B (with sheet).")] = None,
         password: Password = None,
+        offset: Offset = 0,
     ) -> CallToolResult:
         """The text of any supported file (PDF, Office, sheets, archives' members, logs), bounded; grep and line
         windows read huge logs without loading them."""
         return await run(path, client_roots, lambda t: tools.extract(
             config, t, pages=pages, lines=lines, grep=grep, ignore_case=ignore_case, context=context,
-            member=member, sheet=sheet, rows=rows, max_chars=max_chars, password=password))
+            member=member, sheet=sheet, rows=rows, max_chars=max_chars, password=password, offset=offset))
 
     @server.tool(annotations=READ_ONLY)
     async def chunks(

@@ -30,14 +30,20 @@ def next_lines(commands: Sequence[str], real: str, shown: str, *, more: bool) ->
     return lines
 
 
-def extract_text(result: ExtractResult, text: str, shown: str, saved: str | None, real: str) -> str:
+def extract_text(result: ExtractResult, text: str, shown: str, saved: str | None, real: str,
+                 next_calls: Sequence[str] | None = None) -> str:
+    """The slice, then what it is, where it was saved and the next call: the engine's, or ``next_calls`` (tool
+    calls the server made itself, such as an ``offset`` that goes on inside a page)."""
     cut = f" · cut: {'; '.join(result.truncated_reasons)}" if result.truncated else ""
     done = f"{result.done} · " if result.done else ""
     about = (f"[boundread] {shown}{':' + result.member if result.member else ''} ({result.kind}): {done}"
              f"{result.chars:,} chars (~{result.est_tokens:,} tokens){cut}")
     lines = [about, f"saved: {saved}" if saved else "saved: nowhere (see the warning)"]
     lines += [f"warning: {calls.in_text(w, real, shown)}" for w in result.warnings]
-    lines += next_lines(result.next, real, shown, more=result.truncated)
+    if next_calls is None:
+        lines += next_lines(result.next, real, shown, more=result.truncated)
+    else:
+        lines += [f"next: {call}" for call in next_calls] or next_lines((), real, shown, more=result.truncated)
     body = text if not text or text.endswith("\n") else text + "\n"
     return body + "\n" + "\n".join(lines)
 

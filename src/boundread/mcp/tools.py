@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -18,11 +19,14 @@ from boundread import render
 from boundread.core import engine, output
 from boundread.core.model import FILE, ExtractResult, Request
 from boundread.errors import BoundreadError, NotFound, UsageError
-from boundread.limits import Limits
+from boundread.limits import Limits, est_tokens
 from boundread.mcp import calls, text
 from boundread.ranges import parse_span, parse_spans
 
 WORKBOOKS = ("xlsx", "xls", "ods")
+# characters into one selection an ``offset`` may reach; an offset call re-reads the selection up to
+# offset + max_chars, so one call holds at most twice the larger of this and the server's cap
+OFFSET_REACH = 100_000
 
 
 @dataclass(frozen=True)
@@ -45,11 +49,26 @@ class Target:
 
 @dataclass(frozen=True)
 class Reply:
+    """A tool's answer. ``pending`` (a slice still to save) is settled by :func:`settle` on the server's own
+    thread once the worker answered in time, so a worker abandoned at its deadline never writes a file."""
+
     text: str
     envelope: dict[str, Any]
     saved: Path | None = None
     is_error: bool = False
     warnings: tuple[str, ...] = field(default_factory=tuple)
+    pending: Callable[[], Reply] | None = None
+
+
+def settle(reply: Reply) -> Reply:
+    """The reply with its slice saved (the save and the text that names the file)."""
+    return reply.pending() if reply.pending is not None else reply
+
+
+def engine_timeout(config: Config) -> float:
+    """The engine's own deadline: a little before the call's (a tenth, at most a second), so the partial text
+    it stops with is the answer, not the server's timeout error."""
+    return config.timeout - min(1.0, config.timeout / 10)
 
 
 def out_folder(config: Config, roots: tuple[str, ...]) -> Path:
@@ -64,7 +83,7 @@ def limits(config: Config, max_chars: int | None = None, **fields: Any) -> Limit
     if max_chars is not None and max_chars < 1:
         raise UsageError(f"max_chars={max_chars}", "pass a positive number of characters")
     chars = min(max_chars or config.max_chars, config.max_chars)
-    return Limits(max_chars=chars, timeout=config.timeout, **fields)
+    return Limits(max_chars=chars, timeout=engine_timeout(config), **fields)
 
 
 def envelope(command: str, payload: dict[str, Any]) -> dict[str, Any]:
@@ -87,15 +106,18 @@ def info(config: Config, target: Target, password: str | None = None) -> Reply:
 
 
 def pages(config: Config, target: Target, page_range: str, *, layout: bool = False, password: str | None = None,
-          max_chars: int | None = None) -> Reply:
-    req = Request(limits=limits(config, max_chars), pages=parse_spans(page_range), layout=layout, password=password)
+          max_chars: int | None = None, offset: int = 0) -> Reply:
+    spans = parse_spans(page_range)
     selection = f"pages-{page_range}" + ("-layout" if layout else "")
-    result = engine.extract(target.real, req, to_stdout=True, selection=selection, kinds=("pdf", "pptx", "odp"))
-    return _slice("pages", result, target, [selection])
+    read = _read(config, max_chars, offset, lambda lim: engine.extract(
+        target.real, Request(limits=lim, pages=spans, layout=layout, password=password), to_stdout=True,
+        selection=selection, kinds=("pdf", "pptx", "odp")))
+    call = {"path": target.shown, "range": page_range, "layout": layout or None}
+    return _slice("pages", read, target, [selection], call=call)
 
 
 def sheets(config: Config, target: Target, sheet: str | None = None, rows: str | None = None, *,
-           max_rows: int = 200, max_chars: int | None = None) -> Reply:
+           max_rows: int = 200, max_chars: int | None = None, offset: int = 0) -> Reply:
     if sheet is None:
         if rows is not None:
             raise UsageError("rows needs a sheet", f"pass sheet= too, e.g. sheets(path={target.shown!r}, sheet=\"1\","
@@ -112,11 +134,13 @@ def sheets(config: Config, target: Target, sheet: str | None = None, rows: str |
         lines += [f"warning: {w}" for w in result.warnings]
         lines += text.next_lines(steps, str(target.real), target.shown, more=False)
         return Reply("\n".join(lines), envelope("sheets", data))
-    req = Request(limits=limits(config, max_chars, max_rows=max_rows), sheets=(sheet,),
-                  rows=parse_span(rows, "rows") if rows else None)
+    span = parse_span(rows, "rows") if rows else None
     selection = f"sheet-{sheet}" + (f"-rows-{rows}" if rows else "")
-    rows_out = engine.extract(target.real, req, to_stdout=True, selection=selection, kinds=WORKBOOKS)
-    return _slice("sheets", rows_out, target, [selection], suffix=".csv")
+    read = _read(config, max_chars, offset, lambda lim: engine.extract(
+        target.real, Request(limits=lim, sheets=(sheet,), rows=span), to_stdout=True, selection=selection,
+        kinds=WORKBOOKS), max_rows=max_rows)
+    call = {"path": target.shown, "sheet": sheet, "rows": rows, "max_rows": max_rows if max_rows != 200 else None}
+    return _slice("sheets", read, target, [selection], suffix=".csv", call=call)
 
 
 def list_zip(config: Config, target: Target, *, max_entries: int = 500, password: str | None = None) -> Reply:
@@ -124,50 +148,121 @@ def list_zip(config: Config, target: Target, *, max_entries: int = 500, password
                                                             password=password))
     lines = text.listing_lines(target.shown, listing)
     body, cut = _bounded("\n".join(lines) + "\n", config.max_chars)
-    saved, warning = _save(target, body, output.default_output(target.shown, "list").name)
     first = next((e.name for e in listing.entries if not e.is_dir and not e.warnings), None)
     steps = [calls.render("extract", {"path": target.shown, "member": first})] if first else []
-    tail = [f"saved: {saved}" if saved else f"saved: nowhere ({warning})"]
-    tail += ["cut: the listing is longer than max_chars"] if cut else []
-    tail += [f"next: {step}" for step in steps] or ["next: none - the archive has no member to read"]
-    data = {**render.listing_dict(src, listing), "path": target.shown, "resolved": str(target.real),
-            "output": str(saved) if saved else None, "next_calls": steps}
-    return Reply(body + "\n" + "\n".join(tail), envelope("list-zip", data), saved)
+
+    def finish() -> Reply:
+        saved, warning = _save(target, body, output.default_output(target.shown, "list").name)
+        tail = [f"saved: {saved}" if saved else f"saved: nowhere ({warning})"]
+        tail += ["cut: the listing is longer than max_chars"] if cut else []
+        tail += [f"next: {step}" for step in steps] or ["next: none - the archive has no member to read"]
+        data = {**render.listing_dict(src, listing), "path": target.shown, "resolved": str(target.real),
+                "output": str(saved) if saved else None, "next_calls": steps}
+        return Reply(body + "\n" + "\n".join(tail), envelope("list-zip", data), saved)
+
+    return Reply("", {}, pending=finish)
 
 
 def extract(config: Config, target: Target, *, pages: str | None = None, lines: str | None = None,
             grep: str | None = None, ignore_case: bool = False, context: int = 0, member: str | None = None,
             sheet: str | None = None, rows: str | None = None, max_chars: int | None = None,
-            password: str | None = None) -> Reply:
+            password: str | None = None, offset: int = 0) -> Reply:
     if context < 0:
         raise UsageError(f"context={context}", "pass 0 or more lines of context")
-    req = Request(limits=limits(config, max_chars), pages=parse_spans(pages) if pages else (),
-                  sheets=(sheet,) if sheet else (), rows=parse_span(rows, "rows") if rows else None,
-                  password=password)
+    spans, span = parse_spans(pages) if pages else (), parse_span(rows, "rows") if rows else None
     filters = engine.Filters(lines=parse_span(lines) if lines else None, grep=grep, ignore_case=ignore_case,
                              context=context, member=member)
-    result = engine.extract(target.real, req, filters, to_stdout=True,
-                            selection=f"pages-{pages}" if pages else f"sheet-{sheet}" if sheet else "text")
+    read = _read(config, max_chars, offset, lambda lim: engine.extract(
+        target.real, Request(limits=lim, pages=spans, sheets=(sheet,) if sheet else (), rows=span,
+                             password=password), filters, to_stdout=True,
+        selection=f"pages-{pages}" if pages else f"sheet-{sheet}" if sheet else "text"))
     parts = [f"member-{output.member_slug(member)}"] if member else []
     parts += [f"pages-{pages}"] if pages else [f"sheet-{sheet}"] if sheet else []
     parts += [f"grep-{output.slug(grep, 30)}"] if grep is not None else []
     parts += [f"lines-{lines}"] if lines else []
-    return _slice("extract", result, target, parts or ["text"])
+    call = {"path": target.shown, "member": member, "pages": pages, "sheet": sheet, "rows": rows, "lines": lines,
+            "grep": grep, "ignore_case": ignore_case or None, "context": context or None}
+    return _slice("extract", read, target, parts or ["text"], call=call)
 
 
-def _slice(command: str, result: ExtractResult, target: Target, parts: list[str], suffix: str = ".txt") -> Reply:
+@dataclass(frozen=True)
+class Read:
+    """One bounded read of a selection's text, from ``offset`` characters into it."""
+
+    result: ExtractResult  # as the engine answered, its counts those of ``body``
+    body: str
+    offset: int
+    chars: int  # this call's cap
+    reach: int  # how far into the selection an offset may go
+
+
+def _read(config: Config, max_chars: int | None, offset: int, run: Callable[[Limits], ExtractResult],
+          **fields: Any) -> Read:
+    """Run the engine for this call: from the start of the selection, or re-read up to ``offset + chars``
+    characters and keep what follows the offset (the selection's text is the same on every run)."""
+    bounds = limits(config, max_chars, **fields)
+    chars, reach = bounds.max_chars, max(OFFSET_REACH, config.max_chars)
+    if offset < 0:
+        raise UsageError(f"offset={offset}", "pass 0 or more characters")
+    if offset > reach:
+        raise UsageError(f"offset={offset:,} is past the {reach:,} characters an offset reaches",
+                         "narrow the selection (one page, lines=\"A-B\", rows=\"A-B\") and read it from its start")
+    if not offset:
+        result = run(bounds)
+        return Read(result, result.text or "", 0, chars, reach)
+    result = run(dataclasses.replace(bounds, max_chars=offset + chars))
+    body = (result.text or "")[offset:]
+    inner = f"max_chars {offset + chars:,} reached"
+    result = dataclasses.replace(
+        result, chars=len(body), est_tokens=est_tokens(len(body)), lines=body.count("\n"),
+        truncated_reasons=tuple(f"max_chars {chars:,} reached" if r == inner else r for r in result.truncated_reasons))
+    return Read(result, body, offset, chars, reach)
+
+
+def _next(read: Read, target: Target, call: dict[str, Any], tool: str) -> tuple[list[str], list[str]]:
+    """The next calls and any warning. The engine's next call, unless it would start where this call did (one
+    page, row or line longer than max_chars): then this call again from the character this one stopped at
+    (``offset``), until the selection ends or the offset's reach."""
+    result, engine_calls = read.result, _calls(read.result.next, target)
+    if not any(reason.startswith("max_chars") for reason in result.truncated_reasons):
+        return engine_calls, []
+    here = {key: value for key, value in call.items() if value is not None}
+    following = calls.tool_args(result.next[0], target.shown) if result.next else None
+    moved = following is not None and calls.position(following[1]) != calls.position(here)
+    further = read.offset + len(read.body)
+    if moved and (read.offset == 0 or further > read.reach or not read.body):
+        return engine_calls, []
+    if read.body and further <= read.reach:
+        return [calls.render(tool, {**here, "offset": further})], []
+    return [], [f"the rest of this selection lies past the {read.reach:,} characters offset reaches, or no "
+                "character was read: narrow it (one page, lines=\"A-B\", rows=\"A-B\") to read on"]
+
+
+def _slice(command: str, read: Read, target: Target, parts: list[str], suffix: str = ".txt", *,
+           call: dict[str, Any]) -> Reply:
     """The slice's reply. Its next calls, like the CLI's, leave max_chars out: a page cut short by a small
-    max_chars continues with the same range, which the default cap reads whole."""
-    body = result.text or ""
-    saved, warning = _save(target, body, output.default_output(target.shown, ".".join(parts), suffix).name)
-    shown = dataclasses.replace(result, path=target.shown, output=str(saved) if saved else None, text=None,
-                                warnings=(*result.warnings, *([warning] if warning else [])))
-    # the slice and the next call close the envelope too: a client that shows the model the structured content
-    # instead of the text (Claude Code does) still gives it the slice, then the call that continues it
-    data = {**render.as_dict(shown), "resolved": str(target.real), "text": body,
-            "next_calls": _calls(result.next, target)}
-    reply = text.extract_text(shown, body, target.shown, str(saved) if saved else None, str(target.real))
-    return Reply(reply, envelope(command, data), saved)
+    max_chars continues with the same range, which the default cap reads whole; when the server's own cap is
+    below one page (row, line), the next call goes on from an ``offset`` instead. The slice is saved when the
+    reply is settled (:func:`settle`), not in the worker."""
+    result, body = read.result, read.body
+    steps, notes = _next(read, target, call, command)
+    if read.offset:
+        parts = [*parts, f"from-{read.offset}"]
+    name = output.default_output(target.shown, ".".join(parts), suffix).name
+
+    def finish() -> Reply:
+        saved, warning = _save(target, body, name)
+        shown = dataclasses.replace(result, path=target.shown, output=str(saved) if saved else None, text=None,
+                                    warnings=(*result.warnings, *notes, *([warning] if warning else [])))
+        # the slice and the next call close the envelope too: a client that shows the model the structured
+        # content instead of the text (Claude Code does) still gives it the slice, then the call that continues
+        data = {**render.as_dict(shown), "resolved": str(target.real), "offset": read.offset, "text": body,
+                "next_calls": steps}
+        reply = text.extract_text(shown, body, target.shown, str(saved) if saved else None, str(target.real),
+                                  next_calls=None if steps == _calls(result.next, target) else steps)
+        return Reply(reply, envelope(command, data), saved)
+
+    return Reply("", {}, pending=finish)
 
 
 def _save(target: Target, body: str, name: str) -> tuple[Path | None, str | None]:
@@ -206,7 +301,7 @@ def chunks(config: Config, target: Target, tokens: int = 20_000, *, overlap: int
                          "pass tokens >= 50, overlap >= 0, max_chunks and start >= 1")
     folder = target.out_dir / f"{output.slug(Path(target.shown).name, 80)}.chunks"
     result = chunk(target.real, Params(tokens=tokens, overlap=overlap), folder, start=start, max_chunks=max_chunks,
-                   model=model, password=password, timeout=config.timeout)
+                   model=model, password=password, timeout=engine_timeout(config))
     totals = result.totals()
     lines = [f"{target.shown}: {result.kind}, {totals['chunks']} chunks of at most ~{tokens:,} tokens, "
              f"~{totals['est_tokens']:,} tokens in all ({result.status}; manifest {result.path})"]
