@@ -20,9 +20,10 @@ from boundread.core.model import FILE, Outcome, Request, Source, Span
 from boundread.core.sink import Sink
 from boundread.core.source import source_for_bytes, source_for_path
 from boundread.errors import Corrupt, Encrypted, ExitCode, UsageError
+from boundread.formats import ocr
 from boundread.formats.pdf import handler as pdf
 from boundread.formats.pdf import parallel
-from boundread.formats.pdf.engines import Page
+from boundread.formats.pdf.engines import Page, PdfiumDoc, readable
 from boundread.formats.pdf.reread import Rereader
 from boundread.limits import Deadline, Limits
 
@@ -600,3 +601,73 @@ def test_pages_cross_the_pipe_whole() -> None:
         got = [parallel._unpack(pipe) for _ in sent]
         assert parallel._unpack(pipe) is None
     assert got == sent
+
+
+# --- glyphs whose font maps them to no text ---------------------------------------------------------------------
+
+UNMAPPED_LINE = b"ABCDEFGHIJ KLMNOPQRST abcdefghij"
+
+
+def _unmapped_pdf(target: bytes = b"E041") -> bytes:
+    """One page of Helvetica whose ToUnicode map sends every letter to ``target`` onwards (private use by
+    default): the glyphs are drawn, their text is not there."""
+    content = b"\n".join(b"BT /F1 12 Tf 72 %d Td (%s) Tj ET" % (720 - 16 * i, UNMAPPED_LINE) for i in range(30))
+    cmap = (b"/CIDInit /ProcSet findresource begin 12 dict begin begincmap /CMapName /X def 1 begincodespacerange "
+            b"<00> <FF> endcodespacerange 1 beginbfrange <41> <7A> <" + target + b"> endbfrange endcmap "
+            b"CMapName currentdict /CMap defineresource pop end end")
+    objects = [b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+               b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> >> "
+               b"/Contents 4 0 R >>",
+               b"<< /Length %d >>\nstream\n%s\nendstream" % (len(content), content),
+               b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /ToUnicode 6 0 R >>",
+               b"<< /Length %d >>\nstream\n%s\nendstream" % (len(cmap), cmap)]
+    out, offsets = b"%PDF-1.4\n", []
+    for number, body in enumerate(objects, 1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n%s\nendobj\n" % (number, body)
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
+    return out + b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
+
+
+def test_readable_counts_text_not_stand_ins() -> None:
+    assert readable("ab c\n日本") == 5
+    assert readable("\ue041\ue042 \ufffd(cid:12)(cid:7)\x01") == 0
+
+
+@pytest.mark.parametrize("target", [b"E041", b"FFFD"])
+def test_unmapped_glyphs_make_pdfium_doubt(target: bytes) -> None:
+    src = source_for_bytes("unmapped.pdf", _unmapped_pdf(target))
+    doc = PdfiumDoc(src, None)
+    try:
+        page = next(iter(doc.read(1, 1, layout=False)))
+        laid_out = next(iter(doc.read(1, 1, layout=True)))
+    finally:
+        doc.close()
+    assert page.doubt is not None and page.doubt.startswith("little readable text (")
+    assert laid_out.doubt is not None and laid_out.doubt.startswith("little readable text (")
+    assert UNMAPPED_LINE.decode() not in page.text
+
+
+def test_mapped_glyphs_raise_no_doubt(files: dict[str, Path], many: Path) -> None:
+    for path in (files["twelve"], files["table"], many):
+        doc = PdfiumDoc(source_for_path(path), None)
+        try:
+            assert [page.doubt for page in doc.read(1, doc.pages, layout=False)] == [None] * doc.pages
+        finally:
+            doc.close()
+
+
+def test_unmapped_glyphs_without_ocr_say_so() -> None:
+    outcome, _, _ = _run(source_for_bytes("unmapped.pdf", _unmapped_pdf()), ocr="never")
+    assert outcome.totals["engines"] == {"pdfium": "1"}
+    assert outcome.warnings == ["page 1: little readable text (0 of 900 glyphs), its fonts map glyphs to no text: "
+                                "pdfminer reads no more and OCR is off (--ocr never)"]
+
+
+@pytest.mark.skipif(ocr.missing("eng") is not None, reason="Tesseract (tesserocr + eng) missing")
+def test_unmapped_glyphs_are_read_by_ocr_in_auto() -> None:
+    outcome, text, _ = _run(source_for_bytes("unmapped.pdf", _unmapped_pdf()))
+    assert outcome.totals["engines"] == {"tesseract": "1"} and not outcome.warnings
+    assert text.count(UNMAPPED_LINE.decode()) >= 25  # 30 lines; OCR may slip on a few

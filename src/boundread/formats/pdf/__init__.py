@@ -4,4 +4,7 @@
   (page ranges); the registry names it.
 - :mod:`.engines` - PDFium (the default) and pdfminer.six behind one small interface.
 - :mod:`.layout` - glyph boxes placed on a character grid for ``--layout``.
+- :mod:`.reread` - the engine that reads each page: PDFium, or pdfminer / Tesseract where PDFium's text is
+  missing or unreliable (vertical writing, unmapped glyphs).
+- :mod:`.parallel` - PDFium's text of many pages read by forked workers, handed back in page order.
 """

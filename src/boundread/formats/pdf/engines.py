@@ -44,6 +44,10 @@ _PDFIUM_PASSWORD, _PDFIUM_SECURITY = 4, 5  # FPDF_ERR_PASSWORD, FPDF_ERR_SECURIT
 # Kana, CJK ideographs, Hangul, fullwidth forms: the scripts that are written vertically
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]")
 VERTICAL_SAMPLE = 200  # glyphs whose positions tell the reading direction of a CJK page
+UNREADABLE = "little readable text"  # how a doubt about unmapped glyphs begins
+MIN_GLYPHS = 20  # a page with fewer glyphs is not judged by its yield (a page number, a caption)
+YIELD_FLOOR = 0.5  # readable characters per glyph below which PDFium's text of a page is doubtful
+_NOT_TEXT = re.compile(r"\(cid:\d+\)|[\s\x00-\x1f\x7f-\x9f\ufffd\ufffe\uffff\ue000-\uf8ff]")
 
 
 @dataclass(frozen=True)
@@ -133,7 +137,8 @@ class PdfiumDoc:
                 try:
                     glyphs = pdfium_glyphs(textpage) if layout else None
                     text = grid_text(glyphs) if glyphs is not None else textpage.get_text_range()
-                    doubt = _vertical(textpage, text, glyphs)
+                    plain = text if glyphs is None else textpage.get_text_range()  # the yield, spaces apart
+                    doubt = _vertical(textpage, text, glyphs) or _unreadable(plain, _glyph_count(textpage, plain))
                     drawn = pdfium_c.FPDFPage_CountObjects(page) > 0
                 finally:
                     textpage.close()
@@ -182,6 +187,30 @@ def _vertical(textpage: Any, text: str, glyphs: list[Glyph] | None) -> str | Non
     if direction(glyphs[:VERTICAL_SAMPLE]) in (1, 3):  # up or down the page
         return "vertical writing"
     return None
+
+
+def readable(text: str) -> int:
+    """Characters that carry text: not spaces, controls, U+FFFD, private-use code points or pdfminer's
+    ``(cid:N)`` stand-ins (what an engine writes for a glyph whose font has no usable Unicode map)."""
+    return len(_NOT_TEXT.sub("", text))
+
+
+def _glyph_count(textpage: Any, text: str) -> int:
+    """The glyphs PDFium found on the page: its char count, less the spaces and line breaks it generates."""
+    import pypdfium2.raw as pdfium_c
+
+    return int(pdfium_c.FPDFText_CountChars(textpage)) - sum(map(text.count, " \r\n\t"))
+
+
+def _unreadable(text: str, drawn: int) -> str | None:
+    """Why PDFium's text of a page is unreliable: a yield far below the page's ``drawn`` glyphs, the rest of
+    them unmapped (no Unicode for them in their font). One C call and one regex pass: cheap on every page."""
+    if drawn < MIN_GLYPHS:
+        return None
+    got = readable(text)
+    if got >= YIELD_FLOOR * drawn:
+        return None
+    return f"{UNREADABLE} ({got:,} of {drawn:,} glyphs)"
 
 
 def _miner_text(layout: Any) -> str:

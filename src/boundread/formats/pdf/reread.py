@@ -4,8 +4,10 @@ In ``auto`` a page is read again, on its own, when the first engine's text falls
 
 - no text layer (a scan) and the page draws something: Tesseract OCRs PDFium's rendering at 300 dpi, when
   installed (``--ocr force`` OCRs every page, ``--ocr never`` none);
-- PDFium's text is doubtful (CJK in vertical writing, where it drops most glyphs): pdfminer reads the page,
-  and its text is kept when it holds more.
+- PDFium's text is doubtful - CJK in vertical writing, where it drops most glyphs, or a yield far below the
+  page's glyph count (glyphs whose font maps them to no text: U+FFFD, private-use code points, controls):
+  pdfminer reads the page, and its text is kept when it holds more readable characters; when it does not and
+  the glyphs are unmapped, Tesseract reads the page (``--ocr auto``, installed), else a warning says so.
 
 Each page records the engine that read it; the handler reports them per engine in ``totals["engines"]``.
 """
@@ -16,14 +18,10 @@ from dataclasses import dataclass, field, replace
 
 from boundread.core.model import Request, Source
 from boundread.formats import ocr
-from boundread.formats.pdf.engines import MinerDoc, OpenFailed, Page, PdfDoc, PdfiumDoc, clean
+from boundread.formats.pdf.engines import UNREADABLE, MinerDoc, OpenFailed, Page, PdfDoc, PdfiumDoc, clean, readable
 from boundread.limits import Deadline
 
 OCR_MARGIN = 0.3  # seconds kept back from the time limit, so Tesseract stops before the hard alarm
-
-
-def _chars(text: str) -> int:
-    return len("".join(text.split()))
 
 
 @dataclass
@@ -60,7 +58,21 @@ class Rereader:
         if mode == "never" and page.drawn and not page.text.strip():
             self.no_text.append(page.number)
         if page.doubt and self.req.engine == "auto" and self.doc.engine == "pdfium":
-            return self._miner_page(page)
+            better = self._miner_page(page)
+            if better is page and page.doubt.startswith(UNREADABLE):
+                return self._unmapped(page)
+            return better
+        return page
+
+    def _unmapped(self, page: Page) -> Page:
+        """A page whose glyphs have no text in PDFium or pdfminer: OCR reads it (auto, when installed)."""
+        read = self._ocr(page) if self.req.ocr == "auto" else None
+        if read is not None and (read.timed_out or readable(read.text) > readable(page.text)):
+            return read
+        why = ("neither pdfminer nor OCR reads more" if read is not None else
+               "pdfminer reads no more and OCR is off (--ocr never)" if self.req.ocr == "never" else
+               f"pdfminer reads no more and {self.ocr_missing} - {ocr.INSTALL}")
+        self.warnings.append(f"page {page.number}: {page.doubt}, its fonts map glyphs to no text: {why}")
         return page
 
     def _ocr(self, page: Page) -> Page | None:
@@ -97,7 +109,7 @@ class Rereader:
             self.warnings.append(f"page {page.number}: {page.doubt}, PDFium's text may be incomplete")
             return page
         other = next(iter(self._miner.read(page.number, page.number, self.req.layout)), None)
-        if other is None or other.error or _chars(other.text) <= _chars(page.text):
+        if other is None or other.error or readable(other.text) <= readable(page.text):
             return page
         return replace(other, engine="pdfminer")
 
