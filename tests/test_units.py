@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 from boundread.cli import docs
 from boundread.guard.config import GuardConfig
 from boundread.limits import Limits
@@ -26,3 +28,15 @@ def test_man_page_sizes_are_in_units_py_units() -> None:
         shown = f"Default: {human_bytes(value)} ({value:,} bytes)."
         assert shown in settings and shown in man
     assert not re.search(r"\d(KB|MB)\.", settings)  # the old binary '256KB.' form
+
+
+def test_an_estimate_names_its_sample_in_decimal_units(monkeypatch: pytest.MonkeyPatch) -> None:
+    from boundread.core.model import Request
+    from boundread.core.source import source_for_bytes
+    from boundread.formats.office import odp
+    from tests.formats.test_pptx import make_odp
+
+    assert odp.COUNT_BUDGET == 16 * MB
+    monkeypatch.setattr(odp, "COUNT_BUDGET", 300)  # the test presentation's content.xml is larger
+    details = odp.info(source_for_bytes("a.odp", make_odp()), Request())
+    assert "slide count estimated from the first 300 B of content.xml" in details.warnings

@@ -16,12 +16,13 @@ from boundread.core.sink import Sink
 from boundread.errors import Corrupt, Refused, UsageError
 from boundread.formats.office.ooxml import Package, Progress, open_package
 from boundread.formats.office.wordstream import Block, blocks, docx_styles
+from boundread.units import MB
 
 KINDS: tuple[str, ...] = ("docx", "odt")
 
 MAMMOTH_MAX = 3 * 1024 * 1024  # uncompressed document.xml above this is streamed, not converted whole
 XML_PER_CHAR = 20  # ... and so is one over 20 bytes per character asked for (mammoth converts it all)
-SAMPLE = 2 * 1024 * 1024  # bytes of document XML that info reads before extrapolating
+SAMPLE = 2 * MB  # bytes of document XML that info reads before extrapolating
 MAX_PARTS_CHECKED = 300  # parts scanned for a DTD before mammoth (minidom) may parse them
 
 

@@ -15,10 +15,11 @@ from boundread.errors import Corrupt
 from boundread.formats._xml import attr, local, odf_text
 from boundread.formats.office.ooxml import Package, open_package
 from boundread.formats.office.slides import Slide, finish, select
+from boundread.units import MB, human_bytes
 
 KINDS: tuple[str, ...] = ("odp",)
 
-COUNT_BUDGET = 16 * 1024 * 1024  # bytes of content.xml scanned to count pages
+COUNT_BUDGET = 16 * MB  # bytes of content.xml scanned to count pages
 _PAGE = re.compile(rb"<draw:page[\s>/]")
 
 
@@ -75,7 +76,7 @@ def info(src: Source, req: Request) -> Details:
         fields: dict[str, object] = {"slides": pages, "title": pkg.title("meta.xml"), "macros": False}
     details = Details(fields=fields, est_chars=None)
     if not exact:
-        details.warnings.append("slide count estimated from the first 16 MB of content.xml")
+        details.warnings.append(f"slide count estimated from the first {human_bytes(COUNT_BUDGET)} of content.xml")
     if pages:
         details.next = [("pages", FILE, f"1-{min(5, pages)}"), ("extract", FILE)]
     return details
