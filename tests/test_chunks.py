@@ -70,6 +70,30 @@ def test_splitter_bounds_and_covers(lines: list[str], budget: int, overlap: int,
     assert [c.index for c in cuts] == list(range(1, len(cuts) + 1))
 
 
+@settings(max_examples=60, deadline=None)
+@given(lines=st.lists(st.text(alphabet="ab #", max_size=200), max_size=50), cuts=st.lists(st.integers(1, 300)),
+       budget=st.integers(min_value=40, max_value=300), overlap=st.integers(min_value=0, max_value=3))
+def test_plain_text_cuts_do_not_depend_on_how_it_was_read(lines: list[str], cuts: list[int], budget: int,
+                                                          overlap: int) -> None:
+    """--from reads a log from an offset, in other blocks than the first run did: the chunks must not change."""
+    from boundread.chunks.feed import Feeder
+
+    text = "".join(line + "\n" for line in lines)
+
+    def chunked(sizes: list[int]) -> list[str]:
+        out: list[Cut] = []
+        splitter = Splitter(budget, out.append, overlap=overlap, max_lines=12)
+        feeder, at = Feeder(splitter), 0
+        for size in [*sizes, len(text)]:
+            feeder.feed(text[at:at + size])
+            at += size
+        feeder.finish()
+        splitter.finish()
+        return [c.text for c in out]
+
+    assert chunked(cuts) == chunked([len(text)])
+
+
 # ---- formats ------------------------------------------------------------------------------------------
 
 def test_pdf_chunks_are_whole_pages(tmp_path: Path) -> None:
@@ -207,8 +231,25 @@ def test_max_chunks_then_from_continues_exactly(tmp_path: Path) -> None:
         part = chunk(path, Params(tokens=700, overlap=2), tmp_path / "part", start=len(part.chunks) + 1,
                      max_chunks=4)
         assert part.status == "continued" and not part.warnings
+        assert part.notes[0].startswith("read on from byte ")  # a log is read on from an offset, not again
     assert [c.sha256 for c in part.chunks] == [c.sha256 for c in full.chunks]
     assert [c.span for c in part.chunks] == [c.span for c in full.chunks]
+
+
+@pytest.mark.parametrize("newline", ["\r\n", "\n"])
+def test_from_on_latin1_crlf_and_a_long_line_reads_on_exactly(tmp_path: Path, newline: str) -> None:
+    path = tmp_path / "mixed.txt"
+    lines = [f"Zeile {i} Größe {'ü' * (i % 50)}" for i in range(1500)]
+    lines[700] = "x" * 30_000  # longer than a chunk: cut inside
+    path.write_bytes(newline.join(lines).encode("latin-1") + b"\xe9")  # no newline at the end
+    assert engine.open_source(path).sniffed.encoding in ("latin-1", "iso-8859-1", "cp1252")
+    full = chunk(path, Params(tokens=2000, overlap=1), tmp_path / "full", max_chunks=1000)
+    assert own_text(full) == reference(path)
+    part = chunk(path, Params(tokens=2000, overlap=1), tmp_path / "part", max_chunks=3)
+    while not part.complete:
+        part = chunk(path, Params(tokens=2000, overlap=1), tmp_path / "part", start=len(part.chunks) + 1,
+                     max_chunks=3)
+    assert [c.sha256 for c in part.chunks] == [c.sha256 for c in full.chunks]
 
 
 def test_cli_summary_json_and_errors(tmp_path: Path) -> None:

@@ -100,3 +100,10 @@ def test_a_big_log_is_chunked_at_bounded_memory(tmp_path: Path) -> None:
     part = capped.json()
     assert capped.code == 0 and not part["complete"] and len(part["chunks"]) == 200
     assert part["next"][0].endswith("--from 201") and part["truncated_reasons"] == ["max_chunks 200 reached"]
+    # the way on reads on from the byte where chunk 201 starts, and makes the chunks the whole run made
+    on = run_measured(["chunks", str(big), "--tokens", "50000", "-o", str(tmp_path / "c"), "--from", "201",
+                       "--max-chunks", "1000", "--json"], cwd=tmp_path, env=env, hard_timeout=300)
+    rest = on.json()
+    assert on.code == 0 and rest["complete"] and rest["notes"][0].startswith("read on from byte ")
+    assert [c["sha256"] for c in rest["chunks"]] == [c["sha256"] for c in data["chunks"]]
+    assert on.peak_rss - small.peak_rss < 40 * MB, (on.peak_rss, small.peak_rss)

@@ -52,7 +52,7 @@ class Feeder:
     def _put(self, text: str) -> bool:
         level = LINE if self._at_start else NEVER
         self._at_start = text.endswith("\n")
-        return self.splitter.add(Piece(text, level, self.outer))
+        return self.splitter.add(Piece(text, level, self.outer, paragraphs=False))
 
 
 class PagedFeeder(Feeder):
@@ -175,6 +175,19 @@ class ChunkSink(Sink):
                 self.splitter.add(marker)
             if not self.feeder.feed(text):
                 self._stop(f"max_chunks {self.splitter.limit:,} reached")
+        return not self.full
+
+    def write_piece(self, piece: Piece) -> bool:
+        """A piece made by a reader of its own (plain text by offset), past the feeder."""
+        if self.full:
+            return False
+        if self.deadline.expired:
+            self.expire()
+            return False
+        self.chars += len(piece.text)
+        self._last = piece.text[-1:]
+        if not self.splitter.add(piece):
+            self._stop(f"max_chunks {self.splitter.limit:,} reached")
         return not self.full
 
     def close(self) -> None:

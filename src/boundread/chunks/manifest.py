@@ -67,6 +67,16 @@ class Cost:
 
 
 @dataclass(frozen=True)
+class Resume:
+    """Where chunk ``chunk`` starts in a plain-text source, so that ``--from`` reads on from there."""
+
+    chunk: int
+    byte: int
+    lines: int  # lines of the text before it
+    overlap: str  # what it repeats of the chunk before
+
+
+@dataclass(frozen=True)
 class Manifest:
     source: SourceFacts
     kind: str
@@ -80,6 +90,7 @@ class Manifest:
     next: tuple[str, ...] = ()
     cost: Cost | None = None
     notes: tuple[str, ...] = field(default_factory=tuple)  # why it was reused or rewritten
+    resume: Resume | None = None
 
     @property
     def path(self) -> Path:
@@ -131,7 +142,7 @@ def load(folder: Path) -> Manifest | None:
         data = json.loads((folder / NAME).read_text(encoding="utf-8"))
         if data.get("schema") != SCHEMA or data.get("command") != "chunks":
             return None
-        cost = data.get("cost")
+        cost, resume = data.get("cost"), data.get("resume")
         return Manifest(
             source=SourceFacts(**data["source"]), kind=data["kind"], params=Params(**data["params"]),
             folder=str(folder),
@@ -139,6 +150,7 @@ def load(folder: Path) -> Manifest | None:
             complete=bool(data["complete"]), status=data.get("status", "written"),
             truncated_reasons=tuple(data.get("truncated_reasons", ())), warnings=tuple(data.get("warnings", ())),
             next=tuple(data.get("next", ())), cost=Cost(**cost) if cost else None,
+            resume=Resume(**resume) if resume else None,
         )
     except (OSError, ValueError, KeyError, TypeError):
         return None

@@ -17,10 +17,10 @@ from decimal import Decimal
 from pathlib import Path
 
 from boundread import formats
-from boundread.chunks import feed
+from boundread.chunks import feed, textread
 from boundread.chunks import manifest as mf
 from boundread.chunks.feed import ARCHIVES, ChunkSink
-from boundread.chunks.manifest import Chunk, Cost, Manifest, Params, SourceFacts
+from boundread.chunks.manifest import Chunk, Cost, Manifest, Params, Resume, SourceFacts
 from boundread.chunks.split import UNIT, Cut, Piece, Splitter, Unit
 from boundread.core import engine, fit, output
 from boundread.core.model import FILE, Outcome, Request, Source
@@ -99,12 +99,24 @@ def chunk(path: str | Path, params: Params, folder: str | Path | None = None, *,
                         overlap_by=feed.overlap_by(src.kind), limit=start - 1 + max_chunks,
                         max_lines=params.max_lines)
     sink = ChunkSink(req.limits, deadline, splitter, feed.feeder_for(src.kind, splitter))
-    outcome = _read(src, req, sink, deadline, watch)
+    encoding = src.sniffed.encoding or "utf-8"
+    by_offset = src.kind == "text" and textread.seekable(encoding)
+    offset = 0
+    if by_offset and old is not None and old.resume is not None and old.resume.chunk == start > 1:
+        offset = old.resume.byte  # read on from there: the text before it is in the chunks already
+        splitter.resume(start - 1, old.resume.lines, old.resume.overlap)
+        why = [f"read on from byte {offset:,}, where chunk {start} starts"]
+    outcome = _read(src, req, sink, deadline, watch, (encoding, offset) if by_offset else None)
     if not (sink.timed_out or sink.interrupted):
         splitter.finish()
+    resume = None
+    if by_offset and (at := splitter.next_origin()) is not None:
+        index, lines, tail = splitter.state()
+        resume = Resume(index + 1, at.byte(), lines, tail)
     chunks = tuple(kept + run.written)
     complete = not (splitter.stopped or sink.timed_out or sink.interrupted)
     status = "continued" if start > 1 else "rewritten" if why else "written"
+    why = [] if start > 1 and not offset else why
     warnings = [*outcome.warnings, *splitter.warnings]
     if (big := max((c.bytes for c in run.written), default=0)) > GUARD_TEXT_BYTES:
         warnings.append(f"a chunk file is {human_bytes(big)}: over {human_bytes(GUARD_TEXT_BYTES)}, the guard asks "
@@ -116,7 +128,7 @@ def chunk(path: str | Path, params: Params, folder: str | Path | None = None, *,
         reasons.append(f"max_chunks {splitter.limit:,} reached")
     result = Manifest(facts, src.kind, params, str(where), chunks, complete, status,
                       truncated_reasons=tuple(dict.fromkeys(reasons)), warnings=tuple(dict.fromkeys(warnings)),
-                      notes=tuple(why))
+                      notes=tuple(why), resume=None if complete else resume)
     if old is not None:
         mf.remove_stale(where, len(chunks), old)
     result = _finish(result, model, max_chunks, password is not None)
@@ -124,11 +136,17 @@ def chunk(path: str | Path, params: Params, folder: str | Path | None = None, *,
     return result
 
 
-def _read(src: Source, req: Request, sink: ChunkSink, deadline: Deadline, watch: Watch | None) -> Outcome:
+def _read(src: Source, req: Request, sink: ChunkSink, deadline: Deadline, watch: Watch | None,
+          by_offset: tuple[str, int] | None) -> Outcome:
     try:
         with watch(sink) if watch else contextlib.nullcontext():
-            work = (lambda: _members(src, req, sink)) if src.kind in ARCHIVES else \
-                (lambda: formats.handler_for(src.kind).extract(src, req, sink))
+            if by_offset is not None:
+                encoding, offset = by_offset
+                work: Callable[[], Outcome] = lambda: textread.read(src, encoding, sink, offset)  # noqa: E731
+            elif src.kind in ARCHIVES:
+                work = lambda: _members(src, req, sink)  # noqa: E731
+            else:
+                work = lambda: formats.handler_for(src.kind).extract(src, req, sink)  # noqa: E731
             outcome: Outcome = engine._guarded(src, deadline, work)
     except engine._Expired:
         sink.expire()

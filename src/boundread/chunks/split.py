@@ -32,6 +32,28 @@ class Unit:
     cuts: int = 0  # how many chunk boundaries fell inside it
 
 
+@dataclass(frozen=True)
+class Origin:
+    """Where a piece of plain text came from: its block's raw bytes and offset in the file, and the newlines of
+    the block before the piece (a piece cut in two keeps the block). Maps a boundary back to a byte offset."""
+
+    offset: int
+    raw: bytes  # LF or CRLF line ends only
+    newlines: int = 0
+    at_line: bool = True  # the piece starts a line: a byte offset to read on from
+
+    def after(self, head: str) -> Origin:
+        """The origin of what follows ``head`` in the piece."""
+        return Origin(self.offset, self.raw, self.newlines + head.count("\n"),
+                      head.endswith("\n") or (self.at_line and not head))
+
+    def byte(self) -> int:
+        at = -1
+        for _ in range(self.newlines):
+            at = self.raw.find(b"\n", at + 1)
+        return self.offset + at + 1
+
+
 @dataclass(eq=False)
 class Piece:
     text: str
@@ -40,6 +62,9 @@ class Piece:
     header: bool = False
     row: int | None = None  # a sheet row's number
     splittable: bool = True  # may be cut at its own line breaks when it does not fit
+    origin: Origin | None = None  # plain text read by offset: where it starts in the file
+    paragraphs: bool = True  # a blank line inside is a better cut than a line break (not for plain text, whose
+    # cuts must not depend on how it was read in blocks: --from reads from an offset)
 
 
 @dataclass(frozen=True)
@@ -68,6 +93,7 @@ class Splitter:
         self.index = 0
         self.full = False  # the last chunk allowed is written
         self.stopped = False  # ... and text remains
+        self.resume_at: Origin | None = None  # where the text that remains starts in the file, when known
         self.warnings: list[str] = []
         self._pieces: list[Piece] = []
         self._size = 0  # characters of the open chunk, its repeat included
@@ -83,6 +109,8 @@ class Splitter:
         if not piece.text:
             return not self.stopped
         if self.full:
+            if not self.stopped:
+                self.resume_at = _line_start(piece)
             self.stopped = True  # text remains after the last chunk allowed
             return False
         if piece.unit is not None:
@@ -123,6 +151,19 @@ class Splitter:
                 return min(self.budget, pos + at + 1)
             seen, pos = seen + count, pos + len(text)
         return self.budget
+
+    def resume(self, index: int, lines: int, tail: str) -> None:
+        """Start after chunk ``index`` of an earlier run: its lines so far and the overlap it left."""
+        self.index, self._lines, self._tail = index, lines, tail
+
+    def state(self) -> tuple[int, int, str]:
+        return self.index, self._lines, self._tail
+
+    def next_origin(self) -> Origin | None:
+        """Where the chunk after the last one written starts in the file (plain text read by offset), if known."""
+        if self.stopped:
+            return self.resume_at
+        return _line_start(self._pieces[0]) if self._pieces else None
 
     def finish(self) -> None:
         if self._pieces and not self.full:
@@ -175,7 +216,7 @@ class Splitter:
         inner = room - pos
         units = [b for b in bounds if b[1] == UNIT]
         if not units and (piece.splittable or not bounds):
-            para = piece.text.rfind("\n\n", 0, max(inner - 1, 0))
+            para = piece.text.rfind("\n\n", 0, max(inner - 1, 0)) if piece.paragraphs else -1
             line = piece.text.rfind("\n", 0, inner)
             for found, offset, level in ((para, para + 2, PARAGRAPH), (line, line + 1, LINE)):
                 if found >= 0 and pos + offset > start and offset < len(piece.text):
@@ -195,7 +236,8 @@ class Splitter:
         else:
             whole = pieces[i]
             head = Piece(whole.text[:offset], whole.level, whole.unit, whole.header, whole.row, whole.splittable)
-            tail = Piece(whole.text[offset:], level, whole.unit, False, whole.row, whole.splittable)
+            tail = Piece(whole.text[offset:], level, whole.unit, False, whole.row, whole.splittable,
+                         whole.origin.after(head.text) if whole.origin is not None else None, whole.paragraphs)
             done, rest = [*pieces[:i], head], [tail, *pieces[i + 1:]]
         self._flush(done, rest)
 
@@ -217,6 +259,8 @@ class Splitter:
         if self.limit is not None and self.index >= self.limit:
             self.full = True
             self.stopped = bool(rest)
+            if rest:
+                self.resume_at = _line_start(rest[0])
             return
         for piece in rest:
             if not self._opened:
@@ -280,3 +324,9 @@ class Splitter:
     def _warn(self, text: str) -> None:
         if text not in self.warnings:
             self.warnings.append(text)
+
+
+def _line_start(piece: Piece) -> Origin | None:
+    """Where ``piece`` starts in the file, when it starts a line of plain text read by offset."""
+    origin = piece.origin
+    return origin if origin is not None and origin.at_line and piece.level > NEVER else None
