@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import ctypes  # ~3 ms; psycopg: ~120 ms
 import os
+import select
+import time
 
 from boundread.budget.hookpath import NeedsLedger, Unusable, _record
 from boundread.budget.pgschema import CONNECT_S, LOCK_SCOPES, STATEMENT_MS, VERSION
@@ -27,6 +29,7 @@ LIBPQ = ("libpq.so.5", "libpq.5.dylib", "libpq.dll")
 _INTS = (20, 21, 23)  # int8, int2, int4
 _NUMERIC = 1700
 _OK = (1, 2)  # PGRES_COMMAND_OK, PGRES_TUPLES_OK
+ANSWER_S = STATEMENT_MS / 1000 + CONNECT_S  # past the server's own statement_timeout: the server is gone
 
 
 class PgError(Exception):
@@ -48,8 +51,9 @@ def _load() -> Any:
     for fn, res, args in (
         ("PQconnectdbParams", p, [ctypes.POINTER(c), ctypes.POINTER(c), i]),
         ("PQstatus", i, [p]), ("PQerrorMessage", c, [p]), ("PQfinish", None, [p]),
-        ("PQexec", p, [p, c]),
-        ("PQexecParams", p, [p, c, i, p, ctypes.POINTER(c), p, p, i]),
+        ("PQsendQuery", i, [p, c]),
+        ("PQsendQueryParams", i, [p, c, i, p, ctypes.POINTER(c), p, p, i]),
+        ("PQsocket", i, [p]), ("PQconsumeInput", i, [p]), ("PQisBusy", i, [p]), ("PQgetResult", p, [p]),
         ("PQresultStatus", i, [p]), ("PQresultErrorMessage", c, [p]), ("PQresultErrorField", c, [p, i]),
         ("PQntuples", i, [p]), ("PQnfields", i, [p]), ("PQgetvalue", c, [p, i, i]),
         ("PQgetisnull", i, [p, i, i]), ("PQftype", ctypes.c_uint, [p, i]), ("PQclear", None, [p]),
@@ -97,14 +101,42 @@ class Conn:
 
     def script(self, sql: str) -> Rows:
         """Several statements in one round trip (no parameters); the last one's rows."""
-        return self._result(self.lib.PQexec(self.pg, sql.encode()))
+        return self._answer(self.lib.PQsendQuery(self.pg, sql.encode()))
 
     def execute(self, sql: str, params: Any = ()) -> Rows:
         parts = sql.split("?")
         text = parts[0] + "".join(f"${n}{part}" for n, part in enumerate(parts[1:], 1))
         values = [None if v is None else str(int(v) if isinstance(v, bool) else v).encode() for v in params]
         array = _strings(values) if values else None
-        return self._result(self.lib.PQexecParams(self.pg, text.encode(), len(values), None, array, None, None, 0))
+        sent = self.lib.PQsendQueryParams(self.pg, text.encode(), len(values), None, array, None, None, 0)
+        return self._answer(sent)
+
+    def _answer(self, sent: int) -> Rows:
+        """Wait for the answer at most ``ANSWER_S``: a server that stops answering mid-call must not hang the hook
+        (``statement_timeout`` ends lock waits, but a frozen server enforces nothing)."""
+        lib = self.lib
+        if not sent:
+            raise PgError(_line(lib.PQerrorMessage(self.pg)), "08000")
+        deadline = time.monotonic() + ANSWER_S
+        sock = lib.PQsocket(self.pg)
+        while True:
+            if not lib.PQconsumeInput(self.pg):
+                raise PgError(_line(lib.PQerrorMessage(self.pg)), "08000")
+            if not lib.PQisBusy(self.pg):
+                break
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise PgError(f"no answer within {ANSWER_S:g} s", "57014")
+            select.select([sock], [], [], left)
+        chosen = None
+        while res := lib.PQgetResult(self.pg):  # each statement's result, then NULL; the first error wins
+            if chosen is None or lib.PQresultStatus(chosen) in _OK:
+                if chosen is not None:
+                    lib.PQclear(chosen)
+                chosen = res
+            else:
+                lib.PQclear(res)
+        return self._result(chosen)
 
     def _result(self, res: int | None) -> Rows:
         lib = self.lib
