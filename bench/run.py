@@ -23,12 +23,29 @@ from measure import Measure, measure
 from table import Row, memory_row, ratio_row, seconds_row, skipped
 
 
+def _by_turns(ctx: Ctx, runs: dict[str, list[str]], rounds: int) -> dict[str, Measure]:
+    """Each command once a round, in turn, so the machine's load drifts over all of them alike; every run's wall
+    time and the largest peak RSS."""
+    got: dict[str, list[Measure]] = {label: [] for label in runs}
+    for _ in range(rounds):
+        for label, argv in runs.items():
+            got[label].append(ctx.run(label, argv, repeat=1))
+    return {label: Measure(ms[0].argv, tuple(t for m in ms for t in m.walls), max(m.peak_mb for m in ms),
+                           next((m.error for m in ms if m.error), "")) for label, ms in got.items()}
+
+
 def startup_rows(ctx: Ctx) -> list[Row]:
     """The floor under every CLI figure: interpreter start, then the console script doing nothing."""
     ctx.run("warm-up", [str(ctx.exe), "--version"], repeat=2)  # page cache, .pyc files
-    base = ctx.run("python -c pass", [sys.executable, "-c", "pass"], repeat=10)
-    ours = ctx.br("--version", "--version", repeat=10)
-    return [ratio_row("start-up: boundread --version / python -c pass", ours, base, limit=None)]
+    got = _by_turns(ctx, {"python -c pass": [sys.executable, "-c", "pass"],
+                          "boundread --version": [str(ctx.exe), "--version"]}, max(ctx.repeat, 10))
+    ctx.memory.append(("--version", got["boundread --version"]))
+    return [ratio_row("start-up: boundread --version / python -c pass", got["boundread --version"],
+                      got["python -c pass"], limit=5)]
+
+
+FULL_TEXT = {"small5.pdf": ("5-page PDF (start-up bound)", None), "text103.pdf": ("103-page PDF", 2.0),
+             "big1000.pdf": ("1,000-page PDF", 1.2)}
 
 
 def pdf_rows(ctx: Ctx) -> list[Row]:
@@ -36,26 +53,36 @@ def pdf_rows(ctx: Ctx) -> list[Row]:
     small = ctx.br("pages small5.pdf 1-5", "pages", f["small5.pdf"], "1-5", "-o", w / "pages-small.txt")
     big = ctx.br("pages big1000.pdf 1-5", "pages", f["big1000.pdf"], "1-5", "-o", w / "pages-big.txt")
     rows = [ratio_row("pages 1-5: 1,000-page PDF / 5-page PDF", big, small, limit=1.3)]
-    ours = ctx.br("extract text103.pdf (full text)", "extract", f["text103.pdf"], "--max-chars", "10000000",
-                  "-o", w / "text103.txt")
     poppler = ctx.peer("pdftotext")
-    if poppler:
-        theirs = ctx.run("pdftotext text103.pdf", [poppler, str(f["text103.pdf"]), str(w / "text103-poppler.txt")])
-        rows.append(ratio_row("full text, 103-page PDF: boundread / pdftotext", ours, theirs, limit=2))
-    else:
-        rows.append(skipped("full text, 103-page PDF: boundread / pdftotext", "pdftotext not installed"))
+    full: dict[str, Measure] = {}
+    for name, (label, limit) in FULL_TEXT.items():
+        stem = name.removesuffix(".pdf")
+        ours_argv = [str(ctx.exe), "extract", str(f[name]), "--max-chars", "100000000", "-o", str(w / f"{stem}.txt")]
+        if not poppler:
+            full[name] = ctx.br(f"extract {name} (full text)", *ours_argv[1:])
+            rows.append(skipped(f"full text, {label}: boundread / pdftotext", "pdftotext not installed"))
+            continue
+        got = _by_turns(ctx, {f"boundread extract {name}": ours_argv,
+                              f"pdftotext {name}": [poppler, str(f[name]), str(w / f"{stem}-poppler.txt")]},
+                        ctx.repeat)
+        full[name] = got[f"boundread extract {name}"]
+        ctx.memory.append((f"extract {name} (full text)", full[name]))
+        rows.append(ratio_row(f"full text, {label}: boundread / pdftotext", full[name], got[f"pdftotext {name}"],
+                              limit=limit))
     md = ctx.peer("markitdown")
     if md:
         theirs = ctx.run("markitdown text103.pdf", [md, str(f["text103.pdf"]), "-o", str(w / "text103.md")],
                          repeat=1)
-        rows.append(ratio_row("full text, 103-page PDF: markitdown / boundread", ours, theirs, limit=20,
-                              higher=True, invert=True))
+        rows.append(ratio_row("full text, 103-page PDF: markitdown / boundread", full["text103.pdf"], theirs,
+                              limit=20, higher=True, invert=True))
     else:
         rows.append(skipped("full text, 103-page PDF: markitdown / boundread", "markitdown not installed"))
-    sizes = {p.name: len(p.read_text(encoding="utf-8", errors="replace"))
-             for p in (w / "text103.txt", w / "text103-poppler.txt", w / "text103.md") if p.exists()}
-    ctx.notes.append("103-page PDF text, characters written: "
-                     + ", ".join(f"{name} {n:,}" for name, n in sizes.items()))
+    for stem in ("text103", "big1000"):
+        sizes = {p.name: len(p.read_text(encoding="utf-8", errors="replace"))
+                 for p in (w / f"{stem}.txt", w / f"{stem}-poppler.txt", w / f"{stem}.md") if p.exists()}
+        ctx.notes.append(f"{stem}.pdf text, characters written: " + ", ".join(f"{k} {n:,}" for k, n in sizes.items()))
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    ctx.notes.append(f"full text: boundread reads pages on {cores} cores (forked PDFium workers); pdftotext on one")
     return rows
 
 
@@ -89,6 +116,43 @@ def log_rows(ctx: Ctx) -> list[Row]:
     big = ctx.br("extract big.log --lines 1-1000", "extract", f["big.log"], "--lines", "1-1000",
                  "-o", w / "log-big.txt")
     return [ratio_row("extract --lines 1-1000: 1 GB log / 1 MB log", big, small, limit=1.3)]
+
+
+def text_rows(ctx: Ctx) -> list[Row]:
+    """A 1.1 GB, 15-million-line log (in the page cache), each row next to the Unix tool doing the same."""
+    f, w = ctx.files, ctx.work
+    huge = f["huge.log"]
+    tools = {name: shutil.which(name) for name in ("grep", "sed", "tail", "cat")}
+    if not all(tools.values()):
+        return [skipped("text rows (huge.log)", "grep, sed, tail or cat not found")]
+    grep, sed, tail, cat = (str(tools[name]) for name in ("grep", "sed", "tail", "cat"))
+    ctx.run("warm-up: cat huge.log", [cat, str(huge)], repeat=1)  # into the page cache for every row
+    rows = []
+    ours = ctx.br("extract huge.log --grep NOSUCHTHING", "extract", huge, "--grep", "NOSUCHTHING",
+                  "-o", w / "huge-none.txt")
+    theirs = ctx.run("grep -c NOSUCHTHING huge.log", [grep, "-c", "NOSUCHTHING", str(huge)], ok=(1,))
+    rows.append(ratio_row("grep, no match, 1.1 GB log: boundread / grep -c", ours, theirs, limit=3))
+    needle = "line 014999000 "
+    ours = ctx.br("extract huge.log --grep 'line 014999000 ' --max-matches 1", "extract", huge, "--grep", needle,
+                  "--max-matches", "1", "-o", w / "huge-one.txt")
+    theirs = ctx.run("grep -m1 'line 014999000 ' huge.log", [grep, "-m1", needle, str(huge)])
+    rows.append(ratio_row("grep, one match near the end: boundread / grep -m1", ours, theirs, limit=3))
+    ours = ctx.br("extract huge.log --lines 14999000-", "extract", huge, "--lines", "14999000-",
+                  "-o", w / "huge-lines.txt")
+    theirs = ctx.run("sed -n '14999000,$p' huge.log", [sed, "-n", "14999000,$p", str(huge)])
+    rows.append(ratio_row("--lines 14999000- (near the end): boundread / sed -n", ours, theirs, limit=1.5))
+    big = ctx.br("extract huge.log --tail 100", "extract", huge, "--tail", "100", "-o", w / "huge-tail.txt")
+    small = ctx.br("extract small.log --tail 100", "extract", f["small.log"], "--tail", "100",
+                   "-o", w / "small-tail.txt")
+    theirs = ctx.run("tail -n 100 huge.log", [tail, "-n", "100", str(huge)])
+    rows.append(ratio_row("--tail 100: 1.1 GB log / 1 MB log", big, small, limit=1.3))
+    rows.append(ratio_row("--tail 100, 1.1 GB log: boundread / tail -n 100", big, theirs, limit=None))
+    found = {name: (w / name).read_text(encoding="utf-8", errors="replace") if (w / name).exists() else ""
+             for name in ("huge-one.txt", "huge-lines.txt", "huge-tail.txt")}
+    ctx.notes.append("huge.log answers: --grep found " + ("line 14,999,000" if found["huge-one.txt"].startswith(
+        "14999000:") else "NOT line 14,999,000") + f"; --lines wrote {found['huge-lines.txt'].count(chr(10)):,} "
+        f"lines (to the 100,000-char cap); --tail 100 wrote {found['huge-tail.txt'].count(chr(10))} lines")
+    return rows
 
 
 def zip_rows(ctx: Ctx) -> list[Row]:
@@ -231,8 +295,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="cache folder for the generated inputs and the markitdown venv")
     parser.add_argument("--repeat", type=int, default=5, help="runs per command; the best wall time counts")
     parser.add_argument("--markdown", action="store_true", help="print the table as markdown (for the README)")
-    parser.add_argument("--only", choices=("guard", "ledger"),
-                        help="run one section: guard (its input is big1000.pdf), or ledger (SQLite vs PostgreSQL)")
+    parser.add_argument("--only", choices=("guard", "ledger", "text", "pdf", "startup"),
+                        help="run one section: guard (its input is big1000.pdf), ledger (SQLite vs PostgreSQL), "
+                             "text (huge.log: grep, --lines, --tail), pdf (start-up and the PDF rows) or startup")
     args = parser.parse_args(argv)
     started = time.perf_counter()
     exe = Path(sys.executable).with_name("boundread")
@@ -245,11 +310,16 @@ def main(argv: list[str] | None = None) -> int:
         print(table.render(ledger_rows(ctx), markdown=args.markdown))
         print("\n".join(f"note: {line}" for line in ctx.notes))
         return 0
+    if args.only == "text":  # the 1.1 GB log and the 1 MB one
+        return _text_only(exe, args)
+    if args.only in ("pdf", "startup"):  # the three PDFs and pdftotext
+        return _pdf_only(exe, args)
     files = inputs.make_all(args.inputs)
     found = {"pdftotext": peers.apt_tool("pdftotext", "poppler-utils"), "unzip": peers.apt_tool("unzip", "unzip"),
              "markitdown": peers.markitdown(args.inputs)}
     ctx = Ctx.create(exe, files, args.inputs, args.repeat, found)
-    rows = [*startup_rows(ctx), *pdf_rows(ctx), *info_rows(ctx), *xlsx_rows(ctx), *log_rows(ctx), *zip_rows(ctx)]
+    rows = [*startup_rows(ctx), *pdf_rows(ctx), *info_rows(ctx), *xlsx_rows(ctx), *log_rows(ctx), *text_rows(ctx),
+            *zip_rows(ctx)]
     if ctx.has_command("guard-check"):
         rows += guard_rows(ctx)
     else:
@@ -270,6 +340,40 @@ def main(argv: list[str] | None = None) -> int:
     for line in ctx.notes:
         print(f"\nnote: {line}" if args.markdown else f"note: {line}")
     print(f"\nbench took {time.perf_counter() - started:.0f} s; inputs in {args.inputs}", file=sys.stderr)
+    shutil.rmtree(ctx.work, ignore_errors=True)
+    return 0
+
+
+def _text_only(exe: Path, args: argparse.Namespace) -> int:
+    files = {}
+    for name in ("huge.log", "small.log"):
+        make, pos, kw = inputs.INPUTS[name]
+        files[name] = make(args.inputs / name, *pos, **kw)
+    ctx = Ctx.create(exe, files, args.inputs, args.repeat, {})
+    rows = text_rows(ctx)
+    rows += [memory_row(f"peak RSS: boundread {label}", m) for label, m in ctx.memory]
+    print(f"Machine: {table.machine()}; wall time: best of {args.repeat}; other load on the machine adds noise.\n")
+    print(table.render(rows, markdown=args.markdown))
+    for line in ctx.notes:
+        print(f"note: {line}")
+    shutil.rmtree(ctx.work, ignore_errors=True)
+    return 0
+
+
+def _pdf_only(exe: Path, args: argparse.Namespace) -> int:
+    files = {}
+    for name in FULL_TEXT if args.only == "pdf" else ():
+        make, pos, kw = inputs.INPUTS[name]
+        files[name] = args.inputs / name if (args.inputs / name).exists() else make(args.inputs / name, *pos, **kw)
+    found = {"pdftotext": peers.apt_tool("pdftotext", "poppler-utils")} if files else {}
+    ctx = Ctx.create(exe, files, args.inputs, args.repeat, found)
+    rows = startup_rows(ctx) + (pdf_rows(ctx) if files else [])
+    rows += [memory_row(f"peak RSS: boundread {label}", m) for label, m in ctx.memory]
+    print(f"Machine: {table.machine()}; wall time: best of {args.repeat}, commands run by turns; other load on the "
+          "machine adds noise.\n")
+    print(table.render(rows, markdown=args.markdown))
+    for line in ctx.notes:
+        print(f"note: {line}")
     shutil.rmtree(ctx.work, ignore_errors=True)
     return 0
 

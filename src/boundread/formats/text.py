@@ -41,7 +41,10 @@ def info(src: Source, req: Request) -> Details:
         details.warnings.append(f"figures estimated from the first {SAMPLE_BYTES // 1_000_000} MB")
     if longest > 100_000:
         details.warnings.append(f"a line of {longest:,} characters: use --max-chars or --grep, not --lines")
-    details.next.append(("extract", FILE, "--lines", f"1-{_window(len(text), lines, req)}"))
+    window = _window(len(text), lines, req)
+    details.next.append(("extract", FILE, "--lines", f"1-{window}"))
+    if round(lines * scale) > window:  # more than one window: a log's end is read from the end (O(N), any size)
+        details.next.append(("extract", FILE, "--tail", str(window)))
     details.next.append(("extract", FILE, "--grep", "PATTERN", "--context", "2"))
     return details
 
