@@ -92,7 +92,7 @@ LEGIT = [  # each prints a part that fits the cap, or nothing, or a small file w
     "head -5 huge.log",
     "tail huge.log",
     "tail -f huge.log",
-    "head -c 262144 huge.log",  # exactly the cap
+    "head -c 256000 huge.log",  # exactly the cap (256 kB)
     "head -c 1K report.pdf",
     "tail -c 4096 huge.log",
     "head -n 20 long-lines.log",

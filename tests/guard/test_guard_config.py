@@ -17,7 +17,7 @@ needs_tomllib = pytest.mark.skipif(sys.version_info < (3, 11), reason="tomllib n
 
 def test_defaults(tmp_path: Path) -> None:
     cfg = config.load(tmp_path)
-    assert cfg.text_max_bytes == 256 * 1024 and cfg.on_error == "allow"
+    assert cfg.text_max_bytes == 256_000 and cfg.on_error == "allow"  # 256 kB, decimal as units.py
     assert cfg.attachment_dirs == ("attachments",) and "pdf" in cfg.deny_kinds
     assert cfg.sources == ("defaults",)
 
@@ -32,7 +32,7 @@ def test_precedence(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     (project / "pyproject.toml").write_text('[project]\nname = "x"\n[tool.boundread.guard]\nline_cap = 300\n'
                                             'attachment-dirs = ["inbox", "uploads"]\n')
     cfg = config.load(project / "sub" / "deeper")
-    assert cfg.text_max_bytes == 1024 * 1024  # from the user file
+    assert cfg.text_max_bytes == 1_000_000  # from the user file: "1MB"
     assert cfg.line_cap == 300  # the project beats the user
     assert cfg.attachment_dirs == ("inbox", "uploads")
     assert cfg.sources == ("defaults", str(user), str(project / "pyproject.toml"))
@@ -56,9 +56,9 @@ def test_bad_values_fall_back_and_name_the_fix(tmp_path: Path, monkeypatch: pyte
     monkeypatch.setenv("BOUNDREAD_GUARD_LINE_CAP", "100")
     monkeypatch.setenv("BOUNDREAD_GUARD_NOPE", "1")
     cfg = config.load(tmp_path)
-    assert cfg.text_max_bytes == 256 * 1024 and cfg.line_cap == 100  # the bad one keeps its default
+    assert cfg.text_max_bytes == 256_000 and cfg.line_cap == 100  # the bad one keeps its default
     assert len(cfg.notes) == 2
-    assert "BOUNDREAD_GUARD_TEXT_MAX_BYTES" in cfg.notes[0] and "256KB" in cfg.notes[0]
+    assert "BOUNDREAD_GUARD_TEXT_MAX_BYTES" in cfg.notes[0] and "'256kB'" in cfg.notes[0]
     assert "unknown guard setting 'nope'" in cfg.notes[1]
 
 
@@ -97,3 +97,26 @@ def test_a_pyproject_that_only_names_boundread_is_no_config(tmp_path: Path) -> N
                                              encoding="utf-8")
     loaded = config.load(tmp_path)
     assert loaded.notes == () and loaded == config.GuardConfig()
+
+
+@pytest.mark.parametrize(("written", "size", "shown"), [
+    ("256KB", 256_000, "256.0 kB"), ("256kB", 256_000, "256.0 kB"), ("256 kb", 256_000, "256.0 kB"),
+    ("5MB", 5_000_000, "5.0 MB"), ("1.5MB", 1_500_000, "1.5 MB"), ("300000", 300_000, "300.0 kB"),
+    ("256KiB", 262_144, "256 KiB"), ("5MiB", 5_242_880, "5 MiB"), ("1GiB", 1024**3, "1 GiB"),
+    ("2GB", 2 * 10**9, "2.0 GB"),
+])
+def test_sizes_are_decimal_and_binary_units_read_back_as_written(written: str, size: int, shown: str) -> None:
+    assert config.parse_size(written) == size
+    assert config.shown_size(size) == shown
+
+
+@pytest.mark.parametrize("written", ["lots", "-5", "1.2.3", "5QB", "", ".5k", "1e6", "5 M B"])
+def test_a_size_that_is_not_one_names_the_units(written: str) -> None:
+    with pytest.raises(config.ConfigError, match="kB = 1,000 bytes, KiB = 1,024"):
+        config.parse_size(written)
+
+
+def test_the_default_caps_are_round_decimal_sizes() -> None:
+    defaults = config.GuardConfig()
+    assert (defaults.text_max_bytes, defaults.image_max_bytes, defaults.extract_max_bytes) == \
+        (256_000, 5_000_000, 50_000_000)

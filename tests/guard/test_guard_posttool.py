@@ -23,7 +23,6 @@ from hypothesis import strategies as st
 
 from boundread.guard import main, posttool
 from boundread.guard.config import GuardConfig
-from boundread.units import human_bytes
 from conftest import guard_env
 
 LINE = "2026-11-29T08:00:00Z INFO worker request {n:08d} served in 12 ms"
@@ -103,7 +102,7 @@ def test_claude_over_the_cap_is_saved_whole_and_replaced_in_the_tools_shape(tmp_
     text = replaced["stdout"]
     assert replaced["stderr"] == "" and len(text) < 1500
     assert text.startswith("Not an error: the Bash call ran")
-    assert "8,000 lines" in text and "text" in text and f"over the {human_bytes(256 * 1024)} cap" in text
+    assert "8,000 lines" in text and "text" in text and "over the 256.0 kB cap" in text
     assert f"Full output saved to: {saved}" in text
     assert f"boundread extract {saved} --lines 1-200" in text
     assert f"boundread extract {saved} --grep PATTERN --context 2" in text
@@ -155,7 +154,10 @@ def test_the_cap_is_the_guards_text_max_bytes(tmp_path: Path, monkeypatch: pytes
     monkeypatch.setenv("BOUNDREAD_GUARD_TEXT_MAX_BYTES", "4KB")
     _, out = hook(claude(tmp_path, small))
     stdout = json.loads(out)["hookSpecificOutput"]["updatedToolOutput"]["stdout"]
-    assert f"over the {human_bytes(4 * 1024)} cap" in stdout
+    assert "over the 4.0 kB cap" in stdout  # 4KB is 4,000 bytes, and reads back as written
+    monkeypatch.setenv("BOUNDREAD_GUARD_TEXT_MAX_BYTES", "4KiB")
+    _, out = hook(claude(tmp_path, small))
+    assert "over the 4 KiB cap" in json.loads(out)["hookSpecificOutput"]["updatedToolOutput"]["stdout"]
     assert posttool.answer(claude(tmp_path, small), config=GuardConfig(text_max_bytes=100)) != ""
     assert posttool.answer(claude(tmp_path, "x" * 900), config=GuardConfig(text_max_bytes=100)) == ""  # floor
 

@@ -11,7 +11,6 @@ import pytest
 
 from boundread.guard import check_read, dialects
 from boundread.guard.main import run
-from boundread.units import human_bytes
 
 
 def _claude(tool: str, cwd: Path, **tool_input: object) -> dict[str, object]:
@@ -86,7 +85,7 @@ def test_many_small_files_together(tmp_path: Path, capsys: pytest.CaptureFixture
         (tmp_path / f"part{number}.log").write_text("y" * 100_000)  # each under the 256 KB cap
     paths = [str(tmp_path / f"part{number}.log") for number in range(4)]
     reason = _reason(_claude("mcp__fs__read_multiple_files", tmp_path, paths=paths), capsys)
-    assert reason is not None and f"together they are over {human_bytes(256 * 1024)}" in reason
+    assert reason is not None and "together they are over 256.0 kB" in reason
     assert _reason(_claude("mcp__fs__read_multiple_files", tmp_path, paths=paths[:2]), capsys) is None
 
 

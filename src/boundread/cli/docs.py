@@ -21,7 +21,6 @@ import typer
 
 from boundread import __version__
 from boundread.errors import ExitCode
-from boundread.units import human_bytes
 
 PROG = "boundread"
 COMPLETE_VAR = "_BOUNDREAD_COMPLETE"
@@ -201,7 +200,7 @@ def exit_codes(readme: str) -> list[tuple[int, str]]:
 
 
 def _guard_settings() -> list[str]:
-    from boundread.guard.config import KEYS, GuardConfig
+    from boundread.guard.config import KEYS, GuardConfig, shown_size
 
     defaults, lines = GuardConfig(), []
     for key in KEYS:
@@ -209,7 +208,7 @@ def _guard_settings() -> list[str]:
         if isinstance(value, (tuple, frozenset)):
             shown = ", ".join(sorted(value) if isinstance(value, frozenset) else value) or "(none)"
         elif isinstance(value, int) and key.endswith("_bytes"):
-            shown = f"{human_bytes(value)} ({value:,} bytes)"
+            shown = f"{shown_size(value)} ({value:,} bytes)"  # as the guard's messages show it (decimal)
         else:
             shown = str(value) or "(unset)"
         lines += [".TP", f"\\fBBOUNDREAD_GUARD_{key.upper()}\\fR, \\fB{key}\\fR",

@@ -37,7 +37,10 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
     from typing import Any
 
-KB, MB = 1024, 1024 * 1024
+# Sizes are decimal, as everywhere in boundread (units.py): 256 kB = 256,000 bytes. A setting may be
+# written in binary units (256KiB, 5MiB), and is then shown back in them (shown_size).
+KB, MB, GB = 1000, 1000**2, 1000**3
+KIB, MIB, GIB = 1024, 1024**2, 1024**3
 DEFAULT_DENY_KINDS = frozenset(
     {sniff.PDF, sniff.BINARY} | sniff.OFFICE_KINDS | sniff.ARCHIVE_KINDS
 )
@@ -90,9 +93,9 @@ def replace(config: GuardConfig, **changes: Any) -> GuardConfig:
     return GuardConfig(**{**config._fields(), **changes})
 
 
-_SIZE = r"^\s*(\d+(?:\.\d+)?)\s*([kmg]?i?b?)?\s*$"
-_UNITS = {"": 1, "b": 1, "k": KB, "kb": KB, "kib": KB, "m": MB, "mb": MB, "mib": MB,
-          "g": 1024 * MB, "gb": 1024 * MB, "gib": 1024 * MB}
+_UNITS = {"": 1, "b": 1, "k": KB, "kb": KB, "m": MB, "mb": MB, "g": GB, "gb": GB,
+          "ki": KIB, "kib": KIB, "mi": MIB, "mib": MIB, "gi": GIB, "gib": GIB}
+_SIZE_HINT = "use e.g. 256000, '256kB', '5MB' or '256KiB' (kB = 1,000 bytes, KiB = 1,024)"
 _INT_KEYS = {"line_cap", "pdf_page_cap", "extract_max_entries"}
 _SIZE_KEYS = {"text_max_bytes", "image_max_bytes", "extract_max_bytes"}
 _LIST_KEYS = {"attachment_dirs", "allow", "deny_kinds"}
@@ -109,23 +112,35 @@ def _brief(value: object) -> str:
 
 
 def parse_size(value: object, key: str = "size") -> int:
+    """Bytes from ``262144``, ``"256kB"``/``"256KB"``/``"256 kb"`` (1,000s), ``"1.5MB"``, ``"256KiB"`` (1,024s)."""
     if isinstance(value, int) and not isinstance(value, bool):
         return value
-    import re  # only when a size is given as text
+    text = str(value).strip() if not isinstance(value, bool) and len(str(value)) <= 40 else ""
+    digits = len(text) - len(text.lstrip("0123456789."))
+    number, unit = text[:digits], text[digits:].strip().lower()
+    whole, dot, fraction = number.partition(".")
+    if not (whole.isdigit() and (not dot or fraction.isdigit())) or unit not in _UNITS:
+        raise ConfigError(f"{key}: {_brief(value)} is not a size - {_SIZE_HINT}")
+    scale = _UNITS[unit]
+    return int(whole) * scale + (int(fraction) * scale) // 10 ** len(fraction) if dot else int(whole) * scale
 
-    text = str(value) if not isinstance(value, bool) else ""
-    match = re.match(_SIZE, text, re.IGNORECASE) if len(text) <= 40 else None
-    unit = (match.group(2) or "").lower() if match else ""
-    if not match or unit not in _UNITS:
-        raise ConfigError(f"{key}: {_brief(value)} is not a size - use e.g. 262144, '256KB' or '5MB'")
-    return int(float(match.group(1)) * _UNITS[unit])
+
+def shown_size(n: int) -> str:
+    """A size as a message shows it: decimal (``256.0 kB``, units.py), but a whole number of KiB, MiB
+    or GiB that is no round decimal size in those (``256 KiB``), so a setting reads back as written."""
+    for unit, scale in (("GiB", GIB), ("MiB", MIB), ("KiB", KIB)):
+        if n >= scale and n % scale == 0 and n % (scale // 1024 * 1000) != 0:
+            return f"{n // scale:,} {unit}"
+    from boundread.units import human_bytes
+
+    return human_bytes(n)
 
 
 def _coerce(key: str, value: object) -> object:
     if key in _SIZE_KEYS:
         size = parse_size(value, key)
         if size < 0:
-            raise ConfigError(f"{key}: {_brief(value)} is negative - use e.g. 262144, '256KB' or '5MB'")
+            raise ConfigError(f"{key}: {_brief(value)} is negative - {_SIZE_HINT}")
         return size
     if key in _INT_KEYS:
         text = str(value).strip() if not isinstance(value, bool) else ""

@@ -207,7 +207,7 @@ def _rule(kind: str, size: int, absolute: str, here: str | None, cfg: GuardConfi
 def _reason(given: str, absolute: str, here: str | None, sniffed: sniff.Sniffed, size: int, rule: str,
             command: str | None, cfg: GuardConfig, range_params: str) -> str:
     from boundread.guard import reason  # only on a deny: the allow path stays small
-    from boundread.units import human_bytes
+    from boundread.guard.config import shown_size
 
     kind = sniffed.kind
     shown = reason.display_path(given, absolute, here) if command is None else given
@@ -215,13 +215,13 @@ def _reason(given: str, absolute: str, here: str | None, sniffed: sniff.Sniffed,
     described, found = reason.describe(absolute, kind, size, sniffed.subtype)
     why = {
         "image-attachment": "it is in an attachments folder, so you have seen it already",
-        "image-size": f"images over {human_bytes(cfg.image_max_bytes)} flood the context",
+        "image-size": f"images over {shown_size(cfg.image_max_bytes)} flood the context",
         "image-dump": "its bytes printed as text are noise",
-        "text-size": f"over {human_bytes(cfg.text_max_bytes)} needs a bounded read "
+        "text-size": f"over {shown_size(cfg.text_max_bytes)} needs a bounded read "
                      + (f"(pass {range_params}, at most {cfg.line_cap} lines)" if command is None else
-                        f"(print at most {human_bytes(cfg.text_max_bytes)} of it: head -n 200, sed -n 1,200p)"),
+                        f"(print at most {shown_size(cfg.text_max_bytes)} of it: head -n 200, sed -n 1,200p)"),
         "text-long-lines": f"its lines are so long that the lines asked for come to over "
-                           f"{human_bytes(cfg.text_max_bytes)}",
+                           f"{shown_size(cfg.text_max_bytes)}",
         "archive-extract": "unpacking it whole floods the disk and the context",
     }.get(rule, "a whole read floods the context" if kind == sniff.PDF or kind in sniff.OFFICE_KINDS
           else "its raw bytes are not readable text")
@@ -364,7 +364,7 @@ def _unpack_verdict(given: str, program: str, cfg: GuardConfig,
     except OSError:
         return Decision(ALLOW, rule="unreadable", path=given)
     from boundread.guard import reason
-    from boundread.units import human_bytes
+    from boundread.guard.config import shown_size
 
     size = os.stat(absolute).st_size
     described, found = reason.describe(absolute, sniffed.kind, size)
@@ -375,7 +375,7 @@ def _unpack_verdict(given: str, program: str, cfg: GuardConfig,
         return Decision(ALLOW, kind=sniffed.kind, rule="unpack-ok", path=given)
     quoted = reason.quote(given)
     limit = (f"more than {cfg.extract_max_entries} entries" if too_many
-             else f"more than {human_bytes(cfg.extract_max_bytes)}")
+             else f"more than {shown_size(cfg.extract_max_bytes)}")
     cmds = [f"boundread list-zip {quoted}", f"boundread extract {quoted} --member NAME"]
     text = reason.compose(f"`{program}` would unpack {quoted} whole", described, f"it has {limit}", cmds,
                           "List it first, then take the members you need; ask the user if unsure.")

@@ -32,7 +32,7 @@ import sys
 
 from boundread.bytelevel import sniff
 from boundread.guard import jsonio
-from boundread.guard.config import ConfigError
+from boundread.guard.config import ConfigError, shown_size
 from boundread.guard.config import load as load_config
 from boundread.guard.reason import quote
 from boundread.units import human_bytes
@@ -172,7 +172,7 @@ def summary(output: Output, binary: bool, tool: str, cwd: str, cap: int) -> str:
         error = exc.strerror or type(exc).__name__
     shape = "binary data" if binary else "text"
     counted = f", {lines:,} lines" if lines is not None and not binary else ""
-    why = "binary output" if binary else f"over the {human_bytes(cap)} cap"
+    why = "binary output" if binary else f"over the {shown_size(cap)} cap"
     head = (f"Not an error: the {tool} call ran, and boundread put this short answer in place of its output "
             f"({human_bytes(size)} of {shape}{counted}; {why}), to keep the context small.")
     if not saved and output.persisted:

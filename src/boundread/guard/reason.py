@@ -139,5 +139,7 @@ def together(count: int, total: int, cap: int, first: str, over: bool = False) -
     what = f"reading {many} in one call ({human_bytes(total)} together)" if not over else \
         f"reading {many} in one call"
     cmds = [f"boundread info {quote(first)}", f"boundread extract {quote(first)} --lines 1-200"]
-    return compose(what, "each may be small", f"together they are over {human_bytes(cap)}", cmds,
+    from boundread.guard.config import shown_size
+
+    return compose(what, "each may be small", f"together they are over {shown_size(cap)}", cmds,
                    "Read fewer files per call, or a bounded part of each; ask the user which matter.")
