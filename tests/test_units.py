@@ -24,10 +24,13 @@ def test_the_constants_are_decimal_and_read_back_as_written() -> None:
 def test_man_page_sizes_are_in_units_py_units() -> None:
     settings = "\n".join(docs._guard_settings())
     man = (ROOT / "man" / "boundread.1").read_text(encoding="utf-8")
+    scale = {"B": 1, "kB": KB, "MB": MB, "GB": 1000 * MB}
     for value in (GuardConfig().text_max_bytes, GuardConfig().image_max_bytes, GuardConfig().extract_max_bytes):
-        shown = f"Default: {human_bytes(value)} ({value:,} bytes)."
-        assert shown in settings and shown in man
-    assert not re.search(r"\d(KB|MB)\.", settings)  # the old binary '256KB.' form
+        found = re.search(rf"Default: ([\d.]+) (B|kB|MB|GB) \({value:,} bytes\)\.", settings)
+        assert found, (value, settings)
+        assert abs(float(found.group(1)) * scale[found.group(2)] - value) <= value * 0.001  # decimal, not KiB
+        assert found.group(0) in man
+    assert not re.search(r"\d(KB|MB|KiB|MiB)\.", settings)  # the old binary '256KB.' form
 
 
 def test_an_estimate_names_its_sample_in_decimal_units(monkeypatch: pytest.MonkeyPatch) -> None:
