@@ -171,11 +171,9 @@ def intact(manifest: Manifest) -> bool:
 def changes(old: Manifest, new: SourceFacts, params: Params) -> list[str]:
     """Why ``old`` does not describe this run: the source changed, or the parameters did. [] when it does."""
     why = []
-    if (old.source.size, old.source.sha256) != (new.size, new.sha256):
+    if (old.source.size, old.source.sha256) != (new.size, new.sha256):  # touched, same bytes: the chunks hold
         what = "size and content" if old.source.size != new.size else "content (sha256)"
         why.append(f"the source changed since the manifest was written ({what})")
-    elif old.source.mtime_ns != new.mtime_ns:
-        pass  # touched, same bytes: the chunks still hold
     if old.params != params:
         diff = [f"{k} {getattr(old.params, k)} -> {getattr(params, k)}" for k in ("tokens", "overlap", "max_lines",
                                                                                "format", "layout")
