@@ -159,6 +159,7 @@ def test_word_chunks_cut_at_headings(tmp_path: Path) -> None:
     check_bound(result)
     starts = [(tmp_path / "c" / c.file).read_text(encoding="utf-8").lstrip("\n") for c in result.chunks]
     assert sum(s.startswith("# Section") for s in starts) >= len(starts) // 2  # mostly at a heading
+    assert any(c.span.endswith("(from heading 'Section 2')") for c in result.chunks)
 
 
 def test_text_lines_spans_and_overlap(tmp_path: Path) -> None:
