@@ -671,3 +671,36 @@ def test_unmapped_glyphs_are_read_by_ocr_in_auto() -> None:
     outcome, text, _ = _run(source_for_bytes("unmapped.pdf", _unmapped_pdf()))
     assert outcome.totals["engines"] == {"tesseract": "1"} and not outcome.warnings
     assert text.count(UNMAPPED_LINE.decode()) >= 25  # 30 lines; OCR may slip on a few
+
+
+def test_a_doubtful_page_read_by_a_worker_is_judged_here(many: Path, workers: list[list[int]],
+                                                         tmp_path: Path) -> None:
+    import pypdfium2 as pdfium
+
+    doc = pdfium.PdfDocument(str(many))
+    doc.import_pages(pdfium.PdfDocument(_unmapped_pdf()), index=39)  # page 40: glyphs without text
+    mixed = tmp_path / "mixed.pdf"
+    doc.save(str(mixed))
+    doc.close()
+    outcome, text, _ = _run(source_for_path(mixed), ocr="never")
+    assert any(40 in dealt for dealt in workers)  # the doubt crossed the pipe with the page
+    assert outcome.warnings == ["page 40: little readable text (0 of 900 glyphs), its fonts map glyphs to no text: "
+                                "pdfminer reads no more and OCR is off (--ocr never)"]
+    assert outcome.totals["engines"] == {"pdfium": f"1-{PARALLEL_PAGES + 1}"}
+    assert "SENTINEL-PAGE-39" in _by_page(text)[39] and "SENTINEL-PAGE-40" in _by_page(text)[41]
+
+
+@pytest.mark.corpus
+def test_corpus_vertical_page_read_by_a_worker_goes_to_pdfminer(corpus_dir: Path, many: Path,
+                                                                  workers: list[list[int]], tmp_path: Path) -> None:
+    import pypdfium2 as pdfium
+
+    doc = pdfium.PdfDocument(str(many))
+    doc.import_pages(pdfium.PdfDocument(str(corpus_dir / "pdf-jo-japanese-vertical.pdf")), index=39)
+    mixed = tmp_path / "mixed-vertical.pdf"
+    doc.save(str(mixed))
+    doc.close()
+    outcome, text, _ = _run(source_for_path(mixed))
+    assert any(40 in dealt for dealt in workers)
+    assert outcome.totals["engines"] == {"pdfium": f"1-39,41-{PARALLEL_PAGES + 1}", "pdfminer": "40"}
+    assert _by_page(text)[40].replace(" ", "").lstrip().startswith("序")
