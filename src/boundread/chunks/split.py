@@ -236,11 +236,11 @@ class Splitter:
     def _span(self, done: list[Piece], first: int, last: int, continues: bool) -> str:
         lines = f"lines {first}-{last}" if last > first else f"line {first}"
         if not self._units_seen or all(p.unit is None for p in done):
-            first = next((p for p in done if p.level == HEADING), None)
-            if first is None:
+            heading = next((p for p in done if p.level == HEADING), None)
+            if heading is None:
                 return lines
-            title = first.text.strip().lstrip("#").strip()[:60]
-            return lines + (f" (from heading '{title}')" if first is done[0] else f" (heading '{title}')")
+            title = heading.text.strip().lstrip("#").strip()[:60]
+            return lines + (f" (from heading '{title}')" if heading is done[0] else f" (heading '{title}')")
         runs: list[tuple[Unit, list[Piece]]] = []
         for piece in done:
             if piece.unit is None:
