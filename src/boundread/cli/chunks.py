@@ -12,8 +12,6 @@ import typer
 from boundread.cli.boundary import AtLeast, Command, boundary, offer
 from boundread.errors import ExitCode, UsageError
 
-INTERRUPTED = 130
-
 
 def register(app: typer.Typer) -> None:
     """Add `chunks` to the app."""
@@ -76,7 +74,7 @@ def chunks(
 
             print_chunks(result)
         if "interrupted" in result.truncated_reasons:
-            return INTERRUPTED
+            return int(ExitCode.INTERRUPTED)
         return int(ExitCode.TIMEOUT) if any(r.startswith("timeout") for r in result.truncated_reasons) else 0
 
     boundary(as_json, work)
