@@ -299,3 +299,10 @@ def test_the_skill_texts_give_the_map_reduce_protocol_with_real_options() -> Non
         text = " ".join((data / name).read_text(encoding="utf-8").split())
         assert "boundread chunks FILE --tokens 20000 --model MODEL" in text
         assert "boundread budget status --json" in text and "sub-agent per chunk" in text
+
+
+def test_an_empty_file_has_no_chunks_and_says_so(tmp_path: Path) -> None:
+    path = tmp_path / "empty.txt"
+    path.write_bytes(b"")
+    result = chunk(path, Params(tokens=100), tmp_path / "c")
+    assert result.complete and result.chunks == () and result.warnings == (f"{path} has no text: nothing to chunk",)

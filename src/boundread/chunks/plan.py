@@ -121,6 +121,8 @@ def chunk(path: str | Path, params: Params, folder: str | Path | None = None, *,
     if (big := max((c.bytes for c in run.written), default=0)) > GUARD_TEXT_BYTES:
         warnings.append(f"a chunk file is {human_bytes(big)}: over {human_bytes(GUARD_TEXT_BYTES)}, the guard asks "
                         "for bounded reads of it - use fewer --tokens for one whole read per chunk")
+    if not chunks and complete:
+        warnings.append(f"{src.name} has no text: nothing to chunk")
     if run.mismatched:
         warnings.append(f"chunks {run.mismatched[0]}.. came out different from the manifest's: run without --from")
     reasons = [*outcome.truncated, *sink.reasons]
