@@ -137,8 +137,11 @@ def _count(buf: Buffer, start: int, end: int) -> int:
     """Newlines in ``buf[start:end]``. ``bytes.replace`` deletes a byte with memchr, ~3x the speed of count."""
     if end - start < 1 << 16:
         return buf.count(b"\n", start, end)
-    whole = len(buf) - len(buf.replace(b"\n", b""))
-    return whole - buf.count(b"\n", 0, start) - buf.count(b"\n", end)
+    if start + len(buf) - end < (end - start) >> 4:  # nearly all of it: the whole buffer, less its small edges
+        whole = len(buf) - len(buf.replace(b"\n", b""))
+        return whole - buf.count(b"\n", 0, start) - buf.count(b"\n", end)
+    part = buf[start:end]  # a copy (memcpy) and a replace still beat count
+    return len(part) - len(part.replace(b"\n", b""))
 
 
 def _after_lines(buf: Buffer, pos: int, end: int, n: int) -> tuple[int, int | None]:
