@@ -91,3 +91,4 @@ def test_the_parsed_path_imports_nothing_slow(project: Path) -> None:
     names, out = _imported(_bash(command, project), project)
     assert "deny" in out and "boundread.guard.shell.parser" in names and "boundread.guard.shell.pattern" in names
     assert not names & (SLOW | {"glob", "fnmatch", "functools", "collections"}), sorted(names & SLOW)
+    assert "boundread.guard.tools" not in names  # the other read tools' module: not for a shell call

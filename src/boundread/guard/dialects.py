@@ -135,6 +135,22 @@ def _call(agent: str, tool: str, args: Mapping[str, Any], cwd: str, event: str =
         offset, limit = read_range(args)
         return Call(agent, tool, READ, path=path, offset=offset, limit=limit, pages=args.get("pages"),
                     cwd=cwd, event=event, tool_input=args)
+    if low in _SHELL_TOOLS:  # before the other read tools (none is a shell): Bash skips loading them
+        command = args.get("command") or args.get("command_line") or args.get("cmd")
+        if isinstance(command, (list, tuple)):  # Codex, the SDKs: an argv list
+            command = _argv(command)
+        if isinstance(command, str) and command:
+            folder = args.get("dir_path") or args.get("cwd") or args.get("workdir")
+            if isinstance(folder, str) and folder:
+                cwd = _join(cwd, folder) if cwd else folder
+            found = []
+            if low in ("powershell", "pwsh"):
+                from boundread.guard import tools
+
+                found = tools.powershell_reads(command)
+            return Call(agent, tool, COMMAND, command=command, cwd=cwd, event=event, tool_input=args,
+                        reads=tuple(found), range_params="-TotalCount N or -Tail N" if found else "")
+        return Call(agent, tool, OTHER, cwd=cwd, event=event, tool_input=args)
     from boundread.guard import tools  # the other read tools: not for the agent's own Read
 
     if tools.is_read_tool(low):
@@ -144,17 +160,6 @@ def _call(agent: str, tool: str, args: Mapping[str, Any], cwd: str, event: str =
         path, limit, _explicit = found[0]
         return Call(agent, tool, READ, path=path, limit=limit, cwd=cwd, event=event, tool_input=args,
                     reads=tuple(found), range_params=tools.range_params(low))
-    if low in _SHELL_TOOLS:
-        command = args.get("command") or args.get("command_line") or args.get("cmd")
-        if isinstance(command, (list, tuple)):  # Codex, the SDKs: an argv list
-            command = _argv(command)
-        if isinstance(command, str) and command:
-            folder = args.get("dir_path") or args.get("cwd") or args.get("workdir")
-            if isinstance(folder, str) and folder:
-                cwd = _join(cwd, folder) if cwd else folder
-            found = tools.powershell_reads(command) if low in ("powershell", "pwsh") else []
-            return Call(agent, tool, COMMAND, command=command, cwd=cwd, event=event, tool_input=args,
-                        reads=tuple(found), range_params="-TotalCount N or -Tail N" if found else "")
     return Call(agent, tool, OTHER, cwd=cwd, event=event, tool_input=args)
 
 
