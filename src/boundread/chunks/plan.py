@@ -28,10 +28,10 @@ from boundread.core.sink import Sink
 from boundread.core.source import source_for_bytes
 from boundread.errors import BoundreadError, UsageError
 from boundread.limits import CHARS_PER_TOKEN, Deadline, Limits, est_tokens
-from boundread.units import human_bytes
+from boundread.units import KB, human_bytes
 
 MAX_CHUNKS = 200
-GUARD_TEXT_BYTES = 256 * 1024  # the guard's default text_max_bytes: a text file above it needs a bounded read
+GUARD_TEXT_BYTES = 256 * KB  # the guard's default text_max_bytes: a text file above it needs a bounded read
 Watch = Callable[[Sink], contextlib.AbstractContextManager[object]]
 
 
