@@ -220,15 +220,41 @@ def finder(pattern: re.Pattern[str], dec: str) -> Finder | None:
             return None
     if not folded and len(encoded) == 1:
         return _literal(encoded[0])
-    parts = [_folded(needle, dec) if folded else re.escape(raw) for needle, raw in zip(needles, encoded,
-                                                                                     strict=True)]
-    search = re.compile(b"|".join(parts)).search
+    if not folded:
+        return _stretches(encoded, None)
+    rare = sorted({extra.encode(dec) for needle in needles for ch in needle.lower() for extra in _FOLDS.get(ch, "")
+                   if _encodable(extra, dec)})
+    exact = re.compile(b"|".join(_folded(needle, dec) for needle in needles))
+    return _stretches([needle.lower().encode(dec) for needle in needles], (rare, exact))
 
-    def regex(buf: Buffer, start: int, end: int) -> int:
-        found = search(buf, start, end)
-        return found.start() if found else -1
 
-    return regex
+def _stretches(needles: list[bytes], folded: tuple[list[bytes], re.Pattern[bytes]] | None) -> Finder:
+    """Several needles (an alternation), or a needle in any case: each stretch of 256 kB searched with
+    ``bytes.find`` per needle, lowered first when the case is folded. A stretch holding one of the non-ASCII
+    letters re.IGNORECASE also matches (K for k, ...) is searched with the exact regex instead."""
+    step, overlap = 1 << 18, max(map(len, needles)) - 1
+
+    def find(buf: Buffer, start: int, end: int) -> int:
+        pos = start
+        while pos < end:
+            stop = min(pos + step + overlap, end)
+            chunk = buf[pos:stop]
+            if folded is not None:
+                rare, exact = folded
+                if rare and not chunk.isascii() and any(letter in chunk for letter in rare):
+                    found = exact.search(buf, pos, stop)
+                    if found:
+                        return found.start()
+                    pos += step
+                    continue
+                chunk = chunk.lower()
+            hits = [at for needle in needles if (at := chunk.find(needle)) >= 0]
+            if hits:
+                return pos + min(hits)
+            pos += step
+        return -1
+
+    return find
 
 
 def _literal(needle: bytes) -> Finder:
