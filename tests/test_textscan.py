@@ -63,6 +63,7 @@ def _forced(path: Path, encoding: str, *, fast: bool, block: int, max_line: int)
     with contextlib.ExitStack() as stack:
         stack.enter_context(mock.patch.object(engine, "open_source", lambda _: _source(path, encoding)))
         stack.enter_context(mock.patch.object(textscan, "BLOCK", block))
+        stack.enter_context(mock.patch.object(textscan, "STRETCH", max(1, block // 2)))
         stack.enter_context(mock.patch.object(sinkmod, "MAX_LINE", max_line))
         if not fast:
             stack.enter_context(mock.patch.object(textscan, "codec", lambda _: None))

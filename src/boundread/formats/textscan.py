@@ -25,6 +25,7 @@ from boundread.core.model import FILE, Outcome, Request, Source
 from boundread.core.sink import Sink
 
 BLOCK = 4 << 20  # bytes read at a time (tests shrink it to hit the block edges)
+STRETCH = 1 << 18  # bytes searched at a time for several needles or -i (tests shrink it too)
 CHUNK_CHARS = 64 * 1024
 _BOM = codecs.BOM_UTF8
 _FAST = frozenset({"utf-8", "utf-8-sig", "ascii", *(f"iso8859-{n}" for n in range(1, 17)),
@@ -232,10 +233,10 @@ def _stretches(needles: list[bytes], folded: tuple[list[bytes], re.Pattern[bytes
     """Several needles (an alternation), or a needle in any case: each stretch of 256 kB searched with
     ``bytes.find`` per needle, lowered first when the case is folded. A stretch holding one of the non-ASCII
     letters re.IGNORECASE also matches (K for k, ...) is searched with the exact regex instead."""
-    step, overlap = 1 << 18, max(map(len, needles)) - 1
+    overlap = max(map(len, needles)) - 1
 
     def find(buf: Buffer, start: int, end: int) -> int:
-        pos = start
+        pos, step = start, STRETCH
         while pos < end:
             stop = min(pos + step + overlap, end)
             chunk = buf[pos:stop]
