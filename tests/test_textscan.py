@@ -28,7 +28,7 @@ from boundread.errors import UsageError
 from boundread.formats import textscan
 from boundread.limits import Limits
 from boundread.ranges import OPEN_END
-from tests.helpers import run
+from tests.helpers import run, run_json
 
 SETTINGS = settings(derandomize=True, max_examples=400, deadline=None, database=None,
                     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
@@ -207,3 +207,23 @@ def test_a_window_the_timeout_stops_before_it_begins_suggests_more_time_not_a_st
         assert after.exit_code == 0
         numbers = [line.rsplit(" ", 1)[-1] for line in after.stdout.splitlines()]
         assert numbers == [str(n) for n in range(40_000, 40_011)]
+
+
+def test_the_cli_takes_tail_and_says_what_does_not_combine(tmp_path: Path) -> None:
+    log = tmp_path / "server.log"
+    log.write_text("".join(f"request {n} served\n" for n in range(1, 5001)), encoding="utf-8")
+    result = run("extract", str(log), "--tail", "2", "--stdout")
+    assert result.exit_code == 0 and result.stdout == "request 4999 served\nrequest 5000 served\n"
+    assert "the last 2 lines" in result.stderr
+    code, data = run_json("extract", str(log), "--tail", "3", "--max-chars", "30")
+    assert code == 0 and data["truncated"] and data["next"][-1].endswith("--tail 2")  # the 2 lines not shown yet
+    for clash in (("--grep", "x"), ("--lines", "1-5")):
+        result = run("extract", str(log), "--tail", "5", *clash)
+        assert result.exit_code == 2 and result.stdout == ""
+        assert result.stderr.startswith("boundread: error: --tail does not combine with") and "Traceback" not in \
+            result.stderr
+    pdf = tmp_path / "r.pdf"
+    pdf.write_bytes((Path(__file__).resolve().parents[1] / "src/boundread/data/sample-report.pdf").read_bytes())
+    code, data = run_json("extract", str(pdf), "--tail", "5")
+    assert code == 2 and "--tail does not apply" in data["error"]["message"]
+    assert any("--tail" in step for step in run_json("info", str(log))[1]["next"])  # 5,000 lines: more than a window
