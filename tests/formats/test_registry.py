@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+from pathlib import Path
 
 import pytest
 
@@ -28,3 +29,25 @@ def test_every_sniffed_kind_has_a_handler() -> None:
 def test_an_unknown_kind_is_unsupported() -> None:
     with pytest.raises(Unsupported):
         handler_for("hologram")
+
+
+def test_libmagic_is_asked_only_when_our_sniff_is_not_decisive(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from boundread.core import detect as detect_mod
+
+    asked: list[Path] = []
+
+    def fake_mime(path: Path) -> str:
+        asked.append(path)
+        return "application/pdf"
+
+    monkeypatch.setattr(detect_mod, "libmagic_mime", fake_mime)
+    pdf = tmp_path / "a.pdf"
+    pdf.write_bytes(b"%PDF-1.7\n%\xe2\xe3\n1 0 obj<<>>endobj\n")
+    assert detect_mod.detect(pdf, sniff.sniff_path(pdf)).kind == sniff.PDF
+    assert asked == []  # the %PDF- header decided it
+    junk = tmp_path / "junk.bin"
+    junk.write_bytes(bytes(range(256)) * 4)
+    sniffed = sniff.sniff_path(junk)
+    assert (sniffed.kind, sniffed.subtype) == (sniff.BINARY, "unknown")
+    assert detect_mod.detect(junk, sniffed).kind == sniff.PDF  # libmagic's specific answer wins for unknown bytes
+    assert asked == [junk]
