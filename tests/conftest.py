@@ -24,7 +24,7 @@ def _clean_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("BOUNDREAD_STATE_DIR", str(tmp_path / "state"))
     monkeypatch.setenv("BOUNDREAD_OUT_DIR", str(tmp_path / "out"))
     for name in list(os.environ):
-        if name.startswith("BOUNDREAD_GUARD_") or name == "BOUNDREAD_DEPTH":
+        if name.startswith("BOUNDREAD_GUARD_") or name in ("BOUNDREAD_DEPTH", "BOUNDREAD_LEDGER_URL"):
             monkeypatch.delenv(name)
 
 

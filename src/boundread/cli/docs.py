@@ -31,6 +31,9 @@ MAN = "man/boundread.1"
 ENVIRONMENT = (
     ("BOUNDREAD_OUT_DIR", "Folder for extracted text when `-o` is not given (default `./boundread-out`)."),
     ("BOUNDREAD_STATE_DIR", "Folder of the budget ledger `budget.sqlite3` (default `$XDG_STATE_HOME/boundread`)."),
+    ("BOUNDREAD_LEDGER_URL", "`postgresql://user:pass@host:port/db`: the budget ledger lives in that PostgreSQL "
+     "database, shared by every machine that points at it (needs `boundread[postgres]`); unset or empty, the "
+     "SQLite file. Else `ledger_url` under `[budget]` in the user config file."),
     ("BOUNDREAD_DEPTH", "Sub-agent depth, compared with `--max-depth`; `budget exec` runs its command with one more."),
     ("BOUNDREAD_SESSION", "Set by `budget exec` for its command; its default `--session`."),
     ("BOUNDREAD_BUDGET_PRICES", 'Per-million-token prices as JSON, e.g. `{"my-model": {"input": 3, "output": 15}}`; '
@@ -74,10 +77,12 @@ FILES = (
     ("pyproject.toml", "`[tool.boundread.guard]`: guard settings; `[tool.boundread.budget.prices]`: model prices. "
      "The nearest one upwards from the hook's working directory."),
     (".boundread.toml", "`[guard]`: guard settings, found like `pyproject.toml` (first in the same folder)."),
-    ("$XDG_CONFIG_HOME/boundread/config.toml", "User guard settings (`[guard]`); project files and "
-     "`BOUNDREAD_GUARD_*` variables win over them."),
+    ("$XDG_CONFIG_HOME/boundread/config.toml", "User settings: `[guard]` (project files and `BOUNDREAD_GUARD_*` "
+     "variables win over them) and `ledger_url` under `[budget]` (the fleet ledger, never read from a project)."),
     ("$BOUNDREAD_STATE_DIR/budget.sqlite3", "The budget ledger (SQLite, safe for parallel hooks); "
      "`$XDG_STATE_HOME/boundread/budget.sqlite3` without `BOUNDREAD_STATE_DIR`."),
+    ("$BOUNDREAD_STATE_DIR/budget.postgres.limits.json", "With a PostgreSQL ledger: the limits this machine last "
+     "read, which guard-check still enforces while the server cannot be reached."),
     (".claude/, .codex/, .gemini/, .cursor/, .github/hooks/, AGENTS.md, GEMINI.md",
      "Where `boundread init` registers the hook and the skill for each agent (`--dry-run` shows the change)."),
 )
