@@ -21,8 +21,9 @@ OCR_EXIT = 0 if ocr.missing("eng") is None else 4
 def readme_commands() -> list[list[str]]:
     text = README.read_text(encoding="utf-8")
     blocks = re.findall(r"```[a-z]*\n(.*?)```", text, flags=re.S)
-    return [shlex.split(line[len("$ boundread "):]) for block in blocks for line in block.splitlines()
-            if line.startswith("$ boundread ")]
+    commands = [shlex.split(line[len("$ boundread "):]) for block in blocks for line in block.splitlines()
+                if line.startswith("$ boundread ")]
+    return [words[:words.index("|")] if "|" in words else words for words in commands]  # `| head -2`: ours only
 
 
 def python_examples() -> list[str]:
