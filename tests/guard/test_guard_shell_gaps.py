@@ -7,6 +7,7 @@ and the fan-out caps. Files are made in the test; a small git repository holds a
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -38,6 +39,10 @@ def work(tmp_path_factory: pytest.TempPathFactory) -> Path:
     for number in range(300):
         (many / f"f{number:03}.txt").write_text("x\n")
     shutil.copy(SAMPLE, many / "z-last.pdf")  # sorted after the first 256
+    jp = root / "jp"
+    jp.mkdir()
+    shutil.copy(SAMPLE, jp / "報告書\u3000最終.pdf")  # an ideographic space: not a blank to bash's IFS
+    (jp / "a.txt").write_text("a\n")  # the listing has a newline, so it is split
     repo = root / "repo"
     (repo / "sub").mkdir(parents=True)
     shutil.copy(SAMPLE, repo / "sub" / "big.pdf")
@@ -104,6 +109,29 @@ DUMPS = [
     ("cat many/*", "more than"),
     ("cat many/*.txt many/z-last.pdf", "z-last.pdf"),
     ("find many -type f -exec cat {} +", "more than"),
+    ("cd many && cat $(ls)", "more than"),  # ls cuts its listing at the cap
+    ("cd many && ls | xargs cat", "more than"),
+    # exec's descriptors: `>&N` is a copy of what N was, not a file named N; an unknown N is the output
+    ("exec 3>&1 >/dev/null; exec >&3; cat report.pdf", "report.pdf"),
+    ("exec 3>&1; cat report.pdf >&3", "report.pdf"),
+    ("exec 3>&1 >/dev/null; cat report.pdf >&3", "report.pdf"),
+    ("cat report.pdf >&5", "report.pdf"),
+    ("exec 4>&1; exec 3>&4 >/dev/null; exec 1>&3; cat app.log", "app.log"),
+    # an exec that may not run hides nothing after it
+    ('if [ -n "$QUIET" ]; then exec >/dev/null; fi; cat report.pdf', "report.pdf"),
+    ('case "$Q" in y) exec >/dev/null;; esac; cat report.pdf', "report.pdf"),
+    ("while false; do exec >/dev/null; done; cat report.pdf", "report.pdf"),
+    ('[ -n "$Q" ] && exec >/dev/null; cat report.pdf', "report.pdf"),
+    ("false || exec >/dev/null; cat app.log", "app.log"),
+    ("exec >/dev/null & cat report.pdf", "report.pdf"),
+    # writes add to what a file holds: `>>`, and each command after `exec >FILE`
+    ("exec >x.out; cat report.pdf; echo ok; exec >/dev/stderr; cat x.out", "report.pdf"),
+    ("cat report.pdf >x.out; echo ok >>x.out; cat x.out", "report.pdf"),
+    ("echo ok >> report.pdf; cat report.pdf", "report.pdf"),
+    # word splitting on IFS: space, tab and newline only - or what the command set IFS to
+    ("cd jp && cat $(ls)", "最終.pdf"),
+    ("cd jp && F=$(ls); cat $F", "最終.pdf"),
+    ('IFS=,; F="small.txt,report.pdf"; cat $F', "report.pdf"),
 ]
 
 LEGIT = [
@@ -147,6 +175,16 @@ LEGIT = [
     "wc -l many/*",
     "for f in many/*; do wc -c \"$f\"; done",
     "find many -name '*.txt' | wc -l",
+    "exec 3>&1 >/dev/null; cat report.pdf",
+    "exec 3>/dev/null; cat report.pdf >&3",
+    "exec 3>&1 >/dev/null; exec >&3; wc -c report.pdf",
+    'exec >/dev/null; if [ -n "$Q" ]; then echo hi; fi; cat report.pdf',
+    "exec >/dev/null && cat report.pdf",
+    "exec >x.out; cat report.pdf; echo ok; exec >/dev/stderr; wc -c x.out",
+    "cd jp && ls",
+    "cd jp && wc -c $(ls)",
+    'IFS=,; F="small.txt,texts/a.txt"; cat $F',
+    "cd many && ls | head -n 5",
 ]
 
 
@@ -180,3 +218,50 @@ def test_a_cap_is_said_when_it_denies_and_when_it_allows(work: Path) -> None:
 def test_git_show_judges_the_worktree_file_of_that_path(work: Path) -> None:
     decision = check_command("cd repo && git show HEAD:sub/big.pdf", cwd=work)
     assert decision.kind == "pdf" and "git show" in decision.reason
+
+
+def _scandir_place(folder: Path, name: str) -> int:
+    return [entry.name for entry in os.scandir(folder)].index(name)
+
+
+def test_a_glob_that_stops_before_its_first_match_is_unchecked(tmp_path: Path,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """`cat *.pdf` in a folder whose PDF lies past the directory-entry cap: not the literal `*.pdf`
+    (a missing file, allowed) but an unchecked print, refused as capped."""
+    from boundread.guard.shell import pattern
+
+    for number in range(40):
+        (tmp_path / f"f{number:02}.txt").write_text("")
+    shutil.copy(SAMPLE, tmp_path / "late.pdf")
+    place = _scandir_place(tmp_path, "late.pdf")
+    if place == 0:  # the cap must stop before the PDF: put it after the first entry
+        (tmp_path / "late.pdf").rename(tmp_path / "late2.pdf")
+        place = _scandir_place(tmp_path, "late2.pdf")
+    assert place > 0
+    monkeypatch.setattr(pattern, "SCAN", place)
+    printed = check_command("cat *.pdf", cwd=tmp_path)
+    assert (printed.decision, printed.rule) == ("deny", "capped"), printed
+    listed = check_command("ls *.pdf", cwd=tmp_path)
+    assert (listed.decision, listed.rule) == ("allow", "command-ok-capped"), listed
+
+
+def test_find_exec_past_its_cap_is_unchecked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from boundread.guard.shell import fanout
+
+    for number in range(40):
+        (tmp_path / f"f{number:02}.txt").write_text("")
+    shutil.copy(SAMPLE, tmp_path / "late.pdf")
+    place = next(k for k, name in enumerate(next(os.walk(tmp_path))[2]) if name == "late.pdf")
+    if place == 0:
+        (tmp_path / "late.pdf").rename(tmp_path / "late2.pdf")
+        place = next(k for k, name in enumerate(next(os.walk(tmp_path))[2]) if name == "late2.pdf")
+    monkeypatch.setattr(fanout, "WALK", place)
+    printed = check_command("find . -name '*.pdf' -exec cat {} +", cwd=tmp_path)
+    assert (printed.decision, printed.rule) == ("deny", "capped"), printed
+    counted = check_command("find . -name '*.pdf' -exec wc -c {} +", cwd=tmp_path)
+    assert counted.decision == "allow", counted
+
+
+def test_a_missing_file_next_to_a_cap_is_refused(work: Path) -> None:
+    decision = check_command("ls many/*; cat no-such-file.txt", cwd=work)
+    assert (decision.decision, decision.rule) == ("deny", "capped"), decision

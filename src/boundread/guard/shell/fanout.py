@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import os
 
-from boundread.guard.shell.state import FANOUT, UNKNOWN, Env, Stream, read_file, small_text
+from boundread.guard.shell.state import FANOUT, UNCHECKED, UNKNOWN, Env, Stream, read_file, small_text
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -85,6 +85,8 @@ def find(name: str, args: list[str], env: Env, ctx: Ctx) -> Stream:
     sep = "\0" if "-print0" in expression or "-0" in args else "\n"
     out = Stream(text=sep.join(found) + sep if found else "")
     commands = _execs(expression)
+    if capped:  # what -exec would also run on past the cap is unchecked
+        found = [*found[:FANOUT - 1], UNCHECKED]
     for command, batch in commands:
         if batch:
             argv = [part for arg in command for part in (found if arg == "{}" else [arg])]

@@ -469,10 +469,12 @@ def _ls(args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
             continue
         absolute = env.path(target)
         try:
-            entries = sorted(os.listdir(absolute))[:FANOUT] if os.path.isdir(absolute) else [target]
+            entries = sorted(os.listdir(absolute)) if os.path.isdir(absolute) else [target]
         except OSError:
             continue
         names.extend(entries)
+    if len(names) > FANOUT:  # the listing is cut: what `cat $(ls)` or `ls | xargs cat` reads past it is unchecked
+        ctx.cap(f"`ls` lists more than {FANOUT} names; the first {FANOUT} were checked")
     return Stream(text="\n".join(names[:FANOUT]) + "\n")
 
 

@@ -32,6 +32,9 @@ ARGS = 1024
 #: Nodes and commands one call may visit before the walk gives up and the conservative scan decides.
 STEPS = 20_000
 UNKNOWN = "\x00"  # a word whose value cannot be known here (`$1` outside a function, `$(date)`)
+#: The names a capped fan-out left unchecked (a glob or ``find`` that stopped before any match): unknown,
+#: and a file a dumper reads unseen - decide denies a whole print of it.
+UNCHECKED = UNKNOWN + "unchecked"
 SMALL_SCRIPT = 64 * 1024  # a script or name list read from disk (or a pipe of a small file): at most this
 _VISIBLE = frozenset({"/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/fd/1", "/dev/fd/2", "/dev/console",
                       "/proc/self/fd/1", "/proc/self/fd/2", "/proc/thread-self/fd/1", "/proc/thread-self/fd/2"})
@@ -77,13 +80,15 @@ class Stream:
 class Env:
     """The shell's state: working directory, variables (with the flows a ``$(...)`` put in them),
     the directory stack, functions, positional arguments, the files written so far (read back later),
-    and where ``exec >FILE`` sent the shell's stdout (None: where the command's output goes)."""
+    where ``exec >FILE`` sent the shell's stdout (None: where the command's output goes), and the other
+    descriptors ``exec 3>&1`` opened (each a target as stdout is; None: the command's output)."""
 
-    __slots__ = ("args", "cwd", "dirs", "functions", "stdout", "var_flows", "vars", "writes")
+    __slots__ = ("args", "cwd", "dirs", "fds", "functions", "stdout", "var_flows", "vars", "writes")
 
     def __init__(self, cwd: str) -> None:
         self.cwd = cwd
         self.stdout: str | None = None
+        self.fds: dict[str, str | None] = {}
         self.vars: dict[str, str] = {"PWD": cwd}
         self.var_flows: dict[str, list[Flow]] = {}
         self.dirs: list[str] = []
@@ -96,7 +101,7 @@ class Env:
         env = Env(self.cwd)
         env.vars, env.var_flows = dict(self.vars), dict(self.var_flows)
         env.dirs, env.functions, env.args = list(self.dirs), dict(self.functions), list(self.args)
-        env.writes, env.stdout = self.writes, self.stdout
+        env.writes, env.stdout, env.fds = self.writes, self.stdout, dict(self.fds)
         return env
 
     def path(self, word: str) -> str:
@@ -156,7 +161,7 @@ def visible(absolute: str) -> bool:
 def read_file(env: Env, word: str, program: str) -> Stream:
     """What reading ``word`` yields: what the command wrote there earlier, else the file itself."""
     if UNKNOWN in word:
-        return Stream()
+        return Stream([(UNCHECKED, (), program)]) if UNCHECKED in word else Stream()
     absolute = env.path(word)
     written = env.writes.get(absolute)
     if written is not None:

@@ -20,11 +20,49 @@ _SEQUENCES = frozenset({"program", "compound_statement", "do_group", "else_claus
                         "if_statement", "case_statement", "case_item", "negated_command", "list",
                         "c_style_for_statement"})
 _STDERR = frozenset({"/dev/stderr", "/dev/fd/2", "/proc/self/fd/2", "/dev/tty", "/dev/console"})
+#: Compound commands whose bodies may not run (or run again): an `exec >FILE` inside holds after them only
+#: where that hides nothing the shell's stdout showed before (see _maybe).
+_CONDITIONAL = frozenset({"if_statement", "case_statement", "while_statement", "until_statement",
+                          "for_statement", "c_style_for_statement"})
+_SHOWN = "/dev/tty"  # the conversation itself, whatever `exec >FILE` did to stdout since (`>&3` after `exec 3>&1`)
 
 
 def run(node: Node, env: Env, ctx: Ctx, stdin: Stream) -> Stream:
     ctx.step()
     kind = node.type
+    if kind in _CONDITIONAL:
+        saved, fds = env.stdout, dict(env.fds)
+        try:
+            return _run(node, kind, env, ctx, stdin)
+        finally:
+            _maybe(saved, fds, env)
+    if kind == "list" and len(node.named_children) > 1:  # `a && b`, `a || b`: b may not run
+        first, *rest = node.named_children
+        out = _sequence([first], env, ctx, stdin)
+        saved, fds = env.stdout, dict(env.fds)
+        out.add(_sequence(rest, env, ctx, stdin))
+        _maybe(saved, fds, env)
+        return out
+    return _run(node, kind, env, ctx, stdin)
+
+
+def _shows(target: str | None, env: Env) -> bool:
+    """Does output sent to this stdout target reach the conversation?"""
+    return target is None or (UNKNOWN not in target and visible(env.path(target)))
+
+
+def _maybe(saved: str | None, fds: dict[str, str | None], env: Env) -> None:
+    """After a body that may not have run: stdout (and each descriptor) is what it was before when that
+    showed the output - an `exec >/dev/null` in an `if` hides nothing after it - else what the body left."""
+    if _shows(saved, env) or (saved is not None and UNKNOWN not in saved and env.path(saved) != "/dev/null"
+                              and not _shows(env.stdout, env)):
+        env.stdout = saved
+    for fd, target in fds.items():
+        if _shows(target, env) or fd not in env.fds:
+            env.fds[fd] = target
+
+
+def _run(node: Node, kind: str, env: Env, ctx: Ctx, stdin: Stream) -> Stream:
     if kind == "command":
         return _command(node, env, ctx, stdin, [])
     if kind == "redirected_statement":
@@ -64,9 +102,11 @@ def run(node: Node, env: Env, ctx: Ctx, stdin: Stream) -> Stream:
 def _sequence(nodes: list[Node], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
     out = Stream()
     for child in nodes:
-        found = run(child, env, ctx, stdin)
+        after = child.next_sibling
+        background = after is not None and after.type == "&"  # `exec >/dev/null & cat f`: a job of its own
+        found = run(child, env.copy() if background else env, ctx, stdin)
         if env.stdout is not None and (found.flows or found.text):  # after `exec >FILE`: into FILE
-            found = _route(found, env.stdout, env, ctx)
+            found = _route(found, env.stdout, env, ctx, append=True)
         out.add(found)
     return out
 
@@ -134,15 +174,28 @@ def _command(node: Node, env: Env, ctx: Ctx, stdin: Stream, redirects: list[Node
         ctx.cap(f"`{argv[0] if argv[0] != UNKNOWN else 'the command'}` has more than {ARGS} arguments; "
                 f"the first {ARGS} were checked")
         argv = argv[:ARGS + 1]
-    stdin, target, after = _inputs(redirects, env, ctx, stdin)
-    if argv == ["exec"] and target is not None:  # `exec >FILE`: what the shell prints from here goes to FILE
-        env.stdout = None if target != UNKNOWN and visible(env.path(target)) and env.path(target) not in _STDERR \
-            else target
+    redirected = _inputs(redirects, env, ctx, stdin)
+    stdin, target, after, append, opened = redirected
+    if argv == ["exec"] and (target is not None or opened):  # `exec >FILE`: what the shell prints goes to FILE
+        for fd, where in opened.items():  # `exec 3>&1`: a copy of stdout as it was; `exec 3>&-` closes it
+            if where == "-":
+                env.fds.pop(fd, None)
+            else:
+                env.fds[fd] = where
+        if target is not None:
+            _exec_stdout(target, append, env)
         return _after(Stream(flows), after, env, ctx)
     out = command(argv, env, ctx, stdin) if argv else Stream()
     out.flows.extend(flows)  # `echo $(cat f)`: the substitution's output is printed by the command
-    out = _route(out, target, env, ctx)
+    out = _route(out, target, env, ctx, append)
     return _after(out, after, env, ctx)
+
+
+def _exec_stdout(target: str, append: bool, env: Env) -> None:
+    absolute = env.path(target) if UNKNOWN not in target else ""
+    env.stdout = None if absolute and visible(absolute) and absolute not in _STDERR else target
+    if absolute and not append and not visible(absolute) and absolute != "/dev/null":
+        env.writes[absolute] = Stream()  # `exec >FILE` empties it; what follows is added to it
 
 
 def _fields(node: Node, env: Env, ctx: Ctx, flows: list[Flow]) -> list[str]:
@@ -155,15 +208,18 @@ def _redirected(node: Node, env: Env, ctx: Ctx, stdin: Stream) -> Stream:
     redirects = [child for child in node.named_children if child.type.endswith("_redirect")]
     if body is not None and body.type == "command":
         return _command(body, env, ctx, stdin, redirects)
-    stdin, target, after = _inputs(redirects, env, ctx, stdin)
+    stdin, target, after, append, _opened = _inputs(redirects, env, ctx, stdin)
     out = run(body, env, ctx, stdin) if body is not None else Stream()
-    return _after(_route(out, target, env, ctx), after, env, ctx)
+    return _after(_route(out, target, env, ctx, append), after, env, ctx)
 
 
 def _inputs(redirects: list[Node], env: Env, ctx: Ctx,
-            stdin: Stream) -> tuple[Stream, str | None, list[Node]]:
-    """(the stdin the redirections give, where stdout goes - None: where it went -, what follows a heredoc)."""
+            stdin: Stream) -> tuple[Stream, str | None, list[Node], bool, dict[str, str | None]]:
+    """(the stdin the redirections give, where stdout goes - None: where it went -, what follows a heredoc,
+    whether stdout is appended to, the descriptors above 2 they open: ``3>&1``, ``3>f``, ``3>&-`` as "-")."""
     target: str | None = None
+    append = False
+    opened: dict[str, str | None] = {}
     after: list[Node] = []
     for redirect in redirects:
         kind = redirect.type
@@ -186,11 +242,24 @@ def _inputs(redirects: list[Node], env: Env, ctx: Ctx,
             if operator in ("<", "<>") and fd in ("", "0"):
                 stdin = read_file(env, dest, "")
             elif operator in ("&>", "&>>") or (operator in (">", ">>", ">|") and fd in ("", "1")):
-                target = dest
+                target, append = dest, operator in ("&>>", ">>")
+            elif operator in (">", ">>", ">|") and fd.isdigit() and int(fd) > 2:
+                opened[fd] = dest
             elif operator == ">&" and fd in ("", "1"):
-                target = "/dev/stderr" if dest == "2" else (None if dest == "1" else
-                                                            "/dev/null" if dest == "-" else dest)
-    return stdin, target, after
+                target, append = _descriptor(dest, opened, env), True
+            elif operator == ">&" and fd.isdigit() and int(fd) > 2:  # `3>&1`: a copy of stdout as it is now
+                opened[fd] = "-" if dest == "-" else (target if target is not None else env.stdout) \
+                    if dest == "1" else _descriptor(dest, opened, env)
+    return stdin, target, after, append, opened
+
+
+def _descriptor(dest: str, opened: dict[str, str | None], env: Env) -> str | None:
+    """Where ``>&N`` sends stdout: 2 is stderr, 1 stays, ``-`` closes it; a descriptor ``exec 3>&1`` or
+    ``3>f`` opened goes where it went then; an unknown one is taken to be the conversation."""
+    if dest in ("1", "2", "-"):
+        return {"1": None, "2": "/dev/stderr", "-": "/dev/null"}[dest]
+    where = opened[dest] if dest in opened else env.fds.get(dest, _SHOWN)
+    return _SHOWN if where is None or where == "-" else where
 
 
 def _heredoc(redirect: Node, env: Env, ctx: Ctx) -> Stream:
@@ -204,7 +273,7 @@ def _heredoc(redirect: Node, env: Env, ctx: Ctx) -> Stream:
     return Stream(flows, (body.text or b"").decode("utf-8", "replace"))
 
 
-def _route(out: Stream, target: str | None, env: Env, ctx: Ctx) -> Stream:
+def _route(out: Stream, target: str | None, env: Env, ctx: Ctx, append: bool = False) -> Stream:
     if target is None:
         return out
     if UNKNOWN in target:
@@ -217,6 +286,9 @@ def _route(out: Stream, target: str | None, env: Env, ctx: Ctx) -> Stream:
             ctx.show(out.flows)
             return Stream(text=out.text)
         return out
+    if append:  # `>>` and an exec'd stdout: added to what the file held (the disk's, or this command's writes)
+        written = read_file(env, absolute, "")
+        out = Stream([*written.flows, *out.flows], written.text + out.text)
     env.writes[absolute] = out
     return Stream()
 

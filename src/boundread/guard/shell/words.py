@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 
-from boundread.guard.shell.state import FANOUT, Ctx, Env, Stream
+from boundread.guard.shell.state import FANOUT, UNCHECKED, Ctx, Env, Stream
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -69,16 +69,20 @@ def _unhide(text: str) -> str:
     return "".join(_SHOW.get(ch, ch) for ch in text) if any(ch in _SHOW for ch in text) else text
 
 
-def _fields(value: str) -> str:
-    """An unquoted expansion's value: split where it has blanks; globbed later, but not brace-expanded."""
-    hidden = "".join(_HIDE[ch] if ch in "{}," else ch for ch in value) if any(ch in "{}," for ch in value) else value
-    if not any(ch in _BLANKS for ch in hidden):
-        return hidden
-    words = hidden.split()
-    if not words:
-        return _SPLIT
-    lead, tail = (_SPLIT if hidden[0] in _BLANKS else ""), (_SPLIT if hidden[-1] in _BLANKS else "")
-    return lead + _SPLIT.join(words) + tail
+def _fields(value: str, env: Env) -> str:
+    """An unquoted expansion's value: split where it has IFS characters (by default space, tab and
+    newline only - not every Unicode space, as ``str.split()`` would); globbed later, not brace-expanded.
+    An IFS the command set splits at each of its characters (runs of them as one: empty fields name no file)."""
+    blanks = env.vars.get("IFS", _BLANKS)
+    if any(ch in blanks for ch in value):
+        for ch in blanks[1:]:
+            value = value.replace(ch, blanks[0])
+        words = [word for word in value.split(blanks[0]) if word]
+        if not words:
+            return _SPLIT
+        lead, tail = (_SPLIT if value[0] == blanks[0] else ""), (_SPLIT if value[-1] == blanks[0] else "")
+        value = lead + _SPLIT.join(words) + tail
+    return "".join(_HIDE[ch] if ch in "{}," else ch for ch in value) if any(ch in "{}," for ch in value) else value
 
 
 def _raw(node: Node, env: Env, ctx: Ctx, into: list[Flow], split: bool = False) -> str | None:
@@ -95,10 +99,10 @@ def _raw(node: Node, env: Env, ctx: Ctx, into: list[Flow], split: bool = False) 
         return _double(node, env, ctx, into)
     if kind in ("simple_expansion", "expansion"):
         found = _variable(node, env, ctx, into)
-        return None if found is None else _fields(found) if split else _hide(found)
+        return None if found is None else _fields(found, env) if split else _hide(found)
     if kind == "command_substitution":
         found = substitute(node, env, ctx, into)
-        return None if found is None else _fields(found) if split else _hide(found)
+        return None if found is None else _fields(found, env) if split else _hide(found)
     if kind == "concatenation":
         parts: list[str] = []
         for child in node.children:
@@ -304,4 +308,6 @@ def _glob(field: str, env: Env, ctx: Ctx) -> list[str]:
     if found.capped:
         ctx.cap(f"`{_unhide(field)}` matches more than {len(found.names)} names (boundread looks at "
                 f"{FANOUT} matches or {pattern.SCAN:,} directory entries); the first {len(found.names)} were checked")
+    if found.capped and not found.names:  # stopped before any match: what it would give is unchecked
+        return [UNCHECKED]
     return found.names or [_unhide(field)]
