@@ -103,7 +103,8 @@ def test_a_pyproject_that_only_names_boundread_is_no_config(tmp_path: Path) -> N
     ("256KB", 256_000, "256.0 kB"), ("256kB", 256_000, "256.0 kB"), ("256 kb", 256_000, "256.0 kB"),
     ("5MB", 5_000_000, "5.0 MB"), ("1.5MB", 1_500_000, "1.5 MB"), ("300000", 300_000, "300.0 kB"),
     ("256KiB", 262_144, "256 KiB"), ("5MiB", 5_242_880, "5 MiB"), ("1GiB", 1024**3, "1 GiB"),
-    ("2GB", 2 * 10**9, "2.0 GB"),
+    ("2GB", 2 * 10**9, "2.0 GB"), ("125MiB", 125 * 1024**2, "125 MiB"), ("1000KiB", 1_024_000, "1,000 KiB"),
+    ("3GiB", 3 * 1024**3, "3 GiB"), ("1.024MB", 1_024_000, "1,000 KiB"),
 ])
 def test_sizes_are_decimal_and_binary_units_read_back_as_written(written: str, size: int, shown: str) -> None:
     assert config.parse_size(written) == size

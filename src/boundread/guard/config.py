@@ -126,14 +126,18 @@ def parse_size(value: object, key: str = "size") -> int:
 
 
 def shown_size(n: int) -> str:
-    """A size as a message shows it: decimal (``256.0 kB``, units.py), but a whole number of KiB, MiB
-    or GiB that is no round decimal size in those (``256 KiB``), so a setting reads back as written."""
-    for unit, scale in (("GiB", GIB), ("MiB", MIB), ("KiB", KIB)):
-        if n >= scale and n % scale == 0 and n % (scale // 1024 * 1000) != 0:
-            return f"{n // scale:,} {unit}"
+    """A size as a message shows it: decimal (``256.0 kB``, units.py) when that reads back as the same
+    bytes, else a whole number of GiB, MiB or KiB (``256 KiB``, ``125 MiB`` - not ``131.1 MB``), so a
+    setting reads back as written."""
     from boundread.units import human_bytes
 
-    return human_bytes(n)
+    decimal = human_bytes(n)
+    if parse_size(decimal) == n:
+        return decimal
+    for unit, scale in (("GiB", GIB), ("MiB", MIB), ("KiB", KIB)):
+        if n >= scale and n % scale == 0:
+            return f"{n // scale:,} {unit}"
+    return decimal
 
 
 def _coerce(key: str, value: object) -> object:
