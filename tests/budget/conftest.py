@@ -1,8 +1,8 @@
 """The ``backend`` fixture: each ledger test runs on SQLite and on a real PostgreSQL server.
 
 The server starts once per test run (pgserver.py); each test gets its own schema in it, named in the URL's
-``search_path``, so tests never see each other's rows. In CI (``CI`` set) a server that cannot start fails
-the tests instead of skipping them.
+``search_path``, so tests never see each other's rows. In CI (``CI`` set, and not to ``0``, ``false`` or ``no``)
+a server that cannot start fails the tests instead of skipping them.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ def pg_server() -> Iterator[pgserver.Server]:
     try:
         server = pgserver.start()
     except (RuntimeError, OSError, PermissionError) as exc:
-        if os.environ.get("CI"):
+        if os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no"):
             pytest.fail(f"PostgreSQL ledger tests need a server: {exc}")
         pytest.skip(f"PostgreSQL ledger tests need a server: {exc}")
     yield server

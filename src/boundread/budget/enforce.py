@@ -32,11 +32,13 @@ def _ledger_file() -> str:
 
 
 def session_of(payload: dict[str, Any]) -> str | None:
-    """The agent's session id, whatever the dialect calls it."""
+    """The agent's session id, whatever the dialect calls it, as every store keeps it (``schema.clean``)."""
+    from boundread.budget.schema import clean
+
     for key in SESSION_KEYS:
         value = payload.get(key)
         if isinstance(value, (str, int)) and str(value):
-            return str(value)
+            return clean(str(value))
     return None
 
 
@@ -53,7 +55,11 @@ def project_of(payload: dict[str, Any]) -> str | None:
     cwd = payload.get("cwd") or payload.get("workspace_roots")
     if isinstance(cwd, list):
         cwd = cwd[0] if cwd else None
-    return os.path.realpath(cwd) if isinstance(cwd, str) and cwd else None
+    if not isinstance(cwd, str) or not cwd or "\0" in cwd:  # realpath raises on a NUL: no such folder
+        return None
+    from boundread.budget.schema import clean
+
+    return clean(os.path.realpath(cwd))
 
 
 def check_tool_call(payload: dict[str, Any], tool_name: str, tool_input: Any) -> str | None:
@@ -64,8 +70,9 @@ def check_tool_call(payload: dict[str, Any], tool_name: str, tool_input: Any) ->
     With ``BOUNDREAD_LEDGER_URL`` (or ``ledger_url`` in the user config) the ledger is that PostgreSQL database.
     """
     from boundread.budget.ledgerurl import find
+    from boundread.budget.schema import clean
 
-    url = find()
+    url, tool_name = find(), clean(tool_name)
     if url:
         return _check_postgres(url, payload, tool_name, tool_input)
     path = _ledger_file()
@@ -93,34 +100,65 @@ def _check_postgres(url: str, payload: dict[str, Any], tool_name: str, tool_inpu
     Unreachable or failing, it applies the error policy over the limits last seen from this machine, kept in
     ``budget.postgres.limits.json`` (the SQLite ledger's sidecar plays that part for a damaged file).
     """
+    import time
+
     from boundread.budget.hookpath import NeedsLedger, Unusable
     from boundread.budget.pghook import check
+    from boundread.budget.pgschema import ANSWER_S
 
     stand_in = os.path.join(_state_dir(), "budget.postgres")  # noqa: PTH118 - its sidecar is the cache
     session, project, depth = session_of(payload) or "default", project_of(payload), depth_of(payload)
+    start = time.monotonic()
     try:
         return check(url, stand_in + ".limits.json", session, project, tool_name, tool_input, depth)
-    except NeedsLedger:  # tables to create or migrate, or no libpq to load: psycopg does both
-        return _check_with_pg_ledger(url, stand_in, session, project, tool_name, tool_input, depth)
+    except NeedsLedger:  # tables to create or migrate, or no libpq to load: psycopg does both, in what is left
+        left = max(ANSWER_S - (time.monotonic() - start), 1.0)
+        return _check_with_pg_ledger(url, stand_in, session, project, tool_name, tool_input, depth, left)
     except Unusable as exc:
         return unusable(stand_in, str(exc), session, project, tool_input, limited=exc.limited)
 
 
 def _check_with_pg_ledger(
-    url: str, stand_in: str, session: str, project: str | None, tool_name: str, tool_input: Any, depth: int
+    url: str, stand_in: str, session: str, project: str | None, tool_name: str, tool_input: Any, depth: int,
+    seconds: float,
 ) -> str | None:
+    """psycopg's check, bounded by the clock (``seconds``: what is left of pghook's ``ANSWER_S``): a frozen server,
+    which no statement_timeout ends, denies the calls with a budget instead of hanging the agent."""
+    import signal
+
     from boundread.budget.digest import action_digest
     from boundread.budget.errors import LedgerError
+    from boundread.budget.ledgerurl import redact
     from boundread.budget.policy import decide
     from boundread.budget.postgres import PostgresLedger
 
+    def late(*_: object) -> None:
+        raise _Late
+
+    try:
+        previous = signal.signal(signal.SIGALRM, late)
+    except (ValueError, AttributeError):  # not the main thread, or no SIGALRM: psycopg's TCP timeouts only
+        previous = None
+    else:
+        signal.setitimer(signal.ITIMER_REAL, seconds)
     try:
         with PostgresLedger(url) as ledger:
             verdict = ledger.record_call(session, project, tool_name, action_digest(tool_name, tool_input), depth,
                                          decide)
     except LedgerError as exc:
         return unusable(stand_in, str(exc), session, project, tool_input)
+    except _Late:  # limits may have been read: spend unknown, a limited call must not pass
+        what = f"the budget ledger {redact(url)} did not answer within {seconds:.0f} s - retry, or check the server"
+        return unusable(stand_in, what, session, project, tool_input, limited=True)
+    finally:
+        if previous is not None:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, previous)
     return None if verdict is None else str(verdict)
+
+
+class _Late(Exception):
+    """psycopg's check ran past ``ANSWER_S``."""
 
 
 def _lost(path: str, payload: dict[str, Any], tool_input: Any) -> str | None:

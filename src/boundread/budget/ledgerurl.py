@@ -60,3 +60,56 @@ def redact(url: str) -> str:
         return url.split("?", 1)[0]
     user = auth.split(":", 1)[0]
     return f"{scheme}://{user}{':***' if ':' in auth else ''}@{host.split('?', 1)[0]}"
+
+
+def problem(url: str) -> str | None:
+    """Why ``url`` cannot be a PostgreSQL ledger (one line naming the fix, never the value), or None.
+
+    A URL (``postgresql://`` or ``postgres://``) or a libpq keyword string (``host=db dbname=budget``); anything
+    else (``postgress://``, a bare password pasted by mistake) would reach libpq as a database name and come back
+    in its error message, password and all.
+    """
+    if url.startswith(SCHEMES):  # libpq takes these two, lower case, and nothing else as a URL
+        return None
+    if "://" not in url and "=" in url:
+        return None  # a keyword string: libpq parses it
+    return (f"BOUNDREAD_LEDGER_URL (or {KEY} in {user_config()}) is not a PostgreSQL URL"
+            f" - write it as {SCHEMES[0]}user:password@host:5432/dbname, or unset it for the local SQLite ledger")
+
+
+def mask(text: str, url: str) -> str:
+    """``text`` (a driver's error, a message) with the URL and its passwords, raw and percent-decoded, as ``***``."""
+    secrets = {url}
+    _, sep, rest = url.partition("://")
+    if sep:
+        auth, at, _ = rest.split("?", 1)[0].rpartition("@")
+        if at and ":" in auth:
+            secrets.add(auth.split(":", 1)[1])
+        query = rest.split("?", 1)[1] if "?" in rest else ""
+        words = query.split("&")
+    else:
+        words = url.split()
+    for word in words:
+        key, eq, value = word.partition("=")
+        if eq and key.strip().lower() == "password":
+            secrets.add(value.strip().strip("'"))
+    for secret in list(secrets):
+        secrets.add(_unquote(secret))
+    for secret in sorted((s for s in secrets if s), key=len, reverse=True):
+        text = text.replace(secret, redact(url) if secret == url else "***")
+    return text
+
+
+def _unquote(text: str) -> str:
+    """Percent-decoding (``urllib.parse.unquote`` without importing it on the hook path); bad escapes stay."""
+    if "%" not in text:
+        return text
+    out, i, raw = bytearray(), 0, text.encode("utf-8", "surrogatepass")
+    while i < len(raw):
+        if raw[i] == 0x25 and i + 2 < len(raw) and all(chr(c) in "0123456789abcdefABCDEF" for c in raw[i + 1:i + 3]):
+            out.append(int(raw[i + 1:i + 3], 16))
+            i += 3
+        else:
+            out.append(raw[i])
+            i += 1
+    return out.decode("utf-8", "replace")

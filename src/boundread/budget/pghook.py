@@ -17,9 +17,9 @@ import os
 import select
 import time
 
-from boundread.budget.hookpath import NeedsLedger, Unusable, _record
-from boundread.budget.pgschema import CONNECT_S, LOCK_SCOPES, STATEMENT_MS, VERSION
-from boundread.budget.schema import COUNT_CALL_PG, CURRENT_VERSION, LIMIT_COLS, scope_key
+from boundread.budget.hookpath import NeedsLedger, Unusable, _record, _set
+from boundread.budget.pgschema import ANSWER_S, CONNECT_S, LOCK_SCOPES, STATEMENT_MS, VERSION
+from boundread.budget.schema import COUNT_CALL_PG, CURRENT_VERSION, LIMIT_COLS, clean, scope_key
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -29,7 +29,7 @@ LIBPQ = ("libpq.so.5", "libpq.5.dylib", "libpq.dll")
 _INTS = (20, 21, 23)  # int8, int2, int4
 _NUMERIC = 1700
 _OK = (1, 2)  # PGRES_COMMAND_OK, PGRES_TUPLES_OK
-ANSWER_S = STATEMENT_MS / 1000 + CONNECT_S  # past the server's own statement_timeout: the server is gone
+UNDEFINED_TABLE = "42P01"
 
 
 class PgError(Exception):
@@ -86,8 +86,10 @@ class Conn:
 
     def __init__(self, lib: Any, url: str, timeout: int = CONNECT_S) -> None:
         self.lib = lib
-        keys = _strings([b"connect_timeout", b"dbname", None])  # the URL's own connect_timeout wins
-        values = _strings([str(timeout).encode(), url.encode(), None])
+        # the URL's own connect_timeout wins (later keywords override earlier ones); client_encoding comes after
+        # it: the text below is UTF-8 whatever the database's encoding, as psycopg's (postgres.py)
+        keys = _strings([b"connect_timeout", b"dbname", b"client_encoding", None])
+        values = _strings([str(timeout).encode(), url.encode("utf-8", "surrogateescape"), b"UTF8", None])
         self.pg = lib.PQconnectdbParams(keys, values, 1)
         if self.pg is None or lib.PQstatus(self.pg) != 0:
             text = lib.PQerrorMessage(self.pg) if self.pg else b"out of memory"
@@ -106,37 +108,52 @@ class Conn:
     def execute(self, sql: str, params: Any = ()) -> Rows:
         parts = sql.split("?")
         text = parts[0] + "".join(f"${n}{part}" for n, part in enumerate(parts[1:], 1))
-        values = [None if v is None else str(int(v) if isinstance(v, bool) else v).encode() for v in params]
+        # text as every store keeps it: c_char_p would cut a NUL's id short, so the same id would not be one key
+        values = [None if v is None else clean(str(int(v) if isinstance(v, bool) else v)).encode() for v in params]
         array = _strings(values) if values else None
         sent = self.lib.PQsendQueryParams(self.pg, text.encode(), len(values), None, array, None, None, 0)
         return self._answer(sent)
 
     def _answer(self, sent: int) -> Rows:
-        """Wait for the answer at most ``ANSWER_S``: a server that stops answering mid-call must not hang the hook
-        (``statement_timeout`` ends lock waits, but a frozen server enforces nothing)."""
+        """Wait for the answer at most ``ANSWER_S`` in all: a server that stops answering mid-call must not hang the
+        hook (``statement_timeout`` ends lock waits, but a frozen server enforces nothing). The wait comes before
+        every ``PQgetResult``: each statement of a script, and the final ready message, may be late."""
         lib = self.lib
         if not sent:
             raise PgError(_line(lib.PQerrorMessage(self.pg)), "08000")
         deadline = time.monotonic() + ANSWER_S
+        chosen = None
+        try:
+            while True:
+                self._wait(deadline)
+                res = lib.PQgetResult(self.pg)  # each statement's result, then NULL; the first error wins
+                if not res:
+                    break
+                if chosen is None or lib.PQresultStatus(chosen) in _OK:
+                    if chosen is not None:
+                        lib.PQclear(chosen)
+                    chosen = res
+                else:
+                    lib.PQclear(res)
+        except PgError:
+            if chosen is not None:
+                lib.PQclear(chosen)
+            raise
+        return self._result(chosen)
+
+    def _wait(self, deadline: float) -> None:
+        """Until ``PQgetResult`` would not block, or ``PgError`` at ``deadline``."""
+        lib = self.lib
         sock = lib.PQsocket(self.pg)
         while True:
             if not lib.PQconsumeInput(self.pg):
                 raise PgError(_line(lib.PQerrorMessage(self.pg)), "08000")
             if not lib.PQisBusy(self.pg):
-                break
+                return
             left = deadline - time.monotonic()
             if left <= 0:
                 raise PgError(f"no answer within {ANSWER_S:g} s", "57014")
             select.select([sock], [], [], left)
-        chosen = None
-        while res := lib.PQgetResult(self.pg):  # each statement's result, then NULL; the first error wins
-            if chosen is None or lib.PQresultStatus(chosen) in _OK:
-                if chosen is not None:
-                    lib.PQclear(chosen)
-                chosen = res
-            else:
-                lib.PQclear(res)
-        return self._result(chosen)
 
     def _result(self, res: int | None) -> Rows:
         lib = self.lib
@@ -173,22 +190,27 @@ def check(
 ) -> str | None:
     """Record the call when a limit applies to it and return the deny reason, or None to allow."""
     from boundread.budget.digest import action_digest
-    from boundread.budget.ledgerurl import redact
+    from boundread.budget.ledgerurl import mask, problem, redact
 
     scopes = [("session", session), ("global", "")] + ([("project", project)] if project else [])
     keys = tuple(scope_key(kind, name) for kind, name in scopes)
     select = f"SELECT scope, {LIMIT_COLS} FROM limits WHERE scope IN ({','.join('?' * len(keys))})"
+    wrong = problem(url)
+    if wrong:
+        raise Unusable(wrong, limited=False)
     lib = _load()
     limited = False
     try:
         db = Conn(lib, url)
     except PgError as exc:
-        raise Unusable(f"cannot reach the budget ledger {redact(url)} ({exc}) - check BOUNDREAD_LEDGER_URL,"
-                       " that the server is up and the password", limited=False) from None
+        raise Unusable(f"cannot reach the budget ledger {redact(url)} ({mask(str(exc), url)}) - check"
+                       " BOUNDREAD_LEDGER_URL, that the server is up and the password", limited=False) from None
     try:
         try:
             version = db.script(f"SET statement_timeout = {STATEMENT_MS}; {VERSION}").fetchone()
         except PgError as exc:
+            if exc.state != UNDEFINED_TABLE:  # late or failing: no hand-over to psycopg, which would wait again
+                raise
             raise NeedsLedger(str(exc)) from None  # no tables yet: PostgresLedger creates them
         if version is None or version[0] != CURRENT_VERSION:
             raise NeedsLedger("the schema needs a migration")
@@ -196,7 +218,7 @@ def check(
         if not found:
             return None  # no limit applies: nothing to record (as SqlLedger.record_call)
         limited = True
-        _remember(db, cache, [str(row[0]) for row in found])
+        _remember(db, cache, [str(row[0]) for row in found if _set(row[1:])])
         db.script("BEGIN")
         db.execute(LOCK_SCOPES.format(marks=",".join("?" * len(keys))), tuple(sorted(keys)))
         verdict = _record(db, select, scopes, keys, session, project, tool, action_digest(tool, tool_input), depth,
@@ -205,7 +227,7 @@ def check(
         return verdict
     except PgError as exc:  # closing without COMMIT rolls back: nothing of this call is left
         what = "did not answer in time" if exc.state == "57014" else "failed"
-        raise Unusable(f"the budget ledger {redact(url)} {what} ({exc}) - retry, or check the server",
+        raise Unusable(f"the budget ledger {redact(url)} {what} ({mask(str(exc), url)}) - retry, or check the server",
                        limited=limited) from None
     finally:
         db.close()
@@ -215,7 +237,7 @@ def _remember(db: Conn, cache: str, found: list[str]) -> None:
     """Keep the local copy of the limits (for when the server is down) up to date with scopes first seen now."""
     from boundread.budget.sidecar import has_scope
 
-    if all(has_scope(cache, [key]) for key in found):
+    if all(has_scope(cache, [key]) for key in found):  # found: the scopes with limits (the cache omits the empty)
         return
     from boundread.budget import sidecar
     from boundread.budget.rows import limits_from_row, limits_json

@@ -47,6 +47,7 @@ VERSION_TABLE = "CREATE TABLE IF NOT EXISTS boundread_schema(version INTEGER NOT
 VERSION = "SELECT version FROM boundread_schema"
 CONNECT_S = 2  # a server that is down or slow: the hook gives up after this, then the error policy applies
 STATEMENT_MS = 10_000  # as schema.BUSY_MS: how long a statement may wait for another's locks
+ANSWER_S = STATEMENT_MS // 1000 + CONNECT_S  # past the server's own statement_timeout: the server is gone
 # pg_advisory_xact_lock keys ("brd" + n): one ingest or reset at a time (dedup reads then writes), one migration
 USAGE_LOCK, LIMITS_LOCK, MIGRATE_LOCK = 0x62726401, 0x62726402, 0x62726403
 LOCK_SCOPES = "SELECT scope FROM limits WHERE scope IN ({marks}) ORDER BY scope FOR UPDATE"

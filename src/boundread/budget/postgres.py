@@ -22,8 +22,9 @@ from typing import Any, TypeVar
 
 from boundread.budget import sidecar
 from boundread.budget.errors import LedgerError
-from boundread.budget.ledgerurl import redact
+from boundread.budget.ledgerurl import mask, problem, redact
 from boundread.budget.pgschema import (
+    ANSWER_S,
     CACHE,
     CONNECT_S,
     LIMITS_LOCK,
@@ -36,7 +37,7 @@ from boundread.budget.pgschema import (
     VERSION_TABLE,
 )
 from boundread.budget.rows import limits_json, state_dir
-from boundread.budget.schema import COUNT_CALL_PG, CURRENT_VERSION
+from boundread.budget.schema import COUNT_CALL_PG, CURRENT_VERSION, clean_params
 from boundread.budget.sqlbase import SqlLedger
 
 _T = TypeVar("_T")
@@ -54,7 +55,8 @@ class _Db:
         self.conn = conn
 
     def execute(self, sql: str, params: Sequence[object] = ()) -> Any:
-        return self.conn.execute(placeholders(sql), tuple(params))
+        """Text parameters cleaned (``schema.clean``): PostgreSQL refuses NUL, which would stop ingest for good."""
+        return self.conn.execute(placeholders(sql), clean_params(tuple(params)))
 
     def close(self) -> None:
         self.conn.close()
@@ -85,11 +87,19 @@ class PostgresLedger(SqlLedger):
     def __init__(self, url: str, *, connect_timeout: float = CONNECT_S) -> None:
         self.url = url
         self.where = redact(url)
+        wrong = problem(url)
+        if wrong:
+            what, _, fix = wrong.partition(" - ")
+            raise LedgerError(what, fix)
         self._pg = driver()
         try:
-            conn = self._pg.connect(url, autocommit=True, connect_timeout=max(1, round(connect_timeout)))
+            # UTF-8 whatever the database's encoding, as pghook's libpq connection; a server that stops answering
+            # mid-call (data sent, never acknowledged) ends the connection in ANSWER_S, as pghook's own wait
+            conn = self._pg.connect(url, autocommit=True, connect_timeout=max(1, round(connect_timeout)),
+                                    client_encoding="UTF8", tcp_user_timeout=ANSWER_S * 1000, keepalives=1,
+                                    keepalives_idle=ANSWER_S // 2, keepalives_interval=1, keepalives_count=3)
         except self._pg.Error as exc:
-            raise pg_error(self.where, exc) from None
+            raise pg_error(self.where, exc, url) from None
         self._db = _Db(conn)
         try:
             self._db.execute(f"SET statement_timeout = {STATEMENT_MS}")
@@ -97,7 +107,7 @@ class PostgresLedger(SqlLedger):
             self._refresh_cache()
         except self._pg.Error as exc:
             self._db.close()
-            raise pg_error(self.where, exc) from None
+            raise pg_error(self.where, exc, self.url) from None
         except LedgerError:
             self._db.close()
             raise
@@ -115,13 +125,13 @@ class PostgresLedger(SqlLedger):
             with self._db.conn.transaction():
                 yield self._db
         except self._pg.Error as exc:
-            raise pg_error(self.where, exc) from None
+            raise pg_error(self.where, exc, self.url) from None
 
     def _guarded(self, read: Callable[[], _T]) -> _T:
         try:
             return read()
         except self._pg.Error as exc:
-            raise pg_error(self.where, exc) from None
+            raise pg_error(self.where, exc, self.url) from None
 
     def _lock(self, db: Any, what: str, keys: Sequence[str] = ()) -> None:
         if what == "limits" and keys:
@@ -171,10 +181,14 @@ class PostgresLedger(SqlLedger):
         self._refresh_cache()
 
 
-def pg_error(where: str, exc: BaseException) -> LedgerError:
-    """One line for a psycopg error: the server's first line, never the password."""
-    text = (str(exc).strip().splitlines() or [type(exc).__name__])[0].strip()
+def pg_error(where: str, exc: BaseException, url: str) -> LedgerError:
+    """One line for a psycopg error: the server's first line, never the URL or its password (``mask``)."""
+    text = mask((str(exc).strip().splitlines() or [type(exc).__name__])[0].strip(), url)
     name = type(exc).__name__
+    if name == "ProgrammingError":  # psycopg's word for a URL it cannot parse (a bad %-escape, an unknown option)
+        return LedgerError(f"the budget ledger URL {where} cannot be used ({text})",
+                           "fix BOUNDREAD_LEDGER_URL: percent-encode a %, @, : or / in the password as %25, %40,"
+                           " %3A, %2F")
     if name == "QueryCanceled":
         return LedgerError(f"the budget ledger {where} did not answer within {STATEMENT_MS // 1000}s ({text})",
                            "another machine holds a lock, or the server is overloaded; retry")

@@ -61,3 +61,24 @@ COUNT_CALL_PG = COUNT_CALL.replace("MAX(", "GREATEST(")  # PostgreSQL's two-argu
 def scope_key(kind: str, name: str = "") -> str:
     """The ``limits.scope`` value: ``global``, ``session:<id>`` or ``project:<dir>``."""
     return kind if kind == "global" else f"{kind}:{name}"
+
+
+def clean(text: str) -> str:
+    """``text`` as every store keeps it: NUL and lone surrogates as U+FFFD.
+
+    PostgreSQL refuses NUL in text, libpq's C strings stop at it, and a lone surrogate (``"\\ud800"``, from JSON
+    or a file name) is no UTF-8 for any of them: the same id is then the same key in SQLite, in PostgreSQL and
+    on the hook's libpq path, and it never fails a write.
+    """
+    if "\0" in text:
+        text = text.replace("\0", "\ufffd")
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        text = "".join("\ufffd" if "\ud800" <= ch <= "\udfff" else ch for ch in text)
+    return text
+
+
+def clean_params(params: tuple[object, ...] | list[object]) -> tuple[object, ...]:
+    """``clean`` over the text parameters of one statement."""
+    return tuple(clean(v) if isinstance(v, str) else v for v in params)

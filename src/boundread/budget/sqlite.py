@@ -10,16 +10,23 @@ import sqlite3
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from boundread.budget import sidecar
 from boundread.budget.errors import LedgerError
 from boundread.budget.model import BudgetLimits
 from boundread.budget.rows import ledger_path, limits_json, scopes_text, why
-from boundread.budget.schema import BUSY_MS, CURRENT_VERSION, MIGRATIONS
+from boundread.budget.schema import BUSY_MS, CURRENT_VERSION, MIGRATIONS, clean_params
 from boundread.budget.sqlbase import SqlLedger
 
 _T = TypeVar("_T")
+
+
+class _Connection(sqlite3.Connection):
+    """Text parameters as every store keeps them (``schema.clean``): a lone surrogate is no UTF-8 for sqlite3."""
+
+    def execute(self, sql: str, parameters: Any = (), /) -> sqlite3.Cursor:
+        return super().execute(sql, clean_params(parameters) if isinstance(parameters, (tuple, list)) else parameters)
 
 
 class SqliteLedger(SqlLedger):
@@ -41,7 +48,7 @@ class SqliteLedger(SqlLedger):
             )
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._db = sqlite3.connect(self.path, timeout=BUSY_MS / 1000, isolation_level=None)
+            self._db = sqlite3.connect(self.path, timeout=BUSY_MS / 1000, isolation_level=None, factory=_Connection)
             self._db.execute(f"PRAGMA busy_timeout = {BUSY_MS}")
             if self._db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
                 self._db.execute("PRAGMA journal_mode = WAL")
