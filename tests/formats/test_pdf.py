@@ -293,6 +293,15 @@ def test_a_pdf_that_opens_but_ends_early_says_so(files: dict[str, Path]) -> None
     assert not any("ends early" in w for w in pdf.info(source_for_path(files["twelve"]), Request()).warnings)
 
 
+@pytest.mark.parametrize("trailing", [1 << 10, 4 << 10, 60 << 10])
+def test_bytes_after_the_marker_are_no_truncation(files: dict[str, Path], trailing: int) -> None:
+    data = files["twelve"].read_bytes()
+    src = source_for_bytes("padded.pdf", data + b"\r\n" + bytes(range(256)) * (trailing // 256))
+    assert not any("ends early" in w for w in pdf.info(src, Request()).warnings)
+    outcome, text, _ = _run(src)
+    assert not any("ends early" in w for w in outcome.warnings) and "SENTINEL-PAGE-12" in text
+
+
 @pytest.mark.parametrize("cut", [0.3, 0.6, 0.9])
 @pytest.mark.parametrize("engine", ["auto", "pdfminer"])
 def test_truncated_file_reads_what_it_can(files: dict[str, Path], cut: float, engine: str) -> None:
@@ -601,6 +610,141 @@ def test_pages_cross_the_pipe_whole() -> None:
         got = [parallel._unpack(pipe) for _ in sent]
         assert parallel._unpack(pipe) is None
     assert got == sent
+
+
+def _pages_of(many: Path, room: int | None, deadline: Any = None) -> list[Page]:
+    """Every page of ``many`` through parallel.read, with a caller that always has ``room`` chars left."""
+    src = source_for_path(many)
+    doc = PdfiumDoc(src, None)
+    try:
+        numbers = list(range(1, PARALLEL_PAGES + 1))
+        return list(parallel.read(doc, src, None, numbers, False, lambda: room, deadline or Deadline(None)))
+    finally:
+        doc.close()
+
+
+def _alone(many: Path) -> list[Page]:
+    doc = PdfiumDoc(source_for_path(many), None)
+    try:
+        return list(doc.read(1, PARALLEL_PAGES, layout=False))
+    finally:
+        doc.close()
+
+
+def test_a_worker_that_spends_its_budget_is_no_failure(many: Path, workers: list[list[int]]) -> None:
+    alone = _alone(many)
+    budget = sum(len(page.text) for page in alone[:24])  # worth a worker, less than the pages dealt to it
+    pages = _pages_of(many, budget)
+    assert workers and sum(len(page.text) for page in pages if page.number in workers[0]) > budget
+    assert [page.error for page in pages] == [None] * PARALLEL_PAGES  # it stopped early: read on here
+    assert pages == alone and _no_children_left()
+
+
+def _open_fds() -> list[str]:
+    return sorted(entry.name for entry in Path("/proc/self/fd").iterdir())
+
+
+@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="counts descriptors in /proc (Linux)")
+@pytest.mark.parametrize("failing", [1, 2])
+def test_a_fork_that_fails_leaks_nothing_and_reads_on(many: Path, workers: list[list[int]], failing: int,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    fork, forks = os.fork, []
+
+    def out_of_processes() -> int:
+        forks.append(len(forks) + 1)
+        if len(forks) == failing:
+            raise BlockingIOError(11, "Resource temporarily unavailable")
+        return fork()
+
+    monkeypatch.setattr(parallel, "cpus", lambda: 4)  # three workers are dealt chunks
+    monkeypatch.setattr(os, "fork", out_of_processes)
+    before = _open_fds()
+    outcome, text, _ = _run(source_for_path(many))
+    assert len(workers) == len(forks) == failing  # of the three dealt, none is tried after the failure
+    assert _open_fds() == before and _no_children_left()
+    expected_outcome, expected = _sequential(monkeypatch, source_for_path(many))
+    assert text == expected and outcome.warnings == expected_outcome.warnings == []
+    assert outcome.done == f"pages 1-{PARALLEL_PAGES} of {PARALLEL_PAGES}"
+
+
+def test_ctrl_c_right_after_the_fork_stays_out_of_the_worker(many: Path, workers: list[list[int]],
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    fork = os.fork
+
+    def interrupted_child() -> int:  # Ctrl-C lands in the child before it has ignored SIGINT
+        pid = fork()
+        if pid == 0:
+            try:
+                os.kill(os.getpid(), signal.SIGINT)
+                time.sleep(0.01)  # any handler due runs by now
+            except KeyboardInterrupt:
+                os._exit(99)  # the child would have run this process's code: its finally, the output file
+        return pid
+
+    monkeypatch.setattr(os, "fork", interrupted_child)
+    outcome, text, _ = _run(source_for_path(many))
+    assert workers and outcome.warnings == [] and _no_children_left()
+    assert text == _sequential(monkeypatch, source_for_path(many))[1]
+
+
+def test_no_workers_outside_the_main_thread(many: Path, workers: list[list[int]],
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    import threading
+
+    got: list[tuple[Outcome, str, Sink]] = []
+    thread = threading.Thread(target=lambda: got.append(_run(source_for_path(many))))  # as the MCP server does
+    thread.start()
+    thread.join()
+    assert got and not workers  # a fork there could inherit a lock another thread holds
+    outcome, text, _ = got[0]
+    assert text == _sequential(monkeypatch, source_for_path(many))[1]
+    assert outcome.done == f"pages 1-{PARALLEL_PAGES} of {PARALLEL_PAGES}"
+
+
+def test_a_worker_killed_by_its_alarm_is_a_timeout(many: Path, workers: list[list[int]],
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    pack = parallel._pack
+
+    def stuck_on_35(page: Page) -> bytes:  # runs in the worker only: page 35 takes for ever
+        if page.number == 35:
+            time.sleep(60)
+        return pack(page)
+
+    monkeypatch.setattr(parallel, "_pack", stuck_on_35)
+    deadline = _RunsOut()
+    deadline.remaining = 0.0  # the worker's alarm: one second from its start
+    sink = Sink(Limits(), deadline)  # type: ignore[arg-type]
+    outcome = pdf.extract(source_for_path(many), Request(), sink)
+    assert workers and 35 in workers[0] and _no_children_left()
+    # the same report as one process whose deadline ran out on page 35
+    page, alone = Rereader.page, _RunsOut()
+
+    def expire_at_35(self: Rereader, got: Page) -> Page:
+        alone.over = alone.over or got.number == 35
+        return page(self, got)
+
+    monkeypatch.setattr(Rereader, "page", expire_at_35)
+    with monkeypatch.context() as patch:
+        patch.setattr(parallel, "usable", lambda: False)
+        one = Sink(Limits(), alone)  # type: ignore[arg-type]
+        expected = pdf.extract(source_for_path(many), Request(), one)
+    assert sink.timed_out and one.timed_out and sink.reasons == one.reasons == ["timeout after 1 s"]
+    assert sink.text() == one.text() and [int(n) for n, _ in MARKER.findall(sink.text())] == list(range(1, 35))
+    assert outcome.warnings == expected.warnings == []  # no "PDFium crashed on it (signal 14)"
+    assert outcome.resume == expected.resume == ("pages", FILE, "35-68")  # as wide as what fitted
+    assert outcome.done == expected.done == "pages 1-34 of 70"
+
+
+@pytest.mark.parametrize("mode", ["never", "auto"])
+def test_a_page_that_timed_out_is_not_read_again(many: Path, mode: str) -> None:
+    src = source_for_path(many)
+    doc = PdfiumDoc(src, None)
+    try:
+        pick = Rereader(src, Request(ocr=mode), doc, Deadline(None))
+        late = Page(5, "", timed_out=True)
+        assert pick.page(late) is late and pick.no_text == [] and pick.engines == {}  # not "no text layer"
+    finally:
+        doc.close()
 
 
 # --- glyphs whose font maps them to no text ---------------------------------------------------------------------

@@ -87,11 +87,13 @@ def header_version(src: Source) -> str | None:
     return found.group(1).decode() if found else None
 
 
-TAIL = 1024  # bytes at the end of a file where a complete PDF has its %%EOF marker
+TAIL = 1 << 16  # bytes at the end of a file searched for its %%EOF marker: complete PDFs often carry trailing
+# bytes after it (padding, a signature block, a mail client's or a scanner's junk), rarely more than a few kB
 
 
 def cut_short(src: Source) -> bool:
-    """The file ends early: no ``%%EOF`` near its end, as when a download or a copy stopped part way."""
+    """The file ends early: no ``%%EOF`` anywhere in its last :data:`TAIL` bytes, as when a download or a copy
+    stopped part way. A marker followed by other bytes is a complete file with trailing data, not a cut one."""
     with src.open() as stream:
         stream.seek(max(src.size - TAIL, 0))
         return b"%%EOF" not in stream.read(TAIL)

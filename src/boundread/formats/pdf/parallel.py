@@ -15,10 +15,13 @@ Bounded by construction:
   blocks it until this process reads on; when the caller stops (char cap, ``--lines`` complete, the deadline,
   Ctrl-C, an error), closing the generator kills the workers at once.
 - A worker that dies (a crash inside PDFium) costs one page, reported as unreadable; this process reads the
-  rest of that worker's pages itself. Workers ignore Ctrl-C (the parent keeps what it has) and carry their own
-  alarm, so none outlives the time limit.
+  rest of that worker's pages itself. A worker that cannot start (``fork`` fails: EAGAIN, ENOMEM) leaves its
+  chunks to this process. Workers ignore Ctrl-C (the parent keeps what it has; SIGINT is blocked across the
+  ``fork`` so that it cannot reach a child before it ignores it) and carry their own alarm, so none outlives the
+  time limit: a worker killed by that alarm makes its page a timeout, as a deadline does in one process.
 
-Only ``os.fork`` platforms (Linux, macOS) use workers; elsewhere, and for small reads, the reading is sequential.
+Only ``os.fork`` platforms (Linux, macOS) use workers, and only from the main thread; elsewhere, and for small
+reads, the reading is sequential.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ import contextlib
 import os
 import signal
 import struct
+import threading
 import time
 import warnings
 from collections.abc import Callable, Generator, Iterator
@@ -54,7 +58,12 @@ def cpus() -> int:
 
 
 def usable() -> bool:
-    return hasattr(os, "fork") and cpus() > 1
+    """Workers may be forked here. Not from a thread other than the main one (the MCP server extracts in worker
+    threads): a forked child holds only the forking thread, and any lock another thread held at that moment (the
+    allocator's, logging's, an import's) stays locked in it for ever, so one page could hang the worker. Reading
+    sequentially there costs speed, never a hang; the main thread's own helper threads (the progress bar) take
+    no lock the worker touches."""
+    return hasattr(os, "fork") and cpus() > 1 and threading.current_thread() is threading.main_thread()
 
 
 def _pack(page: Page) -> bytes:
@@ -78,6 +87,9 @@ def _unpack(stream: BinaryIO) -> Page | None:
     return Page(number, text, error, drawn=bool(flags & _DRAWN), doubt=doubt)
 
 
+TIMED_OUT = "timed out"  # why a worker's pipe ended when its own alarm killed it: the time limit, not PDFium
+
+
 class _Worker:
     """One forked reader: its process id and the read end of its pipe."""
 
@@ -95,8 +107,9 @@ class _Worker:
         self.stream.close()
 
     def ended(self, *, kill: bool = False) -> str | None:
-        """Why the worker's pipe ended (it is reaped here): None when it stopped on its own (budget spent).
-        ``kill``: it is out of step (a page other than the one due), so it is stopped first."""
+        """Why the worker's pipe ended (it is reaped here): None when it stopped on its own (budget spent),
+        :data:`TIMED_OUT` when its alarm killed it. ``kill``: it is out of step (a page other than the one due), so
+        it is stopped first."""
         self.alive = False
         if kill:
             with contextlib.suppress(ProcessLookupError):
@@ -107,6 +120,8 @@ class _Worker:
             return "its reader process vanished"
         if os.WIFSIGNALED(status):
             number = os.WTERMSIG(status)
+            if number == signal.SIGALRM:  # its own alarm (see _work): the time limit ran out on this page
+                return TIMED_OUT
             return ("its reader process was killed (out of memory?)" if number == signal.SIGKILL
                     else f"PDFium crashed on it (signal {number})")
         code = os.WEXITSTATUS(status)
@@ -115,28 +130,21 @@ class _Worker:
 
 def _work(src: Source, password: str | None, numbers: list[int], layout: bool, budget: int | None,
           deadline: Deadline, write_fd: int) -> None:
-    """The body of a worker: read ``numbers`` and write each page into the pipe. Never returns normally."""
-    code = 1
-    try:
-        signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the whole group: the parent answers it
-        signal.signal(signal.SIGALRM, signal.SIG_DFL)  # the parent's alarm is not inherited; set our own
-        if deadline.remaining is not None:
-            signal.setitimer(signal.ITIMER_REAL, deadline.remaining + 1.0)
-        doc = PdfiumDoc(src, password)
-        written = 0
-        with os.fdopen(write_fd, "wb") as pipe:
-            for first, last in _runs(numbers):
-                for page in doc.read(first, last, layout):
-                    pipe.write(_pack(page))
-                    pipe.flush()
-                    written += len(page.text)
-                    if budget is not None and written >= budget:
-                        return
-        code = 0
-    except BaseException:  # noqa: BLE001 - a worker reports by its pipe ending; nothing may escape into the parent
-        pass
-    finally:
-        os._exit(code)
+    """The body of a worker, with SIGINT ignored: read ``numbers`` and write each page into the pipe until they
+    are done or ``budget`` chars are written (exit 0 either way: the parent reads on itself if it wants more)."""
+    signal.signal(signal.SIGALRM, signal.SIG_DFL)  # the parent's alarm is not inherited; set our own
+    if deadline.remaining is not None:
+        signal.setitimer(signal.ITIMER_REAL, deadline.remaining + 1.0)
+    doc = PdfiumDoc(src, password)
+    written = 0
+    with os.fdopen(write_fd, "wb") as pipe:
+        for first, last in _runs(numbers):
+            for page in doc.read(first, last, layout):
+                pipe.write(_pack(page))
+                pipe.flush()
+                written += len(page.text)
+                if budget is not None and written >= budget:
+                    return
 
 
 def _runs(numbers: list[int]) -> Iterator[tuple[int, int]]:
@@ -151,23 +159,52 @@ def _runs(numbers: list[int]) -> Iterator[tuple[int, int]]:
 
 
 def _spawn(src: Source, password: str | None, numbers: list[int], layout: bool, budget: int | None,
-           deadline: Deadline, others: list[_Worker]) -> _Worker:
+           deadline: Deadline, workers: list[_Worker]) -> None:
+    """Fork a worker for ``numbers`` and add it to ``workers``. SIGINT stays blocked from before the fork until
+    the child ignores it and the parent has listed it, so Ctrl-C can neither run this process's code in the child
+    (its ``finally`` would kill the other workers and write the output) nor leave a child unlisted, unkilled.
+    OSError (no fork, no pipe) with nothing left open: the caller reads those pages itself."""
     read_fd, write_fd = os.pipe()
     with contextlib.suppress(AttributeError, OSError):
         import fcntl
 
         fcntl.fcntl(write_fd, fcntl.F_SETPIPE_SZ, PIPE_BYTES)  # Linux; elsewhere the default (16-64 KB)
-    with warnings.catch_warnings():  # Python 3.12+ warns on a fork while the progress bar's thread runs: the
-        warnings.simplefilter("ignore", DeprecationWarning)  # worker touches no lock that thread could hold
-        pid = os.fork()
-    if pid == 0:  # the worker: keep only its own write end
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        try:
+            with warnings.catch_warnings():  # Python 3.12+ warns on a fork while the progress bar's thread runs:
+                warnings.simplefilter("ignore", DeprecationWarning)  # the worker takes no lock that thread holds
+                pid = os.fork()
+        except BaseException:
+            os.close(read_fd)
+            os.close(write_fd)
+            raise
+        if pid == 0:
+            _child(src, password, numbers, layout, budget, deadline, workers, read_fd, write_fd, mask)
+        os.close(write_fd)
+        workers.append(_Worker(pid, os.fdopen(read_fd, "rb")))
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+
+
+def _child(src: Source, password: str | None, numbers: list[int], layout: bool, budget: int | None,
+           deadline: Deadline, others: list[_Worker], read_fd: int, write_fd: int,
+           mask: set[int | signal.Signals]) -> None:
+    """The forked worker, from the fork on: keep only its own write end, read, exit. Never returns."""
+    code = 1
+    try:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the whole group: the parent answers it
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
         os.close(read_fd)
         for other in others:
             with contextlib.suppress(OSError):
                 os.close(other.stream.fileno())
         _work(src, password, numbers, layout, budget, deadline, write_fd)
-    os.close(write_fd)
-    return _Worker(pid, os.fdopen(read_fd, "rb"))
+        code = 0
+    except BaseException:  # noqa: BLE001 - a worker reports by its pipe ending; nothing may escape into the parent
+        pass
+    finally:
+        os._exit(code)
 
 
 def read(doc: PdfiumDoc, src: Source, password: str | None, numbers: list[int], layout: bool,
@@ -188,9 +225,12 @@ def read(doc: PdfiumDoc, src: Source, password: str | None, numbers: list[int], 
     try:
         for k in range(1, count + 1):
             mine = [n for chunk, owner in zip(chunks, owners, strict=True) if owner == k for n in chunk]
-            workers.append(_spawn(src, password, mine, layout, budget, deadline, workers))
+            try:
+                _spawn(src, password, mine, layout, budget, deadline, workers)
+            except OSError:  # out of processes or descriptors: the workers started so far and this one do it all
+                break
         for chunk, owner in zip(chunks, owners, strict=True):
-            if owner == 0:
+            if owner == 0 or owner > len(workers):
                 yield from _own(doc, chunk, layout)
             else:
                 yield from _take(doc, workers[owner - 1], chunk, layout)
@@ -241,6 +281,6 @@ def _take(doc: PdfiumDoc, worker: _Worker, chunk: list[int], layout: bool) -> It
             yield page
             continue
         if worker.alive and (why := worker.ended(kill=page is not None)) is not None:
-            yield Page(number, "", why)
+            yield Page(number, "", timed_out=True) if why == TIMED_OUT else Page(number, "", why)
             continue
         yield from doc.read(number, number, layout)

@@ -40,6 +40,8 @@ class Rereader:
     _pdfium: PdfiumDoc | None = None  # renders the pages to OCR (the document itself, unless pdfminer reads it)
 
     def page(self, page: Page) -> Page:
+        if page.timed_out:  # the time limit ran out on it (a worker's alarm): nothing to read again
+            return page
         if page.error is None:
             page = self._better(page)
             if not page.timed_out and not (self.no_text and self.no_text[-1] == page.number):
