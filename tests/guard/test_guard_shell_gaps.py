@@ -132,6 +132,20 @@ DUMPS = [
     ("cd jp && cat $(ls)", "最終.pdf"),
     ("cd jp && F=$(ls); cat $F", "最終.pdf"),
     ('IFS=,; F="small.txt,report.pdf"; cat $F', "report.pdf"),
+    # shift and set -- move the positional parameters
+    ('bash -c "shift; cat \\$1" _ small.txt report.pdf', "report.pdf"),
+    ('bash -c "shift 2; cat \\$1" _ a b app.log', "app.log"),
+    ('set -- report.pdf; cat "$1"', "report.pdf"),
+    ('f() { shift; cat "$1"; }; f small.txt report.pdf', "report.pdf"),
+    # a default in quotes is a word like any other
+    ('cat ${F:-"report.pdf"}', "report.pdf"),
+    ("cat ${F:-'report.pdf'}", "report.pdf"),
+    ('D=docs; cat "${F:-$D/report.pdf}"', "report.pdf"),
+    # grep -r prints the lines of each file under the folder
+    ("grep -r . docs", "report.pdf"),
+    ("grep -ra obj docs", "report.pdf"),
+    ("grep --recursive -a Type docs", "report.pdf"),
+    ("cd docs && grep -R '' .", "report.pdf"),
 ]
 
 LEGIT = [
@@ -185,6 +199,15 @@ LEGIT = [
     "cd jp && wc -c $(ls)",
     'IFS=,; F="small.txt,texts/a.txt"; cat $F',
     "cd many && ls | head -n 5",
+    'bash -c "shift; cat \\$1" _ report.pdf small.txt',
+    'set -- small.txt; cat "$1"',
+    'set -e; echo "$1"',
+    'cat ${F:-"small.txt"}',
+    "grep -r . texts",
+    "grep -rn ERROR .",
+    "grep -rl obj docs",
+    "grep -r --include='*.txt' . docs",
+    "grep -ra obj texts",
 ]
 
 
@@ -260,6 +283,8 @@ def test_find_exec_past_its_cap_is_unchecked(tmp_path: Path, monkeypatch: pytest
     assert (printed.decision, printed.rule) == ("deny", "capped"), printed
     counted = check_command("find . -name '*.pdf' -exec wc -c {} +", cwd=tmp_path)
     assert counted.decision == "allow", counted
+    searched = check_command("grep -r . .", cwd=tmp_path)  # grep -r walks as find does
+    assert (searched.decision, searched.rule) == ("deny", "capped"), searched
 
 
 def test_a_missing_file_next_to_a_cap_is_refused(work: Path) -> None:

@@ -78,7 +78,7 @@ def find(name: str, args: list[str], env: Env, ctx: Ctx) -> Stream:
     expression = args[k:]
     if name != "find":  # fd PATTERN [PATH]: names only, or -x/--exec
         roots = [a for a in args if not a.startswith("-")][1:2] or ["."]
-    found, capped = _walk(roots or ["."], expression, env)
+    found, capped = walk(roots or ["."], expression, env)
     if capped:
         ctx.cap(f"`{name}` finds more than boundread looks at ({FANOUT} names or {WALK:,} entries); "
                 f"the first {len(found)} were checked")
@@ -119,7 +119,7 @@ def _execs(expression: list[str]) -> list[tuple[list[str], bool]]:
     return found
 
 
-def _walk(roots: list[str], expression: list[str], env: Env) -> tuple[list[str], bool]:
+def walk(roots: list[str], expression: list[str], env: Env) -> tuple[list[str], bool]:
     """The names found (at most FANOUT, looking at WALK entries), and whether a cap stopped the walk."""
     from boundread.guard.shell.pattern import fnmatch
 

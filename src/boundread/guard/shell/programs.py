@@ -17,6 +17,7 @@ from boundread.guard.shell.state import (
     PRINT,
     REMOTE,
     REMOTE_MARK,
+    UNCHECKED,
     UNKNOWN,
     Env,
     FileUse,
@@ -50,10 +51,10 @@ _STDIN_ONLY = frozenset({"tr"})
 _CONSUMERS = frozenset({"wc", "md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum", "b2sum",
                         "b3sum", "xxhsum", "cksum", "sum", "shasum", "md5", "file", "cmp", "boundread", "true",
                         "false", ":", "test", "[", "[[", "sleep", "exit", "return",
-                        "set", "shopt", "trap", "wait", "alias", "type", "which", "hash", "umask", "ulimit", "kill",
+                        "shopt", "trap", "wait", "alias", "type", "which", "hash", "umask", "ulimit", "kill",
                         "du", "stat", "pdfinfo", "identify", "aws", "gsutil", "gcloud", "az", "scp", "nc", "ncat",
                         "mail", "sendmail", "mktemp", "touch", "mkdir", "rm", "rmdir", "chmod", "chown", "unset",
-                        "export", "shift", "local", "declare", "typeset", "readonly", "sponge", "split", "csplit"})
+                        "export", "local", "declare", "typeset", "readonly", "sponge", "split", "csplit"})
 _WRAPPERS = frozenset({"sudo", "env", "time", "nohup", "nice", "command", "exec", "builtin", "stdbuf", "timeout",
                        "ionice", "doas", "caffeinate", "watch", "chronic", "unbuffer", "nocache", "flock", "setsid",
                        "chrt", "taskset", "strace", "ltrace", "busybox", "toybox", "script", "faketime"})
@@ -114,7 +115,7 @@ def run(argv: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
     if name in bounds.READERS:
         return _reader(name, args, env, ctx, stdin)
     if name in _GREPS:
-        return _grep(name, args, env, stdin)
+        return _grep(name, args, env, ctx, stdin)
     if name in ("jq", "yq", "gojq", "jaq"):
         return _jq(name, args, env, stdin)
     if name in _COPIES:
@@ -202,8 +203,9 @@ def _reader(name: str, args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> St
     return bounded(stdin, reading.bound, name)
 
 
-def _grep(name: str, args: list[str], env: Env, stdin: Stream) -> Stream:
+def _grep(name: str, args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
     patterns: list[str] = []
+    includes: list[str] = []
     positional: list[str] = []
     letters = ""
     most: int | None = None
@@ -216,13 +218,15 @@ def _grep(name: str, args: list[str], env: Env, stdin: Stream) -> Stream:
             key, _, given = arg.partition("=")
             letters += {"--count": "c", "--files-with-matches": "l", "--files-without-match": "L",
                         "--quiet": "q", "--silent": "q", "--invert-match": "v", "--passthru": "v",
-                        "--text": "a"}.get(key, "")
+                        "--text": "a", "--recursive": "r", "--dereference-recursive": "r"}.get(key, "")
             if key in _GREP_VALUES and not given:
                 given, k = (args[k + 1] if k + 1 < len(args) else ""), k + 1
             if key == "--binary-files" and given == "text":
                 letters += "a"
             if key == "--regexp":
                 patterns.append(given)
+            elif key == "--include":
+                includes.append(given)
             elif key == "--max-count":
                 most = _int(given)
         elif options and arg.startswith("-") and len(arg) > 1 and arg != UNKNOWN:
@@ -252,9 +256,30 @@ def _grep(name: str, args: list[str], env: Env, stdin: Stream) -> Stream:
     elif not any_line:
         return Stream()  # only matching lines
     names = [n for n in positional if n != "-"]
+    if "r" in letters or "R" in letters or name in ("rg", "ag", "ack"):  # a folder: each file under it
+        names = _tree(name, names or ["."], includes, env, ctx)
     if names:
         return files(env, names, name, bound)
     return bounded(stdin, bound, name)
+
+
+def _tree(name: str, names: list[str], includes: list[str], env: Env, ctx: Ctx) -> list[str]:
+    """``grep -r PATTERN DIR``: the files under each folder operand (``--include`` kept to), capped as ``find`` is."""
+    from boundread.guard.shell import fanout
+
+    out: list[str] = []
+    expression = ["-type", "f", *(part for include in includes for part in ("-name", include))]
+    for operand in names:
+        if UNKNOWN in operand or not os.path.isdir(env.path(operand)):
+            out.append(operand)
+            continue
+        found, capped = fanout.walk([operand], expression, env)
+        if capped:
+            ctx.cap(f"`{name}` reads more files under {operand} than boundread looks at "
+                    f"({FANOUT} names or {fanout.WALK:,} entries); the first {len(found)} were checked")
+            found = [*found[:FANOUT - 1], UNCHECKED]
+        out.extend(found)
+    return out
 
 
 def _int(text: str) -> int | None:
@@ -528,6 +553,27 @@ def _read(args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
     return Stream()
 
 
+def _shift(args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
+    """``shift [N]``: ``$1`` is what ``$N+1`` was (an unknown N: the arguments are unknown from here)."""
+    count = _int(args[0]) if args else 1
+    env.args = env.args[count:] if count is not None else [UNKNOWN] * len(env.args)
+    return Stream()
+
+
+def _set(args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
+    """``set -- A B`` (or ``set A B``, after any options): the positional arguments are A B."""
+    for k, arg in enumerate(args):
+        if arg in ("--", "-"):
+            env.args = args[k + 1:]
+            return Stream()
+        if arg in ("-o", "+o"):
+            return Stream()
+        if not arg.startswith(("-", "+")) or arg == UNKNOWN:
+            env.args = args[k:]
+            return Stream()
+    return Stream()
+
+
 def _into(env: Env, names: list[str], stream: Stream) -> None:
     for name in names:
         if UNKNOWN in name:
@@ -541,4 +587,5 @@ def _into(env: Env, names: list[str], stream: Stream) -> None:
 
 _BUILTINS = {"cd": _cd, "mapfile": _mapfile, "readarray": _mapfile, "read": _read,
              "pushd": _pushd, "popd": _popd, "eval": _eval, "source": _source, ".": _source,
-             "echo": _echo, "printf": _printf, "pwd": _pwd, "ls": _ls}
+             "echo": _echo, "printf": _printf, "pwd": _pwd, "ls": _ls,
+             "shift": _shift, "set": _set}

@@ -188,7 +188,12 @@ def _variable(node: Node, env: Env, ctx: Ctx, into: list[Flow]) -> str | None:
         if rest.startswith((":-", "-", ":=", "=")):
             default = rest.split("-", 1)[1] if "-" in rest[:2] else rest.split("=", 1)[1]
             if found is None or (rest.startswith(":") and not found):
-                return _unhide(_unquoted(default, env))
+                parts = [child for child in node.named_children if child.start_byte >= names[0].end_byte]
+                if not parts:  # `${F:-big.pdf}` as text; `${F:-"big.pdf"}`, `${F:-$D/x}`: its words expanded
+                    return _unhide(_unquoted(default, env))
+                pieces = [_raw(part, env, ctx, into) for part in parts]
+                return None if any(piece is None for piece in pieces) else _unhide("".join(
+                    piece for piece in pieces if piece is not None))
     return found
 
 
