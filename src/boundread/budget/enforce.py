@@ -124,6 +124,7 @@ def _check_with_pg_ledger(
 ) -> str | None:
     """psycopg's check, bounded by the clock (``seconds``: what is left of pghook's ``ANSWER_S``): a frozen server,
     which no statement_timeout ends, denies the calls with a budget instead of hanging the agent."""
+    import logging  # psycopg imports it anyway
     import signal
 
     from boundread.budget.digest import action_digest
@@ -132,15 +133,24 @@ def _check_with_pg_ledger(
     from boundread.budget.policy import decide
     from boundread.budget.postgres import PostgresLedger
 
+    fired: list[bool] = []
+
     def late(*_: object) -> None:
+        fired.append(True)
         raise _Late
+
+    def quiet(record: logging.LogRecord) -> bool:  # the interrupted transaction's rollback fails: not news
+        return not fired
+
+    log = logging.getLogger("psycopg.transaction")
 
     try:
         previous = signal.signal(signal.SIGALRM, late)
     except (ValueError, AttributeError):  # not the main thread, or no SIGALRM: psycopg's TCP timeouts only
         previous = None
     else:
-        signal.setitimer(signal.ITIMER_REAL, seconds)
+        signal.setitimer(signal.ITIMER_REAL, seconds, 1.0)  # again each second: a rollback that waits ends too
+    log.addFilter(quiet)
     try:
         with PostgresLedger(url) as ledger:
             verdict = ledger.record_call(session, project, tool_name, action_digest(tool_name, tool_input), depth,
@@ -148,12 +158,15 @@ def _check_with_pg_ledger(
     except LedgerError as exc:
         return unusable(stand_in, str(exc), session, project, tool_input)
     except _Late:  # limits may have been read: spend unknown, a limited call must not pass
+        if previous is not None:
+            signal.setitimer(signal.ITIMER_REAL, 0)
         what = f"the budget ledger {redact(url)} did not answer within {seconds:.0f} s - retry, or check the server"
         return unusable(stand_in, what, session, project, tool_input, limited=True)
     finally:
         if previous is not None:
             signal.setitimer(signal.ITIMER_REAL, 0)
             signal.signal(signal.SIGALRM, previous)
+        log.removeFilter(quiet)
     return None if verdict is None else str(verdict)
 
 
