@@ -70,11 +70,12 @@ def check_tool_call(payload: dict[str, Any], tool_name: str, tool_input: Any) ->
     With ``BOUNDREAD_LEDGER_URL`` (or ``ledger_url`` in the user config) the ledger is that PostgreSQL database.
     """
     from boundread.budget.ledgerurl import find
-    from boundread.budget.schema import clean
 
-    url, tool_name = find(), clean(tool_name)
+    url = find()
     if url:
-        return _check_postgres(url, payload, tool_name, tool_input)
+        from boundread.budget.schema import clean
+
+        return _check_postgres(url, payload, clean(tool_name), tool_input)
     path = _ledger_file()
     if not os.path.exists(path):  # noqa: PTH110
         from boundread.budget.sidecar import path_for
@@ -84,6 +85,9 @@ def check_tool_call(payload: dict[str, Any], tool_name: str, tool_input: Any) ->
         return _lost(path, payload, tool_input)
     # not `from boundread.budget import hookpath`: that asks the package's __getattr__ first (importlib)
     from boundread.budget.hookpath import NeedsLedger, Unusable, check
+    from boundread.budget.schema import clean
+
+    tool_name = clean(tool_name)  # as every store keeps it: the same tool is one name in `calls`
 
     session, project, depth = session_of(payload) or "default", project_of(payload), depth_of(payload)
     try:  # sqlite3 and integers: see hookpath for the imports and the fsync it avoids
