@@ -34,11 +34,13 @@ SETTINGS = settings(derandomize=True, max_examples=400, deadline=None, database=
                     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 
 PIECES = [b"a", b"b", b"ab", b"A", b"ERROR", b"error ", b"line 7 ", b"k", b"\xe2\x84\xaa",  # Kelvin sign: -i k
-          b"\xc3\xa9", b"\xff", b"\xe2\x82", b"\xef\xbf\xbd", b" ", b"\t", b"1", b"\x1c", b"\r", b"\xc4\xb0"]
+          b"\xc3\xa9", b"\xff", b"\xe2\x82", b"\xef\xbf\xbd", b" ", b"\t", b"1", b"\x1c", b"\r", b"\xc4\xb0",
+          b"\xc4\xb1", b"\xc5\xbf", b"s", b"i"]  # İ ı ſ: -i i and s
 BREAKS = [b"\n", b"\n", b"\n", b"\r\n", b"\r"]
 PATTERNS = ["a", "ab", "b", "ERROR", "error", "b+a", "a|ERROR", "k", "K", "é", "line 7", "^a", "a$", r"\d",
             "x", "", "error|b", "a.b", r"\ba\b", "\ufffd", r"\s", "A", "(?i)err", "ä", r"(ab)+", "a\nb", r"\x1c",
-            "(?:ERROR|line) ", "a{2}", "[ab]b", "İ", "ı", "é|a"]
+            "(?:ERROR|line) ", "a{2}", "[ab]b", "İ", "ı", "é|a",
+            "s", "i", "ki|s", "(?i)is"]
 
 
 @st.composite
@@ -58,12 +60,13 @@ def _source(path: Path, encoding: str) -> Source:
 
 
 @contextlib.contextmanager
-def _forced(path: Path, encoding: str, *, fast: bool, block: int, max_line: int) -> Iterator[None]:
+def _forced(path: Path, encoding: str, *, fast: bool, block: int, max_line: int,
+            stretch: int | None = None) -> Iterator[None]:
     """Read ``path`` as text in ``encoding`` (whatever its bytes look like), by the fast or the generic path."""
     with contextlib.ExitStack() as stack:
         stack.enter_context(mock.patch.object(engine, "open_source", lambda _: _source(path, encoding)))
         stack.enter_context(mock.patch.object(textscan, "BLOCK", block))
-        stack.enter_context(mock.patch.object(textscan, "STRETCH", max(1, block // 2)))
+        stack.enter_context(mock.patch.object(textscan, "STRETCH", stretch or max(1, block // 2)))
         stack.enter_context(mock.patch.object(sinkmod, "MAX_LINE", max_line))
         if not fast:
             stack.enter_context(mock.patch.object(textscan, "codec", lambda _: None))
@@ -71,8 +74,8 @@ def _forced(path: Path, encoding: str, *, fast: bool, block: int, max_line: int)
 
 
 def _extract(path: Path, encoding: str, req: Request, filters: engine.Filters, *, fast: bool, block: int,
-             max_line: int) -> dict[str, Any]:
-    with _forced(path, encoding, fast=fast, block=block, max_line=max_line):
+             max_line: int, stretch: int | None = None) -> dict[str, Any]:
+    with _forced(path, encoding, fast=fast, block=block, max_line=max_line, stretch=stretch):
         result = engine.extract(path, req, filters, to_stdout=True)
     return {key: getattr(result, key) for key in ("text", "chars", "lines", "truncated_reasons", "done",
                                                   "warnings", "next")}
@@ -80,19 +83,21 @@ def _extract(path: Path, encoding: str, req: Request, filters: engine.Filters, *
 
 @SETTINGS
 @example(data=b"ab\r\nERROR\rb\n\xff\xe2\x82 a\nlast", pattern="a", window=None, context=1, matches=2,
-         chars=10_000, ignore_case=False, block=3, max_line=4, encoding="utf-8", grep=True)
+         chars=10_000, ignore_case=False, block=3, max_line=4, encoding="utf-8", grep=True, stretch=None)
 @example(data=b"a\n" * 30, pattern="a", window=(5, 9), context=2, matches=100, chars=17,
-         ignore_case=False, block=5, max_line=100, encoding="utf-8", grep=False)
+         ignore_case=False, block=5, max_line=100, encoding="utf-8", grep=False, stretch=None)
+@example(data=b"xx\xe2\x84\xaayy\n", pattern="k", window=None, context=0, matches=6, chars=100_000,
+         ignore_case=True, block=64, max_line=1 << 20, encoding="utf-8", grep=True, stretch=3)
 @given(data=files(), pattern=st.sampled_from(PATTERNS),
        window=st.none() | st.tuples(st.integers(1, 30), st.integers(0, 30) | st.just(OPEN_END)),
        context=st.integers(0, 3), matches=st.integers(1, 6), chars=st.sampled_from([1, 7, 40, 200, 100_000]),
        ignore_case=st.booleans(), block=st.sampled_from([1, 2, 3, 7, 64, 1 << 20]),
        max_line=st.sampled_from([3, 8, 1 << 20]),
        encoding=st.sampled_from(["utf-8", "utf-8", "latin-1", "cp1252", "ascii", "utf-8-sig"]),
-       grep=st.booleans())
+       grep=st.booleans(), stretch=st.none() | st.sampled_from([1, 2, 3, 5]))
 def test_the_fast_path_gives_what_the_generic_one_gives(
     tmp_path: Path, data: bytes, pattern: str, window: tuple[int, int] | None, context: int, matches: int,
-    chars: int, ignore_case: bool, block: int, max_line: int, encoding: str, grep: bool,
+    chars: int, ignore_case: bool, block: int, max_line: int, encoding: str, grep: bool, stretch: int | None,
 ) -> None:
     if encoding == "utf-8-sig":
         data = b"\xef\xbb\xbf" + data
@@ -103,8 +108,8 @@ def test_the_fast_path_gives_what_the_generic_one_gives(
         grep = True  # one filter at least: unfiltered text does not take the fast path
     filters = engine.Filters(lines=lines, grep=pattern if grep else None, ignore_case=ignore_case, context=context)
     req = Request(limits=Limits(max_chars=chars, max_matches=matches, timeout=None))
-    fast = _extract(path, encoding, req, filters, fast=True, block=block, max_line=max_line)
-    slow = _extract(path, encoding, req, filters, fast=False, block=block, max_line=max_line)
+    fast = _extract(path, encoding, req, filters, fast=True, block=block, max_line=max_line, stretch=stretch)
+    slow = _extract(path, encoding, req, filters, fast=False, block=block, max_line=max_line, stretch=stretch)
     assert fast == slow
 
 
@@ -118,6 +123,57 @@ def test_the_byte_search_narrows_literals_and_gives_up_on_what_it_cannot_narrow(
     assert find is not None
     kelvin = "x\u212a".encode()
     assert find(kelvin, 0, len(kelvin)) == 1  # re.IGNORECASE matches K (U+212A) for k: so must the bytes
+
+
+FOLDED = [b"k", b"K", b"i", b"I", b"s", b"S", b"o", b"x", b"\xe2\x84\xaa", b"\xc4\xb0", b"\xc4\xb1", b"\xc5\xbf",
+          b"\xe2\x84", b"\xc3\xa9", b"\n", b"\r\n"]
+
+
+@SETTINGS
+@given(data=st.lists(st.sampled_from(FOLDED), max_size=60).map(b"".join),
+       pattern=st.sampled_from(["k", "i", "s", "ok", "is", "k|s", "oi|ks", "(?:x|s)k", "kis+"]),
+       stretch=st.sampled_from([1, 2, 3, 4, 5, 8]), block=st.sampled_from([3, 7, 64, 1 << 20]),
+       encoding=st.sampled_from(["utf-8", "utf-8", "latin-1"]), context=st.integers(0, 1))
+def test_grep_i_finds_the_non_ascii_letters_it_folds_across_every_stretch_edge(
+    tmp_path: Path, data: bytes, pattern: str, stretch: int, block: int, encoding: str, context: int,
+) -> None:
+    path = tmp_path / "t.txt"
+    path.write_bytes(data)
+    filters = engine.Filters(grep=pattern, ignore_case=True, context=context)
+    req = Request(limits=Limits(max_chars=100_000, max_matches=1000, timeout=None))
+    fast = _extract(path, encoding, req, filters, fast=True, block=block, max_line=1 << 20, stretch=stretch)
+    slow = _extract(path, encoding, req, filters, fast=False, block=block, max_line=1 << 20, stretch=stretch)
+    assert fast == slow
+
+
+RARE = [("k", "\u212a"), ("i", "\u0130"), ("i", "\u0131"), ("s", "\u017f")]  # what re.IGNORECASE adds
+
+
+@pytest.mark.parametrize(("needle", "letter"), RARE)
+@pytest.mark.parametrize("stretch", [8, 1 << 18])
+@pytest.mark.parametrize("back", [1, 2])
+def test_a_case_folded_match_across_two_stretches_is_found(needle: str, letter: str, stretch: int,
+                                                             back: int) -> None:
+    # The letter begins ``back`` bytes before a stretch ends, so its 2 or 3 bytes run into the next one.
+    for pattern, before in ((needle, ""), ("o" + needle, "o")):
+        match = (before + letter).encode()
+        text = b"x" * (stretch - back - len(before)) + match + b"yy\n"
+        with mock.patch.object(textscan, "STRETCH", stretch):
+            find = textscan.finder(re.compile(pattern, re.IGNORECASE), "utf-8")
+            assert find is not None
+            assert find(text, 0, len(text)) == text.find(match)
+            assert re.search(pattern, text.decode(), re.IGNORECASE)
+
+
+def test_grep_i_finds_a_kelvin_sign_where_two_stretches_meet(tmp_path: Path) -> None:
+    # The reviewer's file: K (U+212A) at byte 262,143, the last of the first 256 kB stretch.
+    path = tmp_path / "kel.txt"
+    body = b"x" * 99 + b"\n"
+    head = body * 2621
+    path.write_bytes(head + b"y" * (textscan.STRETCH - 1 - len(head)) + "\u212a".encode() + b"y\n" + body * 9)
+    result = run("extract", str(path), "--grep", "k", "-i", "--stdout")
+    assert result.exit_code == 0
+    assert [line.split(":", 1)[0] for line in result.stdout.splitlines()] == ["2622"]
 
 
 def test_the_rare_byte_search_finds_what_find_finds() -> None:

@@ -226,14 +226,19 @@ def finder(pattern: re.Pattern[str], dec: str) -> Finder | None:
     rare = sorted({extra.encode(dec) for needle in needles for ch in needle.lower() for extra in _FOLDS.get(ch, "")
                    if _encodable(extra, dec)})
     exact = re.compile(b"|".join(_folded(needle, dec) for needle in needles))
-    return _stretches([needle.lower().encode(dec) for needle in needles], (rare, exact))
+    # A match can be longer than its needle: K (U+212A) for k is 3 bytes in UTF-8, and İ ı ſ are 2.
+    longest = max(sum(max(map(len, _forms(ch, dec))) for ch in needle) for needle in needles)
+    return _stretches([needle.lower().encode(dec) for needle in needles], (rare, exact), longest)
 
 
-def _stretches(needles: list[bytes], folded: tuple[list[bytes], re.Pattern[bytes]] | None) -> Finder:
+def _stretches(needles: list[bytes], folded: tuple[list[bytes], re.Pattern[bytes]] | None,
+               longest: int | None = None) -> Finder:
     """Several needles (an alternation), or a needle in any case: each stretch of 256 kB searched with
     ``bytes.find`` per needle, lowered first when the case is folded. A stretch holding one of the non-ASCII
-    letters re.IGNORECASE also matches (K for k, ...) is searched with the exact regex instead."""
-    overlap = max(map(len, needles)) - 1
+    letters re.IGNORECASE also matches (K for k, ...) is searched with the exact regex instead. Each stretch
+    reaches ``longest - 1`` bytes into the next (``longest``: the most bytes a match can take, the longest
+    needle when the case is not folded), so a match that begins in it is whole in it."""
+    overlap = (max(map(len, needles)) if longest is None else longest) - 1
 
     def find(buf: Buffer, start: int, end: int) -> int:
         pos, step = start, STRETCH
@@ -293,13 +298,17 @@ def _folded(needle: str, dec: str) -> bytes:
     """``needle`` as a bytes regex matching it in any case, as re.IGNORECASE matches a str."""
     out: list[bytes] = []
     for ch in needle:
-        if not ch.isalpha():
-            out.append(re.escape(ch.encode(dec)))
-            continue
-        variants = {ch.lower(), ch.upper(), *_FOLDS.get(ch.lower(), "")}
-        forms = sorted({v.encode(dec) for v in variants if _encodable(v, dec)})
-        out.append(b"(?:" + b"|".join(re.escape(f) for f in forms) + b")")
+        forms = _forms(ch, dec)
+        out.append(re.escape(forms[0]) if len(forms) == 1 else b"(?:" + b"|".join(map(re.escape, forms)) + b")")
     return b"".join(out)
+
+
+def _forms(ch: str, dec: str) -> list[bytes]:
+    """The encoded forms re.IGNORECASE matches for the ASCII character ``ch``."""
+    if not ch.isalpha():
+        return [ch.encode(dec)]
+    variants = {ch.lower(), ch.upper(), *_FOLDS.get(ch.lower(), "")}
+    return sorted({v.encode(dec) for v in variants if _encodable(v, dec)})
 
 
 def _encodable(ch: str, dec: str) -> bool:
