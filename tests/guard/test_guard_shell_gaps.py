@@ -111,6 +111,7 @@ DUMPS = [
     ("find many -type f -exec cat {} +", "more than"),
     ("cd many && cat $(ls)", "more than"),  # ls cuts its listing at the cap
     ("cd many && ls | xargs cat", "more than"),
+    ('cd many && for f in $(ls); do cat "$f"; done', "more than"),
     # exec's descriptors: `>&N` is a copy of what N was, not a file named N; an unknown N is the output
     ("exec 3>&1 >/dev/null; exec >&3; cat report.pdf", "report.pdf"),
     ("exec 3>&1; cat report.pdf >&3", "report.pdf"),
@@ -199,6 +200,7 @@ LEGIT = [
     "cd jp && wc -c $(ls)",
     'IFS=,; F="small.txt,texts/a.txt"; cat $F',
     "cd many && ls | head -n 5",
+    "cd many && ls; cat ../small.txt",  # a long listing shown is no cap: only names read past it are
     'bash -c "shift; cat \\$1" _ report.pdf small.txt',
     'set -- small.txt; cat "$1"',
     'set -e; echo "$1"',

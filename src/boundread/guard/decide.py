@@ -244,6 +244,8 @@ def check_command(cmd: str, *, cwd: str | os.PathLike[str] | None = None,
         if use.action == shell.PRINT:
             if shell.UNKNOWN in use.path:  # a name a capped fan-out left unchecked: only a cap can judge it
                 printed.append(use.program)
+                caps = caps or [f"`{use.program}` reads names past a cut listing (`ls` gives boundread "
+                                f"{shell.FANOUT} names at most)"]
                 continue
             if use.bounds and _bounded(use.path, use.bounds, cfg, cwd):
                 continue

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import os
 
-from boundread.guard.shell.state import CAPPED, PRINT, REMOTE, UNKNOWN, UNPACK, Ctx, Env, FileUse, Stream
+from boundread.guard.shell.state import CAPPED, FANOUT, PRINT, REMOTE, UNKNOWN, UNPACK, Ctx, Env, FileUse, Stream
 
-__all__ = ["CAPPED", "PRINT", "REMOTE", "UNKNOWN", "UNPACK", "FileUse", "file_uses"]
+__all__ = ["CAPPED", "FANOUT", "PRINT", "REMOTE", "UNKNOWN", "UNPACK", "FileUse", "file_uses"]
 
 # A command made of these alone is a list of pipelines of simple commands whose words bash splits on
 # blanks and leaves as they are (no quote, expansion, glob, brace, redirection, sub-shell or comment):

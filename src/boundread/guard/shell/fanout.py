@@ -51,9 +51,9 @@ def xargs(args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
         names = text.split(delimiter)
     elif replace is not None:
         names = text.splitlines()
-    else:
-        names = text.split()
-    names = [name.strip() for name in names if name.strip()]
+    else:  # blanks and newlines, as xargs splits: not every Unicode space
+        names = text.replace("\t", " ").replace("\n", " ").split(" ")
+    names = [name.strip(" \t\n") for name in names if name.strip(" \t\n")]
     if len(names) > FANOUT:
         ctx.cap(f"`xargs {' '.join(command)}` gets more than {FANOUT} names; the first {FANOUT} were checked")
         names = names[:FANOUT]

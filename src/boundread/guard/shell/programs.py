@@ -498,9 +498,10 @@ def _ls(args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
         except OSError:
             continue
         names.extend(entries)
-    if len(names) > FANOUT:  # the listing is cut: what `cat $(ls)` or `ls | xargs cat` reads past it is unchecked
-        ctx.cap(f"`ls` lists more than {FANOUT} names; the first {FANOUT} were checked")
-    return Stream(text="\n".join(names[:FANOUT]) + "\n")
+    # A cut listing ends in the unchecked name: `cat $(ls)` or `ls | xargs cat` reading it is refused as
+    # capped, while `ls` alone (the names shown, not read) is not a cap worth saying.
+    cut = [UNCHECKED] if len(names) > FANOUT else []
+    return Stream(text="\n".join([*names[:FANOUT], *cut]) + "\n")
 
 
 def _mapfile(args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:

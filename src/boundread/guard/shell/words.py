@@ -48,12 +48,12 @@ def expand(node: Node, env: Env, ctx: Ctx, into: list[Flow]) -> list[str] | None
     if _SPLIT in raw or node.type in _EXPANSIONS:
         pieces = [piece for piece in raw.split(_SPLIT) if piece]  # an unquoted empty expansion: no word
     out: list[str] = []
-    for piece in pieces:
+    for at, piece in enumerate(pieces):
         fields = _braces(piece) if "{" in piece else [piece]
         for field in fields:
             out.extend(_glob(field, env, ctx) if any(ch in _GLOB for ch in field) else [_unhide(field)])
             if len(out) >= FANOUT:
-                if len(out) > FANOUT or len(fields) >= FANOUT:
+                if len(out) > FANOUT or len(fields) >= FANOUT or at < len(pieces) - 1:  # words left out
                     ctx.cap(f"`{_text(node)}` expands to more than {FANOUT} words; the first {FANOUT} were checked")
                 return out[:FANOUT]
     return out
