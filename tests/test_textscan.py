@@ -265,6 +265,22 @@ def test_a_window_the_timeout_stops_before_it_begins_suggests_more_time_not_a_st
         assert numbers == [str(n) for n in range(40_000, 40_011)]
 
 
+def test_a_window_ctrl_c_stopped_before_it_began_suggests_the_same_window(tmp_path: Path) -> None:
+    path = tmp_path / "big.log"
+    path.write_bytes(b"".join(b"line %d\n" % n for n in range(1, 50_001)))
+    window = Span(40_000, 40_500)
+
+    def pressed(*_: object) -> None:
+        raise KeyboardInterrupt  # Ctrl-C while the first block is being counted
+
+    for filters in (engine.Filters(lines=window), engine.Filters(lines=window, grep="line")):
+        with mock.patch.object(textscan, "_block", pressed):
+            result = engine.extract(path, Request(limits=Limits(timeout=60)), filters, to_stdout=True)
+        assert result.truncated_reasons == ("interrupted",) and result.text == ""
+        (step,) = result.next
+        assert "--lines 40000-40500" in step and "--timeout" not in step  # the same command again
+
+
 def test_the_cli_takes_tail_and_says_what_does_not_combine(tmp_path: Path) -> None:
     log = tmp_path / "server.log"
     log.write_text("".join(f"request {n} served\n" for n in range(1, 5001)), encoding="utf-8")

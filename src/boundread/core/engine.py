@@ -327,18 +327,19 @@ def _line_resume(sink: Sink, filters: Filters) -> Suggestion | None:
     start = filters.lines.first if filters.lines else 1
     last = filters.lines.last if filters.lines else OPEN_END
     more_time: tuple[str, ...] = ()
+    before = False  # stopped (timeout or Ctrl-C) before the first line asked for
     if stop <= start and sink.lines == 0:
         if not (sink.timed_out or sink.interrupted):
             sink.warnings.append(f"line {stop:,} alone is longer than --max-chars: raise --max-chars, or use --grep")
             return None  # a line window cannot make progress
-        # stopped before reaching the first line asked for: the same range again, with the time to get there
-        stop, more_time = start, _more_time(sink)
+        # the same range again, with the time to get there after a timeout (after Ctrl-C, as it was)
+        stop, more_time, before = start, _more_time(sink), True
     words: list[str] = ["extract", FILE]
     if filters.grep is not None:
         words += ["--grep", filters.grep] + (["-i"] if filters.ignore_case else [])
         words += ["--context", str(filters.context)] if filters.context else []
         words += ["--lines", f"{stop}-" if last == OPEN_END else f"{stop}-{last}"]
-    elif more_time and filters.lines is not None:
+    elif before and filters.lines is not None:
         words += ["--lines", span_text(filters.lines)]
     else:
         width = max(sink.lines, 1)
