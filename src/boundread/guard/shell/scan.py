@@ -18,7 +18,7 @@ _MOST_STATS = 400
 
 
 def uses(text: str, root: str) -> list[FileUse]:
-    from boundread.guard.shell import archives, programs
+    from boundread.guard.shell import archives, greps, programs
 
     words: list[str] = []
     for match in _WORD.finditer(text):
@@ -27,7 +27,7 @@ def uses(text: str, root: str) -> list[FileUse]:
             words.append(word.rsplit("=", 1)[-1] if "=" in word and not word.startswith("-") else word)
         if len(words) >= _MOST_WORDS:
             break
-    readers = set(programs._DUMPERS) | programs._GREPS | archives.PROGRAMS | programs.SHELLS | \
+    readers = set(programs._DUMPERS) | greps.GREPS | archives.PROGRAMS | programs.SHELLS | \
         {"head", "tail", "sed", "awk", "gawk", "dd", "jq", "cp", "tee", "xargs", "find", "eval"}
     if not any(os.path.basename(word) in readers or programs.is_interpreter(os.path.basename(word))
                for word in words):
