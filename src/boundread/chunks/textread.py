@@ -37,7 +37,7 @@ def read(src: Source, encoding: str, sink: ChunkSink, start: int = 0) -> Outcome
         fh.seek(start)
         sink.progress.start(src.size, "bytes")
         sink.progress.done = start
-        offset, held = start, b""
+        offset, held, full = start, b"", False
         while True:
             data = held + fh.read(BLOCK)
             if not data:
@@ -55,7 +55,14 @@ def read(src: Source, encoding: str, sink: ChunkSink, start: int = 0) -> Outcome
             offset += len(raw)
             sink.progress.done = offset
             if text and not sink.write_piece(piece):
+                full = True
                 break
             if not held and len(data) < BLOCK:
                 break
+        # a last block of exactly BLOCK bytes was decoded as if more followed: an incomplete character at the
+        # end of the file is still in the decoder, and is a replacement character, as the text handler gives it
+        rest = "" if full else decoder.decode(b"", final=True)
+        if rest:
+            sink.write_piece(Piece(rest, LINE if at_line else NEVER, origin=Origin(offset, b"", at_line=at_line),
+                                   paragraphs=False))
     return Outcome(unit="lines", totals={"bytes": src.size})
