@@ -133,6 +133,7 @@ DUMPS = [
     ("cd jp && cat $(ls)", "最終.pdf"),
     ("cd jp && F=$(ls); cat $F", "最終.pdf"),
     ('IFS=,; F="small.txt,report.pdf"; cat $F', "report.pdf"),
+    ('IFS=,; unset IFS; F="small.txt report.pdf"; cat $F', "report.pdf"),
     # shift and set -- move the positional parameters
     ('bash -c "shift; cat \\$1" _ small.txt report.pdf', "report.pdf"),
     ('bash -c "shift 2; cat \\$1" _ a b app.log', "app.log"),
@@ -199,6 +200,7 @@ LEGIT = [
     "cd jp && ls",
     "cd jp && wc -c $(ls)",
     'IFS=,; F="small.txt,texts/a.txt"; cat $F',
+    'IFS=,; F="small.txt report.pdf"; cat $F',  # one name with a space in it: no such file
     "cd many && ls | head -n 5",
     "cd many && ls; cat ../small.txt",  # a long listing shown is no cap: only names read past it are
     'bash -c "shift; cat \\$1" _ report.pdf small.txt',

@@ -53,7 +53,7 @@ _CONSUMERS = frozenset({"wc", "md5sum", "sha1sum", "sha224sum", "sha256sum", "sh
                         "false", ":", "test", "[", "[[", "sleep", "exit", "return",
                         "shopt", "trap", "wait", "alias", "type", "which", "hash", "umask", "ulimit", "kill",
                         "du", "stat", "pdfinfo", "identify", "aws", "gsutil", "gcloud", "az", "scp", "nc", "ncat",
-                        "mail", "sendmail", "mktemp", "touch", "mkdir", "rm", "rmdir", "chmod", "chown", "unset",
+                        "mail", "sendmail", "mktemp", "touch", "mkdir", "rm", "rmdir", "chmod", "chown",
                         "export", "local", "declare", "typeset", "readonly", "sponge", "split", "csplit"})
 _WRAPPERS = frozenset({"sudo", "env", "time", "nohup", "nice", "command", "exec", "builtin", "stdbuf", "timeout",
                        "ionice", "doas", "caffeinate", "watch", "chronic", "unbuffer", "nocache", "flock", "setsid",
@@ -475,6 +475,18 @@ def _shift(args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
     return Stream()
 
 
+def _unset(args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
+    """``unset NAME`` (``unset IFS``: the default splitting again); ``unset -f NAME``: the function."""
+    functions = "-f" in args
+    for name in (arg for arg in args if not arg.startswith("-")):
+        if functions:
+            env.functions.pop(name, None)
+        else:
+            env.vars.pop(name, None)
+            env.var_flows.pop(name, None)
+    return Stream()
+
+
 def _set(args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
     """``set -- A B`` (or ``set A B``, after any options): the positional arguments are A B."""
     for k, arg in enumerate(args):
@@ -503,4 +515,4 @@ def _into(env: Env, names: list[str], stream: Stream) -> None:
 _BUILTINS = {"cd": _cd, "mapfile": _mapfile, "readarray": _mapfile, "read": _read,
              "pushd": _pushd, "popd": _popd, "eval": _eval, "source": _source, ".": _source,
              "echo": _echo, "printf": _printf, "pwd": _pwd, "ls": _ls,
-             "shift": _shift, "set": _set}
+             "shift": _shift, "set": _set, "unset": _unset}

@@ -82,6 +82,9 @@ def _run(node: Node, kind: str, env: Env, ctx: Ctx, stdin: Stream) -> Stream:
         for child in node.named_children:
             if child.type == "variable_assignment":
                 _assign(child, env, ctx)
+    elif kind == "unset_command":  # `unset IFS`: as the `unset` builtin does
+        programs.run(["unset", *((child.text or b"").decode("utf-8", "replace") for child in node.named_children)],
+                     env, ctx, stdin)
     elif kind == "function_definition":
         name, body = node.child_by_field_name("name"), node.child_by_field_name("body")
         if name is not None and body is not None:
