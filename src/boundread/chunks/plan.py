@@ -78,14 +78,20 @@ def chunk(path: str | Path, params: Params, folder: str | Path | None = None, *,
     _check_folder(where)
     deadline = Deadline(timeout)
     facts = mf.facts(src.path, src.name, deadline)
-    old = mf.load(where)
-    why = mf.changes(old, facts, params) if old is not None else []
+    try:
+        old, unusable = mf.load(where), None
+    except mf.Unusable as exc:
+        old, unusable = None, f"the manifest there was not usable ({exc})"
+    why = mf.changes(old, facts, params) if old is not None else [f"{unusable}: chunked it again"] if unusable else []
     if start > 1:
-        _check_from(start, old, why, src.name)
+        _check_from(start, old, why, src.name, unusable)
         assert old is not None
         if old.complete and start > len(old.chunks):
-            return _finish(dataclasses.replace(old, status="reused", notes=("every chunk is written already",)),
-                           model, max_chunks)
+            if not mf.intact(old):
+                raise UsageError(f"--from {start}: chunk files were missing or edited", "run without --from to "
+                                 "chunk it again")
+            return _finish(dataclasses.replace(old, folder=str(where), status="reused",
+                                               notes=("every chunk is written already",)), model, max_chunks)
     elif old is not None and not why:
         if mf.intact(old):
             note = "the source is unchanged since the manifest was written: reused it, nothing was read again"
@@ -225,7 +231,9 @@ def price(model: str, tokens: int) -> Cost:
     return Cost(model, str(found.input), str(usd), found.source, found.known)
 
 
-def _check_from(start: int, old: Manifest | None, why: list[str], name: str) -> None:
+def _check_from(start: int, old: Manifest | None, why: list[str], name: str, unusable: str | None) -> None:
+    if old is None and unusable is not None:
+        raise UsageError(f"--from {start}: {unusable}", "run without --from to chunk it again")
     if old is None:
         raise UsageError(f"--from {start}: no manifest of {name} to go on from in that folder",
                          "run without --from first (or pass the same -o)")
