@@ -9,6 +9,7 @@ import json
 import os
 import tempfile
 import threading
+import zipfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -18,10 +19,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from boundread import formats
 from boundread.chunks import manifest as mf
 from boundread.chunks import textread
 from boundread.chunks.manifest import Params
 from boundread.chunks.plan import chunk
+from boundread.errors import Corrupt
 from tests.helpers import run
 from tests.test_chunks import log_file, own_text, reference
 
@@ -185,3 +188,24 @@ def test_a_rerun_deletes_only_chunk_files(tmp_path: Path) -> None:
     mf.remove_stale(folder, 1, dataclasses.replace(old, chunks=listed))
     assert notes.read_text(encoding="utf-8") == "mine\n"  # listed, but not a chunk file name: kept
     assert not (folder / "chunk-00002.txt").exists() and (folder / "chunk-00001.txt").exists()
+
+
+def test_a_member_that_fails_midway_keeps_its_last_line_and_says_so(tmp_path: Path) -> None:
+    path = tmp_path / "bundle.zip"
+    with zipfile.ZipFile(path, "w") as zf:
+        zf.writestr("a.txt", "one\ntwo\n")
+        zf.writestr("b.txt", "three\n")
+    real = formats.handler_for
+
+    class Failing:
+        @staticmethod
+        def extract(member: Any, req: Any, sink: Any) -> Any:
+            if not member.name.endswith(":a.txt"):
+                return real(member.kind).extract(member, req, sink)
+            sink.write("one\ntw")  # the feeder holds "tw" until the line ends
+            raise Corrupt("a.txt is damaged after its first line", "repair it")
+
+    with mock.patch.object(formats, "handler_for", lambda kind: Failing):
+        result = chunk(path, Params(tokens=1000), tmp_path / "c")
+    assert own_text(result) == "--- member a.txt ---\none\ntw--- member b.txt ---\nthree\n"
+    assert "member a.txt cut short: a.txt is damaged after its first line" in result.warnings

@@ -182,19 +182,24 @@ def _members(src: Source, req: Request, sink: ChunkSink) -> Outcome:
         skip = ("encrypted: pass --password" if entry.encrypted and req.password is None else
                 "larger than the member cap" if entry.size is not None and entry.size > req.limits.max_member_bytes
                 else None)
+        cut = None
         if skip is None:
+            feeder: feed.Feeder | None = None
             try:
                 member = source_for_bytes(f"{src.name}:{entry.name}", archives.read_member(src, entry.name, req))
                 unit = Unit("member", number, entry.name)
-                sink.feeder = feed.feeder_for(member.kind, sink.splitter, unit)
+                sink.feeder = feeder = feed.feeder_for(member.kind, sink.splitter, unit)
                 sink.pending = Piece(f"--- member {entry.name} ---\n", UNIT, unit, header=True)
                 formats.handler_for(member.kind).extract(member, req, sink)
-                sink.feeder.finish()
-            except BoundreadError as exc:
-                skip = exc.what
+            except BoundreadError as exc:  # before its first text: skipped; after: cut short, its text kept
+                skip, cut = (exc.what, None) if sink.pending is not None or feeder is None else (None, exc.what)
+            finally:
+                if feeder is not None:
+                    feeder.finish()  # its last line, even when the handler failed after it
             sink.pending = None
-        if skip is not None and len(out.warnings) < 20:
-            out.warnings.append(f"member {entry.name} skipped: {skip}")
+        if (skip or cut) is not None and len(out.warnings) < 20:
+            out.warnings.append(f"member {entry.name} skipped: {skip}" if skip is not None else
+                                f"member {entry.name} cut short: {cut}")
         if sink.full:
             break
     return out
