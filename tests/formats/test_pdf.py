@@ -848,3 +848,40 @@ def test_corpus_vertical_page_read_by_a_worker_goes_to_pdfminer(corpus_dir: Path
     assert any(40 in dealt for dealt in workers)
     assert outcome.totals["engines"] == {"pdfium": f"1-39,41-{PARALLEL_PAGES + 1}", "pdfminer": "40"}
     assert _by_page(text)[40].replace(" ", "").lstrip().startswith("序")
+
+
+THREADS_READING_PDFS = """
+import sys, threading
+import boundread
+
+errors = []
+
+def work():
+    for _ in range(25):
+        try:
+            boundread.info(sys.argv[1])
+            boundread.extract(sys.argv[1], pages="1-3", stdout=True)
+        except Exception as exc:
+            errors.append(repr(exc))
+
+threads = [threading.Thread(target=work) for _ in range(4)]
+for t in threads:
+    t.start()
+for t in threads:
+    t.join()
+print("errors", len(errors), errors[:2])
+"""
+
+
+def test_threads_reading_pdfs_at_once_do_not_crash_the_process(tmp_path: Path) -> None:
+    """PDFium is not thread-safe: without the process-wide lock this script died of a double free or a
+    segfault within a few calls (the MCP server runs its extractions in four threads)."""
+    import subprocess
+    import sys
+    from importlib.resources import files
+
+    sample = tmp_path / "report.pdf"
+    sample.write_bytes(files("boundread").joinpath("data/sample-report.pdf").read_bytes())
+    done = subprocess.run([sys.executable, "-c", THREADS_READING_PDFS, str(sample)], capture_output=True, text=True,
+                          timeout=300, env={**os.environ, "BOUNDREAD_OUT_DIR": str(tmp_path / "out")}, check=False)
+    assert (done.returncode, done.stdout.strip()) == (0, "errors 0 []"), done.stderr[-2000:]

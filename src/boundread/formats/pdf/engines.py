@@ -12,6 +12,7 @@ import itertools
 import logging
 import re
 import struct
+import threading
 import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -108,10 +109,28 @@ def _locked(src: Source, password: str | None) -> Encrypted:
     return Encrypted(f"{src.name} is encrypted", "pass --password")
 
 
+#: PDFium is not thread-safe, and pypdfium2 does not serialise it: two threads reading PDFs at once crash the
+#: process (a double free or a segfault within a few calls; the MCP server runs four extractions in threads,
+#: and the Python API may be called from any). One thread at a time uses PDFium, from a document's open to
+#: its close; re-entrant, so one thread may hold two documents (the rereader's own). The only process-wide
+#: state in boundread, because the library's own is. Forked workers (parallel.py) fork from the main thread
+#: that holds it, and their copy is theirs.
+PDFIUM_LOCK = threading.RLock()
+
+
 class PdfiumDoc:
     engine = "pdfium"
 
     def __init__(self, src: Source, password: str | None) -> None:
+        PDFIUM_LOCK.acquire()
+        try:
+            self._open(src, password)
+        except BaseException:
+            PDFIUM_LOCK.release()
+            raise
+        self._held = True
+
+    def _open(self, src: Source, password: str | None) -> None:
         import pypdfium2 as pdfium
         import pypdfium2.raw as pdfium_c
 
@@ -176,7 +195,13 @@ class PdfiumDoc:
         }
 
     def close(self) -> None:
-        self.doc.close()
+        if not self._held:
+            return
+        try:
+            self.doc.close()
+        finally:
+            self._held = False
+            PDFIUM_LOCK.release()
 
 
 def _vertical(textpage: Any, text: str, glyphs: list[Glyph] | None) -> str | None:
