@@ -12,6 +12,9 @@ import shutil
 import socket
 import subprocess
 import tempfile
+import threading
+import time
+from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -86,3 +89,61 @@ def start() -> Server:
         server.stop()
         raise RuntimeError(f"pg_ctl start failed: {text.strip()}")
     return server
+
+
+class Stall:
+    """A TCP proxy to the server that stalls at ``up`` (client bytes), after ``down`` (server bytes), or when
+    ``stalled`` is set; a stall at a mark closes both sides after ``close_s``, so an unbounded wait ends."""
+
+    def __init__(self, upstream: int, *, up: bytes | None = None, down: bytes | None = None,
+                 close_s: float = 8.0) -> None:
+        self.upstream, self.up, self.down, self.close_s = upstream, up, down, close_s
+        self.stalled = threading.Event()
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(8)
+        self.port = int(self.sock.getsockname()[1])
+        self.ends: list[socket.socket] = []
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                client = self.sock.accept()[0]
+            except OSError:
+                return
+            server = socket.create_connection(("127.0.0.1", self.upstream))
+            self.ends += [client, server]
+            threading.Thread(target=self._pump, args=(client, server, self.up, False), daemon=True).start()
+            threading.Thread(target=self._pump, args=(server, client, self.down, True), daemon=True).start()
+
+    def _pump(self, src: socket.socket, dst: socket.socket, mark: bytes | None, after: bool) -> None:
+        while True:
+            try:
+                data = src.recv(65536)
+            except OSError:
+                return
+            if not data:
+                return
+            if mark and not self.stalled.is_set() and mark in data:
+                if after:
+                    dst.sendall(data[: data.index(mark) + len(mark)])
+                self._stall()
+                continue
+            if not self.stalled.is_set():
+                dst.sendall(data)
+
+    def _stall(self) -> None:
+        self.stalled.set()
+
+        def close() -> None:
+            time.sleep(self.close_s)
+            self.close()
+
+        threading.Thread(target=close, daemon=True).start()
+
+    def close(self) -> None:
+        for end in [self.sock, *self.ends]:
+            with suppress(OSError):
+                end.shutdown(socket.SHUT_RDWR)
+            end.close()

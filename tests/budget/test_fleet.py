@@ -171,53 +171,19 @@ def test_a_server_down_denies_the_calls_whose_limits_this_machine_has_seen(
     assert enforce.is_recovery({"command": "boundread budget recover"})  # the way out is never denied
 
 
-class _Proxy:
-    """Forwards to the server until ``frozen``, then swallows every byte: a server that stops answering."""
-
-    def __init__(self, upstream: int) -> None:
-        self.frozen = threading.Event()
-        self.sock, self.port = socket.socket(), 0
-        self.sock.bind(("127.0.0.1", 0))
-        self.sock.listen(8)
-        self.port = int(self.sock.getsockname()[1])
-        self.upstream = upstream
-        threading.Thread(target=self._accept, daemon=True).start()
-
-    def _accept(self) -> None:
-        while True:
-            try:
-                client = self.sock.accept()[0]
-            except OSError:
-                return
-            server = socket.create_connection(("127.0.0.1", self.upstream))
-            for a, b in ((client, server), (server, client)):
-                threading.Thread(target=self._pump, args=(a, b), daemon=True).start()
-
-    def _pump(self, src: socket.socket, dst: socket.socket) -> None:
-        while True:
-            try:
-                data = src.recv(65536)
-                if not data:
-                    return
-                if not self.frozen.is_set():
-                    dst.sendall(data)
-            except OSError:
-                return
-
-
 def test_a_server_that_stops_answering_mid_call_is_given_up(
     pg_url: str, pg_server: pgserver.Server, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     with PostgresLedger(pg_url) as ledger:
         ledger.set_limits(Scope("global"), BudgetLimits(max_calls=10))
-    proxy = _Proxy(pg_server.port)
+    proxy = pgserver.Stall(pg_server.port)
     url = pg_url.replace(f":{pg_server.port}/", f":{proxy.port}/")
     monkeypatch.setattr(pghook, "ANSWER_S", 1.0)
     script = pghook.Conn.script
 
     def freeze_at_begin(self: pghook.Conn, sql: str) -> pghook.Rows:
         if sql == "BEGIN":  # the limits were read: the server freezes with the call half-way
-            proxy.frozen.set()
+            proxy.stalled.set()
         return script(self, sql)
 
     monkeypatch.setattr(pghook.Conn, "script", freeze_at_begin)
@@ -226,7 +192,7 @@ def test_a_server_that_stops_answering_mid_call_is_given_up(
     reason = enforce.check_tool_call({"session_id": "s"}, "Bash", {"command": "ls"})
     assert time.monotonic() - start < 3
     assert reason is not None and "no answer within 1 s" in reason and reason.startswith("budget ledger unusable")
-    proxy.sock.close()
+    proxy.close()
     with PostgresLedger(pg_url) as ledger:
         assert ledger.totals(Scope("global")).calls == 0
 

@@ -1,19 +1,16 @@
 """Issue 14's review: the password never reaches the agent, every wait is bounded, and odd text is one key everywhere.
 
-Faults come from a proxy between the ledger and the real server (``_Stall``): it stops forwarding what the client
-sends once a trigger passes, or delivers the server's answer up to a mark and then nothing. Either way it closes
-both sides after ``CLOSE_S``, so a wait that was not bounded ends in a wrong verdict, not a hung test.
+Faults come from a proxy between the ledger and the real server (``pgserver.Stall``): it stops forwarding what the
+client sends once a trigger passes, or delivers the server's answer up to a mark and then nothing. Either way it
+closes both sides after ``CLOSE_S``, so a wait that was not bounded ends in a wrong verdict, not a hung test.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import socket
-import threading
 import time
 from collections.abc import Callable, Iterator
-from contextlib import suppress
 from pathlib import Path
 
 import pgserver
@@ -34,68 +31,12 @@ CLOSE_S = 8.0
 SET_DONE = b"C\x00\x00\x00\x08SET\x00"  # the SET's CommandComplete, the first result of pghook's first script
 
 
-class _Stall:
-    """A TCP proxy to the server that stalls at ``up`` (client bytes) or after ``down`` (server bytes)."""
-
-    def __init__(self, upstream: int, *, up: bytes | None = None, down: bytes | None = None) -> None:
-        self.upstream, self.up, self.down = upstream, up, down
-        self.stalled = threading.Event()
-        self.sock = socket.socket()
-        self.sock.bind(("127.0.0.1", 0))
-        self.sock.listen(8)
-        self.port = int(self.sock.getsockname()[1])
-        self.ends: list[socket.socket] = []
-        threading.Thread(target=self._accept, daemon=True).start()
-
-    def _accept(self) -> None:
-        while True:
-            try:
-                client = self.sock.accept()[0]
-            except OSError:
-                return
-            server = socket.create_connection(("127.0.0.1", self.upstream))
-            self.ends += [client, server]
-            threading.Thread(target=self._pump, args=(client, server, self.up, False), daemon=True).start()
-            threading.Thread(target=self._pump, args=(server, client, self.down, True), daemon=True).start()
-
-    def _pump(self, src: socket.socket, dst: socket.socket, mark: bytes | None, after: bool) -> None:
-        while True:
-            try:
-                data = src.recv(65536)
-            except OSError:
-                return
-            if not data:
-                return
-            if mark and not self.stalled.is_set() and mark in data:
-                if after:
-                    dst.sendall(data[: data.index(mark) + len(mark)])
-                self._stall()
-                continue
-            if not self.stalled.is_set():
-                dst.sendall(data)
-
-    def _stall(self) -> None:
-        self.stalled.set()
-
-        def close() -> None:
-            time.sleep(CLOSE_S)
-            self.close()
-
-        threading.Thread(target=close, daemon=True).start()
-
-    def close(self) -> None:
-        for end in [self.sock, *self.ends]:
-            with suppress(OSError):
-                end.shutdown(socket.SHUT_RDWR)
-            end.close()
-
-
 @pytest.fixture
-def via(pg_server: pgserver.Server) -> Iterator[Callable[..., tuple[_Stall, str]]]:
-    made: list[_Stall] = []
+def via(pg_server: pgserver.Server) -> Iterator[Callable[..., tuple[pgserver.Stall, str]]]:
+    made: list[pgserver.Stall] = []
 
-    def make(url: str, **marks: bytes) -> tuple[_Stall, str]:
-        proxy = _Stall(pg_server.port, **marks)
+    def make(url: str, **marks: bytes) -> tuple[pgserver.Stall, str]:
+        proxy = pgserver.Stall(pg_server.port, close_s=CLOSE_S, **marks)
         made.append(proxy)
         return proxy, url.replace(f":{pg_server.port}/", f":{proxy.port}/")
 
@@ -165,7 +106,7 @@ def test_mask_hides_the_url_and_each_password_raw_and_decoded() -> None:
 
 
 def test_a_frozen_server_bounds_the_psycopg_fallback(
-    pg_url: str, via: Callable[..., tuple[_Stall, str]], monkeypatch: pytest.MonkeyPatch,
+    pg_url: str, via: Callable[..., tuple[pgserver.Stall, str]], monkeypatch: pytest.MonkeyPatch,
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     with PostgresLedger(pg_url) as ledger:
@@ -185,7 +126,7 @@ def test_a_frozen_server_bounds_the_psycopg_fallback(
 
 
 def test_a_late_answer_is_not_handed_over_to_psycopg(
-    pg_url: str, via: Callable[..., tuple[_Stall, str]], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+    pg_url: str, via: Callable[..., tuple[pgserver.Stall, str]], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     """The version query times out: that is Unusable (an error policy), not NeedsLedger (psycopg waits again)."""
     PostgresLedger(pg_url).close()
@@ -197,7 +138,7 @@ def test_a_late_answer_is_not_handed_over_to_psycopg(
 
 
 def test_each_result_of_a_script_is_waited_for_with_the_deadline(
-    pg_url: str, via: Callable[..., tuple[_Stall, str]], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+    pg_url: str, via: Callable[..., tuple[pgserver.Stall, str]], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     """The server's answer stops after the SET's result: the version's result must not block ``PQgetResult``."""
     with PostgresLedger(pg_url) as ledger:
