@@ -15,7 +15,7 @@ import os
 import random
 import sys
 import zipfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 REGIONS = ("North", "South", "East", "West", "Online")
@@ -223,12 +223,14 @@ INPUTS: dict[str, tuple[Callable[..., Path], tuple[object, ...], dict[str, objec
 }
 
 
-def make_all(folder: Path, *, workers: int = 2) -> dict[str, Path]:
-    """Every bench input in ``folder``: present ones are reused, missing ones built in parallel."""
+def make_all(folder: Path, names: Iterable[str] | None = None, *, workers: int = 2) -> dict[str, Path]:
+    """The bench inputs ``names`` (default: all) in ``folder``: present ones are reused, missing ones built in
+    parallel."""
     from concurrent.futures import ProcessPoolExecutor
 
     folder.mkdir(parents=True, exist_ok=True)
-    todo = {name: spec for name, spec in INPUTS.items() if not (folder / name).exists()}
+    wanted = list(INPUTS) if names is None else list(names)
+    todo = {name: INPUTS[name] for name in wanted if not (folder / name).exists()}
     if todo:
         print(f"generating {len(todo)} input(s) in {folder}: {', '.join(todo)} (once; reused later)",
               file=sys.stderr)
@@ -236,7 +238,7 @@ def make_all(folder: Path, *, workers: int = 2) -> dict[str, Path]:
             futures = [pool.submit(fn, folder / name, *args, **kw) for name, (fn, args, kw) in todo.items()]
             for future in futures:
                 future.result()
-    return {name: folder / name for name in INPUTS}
+    return {name: folder / name for name in wanted}
 
 
 def make_prices_xlsx(path: Path, rows: int = 300) -> Path:

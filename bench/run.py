@@ -13,6 +13,7 @@ import os
 import shutil
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import inputs
@@ -303,17 +304,8 @@ def main(argv: list[str] | None = None) -> int:
     exe = Path(sys.executable).with_name("boundread")
     if not exe.exists():
         sys.exit(f"bench: {exe} is missing: run with the project's venv python after `pip install -e .`")
-    if args.only == "guard":  # the hook rows alone need only the 1,000-page PDF
-        return _guard_only(exe, args)
-    if args.only == "ledger":  # no inputs at all
-        ctx = Ctx.create(exe, {}, args.inputs, args.repeat, {})
-        print(table.render(ledger_rows(ctx), markdown=args.markdown))
-        print("\n".join(f"note: {line}" for line in ctx.notes))
-        return 0
-    if args.only == "text":  # the 1.1 GB log and the 1 MB one
-        return _text_only(exe, args)
-    if args.only in ("pdf", "startup"):  # the three PDFs and pdftotext
-        return _pdf_only(exe, args)
+    if args.only:
+        return _section(exe, args)
     files = inputs.make_all(args.inputs)
     found = {"pdftotext": peers.apt_tool("pdftotext", "poppler-utils"), "unzip": peers.apt_tool("unzip", "unzip"),
              "markitdown": peers.markitdown(args.inputs)}
@@ -344,47 +336,26 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def _text_only(exe: Path, args: argparse.Namespace) -> int:
-    files = {}
-    for name in ("huge.log", "small.log"):
-        make, pos, kw = inputs.INPUTS[name]
-        files[name] = make(args.inputs / name, *pos, **kw)
-    ctx = Ctx.create(exe, files, args.inputs, args.repeat, {})
-    rows = text_rows(ctx)
+# --only: each section's inputs, the peers it needs, and its rows
+SECTIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...], Callable[[Ctx], list[Row]]]] = {
+    "guard": (("big1000.pdf",), (), guard_rows),
+    "ledger": ((), (), ledger_rows),
+    "text": (("huge.log", "small.log"), (), text_rows),
+    "pdf": (tuple(FULL_TEXT), ("pdftotext",), lambda ctx: startup_rows(ctx) + pdf_rows(ctx)),
+    "startup": ((), (), startup_rows),
+}
+
+
+def _section(exe: Path, args: argparse.Namespace) -> int:
+    """One section of the table alone, with only the inputs and peers it needs."""
+    names, wanted, rows_of = SECTIONS[args.only]
+    files = inputs.make_all(args.inputs, names)
+    found = {"pdftotext": peers.apt_tool("pdftotext", "poppler-utils")} if "pdftotext" in wanted else {}
+    ctx = Ctx.create(exe, files, args.inputs, args.repeat, found)
+    rows = rows_of(ctx)
     rows += [memory_row(f"peak RSS: boundread {label}", m) for label, m in ctx.memory]
     print(f"Machine: {table.machine()}; wall time: best of {args.repeat}; other load on the machine adds noise.\n")
     print(table.render(rows, markdown=args.markdown))
-    for line in ctx.notes:
-        print(f"note: {line}")
-    shutil.rmtree(ctx.work, ignore_errors=True)
-    return 0
-
-
-def _pdf_only(exe: Path, args: argparse.Namespace) -> int:
-    files = {}
-    for name in FULL_TEXT if args.only == "pdf" else ():
-        make, pos, kw = inputs.INPUTS[name]
-        files[name] = args.inputs / name if (args.inputs / name).exists() else make(args.inputs / name, *pos, **kw)
-    found = {"pdftotext": peers.apt_tool("pdftotext", "poppler-utils")} if files else {}
-    ctx = Ctx.create(exe, files, args.inputs, args.repeat, found)
-    rows = startup_rows(ctx) + (pdf_rows(ctx) if files else [])
-    rows += [memory_row(f"peak RSS: boundread {label}", m) for label, m in ctx.memory]
-    print(f"Machine: {table.machine()}; wall time: best of {args.repeat}, commands run by turns; other load on the "
-          "machine adds noise.\n")
-    print(table.render(rows, markdown=args.markdown))
-    for line in ctx.notes:
-        print(f"note: {line}")
-    shutil.rmtree(ctx.work, ignore_errors=True)
-    return 0
-
-
-def _guard_only(exe: Path, args: argparse.Namespace) -> int:
-    args.inputs.mkdir(parents=True, exist_ok=True)
-    pdf = args.inputs / "big1000.pdf"
-    if not pdf.exists():
-        inputs.make_pdf(pdf, 1000)
-    ctx = Ctx.create(exe, {"big1000.pdf": pdf}, args.inputs, args.repeat, {})
-    print(table.render(guard_rows(ctx), markdown=args.markdown))
     for line in ctx.notes:
         print(f"note: {line}")
     shutil.rmtree(ctx.work, ignore_errors=True)
