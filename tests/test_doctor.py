@@ -257,6 +257,19 @@ def test_all_finds_the_agents_set_up_here(tmp_path: Path) -> None:
     assert [a["agent"] for a in named["agents"]] == ["codex"]  # asked for: checked even when absent
 
 
+@needs_script
+def test_all_does_not_count_agents_for_a_shared_agents_md(tmp_path: Path) -> None:
+    """After `init --agent codex --trust`, AGENTS.md has our section, but Cursor and Copilot are not set up."""
+    done = CliRunner().invoke(app, ["init", "--dir", str(tmp_path), "--agent", "codex", "--trust"])
+    assert done.exit_code == 0, done.output
+    result = _doctor("--dir", str(tmp_path), "--json")
+    assert [a["agent"] for a in json.loads(result.stdout)["agents"]] == ["codex"]
+    assert result.exit_code == 0, result.stdout
+    _init(tmp_path, "cursor")  # its own .cursor/hooks.json: found
+    found = json.loads(_doctor("--dir", str(tmp_path), "--json").stdout)
+    assert [a["agent"] for a in found["agents"]] == ["codex", "cursor"]
+
+
 def test_user_scope(tmp_path: Path) -> None:
     install.apply(install.plan("claude", tmp_path, user=True, home=tmp_path / "home",
                                program=locate.Program("boundread")))

@@ -116,11 +116,16 @@ def diagnose(agents: Sequence[str] | None = None, root: Path | None = None, *, u
 
 
 def detect(scope: Scope) -> list[str]:
-    """The agents with a settings file or a boundread skill/section in this scope."""
+    """The agents with a settings file, or a boundread skill/section in a file of their own, in this scope.
+
+    A file that several agents share (a project's AGENTS.md: Codex, Cursor, Copilot) tells nothing about which
+    of them is set up: after `init --agent codex`, Cursor and Copilot are not."""
+    specs = {agent: install.target(agent, scope.root, scope.home, scope.user) for agent in install.AGENTS}
+    skills = [spec.skill for spec in specs.values() if spec.skill is not None]
     found = []
-    for agent in install.AGENTS:
-        spec = install.target(agent, scope.root, scope.home, scope.user)
-        if spec.settings.exists() or (spec.skill is not None and _skill_present(spec)):
+    for agent, spec in specs.items():
+        own = spec.skill is not None and skills.count(spec.skill) == 1
+        if spec.settings.exists() or (own and _skill_present(spec)):
             found.append(agent)
     return found
 
