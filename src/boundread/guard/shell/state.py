@@ -169,6 +169,18 @@ def read_file(env: Env, word: str, program: str) -> Stream:
     return Stream([(absolute, (), program)])
 
 
+def known_text(stream: Stream) -> str | None:
+    """All a stream carries, when that is known: its text plus the content of each file flowing in it, when
+    every one is a small regular file (``$(cat list)``, ``cat list | while read f``); else None."""
+    for path, _found, _program in stream.flows[:FANOUT + 1]:
+        try:
+            if not (os.path.isfile(path) and os.stat(path).st_size <= SMALL_SCRIPT):
+                return None
+        except (OSError, ValueError):
+            return None
+    return None if len(stream.flows) > FANOUT else small_text(stream)
+
+
 def small_text(stream: Stream) -> str:
     """The stream's known text plus the content of the small regular files flowing in it (a script, a name list)."""
     parts = [stream.text]

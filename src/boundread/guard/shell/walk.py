@@ -7,8 +7,8 @@ conversation. Compound commands, loops (bounded), functions and here-documents a
 
 from __future__ import annotations
 
-from boundread.guard.shell import programs, words
-from boundread.guard.shell.state import ARGS, FANOUT, UNKNOWN, Ctx, Env, Stream, read_file, visible
+from boundread.guard.shell import loops, programs, words
+from boundread.guard.shell.state import ARGS, UNKNOWN, Ctx, Env, Stream, read_file, visible
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -90,8 +90,11 @@ def _run(node: Node, kind: str, env: Env, ctx: Ctx, stdin: Stream) -> Stream:
         if name is not None and body is not None:
             env.functions[(name.text or b"").decode("utf-8", "replace")] = body
     elif kind == "for_statement":
-        return _for(node, env, ctx, stdin)
+        return loops.for_loop(node, env, ctx, stdin)
     elif kind in ("while_statement", "until_statement"):
+        read = loops.while_read(node, env, ctx, stdin)
+        if read is not None:
+            return read
         out = _sequence(node.named_children, env, ctx, stdin)
         condition = node.child_by_field_name("condition")
         if condition is not None and b"read" in (condition.text or b""):
@@ -126,25 +129,6 @@ def _assign(node: Node, env: Env, ctx: Ctx) -> None:
     else:
         env.vars[name] = found
     env.var_flows[name] = flows
-
-
-def _for(node: Node, env: Env, ctx: Ctx, stdin: Stream) -> Stream:
-    variable, body = node.child_by_field_name("variable"), node.child_by_field_name("body")
-    if body is None:
-        return Stream()
-    name = (variable.text or b"").decode("utf-8", "replace") if variable is not None else ""
-    values: list[str] = []
-    for word in node.children_by_field_name("value"):
-        values.extend(words.expand(word, env, ctx, []) or [UNKNOWN])
-    if not node.children_by_field_name("value"):
-        values = list(env.args)
-    if len(values) > FANOUT:
-        ctx.cap(f"the loop over `${name}` has more than {FANOUT} values; the first {FANOUT} were checked")
-    out = Stream()
-    for item in values[:FANOUT] or [UNKNOWN]:
-        env.vars[name] = item
-        out.add(run(body, env, ctx, stdin))
-    return out
 
 
 def command(argv: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:

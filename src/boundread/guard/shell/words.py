@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 
-from boundread.guard.shell.state import FANOUT, UNCHECKED, Ctx, Env, Stream
+from boundread.guard.shell.state import FANOUT, UNCHECKED, Ctx, Env, Stream, known_text
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -222,7 +222,8 @@ def substitute(node: Node, env: Env, ctx: Ctx, into: list[Flow]) -> str | None:
     for child in body:
         out.add(ctx.run(child, inner, Stream()))
     into.extend(out.flows)
-    return out.text.rstrip("\n") if out.text and not out.flows else None
+    text = known_text(out)  # `$(cat list)`: a small file's content is known too
+    return text.rstrip("\n") if text else None
 
 
 def ansi_c(text: str) -> str:
