@@ -17,7 +17,7 @@ import typer
 from typer.testing import CliRunner
 
 from boundread.errors import Corrupt, UsageError
-from boundread.guard import install, locate
+from boundread.guard import doctor, install, locate
 
 EXISTING: dict[str, Any] = {
     "permissions": {"allow": ["Bash(npm test)"]},
@@ -196,6 +196,44 @@ def test_budget_after_a_plain_init_adds_only_the_ingest_hooks(tmp_path: Path) ->
     assert _commands(settings, "SubagentStop") == ["boundread budget ingest"]
     _init(tmp_path, uninstall=True)
     assert not path.exists() or json.loads(path.read_text()) == {}
+
+
+def _pre_tool_matchers(root: Path) -> list[object]:
+    settings = json.loads((root / ".claude" / "settings.json").read_text())
+    return [group.get("matcher") for group in settings["hooks"]["PreToolUse"] if install.ours(group)]
+
+
+def _guard_checks(root: Path) -> dict[str, doctor.Check]:
+    checks = doctor.check_agent("claude", doctor.Scope(root, root / "home", False))
+    return {check.name: check for check in checks if check.name.startswith("guard hook on PreToolUse")}
+
+
+def test_budget_puts_the_guard_on_every_tool_and_doctor_checks_it(tmp_path: Path) -> None:
+    """A cap must stop an Agent spawn, WebFetch or an MCP call too, not only Read and Bash."""
+    _init(tmp_path)
+    assert _pre_tool_matchers(tmp_path) == ["Read|Bash"]
+    assert [c.ok for c in _guard_checks(tmp_path).values()] == [True]  # no budget: Read and Bash are enough
+    _init(tmp_path, budget=True)  # after a plain init: widened in place, not a second handler
+    assert _pre_tool_matchers(tmp_path) == ["*"]
+    assert _commands(json.loads((tmp_path / ".claude" / "settings.json").read_text()), "PreToolUse") == [GUARD]
+    (check,) = _guard_checks(tmp_path).values()
+    assert check.ok and check.name == "guard hook on PreToolUse (every tool)"
+    assert not any(change.changed for change in _init(tmp_path))  # a plain init narrows nothing
+    path = tmp_path / ".claude" / "settings.json"
+    path.write_text(path.read_text().replace('"matcher": "*"', '"matcher": "Read|Bash"'))
+    (check,) = _guard_checks(tmp_path).values()  # budget on, guard on two tools: the cap leaks
+    assert check.ok is False and "'Read|Bash' only" in check.detail and "--budget" in check.fix
+    _init(tmp_path, uninstall=True)
+    assert not path.exists() or "guard-check" not in path.read_text()
+
+
+def test_init_keeps_a_matcher_the_user_widened(tmp_path: Path) -> None:
+    _init(tmp_path)
+    path = tmp_path / ".claude" / "settings.json"
+    path.write_text(path.read_text().replace('"matcher": "Read|Bash"', '"matcher": "Read|Bash|Grep"'))
+    _init(tmp_path, program=locate.Program("/opt/venv/bin/boundread"))  # a new program, the user's matcher
+    assert _pre_tool_matchers(tmp_path) == ["Read|Bash|Grep"]
+    assert "/opt/venv/bin/boundread guard-check" in path.read_text()
 
 
 def test_budget_keeps_a_hand_written_ingest_hook(tmp_path: Path) -> None:

@@ -136,7 +136,9 @@ def check_agent(agent: str, scope: Scope) -> list[Check]:
     if data is not None:
         hooks = data.get("hooks")
         hooks = hooks if isinstance(hooks, dict) else {}
-        checks += [_guard_hook(agent, event, entry, hooks, scope) for event, entry in spec.hooks]
+        budget = agent == "claude" and any(_entries(hooks, event, "budget ingest") for event in install.INGEST_EVENTS)
+        wanted = install.target(agent, scope.root, scope.home, scope.user, budget=True).hooks if budget else spec.hooks
+        checks += [_guard_hook(agent, event, entry, hooks, scope, budget) for event, entry in wanted]
         checks += _commands(agent, hooks, scope)
         if agent == "claude":
             checks.append(_ingest(hooks, scope))
@@ -189,9 +191,12 @@ def _covers(matcher: object, tool: str) -> bool:
         return False
 
 
-def _guard_hook(agent: str, event: str, wanted: dict[str, Any], hooks: dict[str, Any], scope: Scope) -> Check:
+def _guard_hook(agent: str, event: str, wanted: dict[str, Any], hooks: dict[str, Any], scope: Scope,
+                budget: bool = False) -> Check:
+    """``budget``: the budget is on (ingest registered), so the PreToolUse guard must see every tool."""
     tools = _names(str(wanted.get("matcher", "")))
-    name = f"guard hook on {event}" + (f" ({', '.join(tools)})" if tools else "")
+    shown_tools = "every tool" if tools == [install.BUDGET_MATCHER] else ", ".join(tools)
+    name = f"guard hook on {event}" + (f" ({shown_tools})" if tools else "")
     found = _entries(hooks, event, "guard-check")
     if not found:
         return Check(name, False, f"boundread guard-check is not registered on {event}", f"run {scope.init(agent)}")
@@ -200,6 +205,10 @@ def _guard_hook(agent: str, event: str, wanted: dict[str, Any], hooks: dict[str,
         if not missing:
             return Check(name, True, f"{event} runs `{_command(entry)}`")
     shown = found[0].get("matcher")
+    if budget and tools == [install.BUDGET_MATCHER]:
+        return Check(name, False, f"registered on {event} for {shown!r} only: a budget cap, --deny-tool and "
+                     "--max-calls do not see the other tools (Agent, Write, WebFetch, MCP)",
+                     f'run {scope.init(agent, "--budget")} (matcher "*")')
     return Check(name, False, f"registered on {event}, but its matcher {shown!r} leaves out {', '.join(missing)}",
                  f"put {'|'.join(tools)} in the matcher, or run {scope.init(agent, '--uninstall')} then "
                  f"{scope.init(agent)}")

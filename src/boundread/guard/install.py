@@ -1,18 +1,18 @@
 """``boundread init``: register the guard-check hook and install the skill text for one agent.
 
-Settings JSON is merged (nothing else lost or reordered), written atomically, and only when it
-changes, so running init twice adds nothing. For Claude Code the guard runs on PreToolUse (Read,
-Bash), on PostToolBatch (Claude Code refuses a Read of .xlsx/.docx/.zip/... itself, before any
-PreToolUse hook, and PostToolBatch is where the guard can still tell the model what to run) and on
-PostToolUse for Bash, where it replaces a binary or over-cap output that slipped past the PreToolUse
-check (:mod:`boundread.guard.posttool`); for Gemini CLI on BeforeTool and, for the same second line,
-on AfterTool. Codex, Cursor and Copilot cannot replace a tool's output: their pre-tool event only. With
-``budget`` (Claude Code only: its transcript is the one ``budget ingest`` reads) the ingest command
-is registered on PostToolUse, Stop, SubagentStop and SessionEnd too. The program in front of the
-commands is ``boundread`` when the PATH finds this installation, else its absolute path
-(:mod:`boundread.guard.locate`); running init again updates it. ``uninstall`` removes only handlers
-whose command is ``boundread guard-check`` or ``boundread budget ingest``, with or without a path in
-front (both, with or without ``budget``: uninstalling leaves nothing of ours).
+Settings JSON is merged (nothing else lost or reordered), written atomically, and only when it changes, so
+running init twice adds nothing. For Claude Code the guard runs on PreToolUse (Read, Bash; with ``budget``
+every tool, see :data:`BUDGET_MATCHER`), on PostToolBatch (Claude Code refuses a Read of .xlsx/.docx/.zip/...
+itself, before any PreToolUse hook, and PostToolBatch is where the guard can still tell the model what to run)
+and on PostToolUse for Bash, where it replaces a binary or over-cap output that slipped past the PreToolUse
+check (:mod:`boundread.guard.posttool`); for Gemini CLI on BeforeTool and, for the same second line, on
+AfterTool. Codex, Cursor and Copilot cannot replace a tool's output: their pre-tool event only. With
+``budget`` (Claude Code only: its transcript is the one ``budget ingest`` reads) the ingest command is
+registered on PostToolUse, Stop, SubagentStop and SessionEnd too. The program in front of the commands is
+``boundread`` when the PATH finds this installation, else its absolute path (:mod:`boundread.guard.locate`);
+running init again updates it. ``uninstall`` removes only handlers whose command is ``boundread guard-check``
+or ``boundread budget ingest``, with or without a path in front (both, with or without ``budget``:
+uninstalling leaves nothing of ours).
 A settings file that is not valid JSON is reported and left untouched. A written file keeps the
 mode of the file it replaces (a new one gets 0644); a symlinked settings file stays a symlink.
 """
@@ -39,6 +39,10 @@ GUARD_EVENTS = {"claude": ("PreToolUse", "PostToolBatch", "PostToolUse"),  # eve
                 "gemini": ("BeforeTool", "AfterTool")}  # answers (the others: their one pre-tool event)
 POST_MATCHERS = {"claude": "Bash", "gemini": "run_shell_command|read_file|read_many_files|mcp_.*"}
 INGEST_EVENTS = ("PostToolUse", "Stop", "SubagentStop", "SessionEnd")
+#: Claude Code's PreToolUse matcher with ``budget``: every tool, so that a cap also stops an Agent/Task spawn,
+#: Write, WebFetch and MCP calls, ``--deny-tool`` applies to any tool, and ``--max-calls`` counts them all. The
+#: guard decides the tools it knows and allows the others (the budget check is then the only work).
+BUDGET_MATCHER = "*"
 BEGIN, END = "<!-- boundread:begin -->", "<!-- boundread:end -->"
 AGENTS = ("claude", "codex", "gemini", "cursor", "copilot")
 #: The agents whose hook command gets ``--mode redirect``: those whose pre-tool answer can rewrite the call,
@@ -76,10 +80,12 @@ class Change:
         return text if text.endswith("\n") or not text else text + "\n"
 
 
-def target(agent: str, root: Path, home: Path, user: bool, program: str = locate.NAME) -> Target:
+def target(agent: str, root: Path, home: Path, user: bool, program: str = locate.NAME, *,
+           budget: bool = False) -> Target:
     """Where ``agent`` keeps its hooks and instructions, for a project (root) or the user (home).
 
     ``program`` starts boundread in the hook commands: the bare name or this installation's script.
+    ``budget`` (Claude Code): guard-check on PreToolUse for every tool, not only Read and Bash.
     """
     base = home if user else root
     mode = " --mode redirect" if agent in REDIRECT_AGENTS else ""
@@ -87,7 +93,7 @@ def target(agent: str, root: Path, home: Path, user: bool, program: str = locate
     nested = {"type": "command", "command": command, "timeout": 10}
     if agent == "claude":  # PostToolBatch is not a tool event: no matcher
         return Target(base / ".claude" / "settings.json",
-                      (("PreToolUse", {"matcher": "Read|Bash", "hooks": [nested]}),
+                      (("PreToolUse", {"matcher": BUDGET_MATCHER if budget else "Read|Bash", "hooks": [nested]}),
                        ("PostToolBatch", {"hooks": [dict(nested)]}),
                        ("PostToolUse", {"matcher": POST_MATCHERS["claude"], "hooks": [dict(nested)]})),
                       base / ".claude" / "skills" / "boundread" / "SKILL.md", False, {}, _ingest_hooks(program))
@@ -223,12 +229,25 @@ def _merge_settings(spec: Target, wanted: tuple[Hook, ...], uninstall: bool) -> 
 
 
 def _add(entries: list[Any], entry: dict[str, Any]) -> None:
-    """Add ``entry`` unless one of ours is there; our own earlier entry gets this init's program."""
-    same = [index for index, old in enumerate(entries) if _unmoded(_canonical(old)) == _unmoded(_canonical(entry))]
+    """Add ``entry`` unless one of ours is there; our own earlier entry gets this init's program.
+
+    An earlier entry that differs only in its matcher keeps that matcher (the user may have widened it), unless
+    ``entry`` asks for every tool (``init --budget``): a plain init after ``--budget`` narrows nothing.
+    """
+    key = _unmatched(_unmoded(_canonical(entry)))
+    same = [index for index, old in enumerate(entries) if _unmatched(_unmoded(_canonical(old))) == key]
     if same:
+        old = entries[same[0]]
+        if isinstance(old, dict) and "matcher" in entry and entry["matcher"] != BUDGET_MATCHER:
+            entry = {**_unmatched(entry), **({"matcher": old["matcher"]} if "matcher" in old else {})}
         entries[same[0]] = entry
     elif not any(ours(old, _kind(entry)) for old in entries):
         entries.append(entry)
+
+
+def _unmatched(entry: Any) -> Any:
+    """``entry`` without its matcher: the same handler whatever tools it is registered for."""
+    return {key: value for key, value in entry.items() if key != "matcher"} if isinstance(entry, dict) else entry
 
 
 def _unmoded(entry: Any) -> Any:
@@ -292,7 +311,7 @@ def plan(agent: str = "claude", root: Path | None = None, *, user: bool = False,
                          "drop --budget and record usage by hand with `boundread budget add --session S --model M"
                          " --input N --output N`")
     command = (program or locate.program()).command
-    spec = target(agent, (root or Path.cwd()).absolute(), home or Path.home(), user, command)
+    spec = target(agent, (root or Path.cwd()).absolute(), home or Path.home(), user, command, budget=budget)
     wanted = spec.hooks + (spec.ingest if budget or uninstall else ())
     changes = [_merge_settings(spec, wanted, uninstall)]
     skill = skill_change(spec, uninstall)
