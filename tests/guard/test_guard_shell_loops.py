@@ -1,5 +1,5 @@
 """Loops over names the shell reads: ``find ... | while read f; do cat "$f"; done``, ``done < list``,
-``for f in $(cat list)`` and ``cat $(cat list)``. The guard once ran their bodies with the names unknown and
+``for f in $(cat list)``, ``cat $(cat list)`` and ``$(<file)``. The guard once ran their bodies with the names unknown and
 let the dump through; now the body runs once per known line (at most FANOUT), and a cut says so."""
 
 from __future__ import annotations
@@ -43,6 +43,10 @@ DUMPS = [
     ("cat $(cat list)", "app.log"),
     ("cat `cat list`", "app.log"),
     ('find logs | while read f; do [ -f "$f" ] && cat "$f"; done', "app.log"),
+    # $(<file): bash reads the file itself, no cat needed
+    ("printf '%s' \"$(<logs/app.log)\"", "app.log"),
+    ('x=$(< logs/app.log); echo "$x"', "app.log"),
+    ("cat $(<list)", "app.log"),
 ]
 
 LEGIT = [
@@ -53,6 +57,8 @@ LEGIT = [
     'ls logs | while read f; do stat "logs/$f" > /dev/null; done',
     'while read f; do cat "$f" > /dev/null; done < list',
     "cat $(cat smalls)",
+    "x=$(<logs/app.log); echo ${#x}",
+    "echo $(<list)",
     'printf "a b\\n" | while read x y; do cat "$y"; done',  # no file named b
     'while IFS= read -r f; do cat "$f"; done <<< "  padded"',  # IFS= keeps the blanks: the file "  padded"
 ]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 
-from boundread.guard.shell.state import FANOUT, UNCHECKED, Ctx, Env, Stream, known_text
+from boundread.guard.shell.state import FANOUT, UNCHECKED, UNKNOWN, Ctx, Env, Stream, known_text, read_file
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -219,6 +219,10 @@ def substitute(node: Node, env: Env, ctx: Ctx, into: list[Flow]) -> str | None:
         return env.cwd
     out = Stream()
     inner = env.copy()
+    if len(body) == 1 and body[0].type == "file_redirect" and (body[0].children[0].text or b"") == b"<":
+        targets = body[0].children_by_field_name("destination")  # `$(<file)`: bash reads the file itself
+        target = value(targets[-1], inner, ctx, into) if targets else None
+        out = read_file(inner, UNKNOWN if target is None else target, "$(<file)")
     for child in body:
         out.add(ctx.run(child, inner, Stream()))
     into.extend(out.flows)
