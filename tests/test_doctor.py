@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 
 from boundread import __version__
 from boundread.cli.app import app
-from boundread.guard import doctor, install, locate
+from boundread.guard import doctor, gemini_trust, install, locate
 
 SCRIPT = Path(sys.executable).parent / "boundread"  # this installation's console script
 needs_script = pytest.mark.skipif(not SCRIPT.is_file(), reason="needs the installed console script (pip install -e .)")
@@ -53,7 +53,7 @@ def test_a_fresh_claude_init_is_ready(tmp_path: Path) -> None:
     data = json.loads(result.stdout)
     assert [(a["agent"], a["ready"]) for a in data["agents"]] == [("claude", True)]
     checks = _checks(result)
-    assert set(checks) == {"settings", "guard hook on PreToolUse (Read, Bash)", "guard hook on PostToolBatch",
+    assert set(checks) == {"settings", "guard hook on PreToolUse (every tool)", "guard hook on PostToolBatch",
                            "guard hook on PostToolUse (Bash)", "command found", "command runs", "same version",
                            "budget ingest", "skill"}
     assert all(check["ok"] is True and check["fix"] == "" for check in checks.values())
@@ -235,9 +235,35 @@ def test_codex_trust_is_read_from_the_users_config(tmp_path: Path) -> None:
 
 
 @needs_script
+def test_gemini_folder_trust(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Gemini CLI runs no settings hook in a folder it does not trust: not ready until the folder is trusted."""
+    monkeypatch.delenv("GEMINI_CLI_TRUST_WORKSPACE", raising=False)
+    _init(tmp_path, "gemini")
+    result = _doctor("--dir", str(tmp_path), "--agent", "gemini", "--json")
+    assert result.exit_code == 2, "gemini is ready in an untrusted folder"
+    checks = _checks(result, "gemini")
+    assert checks["trusted"]["ok"] is False and "does not trust" in checks["trusted"]["detail"]
+    assert checks["trusted"]["fix"] == gemini_trust.how(tmp_path)
+    assert "boundread init --agent gemini --trust" in checks["trusted"]["fix"]
+    assert all(check["ok"] for name, check in checks.items() if name != "trusted")
+    human = _doctor("--dir", str(tmp_path), "--agent", "gemini")
+    assert "  gemini is not ready: 1 problem" in human.stdout
+    done = CliRunner().invoke(app, ["init", "--dir", str(tmp_path), "--agent", "gemini", "--trust"])
+    assert done.exit_code == 0, done.output
+    result = _doctor("--dir", str(tmp_path), "--agent", "gemini", "--json")
+    assert result.exit_code == 0, result.stdout
+    assert "TRUST_FOLDER" in _checks(result, "gemini")["trusted"]["detail"]
+    monkeypatch.setenv("GEMINI_CLI_TRUST_WORKSPACE", "false")  # the environment Gemini would start with
+    off = _checks(_doctor("--dir", str(tmp_path), "--agent", "gemini", "--json"), "gemini")["trusted"]
+    assert off["ok"] is False and off["fix"] == "unset GEMINI_CLI_TRUST_WORKSPACE where you start gemini"
+
+
+@needs_script
 @pytest.mark.parametrize("agent", ["gemini", "cursor", "copilot"])
 def test_other_agents_ready_after_init(tmp_path: Path, agent: str) -> None:
     _init(tmp_path, agent)
+    if agent == "gemini":  # and the folder trusted, as `init --agent gemini --trust` records it
+        gemini_trust.apply(gemini_trust.change(tmp_path))
     result = _doctor("--dir", str(tmp_path), "--agent", agent, "--json")
     assert result.exit_code == 0, result.stdout
     assert all(check["ok"] for check in _checks(result, agent).values())

@@ -58,7 +58,9 @@ def init(
     directory: Annotated[Path | None, typer.Option("--dir", metavar="DIR", help="The project folder (default: here).")]
     = None,
     trust: Annotated[bool, typer.Option("--trust", help="Codex: also record in ~/.codex/config.toml that you trust "
-                                        "this folder and boundread's hook (Codex skips an untrusted hook).")]
+                                        "this folder and boundread's hook (Codex skips an untrusted hook). Gemini: "
+                                        "record in ~/.gemini/trustedFolders.json that you trust this folder "
+                                        "(Gemini runs no hook in an untrusted one).")]
     = False,
     mcp: Annotated[bool, typer.Option("--mcp", help="Also register `boundread mcp` as an MCP server: .mcp.json "
                                       "(Claude Code; --user: ~/.claude.json) or .cursor/mcp.json (Cursor).")]
@@ -69,20 +71,29 @@ def init(
 
     The hooks call `boundread` when this shell's PATH finds this installation, else its absolute path (a hook
     whose command is not found lets every read through). Check the result with `boundread doctor`."""
-    from boundread.guard import doctor, install, locate
+    from boundread.guard import doctor, gemini_trust, install, locate
 
     program = locate.program()
+    root = (directory or Path.cwd()).absolute()
     try:
-        if trust and (agent != "codex" or uninstall):
-            raise UsageError("--trust is for `init --agent codex`", "drop --trust: the other agents run hooks "
-                             "from their settings without a trust step")
+        if trust and (agent not in ("codex", "gemini") or uninstall):
+            raise UsageError("--trust is for `init --agent codex` and `init --agent gemini`", "drop --trust: the "
+                             "other agents run hooks from their settings without a trust step")
+        if trust and agent == "gemini" and user:
+            raise UsageError("--trust trusts a folder, and --user names none (Gemini CLI runs even the user's "
+                             "hooks only in folders it trusts)", "run `boundread init --agent gemini --trust` in "
+                             "each project instead")
         changes = install.plan(agent, directory, user=user, uninstall=uninstall, budget=budget, program=program)
         if mcp or (uninstall and agent in install.MCP_AGENTS):  # uninstall removes our server, if there
             server = install.mcp_change(agent, directory, user=user, uninstall=uninstall, program=program)
             changes += [server] if mcp or server.changed else []
         if not dry_run:
             install.apply(changes)
-        if trust:
+        if trust and agent == "gemini":
+            changes.append(gemini_trust.change(root))
+            if not dry_run:
+                gemini_trust.apply(changes[-1])
+        elif trust:
             changes.append(install.codex_trust_change(changes[0], user=user))
             if not dry_run:
                 install.apply(changes[-1:])
@@ -103,6 +114,9 @@ def init(
         typer.echo(f"note: {program.note}")
     if agent == "codex" and not uninstall and not trust:
         typer.echo(f"codex: {doctor.codex_trust_hint(changes[0].path)}")
+    if agent == "gemini" and not uninstall and not trust and (
+            user or not gemini_trust.check(root, Path.home()).trusted):
+        typer.echo(f"gemini: {gemini_trust.user_hint() if user else gemini_trust.hint(root)}")
     if budget and not uninstall and not dry_run:
         typer.echo("budget: usage is now recorded; set limits with `boundread budget set --project --max-usd X"
                    " --max-tokens N`, see them with `boundread budget status`.")

@@ -3,7 +3,8 @@
 Per agent, one check per line: the settings file, the hook on each event ``init`` registers, the
 command in it (found on this PATH - the agent inherits the PATH of the shell that starts it -, runs,
 same version as this boundread), the skill or AGENTS.md section, for Claude Code the budget ingest
-hooks when any is there, and for Codex whether it trusts the hook. Nothing here raises for a broken
+hooks when any is there, for Codex whether it trusts the hook, and for Gemini CLI whether it trusts the
+folder (it runs no settings hook in one it does not). Nothing here raises for a broken
 settings file: that is a problem to report, with its fix.
 """
 
@@ -146,6 +147,8 @@ def check_agent(agent: str, scope: Scope) -> list[Check]:
         checks.append(_skill(agent, spec, scope))
     if agent == "codex" and data is not None:
         checks.append(_trust(spec.settings, scope.home))
+    if agent == "gemini" and data is not None:
+        checks.append(_gemini_trust(scope))
     return checks
 
 
@@ -341,6 +344,21 @@ def _trust(settings: Path, home: Path) -> Check:
         return Check("trusted", True, "Codex trusts the hook")
     return Check("trusted", False, "Codex does not trust the folder or the hook as it is now, and skips the hook "
                  "without a word", codex_trust_hint(settings))
+
+
+def _gemini_trust(scope: Scope) -> Check:
+    """Gemini runs the hooks of its settings (the project's and the user's) only in a folder it trusts: this one
+    (with --user: the folder doctor runs for, where Gemini would start)."""
+    from boundread.guard import gemini_trust
+
+    trust = gemini_trust.check(scope.root, scope.home)
+    if trust.trusted:
+        return Check("trusted", True, f"Gemini CLI trusts {scope.root}: {trust.detail}")
+    fix = f"unset {trust.variable} where you start gemini" if trust.variable else gemini_trust.how(scope.root)
+    if trust.trusted is None:
+        return Check("trusted", None, f"cannot tell whether Gemini CLI trusts {scope.root}: {trust.detail}", fix)
+    return Check("trusted", False, f"Gemini CLI does not trust {scope.root} ({trust.detail}): it runs none of "
+                 "its settings' hooks there, without a word", fix)
 
 
 def lines(report: Report) -> list[str]:

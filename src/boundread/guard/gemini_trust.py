@@ -1,0 +1,191 @@
+"""Gemini CLI's folder trust: in a folder it does not trust, it runs no hook from its settings.
+
+Gemini CLI 0.61 has ``security.folderTrust.enabled`` on by default. In a folder the user has not
+trusted it loads no project settings and runs no settings hook - the project's and the user's alike
+("Project hooks disabled because the folder is not trusted") - and a non-interactive run says nothing
+about it: every read goes through. Trust is the user's, in ``~/.gemini/trustedFolders.json``
+(``$GEMINI_CLI_TRUSTED_FOLDERS_PATH``, or ``$GEMINI_CLI_HOME/.gemini/``), one entry per folder:
+
+    {"/abs/project": "TRUST_FOLDER"}      # also TRUST_PARENT (the folder's parent) and DO_NOT_TRUST
+
+The longest entry whose folder holds the project wins; no entry is "not trusted". Before the file,
+``GEMINI_CLI_TRUST_WORKSPACE=true``/``false`` (and ``GEMINI_RESTRICTED_MODE=true``) decide, and a user
+setting ``security.folderTrust.enabled: false`` trusts every folder. A file that is not an object of
+those three levels stops Gemini CLI at start. Read from the 0.61 bundle; the e2e test
+tests/e2e/test_gemini_trust.py checks it against the real client.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from boundread.errors import Corrupt
+from boundread.guard import install
+
+LEVELS = ("TRUST_FOLDER", "TRUST_PARENT", "DO_NOT_TRUST")
+ENV = "GEMINI_CLI_TRUST_WORKSPACE"
+
+
+@dataclass(frozen=True)
+class Trust:
+    trusted: bool | None  # None: cannot tell (a file it cannot read)
+    detail: str
+    variable: str = ""  # the environment variable that decided, if one did
+
+
+def gemini_dir(home: Path, env: Mapping[str, str] | None = None) -> Path:
+    env = os.environ if env is None else env
+    return Path(env.get("GEMINI_CLI_HOME") or home) / ".gemini"
+
+
+def folders_path(home: Path, env: Mapping[str, str] | None = None) -> Path:
+    env = os.environ if env is None else env
+    override = env.get("GEMINI_CLI_TRUSTED_FOLDERS_PATH")
+    return Path(override) if override else gemini_dir(home, env) / "trustedFolders.json"
+
+
+def _normal(path: str) -> str:
+    """As Gemini compares paths: absolute, symlinks resolved where the path exists, case folded on macOS and
+    Windows."""
+    where = Path(path)
+    full = str(where.resolve()) if where.exists() else os.path.normpath(where.absolute())
+    return full.lower() if sys.platform in ("darwin", "win32") else full
+
+
+def _within(parent: str, child: str) -> bool:
+    return Path(child).is_relative_to(parent)
+
+
+def _read(path: Path) -> tuple[str | None, dict[str, str]]:
+    """The text of trustedFolders.json (None: missing) and its rules; Corrupt when Gemini would refuse it."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return None, {}
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise Corrupt(f"{path} is not plain JSON (line {exc.lineno}: {exc.msg}; comments are Gemini's, not ours)",
+                      "fix it by hand") from None
+    if not isinstance(data, dict):
+        raise Corrupt(f"{path} is not a JSON object: Gemini CLI refuses to start", "fix it by hand")
+    bad = [key for key, level in data.items() if level not in LEVELS]
+    if bad:
+        raise Corrupt(f"{path}: {bad[0]!r} has a trust level other than {', '.join(LEVELS)}: Gemini CLI refuses "
+                      "to start", "fix it by hand")
+    return text, data
+
+
+def _trust_off(home: Path, env: Mapping[str, str]) -> bool:
+    """Whether the user's settings.json turns folder trust off (``security.folderTrust.enabled: false``)."""
+    try:
+        data = json.loads((gemini_dir(home, env) / "settings.json").read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError):
+        return False
+    security = data.get("security") if isinstance(data, dict) else None
+    folder = security.get("folderTrust") if isinstance(security, dict) else None
+    return isinstance(folder, dict) and folder.get("enabled") is False
+
+
+def check(folder: Path, home: Path, env: Mapping[str, str] | None = None) -> Trust:
+    """Whether Gemini CLI, started in ``folder`` by the user whose home is ``home``, trusts it (and so runs
+    the hooks in its settings). ``env``: the environment Gemini starts with (default: this one)."""
+    env = os.environ if env is None else env
+    if env.get("GEMINI_RESTRICTED_MODE") == "true" or env.get(ENV) == "false":
+        which = "GEMINI_RESTRICTED_MODE" if env.get("GEMINI_RESTRICTED_MODE") == "true" else ENV
+        return Trust(False, f"{which}={env[which]} in this environment: Gemini CLI trusts no folder", which)
+    if env.get(ENV) == "true":
+        return Trust(True, f"{ENV}=true in this environment: Gemini CLI trusts every folder", ENV)
+    if _trust_off(home, env):
+        return Trust(True, "folder trust is off (security.folderTrust.enabled: false): Gemini trusts every folder")
+    path = folders_path(home, env)
+    try:
+        _, rules = _read(path)
+    except Corrupt as exc:
+        return Trust(False, exc.what)
+    except (OSError, UnicodeDecodeError) as exc:
+        return Trust(None, f"cannot read {path}: {exc}")
+    found = _rule(folder, rules)
+    if found is None:
+        return Trust(False, f"{folder} is not in {path}")
+    rule, level = found
+    if level == "DO_NOT_TRUST":
+        return Trust(False, f"{path} says DO_NOT_TRUST for {rule}")
+    return Trust(True, f"{path} trusts it ({level} for {rule})")
+
+
+def _rule(folder: Path, rules: dict[str, str]) -> tuple[str, str] | None:
+    """The rule Gemini applies to ``folder``: the longest whose folder (TRUST_PARENT: its parent) holds it."""
+    here = _normal(str(folder))
+    best: tuple[int, str, str] | None = None
+    for rule, level in rules.items():
+        key = _normal(rule)
+        scope = _normal(str(Path(key).parent)) if level == "TRUST_PARENT" else key
+        if _within(scope, here) and (best is None or len(key) > best[0]):
+            best = (len(key), rule, level)
+    return None if best is None else (best[1], best[2])
+
+
+def how(folder: Path) -> str:
+    """How to make Gemini CLI trust ``folder``."""
+    return (f"start `gemini` in {folder} and trust the folder when it asks (or with /permissions), or run "
+            "`boundread init --agent gemini --trust` to record it in ~/.gemini/trustedFolders.json")
+
+
+def hint(folder: Path) -> str:
+    return ("Gemini CLI runs no hook from its settings in a folder it does not trust, and says nothing about it "
+            f"when run with -p: {how(folder)}")
+
+
+def trusted_folders(folder: Path, home: Path, env: Mapping[str, str] | None = None) -> tuple[Path, str | None, str]:
+    """The user's trustedFolders.json with ``folder`` trusted: (path, text before or None, text after).
+
+    Only our entry changes: ``folder``'s own is set to TRUST_FOLDER (a DO_NOT_TRUST there included, as asked),
+    the others stay as they are, in order; nothing changes when a rule already trusts it. Corrupt (nothing
+    written) when the file is not what Gemini reads."""
+    path = folders_path(home, env)
+    before, rules = _read(path)
+    found = _rule(folder, rules)
+    if before is not None and found is not None and found[1] != "DO_NOT_TRUST":
+        return path, before, before
+    rules = {**rules, os.path.realpath(folder): "TRUST_FOLDER"}
+    return path, before, json.dumps(rules, indent=2, ensure_ascii=False) + "\n"
+
+
+def write(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` atomically, keeping the file's mode; a new file is the user's only (0600), as
+    Gemini CLI makes it."""
+    dest = path.resolve() if path.is_symlink() else path
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    mode = (dest.stat().st_mode & 0o7777) if dest.exists() else 0o600
+    handle, temp = tempfile.mkstemp(prefix=f".{dest.name}.", dir=dest.parent)
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8", newline="") as fh:
+            fh.write(text)
+        Path(temp).chmod(mode)
+        Path(temp).replace(dest)
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise
+
+
+def user_hint() -> str:
+    return ("Gemini CLI runs the user's hooks too only in folders it trusts: trust each project when gemini asks, "
+            "or run `boundread init --agent gemini --trust` in it")
+
+
+def change(folder: Path, home: Path | None = None) -> install.Change:
+    """The change to the user's trustedFolders.json that trusts ``folder`` (see :func:`trusted_folders`)."""
+    path, before, after = trusted_folders(folder.absolute(), home or Path.home())
+    return install.Change(path, before, after)
+
+
+def apply(planned: install.Change) -> None:
+    if planned.changed and planned.after is not None:
+        write(planned.path, planned.after)
