@@ -71,3 +71,42 @@ def test_status_shows_the_project(project: Path) -> None:
     assert human.exit_code == 0 and f"project {project}" in human.stdout and "cost (USD)" in human.stdout
     both = runner.invoke(budget_app, ["status", "--project", "--session", "p1"])
     assert both.exit_code == 2 and "exclude each other" in both.stderr
+
+
+def _check(session: str, cwd: Path, command: str = "ls") -> str | None:
+    payload = {**pre_tool_use(session, cwd / "t.jsonl", command), "cwd": str(cwd)}
+    return enforce.check_tool_call(payload, "Bash", payload["tool_input"])
+
+
+def test_a_call_from_a_subfolder_stays_under_the_project_cap(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The over-cap session p1 sends cwd=proj/sub (the agent ran `cd sub`): still the project's, still denied."""
+    monkeypatch.delenv("CLAUDE_PROJECT_DIR", raising=False)
+    sub = project / "sub"
+    sub.mkdir()
+    assert f"cost cap reached: $0.02 of $0.01 in project {project}" in (_check("p1", sub) or "")
+    assert _check("new", sub) is None  # a session that starts in the subfolder is the subfolder's
+    monkeypatch.setenv("CLAUDE_PROJECT_DIR", str(project))  # what Claude Code gives its hooks
+    assert f"in project {project}" in (_check("newer", sub) or "")
+
+
+def test_a_session_keeps_its_first_project_in_each_store(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, backend: str
+) -> None:
+    monkeypatch.delenv("CLAUDE_PROJECT_DIR", raising=False)
+    folder = tmp_path / "proj"
+    (folder / "sub").mkdir(parents=True)
+    monkeypatch.chdir(folder)
+    assert runner.invoke(budget_app, ["set", "--project", "--max-calls", "2"]).exit_code == 0
+    real = Path(os.path.realpath(folder))
+    assert _check("s", folder, "one") is None
+    assert _check("s", folder / "sub", "two") is None  # call 2 of 2, counted in the project
+    assert f"call limit reached: call 3 of max 2 in project {real}" in (_check("s", folder / "sub", "three") or "")
+    from boundread.budget.ledger import open_ledger
+    from boundread.budget.model import Scope
+    from boundread.budget.policy import decide
+
+    with open_ledger() as ledger:  # the ledger API (what a hook falls back to) answers the same
+        assert ledger.totals(Scope("project", str(real))).calls == 2
+        verdict = ledger.record_call("s", str(real / "sub"), "Bash", "d", 0, decide)
+        assert verdict is not None and f"in project {real}" in str(verdict)
+        assert ledger.totals(Scope("project", str(real / "sub"))).calls == 0

@@ -52,7 +52,10 @@ def depth_of(payload: dict[str, Any]) -> int:
 
 
 def project_of(payload: dict[str, Any]) -> str | None:
-    cwd = payload.get("cwd") or payload.get("workspace_roots")
+    """The project folder: ``$CLAUDE_PROJECT_DIR`` (Claude Code sets it for its hooks, Gemini CLI too), else the
+    payload's ``cwd`` (or Cursor's first workspace root). The payload's cwd follows the agent's ``cd``; the project
+    does not. The ledger keeps a session's first project whichever comes later (``schema.TOUCH_SESSION``)."""
+    cwd = os.environ.get("CLAUDE_PROJECT_DIR") or payload.get("cwd") or payload.get("workspace_roots")
     if isinstance(cwd, list):
         cwd = cwd[0] if cwd else None
     if not isinstance(cwd, str) or not cwd or "\0" in cwd:  # realpath raises on a NUL: no such folder

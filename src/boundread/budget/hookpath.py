@@ -20,6 +20,7 @@ from boundread.budget.schema import (
     COUNT_CALL,
     CURRENT_VERSION,
     LIMIT_COLS,
+    OR_SESSION_PROJECT,
     RECENT_DIGESTS,
     RECORD_CALL,
     SCOPE_WHERE,
@@ -72,11 +73,26 @@ class Unusable(Exception):
         self.limited = limited
 
 
-def check(path: str, session: str, project: str | None, tool: str, tool_input: Any, depth: int) -> str | None:
-    """Record the call when a limit applies to it and return the deny reason, or None to allow."""
+def scopes_of(session: str, project: str | None) -> tuple[list[tuple[str, str]], tuple[str, ...], str]:
+    """The scopes a call of ``session`` in ``project`` counts in, their keys, and the query of their limits."""
     scopes = [("session", session), ("global", "")] + ([("project", project)] if project else [])
     keys = tuple(scope_key(kind, name) for kind, name in scopes)
-    select = f"SELECT scope, {LIMIT_COLS} FROM limits WHERE scope IN ({','.join('?' * len(keys))})"
+    return scopes, keys, f"SELECT scope, {LIMIT_COLS} FROM limits WHERE scope IN ({','.join('?' * len(keys))})"
+
+
+def own_project(found: list[Any], keys: tuple[str, ...]) -> str | None:
+    """The session's first project, when the limits query (with ``OR_SESSION_PROJECT``) found a limit for it that
+    the call's own scopes (``keys``) do not name: a later payload from a subfolder stays in its project."""
+    for row in found:
+        scope = str(row[0])
+        if scope.startswith("project:") and scope not in keys:
+            return scope[len("project:"):]
+    return None
+
+
+def check(path: str, session: str, project: str | None, tool: str, tool_input: Any, depth: int) -> str | None:
+    """Record the call when a limit applies to it and return the deny reason, or None to allow."""
+    scopes, keys, select = scopes_of(session, project)
     try:
         db = sqlite.connect(path, timeout=BUSY_MS / 1000, isolation_level=None)
     except sqlite.Error as exc:
@@ -89,7 +105,11 @@ def check(path: str, session: str, project: str | None, tool: str, tool_input: A
             if db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
                 raise NeedsLedger("the ledger is not in WAL mode")
             keeper = _keeper(path)
-            if not db.execute(select, keys).fetchone():
+            found = db.execute(select + OR_SESSION_PROJECT, (*keys, session)).fetchall()
+            first = own_project(found, keys)
+            if first is not None:
+                scopes, keys, select = scopes_of(session, first)
+            if not found:
                 if has_scope(path_for(path), keys):  # the ledger lost them: it was emptied
                     raise NeedsLedger("limits missing")  # SqliteLedger says so, enforce decides
                 return None  # no limit applies: nothing to record (as SqliteLedger.record_call)

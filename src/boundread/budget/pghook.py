@@ -17,9 +17,9 @@ import os
 import select
 import time
 
-from boundread.budget.hookpath import NeedsLedger, Unusable, _record, _set
+from boundread.budget.hookpath import NeedsLedger, Unusable, _record, _set, own_project, scopes_of
 from boundread.budget.pgschema import ANSWER_S, CONNECT_S, LOCK_SCOPES, STATEMENT_MS, VERSION
-from boundread.budget.schema import COUNT_CALL_PG, CURRENT_VERSION, LIMIT_COLS, clean, scope_key
+from boundread.budget.schema import COUNT_CALL_PG, CURRENT_VERSION, LIMIT_COLS, OR_SESSION_PROJECT, clean
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -192,9 +192,7 @@ def check(
     from boundread.budget.digest import action_digest
     from boundread.budget.ledgerurl import mask, problem, redact
 
-    scopes = [("session", session), ("global", "")] + ([("project", project)] if project else [])
-    keys = tuple(scope_key(kind, name) for kind, name in scopes)
-    select = f"SELECT scope, {LIMIT_COLS} FROM limits WHERE scope IN ({','.join('?' * len(keys))})"
+    scopes, keys, select = scopes_of(session, project)
     wrong = problem(url)
     if wrong:
         raise Unusable(wrong, limited=False)
@@ -214,7 +212,10 @@ def check(
             raise NeedsLedger(str(exc)) from None  # no tables yet: PostgresLedger creates them
         if version is None or version[0] != CURRENT_VERSION:
             raise NeedsLedger("the schema needs a migration")
-        found = db.execute(select, keys).rows
+        found = db.execute(select + OR_SESSION_PROJECT, (*keys, session)).rows
+        first = own_project(found, keys)
+        if first is not None:
+            scopes, keys, select = scopes_of(session, first)
         if not found:
             return None  # no limit applies: nothing to record (as SqlLedger.record_call)
         limited = True

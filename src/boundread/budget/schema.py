@@ -48,10 +48,16 @@ CURRENT_VERSION = len(MIGRATIONS)
 BUSY_MS = 10_000  # how long a writer waits for another (many hooks run at once)
 LIMIT_COLS = "max_tokens, max_usd, max_depth, max_calls, max_repeat, deny_tools"
 SCOPE_WHERE = {"session": "WHERE id = ?", "project": "WHERE project = ?", "global": ""}  # over `sessions`
+# A session keeps the first project it was seen in: a later call from a subfolder (another cwd) is still the
+# project's, so that the project's cap applies to it (the checks read the project back with SESSION_PROJECT).
 TOUCH_SESSION = (
     "INSERT INTO sessions(id, project) VALUES (?, ?) ON CONFLICT(id) DO UPDATE"
-    " SET project = COALESCE(excluded.project, sessions.project)"
+    " SET project = COALESCE(sessions.project, excluded.project)"
 )
+SESSION_PROJECT = "SELECT project FROM sessions WHERE id = ?"
+# Appended to a ``limits`` query over ``scope IN (...)``, with the session id as the last parameter: also the limits
+# of the session's own project, so that the hook learns a project other than its payload's in the same trip.
+OR_SESSION_PROJECT = " OR scope = (SELECT 'project:' || project FROM sessions WHERE id = ?)"
 RECENT_DIGESTS = "SELECT digest FROM calls WHERE session = ? ORDER BY id DESC LIMIT ?"  # most recent first
 RECORD_CALL = "INSERT INTO calls(session, tool, digest, depth, allowed) VALUES (?, ?, ?, ?, ?)"
 COUNT_CALL = "UPDATE sessions SET calls = calls + ?, depth = MAX(depth, ?) WHERE id = ?"  # allowed calls only

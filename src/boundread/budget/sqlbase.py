@@ -21,7 +21,14 @@ from boundread.budget.rows import (
     scope_where,
     totals_of,
 )
-from boundread.budget.schema import COUNT_CALL, LIMIT_COLS, RECENT_DIGESTS, RECORD_CALL, TOUCH_SESSION
+from boundread.budget.schema import (
+    COUNT_CALL,
+    LIMIT_COLS,
+    RECENT_DIGESTS,
+    RECORD_CALL,
+    SESSION_PROJECT,
+    TOUCH_SESSION,
+)
 
 _T = TypeVar("_T")
 _SAME = "SELECT id, session, sidechain, input, output, cache_read, cache_write, cost_nanos FROM usage"
@@ -165,7 +172,11 @@ class SqlLedger:
         depth: int,
         decide: Callable[[CallView], _T | None],
     ) -> _T | None:
-        """Record a tool call and return ``decide``'s verdict in one transaction. No limits: no write."""
+        """Record a tool call and return ``decide``'s verdict in one transaction. No limits: no write.
+
+        The project is the session's first (``TOUCH_SESSION``), whatever ``project`` a later call names."""
+        first = self._guarded(lambda: self._db.execute(SESSION_PROJECT, (session,)).fetchone())
+        project = str(first[0]) if first and first[0] else project
         scopes = [Scope("session", session), Scope("global")] + ([Scope("project", project)] if project else [])
         keys = tuple(s.key for s in scopes)
         query = f"SELECT COUNT(*) FROM limits WHERE scope IN ({','.join('?' * len(keys))})"
