@@ -105,7 +105,12 @@ def test_guard_check_subprocess_denies_on_the_repeat_policy(tmp_path: Path) -> N
         for _ in range(3)
     ]
     assert [o.stdout for o in outs[:2]] == ["", ""]
-    assert "repeat policy" in outs[2].stdout and '"deny"' in outs[2].stdout
+    answer = json.loads(outs[2].stdout)["hookSpecificOutput"]
+    assert answer["permissionDecision"] == "deny"
+    # a decision, not a fault, whatever prefix the client puts in front ("PreToolUse:Bash hook error: ...")
+    reason = answer["permissionDecisionReason"]
+    assert reason.startswith("Not an error: boundread's budget stopped this on purpose - ")
+    assert "repeat policy" in reason
 
 
 @pytest.mark.parametrize("stdin", ["", "not json", json.dumps({"hook_event_name": "Stop", "session_id": "s"})])

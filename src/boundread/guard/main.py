@@ -41,6 +41,8 @@ MAX_PAYLOAD = 32 * 1024 * 1024
 STDIN_DEADLINE = 5.0  # seconds for the whole payload, however it trickles in
 QUIET = 0.05  # after this pause, a buffer that ends in "}" is tried as the whole payload
 _JSON_SPACE = b" \t\r\n"
+# A budget deny is a decision, not a fault: Claude Code shows it as "PreToolUse:Read hook error: ..." (guard/reason.py)
+BUDGET_OPENING = "Not an error: boundread's budget stopped this on purpose - "
 
 
 class _ArgError(Exception):
@@ -199,7 +201,7 @@ def _with_budget(decision: Decision, payload: Mapping[str, Any], tool: str, tool
     except ImportError:
         return decision
     why = check_tool_call(dict(payload), tool, tool_input)
-    return Decision(DENY, why, rule="budget") if why else decision
+    return Decision(DENY, BUDGET_OPENING + why, rule="budget") if why else decision
 
 
 def _on_error(config_path: str | None) -> str:
