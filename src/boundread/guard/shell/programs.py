@@ -10,14 +10,13 @@ from __future__ import annotations
 import os
 
 from boundread.guard import bounds
-from boundread.guard.shell import archives, greps
+from boundread.guard.shell import archives, builtin, greps
 from boundread.guard.shell.reads import bounded, files, operands
 from boundread.guard.shell.state import (
     FANOUT,
     PRINT,
     REMOTE,
     REMOTE_MARK,
-    UNCHECKED,
     UNKNOWN,
     Env,
     FileUse,
@@ -86,7 +85,7 @@ def run(argv: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
     if name in _WRAPPERS:
         rest = _unwrap(name, args)
         return ctx.command(rest, env, stdin) if rest else Stream()
-    handler = _BUILTINS.get(name)
+    handler = builtin.BUILTINS.get(name)
     if handler is not None:
         return handler(args, env, ctx, stdin)
     if name in SHELLS or is_interpreter(name):
@@ -194,11 +193,6 @@ def _reader(name: str, args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> St
     if names:
         return files(env, names, name, reading.bound)
     return bounded(stdin, reading.bound, name)
-
-
-def _int(text: str) -> int | None:
-    parsed = bounds.count(text)
-    return parsed[1] if parsed is not None and not parsed[0] else None
 
 
 def _jq(name: str, args: list[str], env: Env, stdin: Stream) -> Stream:
@@ -345,174 +339,3 @@ def _ssh(args: list[str], env: Env, ctx: Ctx) -> Stream:
             ctx.uses.append(FileUse(REMOTE, f"{host}:{use.path}", f"ssh {host} {use.program}", use.bounds))
     flows = [(f"{REMOTE_MARK}{host}:{path}", found, f"ssh {host} {program}") for path, found, program in out.flows]
     return Stream(flows, out.text)
-
-
-def _cd(args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
-    names = [arg for arg in args if not (arg.startswith("-") and arg != "-")]
-    target = names[0] if names else os.path.expanduser("~")
-    if target == "-":
-        target = env.vars.get("OLDPWD", env.cwd)
-    if UNKNOWN in target:
-        return Stream()
-    env.vars["OLDPWD"] = env.cwd
-    env.cwd = env.vars["PWD"] = env.path(target)
-    return Stream()
-
-
-def _pushd(args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
-    names = [arg for arg in args if not arg.startswith(("-", "+"))]
-    if not names:
-        if env.dirs:
-            env.dirs[-1], env.cwd = env.cwd, env.dirs[-1]
-        return Stream()
-    env.dirs.append(env.cwd)
-    return _cd(names[:1], env, ctx, stdin)
-
-
-def _popd(args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
-    if env.dirs:
-        env.cwd = env.vars["PWD"] = env.dirs.pop()
-    return Stream()
-
-
-def _eval(args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
-    return ctx.shell(" ".join(args), env, stdin)
-
-
-def _source(args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
-    from boundread.guard.shell.state import small_text
-
-    return ctx.shell(small_text(read_file(env, args[0], "source")), env, stdin) if args else Stream()
-
-
-def _echo(args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
-    while args and args[0] in ("-n", "-e", "-E", "-ne", "-en"):
-        args = args[1:]
-    return Stream(text=" ".join(args) + "\n")
-
-
-def _printf(args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
-    if args[:1] == ["-v"]:
-        return Stream()
-    return Stream(text="\n".join(args[1:]) + "\n" if len(args) > 1 else (args[0] if args else ""))
-
-
-def _pwd(args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
-    return Stream(text=env.cwd + "\n")
-
-
-def _ls(args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
-    names: list[str] = []
-    for target in [arg for arg in args if not arg.startswith("-")] or ["."]:
-        if UNKNOWN in target:
-            continue
-        absolute = env.path(target)
-        try:
-            entries = sorted(os.listdir(absolute)) if os.path.isdir(absolute) else [target]
-        except OSError:
-            continue
-        names.extend(entries)
-    # A cut listing ends in the unchecked name: `cat $(ls)` or `ls | xargs cat` reading it is refused as
-    # capped, while `ls` alone (the names shown, not read) is not a cap worth saying.
-    cut = [UNCHECKED] if len(names) > FANOUT else []
-    return Stream(text="\n".join([*names[:FANOUT], *cut]) + "\n")
-
-
-def _mapfile(args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
-    """``mapfile``/``readarray [-n N] [ARRAY] < f``: the lines go into a variable (memory, not the output);
-    whatever prints that variable later prints them (``echo "${lines[@]}"``)."""
-    names: list[str] = []
-    most: int | None = None
-    k = 0
-    while k < len(args):
-        arg = args[k]
-        if arg in ("-d", "-n", "-O", "-s", "-u", "-C", "-c"):
-            if arg == "-n" and k + 1 < len(args):
-                most = _int(args[k + 1])
-            k += 2
-            continue
-        if not (arg.startswith("-") and len(arg) > 1):
-            names.append(arg)
-        k += 1
-    bound = bounds.Bound(bounds.LINES, most, words=f"mapfile -n {most}") if most else None
-    _into(env, names[-1:] or ["MAPFILE"], bounded(stdin, bound, "mapfile"))
-    return Stream()
-
-
-def _read(args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
-    """``read [-r] [-d DELIM] [-n N] NAME...``: one line (``-d ''``: the whole input; ``-n N``: N bytes)
-    into variables, which a later ``echo "$NAME"`` prints."""
-    names: list[str] = []
-    whole, most = False, None
-    k = 0
-    while k < len(args):
-        arg = args[k]
-        if arg.startswith("-") and len(arg) > 1 and not names:
-            letters = arg[1:]
-            for at, letter in enumerate(letters):
-                if letter in "adinNptu":  # the option takes a value: the rest of the word, or the next one
-                    given = letters[at + 1:]
-                    if not given and k + 1 < len(args):
-                        given, k = args[k + 1], k + 1
-                    whole |= letter == "d" and given == ""
-                    most = _int(given) if letter in "nN" else most
-                    if letter == "a":
-                        names.append(given)
-                    break
-        else:
-            names.append(arg)
-        k += 1
-    bound = bounds.Bound(bounds.BYTES, most, words=f"read -n {most}") if most else (
-        None if whole else bounds.Bound(bounds.LINES, 1, words="read"))
-    _into(env, names or ["REPLY"], bounded(stdin, bound, "read"))
-    return Stream()
-
-
-def _shift(args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
-    """``shift [N]``: ``$1`` is what ``$N+1`` was (an unknown N: the arguments are unknown from here)."""
-    count = _int(args[0]) if args else 1
-    env.args = env.args[count:] if count is not None else [UNKNOWN] * len(env.args)
-    return Stream()
-
-
-def _unset(args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
-    """``unset NAME`` (``unset IFS``: the default splitting again); ``unset -f NAME``: the function."""
-    functions = "-f" in args
-    for name in (arg for arg in args if not arg.startswith("-")):
-        if functions:
-            env.functions.pop(name, None)
-        else:
-            env.vars.pop(name, None)
-            env.var_flows.pop(name, None)
-    return Stream()
-
-
-def _set(args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
-    """``set -- A B`` (or ``set A B``, after any options): the positional arguments are A B."""
-    for k, arg in enumerate(args):
-        if arg in ("--", "-"):
-            env.args = args[k + 1:]
-            return Stream()
-        if arg in ("-o", "+o"):
-            return Stream()
-        if not arg.startswith(("-", "+")) or arg == UNKNOWN:
-            env.args = args[k:]
-            return Stream()
-    return Stream()
-
-
-def _into(env: Env, names: list[str], stream: Stream) -> None:
-    for name in names:
-        if UNKNOWN in name:
-            continue
-        env.var_flows[name] = list(stream.flows)
-        if stream.flows:
-            env.vars.pop(name, None)
-        else:
-            env.vars[name] = stream.text
-
-
-_BUILTINS = {"cd": _cd, "mapfile": _mapfile, "readarray": _mapfile, "read": _read,
-             "pushd": _pushd, "popd": _popd, "eval": _eval, "source": _source, ".": _source,
-             "echo": _echo, "printf": _printf, "pwd": _pwd, "ls": _ls,
-             "shift": _shift, "set": _set, "unset": _unset}
