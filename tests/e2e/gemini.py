@@ -36,9 +36,9 @@ def fake_model() -> FakeModel:
     return FakeModel([Gemini()])
 
 
-def user_settings(workspace: Workspace, **extra: Any) -> Path:
-    """``~/.gemini/settings.json`` and ``trustedFolders.json`` in the throwaway HOME: API key auth, the project
-    trusted, no telemetry, update checks or usage statistics."""
+def user_settings(workspace: Workspace, *, trusted: bool = True, **extra: Any) -> Path:
+    """``~/.gemini/settings.json`` and (``trusted``) ``trustedFolders.json`` in the throwaway HOME: API key auth,
+    the project trusted, no telemetry, update checks or usage statistics."""
     folder = workspace.home / ".gemini"
     folder.mkdir(parents=True, exist_ok=True)
     settings: dict[str, Any] = {
@@ -52,14 +52,17 @@ def user_settings(workspace: Workspace, **extra: Any) -> Path:
     settings.update(extra)
     path = folder / "settings.json"
     path.write_text(json.dumps(settings, indent=2), encoding="utf-8")
-    trusted = {str(workspace.project): "TRUST_FOLDER"}
-    (folder / "trustedFolders.json").write_text(json.dumps(trusted, indent=2), encoding="utf-8")
+    if trusted:
+        rules = {str(workspace.project): "TRUST_FOLDER"}
+        (folder / "trustedFolders.json").write_text(json.dumps(rules, indent=2), encoding="utf-8")
     return path
 
 
-def run(workspace: Workspace, model: FakeModel, prompt: str, *, llm: str | None = MODEL) -> GeminiRun:
+def run(workspace: Workspace, model: FakeModel, prompt: str, *, llm: str | None = MODEL,
+        expect: int = 0) -> GeminiRun:
     """``gemini -p PROMPT`` in the project; the run's JSON result. ``llm=None`` leaves the model to the client
-    (its default "auto" routes each turn with a side request first)."""
+    (its default "auto" routes each turn with a side request first); ``expect``: the exit status it must have
+    (another than 0: no JSON result is read)."""
     exe = client("gemini", PACKAGE)
     if not (workspace.home / ".gemini" / "settings.json").is_file():
         user_settings(workspace)
@@ -67,8 +70,8 @@ def run(workspace: Workspace, model: FakeModel, prompt: str, *, llm: str | None 
     process = workspace.run(argv + (["--model", llm] if llm else []),
                             GOOGLE_GEMINI_BASE_URL=model.url, GEMINI_API_KEY="gemini-e2e-fake",
                             GEMINI_CLI_NO_RELAUNCH="true")
-    assert process.returncode == 0, f"gemini exited {process.returncode}: {process.stderr[-2000:]}"
-    return GeminiRun(process, json.loads(process.stdout))
+    assert process.returncode == expect, f"gemini exited {process.returncode}: {process.stderr[-2000:]}"
+    return GeminiRun(process, json.loads(process.stdout) if expect == 0 else {})
 
 
 def results(model: FakeModel, marker: str = "") -> list[str]:

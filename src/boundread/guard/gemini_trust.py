@@ -2,8 +2,9 @@
 
 Gemini CLI 0.61 has ``security.folderTrust.enabled`` on by default. In a folder the user has not
 trusted it loads no project settings and runs no settings hook - the project's and the user's alike
-("Project hooks disabled because the folder is not trusted") - and a non-interactive run says nothing
-about it: every read goes through. Trust is the user's, in ``~/.gemini/trustedFolders.json``
+("Project hooks disabled because the folder is not trusted"): an interactive session the user told not
+to trust the folder reads every file whole without a word, and ``gemini -p`` refuses to start there
+(exit 55, unless ``--skip-trust``). Trust is the user's, in ``~/.gemini/trustedFolders.json``
 (``$GEMINI_CLI_TRUSTED_FOLDERS_PATH``, or ``$GEMINI_CLI_HOME/.gemini/``), one entry per folder:
 
     {"/abs/project": "TRUST_FOLDER"}      # also TRUST_PARENT (the folder's parent) and DO_NOT_TRUST
@@ -139,8 +140,8 @@ def how(folder: Path) -> str:
 
 
 def hint(folder: Path) -> str:
-    return ("Gemini CLI runs no hook from its settings in a folder it does not trust, and says nothing about it "
-            f"when run with -p: {how(folder)}")
+    return ("Gemini CLI runs no hook from its settings in a folder it does not trust (a session there reads "
+            f"every file whole, without a word; `gemini -p` refuses to start): {how(folder)}")
 
 
 def trusted_folders(folder: Path, home: Path, env: Mapping[str, str] | None = None) -> tuple[Path, str | None, str]:
