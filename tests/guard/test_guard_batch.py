@@ -100,6 +100,15 @@ def test_one_block_per_file(project: Path, capsys: pytest.CaptureFixture[str]) -
     assert "boundread list-zip bundle.zip" in context and "small.txt" not in context
 
 
+def test_one_block_per_file_however_its_path_is_spelt(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (project / "sheets").symlink_to(project)
+    calls = [_read("prices.xlsx"), _read(project / "prices.xlsx"), _read("./prices.xlsx"),
+             _read(project / "sheets" / "prices.xlsx"), _read("sheets/../prices.xlsx")]
+    context = _context(_payload(project, *calls), capsys)
+    assert context is not None
+    assert context.count("prices.xlsx (") == 1, context
+
+
 @pytest.mark.parametrize("calls", [
     [_read("/x/small.txt", "1\thello")],  # a read that went fine
     [{"tool_name": "Bash", "tool_input": {"command": "ls -la"}, "tool_use_id": "t", "tool_response": "a\nb"}],

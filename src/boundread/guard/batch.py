@@ -8,7 +8,10 @@ the next request. This never denies: a call it cannot read is skipped, and no ad
 
 from __future__ import annotations
 
-# On the guard-check path: standard library only, no json or typing at run time.
+import os
+
+# On the guard-check path: standard library only, no json or typing at run time; os.path, not pathlib.
+# ruff: noqa: PTH109, PTH111, PTH118
 from boundread.guard import jsonio
 from boundread.guard.decide import check_command, check_read, suggestions
 from boundread.guard.dialects import read_range
@@ -46,9 +49,9 @@ def advice(payload: Mapping[str, Any], config: GuardConfig) -> str:
     blocks: list[str] = []
     for call in calls[:MAX_CALLS]:
         path = _needs_advice(call, cwd, config) if isinstance(call, dict) else None
-        if path is None or path in seen:
+        if path is None or _same_file(path, cwd) in seen:
             continue
-        seen.add(path)
+        seen.add(_same_file(path, cwd))
         blocks.append(_block(path, cwd, config))
         if len(blocks) >= MAX_FILES:
             break
@@ -82,6 +85,11 @@ def _needs_advice(call: Mapping[str, Any], cwd: str | None, config: GuardConfig)
         decision = check_command(command, cwd=cwd, config=config)
         return decision.path if decision.denied and decision.path else None
     return None
+
+
+def _same_file(path: str, cwd: str | None) -> str:
+    """One key for every spelling of a file: relative or absolute, through a link, with ~ or ./."""
+    return os.path.realpath(os.path.join(cwd or os.getcwd(), os.path.expanduser(path)))
 
 
 def _block(path: str, cwd: str | None, config: GuardConfig) -> str:
