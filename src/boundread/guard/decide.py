@@ -129,12 +129,17 @@ def check_read(path: str, *, offset: object = None, limit: object = None, pages:
     refused = special.refusal(path, cwd, cfg)
     if refused is not None:
         return Decision(DENY, refused[1], rule=refused[0], path=path)
+    lines = _positive(limit)
+    first = _positive(offset) or 1
+    part = f"lines {first}-{first + lines - 1} of " if lines is not None else ""
     return _verdict(path, cfg, cwd, command=None, limit=limit, pages=special.page_range(pages),
-                    range_params=range_params)
+                    range_params=range_params, part=part)
 
 
 def _verdict(given: str, cfg: GuardConfig, cwd: str | os.PathLike[str] | None, *, command: str | None,
-             limit: object = None, pages: object = None, range_params: str = "offset/limit") -> Decision:
+             limit: object = None, pages: object = None, range_params: str = "offset/limit",
+             part: str = "") -> Decision:
+    """``part``: what a ranged read asked for ("lines 1-9000 of "), for the reason."""
     absolute = _absolute(given, cwd)
     here = _absolute_dir(os.fspath(cwd)) if cwd else None
     if cfg.allow and _allowed(cfg.allow, (given, absolute, os.path.basename(absolute))):
@@ -162,7 +167,7 @@ def _verdict(given: str, cfg: GuardConfig, cwd: str | os.PathLike[str] | None, *
     rule = _rule(kind, size, absolute, here, cfg, command=command, limit=limit, pages=pages)
     if rule is None:
         return Decision(ALLOW, kind=kind, rule=f"{kind}-ok", path=given)
-    why = _reason(given, absolute, here, sniffed, size, rule, command, cfg, range_params)
+    why = _reason(given, absolute, here, sniffed, size, rule, command, cfg, range_params, part)
     return Decision(DENY, why, kind, rule, given)
 
 
@@ -205,7 +210,7 @@ def _rule(kind: str, size: int, absolute: str, here: str | None, cfg: GuardConfi
 
 
 def _reason(given: str, absolute: str, here: str | None, sniffed: sniff.Sniffed, size: int, rule: str,
-            command: str | None, cfg: GuardConfig, range_params: str) -> str:
+            command: str | None, cfg: GuardConfig, range_params: str, part: str = "") -> str:
     from boundread.guard import reason  # only on a deny: the allow path stays small
     from boundread.guard.config import shown_size
 
@@ -226,7 +231,8 @@ def _reason(given: str, absolute: str, here: str | None, sniffed: sniff.Sniffed,
     }.get(rule, "a whole read floods the context" if kind == sniff.PDF or kind in sniff.OFFICE_KINDS
           else "its raw bytes are not readable text")
     what = f"`{command}` would print {quoted}" if command and rule != "archive-extract" else (
-        f"`{command}` would unpack {quoted}" if command else f"reading {quoted} whole")
+        f"`{command}` would unpack {quoted}" if command else
+        f"reading {part}{quoted}" if part else f"reading {quoted} whole")
     cmds = reason.commands(kind, quoted, found, cfg.line_cap)
     return reason.compose(what, described, why, cmds, reason.tail_for(kind))
 
