@@ -24,3 +24,8 @@ def test_a_ranged_read_over_the_line_cap_names_its_lines(project: Path, offset: 
 def test_a_whole_read_still_says_whole(project: Path) -> None:
     decision = check_read(str(project / "big.log"), cwd=project)
     assert decision.denied and "reading big.log whole (" in decision.reason
+
+
+def test_one_page_is_not_pages(project: Path) -> None:
+    decision = check_read(str(project / "memo.docx"), cwd=project)
+    assert decision.denied and "1 page)" in decision.reason and "1 pages" not in decision.reason

@@ -65,9 +65,9 @@ def describe(path: str, kind: str, size: int, subtype: str = "") -> tuple[str, d
     parts = [LABELS.get(kind, kind) + (f" ({subtype})" if subtype and kind == sniff.IMAGE else ""),
              human_bytes(size)]
     if found.get("pages"):
-        parts.append(f"{found['pages']} pages")
+        parts.append(f"{found['pages']} page{'' if found['pages'] == 1 else 's'}")
     if found.get("slides"):
-        parts.append(f"{found['slides']} slides")
+        parts.append(f"{found['slides']} slide{'' if found['slides'] == 1 else 's'}")
     sheets = found.get("sheets")
     if isinstance(sheets, list) and sheets:
         shown = ", ".join(repr(name) for name in sheets[:4]) + (", ..." if len(sheets) > 4 else "")
