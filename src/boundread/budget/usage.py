@@ -2,8 +2,11 @@
 
 ``Guard.step(usage=...)`` takes the SDK's object or dict as it comes. Each name maps to one of our four
 counts (input without cache, output, cache read, cache write); where an SDK counts cached tokens inside its
-input (OpenAI, Gemini), the cached part is moved out so nothing is counted twice. A value that is not a
-whole number of tokens, or a mapping with no name we know, is refused: a silent 0 would let a runaway run.
+input (OpenAI's ``cached_tokens`` and ``cache_write_tokens``, Gemini, LangChain's ``usage_metadata`` with
+``input_token_details``), the cached part is moved out so nothing is counted twice. A value that is not a
+whole number of tokens, or a usage with no count of input or output (``{}``, ``{"service_tier": "x"}``, a
+``total_tokens`` alone, which says nothing of what was input and what output), is refused: a silent 0
+would let a runaway run.
 """
 
 from __future__ import annotations
@@ -34,7 +37,9 @@ IGNORED = {
     "tool_use_prompt_token_count", "toolUsePromptTokenCount", "prompt_tokens_details_list", "speed",
     "inference_geo", "cache_tokens_details", "candidates_tokens_details", "promptTokensDetails",
     "cacheTokensDetails", "candidatesTokensDetails", "traffic_type", "trafficType",
+    "input_token_details", "output_token_details",  # LangChain usage_metadata
 }
+TOTALS = ("total_tokens", "total_token_count", "totalTokenCount")
 
 
 def as_mapping(usage: object) -> Mapping[str, Any]:
@@ -59,21 +64,25 @@ def _count(name: str, value: object) -> int:
     return value
 
 
-def _cached(details: object) -> int:
-    """``cached_tokens`` inside OpenAI's ``prompt_tokens_details`` / ``input_tokens_details``."""
+def _details(details: object, *names: str) -> tuple[int, ...]:
+    """The counts ``names`` inside a details object (OpenAI's ``prompt_tokens_details``, LangChain's
+    ``input_token_details``); 0 for each when there is none."""
     if details is None:
-        return 0
-    return _count("cached_tokens", as_mapping(details).get("cached_tokens"))
+        return tuple(0 for _ in names)
+    found = as_mapping(details)
+    return tuple(_count(name, found.get(name)) for name in names)
 
 
 def counts(usage: object) -> tuple[int, int, int, int]:
     """(input, output, cache_read, cache_write) from ``usage``; UsageError for what is not a count."""
     data = as_mapping(usage)
-    unknown = sorted(str(k) for k in data if k not in NAMES and k not in IGNORED)
-    if unknown and not any(k in NAMES for k in data):
+    if not any(k in NAMES for k in data):
+        totals = [k for k in TOTALS if k in data]
+        named = ", ".join(sorted(str(k) for k in data)[:4]) or "nothing"
         raise UsageError(
-            f"usage names no token count I know ({', '.join(unknown[:4])})",
-            "pass input/output/cache_read/cache_write, or the SDK's usage (input_tokens, prompt_tokens, ...)",
+            f"usage has {totals[0]} but no input/output count" if totals else f"usage names no token count ({named})",
+            "pass input/output/cache_read/cache_write, or the SDK's usage as it came (input_tokens, prompt_tokens,"
+            " ...)",
         )
     total = {"input": 0, "output": 0, "cache_read": 0, "cache_write": 0}
     for name, field in NAMES.items():
@@ -85,15 +94,23 @@ def counts(usage: object) -> tuple[int, int, int, int]:
         five, hour = (_count(k, parts.get(k)) for k in ("ephemeral_5m_input_tokens", "ephemeral_1h_input_tokens"))
         if five + hour:
             total["cache_write"] = five + hour
-    # OpenAI: cached tokens are part of prompt_tokens (chat) or input_tokens (responses, which has the details)
-    cached = _cached(data.get("prompt_tokens_details")) + _cached(data.get("input_tokens_details"))
+    # Inside the input: OpenAI's cached and cache-write tokens (prompt_tokens of chat, input_tokens of responses),
+    # Gemini's cached content, LangChain's cache_read and cache_creation (input_tokens is "the sum of all input
+    # token types" there; Anthropic's own input_tokens, with no input_token_details, excludes the cache)
+    read = write = 0
+    for key in ("prompt_tokens_details", "input_tokens_details"):
+        got_read, got_write = _details(data.get(key), "cached_tokens", "cache_write_tokens")
+        read, write = read + got_read, write + got_write
+    got_read, got_write = _details(data.get("input_token_details"), "cache_read", "cache_creation")
+    read, write = read + got_read, write + got_write
     if "cached_content_token_count" in data or "cachedContentTokenCount" in data:  # Gemini: inside the prompt
-        cached += total["cache_read"]
+        read += total["cache_read"]
         total["cache_read"] = 0
-    if cached:
-        if cached > total["input"]:
-            raise UsageError(f"usage has {cached:,} cached tokens in {total['input']:,} input tokens",
+    if read + write:
+        if read + write > total["input"]:
+            raise UsageError(f"usage has {read + write:,} cached tokens in {total['input']:,} input tokens",
                              "pass the SDK's usage as it came")
-        total["input"] -= cached
-        total["cache_read"] += cached
+        total["input"] -= read + write
+        total["cache_read"] += read
+        total["cache_write"] += write
     return total["input"], total["output"], total["cache_read"], total["cache_write"]
