@@ -66,6 +66,10 @@ SCENARIOS: dict[str, tuple[Callable[[], dict[str, Any]], list[Step]]] = {
         lambda: {"policy": Policy(max_calls=3, deny_tools=("webfetch",))},
         [("allow", "WebFetch"), ("allow", "a"), ("allow", "b"), ("allow", "c"), ("allow", "d")],
     ),
+    "a cost in nanos reads the same": (  # in memory: $0.003730 of $0.001, the ledger: $0.00373
+        lambda: {"cost": CostCap(Decimal("0.001"))},
+        [("step", ("gpt-4o", {"input_tokens": 362, "output_tokens": 65}))] * 2,
+    ),
     "depth": (
         lambda: {"depth": 0},
         [("allow", "x")],
@@ -136,6 +140,15 @@ USAGES: list[tuple[Any, tuple[int, int, int, int]]] = [
     ({"prompt_token_count": 80, "candidates_token_count": 6, "thoughts_token_count": 4,
       "cached_content_token_count": 50, "total_token_count": 90}, (30, 10, 50, 0)),  # Gemini
     ({"input_tokens": 3, "cache_creation_input_tokens": None}, (3, 0, 0, 0)),
+    ({"input_tokens": 100, "output_tokens": 9, "total_tokens": 109,  # OpenAI responses, cache writes (openai 2.x)
+      "input_tokens_details": {"cached_tokens": 40, "cache_write_tokens": 30, "cache_write_tokens_details": None},
+      "output_tokens_details": {"reasoning_tokens": 4}}, (30, 9, 40, 30)),
+    ({"prompt_tokens": 120, "completion_tokens": 30, "total_tokens": 150,  # OpenAI chat, cache writes
+      "prompt_tokens_details": {"cached_tokens": 50, "cache_write_tokens": 20}}, (50, 30, 50, 20)),
+    ({"input_tokens": 350, "output_tokens": 240, "total_tokens": 590,  # LangChain usage_metadata: the sum of all
+      "input_token_details": {"audio": 10, "cache_creation": 200, "cache_read": 100},  # input types
+      "output_token_details": {"audio": 10, "reasoning": 200}}, (50, 240, 100, 200)),
+    ({"input_tokens": 12, "output_tokens": 3, "total_tokens": 15, "input_token_details": {}}, (12, 3, 0, 0)),
 ]
 
 
@@ -159,9 +172,27 @@ def test_step_reads_an_sdk_object() -> None:
     assert Guard().step(model="m", usage=Plain(4, 2)).tokens == 6
 
 
+def test_step_reads_the_real_sdk_classes() -> None:
+    responses = pytest.importorskip("openai.types.responses.response_usage")  # the frameworks extra brings it
+    messages = pytest.importorskip("langchain_core.messages")
+    usage = responses.ResponseUsage(
+        input_tokens=100, output_tokens=9, total_tokens=109,
+        input_tokens_details=responses.InputTokensDetails(cached_tokens=40, cache_write_tokens=30),
+        output_tokens_details=responses.OutputTokensDetails(reasoning_tokens=4))
+    t = Guard().step(model="gpt-4o", usage=usage)
+    assert (t.input, t.output, t.cache_read, t.cache_write) == (30, 9, 40, 30)
+    metadata = {"input_tokens": 350, "output_tokens": 240, "total_tokens": 590,
+                "input_token_details": {"cache_creation": 200, "cache_read": 100}}
+    message = messages.AIMessage("hi", usage_metadata=metadata)
+    t = Guard().step(model="claude-sonnet-4-5", usage=message.usage_metadata)
+    assert (t.input, t.output, t.cache_read, t.cache_write) == (50, 240, 100, 200)
+
+
 @pytest.mark.parametrize("usage", [{"input": 1.9}, {"output_tokens": "12"}, {"input": True}, {"input": -1},
                                    {"inputs": 5}, {"prompt_tokens": 5, "prompt_tokens_details": {"cached_tokens": 9}},
-                                   42])
+                                   42, {"total_tokens": 500}, {}, {"service_tier": "x"},
+                                   {"input_tokens": 5, "input_token_details": {"cache_read": 4, "cache_creation": 2}},
+                                   {"input_tokens": 5, "input_token_details": {"cache_read": 1.5}}])
 def test_step_refuses_what_is_not_a_count(usage: Any) -> None:
     guard = Guard()
     with pytest.raises(UsageError) as info:

@@ -78,7 +78,9 @@ class LedgerError(Corrupt):
 
 
 def fmt_usd(amount: Decimal) -> str:
-    """``$0.52``; small amounts keep four significant places (``$0.0034``) so they never read as zero."""
+    """``$0.52``; small amounts keep four significant places (``$0.0034``) so they never read as zero, without
+    trailing zeros: ``0.003730`` (a sum in memory) and ``0.00373`` (the ledger's nanos) read the same."""
     if amount != 0 and abs(amount) < Decimal("0.01"):
+        amount = amount.normalize()
         return f"${amount:.4g}" if abs(amount) >= Decimal("0.0001") else f"${amount:.2e}"
     return f"${amount:,.2f}"

@@ -27,7 +27,16 @@ from typing import Any, ParamSpec, TypeVar, cast
 from boundread.budget.digest import action_digest
 from boundread.budget.errors import BudgetError, DepthExceeded
 from boundread.budget.ledger import Ledger
-from boundread.budget.model import BudgetLimits, CallView, Scope, ScopeView, Totals, UsageRecord
+from boundread.budget.model import (
+    BudgetLimits,
+    CallView,
+    Scope,
+    ScopeView,
+    Totals,
+    UsageRecord,
+    from_nanos,
+    to_nanos,
+)
 from boundread.budget.policy import check_spend, decide
 from boundread.budget.prices import Pricer
 from boundread.budget.usage import counts
@@ -235,6 +244,7 @@ class Guard:
         if self._pricer is None:  # always priced, so that cost and unknown models read the same with a ledger
             self._pricer = (self.cost.pricer if self.cost else None) or Pricer.load()
         rec = self._pricer.cost(rec)
+        rec = replace(rec, cost=from_nanos(to_nanos(rec.cost)))  # the ledger's precision: the same sums and text
         with self._lock:
             if self.ledger is not None:
                 self.ledger.add_usage(self.session, [rec])
