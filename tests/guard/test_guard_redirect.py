@@ -84,7 +84,7 @@ def test_the_slice_is_cached_by_path_size_and_mtime(project: Path, _out: Path, c
     assert sorted(_out.iterdir()) == before
     index = json.loads((_out / redirect.INDEX).read_text(encoding="utf-8"))
     assert list(index) == [f"{(project / 'memo.docx').resolve()}\0{(project / 'memo.docx').stat().st_size}\0"
-                           f"{(project / 'memo.docx').stat().st_mtime_ns}\0{redirect.SLICE_CHARS}"]
+                           f"{(project / 'memo.docx').stat().st_mtime_ns}\0{redirect.SLICE_CHARS}\0memo.docx"]
 
 
 def test_nothing_is_written_outside_the_output_folder(project: Path, _out: Path,
@@ -110,21 +110,33 @@ def test_a_huge_text_keeps_its_file_and_gets_a_range_in_the_clients_own_words(
                                                           "end_line": lines}  # the whole input: Gemini replaces it
 
 
-@pytest.mark.parametrize(("command", "rewritten"), [
-    ("cat report.pdf", "extract report.pdf --max-chars 24000 --stdout"),
-    ("less big.log", "extract big.log --max-chars 24000 --stdout"),
-    ("head -n 100000 big.log", "extract big.log --max-chars 24000 --stdout"),
-    ("cat many.zip", "list-zip many.zip"),
-    ("unzip -p many.zip", "list-zip many.zip"),
-    ("unzip -p many.zip f1.txt", "extract many.zip --member f1.txt --max-chars 24000 --stdout"),
+# big.log: 10,000 lines of 40 bytes, so 24,000 bytes hold its last 600; many.zip: 1,200 entries, N of them fit
+# 24,000 characters (test_an_archive_listing_fits_the_cap checks how many)
+@pytest.mark.parametrize(("command", "rewritten", "what"), [
+    ("cat report.pdf", "extract report.pdf --max-chars 24000 --stdout", "the first part of report.pdf"),
+    ("less big.log", "extract big.log --max-chars 24000 --stdout", "the first part of big.log"),
+    ("head -n 100000 big.log", "extract big.log --max-chars 24000 --stdout", "the first part of big.log"),
+    ("tail -n 200000 big.log", "extract big.log --tail 600 --max-chars 24000 --stdout", "the last 600 lines"),
+    ("tail -200000 big.log", "extract big.log --tail 600 --max-chars 24000 --stdout", "the last 600 lines"),
+    ("tail --lines=200000 big.log", "extract big.log --tail 600 --max-chars 24000 --stdout", "the last 600 lines"),
+    ("tail -c 9999999 big.log", "extract big.log --tail 600 --max-chars 24000 --stdout", "the last 600 lines"),
+    ("tail -n +9000 big.log", "extract big.log --lines 9000- --max-chars 24000 --stdout", "big.log from line 9,000"),
+    ("cat many.zip", "list-zip many.zip --max-entries N", "the first N entries of many.zip"),
+    ("unzip -p many.zip", "list-zip many.zip --max-entries N", "the first N entries of many.zip"),
+    ("unzip -p many.zip f1.txt", "extract many.zip --member f1.txt --max-chars 24000 --stdout",
+     "the first part of f1.txt in many.zip"),
 ])
 def test_a_shell_dump_becomes_the_bounded_command(project: Path, capsys: pytest.CaptureFixture[str], command: str,
-                                                  rewritten: str) -> None:
+                                                  rewritten: str, what: str) -> None:
     body = specific(hook(claude_bash(command, project), capsys, "--mode", "redirect"))
     assert body["permissionDecision"] == "allow"
     new = body["updatedInput"]["command"]
+    if " N" in rewritten:
+        entries = new.rsplit(" ", 1)[-1]
+        assert entries.isdigit() and 100 < int(entries) < 1200
+        rewritten, what = rewritten.replace(" N", f" {entries}"), what.replace(" N ", f" {entries} ")
     assert new.endswith(rewritten) and "boundread" in new.removesuffix(rewritten)
-    assert body["updatedInput"]["description"].startswith("boundread: the first part of ")
+    assert body["updatedInput"]["description"].startswith(f"boundread: {what}")
 
 
 @pytest.mark.parametrize("command", [
@@ -133,6 +145,10 @@ def test_a_shell_dump_becomes_the_bounded_command(project: Path, capsys: pytest.
     "cat $F report.pdf",
     "cd sub && cat report.pdf",
     "strings report.pdf",
+    "tac big.log",  # the end first: no bounded command prints that
+    "tail -f big.log",
+    "tail -n 100 report.pdf",  # the end of a PDF
+    "tail -n 10K big.log",
 ])
 def test_anything_more_than_a_dump_keeps_the_deny(project: Path, capsys: pytest.CaptureFixture[str],
                                                   command: str) -> None:
@@ -251,10 +267,16 @@ def test_init_writes_redirect_mode_for_the_verified_clients_and_updates_an_older
 
 
 @pytest.mark.parametrize(("command", "found"), [
-    ("cat report.pdf", ("report.pdf", None)),
-    ("cat -n 'my file.pdf'", ("my file.pdf", None)),
-    ("tail -c 9999999 big.log", ("big.log", None)),
-    ("unzip -qp a.zip docs/x.txt", ("a.zip", "docs/x.txt")),
+    ("cat report.pdf", ("cat", "report.pdf", None, None)),
+    ("cat -n 'my file.pdf'", ("cat", "my file.pdf", None, None)),  # cat's -n numbers lines: no count
+    ("cat -- --x.pdf", ("cat", "--x.pdf", None, None)),
+    ("tail -c 9999999 big.log", ("tail", "big.log", None, ("bytes", 9999999))),
+    ("tail -n200 big.log", ("tail", "big.log", None, ("lines", 200))),
+    ("tail -n +5 big.log", ("tail", "big.log", None, ("from", 5))),
+    ("head --bytes=9 big.log", ("head", "big.log", None, ("bytes", 9))),
+    ("tail -n", None),
+    ("tail -qn 5 big.log", None),
+    ("unzip -qp a.zip docs/x.txt", ("unzip", "a.zip", "docs/x.txt", None)),
     ("unzip a.zip", None),  # unpacking, not printing
     ("cat a b", None),
     ("cat report.pdf | head", None),
@@ -262,5 +284,5 @@ def test_init_writes_redirect_mode_for_the_verified_clients_and_updates_an_older
     ("python x.py report.pdf", None),
     ("", None),
 ])
-def test_what_counts_as_a_dump(command: str, found: tuple[str, str | None] | None) -> None:
+def test_what_counts_as_a_dump(command: str, found: tuple[str, str, str | None, tuple[str, int] | None] | None) -> None:
     assert redirect._dump(command) == found

@@ -215,7 +215,7 @@ def _reason(given: str, absolute: str, here: str | None, sniffed: sniff.Sniffed,
     from boundread.guard.config import shown_size
 
     kind = sniffed.kind
-    shown = reason.display_path(given, absolute, here) if command is None else given
+    shown = reason.display_path(given, absolute, here) if command is None else reason.operand(given)
     quoted = reason.quote(shown)
     described, found = reason.describe(absolute, kind, size, sniffed.subtype)
     why = {

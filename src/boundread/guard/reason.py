@@ -104,13 +104,20 @@ def commands(kind: str, quoted: str, found: dict[str, object], line_cap: int) ->
 
 
 def display_path(given: str, absolute: str, cwd: str | None) -> str:
-    """The shortest faithful spelling: relative to cwd when inside it, else as given."""
+    """The shortest faithful spelling: relative to cwd when inside it, else as given; ``./-x`` for a path
+    that starts with ``-``, so no suggested command takes it for an option."""
+    shown = given
     if cwd is not None and os.path.isabs(given):
         if absolute == cwd:
             return "."
         inside = cwd.rstrip(os.sep) + os.sep
-        return absolute[len(inside):] if absolute.startswith(inside) else given
-    return given
+        shown = absolute[len(inside):] if absolute.startswith(inside) else given
+    return operand(shown)
+
+
+def operand(path: str) -> str:
+    """``path`` as a command's operand: ``./-n.pdf`` for ``-n.pdf``, else as it is."""
+    return "./" + path if path.startswith("-") else path
 
 
 def compose(what: str, described: str, why: str, cmds: list[str], tail: str) -> str:
@@ -138,7 +145,8 @@ def together(count: int, total: int, cap: int, first: str, over: bool = False) -
     many = f"over {count} files" if over else f"{count} files"
     what = f"reading {many} in one call ({human_bytes(total)} together)" if not over else \
         f"reading {many} in one call"
-    cmds = [f"boundread info {quote(first)}", f"boundread extract {quote(first)} --lines 1-200"]
+    word = quote(operand(first))
+    cmds = [f"boundread info {word}", f"boundread extract {word} --lines 1-200"]
     from boundread.guard.config import shown_size
 
     return compose(what, "each may be small", f"together they are over {shown_size(cap)}", cmds,

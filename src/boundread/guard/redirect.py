@@ -5,20 +5,25 @@ guard denies is answered with an allow and the input to run instead:
 
 - a Read of a PDF or an Office file with no range: the first slice that fits SLICE_CHARS is
   extracted (in-process, within DEADLINE) into the output folder, with a header saying what the
-  original is, which part this is, and the commands for the next part and for a grep across it;
-  the Read is pointed at that file;
+  original is, which part this is, what was skipped, and the commands for the next part and for a
+  grep across it; the Read is pointed at that file (an archive: its listing, the entries that fit);
 - a Read of a big text file with no range: the same file, with the first lines that fit
   SLICE_CHARS as a range in the client's own parameters, and the facts in ``context``;
 - a shell command that only dumps one file (``cat report.pdf``, ``less huge.log``, ``unzip -p
-  a.zip``): the bounded boundread command with ``--stdout`` (an archive: its listing), so its
-  output and its ``next`` line arrive in the same turn.
+  a.zip``): the bounded boundread command with ``--stdout`` (an archive: its listing, with
+  ``--max-entries`` set to the entries that fit SLICE_CHARS), so its output and its ``next`` line
+  arrive in the same turn. ``tail`` keeps the end: ``extract --tail K`` with the last lines that fit
+  (``tail -n +N``: ``--lines N-``); ``tac`` and any other order or option with no faithful bounded
+  form keep the deny.
 
 Every client replaces the whole input with the one given (Gemini CLI 0.61 too, whatever its docs
 say about merging: a ``tool_input`` without ``file_path`` fails its validation), so the rewrite is
 always the call's own input with the changed keys. Anything else, and anything that fails or runs
 out of time, keeps the deny and its reason. A slice
-is cached by (real path, size, mtime_ns, cap) in INDEX in the output folder, so reading the same
-file again costs a stat and a small JSON read. Nothing is written outside the output folder
+is cached by (real path, size, mtime_ns, cap, the path as shown) in INDEX in the output folder, so
+reading the same file again costs a stat and a small JSON read, and a header's relative commands
+are only ever given to a call from the folder they were written for. A path that starts with ``-``
+is shown as ``./-...`` in every command. Nothing is written outside the output folder
 (``$BOUNDREAD_OUT_DIR`` against the payload's cwd, else ``<cwd>/boundread-out``).
 
 Only imported on a deny in redirect mode: the allow path never loads it.
@@ -41,11 +46,17 @@ MAX_INDEX = 256  # entries kept in INDEX, the newest
 #: The agents whose pre-tool answer can rewrite the call's input, verified with the real clients
 #: (tests/e2e/test_redirect.py), and how each one's read tool takes a line range.
 REWRITES = {"claude": ("offset", "limit"), "gemini": ("start_line", "end_line"), "codex": ()}
-_SLICED = ("pdf", "office")  # rules whose file `extract` reads: the Read goes to a slice of it
+_SLICED = ("pdf", "office", "archive")  # rules whose Read goes to a slice: the first part, or the listing
 _PRINTED = ("pdf", "office", "text-size", "archive")  # rules a dump command is rewritten for
-_DUMPERS = frozenset({"cat", "bat", "batcat", "less", "more", "nl", "tac", "head", "tail"})
+_DUMPERS = frozenset({"cat", "bat", "batcat", "less", "more", "nl", "head", "tail"})  # not tac: the end first
+_COUNTED = {"-n": "lines", "--lines": "lines", "-c": "bytes", "--bytes": "bytes"}  # head/tail options taking N
+_WORKBOOKS = ("xlsx", "xls", "ods")  # a sheet's row count is its declared size: it may claim rows it lacks
 _SHELL_SPECIAL = frozenset("|;&<>$`(){}[]*?!~#\\\n\r")
 _RANGE_KEYS = ("offset", "limit", "pages", "start_line", "end_line", "view_range")
+_MOST_ENTRIES = SLICE_CHARS // 24  # an archive's entries listed at most: more never fit (a row is 30+ chars)
+_HEADER_ROOM = 1_000  # of SLICE_CHARS, kept for a slice file's header
+_ROW = 60  # characters of a listing's row but its name (sizes, ratio, time, flags, the gaps)
+_MOST_WARNINGS = 5  # of an extraction's, in a slice's header
 
 
 def rewrite(call: dialects.Call, decision: Decision, cfg: GuardConfig) -> Decision:
@@ -115,45 +126,48 @@ def _fitting_lines(path: str, most: int, cap: int) -> int:
 
 
 def _slice(absolute: str, call: dialects.Call, decision: Decision, cfg: GuardConfig) -> tuple[str, str] | None:
-    """(the slice file, the context line) for a PDF or an Office file, from the cache or extracted now."""
+    """(the slice file, the context line) for a PDF, an Office file or an archive, from the cache or made now."""
     real = os.path.realpath(absolute)
     info = os.stat(real)
     out = _out_dir(call.cwd)
-    key = f"{real}\0{info.st_size}\0{info.st_mtime_ns}\0{SLICE_CHARS}"
+    here = os.path.abspath(call.cwd) if call.cwd else None
+    shown = reason.display_path(call.path, os.path.abspath(absolute), here)
+    # the shown path is in the key: the header's commands are relative to the folder they were written for
+    key = f"{real}\0{info.st_size}\0{info.st_mtime_ns}\0{SLICE_CHARS}\0{shown}"
     index = _load_index(out)
     hit = index.get(key)
     if isinstance(hit, dict) and isinstance(hit.get("file"), str) and isinstance(hit.get("context"), str):
         cached = os.path.join(out, os.path.basename(hit["file"]))
         if os.path.isfile(cached):
             return cached, hit["context"]
-    shown, described, quoted = _facts(call.path, absolute, call.cwd, decision.kind)
-    made = _extract(real, quoted, decision.kind)
+    described = _described(absolute, decision.kind)
+    quoted = reason.quote(shown)
+    made = _listed(real, quoted) if decision.rule == "archive" else _extract(real, quoted, decision.kind)
     if made is None:
         return None
-    text, done, following = made
-    grep = f"{_program()} extract {quoted} --grep PATTERN --context 2 --stdout"
-    part = f"{done} (all of it)" if not following else done
-    header = (f"[boundread redirect] {shown}: {described}. It was not read whole: this file holds its first "
-              f"part, {part}.\n"
-              + "".join(f"Next part: {command}\n" for command in following)
-              + f"Search the whole document: {grep}\n"
-              + "-" * 72 + "\n")
-    context = (f"boundread redirect: {shown} ({described}) was not read whole; this Read got its first part, "
-               f"{part}" + (f". Next part: {following[0]}" if following else "") + f". Search it all: {grep}")
+    text, holds, lines, said = made
+    header = (f"[boundread redirect] {shown}: {described}. It was not read whole: this file holds {holds}.\n"
+              + "".join(f"{line}\n" for line in lines) + "-" * 72 + "\n")
+    context = f"boundread redirect: {shown} ({described}) was not read whole; this Read got {holds}{said}"
     from pathlib import Path
 
     from boundread.core import output
 
-    name = f"{output.slug(os.path.basename(real), 80)}.{_digest(real)}.first-part.txt"
+    name = f"{output.slug(os.path.basename(real), 80)}.{_digest(real + chr(0) + shown)}.first-part.txt"
     written = output.write_atomic(Path(out) / name, header + text, never=Path(real))
     index[key] = {"file": written.name, "context": context}
     _save_index(out, index)
     return str(written), context
 
 
-def _extract(real: str, quoted: str, kind: str) -> tuple[str, str, list[str]] | None:
-    """(text, what part it is, the commands for the next part) of the first slice; None when there is
-    no text to give (scanned, encrypted, damaged, timed out)."""
+#: A slice's text, what it holds ("its first part, pages 1-12 of 40"), the header's lines after the first
+#: (warnings, the next part, the search) and the same said in the context line.
+_Part = tuple[str, str, list[str], str]
+
+
+def _extract(real: str, quoted: str, kind: str) -> _Part | None:
+    """The first slice that fits SLICE_CHARS; None when there is no text to give (scanned, encrypted,
+    damaged, timed out)."""
     import shlex
 
     from boundread import api
@@ -173,7 +187,89 @@ def _extract(real: str, quoted: str, kind: str) -> tuple[str, str, list[str]] | 
     program = _program()
     following = [program + line.removeprefix("boundread").replace(shlex.quote(real), quoted, 1) + " --stdout"
                  for line in result.next if line.startswith("boundread ")]
-    return result.text, result.done or "the first part", following
+    warnings = [_short(warning) for warning in result.warnings[:_MOST_WARNINGS]]
+    if result.truncated and not following:
+        warnings.append(_short("cut short: " + ", ".join(result.truncated_reasons or ("limit reached",))))
+    # "all of it" only when nothing was skipped or cut; a sheet's size is what the workbook declares, and may
+    # count rows it does not hold, so a workbook's part is left to say itself
+    whole = not result.truncated and not following and not warnings and kind not in _WORKBOOKS
+    holds = f"its first part, {result.done or 'the first part'}" + (" (all of it)" if whole else "")
+    grep = f"{program} extract {quoted} --grep PATTERN --context 2 --stdout"
+    lines = [*(f"Warning: {w}" for w in warnings), *(f"Next part: {c}" for c in following),
+             f"Search the whole document: {grep}"]
+    said = ("".join(f"; warning: {w}" for w in warnings) + (f". Next part: {following[0]}" if following else "")
+            + f". Search it all: {grep}")
+    return result.text, holds, lines, said
+
+
+def _listed(real: str, quoted: str) -> _Part | None:
+    """An archive's listing as ``list-zip`` prints it, the entries that fit SLICE_CHARS."""
+    made = _listing(real)
+    if made is None:
+        return None
+    text, count, total = made
+    program = _program()
+    member = f"{program} extract {quoted} --member NAME --max-chars {SLICE_CHARS} --stdout"
+    lines = [f"Read a member: {member}"]
+    if count < total:
+        lines.insert(0, f"Find a member among all {total:,}: {program} list-zip {quoted} --max-entries {total} "
+                        "| grep PATTERN")
+    holds = f"its listing, entries 1-{count:,} of {total:,}" + (" (all of them)" if count == total else "")
+    return text, holds, lines, ". " + ". ".join(lines)
+
+
+def _listing(real: str) -> tuple[str, int, int] | None:
+    """(the listing as ``list-zip --max-entries N`` prints it to a pipe, N, the entries in all) for the
+    largest N whose listing fits SLICE_CHARS; None when not one entry fits or time runs out."""
+    import contextlib
+    import io
+    import time
+
+    from boundread import render
+    from boundread.core import engine
+    from boundread.core.model import Listing, Request, Source
+    from boundread.errors import BoundreadError
+    from boundread.limits import Limits
+
+    def printed(src: Source, listing: Listing) -> str:
+        buffer = io.StringIO()
+        with contextlib.redirect_stdout(buffer):  # render's console: a pipe gets a 240-column page, as the agent's
+            render.print_listing(src, listing)
+        return buffer.getvalue()
+
+    started = time.monotonic()
+    room = SLICE_CHARS - _HEADER_ROOM
+    try:
+        src, listing = engine.list_archive(real, Request(limits=Limits(max_entries=_MOST_ENTRIES, timeout=DEADLINE)))
+        # a first guess without rich (a table of 1,000 rows takes it most of a second): the columns but the
+        # name take about _ROW characters, and a name wider than the page folds onto lines padded as wide
+        used, count = _ROW * 4 + sum(len(warning) + 14 for warning in listing.warnings), 0
+        for entry in listing.entries:
+            width = len(entry.name) + (len(entry.link_target) + 4 if entry.link_target else 0)
+            used += _ROW + width + width // 150 * _ROW
+            if used > room:
+                break
+            count += 1
+        while count:
+            if count < len(listing.entries):  # listed again with that N: its own counts and warnings
+                left = DEADLINE - (time.monotonic() - started)
+                if left <= 0:
+                    return None
+                src, shown = engine.list_archive(real, Request(limits=Limits(max_entries=count, timeout=left)))
+            else:
+                shown = listing
+            text = printed(src, shown)
+            if len(text) <= room:
+                return text, count, listing.total_entries
+            count = min(count - 1, count * room // len(text))
+    except BoundreadError:
+        return None
+    return None
+
+
+def _short(text: str) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= 200 else text[:199] + "…"
 
 
 # Command ---------------------------------------------------------------------------------------------
@@ -181,32 +277,75 @@ def _command(call: dialects.Call, decision: Decision) -> Decision | None:
     if decision.rule not in _PRINTED:
         return None
     target = _dump(call.command)
-    if target is None or target[0] != decision.path:
+    if target is None or os.path.normpath(target[1]) != os.path.normpath(decision.path or "."):
         return None
-    path, member = target
-    quoted, program = reason.quote(path), _program()
+    dumper, path, member, counted = target
+    quoted, program = reason.quote(reason.operand(path)), _program()
+    grep = f"{program} extract {quoted} --grep PATTERN --context 2 --stdout"
+    rest = "then `next:` names the command for the rest"
     if member is not None:
         new = f"{program} extract {quoted} --member {reason.quote(member)} --max-chars {SLICE_CHARS} --stdout"
+        what = f"the first part of {member} in {path}"
+    elif dumper == "tail" and decision.rule != "text-size":
+        return None  # the end of a PDF, an Office file or an archive: no bounded command gives it
     elif decision.rule == "archive":
-        new = f"{program} list-zip {quoted}"
+        listed = _listing(os.path.realpath(_absolute(path, call.cwd)))
+        if listed is None:
+            return None
+        _text, count, total = listed
+        new = f"{program} list-zip {quoted} --max-entries {count}"
+        what = f"the first {count:,} entries of {path}" if count < total else f"the listing of {path}"
+        if count < total:
+            rest = (f"find a member among all {total:,}: {program} list-zip {quoted} --max-entries {total} "
+                    "| grep PATTERN")
+    elif dumper == "tail":
+        unit, number = counted or ("lines", 10)
+        if unit == "from":  # tail -n +N: from line N on
+            new = f"{program} extract {quoted} --lines {number}- --max-chars {SLICE_CHARS} --stdout"
+            what = f"{path} from line {number:,}"
+        else:
+            last = _last_lines(_absolute(path, call.cwd), number if unit == "lines" else None,
+                               number if unit == "bytes" else SLICE_CHARS)
+            new = f"{program} extract {quoted} --tail {last} --max-chars {SLICE_CHARS} --stdout"
+            what = f"the last {last:,} lines of {path}" + (
+                f" (the most of the {number:,} asked that fit {SLICE_CHARS:,} characters)"
+                if unit == "lines" and last < number else "")
+            rest = f"search the whole file: {grep}"
     else:
         new = f"{program} extract {quoted} --max-chars {SLICE_CHARS} --stdout"
+        what = f"the first part of {path}"
     key = next((k for k in ("command", "cmd", "command_line") if isinstance(call.tool_input.get(k), str)), None)
     if key is None:
         return None
     updated: dict[str, object] = {**call.tool_input, key: new}
     if "description" in call.tool_input:
-        updated["description"] = f"boundread: the first part of {path}"
+        updated["description"] = f"boundread: {what}"
     context = (f"boundread redirect: `{call.command}` would print {quoted} whole ({decision.kind}); it ran "
-               f"`{new}` instead: the first part, then `next:` names the command for the rest.")
+               f"`{new}` instead: {what}; {rest}.")
     return Decision(ALLOW, kind=decision.kind, rule=f"redirect-{decision.rule}", path=call.path or path,
                     updated=updated, context=context)
 
 
-def _dump(command: str) -> tuple[str, str | None] | None:
-    """(file, archive member) when ``command`` does nothing but print one file: ``cat F``, ``less F``,
-    ``head -n 100000 F``, ``unzip -p A [MEMBER]``. None for anything else (pipes, redirections,
-    several files, variables): a rewrite must not change what else the command does."""
+def _last_lines(path: str, lines: int | None, most_bytes: int) -> int:
+    """How many whole lines at the end of ``path`` fit in ``most_bytes`` and SLICE_CHARS (at most
+    ``lines``); 1 when not even the last one does (extract's --max-chars then cuts it)."""
+    window = min(most_bytes, SLICE_CHARS)
+    with open(path, "rb") as fh:
+        size = fh.seek(0, os.SEEK_END)
+        fh.seek(max(size - window - 1, 0))  # one byte more: is the window's first byte a line's first?
+        data = fh.read(window + 1)
+    if size <= window:
+        found = data.count(b"\n") + (0 if not data or data.endswith(b"\n") else 1)
+    else:  # a line starts after each newline but the file's last one
+        found = data[:-1].count(b"\n")
+    return max(1, min(found, lines) if lines is not None else found)
+
+
+def _dump(command: str) -> tuple[str, str, str | None, tuple[str, int] | None] | None:
+    """(the program, the file, the archive member, head's or tail's count: ("lines"|"bytes"|"from", N)) when
+    ``command`` does nothing but print one file: ``cat F``, ``less F``, ``head -n 100000 F``, ``tail -n 5000
+    F``, ``unzip -p A [MEMBER]``. None for anything else (pipes, redirections, several files, variables, a tail
+    that follows or counts in other ways): a rewrite must not change what else the command does."""
     if not command.strip() or any(ch in _SHELL_SPECIAL for ch in command):
         return None
     import shlex
@@ -218,23 +357,47 @@ def _dump(command: str) -> tuple[str, str | None] | None:
     program = os.path.basename(words[0])
     operands: list[str] = []
     options: list[str] = []
-    valued = False
+    counted: tuple[str, int] | None = None
+    unit: str | None = None
+    ended = False
     for word in words[1:]:
-        if valued and word.isdigit():
-            valued = False
-            continue
-        valued = False
-        if word.startswith("-") and word != "-":
-            options.append(word)
-            valued = word in ("-n", "-c", "--lines", "--bytes")
-        else:
+        if unit is not None:
+            counted, unit = _count(unit, word), None
+            if counted is None:
+                return None
+        elif ended or not word.startswith("-") or word == "-":
             operands.append(word)
+        elif word == "--":
+            ended = True
+        elif word in _COUNTED and program in ("head", "tail"):
+            unit = _COUNTED[word]
+        else:
+            options.append(word)
+            joined = next(((u, word[len(o):].removeprefix("=")) for o, u in _COUNTED.items()
+                           if word.startswith(o) and len(word) > len(o)), None)
+            if program in ("head", "tail") and (joined is not None or word[1:].isdigit()):
+                counted = _count(*joined) if joined else ("lines", int(word[1:]))
+                if counted is None:
+                    return None
+                options.pop()
+    if unit is not None:
+        return None
+    if program == "tail" and options:
+        return None  # -f, -F, --pid, -z...: not a plain "the last N"
     if program in _DUMPERS and len(operands) == 1:
-        return operands[0], None
+        return program, operands[0], None, counted
     if program == "unzip" and options and all(o.startswith("-") and set(o[1:]) <= set("pcq") for o in options) \
-            and any("p" in o or "c" in o for o in options) and 1 <= len(operands) <= 2:
-        return operands[0], operands[1] if len(operands) == 2 else None
+            and any("p" in o or "c" in o for o in options) and 1 <= len(operands) <= 2 and counted is None:
+        return program, operands[0], operands[1] if len(operands) == 2 else None, None
     return None
+
+
+def _count(unit: str, word: str) -> tuple[str, int] | None:
+    """head's or tail's count: ``5000`` -> ("lines", 5000); ``+20`` -> ("from", 20) (lines only); None for
+    the rest (``10K``, ``-5``)."""
+    if word.startswith("+") and word[1:].isdigit() and unit == "lines":
+        return "from", max(int(word[1:]), 1)
+    return (unit, int(word)) if word.isdigit() and int(word) > 0 else None
 
 
 # Helpers ---------------------------------------------------------------------------------------------
@@ -245,13 +408,17 @@ def _absolute(path: str, cwd: str) -> str:
 
 def _facts(given: str, absolute: str, cwd: str, kind: str) -> tuple[str, str, str]:
     """(the path as a reason shows it, what the file is, the path quoted for a command line)."""
-    from boundread.bytelevel import sniff
-
     here = os.path.abspath(cwd) if cwd else None
     shown = reason.display_path(given, os.path.abspath(absolute), here)
+    return shown, _described(absolute, kind), reason.quote(shown)
+
+
+def _described(absolute: str, kind: str) -> str:
+    """'PDF, 4.2 MB, 103 pages', as the deny reason says it."""
+    from boundread.bytelevel import sniff
+
     subtype = sniff.sniff_path(absolute).subtype
-    described, _found = reason.describe(absolute, kind, os.stat(absolute).st_size, subtype)
-    return shown, described, reason.quote(shown)
+    return reason.describe(absolute, kind, os.stat(absolute).st_size, subtype)[0]
 
 
 def _out_dir(cwd: str) -> str:
