@@ -294,3 +294,28 @@ def test_generators_count_while_they_run_and_not_between_items() -> None:
     assert asyncio.run(collect(1)) == [1, 2]
     with pytest.raises(DepthExceeded):
         asyncio.run(collect(2))
+
+
+def test_a_decorated_generator_is_still_a_generator_function() -> None:
+    import inspect
+
+    @max_depth(1)
+    def items() -> Iterator[int]:
+        yield current_depth()
+
+    @max_depth(1)
+    async def stream() -> AsyncIterator[int]:
+        yield current_depth()
+
+    assert inspect.isgeneratorfunction(items) and inspect.isasyncgenfunction(stream)
+    assert items.__name__ == "items" and list(items()) == [1]
+
+
+def test_the_decorator_names_its_own_limit() -> None:
+    """`budget set --max-depth` sets the ledger's limit, not a decorator's: the fix names the decorator."""
+    with pytest.raises(DepthExceeded) as info:
+        level(5)
+    assert "@max_depth(2) on level" in info.value.fix and "budget set" not in info.value.fix
+    with pytest.raises(DepthExceeded) as ledger_limit:
+        Deep(Guard(depth=0)).allow("x")  # the Guard's own depth limit (the ledger's, with one): depth 1 of 0
+    assert "budget set --max-depth" in ledger_limit.value.fix

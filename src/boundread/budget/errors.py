@@ -20,13 +20,13 @@ class BudgetError(BoundreadError):
 class DepthExceeded(BudgetError):
     code = "depth_exceeded"
 
-    def __init__(self, depth: int, limit: int, where: str = "") -> None:
+    def __init__(self, depth: int, limit: int, where: str = "", fix: str = "") -> None:
         self.depth = depth
         self.limit = limit
         scope = f" in {where}" if where else ""
         super().__init__(
             f"depth limit reached: depth {depth} of max {limit}{scope}",
-            "stop recursing, or raise the limit with `boundread budget set --max-depth N`",
+            fix or "stop recursing, or raise the limit with `boundread budget set --max-depth N`",
         )
 
 

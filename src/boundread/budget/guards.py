@@ -7,7 +7,8 @@
 The depth counter is a ContextVar: each asyncio task (and ``asyncio.to_thread``) inherits its chain. A plain
 thread, ``ThreadPoolExecutor.submit`` and ``loop.run_in_executor`` do not copy the context, so their work would
 start a new chain at 0 (or ``BOUNDREAD_DEPTH``): hand them ``carry_depth(fn)`` instead of ``fn``. Generators
-and async generators count while their body runs, not while they wait between items.
+and async generators count while their body runs, not while they wait between items; their limit is checked
+when the body starts (the first ``next()``), and the decorated function is still a generator function.
 
 With or without a ledger, a Guard gives the same answers: the verdict on each action is ``policy.decide``'s.
 """
@@ -86,22 +87,44 @@ def max_depth(limit: int) -> Callable[[Callable[P, R]], Callable[P, R]]:
         def enter() -> int:
             depth = current_depth() + 1
             if depth > limit:
-                raise DepthExceeded(depth, limit, fn.__qualname__)
+                raise DepthExceeded(depth, limit, fn.__qualname__,
+                                    f"stop recursing, or raise the limit in @max_depth({limit}) on {fn.__qualname__}")
             return depth
 
+        # A generator's wrapper is a generator function too (inspect and frameworks tell them apart by that): its
+        # depth is taken when the body first runs, at the first next(), as the body's own code would be.
         if inspect.isasyncgenfunction(fn):
 
             @functools.wraps(fn)
-            def run_agen(*args: P.args, **kwargs: P.kwargs) -> Any:
-                return _deep_agen(enter(), fn(*args, **kwargs))
+            async def run_agen(*args: P.args, **kwargs: P.kwargs) -> AsyncGenerator[Any, Any]:
+                depth = enter()
+                agen = fn(*args, **kwargs)
+                sent: Any = None
+                thrown: BaseException | None = None
+                while True:  # _deep_gen's loop: an async generator has no `yield from`
+                    token = _DEPTH.set(depth)
+                    try:
+                        item = await (agen.athrow(thrown) if thrown is not None else agen.asend(sent))
+                    except StopAsyncIteration:
+                        return
+                    finally:
+                        _DEPTH.reset(token)
+                    sent, thrown = None, None
+                    try:
+                        sent = yield item
+                    except GeneratorExit:
+                        await agen.aclose()
+                        raise
+                    except BaseException as exc:  # noqa: BLE001 - handed to the wrapped generator
+                        thrown = exc
 
             return cast("Callable[P, R]", run_agen)
 
         if inspect.isgeneratorfunction(fn):
 
             @functools.wraps(fn)
-            def run_gen(*args: P.args, **kwargs: P.kwargs) -> Any:
-                return _deep_gen(enter(), fn(*args, **kwargs))
+            def run_gen(*args: P.args, **kwargs: P.kwargs) -> Generator[Any, Any, Any]:
+                return (yield from _deep_gen(enter(), fn(*args, **kwargs)))
 
             return cast("Callable[P, R]", run_gen)
 
@@ -149,28 +172,6 @@ def _deep_gen(depth: int, gen: Generator[Any, Any, Any]) -> Generator[Any, Any, 
             gen.close()
             raise
         except BaseException as exc:  # noqa: BLE001 - handed to the wrapped generator, as `yield from` does
-            thrown = exc
-
-
-async def _deep_agen(depth: int, agen: AsyncGenerator[Any, Any]) -> AsyncGenerator[Any, Any]:
-    """``_deep_gen`` for an async generator."""
-    sent: Any = None
-    thrown: BaseException | None = None
-    while True:
-        token = _DEPTH.set(depth)
-        try:
-            item = await (agen.athrow(thrown) if thrown is not None else agen.asend(sent))
-        except StopAsyncIteration:
-            return
-        finally:
-            _DEPTH.reset(token)
-        sent, thrown = None, None
-        try:
-            sent = yield item
-        except GeneratorExit:
-            await agen.aclose()
-            raise
-        except BaseException as exc:  # noqa: BLE001 - handed to the wrapped generator
             thrown = exc
 
 
