@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import tarfile
+from pathlib import Path
 
 import pytest
 
@@ -60,6 +62,10 @@ def test_a_bounded_read_of_a_pdf_passes(project: Workspace) -> None:
     "cat huge.log | head -c 100000000",
     "sed -n '1,100000000p' huge.log",
     "awk 1 huge.log",
+    "head -n 100000000 huge.log",  # a bound, but far over the caps: no bound at all
+    "tail -c 2000000000 huge.log",
+    "dd if=huge.log",
+    "dd if=report.pdf",
 ])
 def test_shell_dumps_are_refused_with_the_bounded_command(project: Workspace, command: str) -> None:
     with claude.fake_model() as model:
@@ -68,6 +74,7 @@ def test_shell_dumps_are_refused_with_the_bounded_command(project: Workspace, co
         (answer,) = claude.results(model)
     assert "boundread" in answer
     assert "2026-11-29T08:00:00Z INFO" not in answer  # not one line of the log got through
+    assert "%PDF-1." not in answer
 
 
 def test_a_ranged_read_of_a_huge_log_passes(project: Workspace) -> None:
@@ -80,13 +87,30 @@ def test_a_ranged_read_of_a_huge_log_passes(project: Workspace) -> None:
     assert "request 00000051 " not in answer
 
 
+def _memo_docx(folder: Path) -> None:
+    import docx
+
+    document = docx.Document()
+    document.add_paragraph("Quarterly memo. " * 200)
+    document.save(str(folder / "memo.docx"))
+
+
+def _logs_tar_gz(folder: Path) -> None:
+    with tarfile.open(folder / "logs.tar.gz", "w:gz") as archive:
+        archive.add(folder / "server.log", arcname="server.log")
+
+
 @pytest.mark.parametrize(("name", "advice"), [
     ("prices.xlsx", "boundread sheets prices.xlsx"),
     ("catalogue.zip", "boundread list-zip catalogue.zip"),
+    ("memo.docx", "boundread info memo.docx"),
+    ("logs.tar.gz", "boundread list-zip logs.tar.gz"),
 ])
 def test_a_read_claude_code_refuses_by_itself_still_gets_the_commands(project: Workspace, name: str,
                                                                       advice: str) -> None:
     """Claude Code refuses Read of Office files and archives before PreToolUse runs; PostToolBatch answers it."""
+    _memo_docx(project.project)
+    _logs_tar_gz(project.project)
     with claude.fake_model() as model:
         model.script(Turn(calls=(Call("Read", {"file_path": str(project.project / name)}),)), Turn(text="ok"))
         claude.run(project, model, f"Read {name}")

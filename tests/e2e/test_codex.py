@@ -161,6 +161,10 @@ def test_cat_of_a_pdf_is_refused_and_the_suggested_command_works(trusted: Worksp
     "cat huge.log | head -c 100000000",
     "sed -n '1,100000000p' huge.log",
     "awk 1 huge.log",
+    "head -n 100000000 huge.log",  # a bound, but far over the caps: no bound at all
+    "tail -c 2000000000 huge.log",
+    "dd if=huge.log",
+    "dd if=report.pdf",
 ])
 def test_shell_dumps_of_a_huge_log_are_refused(trusted: Workspace, command: str) -> None:
     with codex.fake_model() as model:
@@ -170,6 +174,7 @@ def test_shell_dumps_of_a_huge_log_are_refused(trusted: Workspace, command: str)
     assert answer.startswith("Command blocked by PreToolUse hook: ")
     assert "boundread" in answer
     assert LOG_LINE not in answer  # not one line of the log got through
+    assert PDF_BYTES not in answer
 
 
 def test_a_bounded_head_of_a_huge_log_passes(trusted: Workspace) -> None:

@@ -98,3 +98,18 @@ def test_shell_cat_of_a_huge_log_is_refused_and_head_passes(project: Workspace) 
     assert "boundread" not in head
     assert request(1) in head and request(20) in head
     assert request(21) not in head
+
+
+def test_shell_dumps_with_a_bound_over_the_caps_are_refused(project: Workspace) -> None:
+    """`head -n 100000000` is bounded only in name; `dd if=F` has no bound at all (one session, two calls)."""
+    with gemini.fake_model() as model:
+        model.script(
+            Turn(calls=(Call("run_shell_command", {"command": "head -n 100000000 huge.log",
+                                                   "description": "Show the log"}),)),
+            Turn(calls=(Call("run_shell_command", {"command": "dd if=report.pdf", "description": "Dump it"}),)),
+            Turn(text="ok"),
+        )
+        gemini.run(project, model, "Read the files")
+        log, pdf = gemini.results(model)
+    assert "boundread" in log and LOG_LINE not in log
+    assert "boundread pages report.pdf 1-5" in pdf and "%PDF-1." not in pdf
