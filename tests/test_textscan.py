@@ -1,4 +1,4 @@
-"""The fast text path (formats/textscan.py) against the generic one (TextIOWrapper into the Sink, line by line).
+"""The fast text paths (formats/text: scan, needles, tail) against the generic one (TextIOWrapper into the Sink).
 
 A differential property test: random files (random line lengths, CRLF, lone CR, no final newline, invalid
 UTF-8, over-long lines) and random patterns and bounds, with the block size and MAX_LINE forced small so every
@@ -25,7 +25,7 @@ from boundread.core import engine
 from boundread.core import sink as sinkmod
 from boundread.core.model import Request, Source, Span
 from boundread.errors import UsageError
-from boundread.formats import textscan
+from boundread.formats.text import needles, scan, tail
 from boundread.limits import Limits
 from boundread.ranges import OPEN_END
 from tests.helpers import run, run_json
@@ -65,11 +65,11 @@ def _forced(path: Path, encoding: str, *, fast: bool, block: int, max_line: int,
     """Read ``path`` as text in ``encoding`` (whatever its bytes look like), by the fast or the generic path."""
     with contextlib.ExitStack() as stack:
         stack.enter_context(mock.patch.object(engine, "open_source", lambda _: _source(path, encoding)))
-        stack.enter_context(mock.patch.object(textscan, "BLOCK", block))
-        stack.enter_context(mock.patch.object(textscan, "STRETCH", stretch or max(1, block // 2)))
+        stack.enter_context(mock.patch.object(scan, "BLOCK", block))
+        stack.enter_context(mock.patch.object(needles, "STRETCH", stretch or max(1, block // 2)))
         stack.enter_context(mock.patch.object(sinkmod, "MAX_LINE", max_line))
         if not fast:
-            stack.enter_context(mock.patch.object(textscan, "codec", lambda _: None))
+            stack.enter_context(mock.patch.object(scan, "codec", lambda _: None))
         yield
 
 
@@ -114,12 +114,12 @@ def test_the_fast_path_gives_what_the_generic_one_gives(
 
 
 def test_the_byte_search_narrows_literals_and_gives_up_on_what_it_cannot_narrow() -> None:
-    assert textscan.finder(re.compile("NOSUCHTHING"), "utf-8") is not None
-    assert textscan.finder(re.compile(r"ERROR|FATAL"), "utf-8") is not None
-    assert textscan.finder(re.compile(r"took \d+ ms"), "utf-8") is not None
-    assert textscan.finder(re.compile(r"\d{7}"), "utf-8") is None  # no literal: every line goes to the sink
-    assert textscan.finder(re.compile("a|\\d"), "utf-8") is None  # one alternative has no literal
-    find = textscan.finder(re.compile("k", re.IGNORECASE), "utf-8")
+    assert needles.finder(re.compile("NOSUCHTHING"), "utf-8") is not None
+    assert needles.finder(re.compile(r"ERROR|FATAL"), "utf-8") is not None
+    assert needles.finder(re.compile(r"took \d+ ms"), "utf-8") is not None
+    assert needles.finder(re.compile(r"\d{7}"), "utf-8") is None  # no literal: every line goes to the sink
+    assert needles.finder(re.compile("a|\\d"), "utf-8") is None  # one alternative has no literal
+    find = needles.finder(re.compile("k", re.IGNORECASE), "utf-8")
     assert find is not None
     kelvin = "x\u212a".encode()
     assert find(kelvin, 0, len(kelvin)) == 1  # re.IGNORECASE matches K (U+212A) for k: so must the bytes
@@ -158,8 +158,8 @@ def test_a_case_folded_match_across_two_stretches_is_found(needle: str, letter: 
     for pattern, before in ((needle, ""), ("o" + needle, "o")):
         match = (before + letter).encode()
         text = b"x" * (stretch - back - len(before)) + match + b"yy\n"
-        with mock.patch.object(textscan, "STRETCH", stretch):
-            find = textscan.finder(re.compile(pattern, re.IGNORECASE), "utf-8")
+        with mock.patch.object(needles, "STRETCH", stretch):
+            find = needles.finder(re.compile(pattern, re.IGNORECASE), "utf-8")
             assert find is not None
             assert find(text, 0, len(text)) == text.find(match)
             assert re.search(pattern, text.decode(), re.IGNORECASE)
@@ -170,7 +170,7 @@ def test_grep_i_finds_a_kelvin_sign_where_two_stretches_meet(tmp_path: Path) -> 
     path = tmp_path / "kel.txt"
     body = b"x" * 99 + b"\n"
     head = body * 2621
-    path.write_bytes(head + b"y" * (textscan.STRETCH - 1 - len(head)) + "\u212a".encode() + b"y\n" + body * 9)
+    path.write_bytes(head + b"y" * (needles.STRETCH - 1 - len(head)) + "\u212a".encode() + b"y\n" + body * 9)
     result = run("extract", str(path), "--grep", "k", "-i", "--stdout")
     assert result.exit_code == 0
     assert [line.split(":", 1)[0] for line in result.stdout.splitlines()] == ["2622"]
@@ -178,11 +178,11 @@ def test_grep_i_finds_a_kelvin_sign_where_two_stretches_meet(tmp_path: Path) -> 
 
 def test_the_rare_byte_search_finds_what_find_finds() -> None:
     text = (b"INFO worker request served\n" * 5000) + b"a NOSUCHTHING here\n" + b"INFO more\n" * 10
-    find = textscan.finder(re.compile("NOSUCHTHING"), "utf-8")
+    find = needles.finder(re.compile("NOSUCHTHING"), "utf-8")
     assert find is not None
     assert find(text, 0, len(text)) == text.find(b"NOSUCHTHING")
     assert find(text, text.find(b"NOSUCHTHING") + 1, len(text)) == -1
-    common = textscan.finder(re.compile("INFO more"), "utf-8")
+    common = needles.finder(re.compile("INFO more"), "utf-8")
     assert common is not None and common(text, 0, len(text)) == text.find(b"INFO more")
 
 
@@ -226,14 +226,14 @@ def test_tail_of_a_big_file_reads_only_its_end(tmp_path: Path) -> None:
     path = tmp_path / "big.log"
     path.write_bytes(b"".join(b"line %07d\n" % n for n in range(1, 200_001)))
     reads: list[int] = []
-    real = textscan._tail_start
+    real = tail._tail_start
 
     def counted(raw: Any, size: int, wanted: int) -> tuple[int, int | None]:
         start, total = real(raw, size, wanted)
         reads.append(size - start)
         return start, total
 
-    with mock.patch.object(textscan, "_tail_start", counted):
+    with mock.patch.object(tail, "_tail_start", counted):
         result = engine.extract(path, Request(tail=3), to_stdout=True)
     assert result.text == "line 0199998\nline 0199999\nline 0200000\n"
     assert result.done == f"the last 3 lines (from byte {path.stat().st_size - 39:,} of {path.stat().st_size:,})"
@@ -274,7 +274,7 @@ def test_a_window_ctrl_c_stopped_before_it_began_suggests_the_same_window(tmp_pa
         raise KeyboardInterrupt  # Ctrl-C while the first block is being counted
 
     for filters in (engine.Filters(lines=window), engine.Filters(lines=window, grep="line")):
-        with mock.patch.object(textscan, "_block", pressed):
+        with mock.patch.object(scan, "_block", pressed):
             result = engine.extract(path, Request(limits=Limits(timeout=60)), filters, to_stdout=True)
         assert result.truncated_reasons == ("interrupted",) and result.text == ""
         (step,) = result.next

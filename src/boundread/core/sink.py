@@ -103,7 +103,7 @@ class Sink:
 
     def feed_line(self, line: str) -> None:
         """One whole input line, without its newline, as ``write`` would have split it off: the fast text path
-        (formats/textscan.py) hands over only the lines that can change the output and counts the rest."""
+        (formats/text/scan.py) hands over only the lines that can change the output and counts the rest."""
         self._append_partial(line)
         whole = "".join(self._partial)
         self._partial.clear()

@@ -35,7 +35,7 @@ HANDLERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("sheets.handler", ("xlsx", "xls", "ods")),
     ("archives.handler", ("zip", "7z", "tar", "gz", "bz2", "xz", "rar")),
     ("image", ("image",)),
-    ("text", ("text",)),
+    ("text.handler", ("text",)),
     ("binary", ("binary", "doc", "ppt")),
 )
 

@@ -6,7 +6,7 @@ import io
 
 from boundread.core.model import FILE, Details, Outcome, Request, Source
 from boundread.core.sink import Sink
-from boundread.formats import textscan
+from boundread.formats.text import scan, tail
 
 KINDS: tuple[str, ...] = ("text",)
 
@@ -73,9 +73,9 @@ def _table_shape(text: str) -> dict[str, object]:
 
 def extract(src: Source, req: Request, sink: Sink) -> Outcome:
     if req.tail is not None:
-        return textscan.tail(src, req, sink, _encoding(src))
-    if sink.filtering and textscan.codec(_encoding(src)) is not None:  # --lines / --grep over byte blocks
-        textscan.scan(src, sink, _encoding(src))
+        return tail.tail(src, req, sink, _encoding(src))
+    if sink.filtering and scan.codec(_encoding(src)) is not None:  # --lines / --grep over byte blocks
+        scan.scan(src, sink, _encoding(src))
         return Outcome(unit="lines", totals={"bytes": src.size})
     with src.open() as raw:
         reader = io.TextIOWrapper(raw, encoding=_encoding(src), errors="replace", newline=None)

@@ -1,0 +1,183 @@
+"""Which lines can match: the literals a pattern must contain, found as bytes (``bytes.find`` for one needle, a
+bytes regex over stretches for several or for ``-i``). A line they flag is decoded and matched by the Sink's own
+pattern, so they only narrow the search; a pattern with no required literal (``\\d{7}``) gets no finder and every
+line goes to the Sink."""
+
+from __future__ import annotations
+
+import importlib
+import re
+import sys
+from collections.abc import Callable
+from typing import Any
+
+STRETCH = 1 << 18  # bytes searched at a time for several needles or -i (tests shrink it too)
+#: Non-ASCII letters that a case-insensitive str pattern matches for these ASCII letters (re's case table).
+_FOLDS = {"i": "\u0130\u0131", "s": "\u017f", "k": "\u212a"}
+
+
+Buffer = bytes | bytearray
+Finder = Callable[[Buffer, int, int], int]  # (block, start, end) -> offset of a candidate line's byte, or -1
+
+
+
+
+def finder(pattern: re.Pattern[str], dec: str) -> Finder | None:
+    """A search over raw bytes that finds every line ``pattern`` matches, and maybe a few more (the sink checks
+    each); None when no such search is known, and every line must be shown to the sink."""
+    folded = bool(pattern.flags & re.IGNORECASE)
+    try:
+        parsed = _parser().parse(pattern.pattern, pattern.flags)
+    except Exception:  # noqa: BLE001 - re compiled it already; an unexpected parser difference just means no search
+        return None
+    folded = folded or bool(parsed.state.flags & re.IGNORECASE)
+    needles = _required(parsed.data, folded)
+    if not needles:
+        return None
+    encoded: list[bytes] = []
+    for needle in needles:
+        try:
+            encoded.append(needle.encode(dec))
+        except UnicodeEncodeError:
+            return None
+    if not folded and len(encoded) == 1:
+        return _literal(encoded[0])
+    if not folded:
+        return _stretches(encoded, None)
+    rare = sorted({extra.encode(dec) for needle in needles for ch in needle.lower() for extra in _FOLDS.get(ch, "")
+                   if _encodable(extra, dec)})
+    exact = re.compile(b"|".join(_folded(needle, dec) for needle in needles))
+    # A match can be longer than its needle: K (U+212A) for k is 3 bytes in UTF-8, and İ ı ſ are 2.
+    longest = max(sum(max(map(len, _forms(ch, dec))) for ch in needle) for needle in needles)
+    return _stretches([needle.lower().encode(dec) for needle in needles], (rare, exact), longest)
+
+
+def _stretches(needles: list[bytes], folded: tuple[list[bytes], re.Pattern[bytes]] | None,
+               longest: int | None = None) -> Finder:
+    """Several needles (an alternation), or a needle in any case: each stretch of 256 kB searched with
+    ``bytes.find`` per needle, lowered first when the case is folded. A stretch holding one of the non-ASCII
+    letters re.IGNORECASE also matches (K for k, ...) is searched with the exact regex instead. Each stretch
+    reaches ``longest - 1`` bytes into the next (``longest``: the most bytes a match can take, the longest
+    needle when the case is not folded), so a match that begins in it is whole in it."""
+    overlap = (max(map(len, needles)) if longest is None else longest) - 1
+
+    def find(buf: Buffer, start: int, end: int) -> int:
+        pos, step = start, STRETCH
+        while pos < end:
+            stop = min(pos + step + overlap, end)
+            chunk = buf[pos:stop]
+            if folded is not None:
+                rare, exact = folded
+                if rare and not chunk.isascii() and any(letter in chunk for letter in rare):
+                    found = exact.search(buf, pos, stop)
+                    if found:
+                        return found.start()
+                    pos += step
+                    continue
+                chunk = chunk.lower()
+            hits = [at for needle in needles if (at := chunk.find(needle)) >= 0]
+            if hits:
+                return pos + min(hits)
+            pos += step
+        return -1
+
+    return find
+
+
+def _literal(needle: bytes) -> Finder:
+    """``bytes.find``, or, when one byte of ``needle`` is rare in the text, a memchr for that byte and a check of
+    the needle around each hit (what grep does: "NOSUCHTHING" in a log is 5x faster that way)."""
+    rare: list[int] = []  # [index in needle] once chosen; [] = not yet; [-1] = plain find
+
+    def choose(buf: Buffer, start: int, end: int) -> None:
+        sample = min(end - start, 1 << 18)
+        counts = {buf.count(needle[i:i + 1], start, start + sample): i for i in range(len(needle) - 1, -1, -1)}
+        fewest = min(counts)
+        rare.append(counts[fewest] if len(needle) > 1 and fewest * 1024 < sample else -1)
+
+    def find(buf: Buffer, start: int, end: int) -> int:
+        if not rare:
+            choose(buf, start, end)
+        at = rare[0]
+        if at < 0:
+            return buf.find(needle, start, end)
+        byte, misses, pos = needle[at:at + 1], 0, start + at
+        while (hit := buf.find(byte, pos, end)) >= 0:
+            if buf.startswith(needle, hit - at, end):
+                return hit - at
+            misses += 1
+            if misses > 64 + ((end - start) >> 12):  # not rare here after all: plain find from now on
+                rare[0] = -1
+                return buf.find(needle, hit - at + 1, end)
+            pos = hit + 1
+        return -1
+
+    return find
+
+
+def _folded(needle: str, dec: str) -> bytes:
+    """``needle`` as a bytes regex matching it in any case, as re.IGNORECASE matches a str."""
+    out: list[bytes] = []
+    for ch in needle:
+        forms = _forms(ch, dec)
+        out.append(re.escape(forms[0]) if len(forms) == 1 else b"(?:" + b"|".join(map(re.escape, forms)) + b")")
+    return b"".join(out)
+
+
+def _forms(ch: str, dec: str) -> list[bytes]:
+    """The encoded forms re.IGNORECASE matches for the ASCII character ``ch``."""
+    if not ch.isalpha():
+        return [ch.encode(dec)]
+    variants = {ch.lower(), ch.upper(), *_FOLDS.get(ch.lower(), "")}
+    return sorted({v.encode(dec) for v in variants if _encodable(v, dec)})
+
+
+def _encodable(ch: str, dec: str) -> bool:
+    try:
+        ch.encode(dec)
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _parser() -> Any:
+    return importlib.import_module("re._parser" if sys.version_info >= (3, 11) else "sre_parse")
+
+
+def _required(items: Any, folded: bool) -> list[str] | None:
+    """Literal strings one of which every match of the parsed sequence ``items`` contains, or None."""
+    sre = _parser()
+    best: list[str] | None = None
+
+    def consider(found: list[str] | None) -> None:
+        nonlocal best
+        if found and all(found) and (best is None or _score(found) > _score(best)):
+            best = found
+
+    run: list[str] = []
+    for op, av in items:
+        if op is sre.LITERAL and _plain(chr(av), folded):
+            run.append(chr(av))
+            continue
+        consider(["".join(run)] if run else None)
+        run = []
+        if op is sre.SUBPATTERN and not av[1] and not av[2]:  # a group that sets no flags of its own
+            consider(_required(av[3].data, folded))
+        elif op in (sre.MAX_REPEAT, sre.MIN_REPEAT) and av[0] >= 1:
+            consider(_required(av[2].data, folded))
+        elif op is sre.BRANCH:
+            alternatives = [_required(branch.data, folded) for branch in av[1]]
+            if all(alternatives):
+                consider(sorted({needle for found in alternatives if found for needle in found}))
+    consider(["".join(run)] if run else None)
+    return best
+
+
+def _plain(ch: str, folded: bool) -> bool:
+    """A pattern character the byte search can look for as it is (not the replacement character, which stands
+    for any undecodable bytes; only ASCII when the case is folded)."""
+    return ch != "\ufffd" and (ch.isascii() or not folded)
+
+
+def _score(needles: list[str]) -> tuple[int, int]:
+    return min(map(len, needles)), -len(needles)
