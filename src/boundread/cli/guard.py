@@ -138,7 +138,7 @@ def doctor(
 ) -> None:
     """Check that each agent really runs the guard: its settings file, the hook on each event, the command in it
     (found on this PATH, which the agent inherits from the shell that starts it; runs; same version), the skill,
-    the budget hooks, Codex's trust. One line per check, each problem with its fix.
+    the budget hooks, Codex's hook trust, Gemini's folder trust. One line per check, each problem with its fix.
 
     Exit status: 0 when every check is ready, 2 when something is not."""
     from boundread import render
