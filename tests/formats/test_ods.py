@@ -132,10 +132,10 @@ def test_row_and_column_bounds_and_resume() -> None:
     text, outcome = run(src, limits=Limits(max_rows=5, max_cols=3))
     assert text.splitlines()[1:] == [f"r{r}c1,r{r}c2,r{r}c3" for r in range(1, 6)]
     assert "max_rows 5 reached" in outcome.truncated and "max_cols 3 reached" in outcome.truncated
-    assert outcome.resume == ("sheets", FILE, "Wide", "--rows", "6-10")
+    assert outcome.resume == ("sheets", FILE, "Wide", "--rows", "6-10", "--max-cols", "3")  # the same columns
     text, outcome = run(src, limits=Limits(max_rows=5, max_cols=3), rows=Span(6, 10), sheets=("Wide",))
     assert text.splitlines()[1] == "r6c1,r6c2,r6c3" and text.splitlines()[-1] == "r10c1,r10c2,r10c3"
-    assert outcome.resume == ("sheets", FILE, "Wide", "--rows", "11-15")
+    assert outcome.resume == ("sheets", FILE, "Wide", "--rows", "11-15", "--max-cols", "3")
 
 
 def test_repeated_value_columns_never_materialise_past_max_cols() -> None:

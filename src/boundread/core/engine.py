@@ -186,7 +186,7 @@ def _extract(
         selection = clamped_selection(selection, req, outcome)
         dest = Path(output_path) if output_path else _default_dest(src.name, selection, filters, suffix)
         written = output.write_atomic(dest, text, never=src.path)
-    resume = _resume(outcome, sink, filters, src, target, req)
+    steps = _continuations(outcome, sink, filters, src, target, req)
     return ExtractResult(
         path=src.name,
         kind=target.kind,
@@ -200,7 +200,7 @@ def _extract(
         done=outcome.done or _done_lines(sink, filters),
         totals=outcome.totals,
         warnings=tuple(warnings + outcome.warnings + sink.warnings),
-        next=(command_line(resume, src.name),) if resume else (),
+        next=tuple(command_line(step, src.name) for step in steps),
         text=text if to_stdout else None,
         member=filters.member,
         timed_out=sink.timed_out,
@@ -310,6 +310,20 @@ def _check_tail(req: Request, filters: Filters) -> None:
                          "use --tail N alone for the end of the file, or --lines A-B / --grep PATTERN without --tail")
 
 
+def _continuations(outcome: Outcome, sink: Sink, filters: Filters, src: Source, target: Source,
+                   req: Request) -> tuple[Suggestion, ...]:
+    """``next``: where this read stopped, then the other parts it cut or never reached (every sheet of a
+    workbook: a single ``next`` would skip the rows that follow in the others). A member or a grep, which
+    ``pages`` and ``sheets`` cannot name, is kept by saying the same with ``extract``."""
+    resume = _resume(outcome, sink, filters, src, target, req)
+    if resume is None:
+        return ()
+    steps = [resume, *outcome.more]
+    if target is not src or filters.grep is not None:
+        steps = [step for step in (_as_extract(step, filters, member=target is not src) for step in steps) if step]
+    return tuple(dict.fromkeys(steps))
+
+
 def _resume(outcome: Outcome, sink: Sink, filters: Filters, src: Source, target: Source,
             req: Request) -> Suggestion | None:
     resume = outcome.resume
@@ -317,9 +331,7 @@ def _resume(outcome: Outcome, sink: Sink, filters: Filters, src: Source, target:
         resume = ("extract", FILE, "--tail", str(req.tail), *_more_time(sink))  # O(N): only time was short
     elif resume is None and sink.stop_line is not None and req.tail is None:
         resume = _line_resume(sink, filters)
-    if resume is None or target is src:
-        return resume
-    return _as_member_extract(resume, filters.member or "")
+    return resume
 
 
 def _line_resume(sink: Sink, filters: Filters) -> Suggestion | None:
@@ -336,9 +348,7 @@ def _line_resume(sink: Sink, filters: Filters) -> Suggestion | None:
         stop, more_time, before = start, _more_time(sink), True
     words: list[str] = ["extract", FILE]
     if filters.grep is not None:
-        words += ["--grep", filters.grep] + (["-i"] if filters.ignore_case else [])
-        words += ["--context", str(filters.context)] if filters.context else []
-        words += ["--lines", f"{stop}-" if last == OPEN_END else f"{stop}-{last}"]
+        words += [*_grep_words(filters), "--lines", f"{stop}-" if last == OPEN_END else f"{stop}-{last}"]
     elif before and filters.lines is not None:
         words += ["--lines", span_text(filters.lines)]
     else:
@@ -353,14 +363,24 @@ def _more_time(sink: Sink) -> tuple[str, ...]:
     return ("--timeout", f"{max(seconds * 2, 1):g}") if sink.timed_out and seconds is not None else ()
 
 
-def _as_member_extract(resume: Suggestion, member: str) -> Suggestion:
-    """A member cannot be named by `pages`/`sheets`: say the same with `extract --member`."""
+def _grep_words(filters: Filters) -> list[str]:
+    words = ["--grep", filters.grep or ""] + (["-i"] if filters.ignore_case else [])
+    return words + (["--context", str(filters.context)] if filters.context else [])
+
+
+def _as_extract(resume: Suggestion, filters: Filters, *, member: bool) -> Suggestion | None:
+    """`pages`/`sheets` name neither a member nor a grep: say the same with `extract --member`/`--grep`.
+    None: a step that names no part (`sheets F`, the sheet list), which a member cannot have."""
     command, rest = resume[0], list(resume[2:])
-    words = ["extract", FILE, "--member", member]
+    if command == "sheets" and (not rest or rest[0].startswith("-")):
+        return None if member else resume
+    words = ["extract", FILE, *(["--member", filters.member or ""] if member else [])]
     if command == "pages" and rest:
         words += ["--pages", rest.pop(0)]
-    elif command == "sheets" and rest and not rest[0].startswith("-"):
+    elif command == "sheets":
         words += ["--sheet", rest.pop(0)]
+    if command != "extract" and filters.grep is not None:  # the engine's own line resume has its grep
+        words += _grep_words(filters)
     return tuple(words + rest)
 
 

@@ -93,6 +93,9 @@ class Outcome:
     totals: dict[str, Any] = field(default_factory=dict)  # the whole file: {"pages": 103}
     truncated: list[str] = field(default_factory=list)  # why the handler stopped early
     resume: Suggestion | None = None  # the command that continues where this one stopped
+    #: the continuations of the other parts it cut or never reached (sheets of a workbook), after ``resume``:
+    #: one ``next`` alone would skip them
+    more: list[Suggestion] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
 
 

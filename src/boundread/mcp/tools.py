@@ -222,7 +222,8 @@ def _read(config: Config, max_chars: int | None, offset: int, run: Callable[[Lim
 def _next(read: Read, target: Target, call: dict[str, Any], tool: str) -> tuple[list[str], list[str]]:
     """The next calls and any warning. The engine's next call, unless it would start where this call did (one
     page, row or line longer than max_chars): then this call again from the character this one stopped at
-    (``offset``), until the selection ends or the offset's reach."""
+    (``offset``), until the selection ends or the offset's reach. The engine's other calls (the next rows of
+    the other sheets it cut) follow either way."""
     result, engine_calls = read.result, _calls(read.result.next, target)
     if not any(reason.startswith("max_chars") for reason in result.truncated_reasons):
         return engine_calls, []
@@ -233,9 +234,10 @@ def _next(read: Read, target: Target, call: dict[str, Any], tool: str) -> tuple[
     if moved and (read.offset == 0 or further > read.reach or not read.body):
         return engine_calls, []
     if read.body and further <= read.reach:
-        return [calls.render(tool, {**here, "offset": further})], []
-    return [], [f"the rest of this selection lies past the {read.reach:,} characters offset reaches, or no "
-                "character was read: narrow it (one page, lines=\"A-B\", rows=\"A-B\") to read on"]
+        return [calls.render(tool, {**here, "offset": further}), *engine_calls[1:]], []
+    return engine_calls[1:], [f"the rest of this selection lies past the {read.reach:,} characters offset reaches, "
+                              "or no character was read: narrow it (one page, lines=\"A-B\", rows=\"A-B\") to "
+                              "read on"]
 
 
 def _slice(command: str, read: Read, target: Target, parts: list[str], suffix: str = ".txt", *,

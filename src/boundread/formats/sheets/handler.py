@@ -12,16 +12,18 @@ import contextlib
 from dataclasses import dataclass
 from pathlib import Path
 
-from boundread.core.model import FILE, Details, Outcome, Request, Source, Span
+from boundread.core.model import FILE, Details, Outcome, Request, Source, Span, Suggestion
 from boundread.core.sink import Sink
 from boundread.errors import UsageError
 from boundread.formats.sheets.books import Book, check_readable, open_book
 from boundread.formats.sheets.tabular import RowFormatter, cell_text, trim
 from boundread.formats.sheets.xlsx_peek import HUGE_CELLS, SheetMeta
+from boundread.limits import Limits
 
 KINDS: tuple[str, ...] = ("xlsx", "xls", "ods")
 
 EMPTY_RUN = 1000  # consecutive empty rows after which a sheet is taken to have ended
+MORE_SHEETS = 10  # unread sheets named one by one in `next`; past them `sheets F` lists them all
 
 
 def info(src: Source, req: Request) -> Details:
@@ -54,19 +56,48 @@ def extract(src: Source, req: Request, sink: Sink) -> Outcome:
         chosen = select(book.sheets, req.sheets, src.name, outcome.warnings)
         outcome.totals["sheets"] = len(book.sheets)
         done: list[str] = []
-        for sheet in chosen:
+        steps: list[Suggestion] = []  # every sheet's continuation: one `next` would skip the others' rows
+        for index, sheet in enumerate(chosen):
             result = _write_sheet(book, sheet, req, sink, outcome)
             done.append(result.words)
             if result.resume_from is not None:
-                width = req.limits.max_rows
-                if req.rows:
-                    width = min(req.rows.last - req.rows.first + 1, width)
-                span = f"{result.resume_from}-{result.resume_from + width - 1}"
-                outcome.resume = ("sheets", FILE, sheet.name, "--rows", span)
+                steps.append(_rows_from(sheet.name, result.resume_from, req))
             if sink.full:
+                steps += _unread(chosen[index + 1:], req, sink, outcome)
                 break
         outcome.done = "; ".join(done)
+        if steps:
+            outcome.resume, *outcome.more = steps
     return outcome
+
+
+def _rows_from(name: str, start: int, req: Request) -> Suggestion:
+    """``sheets F NAME --rows A-B``: a sheet's rows from ``start``, a window as wide as this read's, in its
+    format and columns."""
+    width = req.limits.max_rows
+    if req.rows:
+        width = min(req.rows.last - req.rows.first + 1, width)
+    words: Suggestion = ("sheets", FILE, name, "--rows", f"{start}-{start + width - 1}")
+    if req.fmt != "csv":
+        words += ("--format", req.fmt)
+    if req.limits.max_cols != Limits().max_cols:
+        words += ("--max-cols", str(req.limits.max_cols))
+    return words
+
+
+def _unread(rest: list[SheetMeta], req: Request, sink: Sink, outcome: Outcome) -> list[Suggestion]:
+    """The sheets a full sink never reached: each one's first rows (the first ``MORE_SHEETS``; past them,
+    ``sheets F`` lists them all), and a warning naming them when a bound (not the selection's end) stopped it."""
+    rest = [sheet for sheet in rest if sheet.type != "chartsheet"]  # a chart sheet has no rows to miss
+    if not rest:
+        return []
+    if sink.reasons:
+        count = f"{len(rest)} sheets" if len(rest) > 1 else "1 sheet"
+        outcome.warnings.append(f"{count} not read ({sink.reasons[-1]} first): {_names([s.name for s in rest])}"
+                                " - `next` names where each goes on")
+    start = max(req.rows.first, 1) if req.rows else 1
+    steps = [_rows_from(sheet.name, start, req) for sheet in rest[:MORE_SHEETS]]
+    return steps + ([("sheets", FILE)] if len(rest) > MORE_SHEETS else [])
 
 
 def select(sheets: tuple[SheetMeta, ...], wanted: tuple[str, ...], name: str,
