@@ -195,8 +195,21 @@ def test_errors_are_results_and_the_server_keeps_serving(project: Path, tmp_path
         assert bad.is_error and "bad --grep pattern" in text(bad)
         bad = await client.call_tool("pages", {"path": "report.pdf", "range": "5-2"})
         assert bad.is_error
-        wrong = await client.call_tool("pages", {"path": "report.pdf"})  # the SDK's own validation
-        assert wrong.is_error
+        schema_errors = {  # the SDK's own validation, and what it would drop without a word, said as ours
+            ("pages", '{"path": "report.pdf"}'): "range: required - call pages(path, range, layout=false,",
+            ("sheets", '{"path": "prices.xlsx", "sheet": "1", "max_rows": 0}'): "max_rows=0: must be >= 1 - call "
+                                                                               "sheets(path, sheet=null,",
+            ("extract", '{"path": "server.log", "context": "two"}'): 'context="two": input should be a valid integer',
+            ("extract", '{"path": "report.pdf", "page": "3"}'): "extract takes no argument 'page' - call extract(",
+            ("read", '{"path": "report.pdf"}'): "no tool 'read' - the tools are info, pages, sheets, list_zip,",
+        }
+        for (tool, args), words in schema_errors.items():
+            wrong = await client.call_tool(tool, json.loads(args))
+            assert wrong.is_error and text(wrong).startswith("boundread: error: ") and words in text(wrong), text(wrong)
+            assert len(text(wrong).splitlines()) == 1 and "pydantic" not in text(wrong)
+            assert (wrong.structured_content or {})["error"] == {"code": "usage", "exit_code": 2,
+                                                                 "message": text(wrong).removeprefix("boundread: "
+                                                                                                     "error: ")}
         assert not (await client.call_tool("info", {"path": "report.pdf"})).is_error  # still serving
 
     talk(project, work)
@@ -511,6 +524,21 @@ def test_following_offsets_reads_the_selection_exactly_once(odd_files: Path, fir
     assert all("offset=" not in call for call in last.envelope["next_calls"])  # on to the next selection, or done
     saved = [p.name for p in (odd_files / "boundread-out").iterdir() if ".from-" in p.name]
     assert len(saved) == len(made) - 1  # each offset call saved its own slice
+
+
+def test_each_cut_sheet_gets_its_next_call(project: Path) -> None:
+    """extract() of a workbook cuts every sheet at max_rows: a next call for each, the first sheet's first."""
+    from tests.test_next_every_part import rows_in, workbook
+
+    workbook(project / "two.xlsx", rows=300)
+    config = tools.Config(roots=(str(project),))
+    reply = _dispatch(config, project, 'extract(path="two.xlsx")')
+    calls_made = ['sheets(path="two.xlsx", sheet="Sales 2025", rows="201-400")',
+                  'sheets(path="two.xlsx", sheet="Costs", rows="201-400")']
+    assert reply.envelope["next_calls"] == calls_made
+    assert reply.text.splitlines()[-2:] == [f"next: {call}" for call in calls_made]
+    for index, call in enumerate(calls_made):
+        assert rows_in(_dispatch(config, project, call).envelope["text"]) == [(index, r) for r in range(201, 301)]
 
 
 def test_an_offset_past_its_reach_is_a_usage_error(odd_files: Path) -> None:

@@ -20,20 +20,29 @@ import warnings
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import anyio
 import anyio.to_thread
 from mcp.server.mcpserver import Context, MCPServer
-from mcp.server.mcpserver.exceptions import ResourceError
+from mcp.server.mcpserver.exceptions import ResourceError, ToolError, UnexpectedToolError
 from mcp.server.mcpserver.resolve import ListRoots, Resolve
 from mcp.shared.exceptions import MCPDeprecationWarning
-from mcp_types import CallToolResult, ContentBlock, ListRootsResult, ResourceLink, TextContent, ToolAnnotations
-from pydantic import Field
+from mcp_types import (
+    CallToolResult,
+    ContentBlock,
+    InputRequiredResult,
+    ListRootsResult,
+    ResourceLink,
+    TextContent,
+    ToolAnnotations,
+)
+from pydantic import Field, ValidationError
 
 from boundread import __version__
-from boundread.errors import BoundreadError, TimedOut
+from boundread.errors import BoundreadError, TimedOut, UsageError
 from boundread.mcp import roots, tools
+from boundread.mcp.arguments import invalid, unknown
 from boundread.mcp.tools import Config, Reply, Target
 
 WORKERS = 4  # extractions at once; more calls wait for a free worker
@@ -72,9 +81,34 @@ def to_result(reply: Reply) -> CallToolResult:
     return CallToolResult(content=content, structured_content=reply.envelope, is_error=reply.is_error)
 
 
+class _Server(MCPServer):
+    """MCPServer whose answer to arguments that do not fit a tool is a boundread error like any other: one line
+    (``boundread: error: max_rows=0: must be >= 1 - call sheets(...)``), ``isError``, the JSON error envelope as
+    structured content - not pydantic's multi-line text - and an argument the tool does not take is one too,
+    where the SDK would drop it without a word."""
+
+    async def call_tool(self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None,
+                        ) -> CallToolResult | InputRequiredResult:
+        schemas = {tool.name: tool.input_schema for tool in await self.list_tools()}
+        path = arguments.get("path")
+        shown = path if isinstance(path, str) else ""
+        if name not in schemas:
+            problem: UsageError | None = UsageError(f"no tool {name!r}", f"the tools are {', '.join(schemas)}")
+        else:
+            problem = unknown(name, arguments, schemas[name])
+        if problem is None:
+            try:
+                return await super().call_tool(name, arguments, context)
+            except ToolError as exc:
+                if isinstance(exc, UnexpectedToolError) or not isinstance(exc.__cause__, ValidationError):
+                    raise
+                problem = invalid(name, exc.__cause__.errors(), schemas[name])
+        return to_result(tools.failed(problem, None, shown))
+
+
 def build(config: Config) -> MCPServer:
     """The server, its tools bound to ``config``."""
-    server: MCPServer = MCPServer("boundread", version=__version__, instructions=INSTRUCTIONS, log_level="WARNING")
+    server: MCPServer = _Server("boundread", version=__version__, instructions=INSTRUCTIONS, log_level="WARNING")
     limiter = anyio.CapacityLimiter(WORKERS)
     outputs: set[str] = set()  # the folders this server saved slices to: the only ones resources/read serves
 
