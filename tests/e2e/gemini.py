@@ -2,8 +2,9 @@
 
 Offline it needs: ``GOOGLE_GEMINI_BASE_URL`` pointing at the server, a dummy ``GEMINI_API_KEY``,
 ``security.auth.selectedType: "gemini-api-key"`` in ``~/.gemini/settings.json`` (else it asks how to log in),
-and the project in ``~/.gemini/trustedFolders.json`` (else it ignores the project's ``.gemini/settings.json``,
-hooks included). ``--approval-mode yolo`` runs every tool without asking; the hooks still run first.
+and the project in ``~/.gemini/trustedFolders.json`` (else it runs no hook from its settings, and ``gemini -p``
+refuses to start: exit 55, tests/e2e/test_gemini_trust.py). ``--approval-mode yolo`` runs every tool without
+asking; the hooks still run first.
 """
 
 from __future__ import annotations
