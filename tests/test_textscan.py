@@ -40,7 +40,10 @@ BREAKS = [b"\n", b"\n", b"\n", b"\r\n", b"\r"]
 PATTERNS = ["a", "ab", "b", "ERROR", "error", "b+a", "a|ERROR", "k", "K", "é", "line 7", "^a", "a$", r"\d",
             "x", "", "error|b", "a.b", r"\ba\b", "\ufffd", r"\s", "A", "(?i)err", "ä", r"(ab)+", "a\nb", r"\x1c",
             "(?:ERROR|line) ", "a{2}", "[ab]b", "İ", "ı", "é|a",
-            "s", "i", "ki|s", "(?i)is"]
+            "s", "i", "ki|s", "(?i)is",
+            # no literal every match holds: the pattern runs over stretches of lines (needles._regex)
+            r"[ab]$", r"^\s", r"\s\S", r"[^a]", r"\W+", r"(?s).b", r"^$", r"\s$", r"(?m)^\S", r"\b\w{2}\b",
+            r"[Kk]", r"[\u212a]", r"\d|[ab]", r"(a|\s)+$", r"\S*", r"[é\ufffd]", r"(?=a)\w", r"\A\w"]
 
 
 @st.composite
@@ -113,12 +116,18 @@ def test_the_fast_path_gives_what_the_generic_one_gives(
     assert fast == slow
 
 
-def test_the_byte_search_narrows_literals_and_gives_up_on_what_it_cannot_narrow() -> None:
+def test_the_search_narrows_by_literals_or_by_the_pattern_and_gives_up_where_lines_would_differ() -> None:
     assert needles.finder(re.compile("NOSUCHTHING"), "utf-8") is not None
     assert needles.finder(re.compile(r"ERROR|FATAL"), "utf-8") is not None
     assert needles.finder(re.compile(r"took \d+ ms"), "utf-8") is not None
-    assert needles.finder(re.compile(r"\d{7}"), "utf-8") is None  # no literal: every line goes to the sink
-    assert needles.finder(re.compile("a|\\d"), "utf-8") is None  # one alternative has no literal
+    digits = needles.finder(re.compile(r"\d{7}"), "utf-8")  # no literal: the pattern itself, over stretches
+    assert digits is not None
+    text = b"a 123\nb 12345678 c\nd\n"
+    assert digits(text, 0, len(text)) == 6  # the start of the line that matches
+    assert digits(text, 15, len(text)) == -1
+    assert needles.finder(re.compile("a|\\d"), "utf-8") is not None  # one alternative has no literal
+    assert needles.finder(re.compile(r"(?=x)\d"), "utf-8") is None  # a lookahead would see the next line
+    assert needles.finder(re.compile(r"\A\d"), "utf-8") is None  # \A is the line's start, not the stretch's
     find = needles.finder(re.compile("k", re.IGNORECASE), "utf-8")
     assert find is not None
     kelvin = "x\u212a".encode()

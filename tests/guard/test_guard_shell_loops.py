@@ -1,6 +1,6 @@
 """Loops over names the shell reads: ``find ... | while read f; do cat "$f"; done``, ``done < list``,
-``for f in $(cat list)``, ``cat $(cat list)`` and ``$(<file)``. The guard once ran their bodies with the names unknown and
-let the dump through; now the body runs once per known line (at most FANOUT), and a cut says so."""
+``for f in $(cat list)``, ``cat $(cat list)`` and ``$(<file)``. The guard once ran their bodies with the names
+unknown and let the dump through; now the body runs once per known line (at most FANOUT), and a cut says so."""
 
 from __future__ import annotations
 

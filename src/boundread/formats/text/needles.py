@@ -33,7 +33,7 @@ def finder(pattern: re.Pattern[str], dec: str) -> Finder | None:
     folded = folded or bool(parsed.state.flags & re.IGNORECASE)
     needles = _required(parsed.data, folded)
     if not needles:
-        return None
+        return _regex(pattern, dec) if _whole_lines(parsed.data) else None
     encoded: list[bytes] = []
     for needle in needles:
         try:
@@ -82,6 +82,77 @@ def _stretches(needles: list[bytes], folded: tuple[list[bytes], re.Pattern[bytes
         return -1
 
     return find
+
+
+def _regex(pattern: re.Pattern[str], dec: str) -> Finder:
+    """A pattern with no literal every match contains (``\\d{7}``, ``a|\\d``): the pattern itself, run over
+    decoded stretches of whole lines instead of line by line. ``^`` and ``$`` match at each line's edges
+    (MULTILINE), and a line the sink would cut at MAX_LINE is flagged unsearched, so every line the sink's
+    pattern matches is found; a match that runs across lines only flags its first line, which the sink
+    then checks. Stretches start small and double, so dense matches cost little each."""
+    from boundread.core.sink import MAX_LINE
+
+    lines = re.compile(pattern.pattern, pattern.flags | re.MULTILINE)
+
+    def find(buf: Buffer, start: int, end: int) -> int:
+        pos, step = start, min(1 << 12, STRETCH)
+        while pos < end:
+            stop = buf.find(b"\n", min(pos + step, end - 1)) + 1 or end  # a stretch ends at a line's end
+            long = _long_line(buf, pos, stop, MAX_LINE)
+            text = buf[pos:stop if long < 0 else long].decode(dec, "replace")
+            found = lines.search(text, 0, len(text) - 1)  # not past the last newline: no line starts there
+            if found and text:
+                return _line_start(buf, pos, text.count("\n", 0, found.start()))
+            if long >= 0:
+                return long
+            pos, step = stop, min(step * 2, STRETCH)
+        return -1
+
+    return find
+
+
+def _long_line(buf: Buffer, pos: int, stop: int, cap: int) -> int:
+    """Where the first line in ``buf[pos:stop]`` longer than ``cap`` bytes starts, or -1."""
+    while stop - pos > cap:
+        last = buf.rfind(b"\n", pos, pos + cap + 1)
+        if last < 0:
+            return pos
+        pos = last + 1
+    return -1
+
+
+def _line_start(buf: Buffer, pos: int, lines: int) -> int:
+    """The offset of the line ``lines`` lines after the one at ``pos``."""
+    for _ in range(lines):
+        pos = buf.find(b"\n", pos) + 1
+    return pos
+
+
+def _whole_lines(items: Any) -> bool:
+    """Does the parsed pattern match a line the same way inside a stretch of lines? Not with lookarounds (they
+    would see the next line's characters) or ``\\A``/``\\Z`` (the stretch's edges are not the line's)."""
+    sre = _parser()
+    repeats = (sre.MAX_REPEAT, sre.MIN_REPEAT, getattr(sre, "POSSESSIVE_REPEAT", sre.MAX_REPEAT))  # 3.11 added
+    atomic = getattr(sre, "ATOMIC_GROUP", None)  # (?>...), 3.11
+    for op, av in items:
+        if op in (sre.ASSERT, sre.ASSERT_NOT) or (op is sre.AT and av in (sre.AT_BEGINNING_STRING,
+                                                                          sre.AT_END_STRING)):
+            return False
+        if op is sre.SUBPATTERN:
+            subs = [av[3]]
+        elif op in repeats:
+            subs = [av[2]]
+        elif op is sre.BRANCH:
+            subs = list(av[1])
+        elif op is sre.GROUPREF_EXISTS:  # (group, yes, no)
+            subs = [branch for branch in av[1:] if branch is not None]
+        elif atomic is not None and op is atomic:
+            subs = [av]
+        else:
+            continue
+        if not all(_whole_lines(sub.data) for sub in subs):
+            return False
+    return True
 
 
 def _literal(needle: bytes) -> Finder:
