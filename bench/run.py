@@ -133,6 +133,10 @@ def text_rows(ctx: Ctx) -> list[Row]:
                   "-o", w / "huge-none.txt")
     theirs = ctx.run("grep -c NOSUCHTHING huge.log", [grep, "-c", "NOSUCHTHING", str(huge)], ok=(1,))
     rows.append(ratio_row("grep, no match, 1.1 GB log: boundread / grep -c", ours, theirs, limit=3))
+    ours = ctx.br("extract huge.log --grep '\\d{12}'", "extract", huge, "--grep", r"\d{12}",
+                  "-o", w / "huge-digits.txt", repeat=1)  # tens of seconds: once
+    theirs = ctx.run("grep -cP '\\d{12}' huge.log", [grep, "-cP", r"\d{12}", str(huge)], ok=(1,), repeat=1)
+    rows.append(ratio_row("grep, no literal (\\d{12}), no match: boundread / grep -cP", ours, theirs, limit=None))
     needle = "line 014999000 "
     ours = ctx.br("extract huge.log --grep 'line 014999000 ' --max-matches 1", "extract", huge, "--grep", needle,
                   "--max-matches", "1", "-o", w / "huge-one.txt")
