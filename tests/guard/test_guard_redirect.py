@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from boundread.guard import install, redirect
+from boundread.guard import install, redirect, slices
 from boundread.guard import main as guard_main
 from conftest import SENTINEL, guard_env
 
@@ -78,11 +78,11 @@ def test_the_slice_is_cached_by_path_size_and_mtime(project: Path, _out: Path, c
     def no_extraction(*args: object) -> None:
         raise AssertionError("extracted again")
 
-    monkeypatch.setattr(redirect, "_extract", no_extraction)
+    monkeypatch.setattr(slices, "_extract", no_extraction)
     again = specific(hook(claude_read(project / "memo.docx", project), capsys, "--mode", "redirect"))
     assert again["updatedInput"] == first["updatedInput"]
     assert sorted(_out.iterdir()) == before
-    index = json.loads((_out / redirect.INDEX).read_text(encoding="utf-8"))
+    index = json.loads((_out / slices.INDEX).read_text(encoding="utf-8"))
     assert list(index) == [f"{(project / 'memo.docx').resolve()}\0{(project / 'memo.docx').stat().st_size}\0"
                            f"{(project / 'memo.docx').stat().st_mtime_ns}\0{redirect.SLICE_CHARS}\0memo.docx"]
 
@@ -92,7 +92,7 @@ def test_nothing_is_written_outside_the_output_folder(project: Path, _out: Path,
     listed = sorted(p.name for p in project.iterdir())
     hook(claude_read(project / "deck.pptx", project), capsys, "--mode", "redirect")
     assert sorted(p.name for p in project.iterdir()) == listed
-    assert {p.name for p in _out.iterdir()} <= {".gitignore", redirect.INDEX} | {
+    assert {p.name for p in _out.iterdir()} <= {".gitignore", slices.INDEX} | {
         p.name for p in _out.glob("deck.pptx.*.first-part.txt")}
 
 
@@ -220,13 +220,13 @@ def test_a_failed_or_late_extraction_keeps_the_deny(project: Path, capsys: pytes
         if failure == "error":
             raise RuntimeError("boom")
 
-    monkeypatch.setattr(redirect, "_extract", broken)  # what a timed-out or scanned PDF gives: None
+    monkeypatch.setattr(slices, "_extract", broken)  # what a timed-out or scanned PDF gives: None
     body = specific(hook(claude_read(project / "Estados financieros.pdf", project), capsys, "--mode", "redirect"))
     assert body["permissionDecision"] == "deny" and "Not an error" in body["permissionDecisionReason"]
 
 
 def test_the_extraction_has_a_deadline_under_the_hook_timeout() -> None:
-    assert redirect.DEADLINE <= 10 / 2  # init registers the hooks with a 10 s timeout
+    assert slices.DEADLINE <= 10 / 2  # init registers the hooks with a 10 s timeout
 
 
 def test_json_shows_the_rewrite(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -244,7 +244,8 @@ def test_an_allowed_call_in_redirect_mode_loads_nothing_more(project: Path) -> N
                             text=True, env=guard_env(), cwd=project, timeout=60, check=True)
     names = {line.split("|")[-1].strip() for line in result.stderr.splitlines() if line.startswith("import time:")}
     assert result.stdout == "" and "boundread.guard.decide" in names
-    assert not names & {"boundread.guard.redirect", "json", "re", "typing", "pathlib", "dataclasses", "argparse"}
+    assert not names & {"boundread.guard.redirect", "boundread.guard.slices", "json", "re", "typing", "pathlib",
+                        "dataclasses", "argparse"}
 
 
 def test_init_writes_redirect_mode_for_the_verified_clients_and_updates_an_older_init(tmp_path: Path) -> None:

@@ -20,7 +20,7 @@ import pytest
 from test_guard_redirect import claude_bash, claude_read, gemini_read
 
 from boundread.guard import main as guard_main
-from boundread.guard import redirect
+from boundread.guard import redirect, slices
 from conftest import SENTINEL
 
 RULE = "-" * 72
@@ -249,7 +249,7 @@ def test_an_extraction_past_the_deadline_keeps_the_deny_and_leaves_nothing(
         return outcome
 
     monkeypatch.setattr(handler, "extract", slow)
-    monkeypatch.setattr(redirect, "DEADLINE", 0.2)
+    monkeypatch.setattr(slices, "DEADLINE", 0.2)
     body = hook(claude_read(long_pdf, tmp_path), capsys, "--mode", "redirect")["hookSpecificOutput"]
     assert calls == [0.2]  # the extraction ran, under the redirect's deadline
     assert body["permissionDecision"] == "deny" and "Not an error" in body["permissionDecisionReason"]

@@ -3,10 +3,10 @@
 Where the client takes a rewritten tool input from its pre-tool hook (REWRITES), a call that the
 guard denies is answered with an allow and the input to run instead:
 
-- a Read of a PDF or an Office file with no range: the first slice that fits SLICE_CHARS is
-  extracted (in-process, within DEADLINE) into the output folder, with a header saying what the
-  original is, which part this is, what was skipped, and the commands for the next part and for a
-  grep across it; the Read is pointed at that file (an archive: its listing, the entries that fit);
+- a Read of a PDF, an Office file or an archive with no range: the Read is pointed at a slice
+  file in the output folder (guard/slices.py): the first part that fits SLICE_CHARS (an archive:
+  its listing, the entries that fit), with a header saying what the original is, which part this
+  is, what was skipped, and the commands for the next part and for a grep across it;
 - a Read of a big text file with no range: the same file, with the first lines that fit
   SLICE_CHARS as a range in the client's own parameters, and the facts in ``context``;
 - a shell command that only dumps one file (``cat report.pdf``, ``less huge.log``, ``unzip -p
@@ -19,30 +19,23 @@ guard denies is answered with an allow and the input to run instead:
 Every client replaces the whole input with the one given (Gemini CLI 0.61 too, whatever its docs
 say about merging: a ``tool_input`` without ``file_path`` fails its validation), so the rewrite is
 always the call's own input with the changed keys. Anything else, and anything that fails or runs
-out of time, keeps the deny and its reason. A slice
-is cached by (real path, size, mtime_ns, cap, the path as shown) in INDEX in the output folder, so
-reading the same file again costs a stat and a small JSON read, and a header's relative commands
-are only ever given to a call from the folder they were written for. A path that starts with ``-``
-is shown as ``./-...`` in every command. Nothing is written outside the output folder
-(``$BOUNDREAD_OUT_DIR`` against the payload's cwd, else ``<cwd>/boundread-out``).
+out of time, keeps the deny and its reason. A path that starts with ``-`` is written ``./-...``
+in every command, so none takes it for an option. Nothing is written outside the output folder.
 
 Only imported on a deny in redirect mode: the allow path never loads it.
 """
 
 # os.path on purpose: the guard's paths are strings (decide.py); this module is off the hot path anyway.
-# ruff: noqa: PTH100, PTH108, PTH109, PTH110, PTH111, PTH113, PTH117, PTH118, PTH119
+# ruff: noqa: PTH100, PTH109, PTH111, PTH117, PTH118, PTH119
 from __future__ import annotations
 
 import os
 
-from boundread.guard import dialects, reason
+from boundread.guard import dialects, reason, slices
 from boundread.guard.config import GuardConfig
 from boundread.guard.decide import ALLOW, Decision, check_read
+from boundread.guard.slices import SLICE_CHARS
 
-SLICE_CHARS = 24_000  # ~6k tokens: under Claude Code's 30,000-character Bash cap and its Read token cap
-DEADLINE = 5.0  # seconds for the extraction; the hooks init writes time out after 10
-INDEX = ".boundread-redirect.json"
-MAX_INDEX = 256  # entries kept in INDEX, the newest
 #: The agents whose pre-tool answer can rewrite the call's input, verified with the real clients
 #: (tests/e2e/test_redirect.py), and how each one's read tool takes a line range.
 REWRITES = {"claude": ("offset", "limit"), "gemini": ("start_line", "end_line"), "codex": ()}
@@ -50,13 +43,8 @@ _SLICED = ("pdf", "office", "archive")  # rules whose Read goes to a slice: the 
 _PRINTED = ("pdf", "office", "text-size", "archive")  # rules a dump command is rewritten for
 _DUMPERS = frozenset({"cat", "bat", "batcat", "less", "more", "nl", "head", "tail"})  # not tac: the end first
 _COUNTED = {"-n": "lines", "--lines": "lines", "-c": "bytes", "--bytes": "bytes"}  # head/tail options taking N
-_WORKBOOKS = ("xlsx", "xls", "ods")  # a sheet's row count is its declared size: it may claim rows it lacks
 _SHELL_SPECIAL = frozenset("|;&<>$`(){}[]*?!~#\\\n\r")
 _RANGE_KEYS = ("offset", "limit", "pages", "start_line", "end_line", "view_range")
-_MOST_ENTRIES = SLICE_CHARS // 24  # an archive's entries listed at most: more never fit (a row is 30+ chars)
-_HEADER_ROOM = 1_000  # of SLICE_CHARS, kept for a slice file's header
-_ROW = 60  # characters of a listing's row but its name (sizes, ratio, time, flags, the gaps)
-_MOST_WARNINGS = 5  # of an extraction's, in a slice's header
 
 
 def rewrite(call: dialects.Call, decision: Decision, cfg: GuardConfig) -> Decision:
@@ -84,7 +72,7 @@ def _read(call: dialects.Call, decision: Decision, cfg: GuardConfig) -> Decision
         return _text_range(call, decision, cfg, absolute)
     if decision.rule not in _SLICED:
         return None
-    made = _slice(absolute, call, decision, cfg)
+    made = slices.first_part(absolute, call.path, call.cwd, decision.rule, decision.kind)
     if made is None:
         return None
     slice_path, context = made
@@ -111,7 +99,7 @@ def _text_range(call: dialects.Call, decision: Decision, cfg: GuardConfig, absol
         f"start_line={lines + 1} end_line={2 * lines}"
     context = (f"boundread redirect: {shown} ({described}) is too big to read whole, so this Read got its "
                f"lines 1-{lines:,}. Next part: the same Read with {nxt}. Search the whole file: "
-               f"{_program()} extract {quoted} --grep PATTERN --context 2 --stdout")
+               f"{slices.program()} extract {quoted} --grep PATTERN --context 2 --stdout")
     return Decision(ALLOW, kind=decision.kind, rule="redirect-text-range", path=call.path, updated=updated,
                     context=context)
 
@@ -125,153 +113,6 @@ def _fitting_lines(path: str, most: int, cap: int) -> int:
     return min(head[:most].count(b"\n"), cap)
 
 
-def _slice(absolute: str, call: dialects.Call, decision: Decision, cfg: GuardConfig) -> tuple[str, str] | None:
-    """(the slice file, the context line) for a PDF, an Office file or an archive, from the cache or made now."""
-    real = os.path.realpath(absolute)
-    info = os.stat(real)
-    out = _out_dir(call.cwd)
-    here = os.path.abspath(call.cwd) if call.cwd else None
-    shown = reason.display_path(call.path, os.path.abspath(absolute), here)
-    # the shown path is in the key: the header's commands are relative to the folder they were written for
-    key = f"{real}\0{info.st_size}\0{info.st_mtime_ns}\0{SLICE_CHARS}\0{shown}"
-    index = _load_index(out)
-    hit = index.get(key)
-    if isinstance(hit, dict) and isinstance(hit.get("file"), str) and isinstance(hit.get("context"), str):
-        cached = os.path.join(out, os.path.basename(hit["file"]))
-        if os.path.isfile(cached):
-            return cached, hit["context"]
-    described = _described(absolute, decision.kind)
-    quoted = reason.quote(shown)
-    made = _listed(real, quoted) if decision.rule == "archive" else _extract(real, quoted, decision.kind)
-    if made is None:
-        return None
-    text, holds, lines, said = made
-    header = (f"[boundread redirect] {shown}: {described}. It was not read whole: this file holds {holds}.\n"
-              + "".join(f"{line}\n" for line in lines) + "-" * 72 + "\n")
-    context = f"boundread redirect: {shown} ({described}) was not read whole; this Read got {holds}{said}"
-    from pathlib import Path
-
-    from boundread.core import output
-
-    name = f"{output.slug(os.path.basename(real), 80)}.{_digest(real + chr(0) + shown)}.first-part.txt"
-    written = output.write_atomic(Path(out) / name, header + text, never=Path(real))
-    index[key] = {"file": written.name, "context": context}
-    _save_index(out, index)
-    return str(written), context
-
-
-#: A slice's text, what it holds ("its first part, pages 1-12 of 40"), the header's lines after the first
-#: (warnings, the next part, the search) and the same said in the context line.
-_Part = tuple[str, str, list[str], str]
-
-
-def _extract(real: str, quoted: str, kind: str) -> _Part | None:
-    """The first slice that fits SLICE_CHARS; None when there is no text to give (scanned, encrypted,
-    damaged, timed out)."""
-    import shlex
-
-    from boundread import api
-    from boundread.errors import BoundreadError
-    from boundread.limits import Limits
-
-    try:
-        limits = Limits(max_chars=SLICE_CHARS, timeout=DEADLINE)
-        if kind == "pdf":  # no OCR in a hook: a scanned PDF keeps its deny, which names the commands
-            result = api.extract(real, stdout=True, ocr="never", limits=limits)
-        else:
-            result = api.extract(real, stdout=True, limits=limits)
-    except BoundreadError:
-        return None
-    if result.timed_out or not result.text or not result.text.strip():
-        return None
-    program = _program()
-    following = [program + line.removeprefix("boundread").replace(shlex.quote(real), quoted, 1) + " --stdout"
-                 for line in result.next if line.startswith("boundread ")]
-    warnings = [_short(warning) for warning in result.warnings[:_MOST_WARNINGS]]
-    if result.truncated and not following:
-        warnings.append(_short("cut short: " + ", ".join(result.truncated_reasons or ("limit reached",))))
-    # "all of it" only when nothing was skipped or cut; a sheet's size is what the workbook declares, and may
-    # count rows it does not hold, so a workbook's part is left to say itself
-    whole = not result.truncated and not following and not warnings and kind not in _WORKBOOKS
-    holds = f"its first part, {result.done or 'the first part'}" + (" (all of it)" if whole else "")
-    grep = f"{program} extract {quoted} --grep PATTERN --context 2 --stdout"
-    lines = [*(f"Warning: {w}" for w in warnings), *(f"Next part: {c}" for c in following),
-             f"Search the whole document: {grep}"]
-    said = ("".join(f"; warning: {w}" for w in warnings) + (f". Next part: {following[0]}" if following else "")
-            + f". Search it all: {grep}")
-    return result.text, holds, lines, said
-
-
-def _listed(real: str, quoted: str) -> _Part | None:
-    """An archive's listing as ``list-zip`` prints it, the entries that fit SLICE_CHARS."""
-    made = _listing(real)
-    if made is None:
-        return None
-    text, count, total = made
-    program = _program()
-    member = f"{program} extract {quoted} --member NAME --max-chars {SLICE_CHARS} --stdout"
-    lines = [f"Read a member: {member}"]
-    if count < total:
-        lines.insert(0, f"Find a member among all {total:,}: {program} list-zip {quoted} --max-entries {total} "
-                        "| grep PATTERN")
-    holds = f"its listing, entries 1-{count:,} of {total:,}" + (" (all of them)" if count == total else "")
-    return text, holds, lines, ". " + ". ".join(lines)
-
-
-def _listing(real: str) -> tuple[str, int, int] | None:
-    """(the listing as ``list-zip --max-entries N`` prints it to a pipe, N, the entries in all) for the
-    largest N whose listing fits SLICE_CHARS; None when not one entry fits or time runs out."""
-    import contextlib
-    import io
-    import time
-
-    from boundread import render
-    from boundread.core import engine
-    from boundread.core.model import Listing, Request, Source
-    from boundread.errors import BoundreadError
-    from boundread.limits import Limits
-
-    def printed(src: Source, listing: Listing) -> str:
-        buffer = io.StringIO()
-        with contextlib.redirect_stdout(buffer):  # render's console: a pipe gets a 240-column page, as the agent's
-            render.print_listing(src, listing)
-        return buffer.getvalue()
-
-    started = time.monotonic()
-    room = SLICE_CHARS - _HEADER_ROOM
-    try:
-        src, listing = engine.list_archive(real, Request(limits=Limits(max_entries=_MOST_ENTRIES, timeout=DEADLINE)))
-        # a first guess without rich (a table of 1,000 rows takes it most of a second): the columns but the
-        # name take about _ROW characters, and a name wider than the page folds onto lines padded as wide
-        used, count = _ROW * 4 + sum(len(warning) + 14 for warning in listing.warnings), 0
-        for entry in listing.entries:
-            width = len(entry.name) + (len(entry.link_target) + 4 if entry.link_target else 0)
-            used += _ROW + width + width // 150 * _ROW
-            if used > room:
-                break
-            count += 1
-        while count:
-            if count < len(listing.entries):  # listed again with that N: its own counts and warnings
-                left = DEADLINE - (time.monotonic() - started)
-                if left <= 0:
-                    return None
-                src, shown = engine.list_archive(real, Request(limits=Limits(max_entries=count, timeout=left)))
-            else:
-                shown = listing
-            text = printed(src, shown)
-            if len(text) <= room:
-                return text, count, listing.total_entries
-            count = min(count - 1, count * room // len(text))
-    except BoundreadError:
-        return None
-    return None
-
-
-def _short(text: str) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= 200 else text[:199] + "…"
-
-
 # Command ---------------------------------------------------------------------------------------------
 def _command(call: dialects.Call, decision: Decision) -> Decision | None:
     if decision.rule not in _PRINTED:
@@ -280,7 +121,7 @@ def _command(call: dialects.Call, decision: Decision) -> Decision | None:
     if target is None or os.path.normpath(target[1]) != os.path.normpath(decision.path or "."):
         return None
     dumper, path, member, counted = target
-    quoted, program = reason.quote(reason.operand(path)), _program()
+    quoted, program = reason.quote(reason.operand(path)), slices.program()
     grep = f"{program} extract {quoted} --grep PATTERN --context 2 --stdout"
     rest = "then `next:` names the command for the rest"
     if member is not None:
@@ -289,10 +130,12 @@ def _command(call: dialects.Call, decision: Decision) -> Decision | None:
     elif dumper == "tail" and decision.rule != "text-size":
         return None  # the end of a PDF, an Office file or an archive: no bounded command gives it
     elif decision.rule == "archive":
-        listed = _listing(os.path.realpath(_absolute(path, call.cwd)))
+        listed = slices.listing(os.path.realpath(_absolute(path, call.cwd)))
         if listed is None:
             return None
         _text, count, total = listed
+        # fitted to the page a pipe gets: Claude Code's, Gemini CLI's and Codex's shells all give one (a
+        # terminal would draw the table at its own width)
         new = f"{program} list-zip {quoted} --max-entries {count}"
         what = f"the first {count:,} entries of {path}" if count < total else f"the listing of {path}"
         if count < total:
@@ -410,65 +253,6 @@ def _facts(given: str, absolute: str, cwd: str, kind: str) -> tuple[str, str, st
     """(the path as a reason shows it, what the file is, the path quoted for a command line)."""
     here = os.path.abspath(cwd) if cwd else None
     shown = reason.display_path(given, os.path.abspath(absolute), here)
-    return shown, _described(absolute, kind), reason.quote(shown)
+    return shown, slices.described(absolute, kind), reason.quote(shown)
 
 
-def _described(absolute: str, kind: str) -> str:
-    """'PDF, 4.2 MB, 103 pages', as the deny reason says it."""
-    from boundread.bytelevel import sniff
-
-    subtype = sniff.sniff_path(absolute).subtype
-    return reason.describe(absolute, kind, os.stat(absolute).st_size, subtype)[0]
-
-
-def _out_dir(cwd: str) -> str:
-    base = cwd or os.getcwd()
-    chosen = os.environ.get("BOUNDREAD_OUT_DIR") or "boundread-out"
-    return os.path.abspath(os.path.join(base, os.path.expanduser(chosen)))
-
-
-def _digest(text: str) -> str:
-    import hashlib
-
-    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:10]
-
-
-def _load_index(out: str) -> dict[str, object]:
-    from boundread.guard import jsonio
-
-    try:
-        with open(os.path.join(out, INDEX), encoding="utf-8") as fh:
-            data = jsonio.loads(fh.read(4 * 1024 * 1024))
-    except (OSError, ValueError):
-        return {}
-    return data if isinstance(data, dict) else {}
-
-
-def _save_index(out: str, index: dict[str, object]) -> None:
-    import tempfile
-
-    from boundread.guard import jsonio
-
-    kept = dict(list(index.items())[-MAX_INDEX:])
-    fd, temp = tempfile.mkstemp(prefix=".redirect-", suffix=".tmp", dir=out)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(jsonio.dumps(kept))
-        os.replace(temp, os.path.join(out, INDEX))
-    except OSError:
-        if os.path.exists(temp):
-            os.unlink(temp)
-
-
-def _program() -> str:
-    """How the agent's shell starts this boundread: the bare name when the PATH finds this very script."""
-    import shutil
-    import sys
-
-    script = os.path.abspath(sys.argv[0]) if sys.argv and sys.argv[0] else ""
-    if os.path.basename(script).startswith("boundread") and os.path.isfile(script):
-        found = shutil.which("boundread")
-        if found and os.path.realpath(found) == os.path.realpath(script):
-            return "boundread"
-        return reason.quote(script)
-    return "boundread"
