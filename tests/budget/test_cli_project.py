@@ -110,3 +110,10 @@ def test_a_session_keeps_its_first_project_in_each_store(
         verdict = ledger.record_call("s", str(real / "sub"), "Bash", "d", 0, decide)
         assert verdict is not None and f"in project {real}" in str(verdict)
         assert ledger.totals(Scope("project", str(real / "sub"))).calls == 0
+    monkeypatch.chdir(folder / "sub")  # a folder with rules of its own: not for a session that began above it
+    assert runner.invoke(budget_app, ["set", "--project", "--deny-tool", "Bash"]).exit_code == 0
+    assert "forbidden" in (_check("below", folder / "sub") or "")
+    assert f"call limit reached: call 3 of max 2 in project {real}" in (_check("s", folder / "sub", "four") or "")
+    with open_ledger() as ledger:
+        verdict = ledger.record_call("s", str(real / "sub"), "Bash", "e", 0, decide)
+        assert verdict is not None and f"in project {real}" in str(verdict)

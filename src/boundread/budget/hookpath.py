@@ -20,11 +20,11 @@ from boundread.budget.schema import (
     COUNT_CALL,
     CURRENT_VERSION,
     LIMIT_COLS,
-    OR_SESSION_PROJECT,
     RECENT_DIGESTS,
     RECORD_CALL,
     SCOPE_WHERE,
     TOUCH_SESSION,
+    WITH_SESSION_PROJECT,
     scope_key,
 )
 from boundread.budget.sidecar import has_scope, path_for
@@ -80,14 +80,16 @@ def scopes_of(session: str, project: str | None) -> tuple[list[tuple[str, str]],
     return scopes, keys, f"SELECT scope, {LIMIT_COLS} FROM limits WHERE scope IN ({','.join('?' * len(keys))})"
 
 
-def own_project(found: list[Any], keys: tuple[str, ...]) -> str | None:
-    """The session's first project, when the limits query (with ``OR_SESSION_PROJECT``) found a limit for it that
-    the call's own scopes (``keys``) do not name: a later payload from a subfolder stays in its project."""
-    for row in found:
-        scope = str(row[0])
-        if scope.startswith("project:") and scope not in keys:
-            return scope[len("project:"):]
-    return None
+def own_project(found: list[Any], project: str | None) -> tuple[str | None, list[Any]]:
+    """The project a call counts in and the limits rows of its scopes, from the limits query with
+    ``WITH_SESSION_PROJECT``: the session's first project when it has one (a later payload from a subfolder
+    stays in it, as ``SqlLedger.record_call`` decides), else the payload's."""
+    first = next((str(row[0])[1:] for row in found if str(row[0]).startswith("@")), None)
+    rows = [row for row in found if not str(row[0]).startswith("@")]
+    if first is None or first == project:
+        return project, rows
+    theirs = scope_key("project", project) if project else None
+    return first, [row for row in rows if str(row[0]) != theirs]
 
 
 def check(path: str, session: str, project: str | None, tool: str, tool_input: Any, depth: int) -> str | None:
@@ -105,10 +107,11 @@ def check(path: str, session: str, project: str | None, tool: str, tool_input: A
             if db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
                 raise NeedsLedger("the ledger is not in WAL mode")
             keeper = _keeper(path)
-            found = db.execute(select + OR_SESSION_PROJECT, (*keys, session)).fetchall()
-            first = own_project(found, keys)
-            if first is not None:
-                scopes, keys, select = scopes_of(session, first)
+            first, found = own_project(db.execute(select + WITH_SESSION_PROJECT, (*keys, session, session)).fetchall(),
+                                       project)
+            if first != project:
+                project = first
+                scopes, keys, select = scopes_of(session, project)
             if not found:
                 if has_scope(path_for(path), keys):  # the ledger lost them: it was emptied
                     raise NeedsLedger("limits missing")  # SqliteLedger says so, enforce decides

@@ -19,7 +19,7 @@ import time
 
 from boundread.budget.hookpath import NeedsLedger, Unusable, _record, _set, own_project, scopes_of
 from boundread.budget.pgschema import ANSWER_S, CONNECT_S, LOCK_SCOPES, STATEMENT_MS, VERSION
-from boundread.budget.schema import COUNT_CALL_PG, CURRENT_VERSION, LIMIT_COLS, OR_SESSION_PROJECT, clean
+from boundread.budget.schema import COUNT_CALL_PG, CURRENT_VERSION, LIMIT_COLS, WITH_SESSION_PROJECT, clean
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -212,10 +212,10 @@ def check(
             raise NeedsLedger(str(exc)) from None  # no tables yet: PostgresLedger creates them
         if version is None or version[0] != CURRENT_VERSION:
             raise NeedsLedger("the schema needs a migration")
-        found = db.execute(select + OR_SESSION_PROJECT, (*keys, session)).rows
-        first = own_project(found, keys)
-        if first is not None:
-            scopes, keys, select = scopes_of(session, first)
+        first, found = own_project(db.execute(select + WITH_SESSION_PROJECT, (*keys, session, session)).rows, project)
+        if first != project:
+            project = first
+            scopes, keys, select = scopes_of(session, project)
         if not found:
             return None  # no limit applies: nothing to record (as SqlLedger.record_call)
         limited = True

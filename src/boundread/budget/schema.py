@@ -55,9 +55,14 @@ TOUCH_SESSION = (
     " SET project = COALESCE(sessions.project, excluded.project)"
 )
 SESSION_PROJECT = "SELECT project FROM sessions WHERE id = ?"
-# Appended to a ``limits`` query over ``scope IN (...)``, with the session id as the last parameter: also the limits
-# of the session's own project, so that the hook learns a project other than its payload's in the same trip.
-OR_SESSION_PROJECT = " OR scope = (SELECT 'project:' || project FROM sessions WHERE id = ?)"
+# Appended to a ``limits`` query over ``scope IN (...)``, with the session id twice as the last parameters: also the
+# limits of the session's own project, and a row "@<project>" naming it, so that the hook learns in the same trip
+# a project other than its payload's (hookpath.own_project).
+WITH_SESSION_PROJECT = (
+    " OR scope = (SELECT 'project:' || project FROM sessions WHERE id = ?)"
+    " UNION ALL SELECT '@' || project, NULL, NULL, NULL, NULL, NULL, NULL FROM sessions"
+    " WHERE id = ? AND project IS NOT NULL"
+)
 RECENT_DIGESTS = "SELECT digest FROM calls WHERE session = ? ORDER BY id DESC LIMIT ?"  # most recent first
 RECORD_CALL = "INSERT INTO calls(session, tool, digest, depth, allowed) VALUES (?, ?, ?, ?, ?)"
 COUNT_CALL = "UPDATE sessions SET calls = calls + ?, depth = MAX(depth, ?) WHERE id = ?"  # allowed calls only
