@@ -14,6 +14,7 @@ if TYPE_CHECKING:
 
 SESSION_KEYS = ("session_id", "sessionId", "conversation_id", "conversationId", "chat_id", "thread_id")
 SUBAGENT_KEYS = ("agent_id",)
+UNUSABLE = "budget ledger unusable: "  # how the deny of a ledger that cannot count opens: a fault to fix, not a cap
 
 
 def _state_dir() -> str:  # os.path, not pathlib: the cheapest possible check when budgets are unused
@@ -229,7 +230,7 @@ def unusable(
     if not limited and not has_scope(path_for(path), keys):
         sys.stderr.write(f"boundread: warning: {what} (this call has no budget: allowed)\n")
         return None
-    return f"budget ledger unusable: {what} (calls with a budget are denied until then)"
+    return f"{UNUSABLE}{what} (calls with a budget are denied until then)"
 
 
 def is_recovery(tool_input: Any) -> bool:

@@ -41,7 +41,8 @@ MAX_PAYLOAD = 32 * 1024 * 1024
 STDIN_DEADLINE = 5.0  # seconds for the whole payload, however it trickles in
 QUIET = 0.05  # after this pause, a buffer that ends in "}" is tried as the whole payload
 _JSON_SPACE = b" \t\r\n"
-# A budget deny is a decision, not a fault: Claude Code shows it as "PreToolUse:Read hook error: ..." (guard/reason.py)
+# A budget deny is a decision, not a fault: Claude Code shows it as "PreToolUse:Read hook error: ..." (guard/reason.py).
+# A ledger that cannot count is a fault (its reason names the fix): that deny keeps its own opening.
 BUDGET_OPENING = "Not an error: boundread's budget stopped this on purpose - "
 
 
@@ -197,11 +198,13 @@ def _with_budget(decision: Decision, payload: Mapping[str, Any], tool: str, tool
     if decision.denied:
         return decision
     try:
-        from boundread.budget.enforce import check_tool_call
+        from boundread.budget.enforce import UNUSABLE, check_tool_call
     except ImportError:
         return decision
     why = check_tool_call(dict(payload), tool, tool_input)
-    return Decision(DENY, BUDGET_OPENING + why, rule="budget") if why else decision
+    if not why:
+        return decision
+    return Decision(DENY, why if why.startswith(UNUSABLE) else BUDGET_OPENING + why, rule="budget")
 
 
 def _on_error(config_path: str | None) -> str:
