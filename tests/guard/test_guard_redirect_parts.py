@@ -101,6 +101,9 @@ def test_a_name_that_starts_with_a_dash_gives_commands_that_run(long_pdf: Path, 
     _first, commands = header(Path(body["updatedInput"]["file_path"]))
     assert f"boundread pages {word} " in commands["Next part"]
     assert "--- page 12 / 60 ---" in ran(commands["Next part"], work)
+    printed = run(commands["Next part"], work).stderr  # and the next part's own next line
+    after = printed.split("next:\n", 1)[1].split("\n  boundread ")[0].strip()
+    assert after.startswith(f"boundread pages {word} ") and ran(after, work).startswith("wrote ")
     assert f"{SENTINEL} page 60 line 39" in ran(commands["Search the whole document"].replace("PATTERN", "line.39"),
                                                 work)
     assert f"Next part: {commands['Next part']}" in body["additionalContext"]

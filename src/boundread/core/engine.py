@@ -218,8 +218,10 @@ def list_archive(path: str | Path, req: Request | None = None) -> tuple[Source, 
 
 
 def command_line(suggestion: Suggestion, name: str) -> str:
-    """``("pages", FILE, "6-10")`` -> ``boundread pages 'my file.pdf' 6-10``."""
-    words = [name if word == FILE else word for word in suggestion]
+    """``("pages", FILE, "6-10")`` -> ``boundread pages 'my file.pdf' 6-10`` (``./-x.pdf`` for a name that
+    starts with ``-``, so the command does not take it for an option)."""
+    operand = "./" + name if name.startswith("-") else name
+    words = [operand if word == FILE else word for word in suggestion]
     return "boundread " + " ".join(shlex.quote(word) for word in words)
 
 
