@@ -66,8 +66,17 @@ def finish(req: Request, sink: Sink, total: int, written: list[int], cut: int | 
     window = (req.pages[-1].last - req.pages[-1].first + 1) if req.pages else max(len(written), 1)
     if cut is not None and sink.reasons:
         outcome.done += f" (slide {cut} cut)"
-        outcome.resume = ("pages", FILE, f"{cut}-{min(total, cut + window - 1)}")
+        outcome.resume = ("pages", FILE, _rest(req, total, cut) or f"{cut}-{min(total, cut + window - 1)}")
     elif cut is None and req.pages and written and written[-1] < total:
         start = written[-1] + 1
         outcome.resume = ("pages", FILE, f"{start}-{min(total, start + window - 1)}")
     return outcome
+
+
+def _rest(req: Request, total: int, cut: int) -> str | None:
+    """Several ranges asked (``1-3,10-12``): the slides asked from the cut one on, every range of them (a
+    window from the cut would skip the later ranges). None for one range: the next window of its width."""
+    if len(req.pages) < 2:
+        return None
+    asked = list(dict.fromkeys(n for span in req.pages for n in range(max(span.first, 1), min(span.last, total) + 1)))
+    return _ranges(asked[asked.index(cut):]).replace(" ", "") if cut in asked else None
