@@ -486,7 +486,8 @@ def test_hook_written_for_a_venv_runs_from_a_shell_without_it_on_path(tmp_path: 
                           capture_output=True, text=True, timeout=60, check=False)
     assert hook.returncode in (0, 2), hook.stderr  # 127 would be "command not found": a silent allow
     assert "command not found" not in hook.stderr
-    assert json.loads(hook.stdout)["hookSpecificOutput"]["permissionDecision"] == "deny"
+    answer = json.loads(hook.stdout)["hookSpecificOutput"]  # redirect mode: the Read goes to the zip's listing
+    assert answer["permissionDecision"] == "allow" and answer["updatedInput"]["file_path"].endswith(".first-part.txt")
     bare = subprocess.run(["/bin/sh", "-c", "boundread guard-check --mode redirect"], cwd=tmp_path, env=env,
                           input=json.dumps(payload), capture_output=True, text=True, timeout=60, check=False)
     assert bare.returncode == 127  # what the bare name would have done here
