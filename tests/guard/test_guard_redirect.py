@@ -83,8 +83,9 @@ def test_the_slice_is_cached_by_path_size_and_mtime(project: Path, _out: Path, c
     assert again["updatedInput"] == first["updatedInput"]
     assert sorted(_out.iterdir()) == before
     index = json.loads((_out / slices.INDEX).read_text(encoding="utf-8"))
-    assert list(index) == [f"{(project / 'memo.docx').resolve()}\0{(project / 'memo.docx').stat().st_size}\0"
-                           f"{(project / 'memo.docx').stat().st_mtime_ns}\0{redirect.SLICE_CHARS}\0memo.docx"]
+    memo = (project / "memo.docx").stat()
+    assert list(index) == [f"{(project / 'memo.docx').resolve()}\0{memo.st_size}\0{memo.st_mtime_ns}\0"
+                           f"{redirect.SLICE_CHARS}\0memo.docx\0{slices._LAYOUT}"]
 
 
 def test_nothing_is_written_outside_the_output_folder(project: Path, _out: Path,

@@ -257,3 +257,17 @@ def test_an_extraction_past_the_deadline_keeps_the_deny_and_leaves_nothing(
     assert calls == [0.2]  # the extraction ran, under the redirect's deadline
     assert body["permissionDecision"] == "deny" and "Not an error" in body["permissionDecisionReason"]
     assert not _out.exists() or {p.name for p in _out.iterdir()} <= {".gitignore"}
+
+
+def test_a_compressed_file_gives_its_first_part_not_a_one_row_listing(tmp_path: Path,
+                                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    import gzip
+
+    with gzip.open(tmp_path / "huge.log.gz", "wt") as fh:
+        fh.write("".join(f"line {n} of the log\n" for n in range(1, 200_001)))
+    new = redirected(claude_bash("cat huge.log.gz", tmp_path), capsys)["updatedInput"]["command"]
+    assert ran(new, tmp_path).startswith("line 1 of the log\nline 2 of the log\n")
+    body = redirected(claude_read(tmp_path / "huge.log.gz", tmp_path), capsys)
+    first, commands = header(Path(body["updatedInput"]["file_path"]))
+    assert "its first part, lines 1-" in first and "Read a member" not in commands
+    assert ran(commands["Next part"], tmp_path).startswith("line ")

@@ -129,7 +129,7 @@ def _command(call: dialects.Call, decision: Decision) -> Decision | None:
         what = f"the first part of {member} in {path}"
     elif dumper == "tail" and decision.rule != "text-size":
         return None  # the end of a PDF, an Office file or an archive: no bounded command gives it
-    elif decision.rule == "archive":
+    elif decision.rule == "archive" and decision.kind not in slices.STREAMS:
         listed = slices.listing(os.path.realpath(_absolute(path, call.cwd)))
         if listed is None:
             return None

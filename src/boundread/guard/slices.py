@@ -25,7 +25,9 @@ SLICE_CHARS = 24_000  # ~6k tokens: under Claude Code's 30,000-character Bash ca
 DEADLINE = 5.0  # seconds for the extraction; the hooks init writes time out after 10
 INDEX = ".boundread-redirect.json"
 MAX_INDEX = 256  # entries kept in INDEX, the newest
+_LAYOUT = 2  # of a slice file, in INDEX's keys: a boundread that writes them otherwise never reuses the old ones
 _WORKBOOKS = ("xlsx", "xls", "ods")  # a sheet's row count is its declared size: it may claim rows it lacks
+STREAMS = ("gz", "bz2", "xz")  # one compressed file, not an archive: its first part, not a one-row listing
 _MOST_ENTRIES = SLICE_CHARS // 24  # an archive's entries listed at most: more never fit (a row is 30+ chars)
 _HEADER_ROOM = 1_000  # of SLICE_CHARS, kept for a slice file's header
 _ROW = 60  # characters of a listing's row but its name (sizes, ratio, time, flags, the gaps)
@@ -41,7 +43,7 @@ def first_part(absolute: str, given: str, cwd: str, rule: str, kind: str) -> tup
     here = os.path.abspath(cwd) if cwd else None
     shown = reason.display_path(given, os.path.abspath(absolute), here)
     # the shown path is in the key: the header's commands are relative to the folder they were written for
-    key = f"{real}\0{info.st_size}\0{info.st_mtime_ns}\0{SLICE_CHARS}\0{shown}"
+    key = f"{real}\0{info.st_size}\0{info.st_mtime_ns}\0{SLICE_CHARS}\0{shown}\0{_LAYOUT}"
     index = _load_index(out)
     hit = index.get(key)
     if isinstance(hit, dict) and isinstance(hit.get("file"), str) and isinstance(hit.get("context"), str):
@@ -50,7 +52,7 @@ def first_part(absolute: str, given: str, cwd: str, rule: str, kind: str) -> tup
             return cached, hit["context"]
     about = described(absolute, kind)
     quoted = reason.quote(shown)
-    made = _listed(real, quoted) if rule == "archive" else _extract(real, quoted, kind)
+    made = _listed(real, quoted) if rule == "archive" and kind not in STREAMS else _extract(real, quoted, kind)
     if made is None:
         return None
     text, holds, lines, said = made
