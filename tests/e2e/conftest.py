@@ -84,8 +84,9 @@ class Workspace:
         (self.project / ".boundread.toml").write_text('[guard]\nmode = "deny"\n', encoding="utf-8")
 
     def boundread(self, *args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-        """Run the installed ``boundread`` in the project, with this workspace's environment."""
-        return subprocess.run([str(BIN / "boundread"), *args], cwd=self.project, env=self.env(), input=stdin,
+        """Run the installed ``boundread`` in the project, with this workspace's environment; no ``stdin``:
+        an empty one (never pytest's own, which a command that reads stdin would wait on)."""
+        return subprocess.run([str(BIN / "boundread"), *args], cwd=self.project, env=self.env(), input=stdin or "",
                               capture_output=True, text=True, timeout=RUN_TIMEOUT, check=False)
 
     def run(self, argv: list[str], **extra: str) -> subprocess.CompletedProcess[str]:

@@ -17,6 +17,7 @@ from tests.e2e.fakemodel.server import Call, Turn
 from tests.e2e.files import project_files
 
 SUBTASK = "SUBTASK-ALPHA"
+BUDGET_OPENING = "Not an error: boundread's budget stopped this on purpose - "
 
 
 @pytest.fixture
@@ -116,7 +117,37 @@ def test_a_token_cap_on_the_project_stops_the_next_call(project: Workspace) -> N
         claude.run(project, model, "Run two commands")
         first, second = claude.results(model)
     assert "one" in first
-    assert "token budget reached" in second
+    assert BUDGET_OPENING in second and "token budget reached" in second, second
     check = project.boundread("budget", "check")
     assert check.returncode == 2, "budget check in the over-cap project, no payload on stdin, denies too"
     assert "token budget reached" in check.stderr
+
+
+def test_an_over_cap_project_stops_an_agent_spawn(project: Workspace) -> None:
+    """The runaway the budget exists for: once the project is over its cap, the next sub-agent never starts."""
+    capped = project.boundread("budget", "set", "--project", "--max-tokens", "100")
+    assert capped.returncode == 0, capped.stderr
+    with claude.fake_model() as model:
+        model.script(Turn(calls=(Call("Bash", {"command": "echo one", "description": "one"}),)),
+                     Turn(calls=(Call("Agent", {"description": "spawn", "subagent_type": "general-purpose",
+                                                "prompt": f"{SUBTASK}: spawn another"}),)),
+                     Turn(text="Stopped."))
+        model.script(Turn(text="The sub-agent ran."), marker=SUBTASK)
+        claude.run(project, model, "Run a command, then spawn a sub-agent")
+        first, spawn = claude.results(model)
+        child = len(model.loop(SUBTASK))
+    assert "one" in first
+    assert BUDGET_OPENING in spawn and "token budget reached" in spawn, spawn
+    assert child == 0, "the sub-agent never reached the model"
+
+
+def test_a_forbidden_tool_is_denied_with_the_reason(project: Workspace) -> None:
+    """`budget set --deny-tool WebFetch` (the README's example): the hook sees WebFetch and says why."""
+    denied = project.boundread("budget", "set", "--project", "--deny-tool", "WebFetch")
+    assert denied.returncode == 0, denied.stderr
+    with claude.fake_model() as model:
+        model.script(Turn(calls=(Call("WebFetch", {"url": "http://127.0.0.1:9/page", "prompt": "summarise"}),)),
+                     Turn(text="Not fetched."))
+        claude.run(project, model, "Fetch the page")
+        (fetched,) = claude.results(model)
+    assert BUDGET_OPENING in fetched and "WebFetch" in fetched and "forbidden" in fetched, fetched
