@@ -54,7 +54,8 @@ def init(
                                              "--budget: the ingest hooks go too).")] = False,
     budget: Annotated[bool, typer.Option("--budget", help="Also run `boundread budget ingest` on PostToolUse, Stop, "
                                          "SubagentStop and SessionEnd, so token and cost limits see what the "
-                                         "session spent (Claude Code only).")] = False,
+                                         "session spent, and guard every tool, so a cap stops any call "
+                                         "(Claude Code only).")] = False,
     directory: Annotated[Path | None, typer.Option("--dir", metavar="DIR", help="The project folder (default: here).")]
     = None,
     trust: Annotated[bool, typer.Option("--trust", help="Codex: also record in ~/.codex/config.toml that you trust "
