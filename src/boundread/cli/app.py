@@ -285,11 +285,17 @@ def sheets(
 
 
 @app.command("list-zip", cls=Command,
-             epilog="Examples: boundread list-zip catalogue.zip\n\nboundread list-zip report.docx")
+             epilog="Examples: boundread list-zip catalogue.zip\n\nboundread list-zip many.zip --entries 501-1000"
+                    "\n\nboundread list-zip many.zip --match '*.pdf'")
 def list_zip(
     archive: Annotated[Path, typer.Argument(metavar="ARCHIVE",
                                             help="zip, 7z, tar(.gz/.bz2/.xz), or any zip-based file.",
                                             show_default=False)],
+    entries: Annotated[str | None, typer.Option("--entries", metavar="A-B",
+                                                help="Entries A-B (1-based; A- to the end), e.g. 501-1000.")] = None,
+    match: Annotated[str | None, typer.Option("--match", metavar="GLOB",
+                                              help="Only names matching this fnmatch pattern, case-sensitive; "
+                                                   "* also crosses /: '*.pdf', 'docs/*'.")] = None,
     max_entries: Annotated[int, typer.Option("--max-entries", metavar="N", click_type=AtLeast(1),
                                              help="List at most this many entries.")] = 500,
     password: PasswordOpt = None,
@@ -299,8 +305,9 @@ def list_zip(
     """Every entry of an archive with sizes, ratios and warnings (zip slip, bombs, nesting). Extracts nothing."""
 
     def work() -> int:
-        src, listing = engine.list_archive(archive, _request(timeout=timeout, max_entries=max_entries,
-                                                             password=password))
+        src, listing = engine.list_archive(archive, _request(
+            timeout=timeout, max_entries=max_entries, password=password, match=match,
+            entries=parse_span(entries, "entries") if entries else None))
         if as_json:
             render.print_json("list-zip", render.listing_dict(src, listing))
         else:

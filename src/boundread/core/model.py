@@ -70,6 +70,8 @@ class Request:
     ocr: str = "auto"  # pdf pages without text, images: auto (when Tesseract is installed) | force | never
     ocr_lang: str = "eng"  # Tesseract language packs, several joined with "+"
     tail: int | None = None  # text: only the last N lines, read from the end
+    entries: Span | None = None  # archive listing: entries A-B (1-based, of those --match keeps)
+    match: str | None = None  # archive listing: only names matching this fnmatch pattern
 
 
 @dataclass
@@ -172,5 +174,10 @@ class Listing:
     largest: int = 0
     encrypted_entries: int = 0
     solid: bool | None = None
-    truncated: bool = False  # more entries than max_entries, or the listing stopped early
+    truncated: bool = False  # entries after the last listed (max_entries, the range's end), or it stopped early
     warnings: list[str] = field(default_factory=list)
+    first: int = 1  # the number of the first entry asked for (1-based, of the matching ones)
+    last: int | None = None  # the number of the last one asked for; None: to the end
+    match: str | None = None  # the fnmatch pattern names were kept by
+    matching: int | None = None  # entries whose names match (None without a pattern)
+    resume: Suggestion | None = None  # the next page of the listing, when there is one

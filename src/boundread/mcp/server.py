@@ -182,10 +182,15 @@ def build(config: Config) -> MCPServer:
         client_roots: ClientRoots,
         max_entries: Annotated[int, Field(description="List at most this many entries.", ge=1)] = 500,
         password: Password = None,
+        entries: Annotated[str | None, Field(description="Entries A-B (1-based; A- to the end), e.g. 501-1000.")]
+        = None,
+        match: Annotated[str | None, Field(description="Only names matching this fnmatch pattern (case-sensitive, "
+                                                       "* also crosses /), e.g. '*.pdf'.")] = None,
     ) -> CallToolResult:
         """An archive's entries (zip, 7z, tar, or any zip-based file) with sizes and warnings. Extracts nothing."""
         return await run(path, client_roots, lambda t: tools.list_zip(config, t, max_entries=max_entries,
-                                                                      password=password))
+                                                                      password=password, entries=entries,
+                                                                      match=match))
 
     @server.tool(annotations=READ_ONLY)
     async def extract(

@@ -11,6 +11,7 @@ from typing import Any
 
 from boundread.core.model import ExtractResult, InfoResult, Listing
 from boundread.mcp import calls
+from boundread.render import listing_words
 from boundread.render.text import scalar
 from boundread.units import human_bytes
 
@@ -89,7 +90,7 @@ def listing_lines(shown: str, listing: Listing) -> list[str]:
         ratio = f" ratio {entry.ratio:.0f}x" if entry.ratio is not None and entry.ratio >= 10 else ""
         warn = f" !! {'; '.join(entry.warnings)}" if entry.warnings else ""
         lines.append(f"{human_bytes(entry.size):>10}  {entry.name}{' [' + flags + ']' if flags else ''}{ratio}{warn}")
-    if listing.truncated:
-        lines.append(f"listed {len(listing.entries):,} of {listing.total_entries:,} entries (raise max_entries)")
+    if (words := listing_words(listing)) is not None:
+        lines.append(words)
     lines += [f"warning: {w}" for w in listing.warnings]
     return lines

@@ -143,13 +143,16 @@ def sheets(config: Config, target: Target, sheet: str | None = None, rows: str |
     return _slice("sheets", read, target, [selection], suffix=".csv", call=call)
 
 
-def list_zip(config: Config, target: Target, *, max_entries: int = 500, password: str | None = None) -> Reply:
+def list_zip(config: Config, target: Target, *, max_entries: int = 500, password: str | None = None,
+             entries: str | None = None, match: str | None = None) -> Reply:
+    span = parse_span(entries, "entries") if entries else None
     src, listing = engine.list_archive(target.real, Request(limits=limits(config, max_entries=max_entries),
-                                                            password=password))
+                                                            password=password, entries=span, match=match))
     lines = text.listing_lines(target.shown, listing)
     body, cut = _bounded("\n".join(lines) + "\n", config.max_chars)
     first = next((e.name for e in listing.entries if not e.is_dir and not e.warnings), None)
-    steps = [calls.render("extract", {"path": target.shown, "member": first})] if first else []
+    steps = _calls(render.listing_next(src, listing), target)  # the next page first, then a member
+    steps += [calls.render("extract", {"path": target.shown, "member": first})] if first else []
 
     def finish() -> Reply:
         saved, warning = _save(target, body, output.default_output(target.shown, "list").name)

@@ -20,6 +20,7 @@ from rich.text import Text
 
 from boundread.core.model import InfoResult, Listing, Source
 from boundread.core.sink import Sink
+from boundread.render import listing_next, listing_words
 from boundread.render.text import count, scalar
 from boundread.units import human_bytes
 
@@ -160,11 +161,13 @@ def print_listing(src: Source, listing: Listing) -> None:
     out.print(Text(f"{src.name}: {listing.format} archive, {plural(listing.total_entries, 'entry', 'entries')}, "
                    f"{human_bytes(listing.total_size)} unpacked"
                    + (f", {human_bytes(listing.total_compressed)} packed" if listing.total_compressed else "")))
-    _table(out, table)
-    if listing.truncated:
-        out.print(Text(f"listed {len(listing.entries):,} of {listing.total_entries:,} entries "
-                       "(raise --max-entries to see more)", style="yellow"))
+    words = listing_words(listing)
+    if rows or words is None:
+        _table(out, table)
+    if words is not None:
+        out.print(Text(words, style="yellow" if listing.resume else ""))
     _warnings(out, listing.warnings)
+    _next(out, listing_next(src, listing))
 
 
 def _room(width: int, columns: Sequence[tuple[str, str]], rows: Sequence[Sequence[str]], keep: Sequence[int]) -> int:

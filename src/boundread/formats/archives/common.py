@@ -6,16 +6,19 @@ Member names are only ever inspected as strings here; nothing is joined onto a p
 
 from __future__ import annotations
 
+import fnmatch
 import re
 import shlex
+import time
 import unicodedata
 from collections.abc import Callable
 from datetime import datetime, timezone
 from typing import Protocol
 
-from boundread.core.model import Entry, Listing
+from boundread.core.model import FILE, Entry, Listing, Request, Span, Suggestion
 from boundread.errors import Refused, UsageError
 from boundread.limits import Limits
+from boundread.ranges import OPEN_END, span_text
 from boundread.units import human_bytes
 
 CHUNK = 1 << 16
@@ -103,27 +106,63 @@ def make_entry(
 
 
 class Collector:
-    """Counts every entry it is given, keeps at most ``max_entries`` and summarises the warnings."""
+    """Counts every entry it is given, keeps those of the page asked for (``Request.entries``, among the names
+    ``Request.match`` keeps; at most ``max_entries``) and summarises the warnings of all of them.
 
-    def __init__(self, fmt: str, limits: Limits) -> None:
-        self.listing = Listing(format=fmt)
-        self.limits = limits
+    Entries before the page are counted, never kept: memory stays at the page.
+    """
+
+    def __init__(self, fmt: str, req: Request) -> None:
+        self.req = req
+        self.limits = req.limits
+        self.span = req.entries or Span(1, OPEN_END)
+        last = None if self.span.last == OPEN_END else self.span.last
+        self.listing = Listing(format=fmt, first=self.span.first, last=last, match=req.match)
+        self.matched = 0  # entries whose names match (all of them without a pattern), so far
+        self.stopped = False  # a hard stop (a bomb, damage): a later page would stop at the same place
+        self.timed_out = False  # the walk ran out of time (see :meth:`out_of_time`)
         self._flagged: dict[str, list[str]] = {}
         self._guessed: dict[str, int] = {}  # encoding -> names decoded with it by a guess
+        self._started = time.monotonic()
 
     @property
     def full(self) -> bool:
-        return len(self.listing.entries) >= self.limits.max_entries
+        """The page is complete: what follows is only counted."""
+        return len(self.listing.entries) >= self.limits.max_entries or self.matched >= self.span.last
+
+    def late(self, share: float) -> bool:
+        """More than ``share`` of the timeout has gone (never without a timeout)."""
+        timeout = self.limits.timeout
+        return timeout is not None and time.monotonic() - self._started > timeout * share
+
+    def take(self, name: str) -> bool:
+        """Count an entry named ``name`` into the page arithmetic; True when it is to be kept."""
+        if self.req.match is not None and not fnmatch.fnmatchcase(name, self.req.match):
+            return False
+        self.matched += 1
+        if self.matched < self.span.first:
+            return False
+        if self.matched <= self.span.last and len(self.listing.entries) < self.limits.max_entries:
+            return True
+        self.listing.truncated = True
+        return False
 
     def add(self, entry: Entry) -> None:
+        self.record(entry, self.take(entry.name))
+
+    def count(self, size: int) -> None:
+        """An entry no warning applies to, already :meth:`take`-n and not kept: only its size counts."""
         lst = self.listing
         lst.total_entries += 1
-        lst.total_size += entry.size or 0
-        lst.largest = max(lst.largest, entry.size or 0)
+        lst.total_size += size
+        lst.largest = max(lst.largest, size)
+
+    def record(self, entry: Entry, keep: bool) -> None:
+        """An entry already :meth:`take`-n: its totals and warnings, and the entry itself when ``keep``."""
+        lst = self.listing
+        self.count(entry.size or 0)
         lst.encrypted_entries += entry.encrypted
-        if self.full:
-            lst.truncated = True
-        else:
+        if keep:
             lst.entries.append(entry)
         if entry.name_encoding is not None:
             self._guessed[entry.name_encoding] = self._guessed.get(entry.name_encoding, 0) + 1
@@ -132,10 +171,20 @@ class Collector:
             key = "ratio" if key.startswith("ratio ") else key
             self._flagged.setdefault(key, []).append(entry.name)
 
+    def out_of_time(self, walked: int, of: int | None = None) -> None:
+        """The walk stopped after ``walked`` entries (of ``of`` declared) to stay inside the timeout."""
+        lst = self.listing
+        self.timed_out = lst.truncated = True
+        if not lst.entries and self.matched < self.span.first:
+            declared = f" of {of:,}" if of is not None else ""
+            lst.warnings.append(f"the listing ran out of time after {walked:,} entries{declared}, before entry "
+                                f"{self.span.first:,}: none of {span_text(self.span)} is listed")
+
     def finish(self, *, total_compressed: int | None = None, solid: bool | None = None) -> Listing:
         lst = self.listing
         lst.total_compressed = total_compressed
         lst.solid = solid
+        lst.matching = self.matched if self.req.match is not None else None
         for key, names in self._flagged.items():
             lst.warnings.append(_summary(key, names, self.limits))
         if self._guessed:
@@ -147,9 +196,42 @@ class Collector:
                 f"the archive expands {lst.total_size / total_compressed:,.0f}x "
                 f"(above {self.limits.max_ratio:g}x): possible zip bomb"
             )
-        if lst.truncated and len(lst.entries) >= self.limits.max_entries:
+        if lst.truncated and len(lst.entries) >= self.limits.max_entries <= self.span.last - self.span.first:
             lst.warnings.append(f"listing stopped at max_entries {self.limits.max_entries:,}")
+        if not self.stopped:
+            lst.resume = next_page(lst, len(lst.entries), self.req, timed_out=self.timed_out)
         return lst
+
+
+def next_page(lst: Listing, shown: int, req: Request, *, timed_out: bool = False) -> Suggestion | None:
+    """The ``list-zip`` command for the entries after the first ``shown`` of the page ``lst`` holds (the same
+    page with twice the time when the walk ran out of it before the page); None when nothing follows."""
+    span = req.entries or Span(1, OPEN_END)
+    width = req.limits.max_entries
+    if timed_out and shown == 0:
+        timeout = req.limits.timeout or 30.0
+        pages = ["--entries", span_text(span)] if req.entries else []
+        return _list_words(pages, req, more_time=max(timeout * 2, 1))
+    if not lst.truncated and shown >= len(lst.entries):
+        return None
+    start = span.first + shown
+    if start > span.last:  # the range is all listed: the next one as wide
+        width = min(width, span.last - span.first + 1)
+        return _list_words(["--entries", f"{start}-{start + width - 1}"], req)
+    return _list_words(["--entries", f"{start}-{min(start + width - 1, span.last)}"], req)
+
+
+def _list_words(pages: list[str], req: Request, *, more_time: float | None = None) -> Suggestion:
+    words = ["list-zip", FILE, *pages]
+    if req.match is not None:
+        words += ["--match", req.match]
+    if req.limits.max_entries != Limits().max_entries:
+        words += ["--max-entries", str(req.limits.max_entries)]
+    if req.password is not None:
+        words += ["--password", "PASSWORD"]
+    if more_time is not None:
+        words += ["--timeout", f"{more_time:g}"]
+    return tuple(words)
 
 
 def _summary(key: str, names: list[str], limits: Limits) -> str:

@@ -17,7 +17,7 @@ from boundread.bytelevel.sniff import kind_from_name
 from boundread.core.model import FILE, Details, Entry, Listing, Outcome, Request, Source, Suggestion
 from boundread.core.sink import Sink
 from boundread.errors import Encrypted, Unsupported, UsageError
-from boundread.formats.archives.common import ENCRYPTED, NESTED, display
+from boundread.formats.archives.common import ENCRYPTED, NESTED, display, next_page
 
 KINDS: tuple[str, ...] = ("zip", "7z", "tar", "gz", "bz2", "xz", "rar")
 
@@ -171,5 +171,9 @@ def extract(src: Source, req: Request, sink: Sink) -> Outcome:
         full = len(lst.entries) >= req.limits.max_entries
         outcome.truncated.append(f"max_entries {req.limits.max_entries:,} reached" if full
                                  else f"listing stopped after {len(lst.entries):,} entries (see warnings)")
-    outcome.resume = _member_suggestion(lst, req)
+    member = _member_suggestion(lst, req)
+    # the listing's next page first (a member held in memory has no path that list-zip could name), then a member
+    page = None if src.path is None else lst.resume if written == len(lst.entries) else next_page(lst, written, req)
+    outcome.resume = page or member
+    outcome.more = [member] if page is not None and member is not None else []
     return outcome

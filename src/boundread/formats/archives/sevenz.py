@@ -102,7 +102,7 @@ def _modified(file: Any) -> str | None:
 def listing(src: Source, req: Request) -> Listing:
     """Every entry of the header is counted; the first ``max_entries`` are kept."""
     limits = req.limits
-    collector = Collector("7z", limits)
+    collector = Collector("7z", req)
     with _opened(src, req) as archive:
         streams = archive.header.main_streams
         solid, packed = False, 0

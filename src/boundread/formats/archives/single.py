@@ -83,7 +83,7 @@ def _inner_name(src: Source, fmt: str) -> tuple[str, int | None, int | None]:
 def listing(src: Source, req: Request) -> Listing:
     fmt = _format(src)
     name, mtime, isize = _inner_name(src, fmt)
-    collector = Collector(fmt, req.limits)
+    collector = Collector(fmt, req)
     modified = iso_from_epoch(mtime) if mtime else None
     collector.add(make_entry(name, isize, src.size, modified, req.limits))
     return collector.finish(total_compressed=src.size)

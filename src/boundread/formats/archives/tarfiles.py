@@ -90,10 +90,11 @@ def _entry(member: tarfile.TarInfo, limits: Limits, decoder: Decoder) -> Entry:
 def listing(src: Source, req: Request) -> Listing:
     limits = req.limits
     fmt = _format(src)
-    collector = Collector(fmt, limits)
+    collector = Collector(fmt, req)
     lst = collector.listing
     skip_limit = _skip_limit(src, fmt, limits)
     decoder = Decoder()
+    walked = 0
     with _opened(src) as archive:
         try:
             while (member := archive.next()) is not None:
@@ -101,29 +102,36 @@ def listing(src: Source, req: Request) -> Listing:
                     lst.truncated = True
                     break
                 collector.add(_entry(member, limits, decoder))
+                walked += 1
+                if walked % 1024 == 0 and not collector.full and collector.late(0.8):
+                    collector.out_of_time(walked)
+                    break
                 if skip_limit is not None and member.offset_data + member.size > skip_limit:
-                    lst.truncated = True
+                    lst.truncated = collector.stopped = True
                     lst.warnings.append(
                         f"listing stopped after {_decoded(member.name, decoder)[0]!r}: the next header lies more than "
                         f"{human_bytes(skip_limit)} into the decompressed stream (possible tar bomb)"
                     )
                     break
             else:
-                _check_end(archive, lst)
+                collector.stopped = _check_end(archive, lst)
         except _ERRORS as exc:
-            lst.truncated = True
+            lst.truncated = collector.stopped = True
             lst.warnings.append(f"archive is truncated after entry {lst.total_entries} ({_reason(exc)})")
     return collector.finish(total_compressed=None if fmt == "tar" else src.size)
 
 
-def _check_end(archive: tarfile.TarFile, lst: Listing) -> None:
-    """tarfile ends quietly at a cut or unreadable header: what follows the last entry must be zeros."""
+def _check_end(archive: tarfile.TarFile, lst: Listing) -> bool:
+    """tarfile ends quietly at a cut or unreadable header: what follows the last entry must be zeros.
+    True when it is not (the listing stopped at damage)."""
     archive.fileobj.seek(archive.offset)
     block = archive.fileobj.read(512)
     if block.strip(b"\x00"):
         lst.truncated = True
         what = "truncated" if len(block) < 512 else "unreadable (bad header)"
         lst.warnings.append(f"archive is {what} after entry {lst.total_entries}: the rest is not listed")
+        return True
+    return False
 
 
 def _same(a: str, b: str) -> bool:

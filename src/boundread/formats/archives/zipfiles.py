@@ -11,7 +11,6 @@ Either way a member is held in memory only up to ``Limits.max_member_bytes``.
 from __future__ import annotations
 
 import shlex
-import time
 import zlib
 from typing import IO
 
@@ -66,30 +65,34 @@ def _plain(rec: zipdir.Record, max_ratio: float) -> bool:
 
 
 def listing(src: Source, req: Request) -> Listing:
-    """The first ``max_entries`` records are kept; the rest are counted (up to ``TOTALS_CAP``)."""
+    """The records of the page asked for are kept; the rest are counted: those before it all (the walk to
+    the page is bounded by the timeout), those after it up to ``TOTALS_CAP``."""
     limits = req.limits
-    collector = Collector("zip", limits)
+    collector = Collector("zip", req)
     lst = collector.listing
     compressed = walked = 0
-    stop_at = None if limits.timeout is None else time.monotonic() + limits.timeout / 2
-    partial = full = False
+    full_at: int | None = None  # records walked when the page was complete
+    partial = False
     with src.open() as fh:
         try:
             end = zipdir.end_record(fh)
             for rec in zipdir.records(fh, end):
-                if not full or not _plain(rec, limits.max_ratio):
-                    collector.add(_entry(rec, req))
-                    full = collector.full
+                keep = collector.take(rec.name)
+                if keep or not _plain(rec, limits.max_ratio):
+                    collector.record(_entry(rec, req), keep)
                 else:
-                    lst.total_entries += 1
-                    lst.total_size += rec.size
-                    lst.largest = max(lst.largest, rec.size)
-                    lst.truncated = True
+                    collector.count(rec.size)
                 compressed += rec.compressed
                 walked += 1
-                if full and (walked >= TOTALS_CAP + limits.max_entries or (
-                        stop_at is not None and walked % 4096 == 0 and time.monotonic() > stop_at)):
-                    partial = True
+                if full_at is None:
+                    if collector.full:
+                        full_at = walked
+                    elif walked % 4096 == 0 and collector.late(0.8):
+                        collector.out_of_time(walked, end.count)
+                        partial = True
+                        break
+                elif walked - full_at >= TOTALS_CAP or (walked % 4096 == 0 and collector.late(0.5)):
+                    partial = lst.truncated = True  # names after it may match: a next page
                     break
         except (zipdir.BadZip, OSError, EOFError) as exc:
             raise _broken(src, exc) from None
