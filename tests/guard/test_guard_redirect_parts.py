@@ -3,8 +3,6 @@ commands, in the folder the call came from (guard/redirect.py)."""
 
 from __future__ import annotations
 
-import io
-import json
 import os
 import re
 import shlex
@@ -17,9 +15,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_guard_redirect import claude_bash, claude_read, gemini_read
+from test_guard_redirect import claude_bash, claude_read, gemini_read, hook
 
-from boundread.guard import main as guard_main
 from boundread.guard import redirect, slices
 from conftest import SENTINEL
 
@@ -52,14 +49,6 @@ def long_pdf(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("long") / "long.pdf"
     pdf.output(str(path))
     return path
-
-
-def hook(payload: dict[str, Any], capsys: pytest.CaptureFixture[str], *argv: str) -> dict[str, Any]:
-    code = guard_main.run(list(argv), io.StringIO(json.dumps(payload)))
-    out = capsys.readouterr().out
-    assert code == 0
-    answer: dict[str, Any] = json.loads(out) if out.strip() else {}
-    return answer
 
 
 def redirected(payload: dict[str, Any], capsys: pytest.CaptureFixture[str], *argv: str) -> dict[str, Any]:
