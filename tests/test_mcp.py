@@ -215,6 +215,43 @@ def test_errors_are_results_and_the_server_keeps_serving(project: Path, tmp_path
     talk(project, work)
 
 
+def test_list_zip_pages_through_a_long_listing_by_its_next_call(project: Path) -> None:
+    import zipfile
+
+    names = [f"docs/{n:04d}.{'pdf' if n % 3 == 0 else 'txt'}" for n in range(1_200)]
+    with zipfile.ZipFile(project / "many.zip", "w") as zf:
+        for name in names:
+            zf.writestr(name, name)
+
+    async def work(client: Client) -> None:
+        seen: list[str] = []
+        args: dict[str, Any] = {"path": "many.zip", "match": "*.pdf", "max_entries": 150}
+        for _ in range(5):
+            page = await client.call_tool("list_zip", args)
+            assert not page.is_error
+            data = page.structured_content or {}
+            seen += [entry["name"] for entry in data["entries"]]
+            following = [call for call in data["next_calls"] if call.startswith("list_zip(")]
+            if not following:
+                break
+            assert f"next: {following[0]}" in text(page)
+            tool, args = _call_args(following[0])
+            assert tool == "list_zip" and args["match"] == "*.pdf" and args["max_entries"] == 150
+        assert seen == [name for name in names if name.endswith(".pdf")]  # each once, in order
+        first = await client.call_tool("list_zip", {"path": "many.zip"})
+        assert 'next: list_zip(path="many.zip", entries="501-1000")' in text(first)
+        assert "listed 500 of 1,200 entries (1-500)" in text(first)
+
+    talk(project, work)
+
+
+def _call_args(call: str) -> tuple[str, dict[str, Any]]:
+    """``list_zip(path="a.zip", entries="1-5")`` -> ("list_zip", {"path": "a.zip", "entries": "1-5"})."""
+    tree = ast.parse(call, mode="eval").body
+    assert isinstance(tree, ast.Call) and isinstance(tree.func, ast.Name)
+    return tree.func.id, {kw.arg: ast.literal_eval(kw.value) for kw in tree.keywords if kw.arg}
+
+
 def test_a_zip_bomb_is_refused_and_the_server_survives(project: Path) -> None:
     import zlib
 

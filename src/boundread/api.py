@@ -91,9 +91,14 @@ def sheets(path: str | Path, *names: str, **kwargs: Any) -> ExtractResult | list
     return extract(path, sheets=names, **kwargs)
 
 
-def list_zip(path: str | Path, *, password: str | None = None, limits: Limits | None = None) -> Listing:
-    """An archive's table of contents; nothing is extracted."""
-    return engine.list_archive(path, Request(limits=limits or Limits(), password=password))[1]
+def list_zip(path: str | Path, *, password: str | None = None, limits: Limits | None = None,
+             entries: str | None = None, match: str | None = None) -> Listing:
+    """An archive's table of contents; nothing is extracted. ``entries``: a page, ``"501-1000"`` (1-based,
+    ``"501-"`` to the end; at most ``limits.max_entries``); ``match``: only names matching this fnmatch pattern
+    (case-sensitive, ``*`` crosses ``/``), ``entries`` counted among them. ``.resume``: the next page's command."""
+    req = Request(limits=limits or Limits(), password=password, match=match,
+                  entries=parse_span(entries, "entries") if entries else None)
+    return engine.list_archive(path, req)[1]
 
 
 def chunk(path: str | Path, tokens: int = 20_000, output: str | Path | None = None, *, overlap: int = 0,

@@ -312,7 +312,7 @@ def list_zip(
             render.print_json("list-zip", render.listing_dict(src, listing))
         else:
             render.print_listing(src, listing)
-        return 0
+        return int(ExitCode.TIMEOUT) if listing.timed_out else 0
 
     boundary(as_json, work)
 

@@ -181,3 +181,4 @@ class Listing:
     match: str | None = None  # the fnmatch pattern names were kept by
     matching: int | None = None  # entries whose names match (None without a pattern)
     resume: Suggestion | None = None  # the next page of the listing, when there is one
+    timed_out: bool = False  # the walk ran out of time before the page was complete (exit 8)

@@ -66,12 +66,13 @@ def listing_words(listing: Listing) -> str | None:
     if shown:
         last = first + shown - 1
         if listing.truncated and count <= last:  # the walk stopped at the page: how many follow is unknown
-            return f"listed {shown:,} entries ({first}-{last}); more follow"
+            which = "entries" if listing.match is None else f"matching {listing.match!r}"
+            return f"listed {shown:,} {which} ({first}-{last}); more follow"
         if not listing.truncated and first == 1 and listing.match is None:
             return None
         return f"listed {shown:,} of {pool} ({first}-{last})"
-    if listing.resume is not None:
-        return f"no entries listed: the listing stopped before entry {first:,} (see the warnings)"
+    if listing.timed_out:
+        return f"no entries listed: the listing ran out of time before entry {first:,} (see the warnings)"
     if listing.match is not None and first == 1 and listing.last is None:
         return f"no entries matching {listing.match!r} of {total:,}"
     return f"no entries in {first}-{listing.last or ''} of {pool}"

@@ -174,7 +174,7 @@ class Collector:
     def out_of_time(self, walked: int, of: int | None = None) -> None:
         """The walk stopped after ``walked`` entries (of ``of`` declared) to stay inside the timeout."""
         lst = self.listing
-        self.timed_out = lst.truncated = True
+        self.timed_out = lst.timed_out = lst.truncated = True
         if not lst.entries and self.matched < self.span.first:
             declared = f" of {of:,}" if of is not None else ""
             lst.warnings.append(f"the listing ran out of time after {walked:,} entries{declared}, before entry "
