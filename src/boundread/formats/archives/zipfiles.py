@@ -77,7 +77,10 @@ def listing(src: Source, req: Request) -> Listing:
         try:
             end = zipdir.end_record(fh)
             for rec in zipdir.records(fh, end):
-                keep = collector.take(rec.name)
+                if full_at is None or req.match is not None:  # past the page, only a pattern needs the name
+                    keep = collector.take(rec.name)
+                else:
+                    keep, lst.truncated = False, True
                 if keep or not _plain(rec, limits.max_ratio):
                     collector.record(_entry(rec, req), keep)
                 else:
