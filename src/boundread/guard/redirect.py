@@ -139,7 +139,7 @@ def _command(call: dialects.Call, decision: Decision) -> Decision | None:
         new = f"{program} list-zip {quoted} --max-entries {count}"
         what = f"the first {count:,} entries of {path}" if count < total else f"the listing of {path}"
         if count < total:
-            rest = f"find a member among all {total:,}: {slices.find_member(program, quoted, total)}"
+            rest = f"find a member among all {total:,}: {slices.find_member(program, quoted)}"
     elif dumper == "tail":
         unit, number = counted or ("lines", 10)
         if unit == "from":  # tail -n +N: from line N on

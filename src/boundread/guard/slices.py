@@ -122,15 +122,15 @@ def _listed(real: str, quoted: str) -> _Part | None:
     member = f"{shell} extract {quoted} --member NAME --max-chars {SLICE_CHARS} --stdout"
     lines = [f"Read a member: {member}"]
     if count < total:
-        lines.insert(0, f"Find a member among all {total:,}: {find_member(shell, quoted, total)}")
+        lines.insert(0, f"Find a member among all {total:,}: {find_member(shell, quoted)}")
     holds = f"its listing, entries 1-{count:,} of {total:,}" + (" (all of them)" if count == total else "")
     return text, holds, lines, ". " + ". ".join(lines)
 
 
-def find_member(shell: str, quoted: str, total: int) -> str:
-    """The command that finds a member's name among all ``total``: the JSON listing, fast where the table
-    of 100,000 rows would take minutes, one name a match."""
-    return f"{shell} list-zip {quoted} --max-entries {total} --json | grep -o '\"name\": \"[^\"]*PATTERN[^\"]*\"'"
+def find_member(shell: str, quoted: str) -> str:
+    """The command that finds a member's name among all the entries: the listing of the names that match, a
+    page at a time (its ``next`` gives the following page)."""
+    return f"{shell} list-zip {quoted} --match '*PATTERN*'"
 
 
 def listing(real: str) -> tuple[str, int, int] | None:
