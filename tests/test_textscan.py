@@ -43,7 +43,8 @@ PATTERNS = ["a", "ab", "b", "ERROR", "error", "b+a", "a|ERROR", "k", "K", "é", 
             "s", "i", "ki|s", "(?i)is",
             # no literal every match holds: the pattern runs over stretches of lines (needles._regex)
             r"[ab]$", r"^\s", r"\s\S", r"[^a]", r"\W+", r"(?s).b", r"^$", r"\s$", r"(?m)^\S", r"\b\w{2}\b",
-            r"[Kk]", r"[\u212a]", r"\d|[ab]", r"(a|\s)+$", r"\S*", r"[é\ufffd]", r"(?=a)\w", r"\A\w"]
+            r"[Kk]", r"[\u212a]", r"\d|[ab]", r"(a|\s)+$", r"\S*", r"[é\ufffd]", r"(?=a)\w", r"\A\w",
+            r"(?-m:^a)", r"(?-m:a$)", r"\s+\d", r"[^\n]+b", r".\d", r"[\x00-\x7f]", r"(?s)(?-s:.)\d"]
 
 
 @st.composite
@@ -128,6 +129,12 @@ def test_the_search_narrows_by_literals_or_by_the_pattern_and_gives_up_where_lin
     assert needles.finder(re.compile("a|\\d"), "utf-8") is not None  # one alternative has no literal
     assert needles.finder(re.compile(r"(?=x)\d"), "utf-8") is None  # a lookahead would see the next line
     assert needles.finder(re.compile(r"\A\d"), "utf-8") is None  # \A is the line's start, not the stretch's
+    # A node that can match a newline would let a match (or a backtrack) run on into the next lines: \s+\d over
+    # lines of blanks backtracked over the whole stretch at every start
+    for across in (r"\s+\d", r"[^x]", r"\W", r"\D", r"[\x00-\x7f]", r"(?s:.)|\d"):
+        assert needles.finder(re.compile(across), "utf-8") is None, across
+    assert needles.finder(re.compile(r"(?-m:^\d)"), "utf-8") is None  # MULTILINE turned off: ^ is the stretch's
+    assert needles.finder(re.compile(r"[^\n]+\d"), "utf-8") is not None
     find = needles.finder(re.compile("k", re.IGNORECASE), "utf-8")
     assert find is not None
     kelvin = "x\u212a".encode()

@@ -16,6 +16,8 @@ STRETCH = 1 << 18  # bytes searched at a time for several needles or -i (tests s
 _FOLDS = {"i": "\u0130\u0131", "s": "\u017f", "k": "\u212a"}
 
 
+_NEWLINE = ord("\n")
+
 Buffer = bytes | bytearray
 Finder = Callable[[Buffer, int, int], int]  # (block, start, end) -> offset of a candidate line's byte, or -1
 
@@ -33,7 +35,8 @@ def finder(pattern: re.Pattern[str], dec: str) -> Finder | None:
     folded = folded or bool(parsed.state.flags & re.IGNORECASE)
     needles = _required(parsed.data, folded)
     if not needles:
-        return _regex(pattern, dec) if _whole_lines(parsed.data) else None
+        dotall = bool((pattern.flags | parsed.state.flags) & re.DOTALL)
+        return _regex(pattern, dec) if _within_lines(parsed.data, dotall) else None
     encoded: list[bytes] = []
     for needle in needles:
         try:
@@ -87,9 +90,9 @@ def _stretches(needles: list[bytes], folded: tuple[list[bytes], re.Pattern[bytes
 def _regex(pattern: re.Pattern[str], dec: str) -> Finder:
     """A pattern with no literal every match contains (``\\d{7}``, ``a|\\d``): the pattern itself, run over
     decoded stretches of whole lines instead of line by line. ``^`` and ``$`` match at each line's edges
-    (MULTILINE), and a line the sink would cut at MAX_LINE is flagged unsearched, so every line the sink's
-    pattern matches is found; a match that runs across lines only flags its first line, which the sink
-    then checks. Stretches start small and double, so dense matches cost little each."""
+    (MULTILINE), no match can reach past its line (_within_lines), and a line the sink would cut at MAX_LINE
+    is flagged unsearched, so the lines found are the lines the sink's pattern matches. Stretches start small
+    and double, so dense matches cost little each."""
     from boundread.core.sink import MAX_LINE
 
     lines = re.compile(pattern.pattern, pattern.flags | re.MULTILINE)
@@ -128,31 +131,64 @@ def _line_start(buf: Buffer, pos: int, lines: int) -> int:
     return pos
 
 
-def _whole_lines(items: Any) -> bool:
-    """Does the parsed pattern match a line the same way inside a stretch of lines? Not with lookarounds (they
-    would see the next line's characters) or ``\\A``/``\\Z`` (the stretch's edges are not the line's)."""
+def _within_lines(items: Any, dotall: bool) -> bool:
+    """Can every match of the parsed pattern only lie inside one line and see nothing past it? Then a search over
+    a stretch of lines finds exactly the lines a search of each line finds, at the cost of searching each line.
+    Not when a node can match a newline (``\\s``, ``[^x]``, ``\\W``, ``.`` under DOTALL: a match, or a backtrack,
+    would run on into the next lines), with lookarounds (they would see the next line's characters), with
+    ``\\A``/``\\Z`` (a stretch's edges are not a line's), or where a group turns MULTILINE off."""
     sre = _parser()
     repeats = (sre.MAX_REPEAT, sre.MIN_REPEAT, getattr(sre, "POSSESSIVE_REPEAT", sre.MAX_REPEAT))  # 3.11 added
     atomic = getattr(sre, "ATOMIC_GROUP", None)  # (?>...), 3.11
     for op, av in items:
-        if op in (sre.ASSERT, sre.ASSERT_NOT) or (op is sre.AT and av in (sre.AT_BEGINNING_STRING,
-                                                                          sre.AT_END_STRING)):
-            return False
-        if op is sre.SUBPATTERN:
-            subs = [av[3]]
+        if op is sre.LITERAL:
+            ok = av != _NEWLINE
+        elif op is sre.NOT_LITERAL:
+            ok = av == _NEWLINE
+        elif op is sre.ANY:
+            ok = not dotall
+        elif op is sre.IN:
+            ok = not _class_has_newline(av)
+        elif op in (sre.ASSERT, sre.ASSERT_NOT):
+            ok = False
+        elif op is sre.AT:
+            ok = av not in (sre.AT_BEGINNING_STRING, sre.AT_END_STRING)
+        elif op is sre.SUBPATTERN:  # (group, flags added, flags removed, pattern)
+            _group, added, removed, sub = av
+            inner = (dotall or bool(added & re.DOTALL)) and not removed & re.DOTALL
+            ok = not removed & re.MULTILINE and _within_lines(sub.data, inner)
         elif op in repeats:
-            subs = [av[2]]
+            ok = _within_lines(av[2].data, dotall)
         elif op is sre.BRANCH:
-            subs = list(av[1])
+            ok = all(_within_lines(branch.data, dotall) for branch in av[1])
         elif op is sre.GROUPREF_EXISTS:  # (group, yes, no)
-            subs = [branch for branch in av[1:] if branch is not None]
+            ok = all(_within_lines(branch.data, dotall) for branch in av[1:] if branch is not None)
         elif atomic is not None and op is atomic:
-            subs = [av]
+            ok = _within_lines(av.data, dotall)
         else:
-            continue
-        if not all(_whole_lines(sub.data) for sub in subs):
+            ok = op is sre.GROUPREF  # a backreference matches what its group did; anything else: unknown
+        if not ok:
             return False
     return True
+
+
+def _class_has_newline(items: Any) -> bool:
+    """Does the parsed character class ``[...]`` match a newline?"""
+    sre = _parser()
+    negated, found = False, False
+    for op, av in items:
+        if op is sre.NEGATE:
+            negated = True
+        elif op is sre.LITERAL:
+            found = found or av == _NEWLINE
+        elif op is sre.RANGE:
+            found = found or av[0] <= _NEWLINE <= av[1]
+        elif op is sre.CATEGORY:
+            found = found or av in (sre.CATEGORY_SPACE, sre.CATEGORY_NOT_DIGIT, sre.CATEGORY_NOT_WORD,
+                                    sre.CATEGORY_LINEBREAK)
+        else:
+            return True  # unknown: it may
+    return found != negated
 
 
 def _literal(needle: bytes) -> Finder:
