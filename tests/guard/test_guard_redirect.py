@@ -114,7 +114,7 @@ def test_a_huge_text_keeps_its_file_and_gets_a_range_in_the_clients_own_words(
 # big.log: 10,000 lines of 40 bytes, so 24,000 bytes hold its last 600; many.zip: 1,200 entries, N of them fit
 # 24,000 characters (test_an_archive_listing_fits_the_cap checks how many)
 @pytest.mark.parametrize(("command", "rewritten", "what"), [
-    ("cat report.pdf", "extract report.pdf --max-chars 24000 --stdout", "the first part of report.pdf"),
+    ("cat report.pdf", "extract report.pdf --ocr never --max-chars 24000 --stdout", "the first part of report.pdf"),
     ("less big.log", "extract big.log --max-chars 24000 --stdout", "the first part of big.log"),
     ("head -n 100000 big.log", "extract big.log --max-chars 24000 --stdout", "the first part of big.log"),
     ("tail -n 200000 big.log", "extract big.log --tail 600 --max-chars 24000 --stdout", "the last 600 lines"),

@@ -260,3 +260,25 @@ def test_a_compressed_file_gives_its_first_part_not_a_one_row_listing(tmp_path: 
     first, commands = header(Path(body["updatedInput"]["file_path"]))
     assert "its first part, lines 1-" in first and "Read a member" not in commands
     assert ran(commands["Next part"], tmp_path).startswith("line ")
+
+
+@pytest.mark.parametrize("name", ["pdf-aes-256-r6.pdf", "xlsx-pass_protected.xlsx", "gz-textfile_broken_gz.txt.gz"])
+def test_a_dump_of_a_file_the_read_cannot_slice_keeps_the_deny(name: str, corpus_dir: Path, tmp_path: Path,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    shutil.copy(corpus_dir / name, tmp_path / name)  # encrypted, password-protected, a broken stream
+    assert run(f"boundread extract {name} --max-chars 24000 --stdout", tmp_path).returncode in (5, 6)
+    for payload in (claude_bash(f"cat {name}", tmp_path), claude_read(tmp_path / name, tmp_path)):
+        body = hook(payload, capsys, "--mode", "redirect")["hookSpecificOutput"]
+        assert body["permissionDecision"] == "deny" and "Not an error" in body["permissionDecisionReason"]
+        assert body == hook(payload, capsys)["hookSpecificOutput"]  # the deny mode's own answer
+
+
+def test_a_dump_of_a_scanned_pdf_runs_without_ocr(corpus_dir: Path, tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    name = "pdf-MEDRPT_medical_report_scan.pdf"
+    shutil.copy(corpus_dir / name, tmp_path / name)
+    new = redirected(claude_bash(f"cat {name}", tmp_path), capsys)["updatedInput"]["command"]
+    assert new.endswith(f"extract {name} --ocr never --max-chars 24000 --stdout")
+    printed = run(new, tmp_path)
+    assert printed.returncode == 0 and "--- page 3 / 3 ---" in printed.stdout
+    assert "no text layer" in printed.stderr  # not OCRed inside the agent's call

@@ -12,9 +12,10 @@ guard denies is answered with an allow and the input to run instead:
 - a shell command that only dumps one file (``cat report.pdf``, ``less huge.log``, ``unzip -p
   a.zip``): the bounded boundread command with ``--stdout`` (an archive: its listing, with
   ``--max-entries`` set to the entries that fit SLICE_CHARS), so its output and its ``next`` line
-  arrive in the same turn. ``tail`` keeps the end: ``extract --tail K`` with the last lines that fit
-  (``tail -n +N``: ``--lines N-``); ``tac`` and any other order or option with no faithful bounded
-  form keep the deny.
+  arrive in the same turn. A document's command is only given after the Read's probe (its cached
+  slice) found text in it, and a PDF's runs with ``--ocr never``, as the probe did. ``tail`` keeps
+  the end: ``extract --tail K`` with the last lines that fit (``tail -n +N``: ``--lines N-``);
+  ``tac`` and any other order or option with no faithful bounded form keep the deny.
 
 Every client replaces the whole input with the one given (Gemini CLI 0.61 too, whatever its docs
 say about merging: a ``tool_input`` without ``file_path`` fails its validation), so the rewrite is
@@ -154,7 +155,11 @@ def _command(call: dialects.Call, decision: Decision) -> Decision | None:
                 if unit == "lines" and last < number else "")
             rest = f"search the whole file: {grep}"
     else:
-        new = f"{program} extract {quoted} --max-chars {SLICE_CHARS} --stdout"
+        if decision.rule != "text-size" and slices.first_part(
+                _absolute(path, call.cwd), path, call.cwd, decision.rule, decision.kind) is None:
+            return None  # the Read's own probe: an encrypted, damaged or textless file keeps its deny
+        ocr = " --ocr never" if decision.kind == "pdf" else ""  # as the probe: no OCR inside the agent's call
+        new = f"{program} extract {quoted}{ocr} --max-chars {SLICE_CHARS} --stdout"
         what = f"the first part of {path}"
     key = next((k for k in ("command", "cmd", "command_line") if isinstance(call.tool_input.get(k), str)), None)
     if key is None:
