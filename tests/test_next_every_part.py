@@ -46,7 +46,7 @@ def answer(command: str, out: Path) -> dict[str, Any]:
     words = shlex.split(command)
     assert words[0] == "boundread", command
     target = out / f"{len(list(out.iterdir()))}.txt"
-    result = run(*words[1:], "-o", str(target), "--json")
+    result = run(*words[1:3], "-o", str(target), "--json", *words[3:])  # before any `--` that ends the options
     assert result.exit_code == 0 and result.stderr == "", (command, result.stderr)
     data: dict[str, Any] = json.loads(result.stdout)
     data["text"] = target.read_text(encoding="utf-8")
@@ -123,3 +123,56 @@ def test_a_workbook_in_an_archive_names_each_sheet_as_a_member(book: Path, tmp_p
                             f"boundread extract {bundle} --member data/book.xlsx --sheet Costs --rows 201-400"]
     for index, step in enumerate(data["next"]):
         assert rows_in(answer(step, tmp_path)["text"])[0] == (index, 201)
+
+
+#: sheet names a command line can misread: an option's dash, an option itself, a comma, spaces and quotes
+ODD = ("First", "-neg", "--rows", "a,b", "it's \"q\" x", "Last")
+
+
+@pytest.mark.parametrize("where", ["file", "member"])
+@pytest.mark.parametrize("grep", [None, "r1"])
+def test_every_continuation_of_an_odd_sheet_name_runs_and_reads_the_rows_that_follow(
+        tmp_path: Path, where: str, grep: str | None) -> None:
+    from boundread.mcp.calls import tool_args
+
+    path = workbook(tmp_path / "wb.xlsx", ODD, rows=50)
+    if where == "member":
+        bundle = tmp_path / "b.zip"
+        with zipfile.ZipFile(bundle, "w") as zf:
+            zf.write(path, "d/wb.xlsx")
+        start = f"boundread extract {bundle} --member d/wb.xlsx --max-rows 10"
+    else:
+        start = f"boundread extract {path} --max-rows 10"
+    start += f" --grep {grep}" if grep else ""
+    data = answer(start, tmp_path)
+    assert len(data["next"]) == len(ODD)  # one for each sheet: none is dropped
+    follows = [(s, r) for s in range(len(ODD)) for r in range(11, 21) if grep is None or str(r).startswith("1")]
+    seen = []
+    for index, step in enumerate(data["next"]):
+        call = tool_args(step, "wb")  # an agent without a shell makes the same step
+        assert call is not None and call[1]["sheet"] == ODD[index], step
+        assert (call[1].get("grep"), call[1].get("member")) == (grep, "d/wb.xlsx" if where == "member" else None)
+        seen += rows_in(answer(step, tmp_path)["text"])
+    assert seen == follows
+
+
+def test_following_every_next_of_odd_sheet_names_reads_each_row_once(tmp_path: Path) -> None:
+    rows = 50
+    pending = [f"boundread extract {workbook(tmp_path / 'odd.xlsx', ODD, rows=rows)} --max-rows 20"]
+    seen: list[tuple[int, int]] = []
+    while pending:
+        assert len(seen) <= len(ODD) * rows, "the continuations go round in circles"
+        data = answer(pending.pop(0), tmp_path)
+        seen += rows_in(data["text"])
+        pending += data["next"]
+    assert sorted(seen) == [(s, r) for s in range(len(ODD)) for r in range(1, rows + 1)]
+
+
+def test_the_sheets_info_suggests_read_even_when_a_name_starts_with_a_dash(tmp_path: Path) -> None:
+    path = workbook(tmp_path / "dash.xlsx", ("-neg", "--rows"), rows=60)
+    result = run("info", str(path), "--json")
+    steps = json.loads(result.stdout)["next"]
+    assert steps == [f"boundread sheets {path} --max-rows 50 -- -neg",
+                     f"boundread sheets {path} --max-rows 50 -- --rows"]
+    for index, step in enumerate(steps):
+        assert rows_in(answer(step, tmp_path)["text"]) == [(index, r) for r in range(1, 51)]

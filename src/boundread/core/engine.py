@@ -374,16 +374,28 @@ def _as_extract(resume: Suggestion, filters: Filters, *, member: bool) -> Sugges
     """`pages`/`sheets` name neither a member nor a grep: say the same with `extract --member`/`--grep`.
     None: a step that names no part (`sheets F`, the sheet list), which a member cannot have."""
     command, rest = resume[0], list(resume[2:])
-    if command == "sheets" and (not rest or rest[0].startswith("-")):
+    sheet = _sheet_named(rest) if command == "sheets" else None
+    if command == "sheets" and sheet is None:
         return None if member else resume
     words = ["extract", FILE, *(["--member", filters.member or ""] if member else [])]
     if command == "pages" and rest:
         words += ["--pages", rest.pop(0)]
-    elif command == "sheets":
-        words += ["--sheet", rest.pop(0)]
+    elif sheet is not None:  # `--sheet=-neg`: a name that starts with `-` is not read as an option
+        words += [f"--sheet={sheet}"] if sheet.startswith("-") else ["--sheet", sheet]
     if command != "extract" and filters.grep is not None:  # the engine's own line resume has its grep
         words += _grep_words(filters)
     return tuple(words + rest)
+
+
+def _sheet_named(rest: list[str]) -> str | None:
+    """The sheet a ``sheets F NAME OPTIONS`` (or ``sheets F OPTIONS -- NAME``) step names, taken out of
+    ``rest``; None for the sheet list."""
+    if "--" in rest:
+        at = rest.index("--")
+        named = rest[at + 1:at + 2]
+        del rest[at:at + 2]
+        return named[0] if named else None
+    return rest.pop(0) if rest and not rest[0].startswith("-") else None
 
 
 def _done_lines(sink: Sink, filters: Filters) -> str:

@@ -50,6 +50,15 @@ def tool_args(command: str, path: str) -> tuple[str, dict[str, object]] | None:
     options = _OPTIONS[name]
     while rest:
         word = rest.pop(0)
+        if word == "--":  # the rest are positional, whatever they start with (`sheets F --rows 1-9 -- -neg`)
+            if len(rest) > len(positional):
+                return None
+            args.update(zip(positional, rest, strict=False))
+            break
+        option, equals, value = word.partition("=")
+        if equals and option.startswith("--") and options.get(option, ("", None))[1] is not None:
+            word = option  # `--sheet=-neg`: the value is the word after the `=`, whatever it starts with
+            rest.insert(0, value)
         if word in options:
             param, convert = options[word]
             if convert is None:

@@ -45,7 +45,7 @@ def info(src: Source, req: Request) -> Details:
     details.est_chars = _estimate(src, sheets, strings_bytes)
     # the sheet table is shown already (`sheets F` would print it again): suggest reading sheets
     visible = [s for s in sheets if not s.hidden and s.type == "worksheet"]
-    details.next.extend(("sheets", FILE, sheet.name, "--max-rows", "50") for sheet in visible[:2])
+    details.next.extend(sheet_step(sheet.name, ("--max-rows", "50")) for sheet in visible[:2])
     return details
 
 
@@ -77,12 +77,20 @@ def _rows_from(name: str, start: int, req: Request) -> Suggestion:
     width = req.limits.max_rows
     if req.rows:
         width = min(req.rows.last - req.rows.first + 1, width)
-    words: Suggestion = ("sheets", FILE, name, "--rows", f"{start}-{start + width - 1}")
+    words: Suggestion = ("--rows", f"{start}-{start + width - 1}")
     if req.fmt != "csv":
         words += ("--format", req.fmt)
     if req.limits.max_cols != Limits().max_cols:
         words += ("--max-cols", str(req.limits.max_cols))
-    return words
+    return sheet_step(name, words)
+
+
+def sheet_step(name: str, options: Suggestion) -> Suggestion:
+    """``sheets F NAME OPTIONS``; a name that starts with ``-`` (``-neg``, ``--rows``) goes last, after ``--``,
+    so that it is not read as an option: ``sheets F OPTIONS -- -neg``."""
+    if name.startswith("-"):
+        return ("sheets", FILE, *options, "--", name)
+    return ("sheets", FILE, name, *options)
 
 
 def _unread(rest: list[SheetMeta], req: Request, sink: Sink, outcome: Outcome) -> list[Suggestion]:
