@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -95,6 +96,21 @@ def test_nothing_is_written_outside_the_output_folder(project: Path, _out: Path,
     assert sorted(p.name for p in project.iterdir()) == listed
     assert {p.name for p in _out.iterdir()} <= {".gitignore", slices.INDEX} | {
         p.name for p in _out.glob("deck.pptx.*.first-part.txt")}
+
+
+def test_the_output_folder_of_the_payloads_cwd_gets_its_gitignore(project: Path, tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.delenv("BOUNDREAD_OUT_DIR")
+    work, elsewhere = tmp_path / "x" / "sub", tmp_path / "hook"
+    work.mkdir(parents=True)
+    elsewhere.mkdir()
+    shutil.copy(project / "report.pdf", work / "report.pdf")
+    monkeypatch.chdir(elsewhere)  # the hook process runs from another folder than the agent's
+    body = specific(hook(claude_read(work / "report.pdf", work), capsys, "--mode", "redirect"))
+    assert Path(body["updatedInput"]["file_path"]).parent == work / "boundread-out"
+    assert (work / "boundread-out" / ".gitignore").read_text(encoding="utf-8") == "*\n"
+    assert not (elsewhere / "boundread-out").exists()
 
 
 def test_a_huge_text_keeps_its_file_and_gets_a_range_in_the_clients_own_words(

@@ -138,10 +138,12 @@ def _check_folder(path: Path) -> None:
                            "pass -o with a path in a folder")
 
 
-def write_atomic(dest: Path, text: str, *, never: Path | None = None) -> Path:
+def write_atomic(dest: Path, text: str, *, never: Path | None = None, out_folder: bool = False) -> Path:
     """Write ``text`` to ``dest`` through a temporary file and a rename; refuse to touch ``never``.
 
     The rename replaces what ``dest`` names: a symlink there is replaced, its target never written.
+    A folder it creates gets the output folder's ``.gitignore`` when it is ``out_dir()`` or the caller
+    says it is an output folder (``out_folder``: the guard's, found from the payload's cwd).
     """
     check_dest(dest)
     if never is not None and _same_place(dest, never):
@@ -150,7 +152,7 @@ def write_atomic(dest: Path, text: str, *, never: Path | None = None) -> Path:
     fresh = not folder.exists()
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        if fresh and folder.resolve() == out_dir().resolve():
+        if fresh and (out_folder or folder.resolve() == out_dir().resolve()):
             (folder / ".gitignore").write_text("*\n", encoding="utf-8")
         fd, tmp = tempfile.mkstemp(prefix=f".{dest.name}.", suffix=".tmp", dir=folder)
         try:

@@ -64,7 +64,7 @@ def first_part(absolute: str, given: str, cwd: str, rule: str, kind: str) -> tup
     from boundread.core import output
 
     name = f"{output.slug(os.path.basename(real), 80)}.{_digest(real + chr(0) + shown)}.first-part.txt"
-    written = output.write_atomic(Path(out) / name, header + text, never=Path(real))
+    written = output.write_atomic(Path(out) / name, header + text, never=Path(real), out_folder=True)
     index[key] = {"file": written.name, "context": context}
     _save_index(out, index)
     return str(written), context
