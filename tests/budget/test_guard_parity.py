@@ -192,13 +192,31 @@ def test_step_reads_the_real_sdk_classes() -> None:
                                    {"inputs": 5}, {"prompt_tokens": 5, "prompt_tokens_details": {"cached_tokens": 9}},
                                    42, {"total_tokens": 500}, {}, {"service_tier": "x"},
                                    {"input_tokens": 5, "input_token_details": {"cache_read": 4, "cache_creation": 2}},
-                                   {"input_tokens": 5, "input_token_details": {"cache_read": 1.5}}])
+                                   {"input_tokens": 5, "input_token_details": {"cache_read": 1.5}},
+                                   {"input_tokens": None, "output_tokens": None, "cache_read_input_tokens": None},
+                                   {"prompt_tokens": None, "completion_tokens": None, "total_tokens": 70}])
 def test_step_refuses_what_is_not_a_count(usage: Any) -> None:
     guard = Guard()
     with pytest.raises(UsageError) as info:
         guard.step(model="m", usage=usage)
     assert " - " in str(info.value) and "\n" not in str(info.value)
     assert guard.spent.tokens == 0
+
+
+def test_a_dumped_usage_whose_counts_are_all_none_is_refused_as_a_total_alone() -> None:
+    class Metadata:  # the shape of Gemini's usage metadata after pydantic model_dump(): every field, None when unset
+        def model_dump(self) -> dict[str, Any]:
+            return {"prompt_token_count": None, "candidates_token_count": None, "thoughts_token_count": None,
+                    "cached_content_token_count": None, "total_token_count": 50_000, "traffic_type": None}
+
+    guard = Guard()
+    with pytest.raises(UsageError, match="usage has total_token_count but no input/output count - pass"):
+        guard.step(model="gemini-2.5-pro", usage=Metadata())
+    assert guard.spent.tokens == 0
+    with pytest.raises(UsageError, match=r"no value in prompt_tokens \(all None\)"):
+        guard.step(model="m", usage={"prompt_tokens": None, "total_tokens": None})
+    t = guard.step(model="m", usage={"prompt_token_count": None, "candidates_token_count": 0})  # a known 0 counts
+    assert t.tokens == 0
 
 
 def test_a_str_path_opens_the_ledger(tmp_path: Path) -> None:

@@ -5,8 +5,9 @@ counts (input without cache, output, cache read, cache write); where an SDK coun
 input (OpenAI's ``cached_tokens`` and ``cache_write_tokens``, Gemini, LangChain's ``usage_metadata`` with
 ``input_token_details``), the cached part is moved out so nothing is counted twice. A value that is not a
 whole number of tokens, or a usage with no count of input or output (``{}``, ``{"service_tier": "x"}``, a
-``total_tokens`` alone, which says nothing of what was input and what output), is refused: a silent 0
-would let a runaway run.
+``total_tokens`` alone, which says nothing of what was input and what output, or counts that are all None, as
+pydantic's ``model_dump()`` writes the fields an SDK left unset), is refused: a silent 0 would let a runaway
+run.
 """
 
 from __future__ import annotations
@@ -76,11 +77,15 @@ def _details(details: object, *names: str) -> tuple[int, ...]:
 def counts(usage: object) -> tuple[int, int, int, int]:
     """(input, output, cache_read, cache_write) from ``usage``; UsageError for what is not a count."""
     data = as_mapping(usage)
-    if not any(k in NAMES for k in data):
-        totals = [k for k in TOTALS if k in data]
+    # a count name whose value is None is absent: pydantic's model_dump() writes every field, None when unset
+    if not any(k in NAMES and data[k] is not None for k in data):
+        totals = [k for k in TOTALS if data.get(k) is not None]
+        empty = sorted(str(k) for k in data if k in NAMES)
         named = ", ".join(sorted(str(k) for k in data)[:4]) or "nothing"
         raise UsageError(
-            f"usage has {totals[0]} but no input/output count" if totals else f"usage names no token count ({named})",
+            f"usage has {totals[0]} but no input/output count" if totals
+            else f"usage has no value in {', '.join(empty[:4])} (all None)" if empty
+            else f"usage names no token count ({named})",
             "pass input/output/cache_read/cache_write, or the SDK's usage as it came (input_tokens, prompt_tokens,"
             " ...)",
         )
