@@ -130,6 +130,14 @@ def test_a_refused_path_that_is_not_here(tmp_path: Path, capsys: pytest.CaptureF
     assert context is not None and "boundread info '/elsewhere/Q3 report.xlsx'" in context
 
 
+def test_a_path_with_a_nul_byte_does_not_lose_the_others_advice(project: Path,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    calls = [_read("a\x00b.docx"), _read(project / "report.pdf", "1\tpage one")]
+    context = _context(_payload(project, *calls), capsys)
+    assert context is not None and "- report.pdf (PDF" in context
+    assert "- 'a\x00b.docx':\n  boundread info 'a\x00b.docx'\n" in context  # the path as written
+
+
 @pytest.mark.parametrize("tool_calls", [
     None, "Read", 7, [None, 3, "x"], [{"tool_name": "Read", "tool_input": "not json"}],
     [{"tool_name": "Read", "tool_input": {"file_path": 5}, "tool_response": REFUSAL}],

@@ -88,8 +88,12 @@ def _needs_advice(call: Mapping[str, Any], cwd: str | None, config: GuardConfig)
 
 
 def _same_file(path: str, cwd: str | None) -> str:
-    """One key for every spelling of a file: relative or absolute, through a link, with ~ or ./."""
-    return os.path.realpath(os.path.join(cwd or os.getcwd(), os.path.expanduser(path)))
+    """One key for every spelling of a file: relative or absolute, through a link, with ~ or ./; the path
+    as written when it names no file the system can look up (a NUL byte in it)."""
+    try:
+        return os.path.realpath(os.path.join(cwd or os.getcwd(), os.path.expanduser(path)))
+    except (ValueError, OSError):
+        return path
 
 
 def _block(path: str, cwd: str | None, config: GuardConfig) -> str:
