@@ -117,3 +117,37 @@ def test_a_session_keeps_its_first_project_in_each_store(
     with open_ledger() as ledger:
         verdict = ledger.record_call("s", str(real / "sub"), "Bash", "e", 0, decide)
         assert verdict is not None and f"in project {real}" in str(verdict)
+
+
+def _closed_port() -> int:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def test_with_the_ledger_lost_a_call_from_a_subfolder_is_under_the_project_cap(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, backend: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The ledger knows a session's first project; without it, a listed project that contains the folder applies."""
+    monkeypatch.delenv("CLAUDE_PROJECT_DIR", raising=False)
+    folder = tmp_path / "proj"
+    (folder / "sub" / "deeper").mkdir(parents=True)
+    (tmp_path / "elsewhere").mkdir()
+    monkeypatch.chdir(folder)
+    assert runner.invoke(budget_app, ["set", "--project", "--max-calls", "1"]).exit_code == 0
+    assert _check("s", folder, "one") is None  # seen by the hook: the limits are kept beside it (or cached)
+    if backend == "postgres":  # the server stops answering
+        url = os.environ["BOUNDREAD_LEDGER_URL"]
+        port = url.split("@", 1)[1].split("/", 1)[0].rsplit(":", 1)[1]
+        monkeypatch.setenv("BOUNDREAD_LEDGER_URL", url.replace(f":{port}/", f":{_closed_port()}/"))
+    else:  # the ledger file is deleted
+        for tail in ("", "-wal", "-shm"):
+            Path(f"{enforce._ledger_file()}{tail}").unlink(missing_ok=True)
+    capsys.readouterr()
+    for where in (folder, folder / "sub", folder / "sub" / "deeper"):
+        reason = _check("s", where, "two") or ""
+        assert reason.startswith(enforce.UNUSABLE) and "calls with a budget are denied" in reason, where
+    assert _check("s", tmp_path / "elsewhere", "three") is None  # no listed project holds it: allowed, warned
+    assert "this call has no budget: allowed" in capsys.readouterr().err

@@ -216,7 +216,9 @@ def unusable(
 
     The limits live on in ``budget.limits.json`` (see ``sidecar``): a call of a session, project or global
     scope listed there is denied, spend being unknown; any other call is allowed with a warning on stderr, as
-    is the recovery command itself, so the deny never asks for something it would deny.
+    is the recovery command itself, so the deny never asks for something it would deny. ``project`` is the
+    payload's folder: the session's first one, which the ledger keeps, is not known here, so a listed project
+    that contains the folder applies too (a session that began in it and ran ``cd sub`` stays under its cap).
     """
     import sys
 
@@ -226,7 +228,12 @@ def unusable(
     if is_recovery(tool_input):
         sys.stderr.write(f"boundread: warning: {what}\n")
         return None
-    keys = [scope_key("session", session), scope_key("global")] + ([scope_key("project", project)] if project else [])
+    keys = [scope_key("session", session), scope_key("global")]
+    folder = project
+    while folder:  # the folder, then each one that contains it
+        keys.append(scope_key("project", folder))
+        parent = os.path.dirname(folder)  # noqa: PTH120
+        folder = parent if parent != folder else None
     if not limited and not has_scope(path_for(path), keys):
         sys.stderr.write(f"boundread: warning: {what} (this call has no budget: allowed)\n")
         return None
