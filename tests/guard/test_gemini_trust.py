@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -196,5 +197,85 @@ def test_cli_trust_refuses_a_broken_trusted_folders_file(tmp_path: Path) -> None
     done = CliRunner().invoke(app, ["init", "--dir", str(_project(tmp_path)), "--agent", "gemini", "--trust"])
     assert done.exit_code != 0
     (line,) = done.stderr.splitlines()
-    assert line.startswith(f"boundread: error: {path} is not plain JSON") and line.endswith("fix it by hand")
+    assert line.startswith(f"boundread: error: {path} is not JSON Gemini CLI reads") and line.endswith("fix it by hand")
     assert path.read_text() == "{oops"
+
+
+@pytest.mark.parametrize(("text", "stripped"), [  # as strip-json-comments in Gemini CLI 0.61's bundle gives them
+    ('{"a": "//x", // c\n "b": 1 /* d */}', '{"a": "//x",     \n "b": 1        }'),
+    ('"\\\\"//c', '"\\\\"   '),  # an escaped backslash ends the string's escapes: the quote closes it
+    ('\\"//x\n"s//"', '\\"   \n"s//"'),  # a quote after one backslash opens no string
+    ("/* open", "       "),
+    ("// x\r\n{}", "    \r\n{}"),
+    ("{} /*\xa0x*/ //\ty", "{}   \xa0      \t "),  # JavaScript's white space stays
+])
+def test_comments_are_stripped_as_gemini_strips_them(text: str, stripped: str) -> None:
+    assert gemini_trust.strip_comments(text) == stripped
+
+
+def _trust_init(folder: Path) -> Any:
+    return CliRunner().invoke(app, ["init", "--dir", str(folder), "--agent", "gemini", "--trust"])
+
+
+@pytest.mark.parametrize("raw", [b'\xff\xfe{\x00}\x00', b"[" * 100_000, b'{"/x": "YES"}'])
+def test_init_trust_on_a_file_gemini_refuses_writes_nothing_at_all(tmp_path: Path, raw: bytes) -> None:
+    folder, home = _project(tmp_path), _home(tmp_path)
+    path = _rules(home, "")
+    path.write_bytes(raw)
+    done = _trust_init(folder)
+    assert done.exit_code == 6 and isinstance(done.exception, SystemExit), done.output  # no traceback
+    (line,) = done.stderr.splitlines()
+    assert line.startswith(f"boundread: error: {path}") and line.endswith(" - fix it by hand")
+    assert "wrote:" not in done.stdout and not (folder / ".gemini").exists() and not (folder / "GEMINI.md").exists()
+    assert path.read_bytes() == raw
+    trust = gemini_trust.check(folder, home)
+    assert trust.trusted is False and str(path) in trust.detail and "refuses to start" in trust.detail
+    plain = CliRunner().invoke(app, ["init", "--dir", str(folder), "--agent", "gemini"])
+    assert plain.exit_code == 0 and f"gemini: {gemini_trust.hint(folder)}" in plain.stdout, plain.output
+    doctor = CliRunner().invoke(app, ["doctor", "--dir", str(folder), "--agent", "gemini", "--json"])
+    assert doctor.exit_code == 2 and isinstance(doctor.exception, SystemExit), doctor.output
+    (agent,) = json.loads(doctor.stdout)["agents"]
+    assert {check["name"]: check["ok"] for check in agent["checks"]}["trusted"] is False
+
+
+def test_init_trust_replaces_every_spelling_of_the_folder(tmp_path: Path) -> None:
+    folder, home = _project(tmp_path), _home(tmp_path)
+    link = tmp_path / "link"
+    link.symlink_to(folder)
+    other = str(tmp_path / "other")
+    path = _rules(home, {f"{folder}/": "DO_NOT_TRUST", other: "TRUST_FOLDER", str(link): "DO_NOT_TRUST"})
+    assert gemini_trust.check(folder, home).trusted is False
+    done = _trust_init(folder)
+    assert done.exit_code == 0, done.output
+    after = json.loads(path.read_text(encoding="utf-8"))
+    assert after == {str(folder.resolve()): "TRUST_FOLDER", other: "TRUST_FOLDER"}
+    assert gemini_trust.check(folder, home).trusted is True
+
+
+@pytest.mark.parametrize(("rules", "trusted"), [
+    ({"{proj}/": "TRUST_FOLDER", "{proj}": "DO_NOT_TRUST"}, False),  # one key to Gemini: the later level counts
+    ({"{proj}": "DO_NOT_TRUST", "{proj}/.": "TRUST_FOLDER"}, True),
+])
+def test_two_spellings_of_one_folder_are_one_rule_the_later_counts(tmp_path: Path, rules: dict[str, str],
+                                                                   trusted: bool) -> None:
+    folder = _project(tmp_path)
+    _rules(_home(tmp_path), {key.format(proj=folder): level for key, level in rules.items()})
+    assert gemini_trust.check(folder, _home(tmp_path)).trusted is trusted
+
+
+def test_a_commented_file_is_read_as_gemini_reads_it_and_never_rewritten(tmp_path: Path) -> None:
+    folder, home = _project(tmp_path), _home(tmp_path)
+    text = f'{{\n  // my folders\n  "{folder}": "TRUST_FOLDER" /* mine */\n}}\n'
+    path = _rules(home, text)
+    assert gemini_trust.check(folder, home).trusted is True
+    done = _trust_init(folder)
+    assert done.exit_code == 0 and f"unchanged: {path}" in done.stdout, done.output  # trusted already
+    doctor = CliRunner().invoke(app, ["doctor", "--dir", str(folder), "--agent", "gemini", "--json"])
+    (agent,) = json.loads(doctor.stdout)["agents"]
+    assert {check["name"]: check["ok"] for check in agent["checks"]}["trusted"] is True
+    other = _project(tmp_path, "other")
+    refused = _trust_init(other)
+    assert refused.exit_code == 6, refused.output
+    (line,) = refused.stderr.splitlines()
+    assert line.startswith(f"boundread: error: {path} has comments") and "/permissions" in line
+    assert path.read_text(encoding="utf-8") == text and not (other / ".gemini").exists()

@@ -88,16 +88,18 @@ def init(
         if mcp or (uninstall and agent in install.MCP_AGENTS):  # uninstall removes our server, if there
             server = install.mcp_change(agent, directory, user=user, uninstall=uninstall, program=program)
             changes += [server] if mcp or server.changed else []
+        # every change planned before any is written: a trust file init cannot merge leaves the settings as they were
+        trusted = None
+        if trust:
+            trusted = gemini_trust.change(root) if agent == "gemini" else \
+                install.codex_trust_change(changes[0], user=user)
         if not dry_run:
             install.apply(changes)
-        if trust and agent == "gemini":
-            changes.append(gemini_trust.change(root))
-            if not dry_run:
-                gemini_trust.apply(changes[-1])
-        elif trust:
-            changes.append(install.codex_trust_change(changes[0], user=user))
-            if not dry_run:
-                install.apply(changes[-1:])
+            if trusted is not None and agent == "gemini":
+                gemini_trust.apply(trusted)
+            elif trusted is not None:
+                install.apply([trusted])
+        changes += [trusted] if trusted is not None else []
     except BoundreadError as exc:
         typer.echo(f"boundread: error: {exc}", err=True)
         raise typer.Exit(int(exc.exit_code)) from None

@@ -9,7 +9,9 @@ to trust the folder reads every file whole without a word, and ``gemini -p`` ref
 
     {"/abs/project": "TRUST_FOLDER"}      # also TRUST_PARENT (the folder's parent) and DO_NOT_TRUST
 
-The longest entry whose folder holds the project wins; no entry is "not trusted". Before the file,
+Gemini strips ``//`` and ``/* */`` comments before it parses the file (strip-json-comments) and keys each
+entry by its normalised path, a later spelling of a path replacing an earlier one's level. The longest
+entry whose folder holds the project wins; no entry is "not trusted". Before the file,
 ``GEMINI_CLI_TRUST_WORKSPACE=true``/``false`` (and ``GEMINI_RESTRICTED_MODE=true``) decide, and a user
 setting ``security.folderTrust.enabled: false`` trusts every folder. A file that is not an object of
 those three levels stops Gemini CLI at start. Read from the 0.61 bundle; the e2e test
@@ -20,6 +22,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 import tempfile
 from collections.abc import Mapping
@@ -31,6 +34,10 @@ from boundread.guard import install
 
 LEVELS = ("TRUST_FOLDER", "TRUST_PARENT", "DO_NOT_TRUST")
 ENV = "GEMINI_CLI_TRUST_WORKSPACE"
+_JS_SPACE = frozenset("\t\n\v\f\r \u00a0\u1680\u2028\u2029\u202f\u205f\u3000\ufeff"
+                      + "".join(map(chr, range(0x2000, 0x200B))))  # JavaScript's \s
+_MARK = re.compile('["/]')  # where a string or a comment may start or end
+MOST = 4 * 1024 * 1024  # bytes of trustedFolders.json read at most: a folder list, not a data file
 
 
 @dataclass(frozen=True)
@@ -63,31 +70,76 @@ def _within(parent: str, child: str) -> bool:
     return Path(child).is_relative_to(parent)
 
 
-def _read(path: Path) -> tuple[str | None, dict[str, str]]:
-    """The text of trustedFolders.json (None: missing) and its rules; Corrupt when Gemini would refuse it."""
+def strip_comments(text: str) -> str:
+    """``text`` with its ``//`` and ``/* */`` comments outside strings blanked (each character but JavaScript's
+    white space a space), as strip-json-comments 3 does it for Gemini CLI: a ``"`` after an odd run of
+    backslashes starts or ends no string, a ``//`` comment ends at a newline, an open one at the end."""
+    out: list[str] = []
+    n, start, inside = len(text), 0, False
+    found = _MARK.search(text)
+    while found:
+        i, char = found.start(), found.group()
+        before = i
+        while before and text[before - 1] == "\\":
+            before -= 1
+        if char == '"' and (i - before) % 2 == 0:
+            inside = not inside
+        elif not inside and char == "/" and text[i + 1:i + 2] in ("/", "*"):
+            end = text.find("\n", i) if text[i + 1] == "/" else text.find("*/", i + 2)
+            end = n if end < 0 else end if text[i + 1] == "/" else end + 2
+            out += [text[start:i], "".join(c if c in _JS_SPACE else " " for c in text[i:end])]
+            start = end
+            found = _MARK.search(text, end)
+            continue
+        found = _MARK.search(text, i + 1)
+    out.append(text[start:])
+    return "".join(out)
+
+
+def _read(path: Path) -> tuple[str | None, dict[str, str], bool]:
+    """The text of trustedFolders.json (None: missing), its rules as Gemini reads them, and whether the text is
+    plain JSON in UTF-8 (so a rewrite loses nothing); Corrupt when Gemini would refuse it."""
     try:
-        text = path.read_text(encoding="utf-8")
+        with path.open("rb") as fh:
+            raw = fh.read(MOST + 1)
     except FileNotFoundError:
-        return None, {}
+        return None, {}, True
+    if len(raw) > MOST:
+        raise Corrupt(f"{path} is over {MOST // (1024 * 1024)} MB, not a list of folders", "fix it by hand")
     try:
-        data = json.loads(text)
+        text, utf8 = raw.decode("utf-8"), True
+    except UnicodeDecodeError:
+        text, utf8 = raw.decode("utf-8", "replace"), False  # as Node reads it: a bad byte is U+FFFD
+    plain = strip_comments(text)
+    faithful = utf8 and plain == text
+    try:
+        data = json.loads(plain, parse_constant=_no_constant)
     except json.JSONDecodeError as exc:
-        raise Corrupt(f"{path} is not plain JSON (line {exc.lineno}: {exc.msg}; comments are Gemini's, not ours)",
+        raise Corrupt(f"{path} is not JSON Gemini CLI reads (line {exc.lineno}: {exc.msg}): it refuses to start",
                       "fix it by hand") from None
+    except (ValueError, RecursionError) as exc:
+        what = "nested too deeply" if isinstance(exc, RecursionError) else str(exc)
+        raise Corrupt(f"{path} is not JSON Gemini CLI reads ({what}): it refuses to start", "fix it by hand") \
+            from None
     if not isinstance(data, dict):
         raise Corrupt(f"{path} is not a JSON object: Gemini CLI refuses to start", "fix it by hand")
     bad = [key for key, level in data.items() if level not in LEVELS]
     if bad:
         raise Corrupt(f"{path}: {bad[0]!r} has a trust level other than {', '.join(LEVELS)}: Gemini CLI refuses "
                       "to start", "fix it by hand")
-    return text, data
+    return text, data, faithful
+
+
+def _no_constant(name: str) -> object:
+    raise ValueError(f"{name} is not JSON")
 
 
 def _trust_off(home: Path, env: Mapping[str, str]) -> bool:
     """Whether the user's settings.json turns folder trust off (``security.folderTrust.enabled: false``)."""
     try:
-        data = json.loads((gemini_dir(home, env) / "settings.json").read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError):
+        with (gemini_dir(home, env) / "settings.json").open("rb") as fh:
+            data = json.loads(strip_comments(fh.read(MOST).decode("utf-8", "replace")))
+    except (OSError, ValueError, RecursionError):
         return False
     security = data.get("security") if isinstance(data, dict) else None
     folder = security.get("folderTrust") if isinstance(security, dict) else None
@@ -107,10 +159,10 @@ def check(folder: Path, home: Path, env: Mapping[str, str] | None = None) -> Tru
         return Trust(True, "folder trust is off (security.folderTrust.enabled: false): Gemini trusts every folder")
     path = folders_path(home, env)
     try:
-        _, rules = _read(path)
+        _, rules, _ = _read(path)
     except Corrupt as exc:
         return Trust(False, exc.what)
-    except (OSError, UnicodeDecodeError) as exc:
+    except OSError as exc:
         return Trust(None, f"cannot read {path}: {exc}")
     found = _rule(folder, rules)
     if found is None:
@@ -122,12 +174,17 @@ def check(folder: Path, home: Path, env: Mapping[str, str] | None = None) -> Tru
 
 
 def _rule(folder: Path, rules: dict[str, str]) -> tuple[str, str] | None:
-    """The rule Gemini applies to ``folder``: the longest whose folder (TRUST_PARENT: its parent) holds it."""
+    """The rule Gemini applies to ``folder``: the longest whose folder (TRUST_PARENT: its parent) holds it. Rules
+    are keyed as Gemini loads them (absolute, ``.``, ``..`` and a trailing ``/`` resolved, no link followed): of
+    two that are one key, the later one's level counts, in the first one's place, as in a JavaScript object."""
     here = _normal(str(folder))
-    best: tuple[int, str, str] | None = None
+    keyed: dict[str, tuple[str, str]] = {}
     for rule, level in rules.items():
-        key = _normal(rule)
-        scope = _normal(str(Path(key).parent)) if level == "TRUST_PARENT" else key
+        key = os.path.abspath(rule)  # noqa: PTH100 - Node's path.resolve: Path.resolve would follow links
+        keyed[key.lower() if sys.platform in ("darwin", "win32") else key] = (rule, level)
+    best: tuple[int, str, str] | None = None
+    for key, (rule, level) in keyed.items():
+        scope = _normal(str(Path(key).parent) if level == "TRUST_PARENT" else key)
         if _within(scope, here) and (best is None or len(key) > best[0]):
             best = (len(key), rule, level)
     return None if best is None else (best[1], best[2])
@@ -147,16 +204,28 @@ def hint(folder: Path) -> str:
 def trusted_folders(folder: Path, home: Path, env: Mapping[str, str] | None = None) -> tuple[Path, str | None, str]:
     """The user's trustedFolders.json with ``folder`` trusted: (path, text before or None, text after).
 
-    Only our entry changes: ``folder``'s own is set to TRUST_FOLDER (a DO_NOT_TRUST there included, as asked),
-    the others stay as they are, in order; nothing changes when a rule already trusts it. Corrupt (nothing
-    written) when the file is not what Gemini reads."""
+    Only our entry changes: ``folder``'s own is set to TRUST_FOLDER (a DO_NOT_TRUST there included, as asked), in
+    the place of every entry that names the same folder, however spelt (a trailing ``/``, a link: Gemini would
+    keep the later one, or the first of two as long); the others stay as they are, in order;
+    nothing changes when a rule already trusts it. Corrupt (nothing written) when the file is not what Gemini
+    reads, or holds comments or bytes that are not UTF-8, which a rewrite would lose."""
     path = folders_path(home, env)
-    before, rules = _read(path)
+    before, rules, faithful = _read(path)
     found = _rule(folder, rules)
     if before is not None and found is not None and found[1] != "DO_NOT_TRUST":
         return path, before, before
-    rules = {**rules, os.path.realpath(folder): "TRUST_FOLDER"}
-    return path, before, json.dumps(rules, indent=2, ensure_ascii=False) + "\n"
+    if not faithful:
+        raise Corrupt(f"{path} has comments or bytes that are not UTF-8, which rewriting it would lose",
+                      f"trust {folder} from gemini (/permissions), or remove them and run init --trust again")
+    mine, here = os.path.realpath(folder), _normal(str(folder))
+    merged: dict[str, str] = {}
+    for rule, level in rules.items():
+        if _normal(rule) == here and level != "TRUST_PARENT":  # the folder's own entry: ours, in the first's place
+            merged.setdefault(mine, "TRUST_FOLDER")
+        elif rule != mine:
+            merged[rule] = level
+    merged.setdefault(mine, "TRUST_FOLDER")
+    return path, before, json.dumps(merged, indent=2, ensure_ascii=False) + "\n"
 
 
 def write(path: Path, text: str) -> None:
