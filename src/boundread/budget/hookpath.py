@@ -23,6 +23,7 @@ from boundread.budget.schema import (
     RECENT_DIGESTS,
     RECORD_CALL,
     SCOPE_WHERE,
+    SESSION_PROJECT,
     TOUCH_SESSION,
     WITH_SESSION_PROJECT,
     scope_key,
@@ -80,16 +81,16 @@ def scopes_of(session: str, project: str | None) -> tuple[list[tuple[str, str]],
     return scopes, keys, f"SELECT scope, {LIMIT_COLS} FROM limits WHERE scope IN ({','.join('?' * len(keys))})"
 
 
-def own_project(found: list[Any], project: str | None) -> tuple[str | None, list[Any]]:
-    """The project a call counts in and the limits rows of its scopes, from the limits query with
-    ``WITH_SESSION_PROJECT``: the session's first project when it has one (a later payload from a subfolder
-    stays in it, as ``SqlLedger.record_call`` decides), else the payload's."""
+def own_project(found: list[Any], project: str | None) -> tuple[str | None, list[Any], bool]:
+    """The project a call counts in, the limits rows of its scopes, and whether the session has a first project
+    already, from the limits query with ``WITH_SESSION_PROJECT``: the session's first project when it has one (a
+    later payload from a subfolder stays in it, as ``SqlLedger.record_call`` decides), else the payload's."""
     first = next((str(row[0])[1:] for row in found if str(row[0]).startswith("@")), None)
     rows = [row for row in found if not str(row[0]).startswith("@")]
     if first is None or first == project:
-        return project, rows
+        return project, rows, first is not None
     theirs = scope_key("project", project) if project else None
-    return first, [row for row in rows if str(row[0]) != theirs]
+    return first, [row for row in rows if str(row[0]) != theirs], True
 
 
 def check(path: str, session: str, project: str | None, tool: str, tool_input: Any, depth: int) -> str | None:
@@ -107,8 +108,8 @@ def check(path: str, session: str, project: str | None, tool: str, tool_input: A
             if db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
                 raise NeedsLedger("the ledger is not in WAL mode")
             keeper = _keeper(path)
-            first, found = own_project(db.execute(select + WITH_SESSION_PROJECT, (*keys, session, session)).fetchall(),
-                                       project)
+            first, found, settled = own_project(
+                db.execute(select + WITH_SESSION_PROJECT, (*keys, session, session)).fetchall(), project)
             if first != project:
                 project = first
                 scopes, keys, select = scopes_of(session, project)
@@ -123,7 +124,8 @@ def check(path: str, session: str, project: str | None, tool: str, tool_input: A
             raise NeedsLedger(str(exc)) from exc
         try:
             db.execute("BEGIN IMMEDIATE")  # closing without COMMIT rolls back
-            verdict = _record(db, select, scopes, keys, session, project, tool, action_digest(tool, tool_input), depth)
+            verdict = _record(db, select, scopes, keys, session, project, tool, action_digest(tool, tool_input), depth,
+                              settled=settled)
             db.execute("COMMIT")
             if os.stat(f"{path}-wal").st_size > CHECKPOINT_BYTES:
                 db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
@@ -162,12 +164,23 @@ def _record(
     digest: str,
     depth: int,
     count_call: str = COUNT_CALL,
+    *,
+    settled: bool = True,
+    lock: str | None = None,
 ) -> str | None:
     """``SqlLedger.record_call`` with ``policy.decide``, in integers while every limit is clearly far.
 
-    ``db``: a sqlite3 connection, or pghook's libpq one (``count_call``: PostgreSQL's spelling).
+    ``db``: a sqlite3 connection, or pghook's libpq one (``count_call``: PostgreSQL's spelling, ``lock``: the
+    query that locks the limits rows of the scopes). ``settled``: the session had its first project when the
+    limits were read; if not, another first call of it, from another folder, may have set it since.
     """
     db.execute(TOUCH_SESSION, (session, project))
+    now = None if settled else db.execute(SESSION_PROJECT, (session,)).fetchone()
+    if now and now[0] and str(now[0]) != project:  # under the write lock now: the project the session has
+        project = str(now[0])
+        scopes, keys, select = scopes_of(session, project)
+        if lock is not None:
+            db.execute(lock.format(marks=",".join("?" * len(keys))), tuple(sorted(keys)))
     rows = {row[0]: row[1:] for row in db.execute(select, keys)}
     limited = [(kind, name, rows[key]) for (kind, name), key in zip(scopes, keys, strict=True) if key in rows]
     limited = [(kind, name, row) for kind, name, row in limited if _set(row)]

@@ -212,7 +212,8 @@ def check(
             raise NeedsLedger(str(exc)) from None  # no tables yet: PostgresLedger creates them
         if version is None or version[0] != CURRENT_VERSION:
             raise NeedsLedger("the schema needs a migration")
-        first, found = own_project(db.execute(select + WITH_SESSION_PROJECT, (*keys, session, session)).rows, project)
+        first, found, settled = own_project(db.execute(select + WITH_SESSION_PROJECT, (*keys, session, session)).rows,
+                                            project)
         if first != project:
             project = first
             scopes, keys, select = scopes_of(session, project)
@@ -223,7 +224,7 @@ def check(
         db.script("BEGIN")
         db.execute(LOCK_SCOPES.format(marks=",".join("?" * len(keys))), tuple(sorted(keys)))
         verdict = _record(db, select, scopes, keys, session, project, tool, action_digest(tool, tool_input), depth,
-                          count_call=COUNT_CALL_PG)
+                          count_call=COUNT_CALL_PG, settled=settled, lock=LOCK_SCOPES)
         db.script("COMMIT")
         return verdict
     except PgError as exc:  # closing without COMMIT rolls back: nothing of this call is left

@@ -176,8 +176,9 @@ class SqlLedger:
 
         The project is the session's first (``TOUCH_SESSION``), whatever ``project`` a later call names."""
         first = self._guarded(lambda: self._db.execute(SESSION_PROJECT, (session,)).fetchone())
+        settled = bool(first and first[0])  # a session's first project, once set, never changes
         project = str(first[0]) if first and first[0] else project
-        scopes = [Scope("session", session), Scope("global")] + ([Scope("project", project)] if project else [])
+        scopes = _scopes(session, project)
         keys = tuple(s.key for s in scopes)
         query = f"SELECT COUNT(*) FROM limits WHERE scope IN ({','.join('?' * len(keys))})"
         if not self._guarded(lambda: self._db.execute(query, keys).fetchone()[0]):
@@ -185,6 +186,11 @@ class SqlLedger:
         with self._tx() as db:
             self._lock(db, "limits", keys)  # one decision at a time per limited scope: the same denies
             db.execute(TOUCH_SESSION, (session, project))
+            now = None if settled else db.execute(SESSION_PROJECT, (session,)).fetchone()
+            if now and now[0] and str(now[0]) != project:  # another first call of the session got in first
+                project = str(now[0])
+                scopes = _scopes(session, project)
+                self._lock(db, "limits", tuple(s.key for s in scopes))
             views = tuple(ScopeView(s, lim, totals_of(db, s)) for s in scopes if not (lim := limits_of(db, s)).empty)
             repeat = max((v.limits.max_repeat or 0 for v in views), default=0)
             recent = tuple(r[0] for r in db.execute(RECENT_DIGESTS, (session, max(repeat, 1))))
@@ -220,6 +226,11 @@ class SqlLedger:
             " UNION SELECT substr(scope, 9) FROM limits WHERE scope LIKE 'project:%' ORDER BY 1"
         )
         return self._guarded(lambda: [r[0] for r in self._db.execute(query, ())])
+
+
+def _scopes(session: str, project: str | None) -> list[Scope]:
+    """The scopes a call of ``session`` in ``project`` counts in."""
+    return [Scope("session", session), Scope("global")] + ([Scope("project", project)] if project else [])
 
 
 def _same_request(db: Any, rec: UsageRecord) -> tuple[int, str, int, int, int, int, int, int] | None:
