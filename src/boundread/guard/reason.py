@@ -89,7 +89,10 @@ def commands(kind: str, quoted: str, found: dict[str, object], line_cap: int) ->
                 f"boundread extract {quoted} --grep PATTERN --context 2"]
     if kind in _SHEETS:
         sheets = found.get("sheets")
-        first = f" {quote(str(sheets[0]))}" if isinstance(sheets, list) and sheets else ""
+        name = str(sheets[0]) if isinstance(sheets, list) and sheets else ""
+        if name.startswith("-"):  # an option to the command line: the name goes last, after --
+            return [f"boundread info {quoted}", f"boundread sheets {quoted} --max-rows 50 -- {quote(name)}"]
+        first = f" {quote(name)}" if name else ""
         return [f"boundread info {quoted}", f"boundread sheets {quoted}{first} --max-rows 50"]
     if kind in _SLIDES:
         return [f"boundread info {quoted}", f"boundread pages {quoted} 1-5"]
