@@ -200,8 +200,9 @@ def test_the_config_mode_wins_over_the_hook_flag(project: Path, tmp_path: Path, 
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     work = tmp_path / "work"
     work.mkdir()
+    shutil.copy(project / "report.pdf", work)  # inside the folder the call comes from: redirect may rewrite it
     (work / ".boundread.toml").write_text('[guard]\nmode = "deny"\n', encoding="utf-8")
-    payload = claude_read(project / "report.pdf", work)
+    payload = claude_read(work / "report.pdf", work)
     assert specific(hook(payload, capsys, "--mode", "redirect"))["permissionDecision"] == "deny"
     monkeypatch.setenv("BOUNDREAD_GUARD_MODE", "redirect")  # the environment over the project file
     assert specific(hook(payload, capsys))["permissionDecision"] == "allow"
@@ -214,16 +215,18 @@ def test_a_locking_user_config_does_not_hold_mode(project: Path, tmp_path: Path,
     user.write_text('[guard]\nlock = true\nmode = "deny"\n', encoding="utf-8")
     work = tmp_path / "work"
     work.mkdir()
+    shutil.copy(project / "report.pdf", work)
     (work / ".boundread.toml").write_text('[guard]\nmode = "redirect"\n', encoding="utf-8")
-    assert specific(hook(claude_read(project / "report.pdf", work), capsys))["permissionDecision"] == "allow"
+    assert specific(hook(claude_read(work / "report.pdf", work), capsys))["permissionDecision"] == "allow"
 
 
 def test_a_bad_mode_is_a_note_and_the_flag_applies(project: Path, tmp_path: Path,
                                                    capsys: pytest.CaptureFixture[str]) -> None:
     work = tmp_path / "work"
     work.mkdir()
+    shutil.copy(project / "report.pdf", work)
     (work / ".boundread.toml").write_text('[guard]\nmode = "sometimes"\n', encoding="utf-8")
-    code = guard_main.run(["--mode", "redirect"], io.StringIO(json.dumps(claude_read(project / "report.pdf", work))))
+    code = guard_main.run(["--mode", "redirect"], io.StringIO(json.dumps(claude_read(work / "report.pdf", work))))
     captured = capsys.readouterr()
     assert code == 0 and '"allow"' in captured.out
     assert ".boundread.toml [mode]: 'sometimes' is neither deny nor redirect; ignored" in captured.err

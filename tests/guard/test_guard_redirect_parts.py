@@ -105,10 +105,12 @@ def test_a_name_that_starts_with_a_dash_gives_commands_that_run(long_pdf: Path, 
 
 
 def test_a_cached_slice_is_only_given_to_calls_from_the_folder_it_was_written_for(
-        long_pdf: Path, tmp_path: Path, _out: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    project, elsewhere = tmp_path / "project", tmp_path / "elsewhere"
-    project.mkdir()
-    elsewhere.mkdir()
+        long_pdf: Path, tmp_path: Path, _out: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    project = tmp_path / "project"
+    elsewhere = project / "elsewhere"  # another folder of the same project: the agent ran cd
+    elsewhere.mkdir(parents=True)
+    monkeypatch.setenv("CLAUDE_PROJECT_DIR", str(project))
     shutil.copy(long_pdf, project / "doc.pdf")
     seen = []
     for cwd in (project, elsewhere, project):
@@ -242,7 +244,8 @@ def test_an_extraction_past_the_deadline_keeps_the_deny_and_leaves_nothing(
 
     monkeypatch.setattr(handler, "extract", slow)
     monkeypatch.setattr(slices, "DEADLINE", 0.2)
-    body = hook(claude_read(long_pdf, tmp_path), capsys, "--mode", "redirect")["hookSpecificOutput"]
+    shutil.copy(long_pdf, tmp_path / "long.pdf")
+    body = hook(claude_read(tmp_path / "long.pdf", tmp_path), capsys, "--mode", "redirect")["hookSpecificOutput"]
     assert calls == [0.2]  # the extraction ran, under the redirect's deadline
     assert body["permissionDecision"] == "deny" and "Not an error" in body["permissionDecisionReason"]
     assert not _out.exists() or {p.name for p in _out.iterdir()} <= {".gitignore"}

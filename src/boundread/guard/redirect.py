@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import os
 
-from boundread.guard import dialects, reason, slices
+from boundread.guard import dialects, permissions, reason, slices
 from boundread.guard.config import GuardConfig
 from boundread.guard.decide import ALLOW, Decision, check_read
 from boundread.guard.slices import SLICE_CHARS
@@ -52,6 +52,9 @@ def rewrite(call: dialects.Call, decision: Decision, cfg: GuardConfig) -> Decisi
     """The rewritten call for a denied one, or ``decision`` itself when no rewrite is safe."""
     if call.agent not in REWRITES or call.reads or not decision.denied or decision.rule in ("budget", "error"):
         return decision
+    target = call.path if call.action == dialects.READ else decision.path
+    if not target or not permissions.may_rewrite(call.agent, call.tool, [_absolute(target, call.cwd)], call.cwd):
+        return decision  # outside the project, or a client rule the rewrite would step around: the deny stands
     try:
         if call.action == dialects.READ and REWRITES[call.agent]:
             found = _read(call, decision, cfg)

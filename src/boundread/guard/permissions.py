@@ -1,0 +1,124 @@
+"""May redirect mode rewrite this call? Only where the rewrite cannot grant what the client would have refused.
+
+Claude Code evaluates its permission rules on the input a hook hands back: a ``deny`` rule on ``Bash(cat
+report.pdf)`` no longer matches once the hook rewrote the command to ``boundread extract report.pdf``, and an
+``allow`` answer skips the prompt the original call would have raised (verified with Claude Code 2.1.332; its
+Read rules are checked before the hook, and held). So a call is rewritten only when:
+
+- every file the rewrite reads is inside the project (``$CLAUDE_PROJECT_DIR``, else the payload's ``cwd``), the
+  folder the client lets the agent read without asking (Gemini refuses files outside its workspace);
+- and no rule of the user's could be stepped around: for Claude Code, no ``deny`` or ``ask`` rule in its
+  settings (managed, user, project, local) names the tool; for Gemini CLI, no tool exclusion or core-tool list
+  (``tools.exclude``, ``tools.core``, the older ``excludeTools``/``coreTools``) and no policy file; for Codex, no
+  execution-policy ``.rules`` file. (Whether Gemini and Codex check their rules again on the rewritten input was
+  not verified; where such rules exist, boundread does not find out by stepping around them.)
+
+Otherwise the deny stands: a deny grants nothing. Runs only on the redirect path (a call about to be denied).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+_CLAUDE_SETTINGS = (".claude/settings.json", ".claude/settings.local.json")
+_MANAGED = ("/etc/claude-code/managed-settings.json", "/Library/Application Support/ClaudeCode/managed-settings.json")
+_MOST_BYTES = 4 << 20  # a settings file larger than this is not read: the rules are taken to exist
+
+
+def project_root(cwd: str) -> str:
+    """The folder the agent works in, as the client declared it."""
+    return os.path.realpath(os.environ.get("CLAUDE_PROJECT_DIR") or cwd or ".")
+
+
+def inside(path: str, root: str) -> bool:
+    """Is ``path`` (resolved, links followed) inside ``root``?"""
+    real = os.path.realpath(path)
+    return real == root or real.startswith(root.rstrip(os.sep) + os.sep)
+
+
+def may_rewrite(agent: str, tool: str, paths: list[str], cwd: str) -> bool:
+    """May the call of ``tool`` that reads ``paths`` be rewritten (see the module's docstring)?"""
+    root = project_root(cwd)
+    if not paths or not all(inside(path, root) for path in paths):
+        return False
+    if agent == "claude":
+        return not _claude_rules(tool, root)
+    if agent == "gemini":
+        return not _gemini_rules(root)
+    if agent == "codex":
+        home = os.environ.get("CODEX_HOME") or os.environ.get("HOME", "") + "/.codex"
+        return not (_any_file(f"{home}/rules", ".rules") or _any_file(f"{root}/.codex/rules", ".rules"))
+    return False
+
+
+def _claude_rules(tool: str, root: str) -> bool:
+    """Does any deny or ask rule in Claude Code's settings name ``tool`` (``Bash``, ``Bash(cat:*)``)?"""
+    config = os.environ.get("CLAUDE_CONFIG_DIR") or os.environ.get("HOME", "") + "/.claude"
+    files = [*_MANAGED, f"{config}/settings.json", *(f"{root}/{name}" for name in _CLAUDE_SETTINGS)]
+    return any(_names(file, tool) for file in files)
+
+
+def _gemini_rules(root: str) -> bool:
+    """Does Gemini CLI restrict its tools (exclusions, a core list) or run policy files here?"""
+    home = os.environ.get("GEMINI_CLI_HOME") or os.environ.get("HOME", "")
+    files = ("/etc/gemini-cli/settings.json", f"{home}/.gemini/settings.json", f"{root}/.gemini/settings.json")
+    if _any_file(f"{home}/.gemini/policies", ".toml") or _any_file(f"{root}/.gemini/policies", ".toml"):
+        return True
+    return any(_gemini_restricts(file) for file in files)
+
+
+def _gemini_restricts(file: str) -> bool:
+    data = _load(file)
+    if data is None:
+        return False
+    if not isinstance(data, dict):
+        return True
+    tools = data.get("tools")
+    lists = [data.get("excludeTools"), data.get("coreTools"),
+             *((tools.get("exclude"), tools.get("core")) if isinstance(tools, dict) else ())]
+    return any(bool(found) for found in lists)
+
+
+def _any_file(folder: str, suffix: str) -> bool:
+    try:
+        with os.scandir(folder) as entries:
+            return any(entry.name.endswith(suffix) for entry in entries)
+    except FileNotFoundError:
+        return False
+    except OSError:
+        return True  # a folder we cannot read may hold rules
+
+
+def _load(file: str) -> object | None:
+    """The JSON in ``file``; None when there is none; ``True`` (taken as rules) when it cannot be read."""
+    try:
+        if os.stat(file).st_size > _MOST_BYTES:
+            return True
+        with open(file, encoding="utf-8") as fh:
+            return json.load(fh)  # type: ignore[no-any-return]
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError, RecursionError):
+        return True  # a file we cannot read may hold rules: do not step around them
+
+
+def _names(file: str, tool: str) -> bool:
+    data = _load(file)
+    if data is None:
+        return False
+    if not isinstance(data, dict):
+        return True
+    permissions = data.get("permissions")
+    if not isinstance(permissions, dict):
+        return False
+    for key in ("deny", "ask"):
+        rules = permissions.get(key)
+        if isinstance(rules, list) and any(isinstance(rule, str) and _rule_tool(rule) == tool for rule in rules):
+            return True
+    return False
+
+
+def _rule_tool(rule: str) -> str:
+    """``Bash(cat:*)`` -> ``Bash``; ``Read`` -> ``Read``."""
+    return rule.split("(", 1)[0].strip()
