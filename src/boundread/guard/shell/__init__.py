@@ -7,7 +7,8 @@ scripts into interpreters (``scripts``), ``xargs``/``find -exec`` (``fanout``), 
 then read back. What each program does with its files and stdin is in ``programs`` and
 ``archives``; a bounding stage gives a use its Bounds (``guard.bounds``), which ``decide`` checks
 against the file and the caps. When the walk cannot follow the command (a syntax error, the step
-budget), the linear conservative ``scan`` decides too: a parse failure never fails open.
+budget), the linear conservative ``scan`` decides too: a parse failure never fails open. A budget run out
+keeps what the walk found so far and adds a cap, so a whole print the scan cannot name is refused.
 """
 
 from __future__ import annotations
@@ -77,10 +78,20 @@ def file_uses(text: str, cwd: str | os.PathLike[str] | None = None) -> list[File
     try:
         out = shell(text, Env(root), Stream()) if plain is None else _walk_plain(plain, Env(root), ctx)
         ctx.show(out.named("the command"))
-    except (Exhausted, RecursionError, ImportError):  # ImportError: tree-sitter is not installed
+    except ImportError:  # tree-sitter is not installed
         from boundread.guard.shell import scan
 
         return scan.uses(text, root)
+    except (Exhausted, RecursionError):
+        from boundread.guard.shell import scan  # what the walk found before it stopped, a cap, and the scan's
+        from boundread.guard.shell.state import STEPS, UNCHECKED
+
+        ctx.cap(f"the command is too big to follow in boundread's budget ({STEPS:,} steps); "
+                "only what was walked before it stopped, and the names it has, were checked")
+        named, cut = scan.scan(text, root)
+        if cut:  # a reader past the words the scan looked at: what it prints is unchecked
+            named.append(FileUse(PRINT, UNCHECKED, "the command"))
+        return list(dict.fromkeys([*ctx.uses, *named]))
     found = list(dict.fromkeys(ctx.uses))
     if unsure:
         from boundread.guard.shell import scan  # re: only for what the parser could not read

@@ -29,7 +29,7 @@ def _cd(args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
     if UNKNOWN in target:
         return Stream()
     env.vars["OLDPWD"] = env.cwd
-    env.cwd = env.vars["PWD"] = env.path(target)
+    env.cwd = env.vars["PWD"] = env.logical(target)
     return Stream()
 
 
@@ -66,6 +66,10 @@ def _echo(args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
 def _printf(args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
     if args[:1] == ["-v"]:
         return Stream()
+    if len(args) == 1 and "%" not in args[0]:  # `printf 'a.log\nb.log\n'`: the format's escapes are the text
+        from boundread.guard.shell import words
+
+        return Stream(text=words.ansi_c(args[0]))
     return Stream(text="\n".join(args[1:]) + "\n" if len(args) > 1 else (args[0] if args else ""))
 
 

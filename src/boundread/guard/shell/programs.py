@@ -125,6 +125,37 @@ def run(argv: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
     return Stream(stdin.named(name), "")  # unknown: its stdin may come out as it went in
 
 
+#: Programs whose output is lines of their input as they were (the order and number may change, not a line).
+_UNCHANGED = frozenset({"cat", "tac", "head", "tail", "sort", "tee", "shuf"})
+#: Options of those that change lines: cat -n/-b/-A/-v/-E/-T number or mark them, sort/shuf -o write elsewhere.
+_CHANGING = frozenset("nbAvetET")
+
+
+def unchanged(argv: list[str]) -> bool:
+    """Does ``argv`` print the lines it reads as they are (``cat f``, ``head -n 5``, ``sort``) - not ``cut``,
+    ``sed``, ``tr``, ``cat -n``? Only then is what a stream carries a file's own text (a list of names)."""
+    if not argv or base(argv[0]) not in _UNCHANGED:
+        return False
+    if base(argv[0]) not in ("cat", "tac"):
+        return True
+    return not any(arg.startswith("-") and arg not in ("-", "--") and set(arg[1:]) & _CHANGING for arg in argv[1:])
+
+
+def exact(argv: list[str], out: Stream, stdin: Stream) -> bool:
+    """Is ``out``, what ``argv`` printed from ``stdin``, all it prints as it is (``Stream.exact``)? A wrapper,
+    shell or ``xargs`` prints what the commands it ran did (judged there); ``cat``/``head``/``sort`` pass on
+    their input's lines; a builtin, ``ls`` or ``find`` prints the text it was modelled with; any other
+    program's output is not known (``git ls-files``), or is its input changed (``cut``, ``sed``, ``tr``)."""
+    name = base(argv[0]) if argv else ""
+    if name in _WRAPPERS or name in SHELLS or name in ("xargs", "eval", "source", "."):
+        return out.exact
+    if unchanged(argv):
+        return out.exact and stdin.exact
+    if name in builtin.BUILTINS or name in ("find", "fd", "fdfind"):
+        return out.exact and not out.flows
+    return False
+
+
 def _write(env: Env, ctx: Ctx, target: str, stream: Stream) -> None:
     if UNKNOWN in target:
         return

@@ -18,20 +18,41 @@ _MOST_STATS = 400
 
 
 def uses(text: str, root: str) -> list[FileUse]:
+    return scan(text, root)[0]
+
+
+def scan(text: str, root: str) -> tuple[list[FileUse], bool]:
+    """The uses, and whether the scan left words unlooked at in a text that names a reader: a file
+    printed there is not in the uses (the caller then counts an unchecked name as printed)."""
     from boundread.guard.shell import archives, greps, programs
 
+    readers = set(programs._DUMPERS) | greps.GREPS | archives.PROGRAMS | programs.SHELLS | \
+        {"head", "tail", "sed", "awk", "gawk", "dd", "jq", "cp", "tee", "xargs", "find", "eval"}
+
+    def reads(word: str) -> bool:
+        return os.path.basename(word) in readers or programs.is_interpreter(os.path.basename(word))
+
     words: list[str] = []
-    for match in _WORD.finditer(text):
+    matches = _WORD.finditer(text)
+    for match in matches:
         word = next(group for group in match.groups() if group is not None)
         if word and len(word) < 4096:
             words.append(word.rsplit("=", 1)[-1] if "=" in word and not word.startswith("-") else word)
         if len(words) >= _MOST_WORDS:
             break
-    readers = set(programs._DUMPERS) | greps.GREPS | archives.PROGRAMS | programs.SHELLS | \
-        {"head", "tail", "sed", "awk", "gawk", "dd", "jq", "cp", "tee", "xargs", "find", "eval"}
-    if not any(os.path.basename(word) in readers or programs.is_interpreter(os.path.basename(word))
-               for word in words):
-        return []
+    named = any(reads(word) for word in words)
+    left = False
+    for match in matches:  # past the words looked at: only whether a reader is named there
+        left = True
+        if named or reads(next(group for group in match.groups() if group is not None)):
+            return _files(words, root), True
+    if not named:
+        return [], False
+    found = _files(words, root)
+    return found, left or len(dict.fromkeys(words)) > _MOST_STATS
+
+
+def _files(words: list[str], root: str) -> list[FileUse]:
     folders = [root]
     found: list[FileUse] = []
     stats = 0

@@ -62,15 +62,21 @@ class Exhausted(Exception):
 
 
 class Stream:
-    __slots__ = ("flows", "text")
+    """``exact``: the flows and text are the files' bytes and the text as they are, or lines of them (``cat``,
+    ``<``, ``head``, ``sort``); False once a program may have changed them (``cut``, ``sed``, ``tr``), so a
+    file's content is not what the stream carries (``known_text`` is then None)."""
 
-    def __init__(self, flows: list[Flow] | None = None, text: str = "") -> None:
+    __slots__ = ("exact", "flows", "text")
+
+    def __init__(self, flows: list[Flow] | None = None, text: str = "", exact: bool = True) -> None:
         self.flows: list[Flow] = flows or []
         self.text = text
+        self.exact = exact
 
     def add(self, other: Stream) -> None:
         self.flows.extend(other.flows)
         self.text += other.text
+        self.exact = self.exact and other.exact
 
     def named(self, program: str) -> list[Flow]:
         """The flows, each credited to ``program`` when no reader has been named yet (``cat < f``)."""
@@ -105,7 +111,21 @@ class Env:
         return env
 
     def path(self, word: str) -> str:
-        """``word`` as an absolute, normalised path against the shell's cwd (``..`` resolved as bash's cd does)."""
+        """``word`` as an absolute, normalised path against the shell's cwd, as the kernel opens it: a ``..``
+        after a symlink goes up from the link's target (``lnk/../f``), not from where the link is."""
+        joined = os.path.join(self.cwd, os.path.expanduser(word))
+        logical = os.path.normpath(joined)
+        if ".." not in joined:
+            return logical
+        head, tail = os.path.split(joined)  # the last part itself is left as named (a link there is read as is)
+        if tail in ("", ".", ".."):
+            physical = os.path.realpath(joined)
+            return logical if physical == os.path.realpath(logical) else physical
+        where = os.path.realpath(head)
+        return logical if where == os.path.realpath(os.path.dirname(logical)) else os.path.join(where, tail)
+
+    def logical(self, word: str) -> str:
+        """``word`` against the cwd with ``..`` dropping the part before it, as bash's ``cd`` does."""
         return os.path.normpath(os.path.join(self.cwd, os.path.expanduser(word)))
 
 
@@ -165,20 +185,32 @@ def read_file(env: Env, word: str, program: str) -> Stream:
     absolute = env.path(word)
     written = env.writes.get(absolute)
     if written is not None:
-        return Stream(written.named(program), written.text)
+        return Stream(written.named(program), written.text, written.exact)
     return Stream([(absolute, (), program)])
 
 
-def known_text(stream: Stream) -> str | None:
-    """All a stream carries, when that is known: its text plus the content of each file flowing in it, when
-    every one is a small regular file (``$(cat list)``, ``cat list | while read f``); else None."""
-    for path, _found, _program in stream.flows[:FANOUT + 1]:
+def known_text(stream: Stream, ctx: Ctx) -> str | None:
+    """All a stream carries, when that is known: its text plus the content of each file flowing in it, when the
+    stream passed them on unchanged (``exact``) and all of it is small text (at most SMALL_SCRIPT together:
+    ``$(cat list)``, ``cat list | while read f``); else None. What is handed on is charged to the budget."""
+    if not stream.exact or len(stream.flows) > FANOUT:
+        return None
+    total = len(stream.text)
+    for path, _found, _program in stream.flows:
         try:
-            if not (os.path.isfile(path) and os.stat(path).st_size <= SMALL_SCRIPT):
+            if not os.path.isfile(path):
                 return None
+            total += os.stat(path).st_size
         except (OSError, ValueError):
             return None
-    return None if len(stream.flows) > FANOUT else small_text(stream)
+        if total > SMALL_SCRIPT:
+            return None
+    content = small_text(Stream(stream.flows))
+    if "\x00" in content or "\ufffd" in content:  # a binary file is no list of names
+        return None
+    text = "\n".join(part for part in (stream.text, content) if part)
+    ctx.step(len(text) // 256)
+    return text
 
 
 def small_text(stream: Stream) -> str:

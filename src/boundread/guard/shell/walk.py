@@ -136,7 +136,9 @@ def command(argv: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
     ctx.step()
     body = env.functions.get(argv[0]) if argv else None
     if body is None:
-        return programs.run(argv, env, ctx, stdin)
+        out = programs.run(argv, env, ctx, stdin)
+        out.exact = programs.exact(argv, out, stdin)  # `cut -f2 f`, `git ls-files`: not a known text
+        return out
     saved, env.args = env.args, argv[1:]
     try:
         return run(body, env, ctx, stdin)
@@ -275,7 +277,7 @@ def _route(out: Stream, target: str | None, env: Env, ctx: Ctx, append: bool = F
         return out
     if append:  # `>>` and an exec'd stdout: added to what the file held (the disk's, or this command's writes)
         written = read_file(env, absolute, "")
-        out = Stream([*written.flows, *out.flows], written.text + out.text)
+        out = Stream([*written.flows, *out.flows], written.text + out.text, written.exact and out.exact)
     env.writes[absolute] = out
     return Stream()
 
