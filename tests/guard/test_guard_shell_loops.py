@@ -212,6 +212,7 @@ def test_read_without_r_joins_a_line_ending_in_a_backslash(lists: Path) -> None:
     'cat upper | tr A-Z a-z | while read f; do cat "$f"; done',
     'sed "s/x/huge.log/" xfile | while read f; do cat "$f"; done',
     'git ls-files | while read f; do cat "$f"; done',
+    'git ls-files | while read f; do head -n 100000 "$f"; done',  # a bound past the caps is no bound
     'while read -r -u 3 f; do cat "$f"; done 3< one',  # another descriptor: not followed
 ])
 def test_lines_a_program_changed_or_printed_are_unchecked_names(lists: Path, command: str) -> None:
@@ -226,6 +227,8 @@ def test_lines_a_program_changed_or_printed_are_unchecked_names(lists: Path, com
     'git ls-files | while read f; do echo "$f"; done',
     'git ls-files | while read f; do cat "$f" > out; done',
     'cut -d" " -f2 pair | while read -r f; do stat "$f"; done',
+    'git ls-files | while read f; do head -n 5 "$f"; done',  # a part of each, within the caps
+    'git ls-files | while read f; do head -c 1000 "$f"; done',
 ])
 def test_unchecked_names_that_print_nothing_whole_are_allowed(lists: Path, command: str) -> None:
     decision = check_command(command, cwd=lists)

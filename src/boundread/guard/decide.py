@@ -249,6 +249,8 @@ def check_command(cmd: str, *, cwd: str | os.PathLike[str] | None = None,
     for use in uses:
         if use.action == shell.PRINT:
             if shell.UNKNOWN in use.path:  # a name a capped fan-out left unchecked: only a cap can judge it
+                if _within_caps(use.bounds, cfg):
+                    continue  # `git ls-files | while read f; do head -n 5 "$f"; done`: a part, whatever the file
                 printed.append(use.program)
                 caps = caps or [f"`{use.program}` reads names past a cut listing (`ls` gives boundread "
                                 f"{shell.FANOUT} names at most)"]
@@ -276,13 +278,20 @@ def check_command(cmd: str, *, cwd: str | os.PathLike[str] | None = None,
     return Decision(ALLOW, rule="command-ok")
 
 
-def _remote_verdict(where: str, program: str, found: tuple[Bound, ...], cfg: GuardConfig) -> Decision:
-    """A file on another host (``host:path``), printed here: it cannot be looked at, so its name decides -
-    a kind in ``deny_kinds`` (or an image) is refused unless a bound within the caps holds."""
+def _within_caps(found: tuple[Bound, ...], cfg: GuardConfig) -> bool:
+    """Does one of these bounds hold a read of a file that cannot be looked at within the caps?"""
     for bound in found:
         limit = {"bytes": cfg.text_max_bytes, "lines": cfg.line_cap, "pages": cfg.pdf_page_cap}.get(bound.unit)
         if limit is not None and bound.count <= limit:
-            return Decision(ALLOW, rule="remote-bounded", path=where)
+            return True
+    return False
+
+
+def _remote_verdict(where: str, program: str, found: tuple[Bound, ...], cfg: GuardConfig) -> Decision:
+    """A file on another host (``host:path``), printed here: it cannot be looked at, so its name decides -
+    a kind in ``deny_kinds`` (or an image) is refused unless a bound within the caps holds."""
+    if _within_caps(found, cfg):
+        return Decision(ALLOW, rule="remote-bounded", path=where)
     host, _, path = where.partition(":")
     kind = sniff.kind_from_name(path)
     if kind is None or (kind not in cfg.deny_kinds and kind != sniff.IMAGE):
