@@ -11,7 +11,7 @@ from typing import Any
 
 from boundread.core.model import ExtractResult, InfoResult, Listing
 from boundread.mcp import calls
-from boundread.render import listing_words
+from boundread.render.listing import listing_words
 from boundread.render.text import scalar
 from boundread.units import human_bytes
 

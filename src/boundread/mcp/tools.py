@@ -22,6 +22,7 @@ from boundread.errors import BoundreadError, NotFound, UsageError
 from boundread.limits import Limits, est_tokens
 from boundread.mcp import calls, text
 from boundread.ranges import parse_span, parse_spans
+from boundread.render.listing import listing_next
 
 WORKBOOKS = ("xlsx", "xls", "ods")
 # characters into one selection an ``offset`` may reach; an offset call re-reads the selection up to
@@ -151,7 +152,7 @@ def list_zip(config: Config, target: Target, *, max_entries: int = 500, password
     lines = text.listing_lines(target.shown, listing)
     body, cut = _bounded("\n".join(lines) + "\n", config.max_chars)
     first = next((e.name for e in listing.entries if not e.is_dir and not e.warnings), None)
-    steps = _calls(render.listing_next(src, listing), target)  # the next page first, then a member
+    steps = _calls(listing_next(src, listing), target)  # the next page first, then a member
     steps += [calls.render("extract", {"path": target.shown, "member": first})] if first else []
 
     def finish() -> Reply:

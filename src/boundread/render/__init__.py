@@ -44,38 +44,10 @@ def listing_dict(src: Source, listing: Listing) -> dict[str, Any]:
     for entry, raw in zip(data["entries"], listing.entries, strict=True):
         entry["ratio"] = None if raw.ratio is None else round(raw.ratio, 1)
     del data["resume"]
+    from boundread.render.listing import listing_next, listing_words
+
     return {"path": src.name, "kind": src.kind, "bytes": src.size, **data, "listed": listing_words(listing),
             "next": listing_next(src, listing)}
-
-
-def listing_next(src: Source, listing: Listing) -> list[str]:
-    from boundread.core.engine import command_line
-
-    return [] if listing.resume is None else [command_line(listing.resume, src.name)]
-
-
-def listing_words(listing: Listing) -> str | None:
-    """What a page of a listing holds: ``listed 500 of 1,200 entries (1-500)``, ``no entries in 1300-1400 of
-    1,200``; None for a whole listing (nothing cut, no range, no pattern)."""
-    shown, first, total = len(listing.entries), listing.first, listing.total_entries
-    if listing.match is None:
-        pool = f"{total:,} entries"
-    else:
-        pool = f"{listing.matching or 0:,} matching {listing.match!r} of {total:,} entries"
-    count = total if listing.matching is None else listing.matching
-    if shown:
-        last = first + shown - 1
-        if listing.truncated and count <= last:  # the walk stopped at the page: how many follow is unknown
-            which = "entries" if listing.match is None else f"matching {listing.match!r}"
-            return f"listed {shown:,} {which} ({first}-{last}); more follow"
-        if not listing.truncated and first == 1 and listing.match is None:
-            return None
-        return f"listed {shown:,} of {pool} ({first}-{last})"
-    if listing.timed_out:
-        return f"no entries listed: the listing ran out of time before entry {first:,} (see the warnings)"
-    if listing.match is not None and first == 1 and listing.last is None:
-        return f"no entries matching {listing.match!r} of {total:,}"
-    return f"no entries in {first}-{listing.last or ''} of {pool}"
 
 
 def print_json(command: str, payload: dict[str, Any]) -> None:

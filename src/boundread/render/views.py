@@ -20,7 +20,7 @@ from rich.text import Text
 
 from boundread.core.model import InfoResult, Listing, Source
 from boundread.core.sink import Sink
-from boundread.render import listing_next, listing_words
+from boundread.render.listing import listing_next, listing_words
 from boundread.render.text import count, scalar
 from boundread.units import human_bytes
 
