@@ -164,9 +164,10 @@ def sniff_bytes(head: bytes, path: Container | None = None, name: str = "") -> S
     hint = kind_from_name(name) if name else None
     if not head:
         return Sniffed(TEXT, "inode/x-empty", encoding="", note="empty file")
-    pdf_at = head.find(b"%PDF-", 0, 1024)
-    if pdf_at >= 0:
-        return Sniffed(PDF, mime_of(PDF), note="" if pdf_at == 0 else f"PDF header at byte {pdf_at}")
+    if head.startswith(b"%PDF-"):
+        return Sniffed(PDF, mime_of(PDF))
+    # The byte-0 signatures come before a "%PDF-" found further in: a tar's first member starts at byte 512
+    # and a stored zip member at byte 30 + its name, so an archive whose first member is a PDF has one there.
     if head.startswith((b"PK\x03\x04", b"PK\x05\x06", b"PK\x07\x08")):
         return _sniff_zip(path) if path is not None else Sniffed(ZIP, mime_of(ZIP))
     if head.startswith(b"7z\xbc\xaf\x27\x1c"):
@@ -194,6 +195,9 @@ def sniff_bytes(head: bytes, path: Container | None = None, name: str = "") -> S
             return Sniffed(BINARY, mime, subtype=sub)
     if head[:2] == b"MZ":
         return Sniffed(BINARY, "application/vnd.microsoft.portable-executable", subtype="pe")
+    pdf_at = head.find(b"%PDF-", 0, 1024)
+    if pdf_at > 0:  # readers accept a header within the first 1,024 bytes (a mail or HTTP prefix left on)
+        return Sniffed(PDF, mime_of(PDF), note=f"PDF header at byte {pdf_at}")
     encoding = guess_encoding(head)
     if encoding:
         return Sniffed(TEXT, _text_mime(head, hint), encoding=encoding)
