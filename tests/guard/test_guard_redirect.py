@@ -307,3 +307,34 @@ def test_init_writes_redirect_mode_for_the_verified_clients_and_updates_an_older
 ])
 def test_what_counts_as_a_dump(command: str, found: tuple[str, str, str | None, tuple[str, int] | None] | None) -> None:
     assert redirect._dump(command) == found
+
+
+@pytest.mark.parametrize("agent", ["codex", "gemini"])
+def test_the_project_is_the_payloads_folder_not_the_folder_the_command_runs_in(
+        project: Path, tmp_path: Path, agent: str, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("CLAUDE_PROJECT_DIR", raising=False)
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))  # no user rules of the clients
+    for name in ("GEMINI_CLI_HOME", "CODEX_HOME", "GEMINI_CLI_SYSTEM_SETTINGS_PATH"):
+        monkeypatch.delenv(name, raising=False)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    shutil.copy(project / "report.pdf", elsewhere / "secret.pdf")
+    shutil.copy(project / "report.pdf", project / "docs-copy.pdf")
+    if agent == "codex":
+        def payload(command: str, folder: Path) -> dict[str, Any]:
+            return {"session_id": "s", "turn_id": "t", "cwd": str(project), "hook_event_name": "PreToolUse",
+                    "tool_name": "exec_command", "tool_input": {"command": command, "workdir": str(folder)}}
+    else:
+        def payload(command: str, folder: Path) -> dict[str, Any]:
+            return {"session_id": "s", "cwd": str(project), "hook_event_name": "BeforeTool",
+                    "timestamp": "2026-12-01T00:00:00Z", "tool_name": "run_shell_command",
+                    "tool_input": {"command": command, "dir_path": str(folder)}}
+
+    def decided(answer: dict[str, Any]) -> str:
+        return str(specific(answer)["permissionDecision"] if agent == "codex" else answer["decision"])
+
+    outside = hook(payload("cat secret.pdf", elsewhere), capsys, "--mode", "redirect")
+    assert decided(outside) == "deny"  # the file is outside the project, whatever folder the command runs in
+    inside = hook(payload("cat docs-copy.pdf", project), capsys, "--mode", "redirect")
+    assert decided(inside) == "allow"  # the same call inside the project is rewritten

@@ -42,10 +42,12 @@ class Call(Record):
     ``reads``: when set, every file the call reads (a read tool beyond the agent's own,
     PowerShell's Get-Content), as ``tools.Read`` tuples; ``path`` is then the first of them.
     ``range_params``: how this tool bounds a read, for a deny reason ('' for the agent's own read tool).
+    ``root_cwd``: the payload's own folder, before a command's ``workdir``/``dir_path`` was folded into
+    ``cwd``: the project, where ``cwd`` is only where the command runs.
     """
 
     __slots__ = ("agent", "tool", "action", "path", "command", "offset", "limit", "pages", "cwd", "event",  # noqa: RUF023 - field order = argument order
-                 "tool_input", "reads", "range_params")
+                 "tool_input", "reads", "range_params", "root_cwd")
     agent: str
     tool: str
     action: str
@@ -59,13 +61,14 @@ class Call(Record):
     tool_input: Mapping[str, Any]
     reads: tuple[tools.Read, ...]
     range_params: str
+    root_cwd: str
 
     def __init__(self, agent: str, tool: str, action: str, path: str = "", command: str = "",
                  offset: object = None, limit: object = None, pages: object = None, cwd: str = "",
                  event: str = "", tool_input: Mapping[str, Any] | None = None,
-                 reads: tuple[tools.Read, ...] = (), range_params: str = "") -> None:
+                 reads: tuple[tools.Read, ...] = (), range_params: str = "", root_cwd: str | None = None) -> None:
         self._init(agent, tool, action, path, command, offset, limit, pages, cwd, event,
-                   {} if tool_input is None else tool_input, reads, range_params)
+                   {} if tool_input is None else tool_input, reads, range_params, cwd if root_cwd is None else root_cwd)
 
 
 class Reply(Record):
@@ -141,6 +144,7 @@ def _call(agent: str, tool: str, args: Mapping[str, Any], cwd: str, event: str =
             command = _argv(command)
         if isinstance(command, str) and command:
             folder = args.get("dir_path") or args.get("cwd") or args.get("workdir")
+            root = cwd
             if isinstance(folder, str) and folder:
                 cwd = _join(cwd, folder) if cwd else folder
             found = []
@@ -149,7 +153,7 @@ def _call(agent: str, tool: str, args: Mapping[str, Any], cwd: str, event: str =
 
                 found = tools.powershell_reads(command)
             return Call(agent, tool, COMMAND, command=command, cwd=cwd, event=event, tool_input=args,
-                        reads=tuple(found), range_params="-TotalCount N or -Tail N" if found else "")
+                        reads=tuple(found), range_params="-TotalCount N or -Tail N" if found else "", root_cwd=root)
         return Call(agent, tool, OTHER, cwd=cwd, event=event, tool_input=args)
     from boundread.guard import tools  # the other read tools: not for the agent's own Read
 

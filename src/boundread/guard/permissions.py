@@ -5,8 +5,9 @@ report.pdf)`` no longer matches once the hook rewrote the command to ``boundread
 ``allow`` answer skips the prompt the original call would have raised (verified with Claude Code 2.1.332; its
 Read rules are checked before the hook, and held). So a call is rewritten only when:
 
-- every file the rewrite reads is inside the project (``$CLAUDE_PROJECT_DIR``, else the payload's ``cwd``), the
-  folder the client lets the agent read without asking (Gemini refuses files outside its workspace);
+- every file the rewrite reads is inside the project (``$CLAUDE_PROJECT_DIR``, else the payload's ``cwd``, never
+  the folder a command asks to run in: Codex's ``workdir``, Gemini's ``dir_path``), the folder the client lets
+  the agent read without asking (Gemini refuses files outside its workspace);
 - and no rule of the user's could be stepped around: for Claude Code, no ``deny`` or ``ask`` rule in its
   settings (managed, user, project, local) names the tool; for Gemini CLI, no tool exclusion or core-tool list
   (``tools.exclude``, ``tools.core``, the older ``excludeTools``/``coreTools``) and no policy file; for Codex, no

@@ -53,7 +53,9 @@ def rewrite(call: dialects.Call, decision: Decision, cfg: GuardConfig) -> Decisi
     if call.agent not in REWRITES or call.reads or not decision.denied or decision.rule in ("budget", "error"):
         return decision
     target = call.path if call.action == dialects.READ else decision.path
-    if not target or not permissions.may_rewrite(call.agent, call.tool, [_absolute(target, call.cwd)], call.cwd):
+    # the project is the payload's folder, not the folder a command asks to run in (Codex workdir, Gemini dir_path)
+    if not target or not permissions.may_rewrite(call.agent, call.tool, [_absolute(target, call.cwd)],
+                                                 call.root_cwd):
         return decision  # outside the project, or a client rule the rewrite would step around: the deny stands
     try:
         if call.action == dialects.READ and REWRITES[call.agent]:
@@ -76,7 +78,7 @@ def _read(call: dialects.Call, decision: Decision, cfg: GuardConfig) -> Decision
         return _text_range(call, decision, cfg, absolute)
     if decision.rule not in _SLICED:
         return None
-    made = slices.first_part(absolute, call.path, call.cwd, decision.rule, decision.kind)
+    made = slices.first_part(absolute, call.path, call.cwd, decision.rule, decision.kind, call.root_cwd)
     if made is None:
         return None
     slice_path, context = made
@@ -159,7 +161,7 @@ def _command(call: dialects.Call, decision: Decision) -> Decision | None:
             rest = f"search the whole file: {grep}"
     else:
         if decision.rule != "text-size" and slices.first_part(
-                _absolute(path, call.cwd), path, call.cwd, decision.rule, decision.kind) is None:
+                _absolute(path, call.cwd), path, call.cwd, decision.rule, decision.kind, call.root_cwd) is None:
             return None  # the Read's own probe: an encrypted, damaged or textless file keeps its deny
         ocr = " --ocr never" if decision.kind == "pdf" else ""  # as the probe: no OCR inside the agent's call
         new = f"{program} extract {quoted}{ocr} --max-chars {SLICE_CHARS} --stdout"

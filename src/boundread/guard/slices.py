@@ -34,12 +34,15 @@ _ROW = 60  # characters of a listing's row but its name (sizes, ratio, time, fla
 _MOST_WARNINGS = 5  # of an extraction's, in a slice's header
 
 
-def first_part(absolute: str, given: str, cwd: str, rule: str, kind: str) -> tuple[str, str] | None:
+def first_part(absolute: str, given: str, cwd: str, rule: str, kind: str,
+               root: str | None = None) -> tuple[str, str] | None:
     """(the slice file, the context line) for a PDF, an Office file or an archive (``rule`` "archive"), from
-    the cache or made now; None when there is nothing to give (no text, damaged, out of time)."""
+    the cache or made now; None when there is nothing to give (no text, damaged, out of time). ``cwd``: where
+    the call runs (its paths are shown against it); ``root``: the payload's own folder, whose output folder
+    the slice goes to (default ``cwd``)."""
     real = os.path.realpath(absolute)
     info = os.stat(real)
-    out = _out_dir(cwd)
+    out = _out_dir(cwd if root is None else root)
     here = os.path.abspath(cwd) if cwd else None
     shown = reason.display_path(given, os.path.abspath(absolute), here)
     # the shown path is in the key: the header's commands are relative to the folder they were written for
