@@ -140,7 +140,10 @@ def _read(args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
         k += 1
     bound = bounds.Bound(bounds.BYTES, most, words=f"read -n {most}") if most else (
         None if whole else bounds.Bound(bounds.LINES, 1, words="read"))
-    _into(env, names or ["REPLY"], bounded(stdin, bound, "read"))
+    line = bounded(stdin, bound, "read")
+    if bound is not None and bound.unit == bounds.LINES:
+        line.text = line.text.removesuffix("\n")  # the line without its newline, as read stores it
+    _into(env, names or ["REPLY"], line)
     return Stream()
 
 

@@ -6,6 +6,7 @@ that none of them imports programs back.
 
 from __future__ import annotations
 
+from boundread.guard.bounds import BYTES, LINES
 from boundread.guard.shell.state import ARGS, UNKNOWN, Env, Stream, read_file
 
 TYPE_CHECKING = False
@@ -35,8 +36,27 @@ def bounded(stream: Stream, bound: Bound | None, program: str) -> Stream:
     flows = stream.named(program)
     if bound is None:
         return Stream(flows, stream.text)
+    text, exact = _cut(stream.text, bound)
     return Stream([(path, (*found, bound), f"{shown} | {bound.words}") for path, found, shown in flows],
-                  stream.text[:bound.count])
+                  text, stream.exact and exact)
+
+
+def _cut(text: str, bound: Bound) -> tuple[str, bool]:
+    """The part of known text a bound prints, and whether that is exact: lines (``head -n 5``: the first 5,
+    ``tail -n 5``: the last 5, ``sed -n 3,4p``: after a skip) or bytes; another unit: the text, not exact."""
+    if bound.unit not in (LINES, BYTES):
+        return text, False
+    parts: list[str] | bytes = text.splitlines(keepends=True) if bound.unit == LINES else \
+        text.encode("utf-8", "surrogatepass")
+    end = len(parts) - bound.skip if bound.from_end else bound.skip + bound.count
+    begin = end - bound.count if bound.from_end else bound.skip
+    cut = parts[max(0, begin):max(0, end)]
+    if isinstance(cut, list):
+        return "".join(cut), True
+    try:
+        return cut.decode("utf-8"), True
+    except UnicodeDecodeError:  # `head -c 3` of a character cut in two
+        return cut.decode("utf-8", "ignore"), False
 
 
 def files(env: Env, names: list[str], program: str, bound: Bound | None = None) -> Stream:

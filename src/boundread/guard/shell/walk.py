@@ -105,12 +105,15 @@ def _run(node: Node, kind: str, env: Env, ctx: Ctx, stdin: Stream) -> Stream:
     return Stream()
 
 
-def _sequence(nodes: list[Node], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
+def _sequence(nodes: list[Node], env: Env, ctx: Ctx, stdin: Stream, last: list[Node] | None = None) -> Stream:
+    """Each node in turn; ``last``: the redirections of the whole (``a && b > f``), for the last node only."""
     out = Stream()
-    for child in nodes:
+    for at, child in enumerate(nodes):
         after = child.next_sibling
         background = after is not None and after.type == "&"  # `exec >/dev/null & cat f`: a job of its own
-        found = run(child, env.copy() if background else env, ctx, stdin)
+        shell = env.copy() if background else env
+        found = run(child, shell, ctx, stdin) if last is None or at < len(nodes) - 1 else \
+            _apply(child, last, shell, ctx, stdin)
         if env.stdout is not None and (found.flows or found.text):  # after `exec >FILE`: into FILE
             found = _route(found, env.stdout, env, ctx, append=True)
         out.add(found)
@@ -193,10 +196,32 @@ def _fields(node: Node, env: Env, ctx: Ctx, flows: list[Flow]) -> list[str]:
 
 
 def _redirected(node: Node, env: Env, ctx: Ctx, stdin: Stream) -> Stream:
-    body = node.child_by_field_name("body")
     redirects = [child for child in node.named_children if child.type.endswith("_redirect")]
-    if body is not None and body.type == "command":
+    return _apply(node.child_by_field_name("body"), redirects, env, ctx, stdin)
+
+
+def _apply(body: Node | None, redirects: list[Node], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
+    """``body`` run with ``redirects``. tree-sitter hangs a trailing redirection on the whole ``a && b > f`` or
+    ``a | b < f``; bash applies it to the last command only (``b``), so it goes down to that one."""
+    kind = body.type if body is not None else ""
+    if body is not None and kind == "command":
         return _command(body, env, ctx, stdin, redirects)
+    if body is not None and kind == "redirected_statement":  # its own redirections first, then the outer ones
+        own = [child for child in body.named_children if child.type.endswith("_redirect")]
+        return _apply(body.child_by_field_name("body"), [*own, *redirects], env, ctx, stdin)
+    if body is not None and kind in ("list", "pipeline") and len(body.named_children) > 1:
+        ctx.step()
+        first, *rest = body.named_children
+        if kind == "pipeline":
+            stream = stdin
+            for stage in body.named_children[:-1]:
+                stream = run(stage, env.copy(), ctx, stream)
+            return _apply(body.named_children[-1], redirects, env.copy(), ctx, stream)
+        out = _sequence([first], env, ctx, stdin)  # `a && b > f`: b may not run, as in run()
+        saved, fds = env.stdout, dict(env.fds)
+        out.add(_sequence(rest, env, ctx, stdin, redirects))
+        _maybe(saved, fds, env)
+        return out
     stdin, target, after, append, _opened = _inputs(redirects, env, ctx, stdin)
     out = run(body, env, ctx, stdin) if body is not None else Stream()
     return _after(_route(out, target, env, ctx, append), after, env, ctx)
