@@ -149,6 +149,13 @@ USAGES: list[tuple[Any, tuple[int, int, int, int]]] = [
       "input_token_details": {"audio": 10, "cache_creation": 200, "cache_read": 100},  # input types
       "output_token_details": {"audio": 10, "reasoning": 200}}, (50, 240, 100, 200)),
     ({"input_tokens": 12, "output_tokens": 3, "total_tokens": 15, "input_token_details": {}}, (12, 3, 0, 0)),
+    ({"prompt_token_count": 100, "candidates_token_count": 50, "tool_use_prompt_token_count": 3000,
+      "total_token_count": 3150}, (3100, 50, 0, 0)),  # Gemini with a tool call: its prompt is billed as input
+    ({"promptTokenCount": 900, "candidatesTokenCount": 20, "thoughtsTokenCount": 30, "toolUsePromptTokenCount": 50,
+      "cachedContentTokenCount": 600, "totalTokenCount": 1000}, (350, 50, 600, 0)),  # Gemini REST (camelCase)
+    ({"prompt_token_count": 40, "cached_content_token_count": None, "response_token_count": 8,
+      "tool_use_prompt_token_count": None, "thoughts_token_count": None, "total_token_count": 48},
+     (40, 8, 0, 0)),  # Gemini Live API, model_dump()'d
 ]
 
 
@@ -201,6 +208,24 @@ def test_step_refuses_what_is_not_a_count(usage: Any) -> None:
         guard.step(model="m", usage=usage)
     assert " - " in str(info.value) and "\n" not in str(info.value)
     assert guard.spent.tokens == 0
+
+
+@pytest.mark.parametrize(("usage", "given", "counted"), [
+    ({"prompt_token_count": None, "candidates_token_count": 7, "total_token_count": 50_000}, "50,000", "7"),
+    ({"prompt_tokens": 100, "completion_tokens": 50, "total_tokens": 3150}, "3,150", "150"),
+    ({"promptTokenCount": 10, "candidatesTokenCount": 5, "liveTokenCount": 900, "totalTokenCount": 915}, "915", "15"),
+])
+def test_a_total_above_its_counts_is_refused_not_charged_short(usage: Any, given: str, counted: str) -> None:
+    guard = Guard()
+    key = next(k for k in usage if "total" in k.lower())
+    with pytest.raises(UsageError, match=f"usage {key} is {given} but its counts add up to {counted} - pass"):
+        guard.step(model="gemini-2.5-pro", usage=usage)
+    assert guard.spent.tokens == 0
+
+
+def test_a_total_below_its_counts_is_let_be() -> None:  # a total that leaves out what is billed apart
+    t = Guard().step(model="m", usage={"input_tokens": 10, "output_tokens": 5, "total_tokens": 12})
+    assert (t.input, t.output) == (10, 5)
 
 
 def test_a_dumped_usage_whose_counts_are_all_none_is_refused_as_a_total_alone() -> None:

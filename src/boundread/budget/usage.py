@@ -6,8 +6,8 @@ input (OpenAI's ``cached_tokens`` and ``cache_write_tokens``, Gemini, LangChain'
 ``input_token_details``), the cached part is moved out so nothing is counted twice. A value that is not a
 whole number of tokens, or a usage with no count of input or output (``{}``, ``{"service_tier": "x"}``, a
 ``total_tokens`` alone, which says nothing of what was input and what output, or counts that are all None, as
-pydantic's ``model_dump()`` writes the fields an SDK left unset), is refused: a silent 0 would let a runaway
-run.
+pydantic's ``model_dump()`` writes the fields an SDK left unset), or a total larger than its counts add up to
+(one count left None, a name not read here), is refused: a silent 0 would let a runaway run.
 """
 
 from __future__ import annotations
@@ -25,17 +25,19 @@ NAMES = {
     "cache_read_input_tokens": "cache_read", "cache_creation_input_tokens": "cache_write",
     # OpenAI chat completions: prompt_tokens includes the cached ones
     "prompt_tokens": "input", "completion_tokens": "output",
-    # Gemini: prompt_token_count includes the cached content; thoughts are billed as output
+    # Gemini: prompt_token_count includes the cached content; thoughts are billed as output, the prompt of its
+    # tool calls (tool_use_prompt_token_count) as input; the Live API says response_token_count for candidates
     "prompt_token_count": "input", "candidates_token_count": "output", "thoughts_token_count": "output",
-    "cached_content_token_count": "cache_read",
+    "cached_content_token_count": "cache_read", "tool_use_prompt_token_count": "input",
+    "response_token_count": "output",
     "promptTokenCount": "input", "candidatesTokenCount": "output", "thoughtsTokenCount": "output",
-    "cachedContentTokenCount": "cache_read",
+    "cachedContentTokenCount": "cache_read", "toolUsePromptTokenCount": "input", "responseTokenCount": "output",
 }
 # Names that carry no count of their own (totals, tiers, details read below): accepted, not added.
 IGNORED = {
     "total_tokens", "total_token_count", "totalTokenCount", "service_tier", "server_tool_use", "cache_creation",
     "prompt_tokens_details", "completion_tokens_details", "input_tokens_details", "output_tokens_details",
-    "tool_use_prompt_token_count", "toolUsePromptTokenCount", "prompt_tokens_details_list", "speed",
+    "prompt_tokens_details_list", "speed",
     "inference_geo", "cache_tokens_details", "candidates_tokens_details", "promptTokensDetails",
     "cacheTokensDetails", "candidatesTokensDetails", "traffic_type", "trafficType",
     "input_token_details", "output_token_details",  # LangChain usage_metadata
@@ -118,4 +120,17 @@ def counts(usage: object) -> tuple[int, int, int, int]:
         total["input"] -= read + write
         total["cache_read"] += read
         total["cache_write"] += write
+    _check_totals(data, sum(total.values()))
     return total["input"], total["output"], total["cache_read"], total["cache_write"]
+
+
+def _check_totals(data: Mapping[str, Any], counted: int) -> None:
+    """A total the SDK gave that exceeds what its counts add up to means tokens this reading missed (a count left
+    None, a name it does not know): refused rather than charged short. A total below the counts is let be."""
+    for key in TOTALS:
+        given = data.get(key)
+        if given is not None and _count(key, given) > counted:
+            raise UsageError(
+                f"usage {key} is {given:,} but its counts add up to {counted:,}",
+                "pass the SDK's usage as it came, with every count it gave (a count left None hides tokens)",
+            )
