@@ -20,6 +20,10 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.delenv("CLAUDE_PROJECT_DIR", raising=False)
     monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path / "user-claude"))
     monkeypatch.setattr(permissions, "_MANAGED", ())
+    monkeypatch.setattr(permissions, "_MANAGED_DROPINS", ())
+    monkeypatch.setattr(permissions, "_GEMINI_SYSTEM", ())
+    for name in ("GEMINI_CLI_SYSTEM_SETTINGS_PATH", "GEMINI_CLI_SYSTEM_DEFAULTS_PATH"):
+        monkeypatch.delenv(name, raising=False)
     return root
 
 
@@ -82,7 +86,8 @@ def test_allow_rules_do_not_count_and_a_settings_file_that_cannot_be_read_does(p
 
 
 @pytest.mark.parametrize("settings", [{"tools": {"exclude": ["run_shell_command(cat)"]}}, {"tools": {"core": ["ls"]}},
-                                      {"excludeTools": ["read_file"]}, {"coreTools": ["run_shell_command"]}])
+                                      {"excludeTools": ["read_file"]}, {"coreTools": ["run_shell_command"]},
+                                      {"policyPaths": ["/opt/policies"]}, {"adminPolicyPaths": ["/opt/admin"]}])
 def test_gemini_tool_restrictions_keep_the_deny(project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                 settings: dict[str, object]) -> None:
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
@@ -115,3 +120,53 @@ def test_gemini_policy_files_and_codex_rules_keep_the_deny(project: Path, tmp_pa
 
 def test_an_agent_that_cannot_rewrite_never_may(project: Path) -> None:
     assert not permissions.may_rewrite("cursor", "Read", [str(project / "docs" / "report.pdf")], str(project))
+
+
+def test_claude_managed_drop_in_settings_keep_the_deny(project: Path, tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    pdf = str(project / "docs" / "report.pdf")
+    dropins = tmp_path / "managed-settings.d"
+    monkeypatch.setattr(permissions, "_MANAGED_DROPINS", (str(tmp_path / "absent"), str(dropins)))
+    assert permissions.may_rewrite("claude", "Bash", [pdf], str(project))  # no folder
+    dropins.mkdir()
+    _rules(dropins / "10-allow.json", allow=["Bash"])
+    (dropins / "20-notes.txt").write_text('{"permissions": {"deny": ["Bash"]}}', encoding="utf-8")  # not a .json
+    assert permissions.may_rewrite("claude", "Bash", [pdf], str(project))
+    _rules(dropins / "50-deny.json", deny=["Bash(cat:*)"])
+    assert not permissions.may_rewrite("claude", "Bash", [pdf], str(project))
+    assert permissions.may_rewrite("claude", "Read", [pdf], str(project))  # a rule on another tool
+    (dropins / "50-deny.json").unlink()
+    looped = tmp_path / "looped.d"
+    looped.symlink_to(looped)  # a folder that cannot be read (ELOOP, as EACCES would be) may hold rules
+    monkeypatch.setattr(permissions, "_MANAGED_DROPINS", (str(dropins), str(looped)))
+    assert not permissions.may_rewrite("claude", "Bash", [pdf], str(project))
+    monkeypatch.setattr(permissions, "_MANAGED_DROPINS", (str(dropins),))
+    assert permissions.may_rewrite("claude", "Bash", [pdf], str(project))
+    (dropins / "bad.json").write_text("{not json", encoding="utf-8")
+    assert not permissions.may_rewrite("claude", "Bash", [pdf], str(project))
+
+
+@pytest.mark.parametrize("where", ["variable", "system", "defaults", "policies"])
+def test_gemini_system_settings_and_policies_keep_the_deny(project: Path, tmp_path: Path, where: str,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.delenv("GEMINI_CLI_HOME", raising=False)
+    system = tmp_path / "etc-gemini-cli"
+    system.mkdir()
+    monkeypatch.setattr(permissions, "_GEMINI_SYSTEM", (str(system),))
+    pdf = str(project / "docs" / "report.pdf")
+    excluded = json.dumps({"tools": {"exclude": ["run_shell_command"]}})
+    (system / "settings.json").write_text(json.dumps({"tools": {"exclude": []}}), encoding="utf-8")
+    assert permissions.may_rewrite("gemini", "run_shell_command", [pdf], str(project))
+    if where == "variable":  # GEMINI_CLI_SYSTEM_SETTINGS_PATH replaces the system file
+        chosen = tmp_path / "chosen.json"
+        chosen.write_text(excluded, encoding="utf-8")
+        monkeypatch.setenv("GEMINI_CLI_SYSTEM_SETTINGS_PATH", str(chosen))
+    elif where == "system":
+        (system / "settings.json").write_text(excluded, encoding="utf-8")
+    elif where == "defaults":
+        (system / "system-defaults.json").write_text(json.dumps({"adminPolicyPaths": ["/opt/p"]}), encoding="utf-8")
+    else:
+        (system / "policies").mkdir()
+        (system / "policies" / "admin.toml").write_text("[[rule]]\n", encoding="utf-8")
+    assert not permissions.may_rewrite("gemini", "run_shell_command", [pdf], str(project))

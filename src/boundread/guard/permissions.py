@@ -9,10 +9,13 @@ Read rules are checked before the hook, and held). So a call is rewritten only w
   the folder a command asks to run in: Codex's ``workdir``, Gemini's ``dir_path``), the folder the client lets
   the agent read without asking (Gemini refuses files outside its workspace);
 - and no rule of the user's could be stepped around: for Claude Code, no ``deny`` or ``ask`` rule in its
-  settings (managed, user, project, local) names the tool; for Gemini CLI, no tool exclusion or core-tool list
-  (``tools.exclude``, ``tools.core``, the older ``excludeTools``/``coreTools``) and no policy file; for Codex, no
-  execution-policy ``.rules`` file. (Whether Gemini and Codex check their rules again on the rewritten input was
-  not verified; where such rules exist, boundread does not find out by stepping around them.)
+  settings (managed, its drop-in ``managed-settings.d/*.json``, user, project, local) names the tool; for Gemini
+  CLI, no tool exclusion or core-tool list (``tools.exclude``, ``tools.core``, the older
+  ``excludeTools``/``coreTools``), no policy path setting (``policyPaths``, ``adminPolicyPaths``) in its system
+  defaults, system (``$GEMINI_CLI_SYSTEM_SETTINGS_PATH``), user or project settings, and no policy file (the
+  system's, the user's, the project's); for Codex, no execution-policy ``.rules`` file. (Whether Gemini and
+  Codex check their rules again on the rewritten input was not verified; where such rules exist, boundread
+  does not find out by stepping around them.)
 
 Otherwise the deny stands: a deny grants nothing. Runs only on the redirect path (a call about to be denied).
 """
@@ -24,6 +27,9 @@ import os
 
 _CLAUDE_SETTINGS = (".claude/settings.json", ".claude/settings.local.json")
 _MANAGED = ("/etc/claude-code/managed-settings.json", "/Library/Application Support/ClaudeCode/managed-settings.json")
+_MANAGED_DROPINS = ("/etc/claude-code/managed-settings.d", "/Library/Application Support/ClaudeCode/managed-settings.d")
+_GEMINI_SYSTEM = ("/etc/gemini-cli", "/Library/Application Support/GeminiCli")  # Storage.getSystemConfigDir()
+_MOST_DROPINS = 64  # files in a drop-in folder read at most: more are taken as rules
 _MOST_BYTES = 4 << 20  # a settings file larger than this is not read: the rules are taken to exist
 
 
@@ -57,14 +63,43 @@ def _claude_rules(tool: str, root: str) -> bool:
     """Does any deny or ask rule in Claude Code's settings name ``tool`` (``Bash``, ``Bash(cat:*)``)?"""
     config = os.environ.get("CLAUDE_CONFIG_DIR") or os.environ.get("HOME", "") + "/.claude"
     files = [*_MANAGED, f"{config}/settings.json", *(f"{root}/{name}" for name in _CLAUDE_SETTINGS)]
+    for folder in _MANAGED_DROPINS:
+        found = _json_files(folder)
+        if found is None:
+            return True  # a drop-in folder we cannot read (or list whole) may hold rules
+        files += found
     return any(_names(file, tool) for file in files)
+
+
+def _json_files(folder: str) -> list[str] | None:
+    """The ``*.json`` files in ``folder`` ([] when there is none); None when it cannot be read or holds too many."""
+    try:
+        with os.scandir(folder) as entries:
+            names = []
+            for seen, entry in enumerate(entries):
+                if seen >= _MOST_DROPINS * 4:
+                    return None
+                if entry.name.endswith(".json"):
+                    names.append(entry.path)
+            return None if len(names) > _MOST_DROPINS else sorted(names)
+    except (FileNotFoundError, NotADirectoryError):
+        return []
+    except OSError:
+        return None
 
 
 def _gemini_rules(root: str) -> bool:
     """Does Gemini CLI restrict its tools (exclusions, a core list) or run policy files here?"""
     home = os.environ.get("GEMINI_CLI_HOME") or os.environ.get("HOME", "")
-    files = ("/etc/gemini-cli/settings.json", f"{home}/.gemini/settings.json", f"{root}/.gemini/settings.json")
-    if _any_file(f"{home}/.gemini/policies", ".toml") or _any_file(f"{root}/.gemini/policies", ".toml"):
+    system = os.environ.get("GEMINI_CLI_SYSTEM_SETTINGS_PATH")
+    systems = [system] if system else [f"{folder}/settings.json" for folder in _GEMINI_SYSTEM]
+    defaults = os.environ.get("GEMINI_CLI_SYSTEM_DEFAULTS_PATH")
+    files = [*systems, *([defaults] if defaults else (f"{os.path.dirname(file)}/system-defaults.json"  # noqa: PTH120
+                                                      for file in systems)),
+             f"{home}/.gemini/settings.json", f"{root}/.gemini/settings.json"]
+    policies = [*(f"{folder}/policies" for folder in _GEMINI_SYSTEM), f"{home}/.gemini/policies",
+                f"{root}/.gemini/policies"]
+    if any(_any_file(folder, ".toml") for folder in policies):
         return True
     return any(_gemini_restricts(file) for file in files)
 
@@ -76,7 +111,7 @@ def _gemini_restricts(file: str) -> bool:
     if not isinstance(data, dict):
         return True
     tools = data.get("tools")
-    lists = [data.get("excludeTools"), data.get("coreTools"),
+    lists = [data.get("excludeTools"), data.get("coreTools"), data.get("policyPaths"), data.get("adminPolicyPaths"),
              *((tools.get("exclude"), tools.get("core")) if isinstance(tools, dict) else ())]
     return any(bool(found) for found in lists)
 
