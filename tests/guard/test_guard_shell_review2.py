@@ -91,3 +91,44 @@ def test_known_text_cut_by_lines_and_bytes() -> None:
 def test_read_stores_its_line_without_the_newline(work: Path) -> None:
     assert decide('read x <<< "logs/app.log"; cat "$x"', work) == "deny"
     assert decide('read x <<< "logs/small.log"; cat "$x"', work) == "allow"
+
+
+# --- 3. brace sequences expand -------------------------------------------------------------------------------------
+
+SEQUENCE_DUMPS = [
+    ("cat logs/app{1..3}.log", "app1.log"),
+    ("for i in {1..3}; do cat logs/app$i.log; done", "app1.log"),
+    ("cat logs/app{3..1..2}.log", "app1.log"),  # 3, 1
+    ("cat logs/app{01..03}.log", "app01.log"),  # zero-padded as bash pads
+    ("for c in {a..c}; do cat logs/app$c.log; done", "appc.log"),
+    ("cat logs/{x,app{0..1}}.log", "app1.log"),  # inside alternatives
+]
+
+
+@pytest.mark.parametrize(("command", "name"), SEQUENCE_DUMPS)
+def test_a_brace_sequence_expands_to_each_name(work: Path, command: str, name: str) -> None:
+    decision = check_command(command, cwd=work)
+    assert decision.decision == "deny", command
+    assert name in decision.reason
+
+
+def test_brace_sequences_as_bash_expands_them() -> None:
+    from boundread.guard.shell.words import _braces
+
+    assert _braces("a{1..3}b") == ["a1b", "a2b", "a3b"]
+    assert _braces("{01..10..3}") == ["01", "04", "07", "10"]
+    assert _braces("{-2..2}") == ["-2", "-1", "0", "1", "2"]
+    assert _braces("{10..1..4}") == ["10", "6", "2"]
+    assert _braces("{a..e..2}") == ["a", "c", "e"]
+    assert _braces("{c..a}") == ["c", "b", "a"]
+    assert _braces("{1..x}") == ["{1..x}"]  # no sequence: the word as it is
+    assert _braces("{1..\u00b2}") == ["{1..\u00b2}"]  # a superscript two is no digit to bash
+
+
+def test_a_long_sequence_is_cut_at_the_cap_and_says_so(work: Path) -> None:
+    from boundread.guard.shell import FANOUT
+
+    decision = check_command("for i in {1..100000}; do cat logs/small.log; done", cwd=work)
+    assert decision.decision == "deny"
+    assert f"more than {FANOUT} words" in decision.reason
+    assert decide("for i in {1..5}; do cat logs/small.log; done", work) == "allow"

@@ -93,6 +93,8 @@ def _raw(node: Node, env: Env, ctx: Ctx, into: list[Flow], split: bool = False) 
     kind = node.type
     if kind in ("word", "number"):
         return _unquoted(_text(node), env)
+    if kind == "brace_expression":  # `{1..3}`: tree-sitter's node for a sequence; _braces expands it
+        return _text(node)
     if kind == "raw_string":
         return _hide(_text(node)[1:-1])
     if kind == "ansi_c_string":
@@ -309,16 +311,33 @@ def _alternatives(inner: str) -> list[str] | None:
     parts.append(inner[at:])
     if len(parts) > 1:
         return parts
-    ends = inner.split("..")
-    if len(ends) in (2, 3) and all(end.lstrip("-").isdigit() for end in ends):
+    return _sequence(inner.split(".."))
+
+
+def _sequence(ends: list[str]) -> list[str] | None:
+    """``{1..5}``, ``{10..1..3}``, ``{01..10}`` (zero-padded to the wider end, as bash pads), ``{a..e..2}``:
+    at most FANOUT words (expand says when it cut); None when it is no sequence (bash leaves the word as is)."""
+    if len(ends) not in (2, 3):
+        return None
+    if len(ends) == 3 and not _integer(ends[2]):
+        return None
+    step = abs(int(ends[2])) if len(ends) == 3 and int(ends[2]) else 1
+    if _integer(ends[0]) and _integer(ends[1]):
         first, last = int(ends[0]), int(ends[1])
-        step = abs(int(ends[2])) if len(ends) == 3 and int(ends[2]) else 1
-        step = step if last >= first else -step
-        return [str(n) for n in range(first, last + (1 if step > 0 else -1), step)[:FANOUT]]
-    if len(ends) == 2 and all(len(end) == 1 for end in ends):
+        padded = any(end.lstrip("-").startswith("0") and len(end.lstrip("-")) > 1 for end in ends[:2])
+        width = max(len(ends[0]), len(ends[1])) if padded else 0
+        numbers = range(first, last + 1, step) if last >= first else range(first, last - 1, -step)
+        return [f"{n:0{width}d}" for n in numbers[:FANOUT]]
+    if all(len(end) == 1 and end.isascii() and end.isalpha() for end in ends[:2]):
         first, last = ord(ends[0]), ord(ends[1])
-        return [chr(n) for n in (range(first, last + 1) if last >= first else range(first, last - 1, -1))]
+        letters = range(first, last + 1, step) if last >= first else range(first, last - 1, -step)
+        return [chr(n) for n in letters[:FANOUT]]
     return None
+
+
+def _integer(text: str) -> bool:
+    digits = text[1:] if text[:1] in ("-", "+") else text
+    return bool(digits) and all(ch in "0123456789" for ch in digits)
 
 
 def _glob(field: str, env: Env, ctx: Ctx) -> list[str]:
