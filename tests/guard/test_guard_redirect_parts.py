@@ -276,12 +276,24 @@ def test_a_dump_of_a_file_the_read_cannot_slice_keeps_the_deny(name: str, corpus
         assert body == hook(payload, capsys)["hookSpecificOutput"]  # the deny mode's own answer
 
 
-def test_a_dump_of_a_scanned_pdf_runs_without_ocr(corpus_dir: Path, tmp_path: Path,
-                                                  capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_scanned_pdf_keeps_the_deny_its_page_markers_are_no_text(corpus_dir: Path, tmp_path: Path,
+                                                                    capsys: pytest.CaptureFixture[str]) -> None:
     name = "pdf-MEDRPT_medical_report_scan.pdf"
     shutil.copy(corpus_dir / name, tmp_path / name)
-    new = redirected(claude_bash(f"cat {name}", tmp_path), capsys)["updatedInput"]["command"]
-    assert new.endswith(f"extract {name} --ocr never --max-chars 24000 --stdout")
-    printed = run(new, tmp_path)
-    assert printed.returncode == 0 and "--- page 3 / 3 ---" in printed.stdout
-    assert "no text layer" in printed.stderr  # not OCRed inside the agent's call
+    printed = run(f"boundread extract {name} --ocr never --max-chars 24000 --stdout", tmp_path)
+    assert "--- page 3 / 3 ---" in printed.stdout and "no text layer" in printed.stderr  # markers, no text
+    for payload in (claude_bash(f"cat {name}", tmp_path), claude_read(tmp_path / name, tmp_path)):
+        body = hook(payload, capsys, "--mode", "redirect")["hookSpecificOutput"]
+        assert body["permissionDecision"] == "deny"
+        assert body == hook(payload, capsys)["hookSpecificOutput"]  # the deny mode's own answer
+
+
+@pytest.mark.parametrize(("text", "found"), [
+    ("--- page 1 / 3 ---\n\n--- page 2 / 3 ---\n   \n--- slide 3 / 3 ---\n", False),
+    ("", False),
+    (None, False),
+    ("--- page 1 / 3 ---\nPatient: J. Doe\n", True),
+    ("--- page 1 / 3 --- and more\n", True),  # not a marker line
+])
+def test_what_counts_as_text(text: str | None, found: bool) -> None:
+    assert slices.has_text(text) is found

@@ -25,7 +25,8 @@ SLICE_CHARS = 24_000  # ~6k tokens: under Claude Code's 30,000-character Bash ca
 DEADLINE = 5.0  # seconds for the extraction; the hooks init writes time out after 10
 INDEX = ".boundread-redirect.json"
 MAX_INDEX = 256  # entries kept in INDEX, the newest
-_LAYOUT = 2  # of a slice file, in INDEX's keys: a boundread that writes them otherwise never reuses the old ones
+_LAYOUT = 3  # of a slice file, in INDEX's keys: a boundread that writes them otherwise never reuses the old ones
+#             (3: a slice of page markers only is no slice, so none made before is reused)
 _WORKBOOKS = ("xlsx", "xls", "ods")  # a sheet's row count is its declared size: it may claim rows it lacks
 STREAMS = ("gz", "bz2", "xz")  # one compressed file, not an archive: its first part, not a one-row listing
 _MOST_ENTRIES = SLICE_CHARS // 24  # an archive's entries listed at most: more never fit (a row is 30+ chars)
@@ -95,8 +96,8 @@ def _extract(real: str, quoted: str, kind: str) -> _Part | None:
             result = api.extract(real, stdout=True, limits=limits)
     except BoundreadError:
         return None
-    if result.timed_out or not result.text or not result.text.strip():
-        return None
+    if result.timed_out or not has_text(result.text):
+        return None  # a scanned PDF's pages are markers and blanks: nothing to give, the deny names the commands
     shell = program()
     following = [shell + line.removeprefix("boundread").replace(shlex.quote(real), quoted, 1) + " --stdout"
                  for line in result.next if line.startswith("boundread ")]
@@ -113,6 +114,14 @@ def _extract(real: str, quoted: str, kind: str) -> _Part | None:
     said = ("".join(f"; warning: {w}" for w in warnings) + (f". Next part: {following[0]}" if following else "")
             + f". Search it all: {grep}")
     return result.text, holds, lines, said
+
+
+def has_text(text: str | None) -> bool:
+    """Does ``text`` hold anything but page or slide markers (``--- page 1 / 3 ---``) and blank lines?"""
+    import re
+
+    marker = re.compile(r"--- (?:page|slide) \d+ / [^\n]* ---")
+    return any(line.strip() and not marker.fullmatch(line.strip()) for line in (text or "").splitlines())
 
 
 def _listed(real: str, quoted: str) -> _Part | None:
