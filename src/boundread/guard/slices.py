@@ -96,7 +96,7 @@ def _extract(real: str, quoted: str, kind: str) -> _Part | None:
             result = api.extract(real, stdout=True, limits=limits)
     except BoundreadError:
         return None
-    if result.timed_out or not has_text(result.text):
+    if result.timed_out or result.text is None or not has_text(result.text):
         return None  # a scanned PDF's pages are markers and blanks: nothing to give, the deny names the commands
     shell = program()
     following = [shell + line.removeprefix("boundread").replace(shlex.quote(real), quoted, 1) + " --stdout"
