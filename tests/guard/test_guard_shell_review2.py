@@ -132,3 +132,41 @@ def test_a_long_sequence_is_cut_at_the_cap_and_says_so(work: Path) -> None:
     assert decision.decision == "deny"
     assert f"more than {FANOUT} words" in decision.reason
     assert decide("for i in {1..5}; do cat logs/small.log; done", work) == "allow"
+
+
+# --- 4. a process substitution or a here-string as input -----------------------------------------------------------
+
+SUBSTITUTION_DUMPS = [
+    "while read f; do cat \"$f\"; done < <(find . -name '*.log')",
+    'while read f; do cat "$f"; done <<< "$(git ls-files)"',  # not known: the names are unchecked
+    'while read f; do cat "$f"; done < "$LIST"',
+    "cat < <(cat logs/app.log)",
+    "cat logs/app.log > >(cat)",  # what reads the substitution prints it on
+]
+
+SUBSTITUTION_LEGIT = [
+    "while read f; do wc -l \"$f\"; done < <(find . -name '*.log')",
+    "while read f; do echo \"$f\"; done < <(find . -name '*.log')",
+    'while read f; do head -n 5 "$f"; done <<< "$(git ls-files)"',  # a bounded read of an unknown name
+    "cat logs/app.log > >(wc -l)",
+    "cat logs/app.log > >(head -n 3)",
+    "wc -l < <(cat logs/app.log)",
+]
+
+
+@pytest.mark.parametrize("command", SUBSTITUTION_DUMPS)
+def test_what_a_substitution_feeds_the_loop_is_read(work: Path, command: str) -> None:
+    assert decide(command, work) == "deny", command
+
+
+@pytest.mark.parametrize("command", SUBSTITUTION_LEGIT)
+def test_a_substitution_that_prints_no_file_is_allowed(work: Path, command: str) -> None:
+    assert decide(command, work) == "allow", command
+
+
+def test_known_text_with_an_unknown_part_is_not_known(work: Path) -> None:
+    from boundread.guard.shell.state import UNKNOWN, Ctx, Stream, known_text
+
+    ctx = Ctx(str(work), lambda *_: Stream(), lambda *_: Stream(), lambda *_: Stream())
+    assert known_text(Stream(text=f"logs/small.log\n{UNKNOWN}\n"), ctx) is None
+    assert known_text(Stream(text="logs/small.log\n"), ctx) == "logs/small.log\n"

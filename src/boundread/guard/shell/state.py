@@ -181,7 +181,9 @@ def visible(absolute: str) -> bool:
 def read_file(env: Env, word: str, program: str) -> Stream:
     """What reading ``word`` yields: what the command wrote there earlier, else the file itself."""
     if UNKNOWN in word:
-        return Stream([(UNCHECKED, (), program)]) if UNCHECKED in word else Stream()
+        if UNCHECKED in word:
+            return Stream([(UNCHECKED, (), program)])
+        return Stream(exact=False)  # `< "$LIST"`: nothing known of it, not a known empty text
     absolute = env.path(word)
     written = env.writes.get(absolute)
     if written is not None:
@@ -193,8 +195,8 @@ def known_text(stream: Stream, ctx: Ctx) -> str | None:
     """All a stream carries, when that is known: its text plus the content of each file flowing in it, when the
     stream passed them on unchanged (``exact``) and all of it is small text (at most SMALL_SCRIPT together:
     ``$(cat list)``, ``cat list | while read f``); else None. What is handed on is charged to the budget."""
-    if not stream.exact or len(stream.flows) > FANOUT:
-        return None
+    if not stream.exact or len(stream.flows) > FANOUT or UNKNOWN in stream.text.replace(UNCHECKED, ""):
+        return None  # a part of it cannot be known (`<<< "$(git ls-files)"`); a cut listing's UNCHECKED is a name
     total = len(stream.text)
     for path, _found, _program in stream.flows:
         try:

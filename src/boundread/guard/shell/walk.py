@@ -239,7 +239,8 @@ def _inputs(redirects: list[Node], env: Env, ctx: Ctx,
         kind = redirect.type
         if kind == "herestring_redirect":
             flows: list[Flow] = []
-            text = "".join(words.value(child, env, ctx, flows) or "" for child in redirect.named_children)
+            found = [words.value(child, env, ctx, flows) for child in redirect.named_children]
+            text = "".join(UNKNOWN if part is None else part for part in found)  # `<<< "$(git ls-files)"`
             stdin = Stream(flows, text + "\n")
         elif kind == "heredoc_redirect":
             stdin = _heredoc(redirect, env, ctx)
@@ -251,6 +252,13 @@ def _inputs(redirects: list[Node], env: Env, ctx: Ctx,
             fd = (fd_node.text or b"").decode() if fd_node is not None else ""
             destinations = redirect.children_by_field_name("destination")
             if not destinations:
+                continue
+            if destinations[-1].type == "process_substitution":
+                if operator == "<" and fd in ("", "0"):  # `done < <(find ...)`: what it prints is the stdin
+                    stdin = run(destinations[-1], env, ctx, Stream())
+                elif operator in (">", ">>", ">|", "&>", "&>>") and fd in ("", "1"):
+                    target = None  # `> >(wc -l)`: the output goes through it, as through a pipe (see _after)
+                    after.append(destinations[-1])
                 continue
             dest = words.value(destinations[-1], env, ctx, []) or UNKNOWN
             if operator in ("<", "<>") and fd in ("", "0"):
@@ -308,9 +316,12 @@ def _route(out: Stream, target: str | None, env: Env, ctx: Ctx, append: bool = F
 
 
 def _after(out: Stream, after: list[Node], env: Env, ctx: Ctx) -> Stream:
-    """What tree-sitter hangs under a here-document: ``| next stages`` or ``&& more commands``."""
+    """What tree-sitter hangs under a here-document: ``| next stages`` or ``&& more commands``; and a
+    ``>(...)`` stdout went to."""
     for node in after:
-        if node.type == "pipeline":
+        if node.type == "process_substitution":  # `cmd > >(head -1)`: it reads what cmd prints
+            out = _sequence(node.named_children, env.copy(), ctx, out)
+        elif node.type == "pipeline":
             for stage in node.named_children:
                 out = run(stage, env.copy(), ctx, out)
         else:
