@@ -245,6 +245,56 @@ def test_list_zip_pages_through_a_long_listing_by_its_next_call(project: Path) -
     talk(project, work)
 
 
+def test_a_listing_cut_at_max_chars_goes_on_from_the_first_entry_not_shown(project: Path) -> None:
+    """max_chars cuts a page of 100 entries after a few dozen lines: the next call starts at the first entry the
+    cut left out, so following the next calls shows every entry once, in order, in the text and the JSON alike."""
+    import zipfile
+
+    names = [f"docs/{n:04d}.txt" for n in range(250)]
+    with zipfile.ZipFile(project / "many.zip", "w") as zf:
+        for name in names:
+            zf.writestr(name, name)
+    config = tools.Config(roots=(str(project),), max_chars=1_000)
+    target = tools.Target(project / "many.zip", "many.zip", project / "boundread-out")
+    shown: list[str] = []
+    listed: list[str] = []
+    args: dict[str, Any] = {"max_entries": 100}
+    cuts = 0
+    for _ in range(30):
+        reply = tools.settle(tools.list_zip(config, target, **args))
+        lines = reply.text.splitlines()
+        shown += [word for line in lines for word in line.split()[-1:] if word in names]
+        listed += [entry["name"] for entry in reply.envelope["entries"]]
+        following = [call for call in reply.envelope["next_calls"] if call.startswith("list_zip(")]
+        if not following:
+            break
+        cuts += "cut: the listing is longer than max_chars; entries" in reply.text
+        tool, args = _call_args(following[0])
+        assert tool == "list_zip" and args.pop("path") == "many.zip" and args["max_entries"] == 100
+    assert shown == names and listed == names and cuts >= 3
+
+
+def test_a_listing_entry_longer_than_max_chars_is_stepped_over_in_words(project: Path) -> None:
+    import zipfile
+
+    names = ["a.txt", "long-" + "x" * 300 + ".txt", "b.txt"]
+    with zipfile.ZipFile(project / "long.zip", "w") as zf:
+        for name in names:
+            zf.writestr(name, name)
+    config = tools.Config(roots=(str(project),), max_chars=200)
+    target = tools.Target(project / "long.zip", "long.zip", project / "boundread-out")
+    first = tools.settle(tools.list_zip(config, target))
+    assert [e["name"] for e in first.envelope["entries"]] == ["a.txt"]
+    assert "entries 1-1 shown; the next call goes on from entry 2" in first.text
+    _, args = _call_args(first.envelope["next_calls"][0])
+    second = tools.settle(tools.list_zip(config, target, entries=args["entries"]))
+    assert second.envelope["entries"] == []
+    assert "entry 2 does not fit; the next call goes on from entry 3" in second.text
+    _, args = _call_args(second.envelope["next_calls"][0])
+    third = tools.settle(tools.list_zip(config, target, entries=args["entries"]))
+    assert [e["name"] for e in third.envelope["entries"]] == ["b.txt"]
+
+
 def _call_args(call: str) -> tuple[str, dict[str, Any]]:
     """``list_zip(path="a.zip", entries="1-5")`` -> ("list_zip", {"path": "a.zip", "entries": "1-5"})."""
     tree = ast.parse(call, mode="eval").body

@@ -17,7 +17,7 @@ from typing import Any
 
 from boundread import render
 from boundread.core import engine, output
-from boundread.core.model import FILE, ExtractResult, Request
+from boundread.core.model import FILE, ExtractResult, Listing, Request
 from boundread.errors import BoundreadError, NotFound, UsageError
 from boundread.limits import Limits, est_tokens
 from boundread.mcp import calls, text
@@ -147,10 +147,11 @@ def sheets(config: Config, target: Target, sheet: str | None = None, rows: str |
 def list_zip(config: Config, target: Target, *, max_entries: int = 500, password: str | None = None,
              entries: str | None = None, match: str | None = None) -> Reply:
     span = parse_span(entries, "entries") if entries else None
-    src, listing = engine.list_archive(target.real, Request(limits=limits(config, max_entries=max_entries),
-                                                            password=password, entries=span, match=match))
+    req = Request(limits=limits(config, max_entries=max_entries), password=password, entries=span, match=match)
+    src, listing = engine.list_archive(target.real, req)
     lines = text.listing_lines(target.shown, listing)
     body, cut = _bounded("\n".join(lines) + "\n", config.max_chars)
+    listing, unshown = _cut_listing(listing, lines, len(body), req) if cut else (listing, None)
     first = next((e.name for e in listing.entries if not e.is_dir and not e.warnings), None)
     steps = _calls(listing_next(src, listing), target)  # the next page first, then a member
     steps += [calls.render("extract", {"path": target.shown, "member": first})] if first else []
@@ -158,7 +159,7 @@ def list_zip(config: Config, target: Target, *, max_entries: int = 500, password
     def finish() -> Reply:
         saved, warning = _save(target, body, output.default_output(target.shown, "list").name)
         tail = [f"saved: {saved}" if saved else f"saved: nowhere ({warning})"]
-        tail += ["cut: the listing is longer than max_chars"] if cut else []
+        tail += ["cut: the listing is longer than max_chars" + (f"; {unshown}" if unshown else "")] if cut else []
         tail += [f"next: {step}" for step in steps] or ["next: none - the archive has no member to read"]
         data = {**render.listing_dict(src, listing), "path": target.shown, "resolved": str(target.real),
                 "output": str(saved) if saved else None, "next_calls": steps}
@@ -282,6 +283,28 @@ def _save(target: Target, body: str, name: str) -> tuple[Path | None, str | None
         return output.write_atomic(folder / name, body, never=target.real), None
     except (OSError, NotFound, UsageError) as exc:
         return None, f"the slice was not saved ({exc})"
+
+
+def _cut_listing(listing: Listing, lines: list[str], kept: int, req: Request) -> tuple[Listing, str | None]:
+    """The listing as far as the cut body shows it (``lines``: its header, then one line per entry): its
+    entries those whose line is whole in the first ``kept`` characters, its next page from the first not shown
+    (past an entry whose line alone is longer than the cap, so each next call makes progress), and words for
+    what the cut left out; the listing as it is when every entry is shown."""
+    from boundread.formats.archives.common import next_page
+
+    shown, used = 0, len(lines[0]) + 1
+    for line in lines[1:1 + len(listing.entries)]:
+        used += len(line) + 1
+        if used > kept:
+            break
+        shown += 1
+    if shown == len(listing.entries):
+        return listing, None
+    number = listing.first + shown
+    words = f"entries {listing.first:,}-{number - 1:,} shown" if shown else f"entry {number:,} does not fit"
+    page = next_page(listing, max(shown, 1), req)
+    goes_on = f"; the next call goes on from entry {number + (0 if shown else 1):,}" if page is not None else ""
+    return dataclasses.replace(listing, entries=listing.entries[:shown], truncated=True, resume=page), words + goes_on
 
 
 def _bounded(body: str, max_chars: int) -> tuple[str, bool]:
