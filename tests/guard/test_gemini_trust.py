@@ -279,3 +279,41 @@ def test_a_commented_file_is_read_as_gemini_reads_it_and_never_rewritten(tmp_pat
     (line,) = refused.stderr.splitlines()
     assert line.startswith(f"boundread: error: {path} has comments") and "/permissions" in line
     assert path.read_text(encoding="utf-8") == text and not (other / ".gemini").exists()
+
+
+def test_init_trust_keeps_a_trust_parent_of_the_folder_that_trusts_it_already(tmp_path: Path) -> None:
+    folder, home = _project(tmp_path), _home(tmp_path)
+    sibling = _project(tmp_path, "sibling")
+    mine = {str(folder): "TRUST_PARENT", "/z/other": "DO_NOT_TRUST"}
+    path = _rules(home, mine)
+    assert gemini_trust.check(folder, home).trusted is True and gemini_trust.check(sibling, home).trusted is True
+    done = _trust_init(folder)
+    assert done.exit_code == 0 and f"unchanged: {path}" in done.stdout, done.output
+    assert json.loads(path.read_text(encoding="utf-8")) == mine
+    assert gemini_trust.check(sibling, home).trusted is True, "the sibling keeps its trust"
+
+
+def test_init_trust_changes_nothing_where_folder_trust_is_off(tmp_path: Path) -> None:
+    folder, home = _project(tmp_path), _home(tmp_path)
+    (home / ".gemini").mkdir(parents=True)
+    (home / ".gemini" / "settings.json").write_text('{"security": {"folderTrust": {"enabled": false}}}')
+    _rules(home, {str(folder): "DO_NOT_TRUST"})
+    assert gemini_trust.check(folder, home).trusted is True  # Gemini reads no trust file then
+    assert not gemini_trust.change(folder).changed
+    (home / ".gemini" / "trustedFolders.json").unlink()
+    gemini_trust.apply(gemini_trust.change(folder))
+    assert not (home / ".gemini" / "trustedFolders.json").exists()
+
+
+def test_init_trust_writes_its_entry_after_a_trust_parent_it_keeps(tmp_path: Path) -> None:
+    folder, home = _project(tmp_path), _home(tmp_path)
+    sibling = _project(tmp_path, "sibling")
+    # one key to Gemini: the later level (DO_NOT_TRUST) counts, so neither the folder nor its sibling is trusted
+    path = _rules(home, {str(folder): "TRUST_PARENT", f"{folder}/": "DO_NOT_TRUST", "/z/other": "TRUST_FOLDER"})
+    assert gemini_trust.check(folder, home).trusted is False and gemini_trust.check(sibling, home).trusted is False
+    gemini_trust.apply(gemini_trust.change(folder))
+    after = json.loads(path.read_text(encoding="utf-8"))
+    assert list(after.items()) == [(str(folder), "TRUST_PARENT"), (f"{folder.resolve()}/.", "TRUST_FOLDER"),
+                                   ("/z/other", "TRUST_FOLDER")]
+    assert gemini_trust.check(folder, home).trusted is True
+    assert gemini_trust.check(sibling, home).trusted is False, "trusting the folder trusts no sibling"

@@ -201,31 +201,54 @@ def hint(folder: Path) -> str:
             f"every file whole, without a word; `gemini -p` refuses to start): {how(folder)}")
 
 
-def trusted_folders(folder: Path, home: Path, env: Mapping[str, str] | None = None) -> tuple[Path, str | None, str]:
-    """The user's trustedFolders.json with ``folder`` trusted: (path, text before or None, text after).
+def trusted_folders(folder: Path, home: Path,
+                    env: Mapping[str, str] | None = None) -> tuple[Path, str | None, str | None]:
+    """The user's trustedFolders.json with ``folder`` trusted: (path, text before or None, text after; None only
+    when there is no file and Gemini needs none, as where folder trust is off).
 
     Only our entry changes: ``folder``'s own is set to TRUST_FOLDER (a DO_NOT_TRUST there included, as asked), in
     the place of every entry that names the same folder, however spelt (a trailing ``/``, a link: Gemini would
-    keep the later one, or the first of two as long); the others stay as they are, in order;
-    nothing changes when a rule already trusts it. Corrupt (nothing written) when the file is not what Gemini
-    reads, or holds comments or bytes that are not UTF-8, which a rewrite would lose."""
+    keep the later one, or the first of two as long); the others stay as they are, in order, a TRUST_PARENT
+    of the folder's own path included (it trusts the folder's siblings too: ours is then written after it,
+    so that the later level counts, as it did); nothing changes when Gemini trusts the folder already (a rule,
+    folder trust turned off; not a variable of this environment, which its next start may not have).
+    Corrupt (nothing written) when the file is not what Gemini reads, or holds comments or bytes that are not
+    UTF-8, which a rewrite would lose."""
     path = folders_path(home, env)
     before, rules, faithful = _read(path)
     found = _rule(folder, rules)
     if before is not None and found is not None and found[1] != "DO_NOT_TRUST":
         return path, before, before
+    now = check(folder, home, env)
+    if now.trusted and not now.variable:
+        return path, before, before
     if not faithful:
         raise Corrupt(f"{path} has comments or bytes that are not UTF-8, which rewriting it would lose",
                       f"trust {folder} from gemini (/permissions), or remove them and run init --trust again")
     mine, here = os.path.realpath(folder), _normal(str(folder))
+    spelt = [(rule, level) for rule, level in rules.items() if _normal(rule) == here]  # the folder's own entries
+    own = [rule for rule, level in spelt if level != "TRUST_PARENT"]
+    parents = len(own) < len(spelt)
+    ours = (own[-1] if parents else own[0]) if own else None  # ours in its place: the first's, or after a parent's
+    replaced = set(own)
     merged: dict[str, str] = {}
     for rule, level in rules.items():
-        if _normal(rule) == here and level != "TRUST_PARENT":  # the folder's own entry: ours, in the first's place
-            merged.setdefault(mine, "TRUST_FOLDER")
-        elif rule != mine:
+        if rule not in replaced:
             merged[rule] = level
-    merged.setdefault(mine, "TRUST_FOLDER")
+        elif rule == ours:
+            _add_ours(merged, mine)
+    if ours is None:
+        _add_ours(merged, mine)
     return path, before, json.dumps(merged, indent=2, ensure_ascii=False) + "\n"
+
+
+def _add_ours(merged: dict[str, str], mine: str) -> None:
+    """``mine``: TRUST_FOLDER at the end of ``merged``; spelt ``mine/.`` (one key to Gemini) when a TRUST_PARENT of
+    the folder has the plain spelling."""
+    key = mine
+    while key in merged:
+        key += "/."
+    merged[key] = "TRUST_FOLDER"
 
 
 def write(path: Path, text: str) -> None:
