@@ -317,3 +317,13 @@ def test_init_trust_writes_its_entry_after_a_trust_parent_it_keeps(tmp_path: Pat
                                    ("/z/other", "TRUST_FOLDER")]
     assert gemini_trust.check(folder, home).trusted is True
     assert gemini_trust.check(sibling, home).trusted is False, "trusting the folder trusts no sibling"
+
+
+@pytest.mark.parametrize("spelling", ["//{proj}", "///{proj}/", "//{proj}/."])
+def test_leading_slashes_collapse_as_in_node(tmp_path: Path, spelling: str) -> None:
+    folder, home = _project(tmp_path), _home(tmp_path)
+    # one key to Gemini (path.resolve gives /proj): the later level counts
+    _rules(home, {str(folder): "TRUST_FOLDER", spelling.format(proj=str(folder).lstrip("/")): "DO_NOT_TRUST"})
+    assert gemini_trust.check(folder, home).trusted is False
+    _rules(home, {spelling.format(proj=str(folder).lstrip("/")): "DO_NOT_TRUST", str(folder): "TRUST_FOLDER"})
+    assert gemini_trust.check(folder, home).trusted is True

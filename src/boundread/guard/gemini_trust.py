@@ -62,8 +62,15 @@ def _normal(path: str) -> str:
     """As Gemini compares paths: absolute, symlinks resolved where the path exists, case folded on macOS and
     Windows."""
     where = Path(path)
-    full = str(where.resolve()) if where.exists() else os.path.normpath(where.absolute())
+    full = str(where.resolve()) if where.exists() else _resolved(path)
     return full.lower() if sys.platform in ("darwin", "win32") else full
+
+
+def _resolved(path: str) -> str:
+    """Node's ``path.resolve``: absolute, ``.`` and ``..`` resolved, no link followed, and on POSIX ``//x`` is
+    ``/x`` (``os.path.abspath`` keeps two leading slashes, which POSIX leaves to the system)."""
+    full = os.path.abspath(path)  # noqa: PTH100 - Path.resolve would follow links
+    return "/" + full.lstrip("/") if os.sep == "/" and full.startswith("//") else full
 
 
 def _within(parent: str, child: str) -> bool:
@@ -180,7 +187,7 @@ def _rule(folder: Path, rules: dict[str, str]) -> tuple[str, str] | None:
     here = _normal(str(folder))
     keyed: dict[str, tuple[str, str]] = {}
     for rule, level in rules.items():
-        key = os.path.abspath(rule)  # noqa: PTH100 - Node's path.resolve: Path.resolve would follow links
+        key = _resolved(rule)
         keyed[key.lower() if sys.platform in ("darwin", "win32") else key] = (rule, level)
     best: tuple[int, str, str] | None = None
     for key, (rule, level) in keyed.items():
