@@ -19,13 +19,14 @@ from boundread.errors import Corrupt
 from boundread.guard import gemini_trust
 
 VARIABLES = ("GEMINI_CLI_TRUST_WORKSPACE", "GEMINI_RESTRICTED_MODE", "GEMINI_CLI_HOME",
-             "GEMINI_CLI_TRUSTED_FOLDERS_PATH")
+             "GEMINI_CLI_TRUSTED_FOLDERS_PATH", "GEMINI_CLI_SYSTEM_SETTINGS_PATH", "GEMINI_CLI_SYSTEM_DEFAULTS_PATH")
 
 
 @pytest.fixture(autouse=True)
-def _no_gemini_env(monkeypatch: pytest.MonkeyPatch) -> None:
+def _no_gemini_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     for name in VARIABLES:
         monkeypatch.delenv(name, raising=False)
+    monkeypatch.setattr(gemini_trust, "SYSTEM_SETTINGS", str(tmp_path / "etc-gemini-cli" / "settings.json"))
 
 
 def _home(tmp_path: Path) -> Path:
@@ -96,6 +97,43 @@ def test_folder_trust_turned_off_in_the_users_settings_trusts_every_folder(tmp_p
     assert gemini_trust.check(_project(tmp_path), home).trusted is True
     settings.write_text(json.dumps({"security": {"folderTrust": {"enabled": True}}}), encoding="utf-8")
     assert gemini_trust.check(_project(tmp_path), home).trusted is False
+
+
+def _trust_setting(file: Path, enabled: bool | None) -> None:
+    file.parent.mkdir(parents=True, exist_ok=True)
+    body = {"security": {"folderTrust": {}}} if enabled is None else {"security": {"folderTrust": {"enabled": enabled}}}
+    file.write_text(json.dumps(body), encoding="utf-8")
+
+
+@pytest.mark.parametrize(("defaults", "user", "system", "trusted"), [
+    (False, None, None, True),  # the system defaults turn it off
+    (False, True, None, False),  # the user's settings win over the defaults
+    (None, False, True, False),  # the system's win over the user's: it stays on
+    (True, None, False, True),
+    (None, False, None, True),
+])
+@pytest.mark.parametrize("by_variable", [False, True])
+def test_folder_trust_setting_merged_as_gemini_merges_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                         defaults: bool | None, user: bool | None,
+                                                         system: bool | None, trusted: bool, by_variable: bool) -> None:
+    home = _home(tmp_path)
+    if by_variable:  # GEMINI_CLI_SYSTEM_SETTINGS_PATH, its defaults beside it
+        chosen = tmp_path / "chosen" / "system.json"
+        monkeypatch.setenv("GEMINI_CLI_SYSTEM_SETTINGS_PATH", str(chosen))
+    else:
+        chosen = Path(gemini_trust.SYSTEM_SETTINGS)
+    _trust_setting(chosen.parent / "system-defaults.json", defaults)
+    _trust_setting(home / ".gemini" / "settings.json", user)
+    _trust_setting(chosen, system)
+    assert gemini_trust.check(_project(tmp_path), home).trusted is trusted
+
+
+def test_the_system_defaults_file_may_be_elsewhere(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    defaults = tmp_path / "defaults.json"
+    _trust_setting(defaults, False)
+    assert gemini_trust.check(_project(tmp_path), _home(tmp_path)).trusted is False
+    monkeypatch.setenv("GEMINI_CLI_SYSTEM_DEFAULTS_PATH", str(defaults))
+    assert gemini_trust.check(_project(tmp_path), _home(tmp_path)).trusted is True
 
 
 def test_the_files_gemini_looks_for(tmp_path: Path) -> None:

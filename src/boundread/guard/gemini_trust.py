@@ -12,8 +12,11 @@ to trust the folder reads every file whole without a word, and ``gemini -p`` ref
 Gemini strips ``//`` and ``/* */`` comments before it parses the file (strip-json-comments) and keys each
 entry by its normalised path, a later spelling of a path replacing an earlier one's level. The longest
 entry whose folder holds the project wins; no entry is "not trusted". Before the file,
-``GEMINI_CLI_TRUST_WORKSPACE=true``/``false`` (and ``GEMINI_RESTRICTED_MODE=true``) decide, and a user
-setting ``security.folderTrust.enabled: false`` trusts every folder. A file that is not an object of
+``GEMINI_CLI_TRUST_WORKSPACE=true``/``false`` (and ``GEMINI_RESTRICTED_MODE=true``) decide, and
+``security.folderTrust.enabled: false`` trusts every folder: the setting as Gemini merges it before the trust
+check, the system defaults (``system-defaults.json`` beside the system settings, or
+``$GEMINI_CLI_SYSTEM_DEFAULTS_PATH``), then the user's settings, then the system settings
+(``$GEMINI_CLI_SYSTEM_SETTINGS_PATH``, else SYSTEM_SETTINGS), the later winning. A file that is not an object of
 those three levels stops Gemini CLI at start. Read from the 0.61 bundle; the e2e test
 tests/e2e/test_gemini_trust.py checks it against the real client.
 """
@@ -38,6 +41,9 @@ _JS_SPACE = frozenset("\t\n\v\f\r \u00a0\u1680\u2028\u2029\u202f\u205f\u3000\ufe
                       + "".join(map(chr, range(0x2000, 0x200B))))  # JavaScript's \s
 _MARK = re.compile('["/]')  # where a string or a comment may start or end
 MOST = 4 * 1024 * 1024  # bytes of trustedFolders.json read at most: a folder list, not a data file
+SYSTEM_SETTINGS = ("/Library/Application Support/GeminiCli/settings.json" if sys.platform == "darwin" else
+                   "C:\\ProgramData\\gemini-cli\\settings.json" if sys.platform == "win32" else
+                   "/etc/gemini-cli/settings.json")  # Gemini CLI's getSystemSettingsPath()
 
 
 @dataclass(frozen=True)
@@ -142,15 +148,28 @@ def _no_constant(name: str) -> object:
 
 
 def _trust_off(home: Path, env: Mapping[str, str]) -> bool:
-    """Whether the user's settings.json turns folder trust off (``security.folderTrust.enabled: false``)."""
+    """Whether Gemini's settings turn folder trust off (``security.folderTrust.enabled: false``), merged as it
+    merges them for the trust check: the system defaults, the user's, then the system's, the later winning."""
+    system = env.get("GEMINI_CLI_SYSTEM_SETTINGS_PATH") or SYSTEM_SETTINGS
+    defaults = env.get("GEMINI_CLI_SYSTEM_DEFAULTS_PATH") or str(Path(system).parent / "system-defaults.json")
+    enabled = True  # Gemini's default
+    for file in (defaults, str(gemini_dir(home, env) / "settings.json"), system):
+        found = _enabled(file)
+        enabled = enabled if found is None else found
+    return not enabled
+
+
+def _enabled(file: str) -> bool | None:
+    """``security.folderTrust.enabled`` in the settings ``file``; None when it does not say (or cannot be read)."""
     try:
-        with (gemini_dir(home, env) / "settings.json").open("rb") as fh:
+        with Path(file).open("rb") as fh:
             data = json.loads(strip_comments(fh.read(MOST).decode("utf-8", "replace")))
     except (OSError, ValueError, RecursionError):
-        return False
+        return None
     security = data.get("security") if isinstance(data, dict) else None
     folder = security.get("folderTrust") if isinstance(security, dict) else None
-    return isinstance(folder, dict) and folder.get("enabled") is False
+    enabled = folder.get("enabled") if isinstance(folder, dict) else None
+    return enabled if isinstance(enabled, bool) else None
 
 
 def check(folder: Path, home: Path, env: Mapping[str, str] | None = None) -> Trust:
