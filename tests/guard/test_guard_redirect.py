@@ -338,3 +338,21 @@ def test_the_project_is_the_payloads_folder_not_the_folder_the_command_runs_in(
     assert decided(outside) == "deny"  # the file is outside the project, whatever folder the command runs in
     inside = hook(payload("cat docs-copy.pdf", project), capsys, "--mode", "redirect")
     assert decided(inside) == "allow"  # the same call inside the project is rewritten
+
+
+def test_a_commands_probe_writes_to_the_projects_output_folder_not_its_workdirs(
+        project: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("CLAUDE_PROJECT_DIR", raising=False)
+    monkeypatch.delenv("BOUNDREAD_OUT_DIR", raising=False)
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.delenv("CODEX_HOME", raising=False)
+    root = tmp_path / "proj"
+    (root / "sub").mkdir(parents=True)
+    shutil.copy(project / "report.pdf", root / "sub" / "report.pdf")
+    payload = {"session_id": "s", "turn_id": "t", "cwd": str(root), "hook_event_name": "PreToolUse",
+               "tool_name": "exec_command", "tool_input": {"command": "cat report.pdf", "workdir": str(root / "sub")}}
+    body = specific(hook(payload, capsys, "--mode", "redirect"))
+    assert body["permissionDecision"] == "allow"
+    assert body["updatedInput"]["command"].endswith("extract report.pdf --ocr never --max-chars 24000 --stdout")
+    assert any((root / "boundread-out").glob("report.pdf.*.first-part.txt"))
+    assert not (root / "sub" / "boundread-out").exists()
