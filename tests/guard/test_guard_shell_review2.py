@@ -170,3 +170,70 @@ def test_known_text_with_an_unknown_part_is_not_known(work: Path) -> None:
     ctx = Ctx(str(work), lambda *_: Stream(), lambda *_: Stream(), lambda *_: Stream())
     assert known_text(Stream(text=f"logs/small.log\n{UNKNOWN}\n"), ctx) is None
     assert known_text(Stream(text="logs/small.log\n"), ctx) == "logs/small.log\n"
+
+
+# --- 5. what walks and globs cost ----------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def wide(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("wide")
+    (root / "many").mkdir()
+    for number in range(4_000):
+        (root / "many" / f"f{number:04}.txt").touch()
+    (root / "names64").write_text("".join(f"n{number}\n" for number in range(64)))
+    return root
+
+
+def test_a_walk_is_charged_for_the_entries_it_looks_at(wide: Path) -> None:
+    from boundread.guard.shell.fanout import walk
+    from boundread.guard.shell.state import ENTRIES_PER_STEP, Ctx, Env, Stream
+
+    ctx = Ctx(str(wide), lambda *_: Stream(), lambda *_: Stream(), lambda *_: Stream())
+    before = ctx.steps
+    walk(["many"], ["-name", "x*"], Env(str(wide)), ctx)
+    assert before - ctx.steps >= 4_000 // ENTRIES_PER_STEP
+    again = ctx.steps
+    assert walk(["many"], ["-name", "f0001.txt"], Env(str(wide)), ctx)[0] == ["many/f0001.txt"]
+    walk(["many"], ["-name", "x*"], Env(str(wide)), ctx)  # done before: the disk has not changed since
+    assert again - ctx.steps < 4_000 // ENTRIES_PER_STEP * 2
+
+
+@pytest.mark.parametrize("command", [
+    'for a in $(cat names64); do find many -name "$a*" > /dev/null; done',  # a new walk on each pass
+    'for a in $(cat names64); do ls many/$a* > /dev/null; done',  # a new glob on each pass
+])
+def test_a_loop_of_walks_runs_out_of_budget_and_says_so(wide: Path, command: str) -> None:
+    decision = check_command(command, cwd=wide)
+    assert decision.decision == "allow", decision.reason
+    assert "was checked for its first" in decision.reason  # stopped before the 64 passes, as a cap
+
+
+def test_the_same_walk_in_a_loop_is_done_once(wide: Path) -> None:
+    decision = check_command("for a in $(cat names64); do find many -name '*.txt' > /dev/null; done", cwd=wide)
+    assert "was checked for its first" not in decision.reason, decision.reason
+
+
+def test_maxdepth_lists_no_deeper_entry(work: Path) -> None:
+    (work / "deep" / "sub").mkdir(parents=True, exist_ok=True)
+    (work / "deep" / "sub" / "big.log").write_text("z" * 400_000)
+    assert decide("find deep -maxdepth 1 -name '*.log' -exec cat {} +", work) == "allow"
+    assert decide("find deep -maxdepth 2 -name '*.log' -exec cat {} +", work) == "deny"
+    assert decide("find deep -name '*.log' -exec cat {} +", work) == "deny"
+
+
+@pytest.mark.parametrize("pattern", ["*.h", "a*", "*a*b*", "abc", "*", "**x", "a*b*c", "[ab]*", "?x*", "*.tar.gz"])
+def test_the_compiled_matcher_agrees_with_the_pattern(pattern: str) -> None:
+    from boundread.guard.shell.pattern import compile_part, matcher, matches
+
+    names = ["", "a", "b", "x", "ax", "abc", "ab.h", ".h", "aabbc", "axbxc", "abab", "x.tar.gz", "tar.gz", "bx"]
+    test = matcher(pattern)
+    assert [test(name) for name in names] == [matches(compile_part(pattern), name) for name in names]
+
+
+def test_continued_lines_join_as_read_joins_them() -> None:
+    from boundread.guard.shell.loops import _lines
+
+    assert _lines("a\\\nb\nc\\\\\nd\n", raw=False) == ["ab", "c\\\\", "d"]
+    assert _lines("\\\nx\n", raw=False) == ["x"]  # a lone backslash continues the line too
+    assert _lines("a\\\n" * 9_000 + "z\n", raw=False) == ["a" * 9_000 + "z"]
+    assert _lines("a\\\nb\n", raw=True) == ["a\\", "b"]

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import os
 
-from boundread.guard.shell.state import FANOUT, UNCHECKED, UNKNOWN, Env, Stream, read_file, small_text
+from boundread.guard.shell.state import ENTRIES_PER_STEP, FANOUT, UNCHECKED, UNKNOWN, Env, Stream, read_file, small_text
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -78,7 +78,7 @@ def find(name: str, args: list[str], env: Env, ctx: Ctx) -> Stream:
     expression = args[k:]
     if name != "find":  # fd PATTERN [PATH]: names only, or -x/--exec
         roots = [a for a in args if not a.startswith("-")][1:2] or ["."]
-    found, capped = walk(roots or ["."], expression, env)
+    found, capped = walk(roots or ["."], expression, env, ctx)
     if capped:
         ctx.cap(f"`{name}` finds more than boundread looks at ({FANOUT} names or {WALK:,} entries); "
                 f"the first {len(found)} were checked")
@@ -119,11 +119,28 @@ def _execs(expression: list[str]) -> list[tuple[list[str], bool]]:
     return found
 
 
-def walk(roots: list[str], expression: list[str], env: Env) -> tuple[list[str], bool]:
-    """The names found (at most FANOUT, looking at WALK entries), and whether a cap stopped the walk."""
-    from boundread.guard.shell.pattern import fnmatch
+def walk(roots: list[str], expression: list[str], env: Env, ctx: Ctx) -> tuple[list[str], bool]:
+    """The names found (at most FANOUT, looking at WALK entries), and whether a cap stopped the walk. The disk
+    does not change during a check: a walk done before (a ``find`` in a loop) is taken from ``ctx.walks``."""
+    key = (env.cwd, *roots, "\x00", *expression)
+    done = ctx.walks.get(key)
+    if done is None:
+        done = _walk(roots, expression, env)
+        ctx.step(done[2] // ENTRIES_PER_STEP)  # the entries it looked at, as the budget counts nodes
+        if len(ctx.walks) < FANOUT:
+            ctx.walks[key] = done
+    ctx.step()
+    return list(done[0]), done[1]
 
-    names = [expression[k + 1] for k, arg in enumerate(expression[:-1]) if arg in ("-name", "-iname")]
+
+def _walk(roots: list[str], expression: list[str], env: Env) -> tuple[list[str], bool, int]:
+    """(the names found, capped, the entries looked at): each folder read with one ``scandir`` (a folder of a
+    million entries is read no further than WALK of them), files then folders, depth first as ``os.walk``."""
+    from boundread.guard.shell.pattern import matcher
+
+    fold = "-iname" in expression
+    tests = [matcher(expression[k + 1].lower() if fold else expression[k + 1])
+             for k, arg in enumerate(expression[:-1]) if arg in ("-name", "-iname")]
     kinds = [expression[k + 1] for k, arg in enumerate(expression[:-1]) if arg == "-type"]
     depth_at = expression.index("-maxdepth") if "-maxdepth" in expression else -1
     most = int(expression[depth_at + 1]) if 0 <= depth_at < len(expression) - 1 and \
@@ -134,17 +151,36 @@ def walk(roots: list[str], expression: list[str], env: Env) -> tuple[list[str], 
         if UNKNOWN in root:
             continue
         start = env.path(root)
-        for folder, dirs, filenames in os.walk(start):
-            depth = 0 if folder == start else folder[len(start):].count(os.sep)
+        stack = [(start, 0)]
+        while stack:
+            folder, depth = stack.pop()
+            files: list[os.DirEntry[str]] = []
+            dirs: list[os.DirEntry[str]] = []
+            try:
+                with os.scandir(folder) as entries:
+                    for entry in entries:
+                        seen += 1
+                        if seen > WALK:
+                            return found, True, seen
+                        (dirs if _is_dir(entry) else files).append(entry)
+            except OSError:
+                continue
             if depth >= most:
-                dirs[:] = []
-            for entry in filenames + (dirs if "f" not in kinds else []):
-                seen += 1
-                if seen > WALK or len(found) >= FANOUT:
-                    return found, True
-                if names and not any(fnmatch(entry.lower(), n.lower()) if "-iname" in expression
-                                     else fnmatch(entry, n) for n in names):
+                continue  # `-maxdepth N`: the entries of a folder at depth N are deeper than that
+            for entry in files + (dirs if "f" not in kinds else []):
+                if len(found) >= FANOUT:
+                    return found, True, seen
+                if tests and not any(test(entry.name.lower() if fold else entry.name) for test in tests):
                     continue
-                rel = os.path.relpath(os.path.join(folder, entry), start)
+                rel = os.path.relpath(entry.path, start)
                 found.append(os.path.join(root, rel) if root != "." else "./" + rel)
-    return found, False
+            if depth + 1 < most:  # as os.walk: into each folder, not through a symlink to one
+                stack.extend((entry.path, depth + 1) for entry in reversed(dirs) if not entry.is_symlink())
+    return found, False, seen
+
+
+def _is_dir(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_dir()
+    except OSError:
+        return False

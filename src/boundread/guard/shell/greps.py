@@ -94,7 +94,7 @@ def _tree(name: str, names: list[str], includes: list[str], env: Env, ctx: Ctx) 
         if UNKNOWN in operand or not os.path.isdir(env.path(operand)):
             out.append(operand)
             continue
-        found, capped = fanout.walk([operand], expression, env)
+        found, capped = fanout.walk([operand], expression, env, ctx)
         if capped:
             ctx.cap(f"`{name}` reads more files under {operand} than boundread looks at "
                     f"({FANOUT} names or {fanout.WALK:,} entries); the first {len(found)} were checked")

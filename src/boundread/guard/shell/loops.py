@@ -159,15 +159,16 @@ def _lines(text: str, raw: bool, delimiter: str = "\n") -> list[str]:
     if raw or "\\" not in text or delimiter != "\n":
         return lines
     joined: list[str] = []
-    carry = ""
+    carry: list[str] = []  # the parts of a line continued so far, joined once at its end (linear in the text)
     for line in lines:
-        line = carry + line
-        ending = len(line) - len(line.rstrip("\\"))
-        carry = line[:-1] if ending % 2 else ""
-        if not carry:
-            joined.append(line)
+        ending = len(line) - len(line.rstrip("\\"))  # this line's own: a carried part ends in pairs, if any
+        if ending % 2:
+            carry.append(line[:-1])
+            continue
+        joined.append("".join(carry) + line if carry else line)
+        carry = []
     if carry:
-        joined.append(carry)
+        joined.append("".join(carry))
     return joined
 
 

@@ -131,6 +131,32 @@ def fnmatch(name: str, pattern: str) -> bool:
     return matches(compile_part(pattern), name)
 
 
+def matcher(pattern: str) -> Callable[[str], bool]:
+    """``fnmatch`` against one pattern, compiled once (``find -name`` tests each entry it walks): a pattern of
+    literal text and ``*`` only is matched with ``str`` methods, at C speed."""
+    tokens = compile_part(pattern)
+    if any(not isinstance(token, str) and token != _STAR for token in tokens):
+        return lambda name: matches(tokens, name)
+    pieces = "".join(token if isinstance(token, str) else "\x00" for token in tokens).split("\x00")
+    if len(pieces) == 1:
+        return pieces[0].__eq__
+    head, *middle, tail = pieces
+    least = len(head) + len(tail) + sum(len(piece) for piece in middle)
+
+    def test(name: str) -> bool:
+        if len(name) < least or not name.startswith(head) or not name.endswith(tail):
+            return False
+        at, end = len(head), len(name) - len(tail)
+        for piece in middle:  # each in turn, leftmost: enough for `*` alone between them
+            at = name.find(piece, at, end)
+            if at < 0:
+                return False
+            at += len(piece)
+        return True
+
+    return test
+
+
 def _shown(part: str) -> str:
     return "".join(_SHOW.get(ch, ch) for ch in part)
 
@@ -139,10 +165,11 @@ class Glob:
     """Pathname expansion of one word against ``cwd``, as bash does it with its default options:
     a leading ``.`` is matched only by a leading ``.``; names sorted; no match - no names."""
 
-    __slots__ = ("capped", "names")
+    __slots__ = ("capped", "names", "seen")
 
     def __init__(self, word: str, cwd: str, most: int) -> None:
         self.capped = False
+        self.seen = 0  # the directory entries it looked at (charged to the budget by the caller)
         self.names = self._expand(word, cwd, most)
 
     def _expand(self, word: str, cwd: str, most: int) -> list[str]:
@@ -175,6 +202,7 @@ class Glob:
                 with entries:
                     for entry in entries:
                         budget -= 1
+                        self.seen += 1
                         if budget < 0:
                             self.capped = True
                             break

@@ -31,6 +31,9 @@ FANOUT = 256
 ARGS = 1024
 #: Nodes and commands one call may visit before the walk gives up and the conservative scan decides.
 STEPS = 20_000
+#: Directory entries a ``find`` walk or a glob looks at for one step (measured: an entry read and matched costs
+#: about what a quarter of a syntax node does), so that a loop of walks runs out of budget as a loop of nodes does.
+ENTRIES_PER_STEP = 4
 UNKNOWN = "\x00"  # a word whose value cannot be known here (`$1` outside a function, `$(date)`)
 #: The names a capped fan-out left unchecked (a glob or ``find`` that stopped before any match): unknown,
 #: and a file a dumper reads unseen - decide denies a whole print of it.
@@ -132,7 +135,7 @@ class Env:
 class Ctx:
     """One check's findings and budget; ``run``/``shell``/``command`` re-enter the walk (set by walk.py)."""
 
-    __slots__ = ("command", "root", "run", "shell", "steps", "uses")
+    __slots__ = ("command", "root", "run", "shell", "steps", "uses", "walks")
 
     def __init__(self, root: str, run: Callable[[Node, Env, Stream], Stream],
                  shell: Callable[[str, Env, Stream], Stream],
@@ -140,6 +143,9 @@ class Ctx:
         self.root = root
         self.uses: list[FileUse] = []
         self.steps = STEPS
+        #: The ``find`` walks and globs done so far (the disk does not change during a check): the names,
+        #: whether a cap cut them, the entries looked at.
+        self.walks: dict[tuple[str, ...], tuple[list[str], bool, int]] = {}
         self.run = run  # one syntax node
         self.shell = shell  # a script's text (bash -c, eval, a heredoc into a shell)
         self.command = command  # an argv (xargs, find -exec, wrappers)

@@ -8,7 +8,17 @@ from __future__ import annotations
 
 import os
 
-from boundread.guard.shell.state import FANOUT, UNCHECKED, UNKNOWN, Ctx, Env, Stream, known_text, read_file
+from boundread.guard.shell.state import (
+    ENTRIES_PER_STEP,
+    FANOUT,
+    UNCHECKED,
+    UNKNOWN,
+    Ctx,
+    Env,
+    Stream,
+    known_text,
+    read_file,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -341,13 +351,22 @@ def _integer(text: str) -> bool:
 
 
 def _glob(field: str, env: Env, ctx: Ctx) -> list[str]:
-    """Pathname expansion against the shell's cwd, sorted as bash sorts; no match: the word itself."""
+    """Pathname expansion against the shell's cwd, sorted as bash sorts; no match: the word itself. The disk
+    does not change during a check: a glob expanded before (in a loop's body) is taken from ``ctx.walks``."""
     from boundread.guard.shell import pattern  # only for a word with an unquoted *, ? or [
 
-    found = pattern.Glob(field, env.cwd, FANOUT)
-    if found.capped:
-        ctx.cap(f"`{_unhide(field)}` matches more than {len(found.names)} names (boundread looks at "
-                f"{FANOUT} matches or {pattern.SCAN:,} directory entries); the first {len(found.names)} were checked")
-    if found.capped and not found.names:  # stopped before any match: what it would give is unchecked
+    key = (env.cwd, "\x00glob", field)
+    done = ctx.walks.get(key)
+    if done is None:
+        found = pattern.Glob(field, env.cwd, FANOUT)
+        done = (found.names, found.capped, found.seen)
+        ctx.step(found.seen // ENTRIES_PER_STEP)  # the entries it looked at, as the budget counts nodes
+        if len(ctx.walks) < FANOUT:
+            ctx.walks[key] = done
+    names, capped, _seen = done
+    if capped:
+        ctx.cap(f"`{_unhide(field)}` matches more than {len(names)} names (boundread looks at "
+                f"{FANOUT} matches or {pattern.SCAN:,} directory entries); the first {len(names)} were checked")
+    if capped and not names:  # stopped before any match: what it would give is unchecked
         return [UNCHECKED]
-    return found.names or [_unhide(field)]
+    return list(names) or [_unhide(field)]
