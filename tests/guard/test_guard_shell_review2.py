@@ -237,3 +237,10 @@ def test_continued_lines_join_as_read_joins_them() -> None:
     assert _lines("\\\nx\n", raw=False) == ["x"]  # a lone backslash continues the line too
     assert _lines("a\\\n" * 9_000 + "z\n", raw=False) == ["a" * 9_000 + "z"]
     assert _lines("a\\\nb\n", raw=True) == ["a\\", "b"]
+
+
+def test_find_of_a_file_finds_the_file(work: Path) -> None:
+    assert decide("find logs/app.log -exec cat {} \\;", work) == "deny"
+    assert decide("find logs/app.log -name '*.log' -exec cat {} +", work) == "deny"
+    assert decide("find logs/app.log -name '*.txt' -exec cat {} +", work) == "allow"  # the name does not match
+    assert decide("find logs/app.log -type d -exec cat {} +", work) == "allow"

@@ -151,6 +151,12 @@ def _walk(roots: list[str], expression: list[str], env: Env) -> tuple[list[str],
         if UNKNOWN in root:
             continue
         start = env.path(root)
+        if not os.path.isdir(start):  # `find big.log -exec cat {} +`: a file operand is found itself
+            name = os.path.basename(start)
+            if os.path.lexists(start) and "d" not in kinds and \
+                    (not tests or any(test(name.lower() if fold else name) for test in tests)):
+                found.append(root)
+            continue
         stack = [(start, 0)]
         while stack:
             folder, depth = stack.pop()
