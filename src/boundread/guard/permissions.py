@@ -25,6 +25,10 @@ from __future__ import annotations
 import json
 import os
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
 _CLAUDE_SETTINGS = (".claude/settings.json", ".claude/settings.local.json")
 _MANAGED = ("/etc/claude-code/managed-settings.json", "/Library/Application Support/ClaudeCode/managed-settings.json")
 _MANAGED_DROPINS = ("/etc/claude-code/managed-settings.d", "/Library/Application Support/ClaudeCode/managed-settings.d")
@@ -105,11 +109,9 @@ def _gemini_rules(root: str) -> bool:
 
 
 def _gemini_restricts(file: str) -> bool:
-    data = _load(file)
-    if data is None:
-        return False
-    if not isinstance(data, dict):
-        return True
+    data = _settings(file)
+    if isinstance(data, bool):
+        return data
     tools = data.get("tools")
     lists = [data.get("excludeTools"), data.get("coreTools"), data.get("policyPaths"), data.get("adminPolicyPaths"),
              *((tools.get("exclude"), tools.get("core")) if isinstance(tools, dict) else ())]
@@ -126,6 +128,14 @@ def _any_file(folder: str, suffix: str) -> bool:
         return True  # a folder we cannot read may hold rules
 
 
+def _settings(file: str) -> dict[str, Any] | bool:
+    """A settings file's JSON object; False when there is no file, True (rules may hide there) when it is not one."""
+    data = _load(file)
+    if data is None:
+        return False
+    return data if isinstance(data, dict) else True
+
+
 def _load(file: str) -> object | None:
     """The JSON in ``file``; None when there is none; ``True`` (taken as rules) when it cannot be read."""
     try:
@@ -140,11 +150,9 @@ def _load(file: str) -> object | None:
 
 
 def _names(file: str, tool: str) -> bool:
-    data = _load(file)
-    if data is None:
-        return False
-    if not isinstance(data, dict):
-        return True
+    data = _settings(file)
+    if isinstance(data, bool):
+        return data
     permissions = data.get("permissions")
     if not isinstance(permissions, dict):
         return False
