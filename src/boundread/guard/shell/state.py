@@ -9,6 +9,7 @@ here-documents, ``ls`` and ``find`` names), which shells, interpreters and ``xar
 from __future__ import annotations
 
 import os
+import stat
 
 from boundread.guard.record import Record
 
@@ -203,20 +204,23 @@ def known_text(stream: Stream, ctx: Ctx) -> str | None:
     ``$(cat list)``, ``cat list | while read f``); else None. What is handed on is charged to the budget."""
     if not stream.exact or len(stream.flows) > FANOUT or UNKNOWN in stream.text.replace(UNCHECKED, ""):
         return None  # a part of it cannot be known (`<<< "$(git ls-files)"`); a cut listing's UNCHECKED is a name
-    total = len(stream.text)
+    parts, left = [stream.text], SMALL_SCRIPT - len(stream.text)
     for path, _found, _program in stream.flows:
         try:
-            if not os.path.isfile(path):
+            if not stat.S_ISREG(os.stat(path).st_mode):  # before open: a FIFO would block it
                 return None
-            total += os.stat(path).st_size
+            with open(path, "rb") as fh:
+                data = fh.read(left + 1)
         except (OSError, ValueError):
             return None
-        if total > SMALL_SCRIPT:
+        left -= len(data)
+        if left < 0:
             return None
-    content = small_text(Stream(stream.flows))
-    if "\x00" in content or "\ufffd" in content:  # a binary file is no list of names
-        return None
-    text = "\n".join(part for part in (stream.text, content) if part)
+        content = data.decode("utf-8", "replace")
+        if "\x00" in content or "\ufffd" in content:  # a binary file is no list of names
+            return None
+        parts.append(content)
+    text = "\n".join(part for part in parts if part)
     ctx.step(len(text) // 256)
     return text
 

@@ -7,7 +7,7 @@ conversation. Compound commands, loops (bounded), functions and here-documents a
 
 from __future__ import annotations
 
-from boundread.guard.shell import loops, programs, words
+from boundread.guard.shell import programs, words
 from boundread.guard.shell.state import ARGS, UNKNOWN, Ctx, Env, Stream, read_file, visible
 
 TYPE_CHECKING = False
@@ -90,8 +90,12 @@ def _run(node: Node, kind: str, env: Env, ctx: Ctx, stdin: Stream) -> Stream:
         if name is not None and body is not None:
             env.functions[(name.text or b"").decode("utf-8", "replace")] = body
     elif kind == "for_statement":
+        from boundread.guard.shell import loops  # only a command with a loop needs it
+
         return loops.for_loop(node, env, ctx, stdin)
     elif kind in ("while_statement", "until_statement"):
+        from boundread.guard.shell import loops
+
         read = loops.while_read(node, env, ctx, stdin)
         if read is not None:
             return read
