@@ -51,7 +51,7 @@ class Decision(Record):
         return self.decision == DENY
 
 
-def _absolute(path: str, cwd: str | os.PathLike[str] | None) -> str:
+def absolute_path(path: str, cwd: str | os.PathLike[str] | None) -> str:
     """``path`` made absolute against ``cwd`` (like pathlib: ``~`` expanded, ``..`` kept)."""
     expanded = os.path.expanduser(path)
     if os.path.isabs(expanded):
@@ -99,7 +99,7 @@ def _in_attachments(absolute: str, dirs: tuple[str, ...], cwd: str | None) -> bo
     parents = _parents(absolute)
     for folder in dirs:
         if os.sep in folder or "/" in folder:
-            root = _absolute(folder, cwd)
+            root = absolute_path(folder, cwd)
             if root in parents:
                 return True
         elif any(os.path.basename(parent) == folder for parent in parents):
@@ -140,7 +140,7 @@ def _verdict(given: str, cfg: GuardConfig, cwd: str | os.PathLike[str] | None, *
              limit: object = None, pages: object = None, range_params: str = "offset/limit",
              part: str = "") -> Decision:
     """``part``: what a ranged read asked for ("lines 1-9000 of "), for the reason."""
-    absolute = _absolute(given, cwd)
+    absolute = absolute_path(given, cwd)
     here = _absolute_dir(os.fspath(cwd)) if cwd else None
     if cfg.allow and _allowed(cfg.allow, (given, absolute, os.path.basename(absolute))):
         return Decision(ALLOW, rule="allow-glob", path=given)
@@ -336,7 +336,7 @@ def _bounded(given: str, found: tuple[Bound, ...], cfg: GuardConfig,
     """
     from boundread.guard import facts
 
-    absolute = _absolute(given, cwd)
+    absolute = absolute_path(given, cwd)
     try:
         info = os.stat(absolute)
     except (OSError, ValueError):
@@ -375,7 +375,7 @@ def _bounded(given: str, found: tuple[Bound, ...], cfg: GuardConfig,
 
 def _unpack_verdict(given: str, program: str, cfg: GuardConfig,
                     cwd: str | os.PathLike[str] | None) -> Decision:
-    absolute = _absolute(given, cwd)
+    absolute = absolute_path(given, cwd)
     if not sniff.is_regular_file(absolute):
         return Decision(ALLOW, rule="missing", path=given)
     try:
@@ -405,7 +405,7 @@ def suggestions(path: str, *, cwd: str | os.PathLike[str] | None = None,
                 config: GuardConfig | None = None) -> tuple[str, str, list[str]] | None:
     """(``path`` as a reason shows it, what the file is, the boundread commands to read it), for any
     regular file whatever the verdict on it; None when there is no such file."""
-    absolute = _absolute(path, cwd)
+    absolute = absolute_path(path, cwd)
     if not sniff.is_regular_file(absolute):
         return None
     try:

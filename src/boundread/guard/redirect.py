@@ -27,14 +27,14 @@ Only imported on a deny in redirect mode: the allow path never loads it.
 """
 
 # os.path on purpose: the guard's paths are strings (decide.py); this module is off the hot path anyway.
-# ruff: noqa: PTH100, PTH109, PTH111, PTH117, PTH118, PTH119
+# ruff: noqa: PTH100, PTH119
 from __future__ import annotations
 
 import os
 
 from boundread.guard import dialects, permissions, reason, slices
 from boundread.guard.config import GuardConfig
-from boundread.guard.decide import ALLOW, Decision, check_read
+from boundread.guard.decide import ALLOW, Decision, absolute_path, check_read
 from boundread.guard.slices import SLICE_CHARS
 
 #: The agents whose pre-tool answer can rewrite the call's input, verified with the real clients
@@ -54,7 +54,7 @@ def rewrite(call: dialects.Call, decision: Decision, cfg: GuardConfig) -> Decisi
         return decision
     target = call.path if call.action == dialects.READ else decision.path
     # the project is the payload's folder, not the folder a command asks to run in (Codex workdir, Gemini dir_path)
-    if not target or not permissions.may_rewrite(call.agent, call.tool, [_absolute(target, call.cwd)],
+    if not target or not permissions.may_rewrite(call.agent, call.tool, [absolute_path(target, call.cwd)],
                                                  call.root_cwd):
         return decision  # outside the project, or a client rule the rewrite would step around: the deny stands
     try:
@@ -73,7 +73,7 @@ def rewrite(call: dialects.Call, decision: Decision, cfg: GuardConfig) -> Decisi
 def _read(call: dialects.Call, decision: Decision, cfg: GuardConfig) -> Decision | None:
     if any(call.tool_input.get(key) is not None for key in _RANGE_KEYS):
         return None  # a range the guard refused: the agent asked for that part, the deny says why
-    absolute = _absolute(call.path, call.cwd)
+    absolute = absolute_path(call.path, call.cwd)
     if decision.rule == "text-size":
         return _text_range(call, decision, cfg, absolute)
     if decision.rule not in _SLICED:
@@ -136,7 +136,7 @@ def _command(call: dialects.Call, decision: Decision) -> Decision | None:
     elif dumper == "tail" and decision.rule != "text-size":
         return None  # the end of a PDF, an Office file or an archive: no bounded command gives it
     elif decision.rule == "archive" and decision.kind not in slices.STREAMS:
-        listed = slices.listing(os.path.realpath(_absolute(path, call.cwd)))
+        listed = slices.listing(os.path.realpath(absolute_path(path, call.cwd)))
         if listed is None:
             return None
         _text, count, total = listed
@@ -152,7 +152,7 @@ def _command(call: dialects.Call, decision: Decision) -> Decision | None:
             new = f"{program} extract {quoted} --lines {number}- --max-chars {SLICE_CHARS} --stdout"
             what = f"{path} from line {number:,}"
         else:
-            last = _last_lines(_absolute(path, call.cwd), number if unit == "lines" else None,
+            last = _last_lines(absolute_path(path, call.cwd), number if unit == "lines" else None,
                                number if unit == "bytes" else SLICE_CHARS)
             new = f"{program} extract {quoted} --tail {last} --max-chars {SLICE_CHARS} --stdout"
             what = f"the last {last:,} lines of {path}" + (
@@ -161,7 +161,7 @@ def _command(call: dialects.Call, decision: Decision) -> Decision | None:
             rest = f"search the whole file: {grep}"
     else:
         if decision.rule != "text-size" and slices.first_part(
-                _absolute(path, call.cwd), path, call.cwd, decision.rule, decision.kind, call.root_cwd) is None:
+                absolute_path(path, call.cwd), path, call.cwd, decision.rule, decision.kind, call.root_cwd) is None:
             return None  # the Read's own probe: an encrypted, damaged or textless file keeps its deny
         ocr = " --ocr never" if decision.kind == "pdf" else ""  # as the probe: no OCR inside the agent's call
         new = f"{program} extract {quoted}{ocr} --max-chars {SLICE_CHARS} --stdout"
@@ -253,11 +253,6 @@ def _count(unit: str, word: str) -> tuple[str, int] | None:
 
 
 # Helpers ---------------------------------------------------------------------------------------------
-def _absolute(path: str, cwd: str) -> str:
-    expanded = os.path.expanduser(path)
-    return expanded if os.path.isabs(expanded) else os.path.join(cwd or os.getcwd(), expanded)
-
-
 def _facts(given: str, absolute: str, cwd: str, kind: str) -> tuple[str, str, str]:
     """(the path as a reason shows it, what the file is, the path quoted for a command line)."""
     here = os.path.abspath(cwd) if cwd else None
