@@ -198,8 +198,8 @@ def _record(
 
 def _set(row: tuple[object, ...]) -> bool:
     """Not ``BudgetLimits.empty``, read from the ``limits`` row as ``ledger.limits_from_row`` reads it."""
-    tokens, usd, max_depth, calls, repeat, deny = row
-    ints = (tokens, max_depth, calls, repeat)
+    tokens, usd, max_depth, calls, repeat, deny, agents, per_minute, _overshoot = row
+    ints = (tokens, max_depth, calls, repeat, agents, per_minute)
     return usd is not None or any(isinstance(v, int) for v in ints) or bool(_tools(deny))
 
 
@@ -211,7 +211,7 @@ def _may_trip(
     db: Any, kind: str, name: str, row: tuple[object, ...], tool: str, depth: int, run: int
 ) -> bool:
     """Whether any of ``policy.decide``'s checks could trip in this scope; a False is exact, a True is re-decided."""
-    tokens, usd, max_depth, calls, repeat, deny = row
+    tokens, usd, max_depth, calls, repeat, deny, _agents, _per_minute, _overshoot = row
     if isinstance(max_depth, int) and depth > max_depth:
         return True
     if tool.casefold() in [t.casefold() for t in _tools(deny)]:  # as policy.check_sequence: Bash, bash: one tool

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 
 from boundread.budget.schema import scope_key
@@ -29,6 +29,12 @@ class Scope:
     def key(self) -> str:
         return scope_key(self.kind, self.name)
 
+    @classmethod
+    def from_key(cls, key: str) -> Scope:
+        """The scope a ``limits.scope`` key names (``scope_key`` read back)."""
+        kind, _, name = key.partition(":")
+        return cls(kind, name)
+
     @property
     def label(self) -> str:
         return {"session": f"session {self.name}", "project": f"project {self.name}"}.get(self.kind, "all sessions")
@@ -36,7 +42,12 @@ class Scope:
 
 @dataclass(frozen=True)
 class BudgetLimits:
-    """The four guards' limits; ``None`` means no limit on that dimension."""
+    """The four guards' limits; ``None`` means no limit on that dimension.
+
+    ``max_agents``: sub-agents a session (or every session of the scope) may start; ``max_agents_per_minute``:
+    how many may start in any 60 seconds. ``allow_overshoot``: True lets the request that would cross a token
+    or USD cap go out (the session still ends once it has); None and False end the session before it.
+    """
 
     max_tokens: int | None = None
     max_usd: Decimal | None = None
@@ -44,16 +55,21 @@ class BudgetLimits:
     max_calls: int | None = None
     max_repeat: int | None = None
     deny_tools: tuple[str, ...] = ()
+    max_agents: int | None = None
+    max_agents_per_minute: int | None = None
+    allow_overshoot: bool | None = None
 
     @property
     def empty(self) -> bool:
-        return self == BudgetLimits()
+        """No limit is set (``allow_overshoot`` alone limits nothing)."""
+        return replace(self, allow_overshoot=None) == BudgetLimits()
 
     def as_json(self) -> dict[str, object]:
         """Every limit by name, JSON-ready (USD as a string: no float rounding); None for no limit."""
         return {"max_tokens": self.max_tokens, "max_usd": None if self.max_usd is None else str(self.max_usd),
                 "max_depth": self.max_depth, "max_calls": self.max_calls, "max_repeat": self.max_repeat,
-                "deny_tools": list(self.deny_tools)}
+                "deny_tools": list(self.deny_tools), "max_agents": self.max_agents,
+                "max_agents_per_minute": self.max_agents_per_minute, "allow_overshoot": self.allow_overshoot}
 
     def merged(self, other: BudgetLimits) -> BudgetLimits:
         """These limits with every field that ``other`` sets replaced."""
@@ -64,6 +80,10 @@ class BudgetLimits:
             max_calls=other.max_calls if other.max_calls is not None else self.max_calls,
             max_repeat=other.max_repeat if other.max_repeat is not None else self.max_repeat,
             deny_tools=other.deny_tools or self.deny_tools,
+            max_agents=other.max_agents if other.max_agents is not None else self.max_agents,
+            max_agents_per_minute=other.max_agents_per_minute if other.max_agents_per_minute is not None
+            else self.max_agents_per_minute,
+            allow_overshoot=other.allow_overshoot if other.allow_overshoot is not None else self.allow_overshoot,
         )
 
 

@@ -1,4 +1,4 @@
-"""The ledger schema in PostgreSQL's words: the same three steps as schema.py, the same version numbers.
+"""The ledger schema in PostgreSQL's words: the same steps as schema.py, the same version numbers.
 
 SQLite's ``INTEGER`` is 64-bit and its ``PRAGMA user_version`` holds the step reached; here the counts are
 ``BIGINT``, row ids ``BIGSERIAL``, ``sessions.seq`` keeps their insertion order (SQLite's ``rowid``) and the
@@ -42,7 +42,18 @@ V3 = (
     "CREATE INDEX usage_by_message ON usage(message)",
 )
 
-MIGRATIONS: tuple[tuple[str, ...], ...] = (V1, V2, V3)
+V4 = (
+    "ALTER TABLE limits ADD COLUMN max_agents BIGINT",
+    "ALTER TABLE limits ADD COLUMN max_agents_per_minute BIGINT",
+    "ALTER TABLE limits ADD COLUMN allow_overshoot BIGINT",
+    "ALTER TABLE usage ADD COLUMN agent TEXT",
+    "ALTER TABLE usage ADD COLUMN at DOUBLE PRECISION",
+    "CREATE TABLE agents(session TEXT NOT NULL, agent TEXT NOT NULL, parent TEXT, depth BIGINT NOT NULL,"
+    " started DOUBLE PRECISION NOT NULL, PRIMARY KEY(session, agent))",
+    "CREATE INDEX agents_by_start ON agents(session, started)",
+)
+
+MIGRATIONS: tuple[tuple[str, ...], ...] = (V1, V2, V3, V4)
 VERSION_TABLE = "CREATE TABLE IF NOT EXISTS boundread_schema(version INTEGER NOT NULL)"
 VERSION = "SELECT version FROM boundread_schema"
 CONNECT_S = 2  # a server that is down or slow: the hook gives up after this, then the error policy applies

@@ -26,9 +26,9 @@ from boundread.budget import sidecar
 from boundread.budget.errors import LedgerError
 from boundread.budget.ledger import ledger_url
 from boundread.budget.ledgerurl import redact
-from boundread.budget.model import BudgetLimits
-from boundread.budget.rows import ledger_path, limits_from_json, limits_from_row
-from boundread.budget.schema import LIMIT_COLS
+from boundread.budget.model import BudgetLimits, Scope
+from boundread.budget.rows import ledger_path, limits_from_json, limits_from_row, limits_params
+from boundread.budget.schema import LIMIT_COLS, LIMIT_MARKS
 from boundread.budget.sqlite import SqliteLedger, ledger_error
 
 # What is salvaged from a broken ledger, as the current schema names it.
@@ -40,6 +40,9 @@ TABLES = {
     "calls": "session, tool, digest, depth, allowed",
     "offsets": "path, offset, session",
 }
+# A ledger broken before schema v4 has fewer limit columns: read those, the rest as no limit.
+OLD_LIMITS = "scope, max_tokens, max_usd, max_depth, max_calls, max_repeat, deny_tools"
+NEW_LIMITS = len(LIMIT_COLS.split(",")) - len(OLD_LIMITS.split(",")) + 1
 
 
 @dataclass(frozen=True)
@@ -169,10 +172,22 @@ def _salvage(path: Path) -> tuple[dict[str, list[tuple[object, ...]]], list[str]
                 for row in _rows(db, f"SELECT {cols} FROM {table}"):  # our own table names
                     got.append(row)
             except sqlite3.Error:
-                lost.append(table)
+                older = _older_limits(db) if table == "limits" and not got else None
+                if older is None:
+                    lost.append(table)
+                else:
+                    got = older
             if got or table not in lost:
                 rows[table] = got
     return rows, lost
+
+
+def _older_limits(db: sqlite3.Connection) -> list[tuple[object, ...]] | None:
+    """The limits of a ledger from before schema v4, the newer columns as no limit; None if unreadable too."""
+    try:
+        return [(*row, *(None,) * NEW_LIMITS) for row in _rows(db, f"SELECT {OLD_LIMITS} FROM limits")]
+    except sqlite3.Error:
+        return None
 
 
 def _rows(db: sqlite3.Connection, query: str) -> Iterator[tuple[object, ...]]:
@@ -216,11 +231,8 @@ def _limits(known: dict[str, dict[str, object]] | None, salvaged: list[tuple[obj
 
 
 def _put_limits(db: sqlite3.Connection, key: str, lim: BudgetLimits) -> None:
-    db.execute(
-        f"INSERT OR REPLACE INTO limits(scope, {LIMIT_COLS}) VALUES (?, ?, ?, ?, ?, ?, ?)",
-        (key, lim.max_tokens, None if lim.max_usd is None else str(lim.max_usd), lim.max_depth, lim.max_calls,
-         lim.max_repeat, ",".join(lim.deny_tools)),
-    )
+    db.execute(f"INSERT OR REPLACE INTO limits(scope, {LIMIT_COLS}) VALUES ({LIMIT_MARKS})",
+               limits_params(Scope.from_key(key), lim))
 
 
 def _restore_rows(

@@ -32,14 +32,21 @@ def ledger_path() -> Path:
 
 
 def limits_from_row(row: Sequence[object]) -> BudgetLimits:
-    tokens, usd, depth, calls, repeat, deny = row
+    tokens, usd, depth, calls, repeat, deny, agents, per_minute, overshoot = row
+
+    def whole(value: object) -> int | None:
+        return value if isinstance(value, int) and not isinstance(value, bool) else None
+
     return BudgetLimits(
-        max_tokens=tokens if isinstance(tokens, int) else None,
+        max_tokens=whole(tokens),
         max_usd=Decimal(str(usd)) if usd is not None else None,
-        max_depth=depth if isinstance(depth, int) else None,
-        max_calls=calls if isinstance(calls, int) else None,
-        max_repeat=repeat if isinstance(repeat, int) else None,
+        max_depth=whole(depth),
+        max_calls=whole(calls),
+        max_repeat=whole(repeat),
         deny_tools=tuple(t for t in str(deny or "").split(",") if t),
+        max_agents=whole(agents),
+        max_agents_per_minute=whole(per_minute),
+        allow_overshoot=None if whole(overshoot) is None else bool(overshoot),
     )
 
 
@@ -47,7 +54,9 @@ def limits_params(scope: Scope, lim: BudgetLimits) -> tuple[object, ...]:
     """The ``limits`` row of ``scope``, in ``LIMIT_COLS`` order after the key."""
     usd = None if lim.max_usd is None else str(lim.max_usd)
     deny = ",".join(lim.deny_tools)
-    return (scope.key, lim.max_tokens, usd, lim.max_depth, lim.max_calls, lim.max_repeat, deny)
+    overshoot = None if lim.allow_overshoot is None else int(lim.allow_overshoot)
+    return (scope.key, lim.max_tokens, usd, lim.max_depth, lim.max_calls, lim.max_repeat, deny, lim.max_agents,
+            lim.max_agents_per_minute, overshoot)
 
 
 _TOTALS = ", ".join(
@@ -110,6 +119,7 @@ def limits_from_json(data: dict[str, object]) -> BudgetLimits:
     except ArithmeticError:
         amount = None
     tools = data.get("deny_tools")
+    overshoot = data.get("allow_overshoot")
     return BudgetLimits(
         max_tokens=whole("max_tokens"),
         max_usd=amount if amount is not None and amount.is_finite() and amount >= 0 else None,
@@ -117,6 +127,9 @@ def limits_from_json(data: dict[str, object]) -> BudgetLimits:
         max_calls=whole("max_calls"),
         max_repeat=whole("max_repeat"),
         deny_tools=tuple(t for t in tools if isinstance(t, str) and t) if isinstance(tools, list) else (),
+        max_agents=whole("max_agents"),
+        max_agents_per_minute=whole("max_agents_per_minute"),
+        allow_overshoot=overshoot if isinstance(overshoot, bool) else None,
     )
 
 

@@ -39,14 +39,27 @@ V3 = (  # one request counts once in the whole ledger: resumed sessions and sub-
     "CREATE INDEX usage_by_message ON usage(message)",
 )
 
-MIGRATIONS: tuple[tuple[str, ...], ...] = (V1, V2, V3)
+V4 = (  # issue 18: the session ends at the cap, sub-agents have a real depth, spawns are gated
+    "ALTER TABLE limits ADD COLUMN max_agents INTEGER",
+    "ALTER TABLE limits ADD COLUMN max_agents_per_minute INTEGER",
+    "ALTER TABLE limits ADD COLUMN allow_overshoot INTEGER",
+    "ALTER TABLE usage ADD COLUMN agent TEXT",  # the sub-agent that spent it (NULL: the session's main agent)
+    "ALTER TABLE usage ADD COLUMN at REAL",  # when it was recorded (Unix seconds): the spend curve's order
+    "CREATE TABLE agents(session TEXT NOT NULL, agent TEXT NOT NULL, parent TEXT, depth INTEGER NOT NULL,"
+    " started REAL NOT NULL, PRIMARY KEY(session, agent))",
+    "CREATE INDEX agents_by_start ON agents(session, started)",
+)
+
+MIGRATIONS: tuple[tuple[str, ...], ...] = (V1, V2, V3, V4)
 CURRENT_VERSION = len(MIGRATIONS)
 
 # How the tables are used, shared by the ledger (ledger.py, the Python API and CLI) and the hook's lean path
 # (hookpath.py): both read and record through these, so the schema has one definition. No imports here:
 # the hook path imports this module on every call.
 BUSY_MS = 10_000  # how long a writer waits for another (many hooks run at once)
-LIMIT_COLS = "max_tokens, max_usd, max_depth, max_calls, max_repeat, deny_tools"
+LIMIT_COLS = ("max_tokens, max_usd, max_depth, max_calls, max_repeat, deny_tools, max_agents, max_agents_per_minute,"
+              " allow_overshoot")
+LIMIT_MARKS = ", ".join("?" * (LIMIT_COLS.count(",") + 2))  # the scope key and every limit column
 SCOPE_WHERE = {"session": "WHERE id = ?", "project": "WHERE project = ?", "global": ""}  # over `sessions`
 # A session keeps the first project it was seen in: a later call from a subfolder (another cwd) is still the
 # project's, so that the project's cap applies to it (the checks read the project back with SESSION_PROJECT).
@@ -60,7 +73,7 @@ SESSION_PROJECT = "SELECT project FROM sessions WHERE id = ?"
 # a project other than its payload's (hookpath.own_project).
 WITH_SESSION_PROJECT = (
     " OR scope = (SELECT 'project:' || project FROM sessions WHERE id = ?)"
-    " UNION ALL SELECT '@' || project, NULL, NULL, NULL, NULL, NULL, NULL FROM sessions"
+    f" UNION ALL SELECT '@' || project, {', '.join(['NULL'] * len(LIMIT_COLS.split(',')))} FROM sessions"
     " WHERE id = ? AND project IS NOT NULL"
 )
 RECENT_DIGESTS = "SELECT digest FROM calls WHERE session = ? ORDER BY id DESC LIMIT ?"  # most recent first

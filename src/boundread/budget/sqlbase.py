@@ -24,6 +24,7 @@ from boundread.budget.rows import (
 from boundread.budget.schema import (
     COUNT_CALL,
     LIMIT_COLS,
+    LIMIT_MARKS,
     RECENT_DIGESTS,
     RECORD_CALL,
     SESSION_PROJECT,
@@ -75,7 +76,7 @@ class SqlLedger:
             self._lock(db, "limits")
             merged = limits_of(db, scope).merged(limits)
             db.execute(
-                f"INSERT INTO limits(scope, {LIMIT_COLS}) VALUES (?, ?, ?, ?, ?, ?, ?)"
+                f"INSERT INTO limits(scope, {LIMIT_COLS}) VALUES ({LIMIT_MARKS})"
                 f" ON CONFLICT(scope) DO UPDATE SET {_SET}",
                 limits_params(scope, merged),
             )

@@ -62,6 +62,12 @@ def _rows(view: ScopeView) -> list[tuple[str, str, str, Text]]:
         rows.append(("max repeat", "", str(lim.max_repeat), Text("")))
     if lim.deny_tools:
         rows.append(("denied tools", "", ", ".join(lim.deny_tools), Text("")))
+    if lim.max_agents is not None:
+        rows.append(("max sub-agents", "", f"{lim.max_agents:,}", Text("")))
+    if lim.max_agents_per_minute is not None:
+        rows.append(("max sub-agents a minute", "", f"{lim.max_agents_per_minute:,}", Text("")))
+    if lim.allow_overshoot:
+        rows.append(("overshoot", "", "allowed: the request that crosses a cap goes out", Text("")))
     return rows
 
 

@@ -43,6 +43,15 @@ def set_limits(
                                  help="Deny the call that makes K identical calls in a row.")
     ] = None,
     deny_tool: Annotated[list[str] | None, typer.Option(metavar="NAME", help="Forbid this tool (repeatable).")] = None,
+    max_agents: Annotated[int | None, typer.Option(metavar="N", click_type=AtLeast(0),
+                                                   help="Sub-agents that may be started.")] = None,
+    max_agents_per_minute: Annotated[int | None, typer.Option(metavar="N", click_type=AtLeast(0),
+                                                              help="Sub-agents that may start in any minute.")] = None,
+    allow_overshoot: Annotated[
+        bool | None, typer.Option("--allow-overshoot/--no-allow-overshoot",
+                                  help="Let the request that would cross a token or USD cap go out (default: the"
+                                       " session ends before it).")
+    ] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Set limits for a session, this project or globally (only the given ones change)."""
@@ -51,8 +60,10 @@ def set_limits(
         from boundread.budget.ledger import open_ledger
         from boundread.budget.model import BudgetLimits
         scope = scope_of(session, project, everywhere)
-        bounded(LIMIT_MAX, max_tokens=max_tokens, max_depth=max_depth, max_calls=max_calls, max_repeat=max_repeat)
-        wanted = BudgetLimits(max_tokens, usd(max_usd), max_depth, max_calls, max_repeat, tuple(deny_tool or ()))
+        bounded(LIMIT_MAX, max_tokens=max_tokens, max_depth=max_depth, max_calls=max_calls, max_repeat=max_repeat,
+                max_agents=max_agents, max_agents_per_minute=max_agents_per_minute)
+        wanted = BudgetLimits(max_tokens, usd(max_usd), max_depth, max_calls, max_repeat, tuple(deny_tool or ()),
+                              max_agents, max_agents_per_minute, allow_overshoot)
         with open_ledger() as ledger:
             merged = ledger.set_limits(scope, wanted)
         from boundread.render.budget import limits_dict
