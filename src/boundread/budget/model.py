@@ -102,6 +102,8 @@ class UsageRecord:
     sidechain: bool = False  # logged by a sub-agent (``isSidechain``): on a tie the main chain's copy stays
     flagged: bool = False  # priced by the default price (unknown model)
     price_source: str = ""
+    agent: str | None = None  # the sub-agent that made the request (None: the session's main agent)
+    at: float | None = None  # when the request was made (Unix seconds), if the source says
 
     @property
     def tokens(self) -> int:

@@ -9,6 +9,7 @@ are class attributes.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 from typing import Any, TypeVar
@@ -114,10 +115,10 @@ class SqlLedger:
                 if old is None:
                     cur = db.execute(
                         "INSERT INTO usage(session, key, model, input, output, cache_read, cache_write, cost_nanos,"
-                        " flagged, price_source, message, sidechain) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)"
+                        " flagged, price_source, message, sidechain, agent, at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
                         " ON CONFLICT(session, key) DO NOTHING",
                         (session, rec.key, rec.model, *row, int(rec.flagged), rec.price_source, rec.message,
-                         int(rec.sidechain)),
+                         int(rec.sidechain), rec.agent, time.time() if rec.at is None else rec.at),
                     )
                     if cur.rowcount == 1:
                         added += 1
