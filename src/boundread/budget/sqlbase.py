@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 from typing import Any, TypeVar
 
-from boundread.budget.model import BudgetLimits, CallView, Scope, ScopeView, Totals, UsageRecord, to_nanos
+from boundread.budget.model import BudgetLimits, CallView, Scope, ScopeView, Totals, UsageRecord, from_nanos, to_nanos
 from boundread.budget.rows import (
     limits_from_row,
     limits_of,
@@ -146,6 +146,17 @@ class SqlLedger:
                     (*transcript, session),
                 )
         return added
+
+    def last_usage(self, session: str) -> UsageRecord | None:
+        """The session's most recent model request (the last recorded), or None before the first."""
+        query = ("SELECT model, input, output, cache_read, cache_write, cost_nanos, key, agent, at FROM usage"
+                 " WHERE session = ? ORDER BY id DESC LIMIT 1")
+        row = self._guarded(lambda: self._db.execute(query, (session,)).fetchone())
+        if row is None:
+            return None
+        model, inp, out, read, write, nanos, key, agent, at = row
+        return UsageRecord(str(model), int(inp), int(out), int(read), int(write), from_nanos(int(nanos)),
+                           key=key, agent=agent, at=None if at is None else float(at))
 
     def offset(self, transcript: str) -> int:
         row = self._guarded(
