@@ -51,6 +51,7 @@ V4 = (
     "CREATE TABLE agents(session TEXT NOT NULL, agent TEXT NOT NULL, parent TEXT, depth BIGINT NOT NULL,"
     " started DOUBLE PRECISION NOT NULL, PRIMARY KEY(session, agent))",
     "CREATE INDEX agents_by_start ON agents(session, started)",
+    "ALTER TABLE sessions ADD COLUMN halted TEXT",
 )
 
 MIGRATIONS: tuple[tuple[str, ...], ...] = (V1, V2, V3, V4)

@@ -48,6 +48,7 @@ V4 = (  # issue 18: the session ends at the cap, sub-agents have a real depth, s
     "CREATE TABLE agents(session TEXT NOT NULL, agent TEXT NOT NULL, parent TEXT, depth INTEGER NOT NULL,"
     " started REAL NOT NULL, PRIMARY KEY(session, agent))",
     "CREATE INDEX agents_by_start ON agents(session, started)",
+    "ALTER TABLE sessions ADD COLUMN halted TEXT",  # why the budget ended the session (NULL: it may go on)
 )
 
 MIGRATIONS: tuple[tuple[str, ...], ...] = (V1, V2, V3, V4)
