@@ -14,8 +14,10 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import IO
+from typing import IO, Any
 
+from boundread.budget.hookanswer import PROMPT_EVENTS
+from boundread.budget.sqlbase import SqlLedger
 from boundread.budget.transcript import SessionIngest
 from boundread.errors import BoundreadError, UsageError
 
@@ -52,14 +54,66 @@ def describe(result: SessionIngest) -> str:
 
 
 def main(stdin: IO[str] | None = None) -> int:
-    """The hook: a summary line on stdout, or one error line on stderr and exit 1."""
+    """The hook: ingest, then the budget's verdict in the agent's words on stdout (the summary line then goes to
+    stderr), or else the summary on stdout; an error is one line on stderr and exit 1, unless a verdict was given."""
     stream = stdin or sys.stdin
+    text = "" if stream is None or stream.isatty() else stream.read()
+    result: SessionIngest | None = None
+    failed: BoundreadError | None = None
     try:
-        result = ingest_payload("" if stream is None or stream.isatty() else stream.read())
+        result = ingest_payload(text)
     except BoundreadError as exc:
-        sys.stderr.write(f"boundread: error: {exc}\n")
-        return 1
-    for warning in result.warnings[:5]:
+        failed = exc
+    payload = _payload(text)
+    reply = _verdict(payload, result) if payload else ""
+    first_prompt = failed is not None and payload.get("hook_event_name") in PROMPT_EVENTS
+    if failed is not None and not first_prompt:  # a new session's first prompt has no transcript yet
+        sys.stderr.write(f"boundread: error: {failed}\n")
+    for warning in result.warnings[:5] if result else ():
         sys.stderr.write(f"boundread: warning: {warning}\n")
-    sys.stdout.write(describe(result) + "\n")
-    return 0
+    summary = describe(result) + "\n" if result else ""
+    if reply:
+        sys.stdout.write(reply)
+        sys.stderr.write(summary)
+    else:
+        sys.stdout.write(summary)
+    return 1 if failed is not None and not (reply or first_prompt) else 0
+
+
+def _payload(text: str) -> dict[str, Any]:
+    try:
+        payload = json.loads(text) if text.strip() else {}
+    except json.JSONDecodeError:
+        return {}
+    return payload if isinstance(payload, dict) and payload.get("hook_event_name") else {}
+
+
+def _verdict(payload: dict[str, Any], result: SessionIngest | None) -> str:
+    """The budget's answer to this hook: stop the session, a word to the model, or '' (no budget, nothing to say).
+    A ledger that cannot be read gives no verdict here: guard-check denies the budgeted calls then (enforce)."""
+    from boundread.budget.enforce import project_of, session_of
+    from boundread.budget.errors import LedgerError
+    from boundread.budget.hookanswer import answer
+    from boundread.budget.ledger import ledger_path, ledger_url
+    from boundread.budget.verdict import after_request
+
+    session = result.session if result else session_of(payload)
+    if not session or not (ledger_url() or ledger_path().exists()):
+        return ""
+    fresh = bool(result and result.records) or payload.get("hook_event_name") in PROMPT_EVENTS
+    try:
+        with open_budget_ledger() as ledger:
+            verdict = after_request(ledger, session, project_of(payload), fresh=fresh)
+    except LedgerError as exc:
+        sys.stderr.write(f"boundread: warning: no budget verdict: {exc}\n")
+        return ""
+    return answer(payload, verdict)
+
+
+def open_budget_ledger() -> SqlLedger:
+    """``open_ledger()``, typed as the stores' shared base (the verdict reads rows the ``Ledger`` protocol omits)."""
+    from boundread.budget.ledger import open_ledger
+
+    ledger = open_ledger()
+    assert isinstance(ledger, SqlLedger)
+    return ledger

@@ -30,9 +30,10 @@ class Decision(Record):
     could not look (then ``decision`` is the configured ``on_error``).
 
     ``updated``: set on an allow that rewrites the call (redirect mode, guard/redirect.py): the tool
-    input to run instead, whole; ``context`` then tells the model what it got and what comes next."""
+    input to run instead, whole; ``context`` then tells the model what it got and what comes next.
+    ``stop``: set on a deny that ends the agent's session too (the budget's), for the user: why, and the fix."""
 
-    __slots__ = ("decision", "reason", "kind", "rule", "path", "error", "updated", "context")  # noqa: RUF023 - field order = argument order
+    __slots__ = ("decision", "reason", "kind", "rule", "path", "error", "updated", "context", "stop")  # noqa: RUF023 - field order = argument order
     decision: str
     reason: str
     kind: str
@@ -41,10 +42,12 @@ class Decision(Record):
     error: str
     updated: dict[str, object] | None
     context: str
+    stop: str
 
     def __init__(self, decision: str, reason: str = "", kind: str = "", rule: str = "", path: str = "",
-                 error: str = "", updated: dict[str, object] | None = None, context: str = "") -> None:
-        self._init(decision, reason, kind, rule, path, error, updated, context)
+                 error: str = "", updated: dict[str, object] | None = None, context: str = "",
+                 stop: str = "") -> None:
+        self._init(decision, reason, kind, rule, path, error, updated, context, stop)
 
     @property
     def denied(self) -> bool:

@@ -273,8 +273,13 @@ def reply(agent: str, decision: Decision, event: str = "") -> Reply:
     if agent in ("claude", "claude-sdk", "codex"):
         if not deny:
             return Reply()
+        if decision.stop and agent != "codex":  # Codex takes continue:false from PreToolUse as a failed hook
+            return Reply(_dump({"continue": False, "stopReason": decision.stop,
+                                "hookSpecificOutput": _claude_deny(why)}))
         return Reply(_dump({"hookSpecificOutput": _claude_deny(why)}))
     if agent == "gemini":
+        if deny and decision.stop:  # BeforeTool's continue:false stops the whole agent loop
+            return Reply(_dump({"decision": "deny", "reason": why, "continue": False, "stopReason": decision.stop}))
         return Reply(_dump({"decision": "deny", "reason": why}) if deny else "{}")
     if agent == "cursor":
         if not deny:
@@ -322,6 +327,8 @@ def json_reply(decision: Decision) -> Reply:
                                "rule": decision.rule}
     if decision.updated is not None:  # redirect mode: the input that runs instead, and what it tells the model
         body.update(updated_input=decision.updated, context=decision.context)
+    if decision.stop:  # the budget's deny ends the session too
+        body["stop"] = decision.stop
     return Reply(_dump(body), code=2 if decision.denied else 0)
 
 

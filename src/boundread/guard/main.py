@@ -204,7 +204,11 @@ def _with_budget(decision: Decision, payload: Mapping[str, Any], tool: str, tool
     why = check_tool_call(dict(payload), tool, tool_input)
     if not why:
         return decision
-    return Decision(DENY, why if why.startswith(UNUSABLE) else BUDGET_OPENING + why, rule="budget")
+    if why.startswith(UNUSABLE):  # a fault to fix, not a cap: the session is not ended for it
+        return Decision(DENY, why, rule="budget")
+    from boundread.budget.verdict import end_session
+
+    return Decision(DENY, BUDGET_OPENING + why, rule="budget", stop=end_session(dict(payload), why))
 
 
 def _on_error(config_path: str | None) -> str:

@@ -1,0 +1,196 @@
+"""A cap ends the session (issue 18): the hook answers that stop the agent, and the stop before the request that
+would cross a cap. Real hook payloads in, the agent's own answer out; each on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from helpers_budget import pre_tool_use, write_transcript
+from typer.testing import CliRunner
+
+from boundread.budget import hookcli
+from boundread.cli.budget import budget_app
+from boundread.guard import main as guard_main
+
+REQUEST = 10 + 100 + 1000 + 50  # the tokens of one request of write_transcript
+
+
+def budget(*args: str) -> Any:
+    result = CliRunner().invoke(budget_app, list(args))
+    assert result.exit_code == 0, result.output
+    return result
+
+
+def hook(payload: dict[str, Any], capsys: pytest.CaptureFixture[str]) -> tuple[int, dict[str, Any] | None, str]:
+    """Run the ingest hook on ``payload``: exit code, the JSON answer (None: none), stderr."""
+    code = hookcli.main(io.StringIO(json.dumps(payload)))
+    out, err = capsys.readouterr()
+    answer = json.loads(out) if out.startswith("{") else None
+    return code, answer, err
+
+
+def guard(payload: dict[str, Any], capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:
+    assert guard_main.run([], stdin=io.StringIO(json.dumps(payload))) == 0
+    out = capsys.readouterr().out
+    return json.loads(out) if out else {}
+
+
+def post_tool_use(session: str, transcript: Path, **extra: Any) -> dict[str, Any]:
+    return {**pre_tool_use(session, transcript, "echo hi"), "hook_event_name": "PostToolUse",
+            "tool_response": {"stdout": "hi"}, **extra}
+
+
+def prompt(session: str, transcript: Path) -> dict[str, Any]:
+    return {"session_id": session, "transcript_path": str(transcript), "cwd": str(transcript.parent),
+            "permission_mode": "default", "hook_event_name": "UserPromptSubmit", "prompt": "go on"}
+
+
+@pytest.fixture
+def transcript(tmp_path: Path) -> Path:
+    return tmp_path / "s.jsonl"
+
+
+def test_a_request_that_reaches_the_token_cap_ends_the_session_at_the_next_hook(
+        backend: str, transcript: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    budget("set", "--session", "s", "--max-tokens", str(2 * REQUEST), "--allow-overshoot")
+    write_transcript(transcript, 0, 2)
+    code, answer, err = hook(post_tool_use("s", transcript), capsys)
+    assert code == 0 and answer is not None
+    assert answer["continue"] is False
+    stop = answer["stopReason"]
+    assert f"token cap reached in session s: {2 * REQUEST:,} tokens of {2 * REQUEST:,} tokens" in stop
+    assert "`boundread budget set --session s --max-tokens N`" in stop
+    assert "2 new request(s)" in err, "the summary goes to stderr when stdout carries the answer"
+
+
+def test_the_session_ends_before_the_request_that_would_cross_the_cap(
+        backend: str, transcript: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The next request carries at least the last one's tokens: 2 of them spent, a third would pass the cap."""
+    budget("set", "--session", "s", "--max-tokens", str(3 * REQUEST - 1))
+    write_transcript(transcript, 0, 1)
+    _, first, _ = hook(post_tool_use("s", transcript), capsys)
+    assert first is None or "continue" not in first, "one of three requests: far from the cap"
+    write_transcript(transcript, 1, 1)
+    _, second, _ = hook(post_tool_use("s", transcript), capsys)
+    assert second is not None and second["continue"] is False
+    assert "the next request would pass the token cap of session s" in second["stopReason"]
+    assert f"adds at least {REQUEST:,} tokens" in second["stopReason"]
+
+
+def test_overshoot_allowed_warns_the_model_instead(
+        backend: str, transcript: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    budget("set", "--session", "s", "--max-tokens", str(3 * REQUEST - 1), "--allow-overshoot")
+    write_transcript(transcript, 0, 2)
+    _, answer, _ = hook(post_tool_use("s", transcript), capsys)
+    assert answer is not None and "continue" not in answer
+    context = answer["hookSpecificOutput"]["additionalContext"]
+    assert answer["hookSpecificOutput"]["hookEventName"] == "PostToolUse"
+    assert context.startswith("boundread budget: finish up now - 67% of the token cap of session s used")
+    assert f"{REQUEST - 1:,} tokens left" in context
+
+
+def test_past_half_the_model_is_told_what_is_left_once_per_request(
+        backend: str, transcript: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    budget("set", "--session", "s", "--max-tokens", str(10 * REQUEST))
+    write_transcript(transcript, 0, 4)
+    _, quiet, _ = hook(post_tool_use("s", transcript), capsys)
+    assert quiet is None, "40% of the cap: nothing to say"
+    write_transcript(transcript, 4, 2)
+    _, told, _ = hook(post_tool_use("s", transcript), capsys)
+    assert told is not None
+    assert told["hookSpecificOutput"]["additionalContext"] == (
+        f"boundread budget: 60% of the token cap of session s used ({6 * REQUEST:,} tokens of {10 * REQUEST:,}"
+        f" tokens; {4 * REQUEST:,} tokens left, about 4 request(s) at the last one's size).")
+    _, again, _ = hook(post_tool_use("s", transcript), capsys)
+    assert again is None, "a second tool call of the same request: said already"
+
+
+def test_the_last_allowed_tool_call_ends_the_session(
+        backend: str, transcript: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    budget("set", "--session", "s", "--max-calls", "2")
+    write_transcript(transcript, 0, 1)
+    for n in range(2):
+        assert guard(pre_tool_use("s", transcript, f"echo {n}"), capsys) == {}
+        _, answer, _ = hook(post_tool_use("s", transcript), capsys)
+    assert answer is not None and answer["continue"] is False
+    assert "call limit reached in session s: 2 tool calls of 2 tool calls" in answer["stopReason"]
+
+
+def test_a_new_prompt_in_an_ended_session_is_refused(
+        backend: str, transcript: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    budget("set", "--session", "s", "--max-tokens", "100")
+    write_transcript(transcript, 0, 1)
+    code, answer, _ = hook(prompt("s", transcript), capsys)
+    assert code == 0 and answer is not None
+    assert answer["decision"] == "block" and answer["continue"] is False
+    assert answer["reason"] == answer["stopReason"] and "token cap reached" in answer["reason"]
+
+
+def test_a_first_prompt_in_a_capped_project_is_refused_without_an_error(
+        backend: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A new session has no transcript yet: nothing to ingest, no error line, and the project's cap still holds."""
+    older = tmp_path / "older.jsonl"
+    write_transcript(older, 0, 1)
+    hook(post_tool_use("older", older), capsys)
+    CliRunner().invoke(budget_app, ["set", "--global", "--max-tokens", "100"])
+    code, answer, err = hook(prompt("new", tmp_path / "not-yet.jsonl"), capsys)
+    assert code == 0 and answer is not None and answer["decision"] == "block"
+    assert "token cap reached in all sessions" in answer["reason"]
+    assert "error" not in err
+
+
+def test_a_budget_deny_in_claude_code_ends_the_session(
+        backend: str, transcript: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    budget("set", "--session", "s", "--max-calls", "1")
+    assert guard(pre_tool_use("s", transcript, "echo 1"), capsys) == {}
+    answer = guard(pre_tool_use("s", transcript, "echo 2"), capsys)
+    assert answer["continue"] is False
+    assert answer["stopReason"].startswith("boundread budget: call limit reached: call 2 of max 1 in session s")
+    assert answer["hookSpecificOutput"]["permissionDecision"] == "deny"
+
+
+def test_codex_gets_the_deny_alone_and_its_next_hook_ends_the_session(
+        backend: str, transcript: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Codex takes continue:false from PreToolUse as a failed hook (the call would run): the deny goes alone, and
+    the session, marked ended, is stopped by the next post-tool hook."""
+    budget("set", "--session", "s", "--max-repeat", "2")
+    codex = {"turn_id": "t1", "model": "gpt-5.5"}
+    assert guard(pre_tool_use("s", transcript, "ls", **codex), capsys) == {}
+    denied = guard(pre_tool_use("s", transcript, "ls", **codex), capsys)
+    assert set(denied) == {"hookSpecificOutput"}
+    assert "repeat policy" in denied["hookSpecificOutput"]["permissionDecisionReason"]
+    write_transcript(transcript, 0, 1)
+    _, answer, _ = hook(post_tool_use("s", transcript, **codex), capsys)
+    assert answer is not None and answer["continue"] is False and "repeat policy" in answer["stopReason"]
+
+
+def test_changed_limits_let_an_ended_session_go_on(
+        backend: str, transcript: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    budget("set", "--session", "s", "--max-repeat", "2")
+    guard(pre_tool_use("s", transcript, "ls"), capsys)
+    assert guard(pre_tool_use("s", transcript, "ls"), capsys)["continue"] is False
+    write_transcript(transcript, 0, 1)
+    assert hook(prompt("s", transcript), capsys)[1] is not None
+    budget("set", "--session", "s", "--max-repeat", "5")
+    assert hook(prompt("s", transcript), capsys)[1] is None
+
+
+def test_gemini_stops_its_agent_loop_on_a_budget_deny(
+        backend: str, transcript: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    budget("set", "--session", "s", "--deny-tool", "web_fetch")
+    payload = {"session_id": "s", "transcript_path": str(transcript), "cwd": str(transcript.parent),
+               "hook_event_name": "BeforeTool", "timestamp": "2026-12-02T00:00:00Z", "tool_name": "web_fetch",
+               "tool_input": {"prompt": "http://127.0.0.1:9/"}}
+    answer = guard(payload, capsys)
+    assert answer["decision"] == "deny" and answer["continue"] is False
+    assert "web_fetch is forbidden" in answer["stopReason"]
+
+
+def test_no_budget_no_answer(transcript: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    write_transcript(transcript, 0, 1)
+    code, answer, err = hook(post_tool_use("s", transcript), capsys)
+    assert code == 0 and answer is None and err == ""
