@@ -1,4 +1,5 @@
-"""The budget views: ``budget status`` as a table with a bar per limit, and its JSON."""
+"""The budget views: ``budget status`` as a table with a bar per limit (a session's spend curve and agents below
+it, drawn by spend.py), and its JSON."""
 
 from __future__ import annotations
 
@@ -6,36 +7,43 @@ from decimal import Decimal
 from typing import Any
 
 from rich import box
+from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
 from boundread.budget.errors import fmt_usd
+from boundread.budget.history import SessionHistory
 from boundread.budget.model import BudgetLimits, ScopeView
 from boundread.budget.recover import Recovery
 from boundread.budget.transcript import SessionIngest
 from boundread.render import envelope
+from boundread.render.spend import chart_columns, history_dict, print_curve, rule_box
 from boundread.render.views import console
 
 BAR = 20
+NARROW = 60  # under this many columns the table is lines (its four columns would cut the figures)
 
 
-def _bar(spent: Decimal | int, limit: Decimal | int | None) -> Text:
+def _bar(spent: Decimal | int, limit: Decimal | int | None, bar: int = BAR) -> Text:
+    """``####........ 40%`` (``bar`` characters, then the share); with ``bar`` 0 the share alone."""
     if limit is None:
-        return Text("no limit", style="dim")
+        return Text("no limit" if bar else "", style="dim")
     share = Decimal(spent) / Decimal(limit) if limit else Decimal(1)
-    filled = min(BAR, int(share * BAR))
+    filled = min(bar, int(share * bar))
     style = "red" if share >= 1 else "yellow" if share >= Decimal("0.8") else "green"
-    return Text("#" * filled, style=style) + Text("." * (BAR - filled), style="dim") + Text(f" {share:.0%}")
+    return Text("#" * filled, style=style) + Text("." * (bar - filled), style="dim") + Text(
+        f" {share:.0%}" if bar else f"{share:.0%}", style="" if bar else style)
 
 
-def _rows(view: ScopeView) -> list[tuple[str, str, str, Text]]:
+def _rows(view: ScopeView, bar: int = BAR) -> list[tuple[str, str, str, Text]]:
+    """The table's rows; ``bar``: the width of each limit's bar (0 on a narrow terminal: the share alone)."""
     t, lim = view.totals, view.limits
     rows = [
         (
             "tokens",
             f"{t.tokens:,}",
             "-" if lim.max_tokens is None else f"{lim.max_tokens:,}",
-            _bar(t.tokens, lim.max_tokens),
+            _bar(t.tokens, lim.max_tokens, bar),
         ),
         ("  input / output", f"{t.input:,} / {t.output:,}", "", Text("")),
         ("  cache read / write", f"{t.cache_read:,} / {t.cache_write:,}", "", Text("")),
@@ -43,19 +51,19 @@ def _rows(view: ScopeView) -> list[tuple[str, str, str, Text]]:
             "cost (USD)",
             fmt_usd(t.cost),
             "-" if lim.max_usd is None else fmt_usd(lim.max_usd),
-            _bar(t.cost, lim.max_usd),
+            _bar(t.cost, lim.max_usd, bar),
         ),
         (
             "tool calls",
             f"{t.calls:,}",
             "-" if lim.max_calls is None else f"{lim.max_calls:,}",
-            _bar(t.calls, lim.max_calls),
+            _bar(t.calls, lim.max_calls, bar),
         ),
         (
             "depth (max seen)",
             str(t.depth),
             "-" if lim.max_depth is None else str(lim.max_depth),
-            _bar(t.depth, lim.max_depth),
+            _bar(t.depth, lim.max_depth, bar),
         ),
     ]
     if lim.max_repeat is not None:
@@ -71,18 +79,39 @@ def _rows(view: ScopeView) -> list[tuple[str, str, str, Text]]:
     return rows
 
 
-def print_status(views: list[ScopeView]) -> None:
+def curve_columns() -> int:
+    """How many buckets a session's curve gets on this console (``budget.history`` reads no more)."""
+    return chart_columns(console().width)
+
+
+def _print_lines(out: Console, view: ScopeView) -> None:
+    """The table's rows as lines (``tokens: 31,782,000 of 30,000,000 106%``), for a terminal too narrow for its
+    columns: a table would cut the figures."""
+    out.print(Text(view.scope.label, style="italic"))
+    for name, spent, limit, share in _rows(view, 0):
+        figures = " of ".join(x for x in (spent, "" if limit == "-" else limit) if x)
+        out.print(Text(f"{name}: {figures}") + (Text(" ") + share if share.plain else Text("")))
+    out.print()
+
+
+def print_status(views: list[ScopeView], curves: dict[str, SessionHistory] | None = None) -> None:
+    """Each scope's table; under a session's, its spend curve and agents (``curves``, by session id)."""
     out = console()
     if not views:
         out.print("no budget recorded yet: `boundread budget set --session S --max-usd 1` starts one")
         return
+    ascii_only = not out.encoding.lower().startswith("utf")
+    bar = BAR if out.width >= 80 else 0  # a narrower table would cut the bar: the share alone
     for view in views:
-        table = Table(title=view.scope.label, box=box.SIMPLE, title_justify="left")
-        for name in ("", "spent", "limit", ""):
-            table.add_column(name)
-        for row in _rows(view):
-            table.add_row(*row)
-        out.print(table)
+        if out.width < NARROW:
+            _print_lines(out, view)
+        else:
+            table = Table(title=view.scope.label, box=rule_box(ascii_only, box.SIMPLE), title_justify="left")
+            for name in ("", "spent", "limit", ""):
+                table.add_column(name)
+            for row in _rows(view, bar):
+                table.add_row(*row)
+            out.print(table)
         if view.totals.unpriced:
             out.print(
                 Text(
@@ -96,14 +125,20 @@ def print_status(views: list[ScopeView]) -> None:
                     f"  {view.totals.warnings} ingest warning(s) (garbage lines, bad counts)", style="yellow"
                 )
             )
+        history = (curves or {}).get(view.scope.name) if view.scope.kind == "session" else None
+        if history is not None:
+            print_curve(out, history, view.limits)
+            out.print()
 
 
 def limits_dict(lim: BudgetLimits) -> dict[str, Any]:
     return lim.as_json()
 
 
-def status_dict(view: ScopeView) -> dict[str, Any]:
+def status_dict(view: ScopeView, history: SessionHistory | None = None) -> dict[str, Any]:
+    """One scope's JSON; a session's has its ``curve`` (buckets, not every request) and ``agents`` too."""
     t = view.totals
+    curve = history_dict(history) if history is not None else {}
     return {
         "scope": view.scope.key,
         "spent": {
@@ -119,11 +154,14 @@ def status_dict(view: ScopeView) -> dict[str, Any]:
         "limits": limits_dict(view.limits),
         "unpriced_models": list(t.unpriced),
         "warnings": t.warnings,
+        **curve,
     }
 
 
-def status_json(views: list[ScopeView]) -> str:
-    return envelope("budget status", {"scopes": [status_dict(v) for v in views]})
+def status_json(views: list[ScopeView], curves: dict[str, SessionHistory] | None = None) -> str:
+    found = curves or {}
+    return envelope("budget status", {"scopes": [
+        status_dict(v, found.get(v.scope.name) if v.scope.kind == "session" else None) for v in views]})
 
 
 def ingest_dict(result: SessionIngest) -> dict[str, Any]:

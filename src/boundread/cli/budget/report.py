@@ -41,20 +41,28 @@ def status(
         "--project", help="This folder's project: all its sessions together, as guard-check counts them.")] = False,
     as_json: JsonOpt = False,
 ) -> None:
-    """Tokens, USD, calls and depth, each against its limit: per session, per project and over all sessions."""
+    """Tokens, USD, calls and depth, each against its limit: per session, per project and over all sessions.
+
+    A session also shows its spend curve (tokens and USD over its requests, the cap as a line) and what each
+    agent (the main one, each sub-agent) spent.
+    """
 
     def work() -> int:
+        from boundread.budget.history import BUCKETS, session_history
         from boundread.budget.ledger import open_ledger
         from boundread.render import budget as view
 
         if session is not None and project:
             raise UsageError("--session and --project exclude each other", "pick one scope")
+        buckets = BUCKETS if as_json else view.curve_columns()
         with open_ledger() as ledger:
             views = views_of(ledger, _status_scopes(ledger, session, project))
+            curves = {v.scope.name: session_history(ledger, v.scope.name, buckets) for v in views
+                      if v.scope.kind == "session"}
         if as_json:
-            typer.echo(view.status_json(views))
+            typer.echo(view.status_json(views, curves))
         else:
-            view.print_status(views)
+            view.print_status(views, curves)
         return 0
 
     boundary(as_json, work)
