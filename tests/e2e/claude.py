@@ -71,3 +71,17 @@ def last_user_text(model: FakeModel, marker: str = "") -> list[str]:
 
 def transcripts(workspace: Workspace) -> list[Path]:
     return sorted((workspace.home / ".claude" / "projects").rglob("*.jsonl"))
+
+
+def stop_reasons(workspace: Workspace) -> list[str]:
+    """The reasons Claude Code logged for hooks that ended the session (``continue: false``), in order: it shows
+    them to the user, not in the ``-p`` JSON result (there ``terminal_reason`` is ``hook_stopped``)."""
+    found = []
+    for path in transcripts(workspace):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if '"hook_stopped_continuation"' not in line:
+                continue
+            attachment = json.loads(line).get("attachment") or {}
+            if attachment.get("type") == "hook_stopped_continuation":
+                found.append(str(attachment.get("message", "")))
+    return found

@@ -8,7 +8,8 @@ counted (post-tool, a new prompt) it asks:
   spent at the cap, the tool calls all used? Then the session ends.
 - would the next request cross a token or USD cap? It carries at least the last request's context: its input,
   cache reads and writes, plus the last answer, all sent again. So the next request costs at least as many tokens
-  as the last one did, and (a steady runaway) about as many dollars. Unless the scope allows overshoot, the
+  as the last one did, and (a steady runaway) about as many dollars; with sub-agents at work, each of them sends
+  one too. Unless the scope allows overshoot, the
   session ends before that request, not after it.
 - was the session ended before (``sessions.halted``: a repeat, a forbidden tool, the depth)? It stays ended until
   the limits change.
@@ -23,13 +24,16 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from boundread.budget.errors import fmt_usd
-from boundread.budget.model import BudgetLimits, Scope, Totals, UsageRecord
+from boundread.budget.model import BudgetLimits, Scope, Totals, from_nanos
 from boundread.budget.schema import SESSION_PROJECT
 from boundread.budget.sqlbase import SqlLedger
 
 WARN = Decimal("0.8")  # past this share of a cap, counting the next request, the model is told to finish
 SHOW = Decimal("0.5")  # past this share, the model is told what is left
 OPENING = "boundread budget: "
+ACTIVE_S = 60.0  # an agent whose last request is this much older than the session's last one is done
+_RECENT = ("SELECT agent, input + output + cache_read + cache_write, cost_nanos, at FROM usage WHERE session = ?"
+           " ORDER BY id DESC LIMIT 200")
 
 
 @dataclass(frozen=True)
@@ -91,8 +95,8 @@ def after_request(ledger: SqlLedger, session: str, project: str | None, *, fresh
     halted = halted_reason(ledger, session)
     if halted:  # its own reason says what to do
         return Verdict(stop=halted)
-    last = ledger.last_usage(session)
-    caps = [cap for scope, limits in limited for cap in _caps(scope, limits, ledger.totals(scope), last)]
+    after = _next_round(ledger, session)
+    caps = [cap for scope, limits in limited for cap in _caps(scope, limits, ledger.totals(scope), after)]
     for cap in caps:
         if cap.reached:
             return Verdict(stop=f"{OPENING}{cap.what} reached in {_label(cap.scope, session)}: {cap.show(cap.spent)}"
@@ -106,9 +110,24 @@ def after_request(ledger: SqlLedger, session: str, project: str | None, *, fresh
     return Verdict(context=_context(caps, session) if fresh else None)
 
 
-def _caps(scope: Scope, limits: BudgetLimits, totals: Totals, last: UsageRecord | None) -> list[_Cap]:
-    next_tokens = Decimal(last.tokens) if last else Decimal(0)
-    next_cost = last.cost if last else Decimal(0)
+def _next_round(ledger: SqlLedger, session: str) -> tuple[Decimal, Decimal]:
+    """The least the session's next requests add, in tokens and USD: for each of its agents still at work (its
+    last request within ``ACTIVE_S`` of the session's last), what that agent's last request cost. An agent
+    sends its whole context again with each request, so a runaway's next round costs at least its last one."""
+    rows = ledger._guarded(lambda: ledger._db.execute(_RECENT, (session,)).fetchall())
+    newest = max((float(r[3]) for r in rows if r[3] is not None), default=None)
+    seen: set[object] = set()
+    tokens, nanos = 0, 0
+    for agent, count, cost, at in rows:  # newest first: each agent's latest request
+        if agent in seen or (newest is not None and at is not None and newest - float(at) > ACTIVE_S):
+            continue
+        seen.add(agent)
+        tokens, nanos = tokens + int(count), nanos + int(cost)
+    return Decimal(tokens), from_nanos(nanos)
+
+
+def _caps(scope: Scope, limits: BudgetLimits, totals: Totals, after: tuple[Decimal, Decimal]) -> list[_Cap]:
+    next_tokens, next_cost = after
     overshoot = bool(limits.allow_overshoot)
     found = []
     if limits.max_tokens is not None:
