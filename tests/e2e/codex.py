@@ -25,8 +25,15 @@ from typing import Any
 
 from boundread.guard.codex_trust import hook_hash as hook_hash  # the one Codex must agree with
 from tests.e2e.conftest import RUN_TIMEOUT, Workspace, client
-from tests.e2e.fakemodel.openai_responses import OpenAIResponses, output_text, tool_outputs
-from tests.e2e.fakemodel.server import Call, FakeModel
+from tests.e2e.fakemodel.openai_responses import (
+    OpenAIResponses,
+    answered,
+    items,
+    output_text,
+    text_of,
+    tool_outputs,
+)
+from tests.e2e.fakemodel.server import Call, FakeModel, Turn, Usage
 
 PACKAGE = "@openai/codex"
 KEY_VAR = "BOUNDREAD_E2E_OPENAI_KEY"
@@ -65,6 +72,65 @@ class CodexRun:
 
 def fake_model() -> FakeModel:
     return FakeModel([OpenAIResponses()])
+
+
+# Sub-agents ------------------------------------------------------------------------------------------
+MULTI_AGENT = ("--enable", "multi_agent_v2")  # off by default in 0.171: the collaboration tools appear with it
+
+
+class MultiAgentResponses(OpenAIResponses):
+    """The Responses dialect with Codex's sub-agents: a call named ``collaboration.spawn_agent`` goes out as
+    ``spawn_agent`` in the ``collaboration`` namespace (as Codex offers it), and a sub-agent's conversation is
+    picked by its task (an ``agent_message`` item, not a user message)."""
+
+    def handle(self, server: FakeModel, path: str, body: dict[str, Any]) -> tuple[int, str, bytes]:
+        task = [text_of(item.get("content")) + _encrypted(item) for item in items(body)
+                if item.get("type") == "agent_message"]
+        if task and body.get("tools"):
+            turn, usage, _ = server.answer(self.name, path, body, task[0], answered(body))
+            return self._reply(server, body, turn, usage)
+        return super().handle(server, path, body)
+
+    def _reply(self, server: FakeModel, body: dict[str, Any], turn: Turn, usage: Usage) -> tuple[int, str, bytes]:
+        status, kind, data = super()._reply(server, body, turn, usage)
+        lines = [_namespaced(line) for line in data.decode().split("\n")]
+        return status, kind, "\n".join(lines).encode()
+
+
+def _encrypted(item: dict[str, Any]) -> str:
+    """The task's text: the fake model's ``encrypted_content`` is the plain text the parent sent."""
+    content = item.get("content")
+    parts = content if isinstance(content, list) else []
+    return "\n".join(str(p.get("encrypted_content", "")) for p in parts if isinstance(p, dict))
+
+
+def _namespaced(line: str) -> str:
+    if not line.startswith("data: "):
+        return line
+    event = json.loads(line[len("data: "):])
+
+    def fix(node: Any) -> None:
+        if isinstance(node, dict):
+            name = node.get("name")
+            if node.get("type") == "function_call" and isinstance(name, str) and "." in name:
+                node["namespace"], node["name"] = name.split(".", 1)
+            for value in node.values():
+                fix(value)
+        elif isinstance(node, list):
+            for value in node:
+                fix(value)
+
+    fix(event)
+    return "data: " + json.dumps(event)
+
+
+def multi_agent_model() -> FakeModel:
+    return FakeModel([MultiAgentResponses()])
+
+
+def spawn(task: str, name: str = "helper") -> Call:
+    """The model starts a sub-agent on ``task`` (without the parent's history)."""
+    return Call("collaboration.spawn_agent", {"task_name": name, "message": task, "fork_turns": "none"})
 
 
 def shell(command: str) -> Call:

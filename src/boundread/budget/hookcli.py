@@ -23,27 +23,31 @@ from boundread.errors import BoundreadError, UsageError
 
 
 def ingest_payload(text: str, session: str | None = None) -> SessionIngest:
-    """Record the usage in every transcript of the session a hook payload (PostToolUse, Stop, ...) names."""
+    """Record the usage in every file of the session a hook payload (PostToolUse, Stop, ...) names: a Claude Code
+    transcript and its sub-agents', a Codex rollout (and the sub-agents' it names), a Gemini CLI chat file and its
+    sub-agents' (``sessionfiles.payload_files``)."""
     from boundread.budget import sessionfiles
     from boundread.budget.enforce import project_of, session_of
     from boundread.budget.ledger import open_ledger
-    from boundread.budget.transcript import ingest_all, session_of_path
+    from boundread.budget.transcript import ingest_all
 
     try:
         payload = json.loads(text) if text.strip() else {}
     except json.JSONDecodeError as exc:
         raise UsageError(f"stdin is not a JSON hook payload ({exc.msg})", "pipe the agent's hook JSON") from None
-    found = sessionfiles.payload_transcripts(payload) if isinstance(payload, dict) else None
+    found = sessionfiles.payload_files(payload) if isinstance(payload, dict) else None
     if found is None:
         raise UsageError("no transcript", "pass --transcript PATH or pipe a hook payload with transcript_path")
-    writing, paths = found
     waited = 0.0
-    if payload.get("hook_event_name") in sessionfiles.STOPPING and sessionfiles.regular(writing):
+    writing = found.writing
+    stopping = found.client == "claude" and payload.get("hook_event_name") in sessionfiles.STOPPING
+    if stopping and writing is not None and sessionfiles.regular(writing):
         final = payload.get("last_assistant_message")
         waited = sessionfiles.settle(writing, final if isinstance(final, str) else None)
-    sid = session or session_of(payload) or session_of_path(paths[0])
+    sid = session or session_of(payload) or found.session
     with open_ledger() as ledger:
-        return ingest_all(ledger, paths, session=sid, project=project_of(payload), waited=waited)
+        return ingest_all(ledger, found.paths, session=sid, project=project_of(payload), waited=waited,
+                          readers=found.readers)
 
 
 def describe(result: SessionIngest) -> str:

@@ -1,6 +1,10 @@
-"""Which transcripts a Claude Code hook payload stands for, and waiting for a stopping agent's to be written.
+"""Which files a hook payload (or a ``--transcript``) stands for, and waiting for a stopping agent's to be written.
 
-Layout (Claude Code 2.1): ``<project-dir>/<session>.jsonl`` for the main agent, and
+Three clients write logs ``budget ingest`` reads: Claude Code transcripts, Codex rollouts (``codexlog``) and
+Gemini CLI chat files (``geminilog``). Which one wrote a file is told from its first line (Codex: a
+``session_meta`` record; Gemini: ``sessionId`` and ``projectHash``), else from its place.
+
+Claude Code layout (2.1): ``<project-dir>/<session>.jsonl`` for the main agent, and
 ``<project-dir>/<session>/subagents/agent-<id>.jsonl`` for each sub-agent. A PostToolUse payload from inside a
 sub-agent still names the parent's ``transcript_path``; SubagentStop adds ``agent_transcript_path``. So every
 payload stands for the whole tree: the parent's file and each sub-agent's.
@@ -17,10 +21,15 @@ import os
 import stat
 import time
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from boundread.budget.transcript import LineReader
 
 STOPPING = ("Stop", "SubagentStop", "SessionEnd")  # the events after which nothing more may come to ingest it
+SNIFF = 4096  # bytes of a file's start that tell its client
 QUIET = 0.3  # seconds without growth that count as settled when the final message is not known
 LIMIT = 2.0  # the longest a hook waits: the agent waits for the hook
 POLL = 0.02
@@ -51,6 +60,79 @@ def payload_transcripts(payload: dict[str, Any]) -> tuple[Path, list[Path]] | No
     event = payload.get("hook_event_name")
     writing = agent if event == "SubagentStop" and agent is not None else parent
     return writing, transcripts(parent, agent)
+
+
+@dataclass(frozen=True)
+class SessionFiles:
+    """The files one session spans, how to read each (none given: a Claude Code transcript), and its id."""
+
+    client: str  # "claude", "codex" or "gemini"
+    session: str  # the session the files name (a payload's own id wins over it)
+    paths: list[Path]
+    readers: dict[Path, LineReader] = field(default_factory=dict)
+    writing: Path | None = None  # the file a stopping agent may still be writing (Claude Code only waits for it)
+
+
+def client_of(path: Path) -> str:
+    """Which agent wrote ``path``: "codex", "gemini" or "claude" (the default), from its first line or place."""
+    from boundread.budget import geminilog
+
+    head = _head(path)
+    first = head.split(b"\n", 1)[0]
+    if b'"type":"session_meta"' in first or b'"type": "session_meta"' in first:
+        return "codex"
+    if b'"sessionId"' in first and b'"projectHash"' in first:
+        return "gemini"
+    if head:
+        return "claude"
+    if path.name.startswith("rollout-") and path.suffix == ".jsonl":
+        return "codex"
+    return "gemini" if geminilog.is_chat(path) else "claude"
+
+
+def _head(path: Path) -> bytes:
+    """The first SNIFF bytes of a regular file; b"" for anything else (a FIFO is never read)."""
+    try:
+        with _open(path) as f:
+            return f.read(SNIFF)
+    except OSError:
+        return b""
+
+
+def files_of(path: Path, payload: dict[str, Any] | None = None) -> SessionFiles:
+    """The files of the session ``path`` belongs to, ``path`` first; ``payload``: the hook's, for its ids."""
+    from boundread.budget import codexlog, geminilog
+    from boundread.budget.transcript import session_of_path
+
+    payload = payload or {}
+    sid = payload.get("session_id")
+    given = sid if isinstance(sid, str) and sid else None
+    client = client_of(path)
+    if client == "codex":
+        root = given or codexlog.root_of(path)
+        model = payload.get("model")
+        reader = codexlog.CodexLines(path, root, model if isinstance(model, str) and model else None)
+        return SessionFiles(client, root, [path], {path: reader}, path)
+    if client == "gemini":
+        sub = path.parent.name != "chats" and path.parent.parent.name == "chats"
+        named = geminilog.header(path).get("sessionId")
+        session = given or (path.parent.name if sub else named if isinstance(named, str) and named else path.stem)
+        paths, readers = geminilog.session_files(path, session)
+        return SessionFiles(client, session, paths, readers, path)
+    return SessionFiles(client, session_of_path(path), transcripts(path), {}, path)
+
+
+def payload_files(payload: dict[str, Any]) -> SessionFiles | None:
+    """The files a hook payload stands for (None: it names none). Claude Code's name its transcript and, on
+    SubagentStop, the sub-agent's; Codex's and Gemini CLI's name the file of the agent that runs the hook."""
+    found = payload_transcripts(payload)
+    if found is None:
+        return None
+    writing, paths = found
+    files = files_of(paths[0], payload)
+    if files.client == "claude":
+        return SessionFiles("claude", files.session, paths, {}, writing)
+    return files
 
 
 def _path(value: object) -> Path | None:
@@ -134,7 +216,7 @@ def _says(path: Path, final: str) -> bool:
             continue
         try:
             obj = json.loads(raw)
-        except ValueError:
+        except (ValueError, RecursionError):
             continue  # the cut first line of the tail, or garbage
         message = obj.get("message") if isinstance(obj, dict) else None
         if not isinstance(message, dict) or obj.get("type") != "assistant":

@@ -1,21 +1,29 @@
-"""Ingest Claude Code transcript JSONL: each assistant request's usage, once, reading only new bytes.
+"""Ingest an agent's JSONL log: each model request's usage, once, reading only new bytes.
 
-Streaming writes one message on several lines, a resumed session or a compaction copies earlier ones into a
-new file, a sub-agent's lines may be replayed as sidechain copies: a (message.id, requestId) pair counts once
-in the whole ledger (the ledger's ``add_usage`` rule). The byte offset reached is stored per transcript, so a
+The loop here is shared by every client's format; a ``LineReader`` says which lines may carry usage and what
+they carry: ``ClaudeLines`` below (Claude Code transcripts), ``codexlog.CodexLines`` (Codex rollouts),
+``geminilog.GeminiLines`` (Gemini CLI chat files). Each record has a key naming its request, and a key counts
+once in the whole ledger (the ledger's ``add_usage`` rule). The byte offset reached is stored per file, so a
 re-ingest reads only what was appended (a file that has not grown is not even opened); a half-written last
-line is left for next time; garbage lines are skipped and counted as warnings.
+line is left for next time; garbage lines are skipped and counted as warnings. A file that was cut or
+rewritten under the stored offset is read again from its start: the keys keep that from counting twice.
+
+Claude Code: streaming writes one message on several lines, a resumed session or a compaction copies earlier
+ones into a new file, a sub-agent's lines may be replayed as sidechain copies: a (message.id, requestId) pair
+is the key.
 """
 
 from __future__ import annotations
 
+import calendar
 import json
 import os
+import re
 import stat
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import IO, Any, Protocol
 
 from boundread.budget.ledger import Ledger
 from boundread.budget.model import UsageRecord
@@ -75,8 +83,33 @@ class SessionIngest:
         return self.notes + tuple(w for f in self.files for w in f.warnings)
 
 
-class _Impossible(Exception):
+class LineReader(Protocol):
+    """One client's log format, for the shared ingest loop (one reader per file and ingest: it may keep state)."""
+
+    markers: tuple[bytes, ...]  # a line holding none of these carries nothing for this reader (not parsed)
+
+    def begin(self, stream: IO[bytes], start: int) -> None:
+        """Called before reading ``stream`` from ``start``: a reader may look at what came before."""
+
+    def records(self, raw: bytes, where: str, anchor: str, warnings: list[str]) -> list[UsageRecord]:
+        """The usage in one whole line (garbage adds a warning); ``anchor`` names the line's place."""
+        ...
+
+    def found(self) -> list[tuple[Path, LineReader]]:
+        """Other files of the session that the lines read so far named (Codex's sub-agent rollouts)."""
+        ...
+
+
+class Impossible(Exception):
     """A count no request can have: the record is skipped (and warned about)."""
+
+
+_Impossible = Impossible
+
+
+def token_count(usage: dict[str, Any], name: str, warnings: list[str], where: str) -> int:
+    """``usage[name]`` as a token count: 0 for a missing or bad value (warned), Impossible past 10**12."""
+    return _count(usage, name, warnings, where)
 
 
 def _count(usage: dict[str, Any], name: str, warnings: list[str], where: str) -> int:
@@ -102,15 +135,47 @@ def _short(value: object) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
+def loads(raw: bytes) -> Any:
+    """One JSON line; ValueError for anything that is not (a line nested 100,000 deep included)."""
+    try:
+        return json.loads(raw)
+    except RecursionError:
+        raise ValueError("nested too deep") from None
+
+
+_ISO = re.compile(r"(\d{4})-(\d\d)-(\d\d)[T ](\d\d):(\d\d):(\d\d)(\.\d+)?(Z|[+-]\d\d:?\d\d)?")
+
+
+def unix_seconds(value: object) -> float | None:
+    """An ISO 8601 time (``2026-12-02T00:44:55.053Z``) as Unix seconds; None when it is none (no zone: UTC)."""
+    match = _ISO.fullmatch(value.strip()) if isinstance(value, str) and len(value) < 64 else None
+    if match is None:
+        return None
+    year, month, day, hour, minute, sec, frac, zone = match.groups()
+    try:
+        base = calendar.timegm((int(year), int(month), int(day), int(hour), int(minute), int(sec), 0, 0, 0))
+    except (OverflowError, ValueError):
+        return None
+    if not (1 <= int(month) <= 12 and 1 <= int(day) <= 31 and int(hour) < 24 and int(minute) < 60):
+        return None
+    shift = 0
+    if zone and zone != "Z":
+        sign = -1 if zone[0] == "-" else 1
+        digits = zone[1:].replace(":", "")
+        shift = sign * (int(digits[:2]) * 3600 + int(digits[2:]) * 60)
+    return base - shift + (float(frac) if frac else 0.0)
+
+
 def parse_line(raw: bytes, where: str, warnings: list[str], anchor: str | None = None) -> UsageRecord | None:
     """The usage in one transcript line, or None when it has none (garbage adds a warning).
 
     A line without a message id is never deduplicated with another: its key is its place (``anchor``, by
-    default ``where``), so only a re-read of the same bytes could repeat it.
+    default ``where``), so only a re-read of the same bytes could repeat it. A sub-agent's line names it
+    (``agentId``); ``timestamp`` is when the answer came.
     """
     try:
-        obj = json.loads(raw)
-    except (ValueError, UnicodeDecodeError):
+        obj = loads(raw)
+    except ValueError:  # UnicodeDecodeError is one
         warnings.append(f"{where}: not JSON; skipped")
         return None
     message = obj.get("message") if isinstance(obj, dict) else None
@@ -131,6 +196,7 @@ def parse_line(raw: bytes, where: str, warnings: list[str], anchor: str | None =
         return None
     msg_id, request_id = message.get("id"), obj.get("requestId")
     key = f"{msg_id}:{request_id}" if msg_id and request_id else (str(msg_id) if msg_id else f"@{anchor or where}")
+    agent = obj.get("agentId")
     return UsageRecord(
         model=str(model or "unknown"),
         input=counts["input"],
@@ -140,7 +206,35 @@ def parse_line(raw: bytes, where: str, warnings: list[str], anchor: str | None =
         key=key,
         message=str(msg_id) if msg_id else None,
         sidechain=obj.get("isSidechain") is True,
+        agent=agent if isinstance(agent, str) and agent else None,
+        at=unix_seconds(obj.get("timestamp")),
     )
+
+
+@dataclass
+class ClaudeLines:
+    """Claude Code's transcript lines; ``agent``: the sub-agent whose file this is, for lines that do not say."""
+
+    agent: str | None = None
+    markers: tuple[bytes, ...] = (b'"usage"',)  # the cheap pre-filter ccusage uses too
+
+    @classmethod
+    def of(cls, path: Path) -> ClaudeLines:
+        """The reader for ``path``: ``<session>/subagents/agent-<id>.jsonl`` is sub-agent ``<id>``'s."""
+        sub = path.parent.name == "subagents" and path.stem.startswith("agent-")
+        return cls(path.stem[len("agent-"):] or None if sub else None)
+
+    def begin(self, stream: IO[bytes], start: int) -> None:
+        """Nothing before ``start`` matters: each line says all."""
+
+    def records(self, raw: bytes, where: str, anchor: str, warnings: list[str]) -> list[UsageRecord]:
+        rec = parse_line(raw, where, warnings, anchor)
+        if rec is None:
+            return []
+        return [rec if rec.agent or not self.agent else replace(rec, agent=self.agent)]
+
+    def found(self) -> list[tuple[Path, LineReader]]:
+        return []
 
 
 def ingest(
@@ -151,20 +245,34 @@ def ingest(
     project: str | None = None,
     pricer: Pricer | None = None,
 ) -> IngestResult:
-    """Record the usage appended to ``path`` since the last ingest, priced, in batches of one transaction."""
+    """Record the usage appended to ``path`` since the last ingest, priced, in batches of one transaction.
+
+    The format (Claude Code, Codex, Gemini CLI) is told from the file; so is the session, unless given."""
+    from boundread.budget import sessionfiles
+
+    files = sessionfiles.files_of(path)
     name = str(path.resolve())
-    return _ingest_one(ledger, path, name, ledger.offset(name), session or session_of_path(path), project, pricer)
+    reader = files.readers.get(path) or ClaudeLines.of(path)
+    return _ingest_one(ledger, path, name, ledger.offset(name), session or files.session, project, pricer, reader)
 
 
 def _ingest_one(
-    ledger: Ledger, path: Path, name: str, start: int, sid: str, project: str | None, pricer: Pricer | None
+    ledger: Ledger,
+    path: Path,
+    name: str,
+    start: int,
+    sid: str,
+    project: str | None,
+    pricer: Pricer | None,
+    reader: LineReader | None = None,
 ) -> IngestResult:
-    offset = start
+    reader = reader or ClaudeLines.of(path)
     lines = found = records = 0
     warnings: list[str] = []
     recorded_warnings = 0
     batch: dict[str, UsageRecord] = {}
     stream = _open_regular(path)
+    offset = start = _resume_at(stream, start, path, warnings)
 
     def flush() -> int:
         nonlocal recorded_warnings, pricer
@@ -183,6 +291,7 @@ def _ingest_one(
         return new
 
     with stream:
+        reader.begin(stream, offset)
         stream.seek(offset)
         while raw := stream.readline(MAX_LINE + 1):
             where = f"{path.name}@{offset}"
@@ -196,25 +305,47 @@ def _ingest_one(
                 break  # half-written: the agent is still writing it; read it next time
             offset += len(raw)
             lines += 1
-            if b'"usage"' not in raw:  # the cheap pre-filter ccusage uses too
+            if not any(marker in raw for marker in reader.markers):
                 body = raw.strip()
                 if body and not (body.startswith(b"{") and body.endswith(b"}")):
                     warnings.append(f"{where}: not JSON; skipped")
                 continue
-            rec = parse_line(raw, where, warnings, f"{name}@{offset - len(raw)}")
-            if rec is None or rec.key is None:
-                continue
-            found += 1
-            old = batch.get(rec.key)
-            if old is None or rec.tokens > old.tokens:
-                batch[rec.key] = rec
+            for rec in reader.records(raw, where, f"{name}@{offset - len(raw)}", warnings):
+                if rec.key is None:
+                    continue
+                found += 1
+                old = batch.get(rec.key)
+                if old is None or rec.tokens > old.tokens:
+                    batch[rec.key] = rec
             if len(batch) >= BATCH:
                 records += flush()
-        records += flush()
+        if found or start:  # a file that never yielded a request leaves no session (and no offset: read again)
+            records += flush()
     return IngestResult(name, sid, start, offset, lines, records, found - records, tuple(warnings))
 
 
-def _open_regular(path: Path) -> Any:
+def _resume_at(stream: IO[bytes], start: int, path: Path, warnings: list[str]) -> int:
+    """Where to go on reading: ``start``, unless the file was cut or rewritten under it (then from 0).
+
+    A stored offset always sits just after a newline; a shorter file, or another byte there, means the file
+    is not the one read before (Gemini CLI rewrites a chat file it could not load; a user may cut one).
+    Reading it again is safe: every record's key names its request.
+    """
+    if start <= 0:
+        return 0
+    size = os.fstat(stream.fileno()).st_size
+    if size == start:
+        return start  # nothing new (an over-long last line skipped to the end leaves the offset mid-line)
+    if size > start:
+        stream.seek(start - 1)
+        if stream.read(1) == b"\n":
+            return start
+    warnings.append(f"{path.name}: {'cut' if size < start else 'rewritten'} since the last ingest (offset"
+                    f" {start:,}, now {size:,} bytes); read again from the start, each request still counted once")
+    return 0
+
+
+def _open_regular(path: Path) -> IO[bytes]:
     """``path`` opened for reading, when it is a regular file (a FIFO or a device never ends: NotFound)."""
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
@@ -225,6 +356,11 @@ def _open_regular(path: Path) -> Any:
         os.close(fd)
         raise NotFound(f"transcript {path} is {_kind(mode)}, not a regular file", "pass the session's .jsonl file")
     return os.fdopen(fd, "rb")
+
+
+def kind_of(mode: int) -> str:
+    """What a file that is not a regular file is, for a message ("a FIFO", "a device", ...)."""
+    return _kind(mode)
 
 
 def _kind(mode: int) -> str:
@@ -268,18 +404,23 @@ def ingest_all(
     project: str | None = None,
     pricer: Pricer | None = None,
     waited: float = 0.0,
+    readers: Mapping[Path, LineReader] | None = None,
 ) -> SessionIngest:
-    """Ingest each transcript that grew since its stored offset (one stat per file for the others).
+    """Ingest each file that grew since its stored offset (one stat per file for the others).
 
-    The first path must exist (the session's own transcript); the others (sub-agents) may have gone.
+    The first path must exist (the session's own file); the others (sub-agents) may have gone. ``readers``
+    says each file's format (default: a Claude Code transcript); a file a reader names on the way (a Codex
+    sub-agent's rollout) is ingested after it.
     """
-    names = {p: str(p.resolve()) for p in paths}
+    queue = [(path, (readers or {}).get(path) or ClaudeLines.of(path)) for path in paths]
+    names = {path: str(path.resolve()) for path, _ in queue}
     offsets = ledger.offsets(list(names.values()))
     done: list[IngestResult] = []
     notes: list[str] = []
     unchanged = 0
-    for i, (path, name) in enumerate(names.items()):
-        start = offsets.get(name, 0)
+    for i, (path, reader) in enumerate(queue):  # grows while it is walked (see LineReader.found)
+        name = names.get(path) or str(path.resolve())
+        start = offsets.get(name, 0) if path in names else ledger.offset(name)
         try:
             st = path.stat()
         except OSError as exc:
@@ -294,9 +435,11 @@ def ingest_all(
                                "pass the session's .jsonl file")
             notes.append(f"{path} is {_kind(st.st_mode)}, not a regular file; skipped")
             continue
-        if st.st_size <= start:
+        if st.st_size == start:
             unchanged += 1
             continue
         pricer = pricer or Pricer.load()
-        done.append(_ingest_one(ledger, path, name, start, session, project, pricer))
+        done.append(_ingest_one(ledger, path, name, start, session, project, pricer, reader))
+        seen = {p for p, _ in queue}
+        queue += [(p, r) for p, r in reader.found() if p not in seen]
     return SessionIngest(session, tuple(done), unchanged, waited, tuple(notes))

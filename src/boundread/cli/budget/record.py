@@ -137,12 +137,14 @@ def add(
 def ingest_cmd(
     transcript: Annotated[
         Path | None,
-        typer.Option("--transcript", metavar="PATH", help="Claude Code transcript JSONL (default: from stdin)."),
+        typer.Option("--transcript", metavar="PATH",
+                     help="A Claude Code transcript, Codex rollout or Gemini CLI chat file (default: from stdin)."),
     ] = None,
     session: SessionOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Record the usage in a Claude Code session's transcripts, its sub-agents' included (a hook payload on stdin)."""
+    """Record the usage in a session's files, its sub-agents' included: Claude Code, Codex, Gemini CLI (a hook
+    payload on stdin)."""
 
     def work() -> int:
         from boundread.budget import hookcli
@@ -151,12 +153,12 @@ def ingest_cmd(
             result = hookcli.ingest_payload(sys.stdin.read() if sys.stdin and not sys.stdin.isatty() else "", session)
         else:
             from boundread.budget.ledger import open_ledger
-            from boundread.budget.sessionfiles import transcripts
-            from boundread.budget.transcript import ingest_all, session_of_path
+            from boundread.budget.sessionfiles import files_of
+            from boundread.budget.transcript import ingest_all
 
+            files = files_of(transcript)
             with open_ledger() as ledger:
-                sid = session or session_of_path(transcript)
-                result = ingest_all(ledger, transcripts(transcript), session=sid)
+                result = ingest_all(ledger, files.paths, session=session or files.session, readers=files.readers)
         for warning in result.warnings[:5]:
             typer.echo(f"boundread: warning: {warning}", err=True)
         from boundread.render.budget import ingest_dict
