@@ -202,12 +202,12 @@ def test_with_sub_agents_at_work_the_next_round_counts_each_of_them(backend: str
     from boundread.budget.model import UsageRecord
     from boundread.budget.verdict import after_request
 
-    budget("set", "--session", "s", "--max-tokens", "1000")
+    budget("set", "--session", "s", "--max-tokens", "950")
     with open_budget_ledger() as ledger:
         ledger.add_usage("s", [UsageRecord("m", 200, key="main-1", at=1000.0),
                                UsageRecord("m", 150, key="sub-1", agent="a1", at=1001.0),
                                UsageRecord("m", 100, key="old", agent="a0", at=900.0)])  # done a while ago
-        assert after_request(ledger, "s", None).stop is None, "450 spent, 350 next: 800 of 1,000"
+        assert after_request(ledger, "s", None).stop is None, "450 spent, 350 next: 800 of 950"
         ledger.add_usage("s", [UsageRecord("m", 160, key="sub-2", agent="a1", at=1002.0)])
         verdict = after_request(ledger, "s", None)
-    assert verdict.stop is not None and "adds at least 360 tokens" in verdict.stop, "610 spent, 200 + 160 next"
+    assert verdict.stop is not None and "adds at least 360 tokens" in verdict.stop, "610 spent, 200 + 160 next: 970"
