@@ -15,7 +15,6 @@ Standard library only: ``budget ingest`` runs as a hook after every tool call.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from boundread.budget.verdict import Verdict
@@ -37,8 +36,8 @@ def agent_of(payload: dict[str, Any]) -> str:
     return "claude"
 
 
-def answer(payload: dict[str, Any], verdict: Verdict) -> str:
-    """The JSON to print on stdout for ``verdict`` ('' when there is nothing to say to this event)."""
+def answer(payload: dict[str, Any], verdict: Verdict) -> dict[str, Any]:
+    """The JSON object to print on stdout for ``verdict`` ({} when there is nothing to say to this event)."""
     event = str(payload.get("hook_event_name") or "")
     agent = agent_of(payload)
     body: dict[str, Any] = {}
@@ -48,4 +47,4 @@ def answer(payload: dict[str, Any], verdict: Verdict) -> str:
             body.update(decision="deny" if agent == "gemini" else "block", reason=verdict.stop)
     elif verdict.context and event in CONTEXT_EVENTS:
         body = {"hookSpecificOutput": {"hookEventName": event, "additionalContext": verdict.context}}
-    return json.dumps(body, ensure_ascii=False) + "\n" if body else ""
+    return body

@@ -69,7 +69,8 @@ def main(stdin: IO[str] | None = None) -> int:
     except BoundreadError as exc:
         failed = exc
     payload = _payload(text)
-    reply = _verdict(payload, result) if payload else ""
+    body = verdict_reply(payload, result) if payload else {}
+    reply = json.dumps(body, ensure_ascii=False) + "\n" if body else ""
     first_prompt = failed is not None and payload.get("hook_event_name") in PROMPT_EVENTS
     if failed is not None and not first_prompt:  # a new session's first prompt has no transcript yet
         sys.stderr.write(f"boundread: error: {failed}\n")
@@ -92,9 +93,10 @@ def _payload(text: str) -> dict[str, Any]:
     return payload if isinstance(payload, dict) and payload.get("hook_event_name") else {}
 
 
-def _verdict(payload: dict[str, Any], result: SessionIngest | None) -> str:
-    """The budget's answer to this hook: stop the session, a word to the model, or '' (no budget, nothing to say).
-    A ledger that cannot be read gives no verdict here: guard-check denies the budgeted calls then (enforce)."""
+def verdict_reply(payload: dict[str, Any], result: SessionIngest | None) -> dict[str, Any]:
+    """The budget's answer to this hook payload (after ``result``, its ingest): stop the session, a word to the
+    model, or {} (no budget, nothing to say). The Claude Agent SDK's in-process hooks answer with it too. A ledger
+    that cannot be read gives no verdict here: guard-check denies the budgeted calls then (enforce)."""
     from boundread.budget.enforce import project_of, session_of
     from boundread.budget.errors import LedgerError
     from boundread.budget.hookanswer import answer
@@ -103,14 +105,14 @@ def _verdict(payload: dict[str, Any], result: SessionIngest | None) -> str:
 
     session = result.session if result else session_of(payload)
     if not session or not (ledger_url() or ledger_path().exists()):
-        return ""
+        return {}
     fresh = bool(result and result.records) or payload.get("hook_event_name") in PROMPT_EVENTS
     try:
         with open_budget_ledger() as ledger:
             verdict = after_request(ledger, session, project_of(payload), fresh=fresh)
     except LedgerError as exc:
         sys.stderr.write(f"boundread: warning: no budget verdict: {exc}\n")
-        return ""
+        return {}
     return answer(payload, verdict)
 
 
