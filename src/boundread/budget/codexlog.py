@@ -28,8 +28,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
+from boundread.budget.logline import Impossible, LineReader, count_of, loads, unix_seconds
 from boundread.budget.model import UsageRecord
-from boundread.budget.transcript import Impossible, LineReader, loads, token_count, unix_seconds
+from boundread.budget.transcript import open_regular
 from boundread.errors import BoundreadError
 
 LOOKBACK = 8 << 20  # how far back a read that starts mid-turn looks for the turn's model
@@ -49,10 +50,8 @@ def thread_of(path: Path) -> str:
 
 def session_meta(path: Path) -> dict[str, Any]:
     """The ``session_meta`` payload of a rollout's first line ({} when there is none or it is unreadable)."""
-    from boundread.budget.transcript import _open_regular
-
     try:
-        with _open_regular(path) as stream:
+        with open_regular(path) as stream:
             first = stream.readline(HEAD)
         obj = loads(first)
     except (OSError, ValueError, BoundreadError):  # not a regular file: the ingest reports it
@@ -140,7 +139,7 @@ class CodexLines:
                             " not be told from a repeat)")
             return []
         try:
-            given, cached, written, output = (token_count(last, name, warnings, where) for name in (
+            given, cached, written, output = (count_of(last, name, warnings, where) for name in (
                 "input_tokens", "cached_input_tokens", "cache_write_input_tokens", "output_tokens"))
         except Impossible:
             return []

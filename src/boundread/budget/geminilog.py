@@ -27,8 +27,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
+from boundread.budget.logline import Impossible, LineReader, count_of, loads, unix_seconds
 from boundread.budget.model import UsageRecord
-from boundread.budget.transcript import Impossible, LineReader, _open_regular, loads, token_count, unix_seconds
+from boundread.budget.transcript import open_regular
 from boundread.errors import BoundreadError
 
 SAFE_ID = re.compile(r"[0-9A-Za-z][0-9A-Za-z_-]{0,127}")  # a session id that is safe in a glob and a path
@@ -72,7 +73,7 @@ class GeminiLines:
                             " told from its rewrites)")
             return None
         try:
-            given, output, cached, thoughts, tool = (token_count(msg["tokens"], f, warnings, where) for f in FIELDS)
+            given, output, cached, thoughts, tool = (count_of(msg["tokens"], f, warnings, where) for f in FIELDS)
         except Impossible:
             return None
         if cached > given:
@@ -97,7 +98,7 @@ class GeminiLines:
 def header(path: Path) -> dict[str, Any]:
     """A chat file's metadata line ({} when it has none or cannot be read)."""
     try:
-        with _open_regular(path) as stream:
+        with open_regular(path) as stream:
             obj = loads(stream.readline(HEAD))
     except (OSError, ValueError, BoundreadError):
         return {}

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from boundread.budget.transcript import LineReader
+    from boundread.budget.logline import LineReader
 
 STOPPING = ("Stop", "SubagentStop", "SessionEnd")  # the events after which nothing more may come to ingest it
 SNIFF = 4096  # bytes of a file's start that tell its client

@@ -1,46 +1,33 @@
 """Ingest an agent's JSONL log: each model request's usage, once, reading only new bytes.
 
 The loop here is shared by every client's format; a ``LineReader`` says which lines may carry usage and what
-they carry: ``ClaudeLines`` below (Claude Code transcripts), ``codexlog.CodexLines`` (Codex rollouts),
+they carry: ``claudelog.ClaudeLines`` (Claude Code transcripts), ``codexlog.CodexLines`` (Codex rollouts),
 ``geminilog.GeminiLines`` (Gemini CLI chat files). Each record has a key naming its request, and a key counts
 once in the whole ledger (the ledger's ``add_usage`` rule). The byte offset reached is stored per file, so a
 re-ingest reads only what was appended (a file that has not grown is not even opened); a half-written last
 line is left for next time; garbage lines are skipped and counted as warnings. A file that was cut or
 rewritten under the stored offset is read again from its start: the keys keep that from counting twice.
-
-Claude Code: streaming writes one message on several lines, a resumed session or a compaction copies earlier
-ones into a new file, a sub-agent's lines may be replayed as sidechain copies: a (message.id, requestId) pair
-is the key.
 """
 
 from __future__ import annotations
 
-import calendar
-import json
 import os
-import re
 import stat
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any, Protocol
+from typing import IO, Any
 
+from boundread.budget.claudelog import ClaudeLines
 from boundread.budget.ledger import Ledger
+from boundread.budget.logline import LineReader
 from boundread.budget.model import UsageRecord
 from boundread.budget.prices import Pricer
 from boundread.errors import NotFound
 
 BATCH = 5_000  # records per transaction: a crash loses no record and repeats at most one batch's reading
-ABSURD = 100_000_000  # more tokens than any context window holds: recorded, but warned about
-IMPOSSIBLE = 10**12  # past this no count is real: the record is skipped (priced, summed: SQLite's int64 overflows)
 MAX_LINE = 16 << 20  # a longer line is no transcript line (a device, a binary): skipped, the offset moves on
 SKIP_CHUNK = 1 << 20
-FIELDS = (
-    ("input", "input_tokens"),
-    ("output", "output_tokens"),
-    ("cache_read", "cache_read_input_tokens"),
-    ("cache_write", "cache_creation_input_tokens"),
-)
 
 
 @dataclass(frozen=True)
@@ -83,160 +70,6 @@ class SessionIngest:
         return self.notes + tuple(w for f in self.files for w in f.warnings)
 
 
-class LineReader(Protocol):
-    """One client's log format, for the shared ingest loop (one reader per file and ingest: it may keep state)."""
-
-    markers: tuple[bytes, ...]  # a line holding none of these carries nothing for this reader (not parsed)
-
-    def begin(self, stream: IO[bytes], start: int) -> None:
-        """Called before reading ``stream`` from ``start``: a reader may look at what came before."""
-
-    def records(self, raw: bytes, where: str, anchor: str, warnings: list[str]) -> list[UsageRecord]:
-        """The usage in one whole line (garbage adds a warning); ``anchor`` names the line's place."""
-        ...
-
-    def found(self) -> list[tuple[Path, LineReader]]:
-        """Other files of the session that the lines read so far named (Codex's sub-agent rollouts)."""
-        ...
-
-
-class Impossible(Exception):
-    """A count no request can have: the record is skipped (and warned about)."""
-
-
-_Impossible = Impossible
-
-
-def token_count(usage: dict[str, Any], name: str, warnings: list[str], where: str) -> int:
-    """``usage[name]`` as a token count: 0 for a missing or bad value (warned), Impossible past 10**12."""
-    return _count(usage, name, warnings, where)
-
-
-def _count(usage: dict[str, Any], name: str, warnings: list[str], where: str) -> int:
-    value = usage.get(name, 0)
-    if value is None:
-        return 0
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        warnings.append(f"{where}: {name}={_short(value)} is not a token count; counted as 0")
-        return 0
-    if value > IMPOSSIBLE:
-        warnings.append(f"{where}: {name}={_short(value)} is not a possible token count; record skipped")
-        raise _Impossible
-    if value > ABSURD:
-        warnings.append(f"{where}: {name}={value:,} is implausibly large; recorded as given")
-    return value
-
-
-def _short(value: object) -> str:
-    """A value for a warning, at most ~40 characters (a 5,000-digit count stays one short line)."""
-    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 64:
-        return f"~10**{round((value.bit_length() - 1) * 0.30103)}"  # str() of 5,000 digits would raise
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
-
-
-def loads(raw: bytes) -> Any:
-    """One JSON line; ValueError for anything that is not (a line nested 100,000 deep included)."""
-    try:
-        return json.loads(raw)
-    except RecursionError:
-        raise ValueError("nested too deep") from None
-
-
-_ISO = re.compile(r"(\d{4})-(\d\d)-(\d\d)[T ](\d\d):(\d\d):(\d\d)(\.\d+)?(Z|[+-]\d\d:?\d\d)?")
-
-
-def unix_seconds(value: object) -> float | None:
-    """An ISO 8601 time (``2026-12-02T00:44:55.053Z``) as Unix seconds; None when it is none (no zone: UTC)."""
-    match = _ISO.fullmatch(value.strip()) if isinstance(value, str) and len(value) < 64 else None
-    if match is None:
-        return None
-    year, month, day, hour, minute, sec, frac, zone = match.groups()
-    try:
-        base = calendar.timegm((int(year), int(month), int(day), int(hour), int(minute), int(sec), 0, 0, 0))
-    except (OverflowError, ValueError):
-        return None
-    if not (1 <= int(month) <= 12 and 1 <= int(day) <= 31 and int(hour) < 24 and int(minute) < 60):
-        return None
-    shift = 0
-    if zone and zone != "Z":
-        sign = -1 if zone[0] == "-" else 1
-        digits = zone[1:].replace(":", "")
-        shift = sign * (int(digits[:2]) * 3600 + int(digits[2:]) * 60)
-    return base - shift + (float(frac) if frac else 0.0)
-
-
-def parse_line(raw: bytes, where: str, warnings: list[str], anchor: str | None = None) -> UsageRecord | None:
-    """The usage in one transcript line, or None when it has none (garbage adds a warning).
-
-    A line without a message id is never deduplicated with another: its key is its place (``anchor``, by
-    default ``where``), so only a re-read of the same bytes could repeat it. A sub-agent's line names it
-    (``agentId``); ``timestamp`` is when the answer came.
-    """
-    try:
-        obj = loads(raw)
-    except ValueError:  # UnicodeDecodeError is one
-        warnings.append(f"{where}: not JSON; skipped")
-        return None
-    message = obj.get("message") if isinstance(obj, dict) else None
-    usage = message.get("usage") if isinstance(message, dict) else None
-    if not isinstance(usage, dict) or not isinstance(message, dict):
-        return None
-    model = message.get("model")
-    if model == "<synthetic>" or obj.get("isApiErrorMessage"):
-        return None
-    try:
-        counts = {field: _count(usage, name, warnings, where) for field, name in FIELDS}
-        split = usage.get("cache_creation")
-        if isinstance(split, dict):  # newer lines split cache writes by lifetime; their sum is authoritative
-            parts = [split.get(k, 0) for k in ("ephemeral_5m_input_tokens", "ephemeral_1h_input_tokens")]
-            if all(isinstance(p, int) and not isinstance(p, bool) and p >= 0 for p in parts) and sum(parts):
-                counts["cache_write"] = _count({"cache_creation": sum(parts)}, "cache_creation", warnings, where)
-    except _Impossible:
-        return None
-    msg_id, request_id = message.get("id"), obj.get("requestId")
-    key = f"{msg_id}:{request_id}" if msg_id and request_id else (str(msg_id) if msg_id else f"@{anchor or where}")
-    agent = obj.get("agentId")
-    return UsageRecord(
-        model=str(model or "unknown"),
-        input=counts["input"],
-        output=counts["output"],
-        cache_read=counts["cache_read"],
-        cache_write=counts["cache_write"],
-        key=key,
-        message=str(msg_id) if msg_id else None,
-        sidechain=obj.get("isSidechain") is True,
-        agent=agent if isinstance(agent, str) and agent else None,
-        at=unix_seconds(obj.get("timestamp")),
-    )
-
-
-@dataclass
-class ClaudeLines:
-    """Claude Code's transcript lines; ``agent``: the sub-agent whose file this is, for lines that do not say."""
-
-    agent: str | None = None
-    markers: tuple[bytes, ...] = (b'"usage"',)  # the cheap pre-filter ccusage uses too
-
-    @classmethod
-    def of(cls, path: Path) -> ClaudeLines:
-        """The reader for ``path``: ``<session>/subagents/agent-<id>.jsonl`` is sub-agent ``<id>``'s."""
-        sub = path.parent.name == "subagents" and path.stem.startswith("agent-")
-        return cls(path.stem[len("agent-"):] or None if sub else None)
-
-    def begin(self, stream: IO[bytes], start: int) -> None:
-        """Nothing before ``start`` matters: each line says all."""
-
-    def records(self, raw: bytes, where: str, anchor: str, warnings: list[str]) -> list[UsageRecord]:
-        rec = parse_line(raw, where, warnings, anchor)
-        if rec is None:
-            return []
-        return [rec if rec.agent or not self.agent else replace(rec, agent=self.agent)]
-
-    def found(self) -> list[tuple[Path, LineReader]]:
-        return []
-
-
 def ingest(
     ledger: Ledger,
     path: Path,
@@ -271,7 +104,7 @@ def _ingest_one(
     warnings: list[str] = []
     recorded_warnings = 0
     batch: dict[str, UsageRecord] = {}
-    stream = _open_regular(path)
+    stream = open_regular(path)
     offset = start = _resume_at(stream, start, path, warnings)
 
     def flush() -> int:
@@ -345,7 +178,7 @@ def _resume_at(stream: IO[bytes], start: int, path: Path, warnings: list[str]) -
     return 0
 
 
-def _open_regular(path: Path) -> IO[bytes]:
+def open_regular(path: Path) -> IO[bytes]:
     """``path`` opened for reading, when it is a regular file (a FIFO or a device never ends: NotFound)."""
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
