@@ -44,12 +44,17 @@ def session_of(payload: dict[str, Any]) -> str | None:
 
 
 def depth_of(payload: dict[str, Any]) -> int:
-    """``BOUNDREAD_DEPTH`` (set by ``budget exec``), one more inside a Claude Code sub-agent."""
+    """``BOUNDREAD_DEPTH`` (set by ``budget exec``), plus the sub-agent's own depth as the client records it
+    (``budget/agents.py``: 1 for a child of the main agent, 2 for its child...; 1 where the client says nothing)."""
     try:
         depth = max(int(os.environ.get("BOUNDREAD_DEPTH", "0") or 0), 0)
     except ValueError:
         depth = 0
-    return depth + (1 if any(payload.get(k) for k in SUBAGENT_KEYS) else 0)
+    if not any(payload.get(k) for k in SUBAGENT_KEYS):
+        return depth
+    from boundread.budget.agents import spawn_depth
+
+    return depth + spawn_depth(payload)
 
 
 def project_of(payload: dict[str, Any]) -> str | None:

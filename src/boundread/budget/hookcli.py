@@ -97,6 +97,7 @@ def verdict_reply(payload: dict[str, Any], result: SessionIngest | None) -> dict
     """The budget's answer to this hook payload (after ``result``, its ingest): stop the session, a word to the
     model, or {} (no budget, nothing to say). The Claude Agent SDK's in-process hooks answer with it too. A ledger
     that cannot be read gives no verdict here: guard-check denies the budgeted calls then (enforce)."""
+    from boundread.budget.agents import sync
     from boundread.budget.enforce import project_of, session_of
     from boundread.budget.errors import LedgerError
     from boundread.budget.hookanswer import answer
@@ -109,6 +110,9 @@ def verdict_reply(payload: dict[str, Any], result: SessionIngest | None) -> dict
     fresh = bool(result and result.records) or payload.get("hook_event_name") in PROMPT_EVENTS
     try:
         with open_budget_ledger() as ledger:
+            transcript = payload.get("transcript_path")
+            if isinstance(transcript, str) and transcript:  # Claude Code's sub-agents, as it recorded them
+                sync(ledger, session, transcript)
             verdict = after_request(ledger, session, project_of(payload), fresh=fresh)
     except LedgerError as exc:
         sys.stderr.write(f"boundread: warning: no budget verdict: {exc}\n")

@@ -201,14 +201,56 @@ def _with_budget(decision: Decision, payload: Mapping[str, Any], tool: str, tool
         from boundread.budget.enforce import UNUSABLE, check_tool_call
     except ImportError:
         return decision
-    why = check_tool_call(dict(payload), tool, tool_input)
+    spawn = tool.casefold() in ("agent", "task") and bool(payload)  # budget/agents.py SPAWN_TOOLS
+    why = _spawn_gate(dict(payload)) if spawn else None
+    why = why or check_tool_call(dict(payload), tool, tool_input)
     if not why:
         return decision
+    if spawn:
+        _unspawn(dict(payload))
     if why.startswith(UNUSABLE):  # a fault to fix, not a cap: the session is not ended for it
         return Decision(DENY, why, rule="budget")
     from boundread.budget.verdict import end_session
 
     return Decision(DENY, BUDGET_OPENING + why, rule="budget", stop=end_session(dict(payload), why))
+
+
+def _spawn_gate(payload: dict[str, Any]) -> str | None:
+    """A sub-agent spawn passes the depth, count and rate limits first (budget/agents.py); rare, so the full ledger.
+    A ledger that cannot be used says nothing here: ``check_tool_call`` applies its error policy next."""
+    from boundread.budget.enforce import project_of, session_of
+    from boundread.budget.ledger import ledger_path, ledger_url
+
+    if not (ledger_url() or ledger_path().exists()):
+        return None
+    import time
+
+    from boundread.budget.agents import gate
+    from boundread.budget.errors import LedgerError
+    from boundread.budget.hookcli import open_budget_ledger
+
+    try:
+        with open_budget_ledger() as ledger:
+            return gate(ledger, payload, session_of(payload) or "default", project_of(payload), time.time())
+    except LedgerError:
+        return None
+
+
+def _unspawn(payload: dict[str, Any]) -> None:
+    """The spawn the gate recorded did not happen (the rest of the budget refused the call)."""
+    from boundread.budget.agents import forget
+    from boundread.budget.enforce import session_of
+    from boundread.budget.errors import LedgerError
+    from boundread.budget.hookcli import open_budget_ledger
+
+    key = payload.get("tool_use_id")
+    if not isinstance(key, str) or not key:
+        return
+    try:
+        with open_budget_ledger() as ledger:
+            forget(ledger, session_of(payload) or "default", key)
+    except LedgerError:
+        pass
 
 
 def _on_error(config_path: str | None) -> str:
