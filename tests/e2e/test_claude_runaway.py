@@ -79,7 +79,7 @@ def test_a_usd_cap_ends_the_session_before_the_request_that_would_cross_it(proje
     (theirs,) = (Decimal(str(m["costUSD"])) for m in run.result["modelUsage"].values())  # Claude Code's own count
     each = theirs / requests
     assert 1 < requests < TURNS and ledger_usd(project, run.session_id) == theirs.quantize(Decimal("1e-9"))
-    assert theirs <= Decimal("0.55") < theirs + each, "overshoot 0: the session ended before the request that would pass"
+    assert theirs <= Decimal("0.55") < theirs + each, "overshoot 0: it ended before the request that would pass"
     assert ended(project, run, "the next request would pass the cost cap")
 
 
@@ -150,3 +150,46 @@ def test_the_ledger_and_the_stop_agree(project: Workspace) -> None:
     done = project.boundread("budget", "status", "--json", "--session", run.session_id)
     (scope,) = json.loads(done.stdout)["scopes"]
     assert scope["spent"]["tokens"] == spent
+
+
+KID, GRANDKID = "SPAWN-KID", "SPAWN-NEXT-LEVEL"  # markers: neither contains the other (the server matches substrings)
+
+
+def spawning(prompt: str) -> Turn:
+    return Turn(calls=(Call("Agent", {"description": "help", "subagent_type": "general-purpose",
+                                      "prompt": f"{prompt}: go on"}),))
+
+
+def test_max_depth_1_refuses_the_grandchild_in_the_real_client(project: Workspace) -> None:
+    """Claude Code lets a sub-agent spawn its own; every sub-agent used to count as depth 1. Its meta file says 2."""
+    cap(project, "--max-depth", "1")
+    with claude.fake_model() as model:
+        model.script(spawning(KID), Turn(text="parent done"))
+        model.script(spawning(GRANDKID), Turn(text="kid done"), marker=KID)
+        model.script(Turn(text="grandkid done"), marker=GRANDKID)
+        run = claude.run(project, model, "Delegate")
+        kid, grandkid = len(model.loop(KID)), len(model.loop(GRANDKID))
+    assert kid >= 1 and grandkid == 0, "the child ran; its own child never reached the model"
+    assert any("depth limit reached: depth 2 of max 1" in r for r in claude.stop_reasons(project)), run.result
+
+
+def test_max_agents_lets_that_many_sub_agents_start(project: Workspace) -> None:
+    cap(project, "--max-agents", "3")
+    with claude.fake_model() as model:
+        model.script(*(spawning(KID) for _ in range(TURNS)))
+        model.script(Turn(text="kid done"), marker=KID)
+        claude.run(project, model, "Keep delegating")
+        started = sum(1 for e in model.loop(KID) if e.turn == 0)
+    assert started == 3
+    assert any("sub-agent limit reached: sub-agent 4 of max 3" in r for r in claude.stop_reasons(project))
+
+
+def test_max_agents_per_minute_holds_a_spawning_burst(project: Workspace) -> None:
+    cap(project, "--max-agents-per-minute", "2")
+    with claude.fake_model() as model:
+        model.script(*(spawning(KID) for _ in range(TURNS)))
+        model.script(Turn(text="kid done"), marker=KID)
+        claude.run(project, model, "Keep delegating")
+        started = sum(1 for e in model.loop(KID) if e.turn == 0)
+    assert started == 2, "the run takes seconds: the third spawn is within the minute"
+    assert any("sub-agent rate reached: 3 started within a minute" in r for r in claude.stop_reasons(project))
