@@ -77,6 +77,18 @@ class LedgerError(Corrupt):
     code = "ledger"
 
 
+class LedgerBusy(LedgerError):
+    """A passing failure: a lock held elsewhere, a server out of connections, a COMMIT whose answer never came.
+
+    The same write, under the same keys, may be tried again (``SqlLedger._again``). ``ambiguous``: the COMMIT was
+    sent and may have landed, so only a write that counts once by its keys may be repeated.
+    """
+
+    def __init__(self, what: str, fix: str = "", *, ambiguous: bool = False) -> None:
+        super().__init__(what, fix)
+        self.ambiguous = ambiguous
+
+
 def fmt_usd(amount: Decimal) -> str:
     """``$0.52``; small amounts keep four significant places (``$0.0034``) so they never read as zero, without
     trailing zeros: ``0.003730`` (a sum in memory) and ``0.00373`` (the ledger's nanos) read the same."""

@@ -13,18 +13,22 @@ from __future__ import annotations
 
 # Hot path: no typing, json (it imports re), hashlib (OpenSSL), pathlib, contextlib or decimal at run time.
 import os
+import sys
+import time
 
 from boundread.budget.digest import action_digest
 from boundread.budget.schema import (
-    BUSY_MS,
+    CALL_BY_ID,
     COUNT_CALL,
     CURRENT_VERSION,
     LIMIT_COLS,
     RECENT_DIGESTS,
-    RECORD_CALL,
+    RECORD_CALL_ID,
     SCOPE_WHERE,
     SESSION_PROJECT,
+    SPENT,
     TOUCH_SESSION,
+    WAIT_S,
     WITH_SESSION_PROJECT,
     scope_key,
 )
@@ -56,7 +60,13 @@ else:
 # forgets what was checkpointed, so it never restarts (10 MB after 600 calls, p50 5.5 ms per call). Past
 # CHECKPOINT_BYTES the hook folds it into the database with ``wal_checkpoint(TRUNCATE)``: one fsync'd
 # checkpoint every ~30 calls (in-process p50 0.9 ms, mean 1.1 ms per call; 1,000 frames: 1.7 / 2.1 ms).
+# Under load (issue 18) that checkpoint waited, with the busy handler, for every other hook's read to end while
+# it kept new writers out: a convoy (64 hooks at once: p99 13.5 s with a cap reached). It now runs after COMMIT
+# with no busy wait: it truncates when no other hook is reading, else copies what it can and returns; while
+# hooks overlap, the connection that restarts the WAL cuts it to ``journal_size_limit``. Its failure never
+# changes the verdict: the call is recorded by then.
 CHECKPOINT_BYTES = 100 * 4120  # ~100 WAL frames of a 4 KiB page
+BUSY = (5, 6)  # SQLITE_BUSY, SQLITE_LOCKED: another connection holds what this one waits for
 
 
 class NeedsLedger(Exception):
@@ -93,11 +103,20 @@ def own_project(found: list[Any], project: str | None) -> tuple[str | None, list
     return first, [row for row in rows if str(row[0]) != theirs], True
 
 
-def check(path: str, session: str, project: str | None, tool: str, tool_input: Any, depth: int) -> str | None:
-    """Record the call when a limit applies to it and return the deny reason, or None to allow."""
+def check(
+    path: str, session: str, project: str | None, tool: str, tool_input: Any, depth: int, call_id: str | None = None
+) -> str | None:
+    """Record the call when a limit applies to it and return the deny reason, or None to allow.
+
+    ``call_id``: the payload's ``tool_use_id`` where it has one: a retried hook is then answered from the row
+    the first one wrote, and counted once. Every wait ends by ``WAIT_S`` from here: a ledger that another
+    process keeps locked is ``Unusable`` then (the error policy denies the calls with a budget), never a second
+    wait through ``SqliteLedger``.
+    """
+    deadline = time.monotonic() + WAIT_S
     scopes, keys, select = scopes_of(session, project)
     try:
-        db = sqlite.connect(path, timeout=BUSY_MS / 1000, isolation_level=None)
+        db = sqlite.connect(path, timeout=WAIT_S, isolation_level=None)
     except sqlite.Error as exc:
         raise NeedsLedger(str(exc)) from exc
     keeper = None
@@ -120,26 +139,90 @@ def check(path: str, session: str, project: str | None, tool: str, tool_input: A
             if not os.path.exists(path_for(path)):  # noqa: PTH110 - limits, not yet repeated beside the ledger
                 raise NeedsLedger("no limits file")  # SqliteLedger writes it
             db.execute("PRAGMA synchronous = NORMAL")
+            db.execute(f"PRAGMA journal_size_limit = {CHECKPOINT_BYTES}")  # what a restarted WAL is cut to
         except sqlite.Error as exc:
+            if _code(exc) in BUSY:  # locked for WAIT_S (an exclusive lock): no second wait elsewhere
+                raise Unusable(_explain(path, exc), limited=False) from None
             raise NeedsLedger(str(exc)) from exc
-        try:
-            db.execute("BEGIN IMMEDIATE")  # closing without COMMIT rolls back
-            verdict = _record(db, select, scopes, keys, session, project, tool, action_digest(tool, tool_input), depth,
-                              settled=settled)
-            db.execute("COMMIT")
-            if os.stat(f"{path}-wal").st_size > CHECKPOINT_BYTES:
-                db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
-        except sqlite.Error as exc:
-            from boundread.budget.sqlite import ledger_error
-
-            raise Unusable(str(ledger_error(path, exc))) from None
-        except OSError:  # no WAL file to measure: nothing to fold
-            pass
+        verdict = _write(db, deadline, path, found, scopes, keys, session, project, tool,
+                         action_digest(tool, tool_input), depth, call_id or new_call_id(), settled)
+        _fold(db, path)
         return verdict
     finally:
         db.close()  # the writer first: while the keeper is open, this close does not checkpoint
         if keeper is not None:
             keeper.close()  # read-only: cannot checkpoint either
+
+
+def _write(
+    db: Any, deadline: float, path: str, found: list[Any], scopes: list[tuple[str, str]], keys: tuple[str, ...],
+    session: str, project: str | None, tool: str, digest: str, depth: int, call_id: str, settled: bool,
+) -> str | None:
+    """The write transaction: short, and nothing imported in it (``Preload``: roll back, import, once more)."""
+    while True:
+        try:
+            db.execute(f"PRAGMA busy_timeout = {max(int((deadline - time.monotonic()) * 1000), 0)}")
+            db.execute("BEGIN IMMEDIATE")  # closing without COMMIT rolls back
+            verdict, writes = _record(_runner(db), found, scopes, keys, session, project, tool, digest, depth, call_id,
+                                      settled=settled)
+            for sql, params in writes:
+                db.execute(sql, params)
+            db.execute("COMMIT")
+            return verdict
+        except Preload:
+            db.execute("ROLLBACK")
+            preload()
+        except sqlite.Error as exc:
+            raise Unusable(_explain(path, exc)) from None
+
+
+def _runner(db: Any) -> Any:
+    def run(batch: list[tuple[str, tuple[object, ...]]]) -> list[list[Any]]:
+        return [db.execute(sql, params).fetchall() for sql, params in batch]
+
+    return run
+
+
+def _fold(db: Any, path: str) -> None:
+    """Fold a long WAL into the database without waiting for anyone (see CHECKPOINT_BYTES); never fails the call."""
+    try:
+        if os.stat(f"{path}-wal").st_size > CHECKPOINT_BYTES:
+            db.execute("PRAGMA busy_timeout = 0")
+            db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
+    except (OSError, sqlite.Error):
+        pass  # readers or a writer in the way, or no WAL file: the next call tries again
+
+
+def _code(exc: BaseException) -> int | None:
+    code = getattr(exc, "sqlite_errorcode", None)
+    if isinstance(code, int):
+        return code & 0xFF
+    text = str(exc)
+    return 5 if "locked" in text or "busy" in text else None
+
+
+def _explain(path: str, exc: BaseException) -> str:
+    if _code(exc) in BUSY:
+        return (f"the budget ledger {path} stayed locked for {WAIT_S:g}s - another boundread holds it; retry, or"
+                " check for a stuck process")
+    from boundread.budget.sqlite import ledger_error
+
+    return str(ledger_error(path, exc))  # type: ignore[arg-type]
+
+
+def new_call_id() -> str:
+    """An id for a call whose payload has none, drawn before the write: a retry of the write is the same call."""
+    return "@" + os.urandom(12).hex()
+
+
+class Preload(Exception):
+    """A limit may trip: the policy's modules are imported outside the write lock, then the call is decided again."""
+
+
+def preload() -> None:
+    import boundread.budget.model
+    import boundread.budget.policy
+    import boundread.budget.rows  # noqa: F401
 
 
 def _keeper(path: str) -> sqlite.Connection | None:
@@ -154,8 +237,8 @@ def _keeper(path: str) -> sqlite.Connection | None:
 
 
 def _record(
-    db: Any,
-    select: str,
+    run: Any,
+    seen: list[Any],
     scopes: list[tuple[str, str]],
     keys: tuple[str, ...],
     session: str,
@@ -163,37 +246,102 @@ def _record(
     tool: str,
     digest: str,
     depth: int,
+    call_id: str,
     count_call: str = COUNT_CALL,
     *,
     settled: bool = True,
     lock: str | None = None,
-) -> str | None:
-    """``SqlLedger.record_call`` with ``policy.decide``, in integers while every limit is clearly far.
+) -> tuple[str | None, list[tuple[str, tuple[object, ...]]]]:
+    """``SqlLedger.record_call`` with ``policy.decide``, in integers while every limit is clearly far: the verdict,
+    and the statements that record it (the caller runs them, then COMMIT).
 
-    ``db``: a sqlite3 connection, or pghook's libpq one (``count_call``: PostgreSQL's spelling, ``lock``: the
-    query that locks the limits rows of the scopes). ``settled``: the session had its first project when the
-    limits were read; if not, another first call of it, from another folder, may have set it since.
+    ``run``: runs a batch of statements in the open transaction, in order, and gives each one's rows - one round
+    trip on pghook's libpq connection (``lock``: the query that locks the scopes' limits rows, ``count_call``:
+    PostgreSQL's spelling). ``seen``: the limits rows read before the transaction; they say which scopes' spend to
+    read along (the rows read here decide). ``settled``: the session had its first project when the limits were
+    read; if not, another first call of it, from another folder, may have set it since. A call id recorded
+    before is the same call: its answer again, nothing written.
     """
-    db.execute(TOUCH_SESSION, (session, project))
-    now = None if settled else db.execute(SESSION_PROJECT, (session,)).fetchone()
-    if now and now[0] and str(now[0]) != project:  # under the write lock now: the project the session has
-        project = str(now[0])
-        scopes, keys, select = scopes_of(session, project)
-        if lock is not None:
-            db.execute(lock.format(marks=",".join("?" * len(keys))), tuple(sorted(keys)))
-    rows = {row[0]: row[1:] for row in db.execute(select, keys)}
+    lead = _locking(lock, keys)
+    lead.append((TOUCH_SESSION, (session, project)))
+    if not settled:
+        lead.append((SESSION_PROJECT, (session,)))  # under the write lock now: the project the session has
+    results = run(lead + _reads(scopes, keys, session, call_id, seen))
+    now, got = (None if settled else results[len(lead) - 1]), results[len(lead):]
+    if now and now[0][0] and str(now[0][0]) != project:  # another first call of the session set its project
+        project = str(now[0][0])
+        scopes, keys, _ = scopes_of(session, project)
+        relock = _locking(lock, keys)
+        got = run(relock + _reads(scopes, keys, session, call_id, seen))[len(relock):]
+    rows_now, recent_rows, stored, *spent_rows = got
+    if stored:
+        allowed, reason = stored[0]
+        return (None if allowed else str(reason or "denied before (the same call id)")), []
+    rows = {row[0]: row[1:] for row in rows_now}
     limited = [(kind, name, rows[key]) for (kind, name), key in zip(scopes, keys, strict=True) if key in rows]
     limited = [(kind, name, row) for kind, name, row in limited if _set(row)]
+    spent = {key: found[0] for key, found in zip(_counted(scopes, keys, seen), spent_rows, strict=True)}
+    missing = [(kind, name) for kind, name, row in limited if _counts(row) and scope_key(kind, name) not in spent]
+    if missing:  # a limit set since the first read: its scope's spend too
+        for (kind, name), got_rows in zip(missing, run([_spent(kind, name) for kind, name in missing]), strict=True):
+            spent[scope_key(kind, name)] = got_rows[0]
     repeat = max((row[4] if isinstance(row[4], int) else 0 for _, _, row in limited), default=0)
-    recent = tuple(r[0] for r in db.execute(RECENT_DIGESTS, (session, max(repeat, 1))))
-    run = 1 + next((i for i, d in enumerate(recent) if d != digest), len(recent))
+    recent = tuple(r[0] for r in recent_rows)
+    if repeat > max(_depth_of(seen), 1) and len(recent) == max(_depth_of(seen), 1):  # a larger --max-repeat since
+        recent = tuple(r[0] for r in run([(RECENT_DIGESTS, (session, repeat))])[0])
+    run_length = 1 + next((i for i, d in enumerate(recent) if d != digest), len(recent))
     verdict = None
-    if any(_may_trip(db, kind, name, row, tool, depth, run) for kind, name, row in limited):
-        verdict = _decide(db, scopes, session, tool, digest, depth, recent)
+    if any(_may_trip(row, tool, depth, run_length, spent.get(scope_key(kind, name))) for kind, name, row in limited):
+        if "boundread.budget.policy" not in sys.modules:
+            raise Preload
+        verdict = _decide(limited, spent, session, tool, digest, depth, recent)
     allowed = int(verdict is None)
-    db.execute(RECORD_CALL, (session, tool, digest, depth, allowed))
-    db.execute(count_call, (allowed, depth, session))
-    return verdict
+    return verdict, [(RECORD_CALL_ID, (session, tool, digest, depth, allowed, call_id, verdict)),
+                     (count_call, (allowed, depth, session))]
+
+
+def _locking(lock: str | None, keys: tuple[str, ...]) -> list[tuple[str, tuple[object, ...]]]:
+    """The statement that locks the scopes' limits rows (PostgreSQL), or none (SQLite's BEGIN IMMEDIATE did)."""
+    return [(lock.format(marks=",".join("?" * len(keys))), tuple(sorted(keys)))] if lock else []
+
+
+def select_of(keys: tuple[str, ...]) -> str:
+    return f"SELECT scope, {LIMIT_COLS} FROM limits WHERE scope IN ({','.join('?' * len(keys))})"
+
+
+def _reads(
+    scopes: list[tuple[str, str]], keys: tuple[str, ...], session: str, call_id: str, seen: list[Any]
+) -> list[tuple[str, tuple[object, ...]]]:
+    """What a decision reads under the lock: the limits, the recent digests, this call id's row, the spend."""
+    spends = [_spent(kind, name) for kind, name in _counted_scopes(scopes, keys, seen)]
+    return [(select_of(keys), keys), (RECENT_DIGESTS, (session, max(_depth_of(seen), 1))),
+            (CALL_BY_ID, (session, call_id)), *spends]
+
+
+def _depth_of(seen: list[Any]) -> int:
+    """How many recent digests the limits seen ask for (``--max-repeat``)."""
+    return max((row[5] if isinstance(row[5], int) else 0 for row in seen), default=0)
+
+
+def _counted_scopes(scopes: list[tuple[str, str]], keys: tuple[str, ...], seen: list[Any]) -> list[tuple[str, str]]:
+    """The scopes whose limits seen count spend or calls: their totals are read along."""
+    counting = {str(row[0]) for row in seen if _counts(row[1:])}
+    return [scope for scope, key in zip(scopes, keys, strict=True) if key in counting]
+
+
+def _counted(scopes: list[tuple[str, str]], keys: tuple[str, ...], seen: list[Any]) -> list[str]:
+    return [scope_key(kind, name) for kind, name in _counted_scopes(scopes, keys, seen)]
+
+
+def _spent(kind: str, name: str) -> tuple[str, tuple[object, ...]]:
+    where = SCOPE_WHERE.get(kind, "")
+    return SPENT + where, (name,) if where else ()
+
+
+def _counts(row: tuple[object, ...]) -> bool:
+    """Whether a limits row has a cap on tokens, dollars or calls (the limits that read the spend)."""
+    tokens, usd, _depth, calls = row[:4]
+    return usd is not None or isinstance(tokens, int) or isinstance(calls, int)
 
 
 def _set(row: tuple[object, ...]) -> bool:
@@ -207,10 +355,10 @@ def _tools(deny: object) -> list[str]:
     return [t for t in str(deny or "").split(",") if t]
 
 
-def _may_trip(
-    db: Any, kind: str, name: str, row: tuple[object, ...], tool: str, depth: int, run: int
-) -> bool:
-    """Whether any of ``policy.decide``'s checks could trip in this scope; a False is exact, a True is re-decided."""
+def _may_trip(row: tuple[object, ...], tool: str, depth: int, run: int, spent: tuple[int, ...] | None) -> bool:
+    """Whether any of ``policy.decide``'s checks could trip in this scope; a False is exact, a True is re-decided.
+
+    ``spent``: the scope's ``SPENT`` row (read whenever its limits count spend or calls)."""
     tokens, usd, max_depth, calls, repeat, deny, _agents, _per_minute, _overshoot = row
     if isinstance(max_depth, int) and depth > max_depth:
         return True
@@ -218,19 +366,14 @@ def _may_trip(
         return True
     if isinstance(repeat, int) and repeat > 0 and run >= repeat:
         return True
-    if usd is None and not isinstance(tokens, int) and not isinstance(calls, int):
-        return False
-    where = SCOPE_WHERE.get(kind, "")
-    spent, nanos, allowed = db.execute(
-        "SELECT CAST(COALESCE(SUM(input + output + cache_read + cache_write), 0) AS BIGINT),"
-        f" CAST(COALESCE(SUM(cost_nanos), 0) AS BIGINT), CAST(COALESCE(SUM(calls), 0) AS BIGINT) FROM sessions {where}",
-        (name,) if where else (),
-    ).fetchone()
+    if not _counts(row) or spent is None:
+        return spent is None and _counts(row)
+    used, nanos, allowed = sum(spent[:4]), spent[4], spent[5]
     if usd is not None:
         cap = _nanos(str(usd))
         if cap is None or nanos >= cap:  # reached at equality; an odd amount goes to policy.decide
             return True
-    return (isinstance(tokens, int) and spent >= tokens) or (isinstance(calls, int) and allowed + 1 > calls)
+    return (isinstance(tokens, int) and used >= tokens) or (isinstance(calls, int) and allowed + 1 > calls)
 
 
 def _nanos(usd: str) -> int | None:
@@ -243,24 +386,28 @@ def _nanos(usd: str) -> int | None:
 
 
 def _decide(
-    db: Any,
-    scopes: list[tuple[str, str]],
+    limited: list[tuple[str, str, tuple[object, ...]]],
+    spent: dict[str, tuple[int, ...]],
     session: str,
     tool: str,
     digest: str,
     depth: int,
     recent: tuple[str, ...],
 ) -> str | None:
-    """A limit may trip: the full model and ``policy.decide`` give the verdict and its reason."""
-    from boundread.budget.model import CallView, Scope, ScopeView
+    """A limit may trip: the full model and ``policy.decide`` give the verdict and its reason, from the rows read
+    under the lock (no further query: the lock is held)."""
+    from boundread.budget.model import CallView, Scope, ScopeView, Totals, from_nanos
     from boundread.budget.policy import decide
-    from boundread.budget.rows import limits_of, totals_of
+    from boundread.budget.rows import limits_from_row
 
     views = []
-    for kind, name in scopes:
-        scope = Scope(kind, name)
-        limits = limits_of(db, scope)
+    for kind, name, row in limited:
+        limits = limits_from_row(row)
+        got = spent.get(scope_key(kind, name))
+        totals = Totals() if got is None else Totals(input=got[0], output=got[1], cache_read=got[2],
+                                                     cache_write=got[3], cost=from_nanos(got[4]), calls=got[5],
+                                                     depth=got[6], warnings=got[7])
         if not limits.empty:
-            views.append(ScopeView(scope, limits, totals_of(db, scope)))
+            views.append(ScopeView(Scope(kind, name), limits, totals))
     error = decide(CallView(session, tool, digest, depth, tuple(views), recent))
     return None if error is None else str(error)

@@ -54,12 +54,19 @@ V4 = (
     "ALTER TABLE sessions ADD COLUMN halted TEXT",
 )
 
-MIGRATIONS: tuple[tuple[str, ...], ...] = (V1, V2, V3, V4)
+V5 = (
+    "ALTER TABLE calls ADD COLUMN call_id TEXT",
+    "ALTER TABLE calls ADD COLUMN reason TEXT",
+    "CREATE UNIQUE INDEX calls_by_call_id ON calls(session, call_id)",
+)
+
+MIGRATIONS: tuple[tuple[str, ...], ...] = (V1, V2, V3, V4, V5)
 VERSION_TABLE = "CREATE TABLE IF NOT EXISTS boundread_schema(version INTEGER NOT NULL)"
 VERSION = "SELECT version FROM boundread_schema"
 CONNECT_S = 2  # a server that is down or slow: the hook gives up after this, then the error policy applies
-STATEMENT_MS = 10_000  # as schema.BUSY_MS: how long a statement may wait for another's locks
-ANSWER_S = STATEMENT_MS // 1000 + CONNECT_S  # past the server's own statement_timeout: the server is gone
+STATEMENT_MS = 10_000  # how long one of a command's operations may take (lock waits, a server that stops answering)
+COMMAND_S = STATEMENT_MS // 1000 + CONNECT_S  # a budget command behind a server that stops answering: one line by then
+ANSWER_S = 6  # everything guard-check waits for on this ledger (as schema.WAIT_S): it answers by 8 s, timeout 10
 # pg_advisory_xact_lock keys ("brd" + n): one ingest or reset at a time (dedup reads then writes), one migration
 USAGE_LOCK, LIMITS_LOCK, MIGRATE_LOCK = 0x62726401, 0x62726402, 0x62726403
 LOCK_SCOPES = "SELECT scope FROM limits WHERE scope IN ({marks}) ORDER BY scope FOR UPDATE"

@@ -7,6 +7,14 @@ and ingest and reset take one advisory lock (their dedup reads then writes). Eac
 a connection dropped before COMMIT leaves nothing behind, and the next ingest reads the same bytes again.
 psycopg is imported only here, when a URL is configured; guard-check does not import it (see pghook.py).
 
+pgbouncer in transaction mode hands each transaction to any server connection: nothing here is prepared on the
+server (``prepare_threshold=None``) and every setting is ``SET LOCAL`` inside the transaction it bounds, so no
+statement name or ``statement_timeout`` outlives it. Every operation (a read, a transaction) ends within
+``STATEMENT_MS``: the server's own timeouts end lock waits, and a watchdog shuts the socket of a server that
+stops answering (no timeout of libpq's notices a peer that acknowledges and says nothing). A COMMIT whose answer
+never came is ``LedgerBusy(ambiguous=True)``: the write is done again on a new connection, and its keys make it
+count once.
+
 SQLite's sidecar (``budget.limits.json``) notices a ledger file that was lost or replaced; a database is
 not lost that way (its server, backups and roles are the operator's), and another machine may legitimately
 reset a limit, so there is no such check here and ``budget recover`` does not apply. What stays is a local
@@ -16,16 +24,20 @@ the scopes listed there, as it does for a damaged SQLite ledger, and allows the 
 
 from __future__ import annotations
 
+import os
+import socket
+import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from typing import Any, TypeVar
 
 from boundread.budget import sidecar
-from boundread.budget.errors import LedgerError
+from boundread.budget.errors import LedgerBusy, LedgerError
 from boundread.budget.ledgerurl import mask, problem, redact
 from boundread.budget.pgschema import (
-    ANSWER_S,
     CACHE,
+    COMMAND_S,
     CONNECT_S,
     LIMITS_LOCK,
     LOCK_SCOPES,
@@ -41,6 +53,10 @@ from boundread.budget.schema import COUNT_CALL_PG, CURRENT_VERSION, clean_params
 from boundread.budget.sqlbase import SqlLedger
 
 _T = TypeVar("_T")
+# SQLSTATEs of a passing failure: serialization, deadlock, lock_timeout, statement_timeout, too many connections
+PASSING = ("40001", "40P01", "55P03", "57014", "53300")
+FULL = ("too many clients", "remaining connection slots", "too many connections")
+BEGIN = f"BEGIN; SET LOCAL statement_timeout = {STATEMENT_MS}; SET LOCAL lock_timeout = {STATEMENT_MS}"
 
 
 def placeholders(sql: str) -> str:
@@ -83,6 +99,7 @@ class PostgresLedger(SqlLedger):
     GREATEST = "GREATEST"
     COUNT_CALL = COUNT_CALL_PG
     SESSION_ORDER = "seq"
+    RETRY_S = CALL_RETRY_S = STATEMENT_MS / 1000
 
     def __init__(self, url: str, *, connect_timeout: float = CONNECT_S) -> None:
         self.url = url
@@ -92,22 +109,11 @@ class PostgresLedger(SqlLedger):
             what, _, fix = wrong.partition(" - ")
             raise LedgerError(what, fix)
         self._pg = driver()
+        self._connect_timeout = max(1, round(connect_timeout))
+        self._db = self._connect()
         try:
-            # UTF-8 whatever the database's encoding, as pghook's libpq connection; a server that stops answering
-            # mid-call (data sent, never acknowledged) ends the connection in ANSWER_S, as pghook's own wait
-            conn = self._pg.connect(url, autocommit=True, connect_timeout=max(1, round(connect_timeout)),
-                                    client_encoding="UTF8", tcp_user_timeout=ANSWER_S * 1000, keepalives=1,
-                                    keepalives_idle=ANSWER_S // 2, keepalives_interval=1, keepalives_count=3)
-        except self._pg.Error as exc:
-            raise pg_error(self.where, exc, url) from None
-        self._db = _Db(conn)
-        try:
-            self._db.execute(f"SET statement_timeout = {STATEMENT_MS}")
             self._migrate()
             self._refresh_cache()
-        except self._pg.Error as exc:
-            self._db.close()
-            raise pg_error(self.where, exc, self.url) from None
         except LedgerError:
             self._db.close()
             raise
@@ -115,23 +121,90 @@ class PostgresLedger(SqlLedger):
     def __enter__(self) -> PostgresLedger:
         return self
 
+    def _connect(self) -> _Db:
+        """A connection; a server out of connections is asked again (others end in milliseconds) for a while."""
+        give_up, pause = time.monotonic() + COMMAND_S - 2 * CONNECT_S, 0.05
+        while True:
+            try:
+                # UTF-8 whatever the database's encoding, as pghook's libpq connection; nothing prepared (pgbouncer)
+                conn = self._pg.connect(self.url, autocommit=True, prepare_threshold=None, client_encoding="UTF8",
+                                        connect_timeout=self._connect_timeout, keepalives=1,
+                                        keepalives_idle=COMMAND_S // 2, keepalives_interval=1, keepalives_count=3,
+                                        tcp_user_timeout=COMMAND_S * 1000)
+                return _Db(conn)
+            except self._pg.Error as exc:
+                if any(word in str(exc) for word in FULL) and time.monotonic() + pause < give_up:
+                    time.sleep(pause)
+                    pause = min(pause * 2, 0.5)
+                    continue
+                raise pg_error(self.where, exc, self.url) from None
+
+    def _reconnect(self) -> None:
+        if self._db.conn.closed or self._db.conn.broken:
+            with suppress(Exception):
+                self._db.close()
+            self._db = self._connect()
+
     def backend_pid(self) -> int:
         """The server process of this connection (tests end it to drop the connection mid-transaction)."""
         return int(self._db.conn.info.backend_pid)
 
     @contextmanager
-    def _tx(self) -> Iterator[_Db]:
+    def _bounded(self) -> Iterator[threading.Event]:
+        """One operation, ended by a watchdog that shuts the socket at ``STATEMENT_MS`` (psycopg then fails)."""
+        if self._db.conn.closed or self._db.conn.broken:
+            self._reconnect()
+        fired = threading.Event()
+        timer = threading.Timer(STATEMENT_MS / 1000, _cut, (self._db.conn, fired))
+        timer.daemon = True
+        timer.start()
         try:
-            with self._db.conn.transaction():
-                yield self._db
-        except self._pg.Error as exc:
-            raise pg_error(self.where, exc, self.url) from None
+            yield fired
+        finally:
+            timer.cancel()
+
+    @contextmanager
+    def _tx(self) -> Iterator[_Db]:
+        with self._bounded() as fired:
+            db, committing = self._db, False
+            try:
+                db.conn.execute(BEGIN)  # no parameters: one simple query, one round trip
+                yield db
+                committing = True
+                db.execute("COMMIT")
+            except self._pg.Error as exc:
+                if not committing:
+                    self._rollback()
+                raise self._failure(exc, fired, ambiguous=committing) from None
+            except BaseException:
+                self._rollback()
+                raise
+
+    def _rollback(self) -> None:
+        with suppress(Exception):
+            if not self._db.conn.closed and self._db.conn.info.transaction_status != 0:  # not IDLE
+                self._db.execute("ROLLBACK")
 
     def _guarded(self, read: Callable[[], _T]) -> _T:
-        try:
-            return read()
-        except self._pg.Error as exc:
-            raise pg_error(self.where, exc, self.url) from None
+        with self._bounded() as fired:
+            try:
+                return read()
+            except self._pg.Error as exc:
+                raise self._failure(exc, fired, ambiguous=False) from None
+
+    def _failure(self, exc: BaseException, fired: threading.Event, *, ambiguous: bool) -> LedgerError:
+        """The one line for ``exc``; ``LedgerBusy`` when the same write may simply be done again."""
+        text = mask((str(exc).strip().splitlines() or [type(exc).__name__])[0].strip(), self.url)
+        if fired.is_set():
+            return LedgerBusy(f"the budget ledger {self.where} did not answer within {STATEMENT_MS // 1000}s",
+                              "check the server and the network to it, then retry", ambiguous=ambiguous)
+        if ambiguous and isinstance(exc, self._pg.OperationalError):
+            return LedgerBusy(f"the budget ledger {self.where} did not confirm the write ({text})",
+                              "retry: the same write counts once", ambiguous=True)
+        if getattr(exc, "sqlstate", None) in PASSING:
+            return LedgerBusy(f"the budget ledger {self.where} is busy ({text})",
+                              "another machine holds a lock, or the server is overloaded; retry")
+        return pg_error(self.where, exc, self.url)
 
     def _lock(self, db: Any, what: str, keys: Sequence[str] = ()) -> None:
         if what == "limits" and keys:
@@ -140,10 +213,13 @@ class PostgresLedger(SqlLedger):
             db.execute("SELECT pg_advisory_xact_lock(?)", (USAGE_LOCK if what == "usage" else LIMITS_LOCK,))
 
     def _version(self) -> int:
-        try:
-            row = self._db.execute(VERSION).fetchone()
-        except self._pg.errors.UndefinedTable:
-            return 0
+        with self._bounded() as fired:
+            try:
+                row = self._db.execute(VERSION).fetchone()
+            except self._pg.errors.UndefinedTable:
+                return 0
+            except self._pg.Error as exc:
+                raise self._failure(exc, fired, ambiguous=False) from None
         return int(row[0]) if row else 0
 
     def _migrate(self) -> None:
@@ -189,11 +265,25 @@ def pg_error(where: str, exc: BaseException, url: str) -> LedgerError:
         return LedgerError(f"the budget ledger URL {where} cannot be used ({text})",
                            "fix BOUNDREAD_LEDGER_URL: percent-encode a %, @, : or / in the password as %25, %40,"
                            " %3A, %2F")
-    if name == "QueryCanceled":
-        return LedgerError(f"the budget ledger {where} did not answer within {STATEMENT_MS // 1000}s ({text})",
-                           "another machine holds a lock, or the server is overloaded; retry")
+    if name in ("QueryCanceled", "LockNotAvailable"):
+        return LedgerBusy(f"the budget ledger {where} did not answer within {STATEMENT_MS // 1000}s ({text})",
+                          "another machine holds a lock, or the server is overloaded; retry")
     if name in ("OperationalError", "ConnectionTimeout") or "connection" in text:
         return LedgerError(f"cannot reach the budget ledger {where} ({text})",
                            "check BOUNDREAD_LEDGER_URL, that the server is up and the password")
+    if getattr(exc, "sqlstate", None) == "42501":  # insufficient_privilege
+        return LedgerError(f"the budget ledger {where} refused it ({text})", "grant the role CREATE on first use, then"
+                           " SELECT/INSERT/UPDATE/DELETE on the boundread tables")
     return LedgerError(f"the budget ledger {where} failed ({text})",
-                       "check the database and its role's rights on the boundread tables")
+                       "check the server's log for this error, then retry")
+
+
+def _cut(conn: Any, fired: threading.Event) -> None:
+    """Shut the connection's socket (through a duplicate of its descriptor): psycopg's wait ends with an error."""
+    fired.set()
+    with suppress(Exception):
+        dup = socket.socket(fileno=os.dup(conn.fileno()))
+        try:
+            dup.shutdown(socket.SHUT_RDWR)
+        finally:
+            dup.close()

@@ -51,13 +51,21 @@ V4 = (  # issue 18: the session ends at the cap, sub-agents have a real depth, s
     "ALTER TABLE sessions ADD COLUMN halted TEXT",  # why the budget ended the session (NULL: it may go on)
 )
 
-MIGRATIONS: tuple[tuple[str, ...], ...] = (V1, V2, V3, V4)
+V5 = (  # issue 18: a tool call is recorded once, under an id chosen before the write (a retried or lost write)
+    "ALTER TABLE calls ADD COLUMN call_id TEXT",  # the payload's tool_use_id, else one the hook drew
+    "ALTER TABLE calls ADD COLUMN reason TEXT",  # the deny reason given (NULL: allowed): a retry gets the same answer
+    "CREATE UNIQUE INDEX calls_by_call_id ON calls(session, call_id)",
+)
+
+MIGRATIONS: tuple[tuple[str, ...], ...] = (V1, V2, V3, V4, V5)
 CURRENT_VERSION = len(MIGRATIONS)
 
 # How the tables are used, shared by the ledger (ledger.py, the Python API and CLI) and the hook's lean path
 # (hookpath.py): both read and record through these, so the schema has one definition. No imports here:
 # the hook path imports this module on every call.
-BUSY_MS = 10_000  # how long a writer waits for another (many hooks run at once)
+BUSY_MS = 3_000  # how long one statement waits for another writer: twice fits in the hook's WAIT_S
+WAIT_S = 6.0  # all the hook's ledger waits (locks, a server), so guard-check answers by 8 s (init: timeout 10)
+WRITE_WAIT_S = 30.0  # how long a command retries an idempotent write that meets a lock (budget add, ingest, set)
 LIMIT_COLS = ("max_tokens, max_usd, max_depth, max_calls, max_repeat, deny_tools, max_agents, max_agents_per_minute,"
               " allow_overshoot")
 LIMIT_MARKS = ", ".join("?" * (LIMIT_COLS.count(",") + 2))  # the scope key and every limit column
@@ -79,6 +87,14 @@ WITH_SESSION_PROJECT = (
 )
 RECENT_DIGESTS = "SELECT digest FROM calls WHERE session = ? ORDER BY id DESC LIMIT ?"  # most recent first
 RECORD_CALL = "INSERT INTO calls(session, tool, digest, depth, allowed) VALUES (?, ?, ?, ?, ?)"
+RECORD_CALL_ID = ("INSERT INTO calls(session, tool, digest, depth, allowed, call_id, reason)"
+                  " VALUES (?, ?, ?, ?, ?, ?, ?)")
+CALL_BY_ID = "SELECT allowed, reason FROM calls WHERE session = ? AND call_id = ?"  # a call recorded before: its answer
+# What a scope spent, as ``rows.totals_of`` sums it (without the unpriced models, which no verdict reads)
+SPENT = ("SELECT CAST(COALESCE(SUM(input), 0) AS BIGINT), CAST(COALESCE(SUM(output), 0) AS BIGINT),"
+         " CAST(COALESCE(SUM(cache_read), 0) AS BIGINT), CAST(COALESCE(SUM(cache_write), 0) AS BIGINT),"
+         " CAST(COALESCE(SUM(cost_nanos), 0) AS BIGINT), CAST(COALESCE(SUM(calls), 0) AS BIGINT),"
+         " CAST(COALESCE(MAX(depth), 0) AS BIGINT), CAST(COALESCE(SUM(warnings), 0) AS BIGINT) FROM sessions ")
 COUNT_CALL = "UPDATE sessions SET calls = calls + ?, depth = MAX(depth, ?) WHERE id = ?"  # allowed calls only
 COUNT_CALL_PG = COUNT_CALL.replace("MAX(", "GREATEST(")  # PostgreSQL's two-argument maximum
 

@@ -5,15 +5,22 @@ transaction per change; any failure inside is a ``LedgerError``), ``_guarded`` (
 the same way) and ``_lock`` (what keeps concurrent writers exact: SQLite's ``BEGIN IMMEDIATE`` already
 serializes them, PostgreSQL takes row and advisory locks). The few words the two dialects spell differently
 are class attributes.
+
+Every write is idempotent by a key chosen before it is sent: a usage row's request key (``budget add --id``, a
+transcript's message and request ids), a tool call's id (the payload's ``tool_use_id``, else one drawn here). So
+a write that meets a lock, or whose COMMIT went unanswered (``LedgerBusy``), is simply done again (``_again``),
+within ``RETRY_S``: it counts once, and a lost answer loses no count.
 """
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 from typing import Any, TypeVar
 
+from boundread.budget.errors import LedgerBusy
 from boundread.budget.model import BudgetLimits, CallView, Scope, ScopeView, Totals, UsageRecord, from_nanos, to_nanos
 from boundread.budget.rows import (
     limits_from_row,
@@ -23,11 +30,12 @@ from boundread.budget.rows import (
     totals_of,
 )
 from boundread.budget.schema import (
+    CALL_BY_ID,
     COUNT_CALL,
     LIMIT_COLS,
     LIMIT_MARKS,
     RECENT_DIGESTS,
-    RECORD_CALL,
+    RECORD_CALL_ID,
     SESSION_PROJECT,
     TOUCH_SESSION,
 )
@@ -44,6 +52,8 @@ class SqlLedger:
     GREATEST = "MAX"  # the two-argument maximum
     COUNT_CALL = COUNT_CALL
     SESSION_ORDER = "rowid"  # insertion order of `sessions`
+    RETRY_S = 0.0  # how long a write that meets a lock or loses its COMMIT's answer is tried again
+    CALL_RETRY_S = 0.0  # the same for a tool call's record (the hook's fallback: its own bound applies)
 
     def _tx(self) -> AbstractContextManager[Any]:
         raise NotImplementedError
@@ -56,6 +66,23 @@ class SqlLedger:
 
     def _after_limits_change(self) -> None:
         """Hook for a store that repeats its limits elsewhere (SQLite's sidecar)."""
+
+    def _reconnect(self) -> None:
+        """Hook for a store whose connection a lost answer left unusable (PostgreSQL)."""
+
+    def _again(self, work: Callable[[], _T], *, keyed: bool, seconds: float) -> _T:
+        """``work`` (one transaction), done again after a ``LedgerBusy`` until ``seconds`` have passed. An ambiguous
+        failure (the COMMIT may have landed) is repeated only when ``keyed``: the write counts once by its keys."""
+        deadline, pause = time.monotonic() + seconds, 0.02
+        while True:
+            try:
+                return work()
+            except LedgerBusy as exc:
+                if (exc.ambiguous and not keyed) or time.monotonic() + pause >= deadline:
+                    raise
+            time.sleep(pause * (0.5 + int.from_bytes(os.urandom(1), "big") / 255))  # jittered: no herd
+            pause = min(pause * 2, 0.5)
+            self._reconnect()
 
     def close(self) -> None:
         self._db.close()
@@ -73,14 +100,18 @@ class SqlLedger:
         return {key: lim for key, lim in found.items() if not lim.empty}
 
     def set_limits(self, scope: Scope, limits: BudgetLimits) -> BudgetLimits:
-        with self._tx() as db:
-            self._lock(db, "limits")
-            merged = limits_of(db, scope).merged(limits)
-            db.execute(
-                f"INSERT INTO limits(scope, {LIMIT_COLS}) VALUES ({LIMIT_MARKS})"
-                f" ON CONFLICT(scope) DO UPDATE SET {_SET}",
-                limits_params(scope, merged),
-            )
+        def work() -> BudgetLimits:
+            with self._tx() as db:
+                self._lock(db, "limits")
+                merged = limits_of(db, scope).merged(limits)
+                db.execute(
+                    f"INSERT INTO limits(scope, {LIMIT_COLS}) VALUES ({LIMIT_MARKS})"
+                    f" ON CONFLICT(scope) DO UPDATE SET {_SET}",
+                    limits_params(scope, merged),
+                )
+            return merged
+
+        merged = self._again(work, keyed=True, seconds=self.RETRY_S)  # the same merge twice is the same row
         self._after_limits_change()
         return merged
 
@@ -104,6 +135,18 @@ class SqlLedger:
         recorded it first. A sidechain copy of a message recorded under another request id is a repeat too
         (ccusage's rule).
         """
+        keyed = all(records[i].key is not None for i in range(len(records)))
+        return self._again(lambda: self._add_usage(session, records, project, transcript, warnings), keyed=keyed,
+                           seconds=self.RETRY_S)
+
+    def _add_usage(
+        self,
+        session: str,
+        records: Sequence[UsageRecord],
+        project: str | None,
+        transcript: tuple[str, int] | None,
+        warnings: int,
+    ) -> int:
         added = 0
         deltas: dict[str, list[int]] = {session: [0, 0, 0, 0, 0]}
         with self._tx() as db:
@@ -184,10 +227,14 @@ class SqlLedger:
         digest: str,
         depth: int,
         decide: Callable[[CallView], _T | None],
+        *,
+        call_id: str | None = None,
     ) -> _T | None:
         """Record a tool call and return ``decide``'s verdict in one transaction. No limits: no write.
 
-        The project is the session's first (``TOUCH_SESSION``), whatever ``project`` a later call names."""
+        The project is the session's first (``TOUCH_SESSION``), whatever ``project`` a later call names.
+        ``call_id`` (the payload's ``tool_use_id``; else one is drawn): a call recorded under it before is not
+        counted again - allowed, it is allowed; denied, it is decided again and counted only if it passes now."""
         first = self._guarded(lambda: self._db.execute(SESSION_PROJECT, (session,)).fetchone())
         settled = bool(first and first[0])  # a session's first project, once set, never changes
         project = str(first[0]) if first and first[0] else project
@@ -196,8 +243,17 @@ class SqlLedger:
         query = f"SELECT COUNT(*) FROM limits WHERE scope IN ({','.join('?' * len(keys))})"
         if not self._guarded(lambda: self._db.execute(query, keys).fetchone()[0]):
             return None
+        key = call_id or "@" + os.urandom(12).hex()
+        return self._again(lambda: self._record_call(session, project, settled, tool, digest, depth, decide, key),
+                           keyed=True, seconds=self.CALL_RETRY_S)
+
+    def _record_call(
+        self, session: str, project: str | None, settled: bool, tool: str, digest: str, depth: int,
+        decide: Callable[[CallView], _T | None], call_id: str,
+    ) -> _T | None:
+        scopes = _scopes(session, project)
         with self._tx() as db:
-            self._lock(db, "limits", keys)  # one decision at a time per limited scope: the same denies
+            self._lock(db, "limits", tuple(s.key for s in scopes))  # one decision at a time per limited scope
             db.execute(TOUCH_SESSION, (session, project))
             now = None if settled else db.execute(SESSION_PROJECT, (session,)).fetchone()
             if now and now[0] and str(now[0]) != project:  # another first call of the session got in first
@@ -207,9 +263,19 @@ class SqlLedger:
             views = tuple(ScopeView(s, lim, totals_of(db, s)) for s in scopes if not (lim := limits_of(db, s)).empty)
             repeat = max((v.limits.max_repeat or 0 for v in views), default=0)
             recent = tuple(r[0] for r in db.execute(RECENT_DIGESTS, (session, max(repeat, 1))))
+            stored = db.execute(CALL_BY_ID, (session, call_id)).fetchone()
+            if stored is not None and stored[0]:
+                return None  # recorded and allowed before: the same call, counted once
             verdict = decide(CallView(session, tool, digest, depth, views, recent))
-            db.execute(RECORD_CALL, (session, tool, digest, depth, int(verdict is None)))
-            db.execute(self.COUNT_CALL, (int(verdict is None), depth, session))
+            allowed = int(verdict is None)
+            if stored is None:
+                db.execute(RECORD_CALL_ID, (session, tool, digest, depth, allowed, call_id,
+                                            None if verdict is None else str(verdict)))
+            elif allowed:  # denied before, allowed now (a limit was raised): counted from now on
+                db.execute("UPDATE calls SET allowed = 1, reason = NULL WHERE session = ? AND call_id = ?",
+                           (session, call_id))
+            if stored is None or allowed:
+                db.execute(self.COUNT_CALL, (allowed, depth, session))
         return verdict
 
     def reset(self, scope: Scope, *, limits: bool = False) -> None:

@@ -13,10 +13,10 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from boundread.budget import sidecar
-from boundread.budget.errors import LedgerError
+from boundread.budget.errors import LedgerBusy, LedgerError
 from boundread.budget.model import BudgetLimits
 from boundread.budget.rows import ledger_path, limits_json, scopes_text, why
-from boundread.budget.schema import BUSY_MS, CURRENT_VERSION, MIGRATIONS, clean_params
+from boundread.budget.schema import BUSY_MS, CURRENT_VERSION, MIGRATIONS, WRITE_WAIT_S, clean_params
 from boundread.budget.sqlbase import SqlLedger
 
 _T = TypeVar("_T")
@@ -35,7 +35,13 @@ class SqliteLedger(SqlLedger):
     Its limits are repeated in ``budget.limits.json`` beside it (``sidecar``). A ledger that lacks limits the
     sidecar lists was emptied or replaced: opening it raises ``LedgerError`` naming ``budget recover``, unless
     ``recovering`` (the recovery itself).
+
+    One statement waits ``BUSY_MS`` for another writer (guard-check's fallback opens and records within its
+    budget); a write that still finds the ledger locked is tried again, by its keys, for ``WRITE_WAIT_S``
+    (128 ``budget add`` at once all land). A tool call's record is not: the hook has its own bound.
     """
+
+    RETRY_S = WRITE_WAIT_S
 
     def __init__(self, path: Path | str | None = None, *, recovering: bool = False) -> None:
         self.path = Path(path) if path is not None else ledger_path()
@@ -168,13 +174,34 @@ class SqliteLedger(SqlLedger):
 
 
 def ledger_error(path: Path | str, exc: sqlite3.Error) -> LedgerError:
+    """One line for a SQLite failure, naming the fix that helps: ``budget recover`` only where the file is at fault
+    (damaged, replaced, its log unopenable); not for a lock (``LedgerBusy``), a read-only folder or a full disk."""
     text = str(exc)
-    if "locked" in text or "busy" in text:
-        return LedgerError(
-            f"the budget ledger {path} stayed locked for {BUSY_MS // 1000}s",
+    code = _code(exc)
+    folder = Path(path).parent
+    if code in (5, 6):  # SQLITE_BUSY, SQLITE_LOCKED
+        return LedgerBusy(
+            f"the budget ledger {path} stayed locked for {BUSY_MS / 1000:g}s",
             "another boundread holds it; retry, or check for a stuck process",
         )
+    if code == 8:  # SQLITE_READONLY
+        return LedgerError(f"the budget ledger {path} cannot be written ({text})",
+                           f"make {folder} writable, or set BOUNDREAD_STATE_DIR to a writable folder")
+    if code == 13:  # SQLITE_FULL
+        return LedgerError(f"the disk that holds the budget ledger {path} is full ({text})",
+                           "free space on it, or set BOUNDREAD_STATE_DIR to a folder on another disk")
     return LedgerError(
         f"the budget ledger {path} is unusable ({text})",
         f"run `{sidecar.RECOVER}` (it moves the file aside and restores the limits)",
     )
+
+
+def _code(exc: sqlite3.Error) -> int | None:
+    """SQLite's primary result code (Python 3.11+), else read from SQLite's own wording."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    if isinstance(code, int):
+        return code & 0xFF
+    text = str(exc)
+    words = {"database is locked": 5, "database table is locked": 6, "attempt to write a readonly database": 8,
+             "database or disk is full": 13}
+    return next((n for phrase, n in words.items() if phrase in text), None)
