@@ -39,6 +39,10 @@ def _run(guard: Guard, steps: list[Step]) -> list[str]:
         try:
             if kind == "allow":
                 guard.allow(arg)
+            elif kind == "before":
+                note = guard.before_request()
+                answers.append(f"ok: {note}" if note else "ok")
+                continue
             else:
                 guard.step(model=arg[0], usage=arg[1])
             answers.append("ok")
@@ -69,6 +73,18 @@ SCENARIOS: dict[str, tuple[Callable[[], dict[str, Any]], list[Step]]] = {
     "a cost in nanos reads the same": (  # in memory: $0.003730 of $0.001, the ledger: $0.00373
         lambda: {"cost": CostCap(Decimal("0.001"))},
         [("step", ("gpt-4o", {"input_tokens": 362, "output_tokens": 65}))] * 2,
+    ),
+    "the next request would pass the token budget": (  # 150 a request: 900 spent, a 7th would make 1,050
+        lambda: {"tokens": TokenBudget(1000)},
+        [("before", None), ("step", ("claude-sonnet-4-5", {"input_tokens": 100, "output_tokens": 50}))] * 7,
+    ),
+    "the next request would pass the cost cap": (
+        lambda: {"cost": CostCap(Decimal("0.05"))},
+        [("before", None), ("step", ("claude-sonnet-4-5", {"input_tokens": 1000, "output_tokens": 500}))] * 5,
+    ),
+    "with overshoot allowed the request goes out and the cap is reached": (
+        lambda: {"tokens": TokenBudget(1000), "allow_overshoot": True},
+        [("before", None), ("step", ("claude-sonnet-4-5", {"input_tokens": 100, "output_tokens": 50}))] * 8,
     ),
     "depth": (
         lambda: {"depth": 0},

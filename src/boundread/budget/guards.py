@@ -1,8 +1,9 @@
 """The four guards for agents written in Python: depth, tokens, cost and policy.
 
     guard = Guard(tokens=TokenBudget(200_000), cost=CostCap(Decimal("0.50")), policy=Policy(max_repeat=3))
+    note = guard.before_request()      # raises before a request that would pass a cap; past half, what is left
+    guard.step(model="claude-sonnet-4-5", usage=response.usage)   # raises when a cap is reached
     guard.allow(("Bash", {"command": "ls"}))          # raises PolicyDenied
-    guard.step(model="claude-sonnet-4-5", usage=response.usage)   # raises when over
 
 The depth counter is a ContextVar: each asyncio task (and ``asyncio.to_thread``) inherits its chain. A plain
 thread, ``ThreadPoolExecutor.submit`` and ``loop.run_in_executor`` do not copy the context, so their work would
@@ -40,6 +41,7 @@ from boundread.budget.model import (
 )
 from boundread.budget.policy import check_spend, decide
 from boundread.budget.prices import Pricer
+from boundread.budget.sqlbase import SqlLedger
 from boundread.budget.usage import counts
 from boundread.errors import UsageError
 
@@ -206,7 +208,9 @@ class Guard:
     depth: int | None = None  # checked against current_depth() on each allow()
     ledger: Ledger | None = None
     session: str = "python"
+    allow_overshoot: bool = False  # before_request lets the request that would pass a cap go out
     _spent: Totals = field(default_factory=Totals)
+    _last: UsageRecord | None = None  # the last request step() recorded (in memory; the ledger keeps its own)
     _recent: list[str] = field(default_factory=list)
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _pricer: Pricer | None = None
@@ -225,6 +229,7 @@ class Guard:
             max_calls=pol.max_calls,
             max_repeat=pol.max_repeat,
             deny_tools=pol.deny_tools,
+            allow_overshoot=True if self.allow_overshoot else None,
         )
 
     @property
@@ -247,6 +252,7 @@ class Guard:
         rec = self._pricer.cost(rec)
         rec = replace(rec, cost=from_nanos(to_nanos(rec.cost)))  # the ledger's precision: the same sums and text
         with self._lock:
+            self._last = rec
             if self.ledger is not None:
                 self.ledger.add_usage(self.session, [rec])
                 totals = self.ledger.totals(Scope("session", self.session))
@@ -266,6 +272,25 @@ class Guard:
         if error is not None:
             raise error
         return totals
+
+    def before_request(self) -> str | None:
+        """Call before each model request: raise when a token or USD cap is reached, or when this request would
+        pass one (it costs at least what the last one did: ``TokenBudgetWouldPass``, ``CostCapWouldPass``) unless
+        ``allow_overshoot``; else return the note for the model past half of a cap (what is left; past 80%,
+        counting this request, to finish up), None below. Asked before the request, not in ``step``: the answer
+        just received may be the final one, and needs no next request."""
+        from boundread.budget.nextrequest import look_ahead
+
+        if self.ledger is not None:
+            totals = self.ledger.totals(Scope("session", self.session))
+            last = self.ledger.last_usage(self.session) if isinstance(self.ledger, SqlLedger) else self._last
+        else:
+            with self._lock:
+                totals, last = self._spent, self._last
+        error, note = look_ahead(self.session, totals, self.limits, last)
+        if error is not None:
+            raise error
+        return note
 
     def allow(self, action: Action) -> None:
         """Record an action (a name, or (tool, input)); raise the guard that trips: the depth, a spent budget,
