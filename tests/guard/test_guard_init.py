@@ -159,8 +159,8 @@ def test_budget_registers_ingest_merged_idempotent_and_uninstalled(tmp_path: Pat
     _init(tmp_path, budget=True)
     merged = json.loads(path.read_text())
     assert list(merged) == ["permissions", "hooks", "model"]
-    assert list(merged["hooks"]) == ["PreToolUse", "Stop", "PostToolBatch", "PostToolUse", "SubagentStop",
-                                     "SessionEnd"]
+    assert list(merged["hooks"]) == ["PreToolUse", "Stop", "PostToolBatch", "PostToolUse", "UserPromptSubmit",
+                                     "SubagentStop", "SessionEnd"]
     assert merged["hooks"]["Stop"][0] == EXISTING["hooks"]["Stop"][0]  # the user's hook stays first
     assert _commands(merged, "Stop") == ["notify", "boundread budget ingest"]
     assert _commands(merged, "PreToolUse") == ["lint-hook", "boundread guard-check --mode redirect"]
@@ -170,7 +170,8 @@ def test_budget_registers_ingest_merged_idempotent_and_uninstalled(tmp_path: Pat
                     {"matcher": "*", "hooks": [{"type": "command", "command": "boundread budget ingest",
                                                 "timeout": 60}]}]
     assert _commands(merged, "SessionEnd") == ["boundread budget ingest"]  # Stop can come before the last message
-    for event in ("SubagentStop", "SessionEnd", "PostToolBatch"):
+    assert _commands(merged, "UserPromptSubmit") == ["boundread budget ingest"]  # ingest answers a new prompt
+    for event in ("UserPromptSubmit", "SubagentStop", "SessionEnd", "PostToolBatch"):
         assert "matcher" not in merged["hooks"][event][0]  # not tool events: no matcher
     once = path.read_text()
     assert not any(change.changed for change in _init(tmp_path, budget=True))
@@ -186,7 +187,7 @@ def test_budget_after_a_plain_init_adds_only_the_ingest_hooks(tmp_path: Path) ->
     plain = json.loads(path.read_text())
     changes = install.plan(root=tmp_path, home=tmp_path / "home", budget=True, program=BARE)
     diff = changes[0].diff()
-    assert diff.count('"command": "boundread budget ingest"') == 4 and "guard-check" not in diff.replace(
+    assert diff.count('"command": "boundread budget ingest"') == 5 and "guard-check" not in diff.replace(
         '"command": "boundread guard-check --mode redirect"', "")  # the guard is context, not added again
     assert not changes[1].changed  # the skill is already there
     assert json.loads(path.read_text()) == plain  # plan writes nothing
@@ -245,9 +246,9 @@ def test_budget_keeps_a_hand_written_ingest_hook(tmp_path: Path) -> None:
     assert _commands(json.loads(path.read_text()), "Stop") == ["boundread budget ingest --json"]
 
 
-@pytest.mark.parametrize("agent", ["codex", "gemini", "cursor", "copilot"])
-def test_budget_needs_claude(tmp_path: Path, agent: str) -> None:
-    with pytest.raises(UsageError, match="Claude Code transcripts") as err:
+@pytest.mark.parametrize("agent", ["cursor", "copilot"])
+def test_budget_needs_an_agent_whose_logs_ingest_reads(tmp_path: Path, agent: str) -> None:
+    with pytest.raises(UsageError, match=f"--agent claude, codex, gemini: .* {agent} writes no usage") as err:
         install.plan(agent, tmp_path, home=tmp_path / "home", budget=True, program=BARE)
     assert "boundread budget add" in str(err.value)
     assert not any(tmp_path.iterdir())
@@ -319,7 +320,7 @@ def test_cli_budget_round_trip(tmp_path: Path) -> None:
     settings = json.loads((project / ".claude" / "settings.json").read_text())
     transcript = tmp_path / "sess-42.jsonl"
     _transcript(transcript)
-    for event in ("PostToolUse", "Stop", "SubagentStop", "SessionEnd"):
+    for event in ("PostToolUse", "UserPromptSubmit", "Stop", "SubagentStop", "SessionEnd"):
         (command,) = [c for c in _commands(settings, event) if "guard-check" not in c]
         argv = shlex.split(command)
         assert Path(argv[0]).name == "boundread" and argv[1:] == ["budget", "ingest"]
@@ -333,10 +334,10 @@ def test_cli_budget_round_trip(tmp_path: Path) -> None:
     (scope,) = json.loads(status.stdout)["scopes"]
     assert scope["scope"] == "session:sess-42"
     assert scope["spent"]["tokens"] == 1160 + 1370  # each request once, however many hooks read it
-    refused = runner.invoke(app, ["init", "--dir", str(project), "--agent", "gemini", "--budget"])
+    refused = runner.invoke(app, ["init", "--dir", str(project), "--agent", "cursor", "--budget"])
     assert refused.exit_code == 2 and "budget add" in refused.output
     dry = runner.invoke(app, ["init", "--dir", str(tmp_path / "fresh"), "--budget", "--dry-run"])
-    assert dry.exit_code == 0 and dry.output.count("boundread budget ingest") == 4
+    assert dry.exit_code == 0 and dry.output.count("boundread budget ingest") == 5
     assert not (tmp_path / "fresh").exists()
 
 
@@ -355,6 +356,73 @@ def test_cli_init(tmp_path: Path) -> None:
     check = runner.invoke(app, ["guard-check", "--command", "ls", "--json"])
     assert check.exit_code == 0 and '"decision": "allow"' in check.output
 
+
+
+# ---- --budget for Codex and Gemini CLI: ingest on their hooks, the guard on every tool ----------------
+CODEX_BUDGET = {"hooks": {
+    "PreToolUse": [{"matcher": "*", "hooks": [{"type": "command", "command": f"{GUARD} --agent codex",
+                                               "timeout": 10}]}],
+    "PostToolUse": [{"matcher": "*", "hooks": [{"type": "command", "command": "boundread budget ingest",
+                                                "timeout": 60}]}],
+    "UserPromptSubmit": [{"hooks": [{"type": "command", "command": "boundread budget ingest", "timeout": 60}]}],
+    "Stop": [{"hooks": [{"type": "command", "command": "boundread budget ingest", "timeout": 60}]}],
+}}
+_GEMINI_GUARD = {"name": "boundread-guard", "type": "command", "command": f"{GUARD} --agent gemini", "timeout": 10000}
+_GEMINI_INGEST = {"name": "boundread-budget", "type": "command", "command": "boundread budget ingest",
+                  "timeout": 60000}  # milliseconds
+GEMINI_BUDGET = {"hooks": {
+    "BeforeTool": [{"matcher": "*", "hooks": [_GEMINI_GUARD]}],
+    "AfterTool": [{"matcher": "run_shell_command|read_file|read_many_files|mcp_.*", "hooks": [_GEMINI_GUARD]},
+                  {"matcher": "*", "hooks": [_GEMINI_INGEST]}],
+    "BeforeAgent": [{"hooks": [_GEMINI_INGEST]}],
+    "AfterAgent": [{"hooks": [_GEMINI_INGEST]}],
+    "SessionEnd": [{"hooks": [_GEMINI_INGEST]}],
+}}
+
+
+@pytest.mark.parametrize(("agent", "settings", "expected"), [
+    ("codex", ".codex/hooks.json", CODEX_BUDGET),
+    ("gemini", ".gemini/settings.json", GEMINI_BUDGET),
+])
+def test_budget_for_codex_and_gemini(tmp_path: Path, agent: str, settings: str, expected: dict[str, Any]) -> None:
+    """The hooks as written, idempotent, a plain init after it narrows nothing, uninstall leaves nothing."""
+    path = tmp_path / settings
+    dry = install.plan(agent, tmp_path, home=tmp_path / "home", budget=True, program=BARE)
+    assert dry[0].diff().count("boundread budget ingest") == len(install.INGEST_AGENT_EVENTS[agent])
+    assert not path.exists()  # plan writes nothing
+    _init(tmp_path, agent=agent, budget=True)
+    assert json.loads(path.read_text()) == expected
+    once = path.read_text()
+    assert not any(change.changed for change in _init(tmp_path, agent=agent, budget=True))
+    assert not any(change.changed for change in _init(tmp_path, agent=agent))
+    assert path.read_text() == once
+    _init(tmp_path, agent=agent, uninstall=True)
+    assert not path.exists() or "boundread" not in path.read_text()
+
+
+@pytest.mark.parametrize("agent", ["codex", "gemini"])
+def test_budget_after_a_plain_codex_or_gemini_init_widens_the_guard_in_place(tmp_path: Path, agent: str) -> None:
+    _init(tmp_path, agent=agent)
+    _init(tmp_path, agent=agent, budget=True)
+    settings = json.loads((tmp_path / install.target(agent, tmp_path, tmp_path, False).settings).read_text())
+    pre = "PreToolUse" if agent == "codex" else "BeforeTool"
+    assert [group["matcher"] for group in settings["hooks"][pre]] == ["*"]
+
+
+def test_codex_trust_covers_every_budget_hook(tmp_path: Path) -> None:
+    """Codex runs only a hook it trusts: --trust records the guard and the three ingest hooks, each by the key
+    and hash Codex computes (checked against Codex itself in tests/e2e/test_codex_budget.py)."""
+    from boundread.guard import codex_trust
+
+    _init(tmp_path, agent="codex", budget=True)
+    hooks_file = tmp_path / ".codex" / "hooks.json"
+    keys = [hook.key.rsplit(":", 3)[1] for hook in codex_trust.our_hooks(hooks_file)]
+    assert keys == ["pre_tool_use", "post_tool_use", "user_prompt_submit", "stop"]
+    change = install.codex_trust_change(install.plan("codex", tmp_path, home=tmp_path / "home", budget=True,
+                                                     program=BARE)[0], home=tmp_path / "home")
+    assert change.after is not None and change.after.count("trusted_hash") == 4
+    install.apply([change])
+    assert codex_trust.check(tmp_path, tmp_path / "home").ready is True
 
 # ---- the program in front of the commands --------------------------------------------------------
 

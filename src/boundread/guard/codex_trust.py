@@ -11,9 +11,11 @@ Codex 0.171 loads ``<project>/.codex/hooks.json`` only when the user's ``~/.code
 
 The key names the hooks file, the event, the group and the handler index; the hash is sha256 of the
 sorted, compact JSON of ``{event_name, matcher, hooks: [handler]}`` with the handler's defaults
-(``timeout`` 600, ``async`` false) filled in. Any change to the hook (its timeout included) makes the
-old hash stale and the hook silent again. Entries in a project's own config are ignored: trust is the
-user's. Verified against Codex 0.171 in tests/e2e/test_codex.py.
+(``timeout`` 600, ``async`` false) filled in (no ``matcher`` for an event that takes none: UserPromptSubmit,
+Stop). Any change to the hook (its timeout included) makes the old hash stale and the hook silent again.
+Entries in a project's own config are ignored: trust is the user's. Every boundread hook needs it: the
+guard-check on PreToolUse and, with ``init --budget``, ``budget ingest`` on PostToolUse, UserPromptSubmit and
+Stop. Verified against Codex 0.171 in tests/e2e/test_codex.py and tests/e2e/test_codex_budget.py.
 """
 
 from __future__ import annotations
@@ -27,8 +29,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-EVENTS = {"PreToolUse": "pre_tool_use", "PostToolUse": "post_tool_use"}
-MARK = "boundread guard-check"
+from boundread.guard import locate
+
+EVENTS = {"PreToolUse": "pre_tool_use", "PostToolUse": "post_tool_use", "UserPromptSubmit": "user_prompt_submit",
+          "Stop": "stop"}
 
 
 @dataclass(frozen=True)
@@ -78,7 +82,7 @@ def our_hooks(hooks_file: Path, text: str | None = None) -> list[HookTrust]:
         for g, group in enumerate(groups):
             handlers = group.get("hooks") if isinstance(group, dict) else None
             for h, handler in enumerate(handlers or []):
-                if isinstance(handler, dict) and MARK in str(handler.get("command", "")):
+                if isinstance(handler, dict) and locate.ours(str(handler.get("command", ""))):
                     key = f"{os.path.realpath(hooks_file)}:{EVENTS[event]}:{g}:{h}"
                     found.append(HookTrust(key, hook_hash(EVENTS[event], group.get("matcher"), handler)))
     return found
@@ -112,9 +116,9 @@ def check(project: Path, home: Path) -> Trust:
 
 
 def hint(project: Path) -> str:
-    return (f"Codex runs a project's hooks only once you trust the folder and the hook: open `codex` in {project}, "
-            "trust the folder, then run `/hooks` and trust boundread's hook (again after every change to "
-            "it), or run `boundread init --agent codex --trust` to record both in ~/.codex/config.toml")
+    return (f"Codex runs a project's hooks only once you trust the folder and each hook: open `codex` in {project}, "
+            "trust the folder, then run `/hooks` and trust boundread's hooks (again after every change to "
+            "them), or run `boundread init --agent codex --trust` to record both in ~/.codex/config.toml")
 
 
 def _set_key(text: str, table: str, key: str, value: str) -> str:

@@ -2,10 +2,11 @@
 
 Per agent, one check per line: the settings file, the hook on each event ``init`` registers, the
 command in it (found on this PATH - the agent inherits the PATH of the shell that starts it -, runs,
-same version as this boundread), the skill or AGENTS.md section, for Claude Code the budget ingest
-hooks when any is there, for Codex whether it trusts the hook, and for Gemini CLI whether it trusts the
-folder (it runs no settings hook in one it does not). Nothing here raises for a broken
-settings file: that is a problem to report, with its fix.
+same version as this boundread), the skill or AGENTS.md section, for Claude Code, Codex and Gemini CLI the
+budget ingest hooks (all of them when any is there, or when the ledger has limits for this project: a cap
+that never sees what is spent never trips), for Codex whether it trusts the hooks, for Gemini CLI whether it
+trusts the folder (it runs no settings hook in one it does not), and for Copilot CLI that its spend is not
+counted. Nothing here raises for a broken settings file: that is a problem to report, with its fix.
 """
 
 from __future__ import annotations
@@ -137,12 +138,15 @@ def check_agent(agent: str, scope: Scope) -> list[Check]:
     if data is not None:
         hooks = data.get("hooks")
         hooks = hooks if isinstance(hooks, dict) else {}
-        budget = agent == "claude" and any(_entries(hooks, event, "budget ingest") for event in install.INGEST_EVENTS)
+        events = install.INGEST_AGENT_EVENTS.get(agent, ())
+        budget = any(_entries(hooks, event, "budget ingest") for event in events)
         wanted = install.target(agent, scope.root, scope.home, scope.user, budget=True).hooks if budget else spec.hooks
         checks += [_guard_hook(agent, event, entry, hooks, scope, budget) for event, entry in wanted]
         checks += _commands(agent, hooks, scope)
-        if agent == "claude":
-            checks.append(_ingest(hooks, scope))
+        if events:
+            checks.append(_ingest(agent, hooks, scope))
+        elif agent == "copilot":
+            checks.append(_uncounted(agent))
     if spec.skill is not None:
         checks.append(_skill(agent, spec, scope))
     if agent == "codex" and data is not None:
@@ -302,16 +306,48 @@ def _run(argv: list[str]) -> subprocess.CompletedProcess[str]:
     return subprocess.CompletedProcess(argv, proc.returncode, out, err)
 
 
-def _ingest(hooks: dict[str, Any], scope: Scope) -> Check:
-    there = [event for event in install.INGEST_EVENTS if _entries(hooks, event, "budget ingest")]
+def _ingest(agent: str, hooks: dict[str, Any], scope: Scope) -> Check:
+    """``budget ingest`` on every event ``init --budget`` registers for ``agent``; optional unless the ledger has
+    limits for this project (or all): then a missing ingest leaves the token and USD caps blind."""
+    events = install.INGEST_AGENT_EVENTS[agent]
+    fix = f"run {scope.init(agent, '--budget')}"
+    there = [event for event in events if _entries(hooks, event, "budget ingest")]
     if not there:
-        return Check("budget ingest", True, "not registered (optional: `boundread init --budget` records what "
-                                            "sessions spend)")
-    missing = [event for event in install.INGEST_EVENTS if event not in there]
+        limited = [] if scope.user else _limits_here(scope.root)
+        if limited:
+            return Check("budget ingest", False, f"not registered, yet the ledger has limits for {limited[0]}: "
+                         f"{install.agent_name(agent)}'s spend never reaches them, so a token or USD cap never "
+                         "trips", fix)
+        return Check("budget ingest", True, f"not registered (optional: `{scope.init(agent, '--budget')[1:-1]}` "
+                                            "records what sessions spend)")
+    missing = [event for event in events if event not in there]
     if missing:
-        return Check("budget ingest", False, f"on {', '.join(there)} but not on {', '.join(missing)}",
-                     f"run {scope.init('claude', '--budget')}")
+        return Check("budget ingest", False, f"on {', '.join(there)} but not on {', '.join(missing)}", fix)
     return Check("budget ingest", True, f"on {', '.join(there)}")
+
+
+def _limits_here(root: Path) -> list[str]:
+    """The ledger's limited scopes that cover a session in ``root`` (this project, all sessions); [] when there is
+    no ledger or it cannot be read (doctor creates none)."""
+    from boundread.budget.ledger import ledger_path, ledger_url, open_ledger
+
+    try:
+        if not (ledger_url() or ledger_path().exists()):
+            return []
+        with open_ledger() as ledger:
+            limited = ledger.all_limits()
+    except (BoundreadError, OSError):
+        return []
+    wanted = {f"project:{os.path.realpath(root)}": f"this project ({root})", "global": "all sessions (--global)"}
+    return [label for key, label in wanted.items() if key in limited]
+
+
+def _uncounted(agent: str) -> Check:
+    """Copilot CLI 1.0 writes each request's tokens (``session.usage_record`` events in
+    ``~/.copilot/session-state/<session>/events.jsonl``), but ``budget ingest`` does not read them yet."""
+    return Check("budget", None, f"{install.agent_name(agent)}'s spend is not counted: `budget ingest` does not read "
+                 "its session events yet, so token and USD caps do not see it (the guard hook still counts and "
+                 "checks the calls it sees)")
 
 
 def _skill_present(spec: install.Target) -> bool:

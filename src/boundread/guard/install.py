@@ -7,8 +7,9 @@ itself, before any PreToolUse hook, and PostToolBatch is where the guard can sti
 and on PostToolUse for Bash, where it replaces a binary or over-cap output that slipped past the PreToolUse
 check (:mod:`boundread.guard.posttool`); for Gemini CLI on BeforeTool and, for the same second line, on
 AfterTool. Codex, Cursor and Copilot cannot replace a tool's output: their pre-tool event only. With
-``budget`` (Claude Code only: its transcript is the one ``budget ingest`` reads) the ingest command is
-registered on PostToolUse, Stop, SubagentStop and SessionEnd too. The program in front of the commands is
+``budget`` (Claude Code, Codex and Gemini CLI: the clients whose logs ``budget ingest`` reads) the pre-tool
+guard sees every tool and the ingest command is registered after every tool call, on each new prompt and when
+the agent stops (:data:`INGEST_EVENTS`). The program in front of the commands is
 ``boundread`` when the PATH finds this installation, else its absolute path (:mod:`boundread.guard.locate`);
 running init again updates it. ``uninstall`` removes only handlers whose command is ``boundread guard-check``
 or ``boundread budget ingest``, with or without a path in front (both, with or without ``budget``:
@@ -38,13 +39,27 @@ INGEST = "boundread budget ingest"
 GUARD_EVENTS = {"claude": ("PreToolUse", "PostToolBatch", "PostToolUse"),  # events whose payload guard-check
                 "gemini": ("BeforeTool", "AfterTool")}  # answers (the others: their one pre-tool event)
 POST_MATCHERS = {"claude": "Bash", "gemini": "run_shell_command|read_file|read_many_files|mcp_.*"}
-INGEST_EVENTS = ("PostToolUse", "Stop", "SubagentStop", "SessionEnd")
-#: Claude Code's PreToolUse matcher with ``budget``: every tool, so that a cap also stops an Agent/Task spawn,
-#: Write, WebFetch and MCP calls, ``--deny-tool`` applies to any tool, and ``--max-calls`` counts them all. The
-#: guard decides the tools it knows and allows the others (the budget check is then the only work).
+#: Where ``init --budget`` registers ``budget ingest``, per agent; the first is after every tool call (matcher
+#: "*"), the others take no matcher. The prompt events let ingest answer a new prompt in a capped session; the
+#: stop events catch the last answer. Claude Code ends a sub-agent with SubagentStop, Gemini CLI a session with
+#: SessionEnd; Codex has neither (its Stop ends the turn, the parent's rollout names its sub-agents').
+INGEST_AGENT_EVENTS = {
+    "claude": ("PostToolUse", "UserPromptSubmit", "Stop", "SubagentStop", "SessionEnd"),
+    "codex": ("PostToolUse", "UserPromptSubmit", "Stop"),
+    "gemini": ("AfterTool", "BeforeAgent", "AfterAgent", "SessionEnd"),
+}
+INGEST_EVENTS = INGEST_AGENT_EVENTS["claude"]
+BUDGET_AGENTS = tuple(INGEST_AGENT_EVENTS)  # the agents whose logs `budget ingest` reads
+INGEST_TIMEOUT = 60  # seconds: a first ingest of a long log reads it all, and a timed-out ingest blocks nothing
+#: The pre-tool matcher with ``budget``: every tool, so that a cap also stops an Agent/Task spawn, Write,
+#: WebFetch and MCP calls, ``--deny-tool`` applies to any tool, and ``--max-calls`` counts them all. The guard
+#: decides the tools it knows and allows the others (the budget check is then the only work). Claude Code and
+#: Codex read "*" as every tool, Gemini CLI "*" (or "") too.
 BUDGET_MATCHER = "*"
 BEGIN, END = "<!-- boundread:begin -->", "<!-- boundread:end -->"
 AGENTS = ("claude", "codex", "gemini", "cursor", "copilot")
+NAMES = {"claude": "Claude Code", "codex": "Codex", "gemini": "Gemini CLI", "cursor": "Cursor",
+         "copilot": "GitHub Copilot CLI"}
 #: The agents whose hook command gets ``--mode redirect``: those whose pre-tool answer can rewrite the call,
 #: verified with the real clients (tests/e2e/test_redirect.py). ``mode`` in a config file still wins.
 REDIRECT_AGENTS = ("claude", "codex", "gemini")
@@ -60,7 +75,7 @@ class Target:
     skill: Path | None
     section: bool  # True: a marked section in AGENTS.md/GEMINI.md; False: the whole SKILL.md
     header: dict[str, Any]  # top-level keys a new settings file starts with
-    ingest: tuple[Hook, ...] = ()  # the budget ingest registration (Claude Code only)
+    ingest: tuple[Hook, ...] = ()  # the budget ingest registration (Claude Code, Codex, Gemini CLI)
 
 
 @dataclass(frozen=True)
@@ -85,7 +100,7 @@ def target(agent: str, root: Path, home: Path, user: bool, program: str = locate
     """Where ``agent`` keeps its hooks and instructions, for a project (root) or the user (home).
 
     ``program`` starts boundread in the hook commands: the bare name or this installation's script.
-    ``budget`` (Claude Code): guard-check on PreToolUse for every tool, not only Read and Bash.
+    ``budget``: the pre-tool guard-check for every tool, not only the file and shell tools.
     """
     base = home if user else root
     mode = " --mode redirect" if agent in REDIRECT_AGENTS else ""
@@ -96,16 +111,20 @@ def target(agent: str, root: Path, home: Path, user: bool, program: str = locate
                       (("PreToolUse", {"matcher": BUDGET_MATCHER if budget else "Read|Bash", "hooks": [nested]}),
                        ("PostToolBatch", {"hooks": [dict(nested)]}),
                        ("PostToolUse", {"matcher": POST_MATCHERS["claude"], "hooks": [dict(nested)]})),
-                      base / ".claude" / "skills" / "boundread" / "SKILL.md", False, {}, _ingest_hooks(program))
+                      base / ".claude" / "skills" / "boundread" / "SKILL.md", False, {}, _ingest_hooks(agent, program))
     if agent == "codex":
-        return Target(base / ".codex" / "hooks.json", (("PreToolUse", {"matcher": "Bash", "hooks": [nested]}),),
-                      (home / ".codex" / "AGENTS.md") if user else root / "AGENTS.md", True, {})
+        return Target(base / ".codex" / "hooks.json",
+                      (("PreToolUse", {"matcher": BUDGET_MATCHER if budget else "Bash", "hooks": [nested]}),),
+                      (home / ".codex" / "AGENTS.md") if user else root / "AGENTS.md", True, {},
+                      _ingest_hooks(agent, program))
     if agent == "gemini":
         hook = {"name": "boundread-guard", "type": "command", "command": command, "timeout": 10000}
         return Target(base / ".gemini" / "settings.json",
-                      (("BeforeTool", {"matcher": "read_file|run_shell_command", "hooks": [hook]}),
+                      (("BeforeTool", {"matcher": BUDGET_MATCHER if budget else "read_file|run_shell_command",
+                                       "hooks": [hook]}),
                        ("AfterTool", {"matcher": POST_MATCHERS["gemini"], "hooks": [dict(hook)]})),
-                      (home / ".gemini" / "GEMINI.md") if user else root / "GEMINI.md", True, {})
+                      (home / ".gemini" / "GEMINI.md") if user else root / "GEMINI.md", True, {},
+                      _ingest_hooks(agent, program))
     if agent == "cursor":
         return Target(base / ".cursor" / "hooks.json",
                       tuple((event, {"command": command}) for event in ("beforeReadFile", "beforeShellExecution")),
@@ -120,20 +139,29 @@ def target(agent: str, root: Path, home: Path, user: bool, program: str = locate
     raise UsageError(f"unknown agent {agent!r}", f"use one of: {', '.join(AGENTS)}")
 
 
-def _ingest_hooks(program: str) -> tuple[Hook, ...]:
-    """``budget ingest`` after every tool call (matcher "*": all tools), when the agent or a sub-agent stops,
-    and when the session ends.
+def _ingest_hooks(agent: str, program: str) -> tuple[Hook, ...]:
+    """``budget ingest`` on ``agent``'s :data:`INGEST_AGENT_EVENTS`: after every tool call (matcher "*"), on a
+    new prompt, when the agent (or a sub-agent) stops, when the session ends.
 
-    Stop, SubagentStop and SessionEnd take no matcher. Stop can fire before the last assistant message is in
-    the transcript; SessionEnd gives ingest a later look (Claude Code gives SessionEnd hooks about 1.5 s, enough
-    for an ingest, which reads only the new bytes). The timeout is generous: a first ingest of a long
-    transcript reads it all, and a timed-out hook blocks nothing.
+    Stop can fire before the last assistant message is in Claude Code's transcript; SessionEnd gives ingest a
+    later look (Claude Code gives SessionEnd hooks about 1.5 s, enough for an ingest, which reads only the new
+    bytes). Gemini CLI's timeouts are milliseconds, and its hooks have a name.
     """
     def handler() -> dict[str, Any]:
-        return {"type": "command", "command": f"{program} budget ingest", "timeout": 60}
+        command = f"{program} budget ingest"
+        if agent == "gemini":
+            return {"name": "boundread-budget", "type": "command", "command": command,
+                    "timeout": INGEST_TIMEOUT * 1000}
+        return {"type": "command", "command": command, "timeout": INGEST_TIMEOUT}
 
-    return tuple((event, {"matcher": "*", "hooks": [handler()]} if event == "PostToolUse" else
-                  {"hooks": [handler()]}) for event in INGEST_EVENTS)
+    events = INGEST_AGENT_EVENTS[agent]
+    return tuple((event, {"matcher": BUDGET_MATCHER, "hooks": [handler()]} if event == events[0] else
+                  {"hooks": [handler()]}) for event in events)
+
+
+def agent_name(agent: str) -> str:
+    """How the agent calls itself, for messages."""
+    return NAMES.get(agent, agent)
 
 
 def strings(entry: object) -> list[str]:
@@ -301,13 +329,13 @@ def plan(agent: str = "claude", root: Path | None = None, *, user: bool = False,
          home: Path | None = None, budget: bool = False, program: locate.Program | None = None) -> list[Change]:
     """Every file change ``init`` would make (nothing is written).
 
-    ``budget`` also registers ``boundread budget ingest`` (Claude Code only); ``uninstall`` removes the
-    ingest registration whether or not ``budget`` is given. ``program`` (default: :func:`locate.program`)
-    starts boundread in the commands.
+    ``budget`` also registers ``boundread budget ingest`` (Claude Code, Codex, Gemini CLI); ``uninstall``
+    removes the ingest registration whether or not ``budget`` is given. ``program`` (default:
+    :func:`locate.program`) starts boundread in the commands.
     """
-    if budget and agent != "claude":
-        raise UsageError(f"--budget works with --agent claude only: `budget ingest` reads Claude Code transcripts,"
-                         f" and {agent} writes none it can read",
+    if budget and agent not in BUDGET_AGENTS:
+        raise UsageError(f"--budget works with --agent {', '.join(BUDGET_AGENTS)}: `budget ingest` reads their"
+                         f" logs, and {agent} writes no usage it can read",
                          "drop --budget and record usage by hand with `boundread budget add --session S --model M"
                          " --input N --output N`")
     command = (program or locate.program()).command
