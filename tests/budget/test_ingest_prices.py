@@ -65,12 +65,12 @@ def test_prices_are_decimal_and_an_unknown_model_is_flagged_never_free() -> None
     assert unknown.flagged and unknown.cost == Decimal(15)
 
 
-def test_price_overrides_from_pyproject_and_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    (tmp_path / "pyproject.toml").write_text(
-        '[tool.boundread.budget.prices]\n"house-model" = { input = "2", output = "4" }\n'
-        "default = { input = 1, output = 1 }\n",
-        encoding="utf-8",
-    )
+def test_price_overrides_from_the_user_config_and_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Prices come from the user config and the environment only (issue 18: never from a project file)."""
+    config = tmp_path / "home" / ".config" / "boundread" / "config.toml"
+    config.parent.mkdir(parents=True)
+    config.write_text('[budget.prices]\n"house-model" = { input = "2", output = "4" }\n'
+                      "default = { input = 1, output = 1 }\n", encoding="utf-8")
     pricer = Pricer.load(tmp_path)
     assert pricer.cost(UsageRecord("house-model", 1_000_000, 1_000_000)).cost == Decimal(6)
     assert pricer.cost(UsageRecord("zz-unknown", 1_000_000)).cost == Decimal(1)

@@ -1,4 +1,5 @@
-"""Token prices in Decimal USD per million tokens: config overrides, genai-prices, then a flagged default.
+"""Token prices in Decimal USD per million tokens: overrides (``BOUNDREAD_BUDGET_PRICES``, else ``[budget.prices]``
+in the user config - never a project file), genai-prices, then a flagged default.
 
 genai-prices is imported inside the functions that compute cost, never at module level (the hook path does not
 price anything: costs are computed when usage is recorded).
@@ -70,22 +71,44 @@ def _price(model: str, spec: Any, source: str, known: bool = True) -> Price:
     )
 
 
-def _config_prices(start: Path) -> tuple[dict[str, Any], str]:
-    """``[tool.boundread.budget.prices]`` from the nearest pyproject.toml at or above ``start``."""
+def _config_prices() -> tuple[dict[str, Any], str]:
+    """``[budget.prices]`` from the user config (``$XDG_CONFIG_HOME/boundread/config.toml``), and its path.
+
+    Never from a project file: the agent a budget watches can write ``pyproject.toml``, and a price of 0 there
+    recorded its spend as $0, so the USD cap never tripped (issue 18). ``ledger_url`` is read the same way.
+    """
+    from boundread.budget.ledgerurl import user_config
+
     if sys.version_info < (3, 11):  # Python 3.10: no config overrides without tomllib
         return {}, ""
     tomllib: Any = importlib.import_module("tomllib")
+    candidate = Path(user_config())
+    try:
+        text = candidate.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return {}, ""
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UsageError(f"cannot read {candidate}: {exc}", "fix the file or its permissions") from exc
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise UsageError(f"cannot read {candidate}: {exc}", "fix the TOML") from exc
+    table = data.get("budget", {}).get("prices", {}) if isinstance(data.get("budget"), dict) else {}
+    return (table if isinstance(table, dict) else {}), str(candidate)
 
+
+def project_prices(start: Path) -> Path | None:
+    """The nearest ``pyproject.toml`` at or above ``start`` that still has ``[tool.boundread.budget.prices]``
+    (no longer read: ``Pricer.load`` warns), or None."""
     for folder in (start, *start.parents):
         candidate = folder / "pyproject.toml"
         if candidate.is_file():
             try:
-                data = tomllib.loads(candidate.read_text(encoding="utf-8"))
-            except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-                raise UsageError(f"cannot read {candidate}: {exc}", "fix the TOML") from exc
-            table = data.get("tool", {}).get("boundread", {}).get("budget", {}).get("prices", {})
-            return (table if isinstance(table, dict) else {}), str(candidate)
-    return {}, ""
+                found = b"boundread.budget.prices" in candidate.read_bytes()[: 1 << 20]
+            except OSError:
+                return None
+            return candidate if found else None
+    return None
 
 
 @dataclass
@@ -98,7 +121,14 @@ class Pricer:
 
     @classmethod
     def load(cls, cwd: Path | None = None) -> Pricer:
-        table, where = _config_prices(cwd or Path.cwd())
+        """Prices from ``BOUNDREAD_BUDGET_PRICES``, then the user config, then genai-prices. ``cwd``: where a
+        project's ``pyproject.toml`` that still sets prices is looked for, to warn that they are ignored."""
+        stale = project_prices(cwd or Path.cwd())
+        if stale is not None:
+            sys.stderr.write(f"boundread: warning: [tool.boundread.budget.prices] in {stale} is ignored - prices come"
+                             " only from BOUNDREAD_BUDGET_PRICES or [budget.prices] in the user config"
+                             " (the agent a budget watches can write a project file)\n")
+        table, where = _config_prices()
         specs = {k: (v, f"config {where}") for k, v in table.items()}
         env = os.environ.get(ENV_PRICES)
         if env:
