@@ -84,14 +84,20 @@ def check_tool_call(payload: dict[str, Any], tool_name: str, tool_input: Any) ->
     if url:
         from boundread.budget.schema import clean
 
-        return _check_postgres(url, payload, clean(tool_name), tool_input)
+        stand_in = os.path.join(_state_dir(), "budget.postgres")  # noqa: PTH118
+        refused = _self_cap(payload, tool_name, tool_input, stand_in + ".sqlite3", stand_in + ".limits.json")
+        return refused or _check_postgres(url, payload, clean(tool_name), tool_input)
     path = _ledger_file()
-    if not os.path.exists(path):  # noqa: PTH110
-        from boundread.budget.sidecar import path_for
+    from boundread.budget.sidecar import exists, path_for
 
-        if not os.path.exists(path_for(path)):  # noqa: PTH110 - budgets were never set
+    side = path_for(path)
+    if not os.path.exists(path):  # noqa: PTH110
+        if not exists(side):  # budgets were never set (neither the sidecar nor its seal is there)
             return None
-        return _lost(path, payload, tool_input)
+        return _self_cap(payload, tool_name, tool_input, path, side) or _lost(path, payload, tool_input)
+    refused = _self_cap(payload, tool_name, tool_input, path, side)
+    if refused:
+        return refused
     # not `from boundread.budget import hookpath`: that asks the package's __getattr__ first (importlib)
     from boundread.budget.hookpath import NeedsLedger, Unusable, check
     from boundread.budget.schema import clean
@@ -100,11 +106,72 @@ def check_tool_call(payload: dict[str, Any], tool_name: str, tool_input: Any) ->
 
     session, project, depth = session_of(payload) or "default", project_of(payload), depth_of(payload)
     try:  # sqlite3 and integers: see hookpath for the imports and the fsync it avoids
-        return check(path, session, project, tool_name, tool_input, depth)
+        verdict = check(path, session, project, tool_name, tool_input, depth)
     except NeedsLedger:  # a migration to run, or a file to explain: the full ledger does both
-        return _check_with_ledger(path, session, project, tool_name, tool_input, depth)
+        verdict = _check_with_ledger(path, session, project, tool_name, tool_input, depth)
     except Unusable as exc:  # it failed after finding this call's limits
         return unusable(path, str(exc), session, project, tool_input, limited=exc.limited)
+    return _held(path, side, session, project, verdict)
+
+
+def _keys(session: str, project: str | None) -> list[str]:
+    """The scope keys a call may count in: its session, the global scope, its folder and each one above it (the
+    session's first project, which the ledger keeps, is one of them when the agent ran ``cd sub``)."""
+    from boundread.budget.schema import scope_key
+
+    keys = [scope_key("session", session), scope_key("global")]
+    folder = project
+    while folder:
+        keys.append(scope_key("project", folder))
+        parent = os.path.dirname(folder)  # noqa: PTH120
+        folder = parent if parent != folder else None
+    return keys
+
+
+def _self_cap(payload: dict[str, Any], tool: str, tool_input: Any, ledger: str, side: str) -> str | None:
+    """The self-cap refusal (budget/selfcap.py) of a call in a session that has a budget, or None."""
+    from boundread.budget.selfcap import Protected, refusal
+    from boundread.budget.sidecar import has_scope
+
+    cwd = payload.get("cwd") if isinstance(payload.get("cwd"), str) and payload.get("cwd") else os.getcwd()  # noqa: PTH109
+    folder = tool_input.get("dir_path") or tool_input.get("workdir") if isinstance(tool_input, dict) else None
+    if isinstance(folder, str) and folder:
+        cwd = os.path.join(str(cwd), folder)  # noqa: PTH118
+    keys = _keys(session_of(payload) or "default", project_of(payload))
+    return refusal(payload, tool, tool_input, str(cwd), Protected(_state_dir(), ledger),
+                   lambda: bool(has_scope(side, keys)))
+
+
+def _held(path: str, side: str, session: str, project: str | None, verdict: str | None) -> str | None:
+    """The verdict, with the cap marks of budget/sidecar.py: a cap reached is noted; a call the ledger allows in
+    a scope noted as capped (with the same limits) is denied - the ledger's counters went down since."""
+    from boundread.budget.schema import scope_key
+    from boundread.budget.sidecar import marks
+
+    noted = marks(side)
+    if verdict is not None:
+        if not verdict.startswith(UNUSABLE) and scope_key("session", session) not in noted:
+            from boundread.budget.caps import note
+
+            note(path, side, session, project, verdict)
+        return verdict
+    if not noted:
+        return None
+
+    keys = [scope_key("session", session), scope_key("global")]
+    if any(key.startswith("project:") for key in noted):
+        from boundread.budget.caps import first_project
+
+        first = first_project(path, session) or project  # the session's own project, as the ledger decides
+        keys += [scope_key("project", first)] if first else []
+    reason = next((noted[key] for key in keys if key in noted), None)
+    if reason is None:
+        return None
+    from boundread.budget.selfcap import USER_ACTION
+
+    return (f"{reason} - noted when the cap was reached; the ledger shows less now, so it was changed since: the"
+            f" cap holds - {USER_ACTION} (`boundread budget set ...` to raise the limit, or `boundread budget"
+            f" reset --session {session}`).")
 
 
 def _check_postgres(url: str, payload: dict[str, Any], tool_name: str, tool_input: Any) -> str | None:
@@ -190,8 +257,9 @@ class _Late(Exception):
 def _lost(path: str, payload: dict[str, Any], tool_input: Any) -> str | None:
     from boundread.budget.sidecar import RECOVER, path_for
 
-    what = (f"the budget ledger {path} is missing, but {path_for(path)} lists limits - run `{RECOVER}`"
-            " (it recreates the ledger with the limits; spend is recounted from the transcripts)")
+    what = (f"the budget ledger {path} is missing, but {path_for(path)} (or its sealed copy) lists limits -"
+            f" it was deleted: ask the user to run `{RECOVER}` in their own terminal (it recreates the ledger with"
+            " the limits; spend is recounted from the transcripts, a capped session stays capped)")
     return unusable(path, what, session_of(payload) or "default", project_of(payload), tool_input)
 
 
@@ -227,18 +295,12 @@ def unusable(
     """
     import sys
 
-    from boundread.budget.schema import scope_key
     from boundread.budget.sidecar import has_scope, path_for
 
     if is_recovery(tool_input):
         sys.stderr.write(f"boundread: warning: {what}\n")
         return None
-    keys = [scope_key("session", session), scope_key("global")]
-    folder = project
-    while folder:  # the folder, then each one that contains it
-        keys.append(scope_key("project", folder))
-        parent = os.path.dirname(folder)  # noqa: PTH120
-        folder = parent if parent != folder else None
+    keys = _keys(session, project)
     if not limited and not has_scope(path_for(path), keys):
         sys.stderr.write(f"boundread: warning: {what} (this call has no budget: allowed)\n")
         return None

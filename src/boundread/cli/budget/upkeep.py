@@ -28,10 +28,20 @@ def reset(
         scope = Scope("session", session) if session else Scope("global")
         with open_ledger() as ledger:
             ledger.reset(scope, limits=limits)
+        _forget_marks(session)
         emit("budget reset", {"scope": scope.key}, f"reset {scope.label}", as_json)
         return 0
 
     boundary(as_json, work)
+
+
+def _forget_marks(session: str | None) -> None:
+    """The cap marks this reset made stale (budget/sidecar.py): the spend they noted is forgotten."""
+    from boundread.budget.ledger import ledger_path, ledger_url
+    from boundread.budget.sidecar import path_for, unmark
+
+    if not ledger_url():  # the PostgreSQL ledger keeps no marks
+        unmark(path_for(str(ledger_path())), session)
 
 
 @budget_app.command("recover", cls=Command, epilog="Example: boundread budget recover")

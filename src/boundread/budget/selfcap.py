@@ -1,0 +1,191 @@
+"""The agent cannot lift its own cap: what guard-check refuses inside a session that has a budget, and why.
+
+The model
+---------
+A budget is set by the user and binds the agent. The agent runs shell commands and writes files as the same
+OS user as the user, so nothing local is out of its reach for good; the model is what boundread refuses, what
+it notices afterwards, and what it leaves to a restricted database role.
+
+1. Limits are raised, and spend is lowered, only from outside a guarded session. Inside a session that has a
+   budget (a limit on it, its project or the global scope - ``budget.limits.json`` says), guard-check refuses
+   any tool call that would:
+
+   - run ``boundread budget set``, ``reset``, ``recover`` (unless the ledger file is there to be repaired: a
+     damaged ledger is a fault, and recovery keeps its counts and cap marks), ``add`` or ``ingest``, by any
+     spelling the shell guard follows: a path, ``python -m boundread``, ``uvx``/``uv run``/``pipx run``, env
+     prefixes and wrappers (``env``, ``sudo``, ``timeout``...), ``bash -c``/``sh -c``, ``eval``, ``xargs``,
+     ``find -exec``, a here-document or piped text into a shell, ``$(...)``, ``boundread budget exec --``, or
+     Python code that names the budget API. Lowering a cap is refused too: the guard would have to read the
+     limits and every option to tell a lower from a raise (``set --session OTHER``, ``--global``), and the agent
+     needs neither - it can simply stop. ``budget status``, ``check``, ``prices`` and ``exec`` stay allowed.
+   - write, move, truncate, link over or delete the state folder, anything in it (the ledger, its ``-wal``, the
+     sidecar), the seal beside it (``sidecar.seal_for``) or the user config (prices, ``ledger_url``): ``rm``,
+     ``mv``, ``cp``/``install``/``rsync``/``ln`` onto it, ``>``/``>>``/``tee``, ``truncate``, ``dd of=``,
+     ``sqlite3`` on it, ``find ... -delete``/``-exec``, an archive unpacked into it, a destructive command on a
+     folder that contains it (``rm -rf ~/.local``), a Write/Edit tool on such a path, or interpreter code that
+     names one of them. Reading them (``cat``, ``ls``, ``budget status``) stays allowed.
+   - set, export or unset ``BOUNDREAD_STATE_DIR``, ``BOUNDREAD_LEDGER_URL``, ``BOUNDREAD_BUDGET_PRICES``,
+     ``XDG_STATE_HOME`` or ``XDG_CONFIG_HOME`` (a nested agent or a ``boundread`` run would count in another
+     ledger or price at 0), clear the environment with ``env -i`` while one of those or ``BOUNDREAD_DEPTH`` is
+     set, or give ``BOUNDREAD_DEPTH`` a value lower than the session's own (a nested agent shallower than its
+     parent).
+
+   Each refusal is one line naming what the user (not the agent) must do: run the command in their own terminal.
+2. Prices are never read from a project file (budget/prices.py): only ``BOUNDREAD_BUDGET_PRICES`` and
+   ``[budget.prices]`` in the user config, as ``ledger_url`` already is - a ``pyproject.toml`` the agent can write
+   priced its model at 0 and the USD cap never tripped.
+3. Tampering that gets past the guard is noticed where it can be (budget/sidecar.py): the limits are sealed in a
+   second copy outside the state folder, so deleting the ledger and its sidecar together still denies the
+   budgeted calls until the user runs ``budget recover``; and a scope that reached its cap carries a mark, so a
+   ledger whose counters were edited, emptied or rebuilt does not hand a capped session a fresh budget - it stays
+   capped until the user raises its limit or resets it.
+
+What cannot be prevented for an agent that runs commands as the same user: a script file written with one tool
+and run with another that builds the paths at run time (``base64``, string arithmetic), a program the guard does
+not model, editing the ledger's counters and its sidecar and seal together, or starting a new agent with another
+HOME or config folder. Each takes deliberate evasion; the caps hold against an agent that merely tries the
+obvious. A PostgreSQL ledger adds a real boundary: a hook role with INSERT on ``usage``/``calls`` and no
+UPDATE/DELETE on ``limits`` cannot raise a cap whatever runs on the machine (counters that the hook must UPDATE
+need a SECURITY DEFINER function that only adds, to be safe from the same credentials).
+
+Cost: checked only when a budget file exists; a call whose text mentions nothing the check is about (a cheap
+substring test, ``suspect``) pays nothing more; the sidecar is read only for a suspect one.
+"""
+
+# os.path on purpose, not pathlib: this runs on the hook path (guard-check), where pathlib costs start-up.
+# ruff: noqa: PTH100, PTH109, PTH110, PTH111, PTH118, PTH119, PTH120
+from __future__ import annotations
+
+import os
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+#: Variables a command may not set, export or unset in a session with a budget.
+PROTECTED_ENV = ("BOUNDREAD_STATE_DIR", "BOUNDREAD_LEDGER_URL", "BOUNDREAD_BUDGET_PRICES", "XDG_STATE_HOME",
+                 "XDG_CONFIG_HOME")
+DEPTH_ENV = "BOUNDREAD_DEPTH"
+FILE_NAMES = ("budget.sqlite3", "budget.limits.json", "budget.postgres.limits.json")
+_READ_TOOLS = frozenset({"read", "read_file", "read_many_files", "glob", "grep", "ls", "list_directory",
+                         "search_file_content", "view", "notebookread", "webfetch", "websearch", "todowrite",
+                         "task", "agent"})
+_PATH_KEYS = ("file_path", "path", "absolute_path", "notebook_path", "target_file", "filename", "dir_path")
+_COMMAND_KEYS = ("command", "command_line", "cmd")
+#: Programs that may change files or run code: a command that runs one is looked at, whatever it names (`rm -rf
+#: ~`, `cd ~/.local && rm -rf st*` name no protected place, yet hold one).
+_PROGRAMS = frozenset({"rm", "rmdir", "mv", "shred", "truncate", "unlink", "find", "fd", "dd", "rsync", "cp", "ln",
+                       "install", "chmod", "chown", "chattr", "tee", "tar", "unzip", "7z", "cpio", "sqlite3",
+                       "eval", "xargs", "source", "bash", "sh", "zsh", "dash", "perl", "ruby", "node", "php",
+                       "python", "python3", "awk", "env", "sudo", "export", "unset", "trash", "srm", "wipe"})
+_SEPARATORS = str.maketrans(dict.fromkeys(";|&()`$<>{}\n\t", " "))
+USER_ACTION = ("an agent may not change its own budget: stop, and ask the user to do it from their own terminal"
+               " (outside this agent)")
+
+
+class Protected:
+    """What a session with a budget may not change: the state folder, the seal, the user config (``roots``),
+    the strings that name them (``triggers``, lower case, for the cheap test and for code), and whether the
+    ledger file is there (``budget recover`` is then a repair)."""
+
+    __slots__ = ("ledger_there", "roots", "state", "triggers")
+
+    def __init__(self, state: str, ledger: str) -> None:
+        from boundread.budget.ledgerurl import user_config
+        from boundread.budget.sidecar import path_for, seal_for
+
+        self.state = os.path.abspath(state)
+        seal = seal_for(path_for(ledger))
+        config = os.path.dirname(user_config())
+        found = [self.state, os.path.realpath(self.state), config]
+        found += [seal] if seal else []
+        self.roots = tuple(dict.fromkeys(os.path.normpath(root) for root in found))
+        self.ledger_there = os.path.exists(ledger)
+        home = os.path.expanduser("~")
+        names = {"boundread", "budget", "xdg_", "sqlite", "limits.json", *FILE_NAMES}
+        for root in self.roots:
+            names.add(root)
+            names.add(os.path.basename(root))
+            if root.startswith(home + os.sep):
+                rel = root[len(home) + 1:]
+                names.update({rel, "~/" + rel, "$home/" + rel})
+                parent = os.path.dirname(rel)  # `cd ~/.local/state && rm -rf b*`
+                if parent:
+                    names.add(parent)
+        self.triggers = tuple(sorted({name.lower() for name in names if len(name) >= 4}))
+
+
+def command_of(tool_input: Any) -> str | None:
+    """The shell command a tool call runs (an argv list joined as the shell guard joins it), or None."""
+    if not isinstance(tool_input, dict):
+        return None
+    for key in _COMMAND_KEYS:
+        value = tool_input.get(key)
+        if isinstance(value, str) and value:
+            return value
+        if isinstance(value, (list, tuple)) and value and all(isinstance(v, str) for v in value):
+            from boundread.guard.reason import quote
+
+            return " ".join(quote(v) for v in value)
+    return None
+
+
+def suspect(text: str, protected: Protected) -> bool:
+    """Whether ``text`` may be about the budget at all: it names boundread, the budget, a protected place or
+    file, or runs a program that may change files or run code (``_PROGRAMS``)."""
+    low = text.lower().replace("'", "").replace('"', "").replace("\\", "")
+    if any(name in low for name in protected.triggers):
+        return True
+    for word in low.translate(_SEPARATORS).split():
+        name = word.rsplit("/", 1)[-1]
+        if name in _PROGRAMS or name.rstrip("0123456789.") in _PROGRAMS:  # python3.12
+            return True
+    return False
+
+
+def refusal(payload: dict[str, Any], tool: str, tool_input: Any, cwd: str | None, protected: Protected,
+            budgeted: Any) -> str | None:
+    """The reason to refuse this call, or None. ``budgeted()``: whether the call's session has a budget (asked
+    only for a call that ``suspect`` picks, so the sidecar is read only then)."""
+    command = command_of(tool_input)
+    if command is not None:
+        if not suspect(command, protected) or not budgeted():
+            return None
+        from boundread.budget.selfcmd import judge
+
+        return judge(command, cwd, protected)
+    return _file_refusal(tool, tool_input, cwd, protected, budgeted)
+
+
+def _file_refusal(tool: str, tool_input: Any, cwd: str | None, protected: Protected, budgeted: Any) -> str | None:
+    """A Write, Edit or other non-reading tool whose path (or any text it is given) names a protected place."""
+    if not isinstance(tool_input, dict) or tool.lower() in _READ_TOOLS:
+        return None
+    texts = [v for v in tool_input.values() if isinstance(v, str)]
+    if not any(suspect(text, protected) for text in texts):
+        return None
+    for key in _PATH_KEYS:
+        value = tool_input.get(key)
+        if isinstance(value, str) and value and _inside(value, cwd, protected) and budgeted():
+            return reason(f"{tool} on {value}", "would change the budget's own files")
+    for text in texts:  # Codex's apply_patch, a tool unknown here: a protected path anywhere in what it is given
+        low = text.lower()
+        for root in protected.roots:
+            if root.lower() in low and budgeted():
+                return reason(f"{tool} naming {root}", "would change the budget's own files")
+    return None
+
+
+def _inside(path: str, cwd: str | None, protected: Protected) -> bool:
+    absolute = os.path.normpath(os.path.join(cwd or os.getcwd(), os.path.expanduser(path)))
+    for candidate in {absolute, os.path.realpath(absolute)}:
+        for root in protected.roots:
+            if candidate == root or candidate.startswith(root.rstrip(os.sep) + os.sep):
+                return True
+    return False
+
+
+def reason(what: str, why: str, fix: str = "") -> str:
+    """One line: what was refused, why, and what the user (not the agent) must do."""
+    shown = what if len(what) <= 160 else what[:157] + "..."
+    return f"`{shown}` {why} - {USER_ACTION}{': ' + fix if fix else ''}."

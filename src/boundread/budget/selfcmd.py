@@ -1,0 +1,243 @@
+"""The self-cap judge of one shell command: does it run a budget change, touch the budget's files, or set the
+variables a nested run would escape the budget with? (The model: budget/selfcap.py.)
+
+The command's effects come from the shell guard (``guard/shell/effects.py``): every argv it runs at any depth,
+the files its redirections write, the variables it sets, the code it hands interpreters. Each is judged here:
+
+- ``boundread budget set|reset|add|ingest`` (and ``recover`` while the ledger file is missing: a deleted ledger
+  is no fault for the agent to repair), whatever the spelling; a program whose name is unknown but whose words
+  are ``budget <change>`` counts as boundread.
+- a protected path (``Protected.roots``, or inside one) as an operand of anything but a reader (``cat``, ``ls``,
+  ``grep``, ``cp`` from it...), as a copy's destination, a redirection's target; a folder that contains one, as
+  the operand of a destructive program (``rm -rf ~/.local``, ``mv``, ``find -delete``, an unpack into it).
+- a word whose value is not known (``$(...)``, ``$X`` from outside): its source text must not name a protected
+  place; interpreter code: it must not name one, nor the budget's commands or API.
+"""
+
+# os.path on purpose, not pathlib: this runs on the hook path (guard-check), where pathlib costs start-up.
+# ruff: noqa: PTH111, PTH118, PTH120
+from __future__ import annotations
+
+import os
+
+from boundread.budget.selfcap import DEPTH_ENV, PROTECTED_ENV, Protected, reason
+from boundread.guard.shell.effects import Effects, Run, effects
+from boundread.guard.shell.launch import base
+
+UNKNOWN = "\x00"  # guard.shell.state.UNKNOWN: a word whose value is not known here
+CHANGES = frozenset({"set", "reset", "add", "ingest", "recover"})
+_READERS = frozenset({
+    "cat", "head", "tail", "less", "more", "bat", "batcat", "ls", "ll", "dir", "exa", "eza", "stat", "wc", "file",
+    "du", "df", "grep", "egrep", "fgrep", "rg", "ag", "ack", "sha1sum", "sha224sum", "sha256sum", "sha384sum",
+    "sha512sum", "md5sum", "b2sum", "b3sum", "cksum", "sum", "shasum", "diff", "cmp", "comm", "od", "xxd",
+    "hexdump", "hd", "strings", "jq", "tree", "realpath", "readlink", "basename", "dirname", "test", "[", "[[",
+    "echo", "printf", "cd", "pushd", "popd", "pwd", "type", "which", "whereis", "true", "false", ":", "lsof",
+    "fuser", "namei", "getfacl", "lsattr", "uniq", "cut", "nl", "tac", "zcat", "date", "id", "whoami",
+    "printenv", "fd", "fdfind", "boundread", "sleep", "nproc", "uname", "hostname", "env", "sudo", "timeout",
+    "nohup", "nice", "time", "command", "xargs", "sha256", "md5", "tee-dev-null"})
+_DESTROYERS = frozenset({"rm", "rmdir", "mv", "unlink", "shred", "srm", "wipe", "trash", "trash-put", "gio",
+                         "chmod", "chown", "chgrp", "chattr", "setfacl", "rsync", "cp", "install", "ln", "ditto",
+                         "gcp", "tar", "bsdtar", "unzip", "7z", "7za", "7zz", "cpio", "unrar", "mount", "find",
+                         "fd", "fdfind"})
+_COPIES = frozenset({"cp", "install", "rsync", "ditto", "gcp", "scp"})
+_UNPACKERS = frozenset({"tar", "bsdtar", "unzip", "7z", "7za", "7zz", "cpio", "unrar", "ar"})
+_FIND_WRITES = frozenset({"-delete", "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprint0", "-fprintf",
+                          "-fls", "-x", "-X", "--exec", "--exec-batch"})
+_API = ("budget set", "budget reset", "budget recover", "budget add", "budget ingest", "'set'", '"set"',
+        "'reset'", '"reset"', "'recover'", '"recover"', "'add'", '"add"', "'ingest'", '"ingest"', "set_limits",
+        ".reset(", "recover(", "add_usage", "ingest(", "record_call", "sidecar", "sqlite3")
+
+
+def judge(command: str, cwd: str | None, protected: Protected) -> str | None:
+    """The refusal of ``command`` run in ``cwd`` inside a session with a budget, or None to let it through."""
+    found = effects(command, cwd)
+    return (_sets(found) or _writes(found, protected) or _runs(found, protected)
+            or _codes(found, protected) or _unsure(command, found, protected))
+
+
+def _sets(found: Effects) -> str | None:
+    try:
+        current = max(int(os.environ.get(DEPTH_ENV, "0") or 0), 0)
+    except ValueError:
+        current = 0
+    for name, value in found.sets:
+        if name == "*":
+            held = [var for var in (*PROTECTED_ENV, DEPTH_ENV) if os.environ.get(var)]
+            if held:
+                return reason("env -i", f"would drop {', '.join(held)}, which keep a nested run in this budget")
+        elif name in PROTECTED_ENV:
+            shown = f"{name}={value}" if value is not None else f"unset {name}"
+            return reason(shown, "would move a nested run to another ledger or other prices, out of this budget")
+        elif name == DEPTH_ENV:
+            depth = _integer(value)
+            if depth is None or depth < current:
+                shown = f"{name}={value}" if value is not None else f"unset {name}"
+                return reason(shown, f"would make a nested agent shallower than this one (depth {current}), past "
+                              "`--max-depth`")
+    return None
+
+
+def _integer(value: str | None) -> int | None:
+    text = (value or "").strip()
+    return int(text) if text.isascii() and text.isdigit() else None
+
+
+def _writes(found: Effects, protected: Protected) -> str | None:
+    for target, raw, cwd in found.writes:
+        if UNKNOWN in target:
+            if _names(raw, protected):
+                return reason(f"> {raw}", "would write over the budget's own files")
+            continue
+        place = _where(target, {cwd, *found.cwds}, protected)
+        if place == "inside":
+            return reason(f"> {raw}", "would write over the budget's own files")
+    return None
+
+
+def _runs(found: Effects, protected: Protected) -> str | None:
+    for run in found.runs:
+        verdict = _run(run, found, protected)
+        if verdict:
+            return verdict
+    return None
+
+
+def _run(run: Run, found: Effects, protected: Protected) -> str | None:
+    argv, raws = run.argv, run.raws
+    name = base(argv[0]) if argv[0] != UNKNOWN else ""
+    shown = " ".join(raw for k, raw in enumerate(raws) if k == 0 or raw != raws[k - 1])  # a glob's words once
+    if name == "boundread" or (not name and ("boundread" in raws[0].lower() or _budget_words(argv))):
+        return _boundread(argv, shown, protected)
+    if name in _READERS and name not in ("fd", "fdfind"):
+        return None
+    if name == "sed" and not any(arg.startswith(("-i", "--in-place")) for arg in argv[1:]):
+        return None
+    cwds = {run.cwd, *found.cwds}
+    if name in _UNPACKERS and _extracts(name, argv) and _unpack_into(argv, cwds, protected):
+        return reason(shown, "would unpack into the budget's state folder")
+    if name in ("find", "fd", "fdfind") and not any(arg in _FIND_WRITES for arg in argv[1:]):
+        return None
+    for at, (word, raw) in enumerate(zip(argv[1:], raws[1:], strict=False), start=1):
+        if UNKNOWN in word:
+            if _names(raw, protected):
+                return reason(shown, "would change the budget's own files")
+            continue
+        for path in _paths(word):
+            place = _where(path, cwds, protected)
+            if place is None or (place == "ancestor" and name not in _DESTROYERS):
+                continue
+            if name in _COPIES and not _destination(argv, at) and place == "inside":
+                continue  # `cp budget.sqlite3 /tmp/`: a read of it
+            return reason(shown, "would change the budget's own files" if place == "inside" else
+                          "would remove or move a folder that holds the budget's files")
+    return None
+
+
+def _budget_words(argv: list[str]) -> bool:
+    """``$(which boundread) budget reset``: the words of a budget change, whatever runs them."""
+    words = [w for w in argv[1:] if not w.startswith("-")]
+    return len(words) >= 2 and words[0] == "budget" and (words[1] in CHANGES or UNKNOWN in words[1])
+
+
+def _boundread(argv: list[str], shown: str, protected: Protected) -> str | None:
+    words = [w for w in argv[1:] if not w.startswith("-") or UNKNOWN in w]
+    if any(w in ("--help", "-h") for w in argv[1:]) or len(words) < 2 or words[0] != "budget":
+        return None if not words or words[0] != UNKNOWN else reason(shown, "may be a change of the budget")
+    sub = words[1]
+    if sub == "recover" and protected.ledger_there:
+        return None  # a damaged ledger: the repair keeps every limit, count and cap mark it can read
+    if sub in CHANGES or UNKNOWN in sub:
+        what = {"set": "would change the limits of a budget",
+                "reset": "would forget what was spent",
+                "recover": "would rebuild a ledger that was deleted, its counters lost",
+                "add": "would record spend by hand", "ingest": "would record spend with this agent's settings"}
+        fix = "`boundread budget set ...` to raise a limit" if sub == "set" else f"`boundread budget {sub} ...`" \
+            if sub in CHANGES else ""
+        return reason(shown, what.get(sub, "may be a change of the budget"), fix)
+    return None
+
+
+def _paths(word: str) -> list[str]:
+    """The paths a word may name: itself, and the value of ``--opt=PATH``, ``of=PATH``, ``-oPATH``."""
+    found = [word]
+    if "=" in word:
+        found.append(word.split("=", 1)[1])
+    return [p for p in found if p]
+
+
+def _where(path: str, cwds: set[str], protected: Protected) -> str | None:
+    """"inside" when ``path`` (from any of ``cwds``) is a protected place or in one, "ancestor" when it holds
+    one, else None. A glob is taken as matching whatever its folder holds."""
+    verdict = None
+    for cwd in cwds:
+        absolute = os.path.normpath(os.path.join(cwd, os.path.expanduser(path)))
+        if any(ch in absolute for ch in "*?["):
+            absolute = os.path.dirname(absolute) + os.sep + "x"  # `rm -rf *` in the folder
+        for candidate in {absolute, os.path.realpath(absolute)}:
+            for root in protected.roots:
+                if candidate == root or candidate.startswith(root.rstrip(os.sep) + os.sep):
+                    return "inside"
+                if root.startswith(candidate.rstrip(os.sep) + os.sep):
+                    verdict = "ancestor"
+    return verdict
+
+
+def _destination(argv: list[str], at: int) -> bool:
+    """Whether the word at ``at`` is where a copy writes: ``-t DIR``, ``--target-directory=DIR``, or the last
+    operand."""
+    if at > 1 and argv[at - 1] in ("-t", "--target-directory"):
+        return True
+    if argv[at].startswith("--target-directory="):
+        return True
+    operands = [k for k in range(1, len(argv)) if not argv[k].startswith("-") and argv[k - 1] not in ("-t",)]
+    has_target = any(a in ("-t", "--target-directory") or a.startswith("--target-directory=") for a in argv)
+    return not has_target and bool(operands) and at == operands[-1]
+
+
+def _extracts(name: str, argv: list[str]) -> bool:
+    """Whether the unpacker writes the archive's entries out (not a listing)."""
+    if name in ("unzip", "unrar", "cpio"):
+        return True
+    if name in ("7z", "7za", "7zz"):
+        return len(argv) > 1 and argv[1] in ("x", "e")
+    if any(arg in ("-x", "--extract", "--get") for arg in argv[1:]):
+        return True
+    first = argv[1] if len(argv) > 1 else ""
+    return not first.startswith("--") and "x" in first.lstrip("-")  # `tar xzf`, `tar -xf`
+
+
+def _unpack_into(argv: list[str], cwds: set[str], protected: Protected) -> bool:
+    """Whether the folder an unpacker writes into (``-C``, ``-d``, ``-oDIR``, else the folder it runs in) is, or
+    holds, a protected place."""
+    targets = [argv[k + 1] for k in range(len(argv) - 1) if argv[k] in ("-C", "--directory", "-d")]
+    targets += [a.split("=", 1)[1] for a in argv if a.startswith("--directory=")]
+    targets += [a[2:] for a in argv[1:] if a.startswith("-o") and len(a) > 2 and base(argv[0]).startswith("7z")]
+    return any(_where(t, cwds, protected) is not None for t in targets or ["."])
+
+
+def _codes(found: Effects, protected: Protected) -> str | None:
+    for code in found.codes:
+        if _names(code, protected):
+            return reason(_first_line(code), "is code that names the budget's own files")
+        low = code.lower()
+        if "boundread" in low and "budget" in low and any(marker in low for marker in _API):
+            return reason(_first_line(code), "is code that would change the budget")
+    return None
+
+
+def _names(text: str, protected: Protected) -> bool:
+    """Whether ``text`` (code, a word's source) names a protected place or one of the budget's files."""
+    low = text.lower().replace("'", "").replace('"', "").replace("\\", "")
+    return any(name in low for name in protected.triggers if name not in ("boundread", "budget", "xdg_",
+                                                                              "sqlite", "limits.json"))
+
+
+def _first_line(code: str) -> str:
+    return code.strip().splitlines()[0] if code.strip() else code
+
+
+def _unsure(command: str, found: Effects, protected: Protected) -> str | None:
+    """A command the walk could not follow whole: refused when its text names a protected place."""
+    if found.unsure and _names(command, protected):
+        return reason(command, "could not be followed whole, and it names the budget's own files")
+    return None

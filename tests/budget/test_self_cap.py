@@ -1,0 +1,277 @@
+"""The agent cannot lift its own cap (issue 18, budget/selfcap.py): each attempt the issue reports, and the
+spellings around it, go through guard-check as the hook payload of a session that has a budget, and are denied
+with one line that sends the user, not the agent, to their terminal; the limits and the count stay as they were.
+What an agent needs to go on (status, reads, its own work) is still allowed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import os
+import shutil
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from boundread.budget.ledger import ledger_path
+from boundread.budget.sidecar import path_for, seal_for
+from boundread.cli.budget import budget_app
+from boundread.guard.main import run as guard_check
+
+SESSION = "capped-1"
+CAP = 30
+USER = "ask the user to do it from their own terminal"
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A project, and session SESSION capped at CAP calls, set by the user."""
+    monkeypatch.delenv("BOUNDREAD_DEPTH", raising=False)
+    folder = tmp_path / "proj"
+    folder.mkdir()
+    (folder / "notes.txt").write_text("hello\n", encoding="utf-8")
+    done = CliRunner().invoke(budget_app, ["set", "--session", SESSION, "--max-calls", str(CAP)])
+    assert done.exit_code == 0, done.stderr
+    return folder
+
+
+def _answer(project: Path, tool: str, tool_input: dict[str, object], session: str = SESSION) -> str | None:
+    """guard-check on one PreToolUse payload: the deny reason, or None when the call may run."""
+    payload = {"session_id": session, "transcript_path": str(project / "t.jsonl"), "cwd": str(project),
+               "hook_event_name": "PreToolUse", "tool_name": tool, "tool_input": tool_input, "tool_use_id": "t1"}
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        code = guard_check([], stdin=io.StringIO(json.dumps(payload)))
+    assert code == 0
+    text = out.getvalue()
+    if not text:
+        return None
+    hook = json.loads(text)["hookSpecificOutput"]
+    return str(hook["permissionDecisionReason"]) if hook.get("permissionDecision") == "deny" else None
+
+
+def _bash(project: Path, command: str, session: str = SESSION) -> str | None:
+    return _answer(project, "Bash", {"command": command, "description": "x"}, session)
+
+
+def _limits() -> list[tuple[object, ...]]:
+    with sqlite3.connect(ledger_path()) as db:
+        return db.execute("SELECT scope, max_calls FROM limits ORDER BY scope").fetchall()
+
+
+def _allowed_calls(session: str = SESSION) -> int:
+    with sqlite3.connect(ledger_path()) as db:
+        row = db.execute("SELECT calls FROM sessions WHERE id = ?", (session,)).fetchone()
+    return int(row[0]) if row else 0
+
+
+def _state() -> Path:
+    return ledger_path().parent
+
+
+# Each attempt the issue reports, and the spellings around it. @STATE@, @LEDGER@, @SIDE@, @SEAL@, @EXE@: the state
+# folder, the ledger, its limits file, their sealed copy, the installed console script.
+ATTEMPTS = [
+    # budget set / reset, by name, full path, python -m and the wrappers around them
+    f"boundread budget set --session {SESSION} --max-calls 1000000",
+    f"@EXE@ budget set --session {SESSION} --max-calls 1000000",
+    "boundread budget reset",
+    f"@EXE@ budget reset --session {SESSION}",
+    "python3 -m boundread budget reset",
+    "python3.11 -m boundread.cli budget set --global --max-calls 5",
+    f"uvx boundread budget reset --session {SESSION}",
+    "uv run --with boundread boundread budget reset",
+    "pipx run boundread budget reset",
+    "env FOO=1 boundread budget reset",
+    "sudo -u nobody boundread budget reset",
+    "timeout 5 nohup boundread budget reset",
+    "bash -c 'boundread budget reset'",
+    "sh -c \"eval 'boundread budget reset'\"",
+    "echo boundread budget reset | sh",
+    "sh <<'EOF'\nboundread budget reset\nEOF",
+    "bash <<< 'boundread budget reset'",
+    f"echo {SESSION} | xargs -I{{}} boundread budget reset --session {{}}",
+    "echo reset | xargs boundread budget",
+    "find . -maxdepth 0 -exec boundread budget reset \\;",
+    "$(which boundread) budget reset",
+    "B=boundread; $B budget reset",
+    "bound''read bud\"\"get re\\set",
+    f"boundread budget exec -- boundread budget set --session {SESSION} --max-calls 999",
+    "if true; then boundread budget reset; fi",
+    "for s in reset; do boundread budget $s; done",
+    "x=$(boundread budget reset)",
+    f"boundread budget add --session {SESSION} --model m --input 1",
+    "boundread budget ingest --transcript t.jsonl",
+    "python3 -c \"import subprocess; subprocess.run(['boundread', 'budget', 'set', '--max-calls', '9'])\"",
+    "python3 -c 'from boundread.budget.sqlite import SqliteLedger; SqliteLedger().reset(None)'",
+    # the ledger, its limits file, their seal, the state folder, the user config
+    "rm @LEDGER@ @SIDE@",
+    "rm -f @LEDGER@",
+    "rm -rf @STATE@",
+    "rm -rf @STATE@/..",
+    "rm -rf ~",
+    "cd @STATE@ && rm -f *",
+    "cd @STATE@/.. && rm -rf st*",
+    "find @STATE@ -delete",
+    "find @STATE@ -name '*.json' -exec rm {} +",
+    "mv @STATE@ /tmp/elsewhere",
+    "mv @LEDGER@ @LEDGER@.bak",
+    ": > @LEDGER@",
+    "echo '{}' > @SIDE@",
+    "cat /dev/null >> @SIDE@",
+    "truncate -s 0 @LEDGER@",
+    "cp /dev/null @SIDE@",
+    "cp -r /tmp/empty @STATE@/..",
+    "install -m 644 /dev/null @LEDGER@",
+    "ln -sf /dev/null @LEDGER@",
+    "tee @SIDE@ < /dev/null",
+    "dd if=/dev/zero of=@LEDGER@ count=1",
+    "sqlite3 @LEDGER@ \"UPDATE sessions SET calls = 0\"",
+    "sqlite3 @LEDGER@ \"DELETE FROM limits\"",
+    "python3 -c \"import os; os.remove('@LEDGER@')\"",
+    "perl -e 'unlink \"@SIDE@\"'",
+    "python3 - <<'EOF'\nimport shutil\nshutil.rmtree('@STATE@')\nEOF",
+    "rm @SEAL@",
+    "D=@STATE@; rm -rf \"$D\"",
+    "rm -rf $(echo @STATE@)",
+    "tar xf /tmp/evil.tar -C @STATE@",
+    "cd @STATE@ && unzip -o /tmp/evil.zip",
+    "echo '[budget.prices]' > ~/.config/boundread/config.toml",
+    "mkdir -p ~/.config/boundread && cp /tmp/x.toml ~/.config/boundread/config.toml",
+    # variables that move a nested run out of this budget
+    "BOUNDREAD_STATE_DIR=/tmp/empty claude -p 'go on'",
+    "export XDG_STATE_HOME=/tmp/empty",
+    "XDG_CONFIG_HOME=/tmp/cfg boundread budget status",
+    "BOUNDREAD_LEDGER_URL= claude -p 'go on'",
+    "BOUNDREAD_BUDGET_PRICES='{\"claude-sonnet-4-5\": {\"input\": 0}}' claude -p 'go on'",
+    "env BOUNDREAD_STATE_DIR=/tmp/empty claude -p 'go on'",
+    "unset BOUNDREAD_STATE_DIR; claude -p 'go on'",
+]
+
+# What an agent under a budget still does: look at the budget, read its files, its own work.
+ALLOWED = [
+    "boundread budget status",
+    f"boundread budget status --session {SESSION} --json",
+    "boundread budget check",
+    "boundread budget prices claude-sonnet-4-5",
+    "boundread budget --help",
+    "boundread budget set --help",
+    "boundread info notes.txt",
+    "boundread budget exec -- echo deeper",
+    "cat @SIDE@",
+    "ls -la @STATE@",
+    "cp @LEDGER@ /tmp/a-copy.sqlite3",
+    "grep -c max_calls @SIDE@",
+    "rm -rf build/ && mkdir build",
+    "echo 'the user runs: boundread budget set --max-calls 100'",
+    "git commit -m 'boundread budget reset: docs'",
+    "sqlite3 other.db 'select 1'",
+    "python3 -c 'print(1)'",
+    "find . -name '*.pyc' -delete",
+    "XDG_CACHE_HOME=/tmp/c make test",
+    "BOUNDREAD_DEPTH=1 claude -p 'a child'",
+]
+
+
+def _fill(command: str) -> str:
+    state = _state()
+    ledger = state / "budget.sqlite3"
+    seal = seal_for(path_for(str(ledger)))
+    for mark, value in (("@STATE@", state), ("@LEDGER@", ledger), ("@SIDE@", state / "budget.limits.json"),
+                        ("@SEAL@", seal), ("@EXE@", shutil.which("boundread") or "/usr/local/bin/boundread")):
+        command = command.replace(mark, str(value))
+    return command
+
+
+@pytest.mark.parametrize("command", ATTEMPTS)
+def test_each_attempt_to_lift_the_cap_is_refused(project: Path, command: str) -> None:
+    before, counted = _limits(), _allowed_calls()
+    reason = _bash(project, _fill(command))
+    assert reason is not None and USER in reason, (command, reason)
+    assert "\n" not in reason  # one line
+    assert _limits() == before and _allowed_calls() == counted  # nothing changed; the refusal is not a call
+
+
+@pytest.mark.parametrize("command", ALLOWED)
+def test_what_the_agent_needs_stays_allowed(project: Path, command: str) -> None:
+    assert _bash(project, _fill(command)) is None
+
+
+def test_the_same_commands_are_allowed_where_no_budget_applies(project: Path) -> None:
+    """The check is for the sessions a budget binds: an unbudgeted one is not watched (a global cap would be)."""
+    for command in ATTEMPTS[:3] + ATTEMPTS[31:33]:
+        assert _bash(project, _fill(command), session="free") is None, command
+
+
+def test_depth_may_only_go_deeper(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("BOUNDREAD_DEPTH", "1")
+    for command in ("BOUNDREAD_DEPTH=0 claude -p 'go on'", "env -u BOUNDREAD_DEPTH claude -p 'go on'",
+                    "unset BOUNDREAD_DEPTH && claude -p x", "export BOUNDREAD_DEPTH=-1", "env -i claude -p x",
+                    "BOUNDREAD_DEPTH=x claude -p 'go on'"):
+        reason = _bash(project, command)
+        assert reason is not None and USER in reason, command
+    assert _bash(project, "BOUNDREAD_DEPTH=2 claude -p 'a child'") is None
+    assert _bash(project, "BOUNDREAD_DEPTH=1 claude -p 'a sibling'") is None
+
+
+def test_a_write_tool_on_the_budget_files_is_refused(project: Path) -> None:
+    side = _state() / "budget.limits.json"
+    config = Path(os.environ["XDG_CONFIG_HOME"]) / "boundread" / "config.toml"
+    for tool, tool_input in (("Write", {"file_path": str(side), "content": "{}"}),
+                             ("Edit", {"file_path": str(config), "old_string": "a", "new_string": "b"}),
+                             ("write_file", {"file_path": str(_state() / "budget.sqlite3"), "content": ""}),
+                             ("apply_patch", {"input": f"*** Begin Patch\n*** Delete File: {side}\n*** End Patch"})):
+        reason = _answer(project, tool, tool_input)
+        assert reason is not None and USER in reason, tool
+    assert _answer(project, "Write", {"file_path": str(project / "x.txt"), "content": "boundread budget"}) is None
+    assert _answer(project, "Read", {"file_path": str(side)}) is None
+
+
+def test_refused_attempts_leave_the_cap_where_it_was(project: Path) -> None:
+    """The issue's run: the next 45 calls passed a cap of 30. Now the cap still stops call CAP + 1."""
+    for at in range(CAP // 2):
+        assert _bash(project, f"echo {at}") is None
+    for command in ATTEMPTS[:10]:
+        assert _bash(project, _fill(command)) is not None
+    for at in range(CAP // 2, CAP):
+        assert _bash(project, f"echo {at}") is None, at
+    reason = _bash(project, "echo one-more")
+    assert reason is not None and f"call limit reached: call {CAP + 1} of max {CAP}" in reason
+
+
+CONSOLE = "import sys; sys.argv[1:] = ['guard-check']; from boundread.__main__ import main; main()"
+SLOW = {"dataclasses", "typing", "json", "re", "pathlib", "inspect", "contextlib", "decimal", "hashlib", "enum"}
+
+
+def _imports(project: Path, command: str, session: str = SESSION) -> tuple[set[str], str]:
+    """The modules one guard-check process imports for a Bash call, and its answer."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("BOUNDREAD_GUARD_")}
+    env["PYTHONPATH"] = str(Path(__file__).resolve().parents[2] / "src")
+    payload = {"session_id": session, "cwd": str(project), "hook_event_name": "PreToolUse", "tool_name": "Bash",
+               "tool_input": {"command": command}, "tool_use_id": "t1", "transcript_path": "/t"}
+    done = subprocess.run([sys.executable, "-X", "importtime", "-c", CONSOLE], input=json.dumps(payload),
+                          capture_output=True, text=True, env=env, cwd=project, timeout=60, check=True)
+    return {line.split("|")[-1].strip() for line in done.stderr.splitlines() if line.startswith("import time:")}, \
+        done.stdout
+
+
+def test_the_check_costs_nothing_without_a_budget_and_little_with_one(project: Path, tmp_path: Path) -> None:
+    """No budget file anywhere: the self-cap check is not even imported. A budget, and a command that names
+    nothing it is about: the cheap test only - no shell parse, no slow import. A suspect one is judged."""
+    names, out = _imports(project, "git status")
+    assert "boundread.budget.selfcap" in names and "boundread.budget.selfcmd" not in names and out == ""
+    assert not names & SLOW, sorted(names & SLOW)
+    names, out = _imports(project, "boundread budget status")
+    assert "boundread.budget.selfcmd" in names and out == ""  # judged, and allowed
+    names, out = _imports(project, "boundread budget reset")
+    assert "deny" in out and USER in out
+    shutil.rmtree(_state())
+    Path(seal_for(path_for(str(ledger_path()))) or "").unlink()
+    names, out = _imports(project, "boundread budget reset")
+    assert "boundread.budget.selfcap" not in names and out == ""  # budgets were never set (as far as any file says)
