@@ -101,7 +101,7 @@ def print_status(views: list[ScopeView], curves: dict[str, SessionHistory] | Non
         out.print("no budget recorded yet: `boundread budget set --session S --max-usd 1` starts one")
         return
     ascii_only = not out.encoding.lower().startswith("utf")
-    bar = BAR if out.width >= 80 else 0  # a narrower table would cut the bar: the share alone
+    bar = BAR if out.width >= 90 else 0  # a narrower table cuts the bar (88 columns with big figures): the share
     for view in views:
         if out.width < NARROW:
             _print_lines(out, view)
