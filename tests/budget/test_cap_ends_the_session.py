@@ -193,7 +193,7 @@ def test_gemini_stops_its_agent_loop_on_a_budget_deny(
 def test_no_budget_no_answer(transcript: Path, capsys: pytest.CaptureFixture[str]) -> None:
     write_transcript(transcript, 0, 1)
     code, answer, err = hook(post_tool_use("s", transcript), capsys)
-    assert code == 0 and answer is None and err == ""
+    assert code == 0 and answer is None and err.startswith("session s: 1 new request(s)")
 
 
 def test_with_sub_agents_at_work_the_next_round_counts_each_of_them(backend: str) -> None:
@@ -211,3 +211,14 @@ def test_with_sub_agents_at_work_the_next_round_counts_each_of_them(backend: str
         ledger.add_usage("s", [UsageRecord("m", 160, key="sub-2", agent="a1", at=1002.0)])
         verdict = after_request(ledger, "s", None)
     assert verdict.stop is not None and "adds at least 360 tokens" in verdict.stop, "610 spent, 200 + 160 next: 970"
+
+
+def test_a_prompt_hook_prints_nothing_but_its_answer(
+        backend: str, transcript: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Claude Code and Codex add a UserPromptSubmit hook's plain stdout to the prompt: the summary is not for the
+    model. With a budget far from its caps there is no answer at all."""
+    budget("set", "--session", "s", "--max-tokens", "1000000")
+    write_transcript(transcript, 0, 1)
+    code = hookcli.main(io.StringIO(json.dumps(prompt("s", transcript))))
+    out, err = capsys.readouterr()
+    assert (code, out) == (0, "") and "1 new request(s)" in err

@@ -138,7 +138,7 @@ def test_the_registered_ingest_hook_runs_without_typer(tmp_path: Path) -> None:
     env = {**os.environ, "PYTHONPATH": SRC}
     done = subprocess.run([sys.executable, "-c", probe], input=payload, capture_output=True, text=True, env=env,
                           timeout=60, check=True)
-    assert done.stdout.startswith("session fast: 1 new request(s)")
+    assert done.stdout == "" and done.stderr.startswith("session fast: 1 new request(s)"), "stdout is the agent's"
     assert done.stderr.strip().endswith("False 0")
     bad = subprocess.run([sys.executable, "-c", probe], input="{oops", capture_output=True, text=True, env=env,
                          timeout=60, check=True)

@@ -62,7 +62,7 @@ def test_a_sub_agent_fifo_is_skipped_with_a_warning(tmp_path: Path) -> None:
                "agent_transcript_path": str(subs / "agent-x.jsonl")}
     result = _cli(stdin=json.dumps(payload))
     assert result.returncode == 0, result.stderr
-    assert "2 new request(s)" in result.stdout and "is a FIFO, not a regular file; skipped" in result.stderr
+    assert "2 new request(s)" in result.stderr and "is a FIFO, not a regular file; skipped" in result.stderr
 
 
 def test_an_over_long_line_is_skipped_and_the_offset_moves_on(

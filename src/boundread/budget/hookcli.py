@@ -58,8 +58,9 @@ def describe(result: SessionIngest) -> str:
 
 
 def main(stdin: IO[str] | None = None) -> int:
-    """The hook: ingest, then the budget's verdict in the agent's words on stdout (the summary line then goes to
-    stderr), or else the summary on stdout; an error is one line on stderr and exit 1, unless a verdict was given."""
+    """The hook: ingest, then the budget's verdict in the agent's words on stdout (nothing when it has none) and
+    the summary line on stderr; an error is one line on stderr and exit 1, unless a verdict was given. Without a
+    hook payload (a bare transcript path piped by hand) the summary goes to stdout."""
     stream = stdin or sys.stdin
     text = "" if stream is None or stream.isatty() else stream.read()
     result: SessionIngest | None = None
@@ -77,11 +78,10 @@ def main(stdin: IO[str] | None = None) -> int:
     for warning in result.warnings[:5] if result else ():
         sys.stderr.write(f"boundread: warning: {warning}\n")
     summary = describe(result) + "\n" if result else ""
-    if reply:
-        sys.stdout.write(reply)
-        sys.stderr.write(summary)
-    else:
-        sys.stdout.write(summary)
+    # A hook's stdout is the agent's: Claude Code and Codex add a UserPromptSubmit hook's plain text to the prompt,
+    # Gemini CLI wants JSON only. The summary is for the person reading the hook log.
+    sys.stdout.write(reply)
+    (sys.stderr if payload else sys.stdout).write(summary)
     return 1 if failed is not None and not (reply or first_prompt) else 0
 
 
