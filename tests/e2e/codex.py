@@ -69,6 +69,19 @@ class CodexRun:
     def last_message(self) -> str:
         return self.process.stdout.strip()
 
+    @property
+    def session_id(self) -> str:
+        """The thread id ``codex exec`` prints in its header (``session id: ...``)."""
+        for line in self.process.stderr.splitlines():
+            if line.startswith("session id: "):
+                return line.split()[-1]
+        raise AssertionError(f"no session id in: {self.process.stderr[-2000:]}")
+
+    def rollout(self, workspace: Workspace) -> Path:
+        """The session's rollout file (``~/.codex/sessions/YYYY/MM/DD/rollout-<time>-<id>.jsonl``)."""
+        (path,) = (workspace.home / ".codex" / "sessions").rglob(f"rollout-*-{self.session_id}.jsonl")
+        return path
+
 
 def fake_model() -> FakeModel:
     return FakeModel([OpenAIResponses()])

@@ -32,6 +32,10 @@ class GeminiRun:
     def response(self) -> str:
         return str(self.result.get("response") or "")
 
+    @property
+    def session_id(self) -> str:
+        return str(self.result["session_id"])
+
 
 def fake_model() -> FakeModel:
     return FakeModel([Gemini()])
@@ -59,15 +63,15 @@ def user_settings(workspace: Workspace, *, trusted: bool = True, **extra: Any) -
     return path
 
 
-def run(workspace: Workspace, model: FakeModel, prompt: str, *, llm: str | None = MODEL,
+def run(workspace: Workspace, model: FakeModel, prompt: str, *args: str, llm: str | None = MODEL,
         expect: int = 0) -> GeminiRun:
-    """``gemini -p PROMPT`` in the project; the run's JSON result. ``llm=None`` leaves the model to the client
+    """``gemini ARGS -p PROMPT`` in the project; the run's JSON result. ``llm=None`` leaves the model to the client
     (its default "auto" routes each turn with a side request first); ``expect``: the exit status it must have
     (another than 0: no JSON result is read)."""
     exe = client("gemini", PACKAGE)
     if not (workspace.home / ".gemini" / "settings.json").is_file():
         user_settings(workspace)
-    argv = [str(exe), "-p", prompt, "--approval-mode", "yolo", "--output-format", "json"]
+    argv = [str(exe), *args, "-p", prompt, "--approval-mode", "yolo", "--output-format", "json"]
     process = workspace.run(argv + (["--model", llm] if llm else []),
                             GOOGLE_GEMINI_BASE_URL=model.url, GEMINI_API_KEY="gemini-e2e-fake",
                             GEMINI_CLI_NO_RELAUNCH="true")
