@@ -363,7 +363,9 @@ def _decide_and_commit(
 
 def _first_sets(db: Conn) -> Any:
     """``db.batch`` that opens the transaction's first batch with its time limits (``SET LOCAL``: they end with it)."""
-    local = [(f"SET LOCAL statement_timeout = {_ms_left(db)}", ()), (f"SET LOCAL lock_timeout = {_ms_left(db)}", ())]
+    left = _ms_left(db)  # the server ends the transaction of a hook that vanished mid-way: its locks go with it
+    local = [(f"SET LOCAL {name} = {left}", ()) for name in ("statement_timeout", "lock_timeout",
+                                                               "idle_in_transaction_session_timeout")]
 
     def run(batch: list[tuple[str, tuple[object, ...]]]) -> list[list[tuple[object, ...]]]:
         lead = local[:]

@@ -56,7 +56,10 @@ _T = TypeVar("_T")
 # SQLSTATEs of a passing failure: serialization, deadlock, lock_timeout, statement_timeout, too many connections
 PASSING = ("40001", "40P01", "55P03", "57014", "53300")
 FULL = ("too many clients", "remaining connection slots", "too many connections")
-BEGIN = f"BEGIN; SET LOCAL statement_timeout = {STATEMENT_MS}; SET LOCAL lock_timeout = {STATEMENT_MS}"
+# idle_in_transaction_session_timeout: a client that vanished mid-transaction (a network that stopped answering)
+# must not keep its locks till the server's TCP keepalive notices, hours later: every other writer would wait
+BEGIN = (f"BEGIN; SET LOCAL statement_timeout = {STATEMENT_MS}; SET LOCAL lock_timeout = {STATEMENT_MS};"
+         f" SET LOCAL idle_in_transaction_session_timeout = {STATEMENT_MS // 2}")
 
 
 def placeholders(sql: str) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -21,7 +22,7 @@ from boundread.cli.budget.common import (
     scope_of,
     usd,
 )
-from boundread.errors import BoundreadError
+from boundread.errors import BoundreadError, UsageError
 
 
 @budget_app.command("set", cls=Command,
@@ -87,7 +88,7 @@ def set_limits(
 
 
 @budget_app.command("add", cls=Command, epilog="Example: boundread budget add --session demo --model claude-sonnet-4-5 "
-                    "--input 120000 --output 9000")
+                    "--input 120000 --output 9000 --id req_011CT7")
 def add(
     session: Annotated[str, typer.Option("--session", metavar="ID", help="Session id to charge.")],
     model: Annotated[str, typer.Option("--model", metavar="NAME", help="Model name, e.g. claude-sonnet-4-5.")],
@@ -99,21 +100,32 @@ def add(
                                             help="Cache-read input tokens.")] = 0,
     cache_write: Annotated[int, typer.Option("--cache-write", metavar="N", click_type=AtLeast(0),
                                              help="Cache-write input tokens.")] = 0,
+    request_id: Annotated[str | None, typer.Option(
+        "--id", metavar="ID", help="The request's id: the same id counts once, however often it is sent (default:"
+                                   " a new one, named if the write fails).")] = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Record one model call's usage by hand (priced now)."""
+    """Record one model call's usage by hand (priced now), once per request id."""
 
     def work() -> int:
-        from boundread.budget.errors import fmt_usd
+        from boundread.budget.errors import LedgerError, fmt_usd
         from boundread.budget.ledger import open_ledger
         from boundread.budget.model import UsageRecord
         from boundread.budget.prices import Pricer
 
         bounded(COUNT_MAX, input=input_tokens, output=output_tokens, cache_read=cache_read, cache_write=cache_write)
-        rec = Pricer.load().cost(UsageRecord(model, input_tokens, output_tokens, cache_read, cache_write))
-        with open_ledger() as ledger:
-            ledger.add_usage(session, [rec])
+        if request_id is not None and not request_id.strip():
+            raise UsageError("--id is empty", "pass the request's id, or leave --id out")
+        key = request_id or f"add-{os.urandom(12).hex()}"  # chosen before the write: a retry is the same request
+        rec = Pricer.load().cost(UsageRecord(model, input_tokens, output_tokens, cache_read, cache_write, key=key))
+        try:
+            with open_ledger() as ledger:
+                added = ledger.add_usage(session, [rec]) > 0
+        except LedgerError as exc:
+            retry = f"retry with `--id {key}`: it counts once"
+            raise type(exc)(exc.what, f"{exc.fix}; {retry}" if exc.fix else retry) from None
         flag = " (unknown model: default price)" if rec.flagged else ""
+        again = "" if added or request_id is None else f" (request {request_id} was recorded before: counted once)"
         emit(
             "budget add",
             {
@@ -123,8 +135,10 @@ def add(
                 "usd": str(rec.cost),
                 "flagged": rec.flagged,
                 "price_source": rec.price_source,
+                "id": key,
+                "added": added or request_id is None,
             },
-            f"session {session}: +{rec.tokens:,} tokens, +{fmt_usd(rec.cost)}{flag}",
+            f"session {session}: +{rec.tokens:,} tokens, +{fmt_usd(rec.cost)}{flag}{again}",
             as_json,
         )
         return 0
