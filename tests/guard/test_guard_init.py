@@ -4,6 +4,7 @@ program the hook commands name (bare when the PATH finds this installation, else
 from __future__ import annotations
 
 import json
+import re
 import shlex
 import stat
 import subprocess
@@ -246,9 +247,9 @@ def test_budget_keeps_a_hand_written_ingest_hook(tmp_path: Path) -> None:
     assert _commands(json.loads(path.read_text()), "Stop") == ["boundread budget ingest --json"]
 
 
-@pytest.mark.parametrize("agent", ["cursor", "copilot"])
+@pytest.mark.parametrize("agent", ["cursor"])
 def test_budget_needs_an_agent_whose_logs_ingest_reads(tmp_path: Path, agent: str) -> None:
-    with pytest.raises(UsageError, match=f"--agent claude, codex, gemini: .* {agent} writes no usage") as err:
+    with pytest.raises(UsageError, match=r"--agent claude, codex, gemini, copilot: .* not Cursor's") as err:
         install.plan(agent, tmp_path, home=tmp_path / "home", budget=True, program=BARE)
     assert "boundread budget add" in str(err.value)
     assert not any(tmp_path.iterdir())
@@ -358,7 +359,7 @@ def test_cli_init(tmp_path: Path) -> None:
 
 
 
-# ---- --budget for Codex and Gemini CLI: ingest on their hooks, the guard on every tool ----------------
+# ---- --budget for Codex, Gemini CLI and Copilot CLI: ingest on their hooks, the guard on every tool --------
 CODEX_BUDGET = {"hooks": {
     "PreToolUse": [{"matcher": "*", "hooks": [{"type": "command", "command": f"{GUARD} --agent codex",
                                                "timeout": 10}]}],
@@ -380,15 +381,29 @@ GEMINI_BUDGET = {"hooks": {
 }}
 
 
+_COPILOT_INGEST = {"type": "command", "bash": "boundread budget ingest", "powershell": "boundread budget ingest",
+                   "timeoutSec": 60}
+COPILOT_BUDGET = {"version": 1, "hooks": {
+    "preToolUse": [{"type": "command", "bash": "boundread guard-check --agent copilot",
+                    "powershell": "boundread guard-check --agent copilot", "matcher": "bash|view", "timeoutSec": 30}],
+    **{event: [_COPILOT_INGEST] for event in ("postToolUse", "userPromptSubmitted", "agentStop", "subagentStop",
+                                             "sessionEnd")},
+}}
+
+
 @pytest.mark.parametrize(("agent", "settings", "expected"), [
     ("codex", ".codex/hooks.json", CODEX_BUDGET),
     ("gemini", ".gemini/settings.json", GEMINI_BUDGET),
+    ("copilot", ".github/hooks/boundread.json", COPILOT_BUDGET),
 ])
-def test_budget_for_codex_and_gemini(tmp_path: Path, agent: str, settings: str, expected: dict[str, Any]) -> None:
+def test_budget_for_codex_gemini_and_copilot(tmp_path: Path, agent: str, settings: str,
+                                             expected: dict[str, Any]) -> None:
     """The hooks as written, idempotent, a plain init after it narrows nothing, uninstall leaves nothing."""
     path = tmp_path / settings
     dry = install.plan(agent, tmp_path, home=tmp_path / "home", budget=True, program=BARE)
-    assert dry[0].diff().count("boundread budget ingest") == len(install.INGEST_AGENT_EVENTS[agent])
+    added = [line for line in dry[0].diff().splitlines() if line.startswith("+")
+             and re.search(r'"(command|bash)": "boundread budget ingest"', line)]
+    assert len(added) == len(install.INGEST_AGENT_EVENTS[agent])  # one handler per event
     assert not path.exists()  # plan writes nothing
     _init(tmp_path, agent=agent, budget=True)
     assert json.loads(path.read_text()) == expected

@@ -1,8 +1,9 @@
 """Which files a hook payload (or a ``--transcript``) stands for, and waiting for a stopping agent's to be written.
 
-Three clients write logs ``budget ingest`` reads: Claude Code transcripts, Codex rollouts (``codexlog``) and
-Gemini CLI chat files (``geminilog``). Which one wrote a file is told from its first line (Codex: a
-``session_meta`` record; Gemini: ``sessionId`` and ``projectHash``), else from its place.
+Four clients write logs ``budget ingest`` reads: Claude Code transcripts, Codex rollouts (``codexlog``),
+Gemini CLI chat files (``geminilog``) and GitHub Copilot CLI session events (``copilotlog``). Which one wrote a
+file is told from its first line (Codex: a ``session_meta`` record; Gemini: ``sessionId`` and ``projectHash``;
+Copilot: a ``session.start`` event), else from its place.
 
 Claude Code layout (2.1): ``<project-dir>/<session>.jsonl`` for the main agent, and
 ``<project-dir>/<session>/subagents/agent-<id>.jsonl`` for each sub-agent. A PostToolUse payload from inside a
@@ -66,7 +67,7 @@ def payload_transcripts(payload: dict[str, Any]) -> tuple[Path, list[Path]] | No
 class SessionFiles:
     """The files one session spans, how to read each (none given: a Claude Code transcript), and its id."""
 
-    client: str  # "claude", "codex" or "gemini"
+    client: str  # "claude", "codex", "gemini" or "copilot"
     session: str  # the session the files name (a payload's own id wins over it)
     paths: list[Path]
     readers: dict[Path, LineReader] = field(default_factory=dict)
@@ -74,8 +75,9 @@ class SessionFiles:
 
 
 def client_of(path: Path) -> str:
-    """Which agent wrote ``path``: "codex", "gemini" or "claude" (the default), from its first line or place."""
-    from boundread.budget import geminilog
+    """Which agent wrote ``path``: "codex", "gemini", "copilot" or "claude" (the default), from its first line
+    or place."""
+    from boundread.budget import copilotlog, geminilog
 
     head = _head(path)
     first = head.split(b"\n", 1)[0]
@@ -83,10 +85,14 @@ def client_of(path: Path) -> str:
         return "codex"
     if b'"sessionId"' in first and b'"projectHash"' in first:
         return "gemini"
+    if b'"type":"session.start"' in first and b'"producer":"copilot-agent"' in first:
+        return "copilot"
     if head:
         return "claude"
     if path.name.startswith("rollout-") and path.suffix == ".jsonl":
         return "codex"
+    if copilotlog.is_events(path):
+        return "copilot"
     return "gemini" if geminilog.is_chat(path) else "claude"
 
 
@@ -101,11 +107,11 @@ def _head(path: Path) -> bytes:
 
 def files_of(path: Path, payload: dict[str, Any] | None = None) -> SessionFiles:
     """The files of the session ``path`` belongs to, ``path`` first; ``payload``: the hook's, for its ids."""
-    from boundread.budget import codexlog, geminilog
+    from boundread.budget import codexlog, copilotlog, geminilog
     from boundread.budget.transcript import session_of_path
 
     payload = payload or {}
-    sid = payload.get("session_id")
+    sid = payload.get("session_id") or payload.get("sessionId")
     given = sid if isinstance(sid, str) and sid else None
     client = client_of(path)
     if client == "codex":
@@ -119,12 +125,19 @@ def files_of(path: Path, payload: dict[str, Any] | None = None) -> SessionFiles:
         session = given or (path.parent.name if sub else named if isinstance(named, str) and named else path.stem)
         paths, readers = geminilog.session_files(path, session)
         return SessionFiles(client, session, paths, readers, path)
+    if client == "copilot":
+        session = given or path.parent.name
+        return SessionFiles(client, session, [path], {path: copilotlog.CopilotLines(session)}, path)
     return SessionFiles(client, session_of_path(path), transcripts(path), {}, path)
 
 
 def payload_files(payload: dict[str, Any]) -> SessionFiles | None:
     """The files a hook payload stands for (None: it names none). Claude Code's name its transcript and, on
-    SubagentStop, the sub-agent's; Codex's and Gemini CLI's name the file of the agent that runs the hook."""
+    SubagentStop, the sub-agent's; Codex's and Gemini CLI's name the file of the agent that runs the hook;
+    Copilot CLI's name it on agentStop only (``transcriptPath``), else their ``sessionId`` finds it."""
+    copilot = _copilot_events(payload)
+    if copilot is not None:
+        return files_of(copilot, payload)
     found = payload_transcripts(payload)
     if found is None:
         return None
@@ -133,6 +146,17 @@ def payload_files(payload: dict[str, Any]) -> SessionFiles | None:
     if files.client == "claude":
         return SessionFiles("claude", files.session, paths, {}, writing)
     return files
+
+
+def _copilot_events(payload: dict[str, Any]) -> Path | None:
+    """The events file a Copilot CLI payload stands for: camelCase ``sessionId``, no ``transcript_path``."""
+    from boundread.budget import copilotlog
+
+    sid = payload.get("sessionId")
+    if "transcript_path" in payload or not isinstance(sid, str):
+        return None
+    named = _path(payload.get("transcriptPath"))
+    return named if named is not None else copilotlog.events_of(sid)
 
 
 def _path(value: object) -> Path | None:

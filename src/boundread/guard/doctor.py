@@ -2,11 +2,11 @@
 
 Per agent, one check per line: the settings file, the hook on each event ``init`` registers, the
 command in it (found on this PATH - the agent inherits the PATH of the shell that starts it -, runs,
-same version as this boundread), the skill or AGENTS.md section, for Claude Code, Codex and Gemini CLI the
-budget ingest hooks (all of them when any is there, or when the ledger has limits for this project: a cap
-that never sees what is spent never trips), for Codex whether it trusts the hooks, for Gemini CLI whether it
-trusts the folder (it runs no settings hook in one it does not), and for Copilot CLI that its spend is not
-counted. Nothing here raises for a broken settings file: that is a problem to report, with its fix.
+same version as this boundread), the skill or AGENTS.md section, for Claude Code, Codex, Gemini CLI and
+Copilot CLI the budget ingest hooks (all of them when any is there, or when the ledger has limits for this
+project: a cap that never sees what is spent never trips), for Codex whether it trusts the hooks, and for
+Gemini CLI whether it trusts the folder (it runs no settings hook in one it does not). Nothing here raises
+for a broken settings file: that is a problem to report, with its fix.
 """
 
 from __future__ import annotations
@@ -145,8 +145,6 @@ def check_agent(agent: str, scope: Scope) -> list[Check]:
         checks += _commands(agent, hooks, scope)
         if events:
             checks.append(_ingest(agent, hooks, scope))
-        elif agent == "copilot":
-            checks.append(_uncounted(agent))
     if spec.skill is not None:
         checks.append(_skill(agent, spec, scope))
     if agent == "codex" and data is not None:
@@ -340,14 +338,6 @@ def _limits_here(root: Path) -> list[str]:
         return []
     wanted = {f"project:{os.path.realpath(root)}": f"this project ({root})", "global": "all sessions (--global)"}
     return [label for key, label in wanted.items() if key in limited]
-
-
-def _uncounted(agent: str) -> Check:
-    """Copilot CLI 1.0 writes each request's tokens (``session.usage_record`` events in
-    ``~/.copilot/session-state/<session>/events.jsonl``), but ``budget ingest`` does not read them yet."""
-    return Check("budget", None, f"{install.agent_name(agent)}'s spend is not counted: `budget ingest` does not read "
-                 "its session events yet, so token and USD caps do not see it (the guard hook still counts and "
-                 "checks the calls it sees)")
 
 
 def _skill_present(spec: install.Target) -> bool:

@@ -7,9 +7,10 @@ itself, before any PreToolUse hook, and PostToolBatch is where the guard can sti
 and on PostToolUse for Bash, where it replaces a binary or over-cap output that slipped past the PreToolUse
 check (:mod:`boundread.guard.posttool`); for Gemini CLI on BeforeTool and, for the same second line, on
 AfterTool. Codex, Cursor and Copilot cannot replace a tool's output: their pre-tool event only. With
-``budget`` (Claude Code, Codex and Gemini CLI: the clients whose logs ``budget ingest`` reads) the pre-tool
-guard sees every tool and the ingest command is registered after every tool call, on each new prompt and when
-the agent stops (:data:`INGEST_EVENTS`). The program in front of the commands is
+``budget`` (Claude Code, Codex, Gemini CLI and Copilot CLI: the clients whose logs ``budget ingest`` reads)
+the ingest command is registered after every tool call, on each new prompt and when the agent stops
+(:data:`INGEST_AGENT_EVENTS`), and the pre-tool guard sees every tool (not Copilot's: its matcher is
+unverified). The program in front of the commands is
 ``boundread`` when the PATH finds this installation, else its absolute path (:mod:`boundread.guard.locate`);
 running init again updates it. ``uninstall`` removes only handlers whose command is ``boundread guard-check``
 or ``boundread budget ingest``, with or without a path in front (both, with or without ``budget``:
@@ -40,13 +41,15 @@ GUARD_EVENTS = {"claude": ("PreToolUse", "PostToolBatch", "PostToolUse"),  # eve
                 "gemini": ("BeforeTool", "AfterTool")}  # answers (the others: their one pre-tool event)
 POST_MATCHERS = {"claude": "Bash", "gemini": "run_shell_command|read_file|read_many_files|mcp_.*"}
 #: Where ``init --budget`` registers ``budget ingest``, per agent; the first is after every tool call (matcher
-#: "*"), the others take no matcher. The prompt events let ingest answer a new prompt in a capped session; the
-#: stop events catch the last answer. Claude Code ends a sub-agent with SubagentStop, Gemini CLI a session with
-#: SessionEnd; Codex has neither (its Stop ends the turn, the parent's rollout names its sub-agents').
+#: "*"; Copilot's flat handlers take none), the others take no matcher. The prompt events let ingest answer a new
+#: prompt in a capped session; the stop events catch the last answer. Claude Code ends a sub-agent with
+#: SubagentStop, Gemini CLI a session with SessionEnd; Codex has neither (its Stop ends the turn, the parent's
+#: rollout names its sub-agents').
 INGEST_AGENT_EVENTS = {
     "claude": ("PostToolUse", "UserPromptSubmit", "Stop", "SubagentStop", "SessionEnd"),
     "codex": ("PostToolUse", "UserPromptSubmit", "Stop"),
     "gemini": ("AfterTool", "BeforeAgent", "AfterAgent", "SessionEnd"),
+    "copilot": ("postToolUse", "userPromptSubmitted", "agentStop", "subagentStop", "sessionEnd"),
 }
 INGEST_EVENTS = INGEST_AGENT_EVENTS["claude"]
 BUDGET_AGENTS = tuple(INGEST_AGENT_EVENTS)  # the agents whose logs `budget ingest` reads
@@ -135,7 +138,7 @@ def target(agent: str, root: Path, home: Path, user: bool, program: str = locate
         hook = {"type": "command", "bash": command, "powershell": shell, "matcher": "bash|view",
                 "timeoutSec": 30}
         return Target(folder / "boundread.json", (("preToolUse", hook),), None if user else root / "AGENTS.md",
-                      True, {"version": 1})
+                      True, {"version": 1}, _ingest_hooks(agent, program))
     raise UsageError(f"unknown agent {agent!r}", f"use one of: {', '.join(AGENTS)}")
 
 
@@ -149,12 +152,17 @@ def _ingest_hooks(agent: str, program: str) -> tuple[Hook, ...]:
     """
     def handler() -> dict[str, Any]:
         command = f"{program} budget ingest"
+        if agent == "copilot":  # PowerShell runs a quoted path with &
+            return {"type": "command", "bash": command, "powershell": f"& {command}" if program.startswith("'")
+                    else command, "timeoutSec": INGEST_TIMEOUT}
         if agent == "gemini":
             return {"name": "boundread-budget", "type": "command", "command": command,
                     "timeout": INGEST_TIMEOUT * 1000}
         return {"type": "command", "command": command, "timeout": INGEST_TIMEOUT}
 
     events = INGEST_AGENT_EVENTS[agent]
+    if agent == "copilot":  # flat handlers; with no matcher one runs for every tool
+        return tuple((event, handler()) for event in events)
     return tuple((event, {"matcher": BUDGET_MATCHER, "hooks": [handler()]} if event == events[0] else
                   {"hooks": [handler()]}) for event in events)
 
@@ -329,13 +337,13 @@ def plan(agent: str = "claude", root: Path | None = None, *, user: bool = False,
          home: Path | None = None, budget: bool = False, program: locate.Program | None = None) -> list[Change]:
     """Every file change ``init`` would make (nothing is written).
 
-    ``budget`` also registers ``boundread budget ingest`` (Claude Code, Codex, Gemini CLI); ``uninstall``
+    ``budget`` also registers ``boundread budget ingest`` (Claude Code, Codex, Gemini CLI, Copilot); ``uninstall``
     removes the ingest registration whether or not ``budget`` is given. ``program`` (default:
     :func:`locate.program`) starts boundread in the commands.
     """
     if budget and agent not in BUDGET_AGENTS:
         raise UsageError(f"--budget works with --agent {', '.join(BUDGET_AGENTS)}: `budget ingest` reads their"
-                         f" logs, and {agent} writes no usage it can read",
+                         f" logs, not {agent_name(agent)}'s",
                          "drop --budget and record usage by hand with `boundread budget add --session S --model M"
                          " --input N --output N`")
     command = (program or locate.program()).command
