@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from boundread.budget import Guard, Policy, PolicyDenied
 from boundread.guard.adapters import (
     MissingFramework,
     check_arguments,
@@ -77,6 +78,24 @@ def test_openai_agents_guardrail(project: Path) -> None:
     assert run({"path": "small.txt"}).behavior["type"] == "allow"
     assert run({"command": ["cat", "report.pdf"]}).behavior["type"] == "reject_content"
     assert run({"paths": ["small.txt", "report.pdf"]}).behavior["type"] == "reject_content"
+
+
+def test_the_openai_guardrail_halts_on_a_tripped_budget_and_rejects_a_guarded_read(project: Path) -> None:
+    pytest.importorskip("agents", reason="openai-agents is not installed")
+    guard = Guard(policy=Policy(max_calls=1))
+    guardrail = openai_tool_guardrail(cwd=str(project), budget=guard)
+
+    def run(args: dict[str, Any]) -> Any:
+        data = SimpleNamespace(context=SimpleNamespace(tool_arguments=json.dumps(args), tool_name="read_file"),
+                               agent=None)
+        return guardrail.guardrail_function(data)
+
+    assert run({"path": "report.pdf"}).behavior["type"] == "reject_content", "the guard's deny: the model is told"
+    assert run({"path": "small.txt"}).behavior["type"] == "allow"
+    halted = run({"path": "other.txt"})
+    assert halted.behavior["type"] == "raise_exception"
+    assert isinstance(halted.output_info, PolicyDenied) and halted.output_info.count == 2
+    assert guard.spent.calls == 1
 
 
 def test_openai_agents_run_with_a_scripted_model(project: Path) -> None:
