@@ -54,10 +54,10 @@ def _run(model: FakeModel, project: Path, prompt: str, budget: Guard | None = No
     return asyncio.run(run())
 
 
-def _runaway(model: FakeModel, project: Path) -> None:
-    """150 tokens a request (the server's default usage), one more read at every turn."""
+def _runaway(model: FakeModel, project: Path, *then: Turn) -> None:
+    """150 tokens a request (the server's default usage), one more read at every turn, for TURNS turns."""
     (project / "notes.txt").write_text("sentinel-notes-0427\n", encoding="utf-8")
-    model.script(*(Turn(calls=(Call("read_file", {"path": "notes.txt"}),)) for _ in range(TURNS)))
+    model.script(*(Turn(calls=(Call("read_file", {"path": "notes.txt"}),)) for _ in range(TURNS)), *then)
 
 
 def _outputs(model: FakeModel) -> list[str]:
@@ -83,9 +83,7 @@ def test_a_whole_pdf_is_rejected_and_a_small_file_is_read(workspace: Workspace) 
 def test_without_a_cap_the_runaway_runs_all_its_turns(workspace: Workspace) -> None:
     """The baseline: the same model and hooks, a Guard with no cap."""
     with FakeModel([OpenAIResponses()]) as model:
-        _runaway(model, workspace.project)
-        model.script(*(Turn(calls=(Call("read_file", {"path": "notes.txt"}),)) for _ in range(TURNS)),
-                     Turn(text="Done at last."))
+        _runaway(model, workspace.project, Turn(text="Done at last."))
         guard = Guard()
         assert _run(model, workspace.project, "Keep going", guard) == "Done at last."
         assert len(model.loop("")) == TURNS + 1 and guard.spent.tokens == model.spent()
