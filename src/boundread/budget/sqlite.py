@@ -6,6 +6,7 @@ comes here to migrate, to explain an unusable file, or to decide when a limit ma
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
@@ -20,6 +21,7 @@ from boundread.budget.schema import BUSY_MS, CURRENT_VERSION, MIGRATIONS, WRITE_
 from boundread.budget.sqlbase import SqlLedger
 
 _T = TypeVar("_T")
+FULL_BYTES = 1 << 20  # less free space than this on the state folder's disk: full, for a ledger
 
 
 class _Connection(sqlite3.Connection):
@@ -184,16 +186,30 @@ def ledger_error(path: Path | str, exc: sqlite3.Error) -> LedgerError:
             f"the budget ledger {path} stayed locked for {BUSY_MS / 1000:g}s",
             "another boundread holds it; retry, or check for a stuck process",
         )
-    if code == 8:  # SQLITE_READONLY
-        return LedgerError(f"the budget ledger {path} cannot be written ({text})",
+    fault = _folder_fault(folder) if code in (8, 10, 13, 14) else None  # READONLY, IOERR, FULL, CANTOPEN
+    if fault == "read-only" or code == 8:
+        return LedgerError(f"the budget ledger {path} cannot be written: {folder} is read-only ({text})",
                            f"make {folder} writable, or set BOUNDREAD_STATE_DIR to a writable folder")
-    if code == 13:  # SQLITE_FULL
-        return LedgerError(f"the disk that holds the budget ledger {path} is full ({text})",
+    if fault == "full" or code == 13:
+        return LedgerError(f"the budget ledger {path} cannot be written: the disk that holds it is full ({text})",
                            "free space on it, or set BOUNDREAD_STATE_DIR to a folder on another disk")
     return LedgerError(
         f"the budget ledger {path} is unusable ({text})",
         f"run `{sidecar.RECOVER}` (it moves the file aside and restores the limits)",
     )
+
+
+def _folder_fault(folder: Path) -> str | None:
+    """``read-only`` or ``full`` when the state folder's file system is so - what ``budget recover`` cannot mend (it
+    would fail to move the file aside) - else None. SQLite says "unable to open database file" or "disk I/O error"
+    for both, when it cannot create or grow the ``-wal`` and ``-shm`` files."""
+    try:
+        info = os.statvfs(folder)
+    except OSError:
+        return None
+    if info.f_flag & os.ST_RDONLY or not os.access(folder, os.W_OK):
+        return "read-only"
+    return "full" if info.f_bavail * info.f_frsize < FULL_BYTES else None
 
 
 def _code(exc: sqlite3.Error) -> int | None:
