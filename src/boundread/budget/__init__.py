@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from boundread.budget.guards import CostCap, Guard, Policy, TokenBudget, carry_depth, current_depth, max_depth
     from boundread.budget.ledger import Ledger, ledger_path, open_ledger
     from boundread.budget.model import BudgetLimits, Scope, Totals, UsageRecord
+    from boundread.budget.nextrequest import CostCapWouldPass, TokenBudgetWouldPass
     from boundread.budget.postgres import PostgresLedger
     from boundread.budget.prices import Price, Pricer
     from boundread.budget.sqlite import SqliteLedger
@@ -42,6 +43,7 @@ _WHERE = {
     "postgres": ("PostgresLedger",),
     "sqlite": ("SqliteLedger",),
     "model": ("BudgetLimits", "Scope", "Totals", "UsageRecord"),
+    "nextrequest": ("CostCapWouldPass", "TokenBudgetWouldPass"),
     "prices": ("Price", "Pricer"),
     "transcript": ("IngestResult", "ingest"),
 }
@@ -61,6 +63,7 @@ __all__ = [
     "BudgetLimits",
     "CostCap",
     "CostCapExceeded",
+    "CostCapWouldPass",
     "DepthExceeded",
     "Guard",
     "IngestResult",
@@ -75,6 +78,7 @@ __all__ = [
     "SqliteLedger",
     "TokenBudget",
     "TokenBudgetExceeded",
+    "TokenBudgetWouldPass",
     "Totals",
     "UsageRecord",
     "carry_depth",

@@ -24,7 +24,7 @@ from decimal import Decimal
 from boundread.budget.errors import BudgetError, CostCapExceeded, TokenBudgetExceeded, fmt_usd
 from boundread.budget.model import BudgetLimits, Scope, Totals, UsageRecord
 from boundread.budget.policy import check_spend
-from boundread.budget.verdict import _caps, _context
+from boundread.budget.verdict import caps_of, context_line
 from boundread.errors import BoundreadError
 
 OVERSHOOT = "Guard(allow_overshoot=True) lets it go out"
@@ -70,10 +70,10 @@ def look_ahead(session: str, totals: Totals, limits: BudgetLimits,
     if reached is not None:
         return reached, None
     after = (Decimal(last.tokens), last.cost) if last is not None else (Decimal(0), Decimal(0))
-    caps = _caps(Scope("session", session), limits, totals, after)
+    caps = caps_of(Scope("session", session), limits, totals, after)
     for cap in caps:
         if cap.crossed_next and cap.what == "token cap":
             return TokenBudgetWouldPass(int(cap.spent), int(cap.cap), int(cap.next), where), None
         if cap.crossed_next and cap.what == "cost cap":
             return CostCapWouldPass(cap.spent, cap.cap, cap.next, where), None
-    return None, _context(caps, session)
+    return None, context_line(caps, session)

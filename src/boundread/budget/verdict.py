@@ -96,7 +96,7 @@ def after_request(ledger: SqlLedger, session: str, project: str | None, *, fresh
     if halted:  # its own reason says what to do
         return Verdict(stop=halted)
     after = _next_round(ledger, session)
-    caps = [cap for scope, limits in limited for cap in _caps(scope, limits, ledger.totals(scope), after)]
+    caps = [cap for scope, limits in limited for cap in caps_of(scope, limits, ledger.totals(scope), after)]
     for cap in caps:
         if cap.reached:
             return Verdict(stop=f"{OPENING}{cap.what} reached in {_label(cap.scope, session)}: {cap.show(cap.spent)}"
@@ -107,7 +107,7 @@ def after_request(ledger: SqlLedger, session: str, project: str | None, *, fresh
                                 f"{_label(cap.scope, session)}: {cap.show(cap.spent)} of {cap.show(cap.cap)} spent,"
                                 f" and the next request adds at least {cap.show(cap.next)} - the session ends before"
                                 f" it.{_raise(cap, session)}")
-    return Verdict(context=_context(caps, session) if fresh else None)
+    return Verdict(context=context_line(caps, session) if fresh else None)
 
 
 def _next_round(ledger: SqlLedger, session: str) -> tuple[Decimal, Decimal]:
@@ -126,7 +126,7 @@ def _next_round(ledger: SqlLedger, session: str) -> tuple[Decimal, Decimal]:
     return Decimal(tokens), from_nanos(nanos)
 
 
-def _caps(scope: Scope, limits: BudgetLimits, totals: Totals, after: tuple[Decimal, Decimal]) -> list[_Cap]:
+def caps_of(scope: Scope, limits: BudgetLimits, totals: Totals, after: tuple[Decimal, Decimal]) -> list[_Cap]:
     next_tokens, next_cost = after
     overshoot = bool(limits.allow_overshoot)
     found = []
@@ -140,7 +140,7 @@ def _caps(scope: Scope, limits: BudgetLimits, totals: Totals, after: tuple[Decim
     return found
 
 
-def _context(caps: list[_Cap], session: str) -> str | None:
+def context_line(caps: list[_Cap], session: str) -> str | None:
     """What the model is told past half of a cap: the cap nearest its end, what is left, and whether to finish."""
     shown = [cap for cap in caps if cap.share >= SHOW]
     if not shown:

@@ -136,7 +136,7 @@ def _run(args: Any, stdin: IO[str] | None) -> int:
         else:
             decision = check_command(args.command, cwd=os.getcwd(), config=cfg)
             tool, tool_input = "Bash", {"command": args.command}
-        return _emit(_with_budget(decision, {}, tool, tool_input), args.agent or "generic", args.json)
+        return _emit(with_budget(decision, {}, tool, tool_input), args.agent or "generic", args.json)
     agent = args.agent
     try:
         payload = _read_payload(stdin)
@@ -158,7 +158,7 @@ def _run(args: Any, stdin: IO[str] | None) -> int:
 
         decision = redirect.rewrite(call, decision, cfg)
     ran: Mapping[str, Any] = call.tool_input if decision.updated is None else {**call.tool_input, **decision.updated}
-    return _emit(_with_budget(decision, payload, call.tool, ran), agent, args.json, call.event)
+    return _emit(with_budget(decision, payload, call.tool, ran), agent, args.json, call.event)
 
 
 def _batch(payload: Mapping[str, Any], config_path: str | None) -> int:
@@ -193,7 +193,7 @@ def _decide(call: dialects.Call, cfg: guard_config.GuardConfig) -> Decision:
     return decision
 
 
-def _with_budget(decision: Decision, payload: Mapping[str, Any], tool: str, tool_input: object) -> Decision:
+def with_budget(decision: Decision, payload: Mapping[str, Any], tool: str, tool_input: object) -> Decision:
     """The one place the budget ledger (issue 4) is consulted, after the guard itself allowed."""
     if decision.denied:
         return decision
