@@ -144,6 +144,22 @@ ATTEMPTS = [
     "cd @STATE@ && unzip -o /tmp/evil.zip",
     "echo '[budget.prices]' > ~/.config/boundread/config.toml",
     "mkdir -p ~/.config/boundread && cp /tmp/x.toml ~/.config/boundread/config.toml",
+    "python3 -c \"open(os.path.expanduser('~/.config/boundread/config.toml'), 'w')\"",
+    "perl -MFile::Path=remove_tree -e 'remove_tree(\"@STATE@\")'",
+    "ruby -e 'File.delete(\"@LEDGER@\")'",
+    "node -e \"require('fs').rmSync('@STATE@', {recursive: true})\"",
+    "awk 'BEGIN { system(\"boundread budget reset\") }'",
+    "find ~ -name budget.sqlite3 -delete",
+    "find / -name 'budget.*' -delete",
+    "cd @STATE@ && python3 -c 'import os; [os.remove(f) for f in os.listdir()]'",
+    "cp /tmp/backup.sqlite3 @LEDGER@",
+    "rsync -a --delete /tmp/empty/ @STATE@/",
+    "chmod 000 @STATE@",
+    "ln -s @LEDGER@ /tmp/l && : > /tmp/l",
+    "D=$(echo @STATE@); rm -rf \"$D\"",
+    "sqlite3 \"$BOUNDREAD_STATE_DIR/budget.sqlite3\" 'DELETE FROM limits'",
+    "nohup sh -c 'sleep 1; boundread budget reset' &",
+    "printf reset | xargs -I% boundread budget %",
     # variables that move a nested run out of this budget
     "BOUNDREAD_STATE_DIR=/tmp/empty claude -p 'go on'",
     "export XDG_STATE_HOME=/tmp/empty",
@@ -176,6 +192,12 @@ ALLOWED = [
     "find . -name '*.pyc' -delete",
     "XDG_CACHE_HOME=/tmp/c make test",
     "BOUNDREAD_DEPTH=1 claude -p 'a child'",
+    "rm -rf \"$HOME/.config/nvim\"",
+    "python3 -c \"open(os.path.expanduser('~/.config/other.json'))\"",
+    "python3 -m pytest tests/budget -q",
+    "perl -ne 'print' notes.txt",
+    "boundread budget status --json | jq .",
+    "grep -rn budget.sqlite3 src/ | head -3",
 ]
 
 
@@ -205,7 +227,7 @@ def test_what_the_agent_needs_stays_allowed(project: Path, command: str) -> None
 
 def test_the_same_commands_are_allowed_where_no_budget_applies(project: Path) -> None:
     """The check is for the sessions a budget binds: an unbudgeted one is not watched (a global cap would be)."""
-    for command in ATTEMPTS[:3] + ATTEMPTS[31:33]:
+    for command in [*ATTEMPTS[:3], "rm -f @LEDGER@", "echo '{}' > @SIDE@"]:
         assert _bash(project, _fill(command), session="free") is None, command
 
 

@@ -137,9 +137,8 @@ def _self_cap(payload: dict[str, Any], tool: str, tool_input: Any, ledger: str, 
     folder = tool_input.get("dir_path") or tool_input.get("workdir") if isinstance(tool_input, dict) else None
     if isinstance(folder, str) and folder:
         cwd = os.path.join(str(cwd), folder)  # noqa: PTH118
-    keys = _keys(session_of(payload) or "default", project_of(payload))
     return refusal(payload, tool, tool_input, str(cwd), Protected(_state_dir(), ledger),
-                   lambda: bool(has_scope(side, keys)))
+                   lambda: bool(has_scope(side, _keys(session_of(payload) or "default", project_of(payload)))))
 
 
 def _held(path: str, side: str, session: str, project: str | None, verdict: str | None) -> str | None:
@@ -288,8 +287,10 @@ def unusable(
     """The verdict when the ledger cannot count (``what``: why, and the fix; ``limited``: a limit was seen).
 
     The limits live on in ``budget.limits.json`` (see ``sidecar``): a call of a session, project or global
-    scope listed there is denied, spend being unknown; any other call is allowed with a warning on stderr, as
-    is the recovery command itself, so the deny never asks for something it would deny. ``project`` is the
+    scope listed there (or in its seal) is denied, spend being unknown; any other call is allowed with a warning
+    on stderr, as is the recovery command itself, so the deny never asks for something it would deny - except
+    for a ledger that is gone: that one was deleted, and the self-cap check (selfcap.py) leaves its recovery to
+    the user, which the deny says (``_lost``). ``project`` is the
     payload's folder: the session's first one, which the ledger keeps, is not known here, so a listed project
     that contains the folder applies too (a session that began in it and ran ``cd sub`` stays under its cap).
     """

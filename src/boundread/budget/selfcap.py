@@ -84,35 +84,46 @@ USER_ACTION = ("an agent may not change its own budget: stop, and ask the user t
 
 
 class Protected:
-    """What a session with a budget may not change: the state folder, the seal, the user config (``roots``),
-    the strings that name them (``triggers``, lower case, for the cheap test and for code), and whether the
-    ledger file is there (``budget recover`` is then a repair)."""
+    """What a session with a budget may not change: the state folder, the seal, the user config (``roots``);
+    the strings that name one of them or the budget's files (``names``, lower case: code and a word whose value
+    is unknown are read for them); those and the looser ones the cheap test looks for (``triggers``: boundread,
+    budget, the folders above); whether the ledger file is there (``budget recover`` is then a repair).
+    Only strings are made up front: the disk (``roots``' real paths, ``ledger_there``) is asked when needed."""
 
-    __slots__ = ("ledger_there", "roots", "state", "triggers")
+    __slots__ = ("_places", "_roots", "ledger", "names", "state", "triggers")
 
     def __init__(self, state: str, ledger: str) -> None:
         from boundread.budget.ledgerurl import user_config
         from boundread.budget.sidecar import path_for, seal_for
 
-        self.state = os.path.abspath(state)
+        self.state, self.ledger = os.path.abspath(state), ledger
         seal = seal_for(path_for(ledger))
-        config = os.path.dirname(user_config())
-        found = [self.state, os.path.realpath(self.state), config]
-        found += [seal] if seal else []
-        self.roots = tuple(dict.fromkeys(os.path.normpath(root) for root in found))
-        self.ledger_there = os.path.exists(ledger)
+        self._places = [os.path.normpath(p) for p in (self.state, os.path.dirname(user_config()), seal) if p]
+        self._roots: tuple[str, ...] | None = None
         home = os.path.expanduser("~")
-        names = {"boundread", "budget", "xdg_", "sqlite", "limits.json", *FILE_NAMES}
-        for root in self.roots:
+        names = {*FILE_NAMES, *(os.path.basename(seal) for seal in [seal] if seal)}
+        loose = {"boundread", "budget", "xdg_", "sqlite", "limits.json"}
+        for root in self._places:
             names.add(root)
-            names.add(os.path.basename(root))
+            loose.add(os.path.basename(root))
             if root.startswith(home + os.sep):
                 rel = root[len(home) + 1:]
-                names.update({rel, "~/" + rel, "$home/" + rel})
-                parent = os.path.dirname(rel)  # `cd ~/.local/state && rm -rf b*`
-                if parent:
-                    names.add(parent)
-        self.triggers = tuple(sorted({name.lower() for name in names if len(name) >= 4}))
+                names.update({"~/" + rel, "$home/" + rel, "${home}/" + rel})
+                (names if os.sep in rel else loose).add(rel)  # `.local/state/boundread`, not `.config` alone
+                loose.add(os.path.dirname(rel))  # `cd ~/.local/state && rm -rf b*`
+        self.names = tuple(sorted({name.lower() for name in names if len(name) >= 4}))
+        self.triggers = tuple(sorted({name.lower() for name in names | loose if len(name) >= 4}))
+
+    @property
+    def roots(self) -> tuple[str, ...]:
+        """The protected places, each as named and as the disk resolves it (a state folder behind a link)."""
+        if self._roots is None:
+            self._roots = tuple(dict.fromkeys([*self._places, *(os.path.realpath(p) for p in self._places)]))
+        return self._roots
+
+    @property
+    def ledger_there(self) -> bool:
+        return os.path.exists(self.ledger)
 
 
 def command_of(tool_input: Any) -> str | None:

@@ -113,6 +113,8 @@ def _run(run: Run, found: Effects, protected: Protected) -> str | None:
     if name == "sed" and not any(arg.startswith(("-i", "--in-place")) for arg in argv[1:]):
         return None
     cwds = {run.cwd, *found.cwds}
+    if _where(".", {run.cwd}, protected) == "inside":  # `cd ~/.local/state/boundread && python3 -c ...`
+        return reason(shown, "would run in the budget's state folder")
     if name in _UNPACKERS and _extracts(name, argv) and _unpack_into(argv, cwds, protected):
         return reason(shown, "would unpack into the budget's state folder")
     if name in ("find", "fd", "fdfind") and not any(arg in _FIND_WRITES for arg in argv[1:]):
@@ -228,8 +230,7 @@ def _codes(found: Effects, protected: Protected) -> str | None:
 def _names(text: str, protected: Protected) -> bool:
     """Whether ``text`` (code, a word's source) names a protected place or one of the budget's files."""
     low = text.lower().replace("'", "").replace('"', "").replace("\\", "")
-    return any(name in low for name in protected.triggers if name not in ("boundread", "budget", "xdg_",
-                                                                              "sqlite", "limits.json"))
+    return any(name in low for name in protected.names)
 
 
 def _first_line(code: str) -> str:

@@ -315,7 +315,8 @@ class _Walk:
                 self.script(script, env.copy(), depth + 1)
         elif name == "xargs":
             command = launch.xargs_command(args)
-            self.run([*command, UNKNOWN], [*command, "xargs"], env, None, depth)
+            shown = [word.replace(UNKNOWN, "{}") for word in command]
+            self.run([*command, UNKNOWN], [*shown, "<stdin>"], env, None, depth)
         elif name in ("find", "fd", "fdfind"):
             for command in launch.execs(args):
                 self.run(command, command, env, None, depth)

@@ -59,8 +59,8 @@ def code(name: str, args: list[str], stdin: str | None,
     k = 0
     while k < len(args):
         arg = args[k]
-        if arg in flags or (not python and not awk and arg[:1] == "-" and arg[1:2] != "-" and len(arg) > 2
-                            and arg[-1] in "eE"):  # perl -ne CODE
+        if arg in flags or (not python and not awk and arg[:1] == "-" and len(arg) > 2 and arg[1:].isalpha()
+                            and arg[-1] in "eE"):  # perl -ne CODE (not -MFile::Path=remove_tree)
             return (args[k + 1] if k + 1 < len(args) else ""), []
         if awk and arg == "-f" and k + 1 < len(args):
             return read(args[k + 1]), []
