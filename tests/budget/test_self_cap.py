@@ -297,3 +297,14 @@ def test_the_check_costs_nothing_without_a_budget_and_little_with_one(project: P
     Path(seal_for(path_for(str(ledger_path()))) or "").unlink()
     names, out = _imports(project, "boundread budget reset")
     assert "boundread.budget.selfcap" not in names and out == ""  # budgets were never set (as far as any file says)
+
+
+def test_codex_and_gemini_shell_calls_are_judged_the_same(project: Path) -> None:
+    """Codex sends an argv list (``bash -lc SCRIPT``), Gemini CLI ``run_shell_command``: the same refusals."""
+    from boundread.budget.enforce import check_tool_call
+
+    payload = {"session_id": SESSION, "cwd": str(project)}
+    codex = check_tool_call(payload, "shell", {"command": ["bash", "-lc", "boundread budget reset"]})
+    gemini = check_tool_call(payload, "run_shell_command", {"command": _fill("rm -rf @STATE@"), "dir_path": "."})
+    assert codex is not None and USER in codex and gemini is not None and USER in gemini
+    assert check_tool_call(payload, "shell", {"command": ["bash", "-lc", "boundread budget status"]}) is None
