@@ -222,3 +222,13 @@ def test_a_prompt_hook_prints_nothing_but_its_answer(
     code = hookcli.main(io.StringIO(json.dumps(prompt("s", transcript))))
     out, err = capsys.readouterr()
     assert (code, out) == (0, "") and "1 new request(s)" in err
+
+
+
+def test_an_attempt_on_the_budget_ends_the_session_too(
+        backend: str, transcript: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """An agent that tries to lift its own cap is the runaway the budget is for: refused, and its session ends."""
+    budget("set", "--session", "s", "--max-calls", "10")
+    answer = guard(pre_tool_use("s", transcript, "boundread budget set --session s --max-calls 1000"), capsys)
+    assert answer["hookSpecificOutput"]["permissionDecision"] == "deny" and answer["continue"] is False
+    assert "would change the limits of a budget - the session ends here" in answer["stopReason"]
