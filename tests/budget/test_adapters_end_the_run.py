@@ -17,11 +17,10 @@ import pytest
 from helpers_budget import assistant_line, pre_tool_use, write_transcript
 from typer.testing import CliRunner
 
-from boundread.budget import Guard, Policy, PolicyDenied, TokenBudget, TokenBudgetExceeded
+from boundread.budget import Guard, Policy, PolicyDenied, TokenBudget, TokenBudgetExceeded, sessionfiles
 from boundread.budget.nextrequest import TokenBudgetWouldPass
 from boundread.cli.budget import budget_app
 from boundread.errors import UsageError
-from boundread.guard import sdkbudget
 from boundread.guard.adapters import (
     claude_agent_sdk_budget_hooks,
     claude_agent_sdk_hook,
@@ -116,7 +115,7 @@ def test_the_sdk_hook_waits_for_the_request_its_tool_call_came_in(
     budget("set", "--session", "s", "--max-tokens", str(3 * REQUEST - 1))
     write_transcript(transcript, 0, 1)
     looks: list[Path] = []
-    look = sdkbudget._tail_has
+    look = sessionfiles._tail_has
 
     def flushed_late(path: Path, needle: bytes) -> bool:
         looks.append(path)
@@ -125,7 +124,7 @@ def test_the_sdk_hook_waits_for_the_request_its_tool_call_came_in(
                 f.write(_tool_use_line(1, "toolu_late"))
         return look(path, needle)
 
-    monkeypatch.setattr(sdkbudget, "_tail_has", flushed_late)
+    monkeypatch.setattr(sessionfiles, "_tail_has", flushed_late)
     answer = sdk_answer(post_tool_use("s", transcript, tool_use_id="toolu_late"))
     assert answer.get("continue_") is False, answer
     assert f"{2 * REQUEST:,} tokens of {3 * REQUEST - 1:,} tokens spent" in answer["stopReason"]
@@ -134,10 +133,10 @@ def test_the_sdk_hook_waits_for_the_request_its_tool_call_came_in(
 
 def test_waiting_for_a_call_is_bounded_and_skips_what_is_not_a_file(tmp_path: Path) -> None:
     missing = {"tool_use_id": "toolu_x", "transcript_path": str(tmp_path / "none.jsonl")}
-    assert sdkbudget.settle_call(missing, limit=0.05) >= 0.05, "it waited, for the limit at most"
-    assert sdkbudget.settle_call({"tool_use_id": "toolu_x"}) == 0.0
+    assert sessionfiles.settle_call(missing, limit=0.05) >= 0.05, "it waited, for the limit at most"
+    assert sessionfiles.settle_call({"tool_use_id": "toolu_x"}) == 0.0
     (tmp_path / "t.jsonl").write_text(_tool_use_line(0, "toolu_x"), encoding="utf-8")
-    assert sdkbudget.settle_call({**missing, "transcript_path": str(tmp_path / "t.jsonl")}, limit=5) < 5
+    assert sessionfiles.settle_call({**missing, "transcript_path": str(tmp_path / "t.jsonl")}, limit=5) < 5
 
 
 # LangChain v1 -------------------------------------------------------------------------------------------------

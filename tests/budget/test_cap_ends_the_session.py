@@ -232,3 +232,35 @@ def test_an_attempt_on_the_budget_ends_the_session_too(
     answer = guard(pre_tool_use("s", transcript, "boundread budget set --session s --max-calls 1000"), capsys)
     assert answer["hookSpecificOutput"]["permissionDecision"] == "deny" and answer["continue"] is False
     assert "would change the limits of a budget - the session ends here" in answer["stopReason"]
+
+
+def test_the_cli_hook_waits_for_the_request_its_tool_call_came_in(
+        backend: str, transcript: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Claude Code flushes its transcript on a 100 ms timer: the PostToolUse hook may start before the request that
+    asked for the tool is in the file. The hook waits for the call's id, so the verdict counts that request."""
+    import threading
+    import time
+
+    budget("set", "--session", "s", "--max-tokens", str(2 * REQUEST - 1))
+    write_transcript(transcript, 0, 1)
+    late = json.loads(assistant_line_with_call(1, "toolu_late"))
+
+    def flush() -> None:
+        time.sleep(0.3)
+        with transcript.open("a", encoding="utf-8") as f:
+            f.write(json.dumps(late) + "\n")
+
+    writer = threading.Thread(target=flush)
+    writer.start()
+    _, answer, err = hook(post_tool_use("s", transcript, tool_use_id="toolu_late"), capsys)
+    writer.join()
+    assert answer is not None and answer["continue"] is False, err
+    assert f"token cap reached in session s: {2 * REQUEST:,} tokens" in answer["stopReason"]
+
+
+def assistant_line_with_call(i: int, call: str) -> str:
+    from helpers_budget import assistant_line
+
+    line = json.loads(assistant_line(i))
+    line["message"]["content"] = [{"type": "tool_use", "id": call, "name": "Bash", "input": {"command": "ls"}}]
+    return json.dumps(line)

@@ -44,6 +44,8 @@ def ingest_payload(text: str, session: str | None = None) -> SessionIngest:
     if stopping and writing is not None and sessionfiles.regular(writing):
         final = payload.get("last_assistant_message")
         waited = sessionfiles.settle(writing, final if isinstance(final, str) else None)
+    elif found.client == "claude" and payload.get("hook_event_name") in ("PostToolUse", "PostToolUseFailure"):
+        waited = sessionfiles.settle_call(payload)  # the request that made the call may still be in the buffer
     sid = session or session_of(payload) or found.session
     with open_ledger() as ledger:
         return ingest_all(ledger, found.paths, session=sid, project=project_of(payload), waited=waited,

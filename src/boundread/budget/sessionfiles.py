@@ -21,7 +21,7 @@ import json
 import os
 import stat
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
@@ -250,3 +250,39 @@ def _says(path: Path, final: str) -> bool:
         said = " ".join(" ".join(t.split()) for t in texts if isinstance(t, str) and t.strip())
         return bool(said) and (want == said or want.endswith(said))
     return False
+
+
+def settle_call(payload: Mapping[str, Any], *, limit: float = LIMIT) -> float:
+    """Wait (at most ``limit`` seconds) until the transcript holds the request a PostToolUse answers: Claude Code
+    flushes its transcript on a 100 ms timer, and an in-process hook is called at once, so without the wait the
+    verdict misses the last request (a steady runaway under a 1,000-token cap then ended after 1,050 tokens,
+    not before the request that crossed). The tool call's id is in that request's line. Seconds waited."""
+    call = payload.get("tool_use_id")
+    files = [_path_of(payload.get("transcript_path"))]
+    agent = payload.get("agent_id")
+    if files[0] is not None and isinstance(agent, str) and agent:  # a sub-agent's calls are in its own file
+        files.append(files[0].with_suffix("") / "subagents" / f"agent-{agent}.jsonl")
+    paths = [path for path in files if path is not None]
+    if not isinstance(call, str) or not call or not paths:
+        return 0.0
+    begin = time.monotonic()
+    needle = json.dumps(call).encode()
+    while not any(_tail_has(path, needle) for path in paths) and time.monotonic() - begin < limit:
+        time.sleep(POLL)
+    return time.monotonic() - begin
+
+
+def _path_of(value: object) -> Path | None:
+    return Path(value) if isinstance(value, str) and value else None
+
+
+def _tail_has(path: Path, needle: bytes) -> bool:
+    """Whether the last ``TAIL`` bytes of ``path`` (a regular file: never a FIFO) hold ``needle``."""
+    if not regular(path):
+        return False
+    try:
+        with path.open("rb") as f:
+            f.seek(max(0, f.seek(0, 2) - TAIL))
+            return needle in f.read()
+    except OSError:
+        return False

@@ -16,13 +16,10 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
-import time
 from collections.abc import Mapping
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from boundread.budget.errors import BudgetError
-from boundread.budget.sessionfiles import LIMIT, POLL, TAIL
 from boundread.errors import BoundreadError, UsageError
 from boundread.guard.decide import Decision
 
@@ -65,8 +62,7 @@ def claude_sdk_budget_answer(payload: dict[str, Any]) -> dict[str, Any]:
     from boundread.budget.hookanswer import PROMPT_EVENTS
     from boundread.budget.hookcli import ingest_payload, verdict_reply
 
-    result = None
-    settle_call(payload)
+    result = None  # ingest_payload waits for the call's request to reach the transcript (sessionfiles.settle_call)
     try:
         result = ingest_payload(json.dumps(payload, default=str))
     except BoundreadError as exc:
@@ -76,44 +72,6 @@ def claude_sdk_budget_answer(payload: dict[str, Any]) -> dict[str, Any]:
         LOG.warning("boundread: budget ingest: %s", warning)
     reply = verdict_reply(payload, result)
     return {_SDK_NAMES.get(key, key): value for key, value in reply.items()}
-
-
-def settle_call(payload: Mapping[str, Any], *, limit: float = LIMIT) -> float:
-    """Wait (at most ``limit`` seconds) until the transcript holds the request a PostToolUse answers: Claude Code
-    flushes its transcript on a 100 ms timer, and an in-process hook is called at once, so without the wait the
-    verdict misses the last request (a steady runaway under a 1,000-token cap then ended after 1,050 tokens,
-    not before the request that crossed). The tool call's id is in that request's line. Seconds waited."""
-    call = payload.get("tool_use_id")
-    files = [_path_of(payload.get("transcript_path"))]
-    agent = payload.get("agent_id")
-    if files[0] is not None and isinstance(agent, str) and agent:  # a sub-agent's calls are in its own file
-        files.append(files[0].with_suffix("") / "subagents" / f"agent-{agent}.jsonl")
-    paths = [path for path in files if path is not None]
-    if not isinstance(call, str) or not call or not paths:
-        return 0.0
-    begin = time.monotonic()
-    needle = json.dumps(call).encode()
-    while not any(_tail_has(path, needle) for path in paths) and time.monotonic() - begin < limit:
-        time.sleep(POLL)
-    return time.monotonic() - begin
-
-
-def _path_of(value: object) -> Path | None:
-    return Path(value) if isinstance(value, str) and value else None
-
-
-def _tail_has(path: Path, needle: bytes) -> bool:
-    """Whether the last ``TAIL`` bytes of ``path`` (a regular file: never a FIFO) hold ``needle``."""
-    from boundread.budget.sessionfiles import regular
-
-    if not regular(path):
-        return False
-    try:
-        with path.open("rb") as f:
-            f.seek(max(0, f.seek(0, 2) - TAIL))
-            return needle in f.read()
-    except OSError:
-        return False
 
 
 def openai_usage(usage: object) -> dict[str, Any]:
