@@ -37,7 +37,7 @@ ENVIRONMENT = (
     ("BOUNDREAD_DEPTH", "Sub-agent depth, compared with `--max-depth`; `budget exec` runs its command with one more."),
     ("BOUNDREAD_SESSION", "Set by `budget exec` for its command; its default `--session`."),
     ("BOUNDREAD_BUDGET_PRICES", 'Per-million-token prices as JSON, e.g. `{"my-model": {"input": 3, "output": 15}}`; '
-     'a `"default"` entry prices unknown models. Wins over `[tool.boundread.budget.prices]`.'),
+     'a `"default"` entry prices unknown models. Wins over `[budget.prices]` in the user config.'),
     ("NO_COLOR", "When set, no colours in the human output."),
     ("NO_PROGRESS", "When set, no progress line on a terminal's stderr during long extractions."),
     ("XDG_CONFIG_HOME", "User guard settings are read from `$XDG_CONFIG_HOME/boundread/config.toml` "
@@ -74,13 +74,17 @@ DESCRIPTION = (
 FILES = (
     ("./boundread-out/", "Extracted text (with its own `.gitignore`); see `-o` and `BOUNDREAD_OUT_DIR`."),
     ("./boundread-demo/", "The sample files `boundread demo` writes (`--dir` elsewhere)."),
-    ("pyproject.toml", "`[tool.boundread.guard]`: guard settings; `[tool.boundread.budget.prices]`: model prices. "
-     "The nearest one upwards from the hook's working directory."),
+    ("pyproject.toml", "`[tool.boundread.guard]`: guard settings, from the nearest one upwards from the hook's "
+     "working directory. Model prices are never read from a project (the agent can write it): see the user config."),
     (".boundread.toml", "`[guard]`: guard settings, found like `pyproject.toml` (first in the same folder)."),
     ("$XDG_CONFIG_HOME/boundread/config.toml", "User settings: `[guard]` (project files and `BOUNDREAD_GUARD_*` "
-     "variables win over them) and `ledger_url` under `[budget]` (the fleet ledger, never read from a project)."),
+     "variables win over them), `ledger_url` under `[budget]` (the fleet ledger) and `[budget.prices]` (model "
+     "prices per million tokens), both never read from a project."),
     ("$BOUNDREAD_STATE_DIR/budget.sqlite3", "The budget ledger (SQLite, safe for parallel hooks); "
      "`$XDG_STATE_HOME/boundread/budget.sqlite3` without `BOUNDREAD_STATE_DIR`."),
+    ("$BOUNDREAD_STATE_DIR/../.<folder>-budget.limits.json", "The sealed copy of the budget's limits, beside the "
+     "state folder (e.g. `~/.local/state/.boundread-budget.limits.json`): deleting the state folder forgets no "
+     "limit."),
     ("$BOUNDREAD_STATE_DIR/budget.postgres.limits.json", "With a PostgreSQL ledger: the limits this machine last "
      "read, which guard-check still enforces while the server cannot be reached."),
     (".claude/, .codex/, .gemini/, .cursor/, .github/hooks/, AGENTS.md, GEMINI.md",

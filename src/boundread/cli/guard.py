@@ -52,10 +52,11 @@ def init(
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Show the changes as a diff; write nothing.")] = False,
     uninstall: Annotated[bool, typer.Option("--uninstall", help="Remove only what init added (with or without "
                                              "--budget: the ingest hooks go too).")] = False,
-    budget: Annotated[bool, typer.Option("--budget", help="Also run `boundread budget ingest` on PostToolUse, Stop, "
-                                         "SubagentStop and SessionEnd, so token and cost limits see what the "
-                                         "session spent, and guard every tool, so a cap stops any call "
-                                         "(Claude Code only).")] = False,
+    budget: Annotated[bool, typer.Option("--budget", help="Also run `boundread budget ingest` after every tool "
+                                         "call, on each prompt and when the agent stops (Claude Code, Codex, Gemini "
+                                         "CLI, Copilot CLI), so token and cost limits see what the session spent and "
+                                         "a cap ends the session, and guard every tool, so a cap stops any call.")]
+    = False,
     directory: Annotated[Path | None, typer.Option("--dir", metavar="DIR", help="The project folder (default: here).")]
     = None,
     trust: Annotated[bool, typer.Option("--trust", help="Codex: also record in ~/.codex/config.toml that you trust "
@@ -68,7 +69,7 @@ def init(
     = False,
 ) -> None:
     """Install the guard-check hook and the big-file reading protocol (skill) for an agent; --budget also records
-    what a Claude Code session spends.
+    what a session spends and ends it at a cap.
 
     The hooks call `boundread` when this shell's PATH finds this installation, else its absolute path (a hook
     whose command is not found lets every read through). Check the result with `boundread doctor`."""
