@@ -16,6 +16,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+import concurrency
 import inputs
 import peers
 import table
@@ -300,9 +301,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="cache folder for the generated inputs and the markitdown venv")
     parser.add_argument("--repeat", type=int, default=5, help="runs per command; the best wall time counts")
     parser.add_argument("--markdown", action="store_true", help="print the table as markdown (for the README)")
-    parser.add_argument("--only", choices=("guard", "ledger", "text", "pdf", "startup"),
+    parser.add_argument("--only", choices=("guard", "ledger", "concurrency", "text", "pdf", "startup"),
                         help="run one section: guard (its input is big1000.pdf), ledger (SQLite vs PostgreSQL), "
-                             "text (huge.log: grep, --lines, --tail), pdf (start-up and the PDF rows) or startup")
+                             "concurrency (8-64 hooks at once on either store), text (huge.log: grep, --lines, "
+                             "--tail), pdf (start-up and the PDF rows) or startup")
     args = parser.parse_args(argv)
     started = time.perf_counter()
     exe = Path(sys.executable).with_name("boundread")
@@ -344,6 +346,7 @@ def main(argv: list[str] | None = None) -> int:
 SECTIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...], Callable[[Ctx], list[Row]]]] = {
     "guard": (("big1000.pdf",), (), guard_rows),
     "ledger": ((), (), ledger_rows),
+    "concurrency": ((), (), lambda ctx: concurrency.rows()),
     "text": (("huge.log", "small.log"), (), text_rows),
     "pdf": (tuple(FULL_TEXT), ("pdftotext",), lambda ctx: startup_rows(ctx) + pdf_rows(ctx)),
     "startup": ((), (), startup_rows),

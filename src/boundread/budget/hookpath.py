@@ -62,9 +62,10 @@ else:
 # checkpoint every ~30 calls (in-process p50 0.9 ms, mean 1.1 ms per call; 1,000 frames: 1.7 / 2.1 ms).
 # Under load (issue 18) that checkpoint waited, with the busy handler, for every other hook's read to end while
 # it kept new writers out: a convoy (64 hooks at once: p99 13.5 s with a cap reached). It now runs after COMMIT
-# with no busy wait: it truncates when no other hook is reading, else copies what it can and returns; while
-# hooks overlap, the connection that restarts the WAL cuts it to ``journal_size_limit``. Its failure never
-# changes the verdict: the call is recorded by then.
+# with no busy wait: a PASSIVE checkpoint copies what it can without taking the write lock, and only once all of
+# the WAL is in the database does TRUNCATE cut the file, if no other hook is reading it; while hooks overlap, the
+# connection that restarts the WAL cuts it to ``journal_size_limit``. Its failure never changes the verdict: the
+# call is recorded by then.
 CHECKPOINT_BYTES = 100 * 4120  # ~100 WAL frames of a 4 KiB page
 BUSY = (5, 6)  # SQLITE_BUSY, SQLITE_LOCKED: another connection holds what this one waits for
 
@@ -144,8 +145,12 @@ def check(
             if _code(exc) in BUSY:  # locked for WAIT_S (an exclusive lock): no second wait elsewhere
                 raise Unusable(_explain(path, exc), limited=False) from None
             raise NeedsLedger(str(exc)) from exc
-        verdict = _write(db, deadline, path, found, scopes, keys, session, project, tool,
-                         action_digest(tool, tool_input), depth, call_id or new_call_id(), settled)
+        digest = action_digest(tool, tool_input)
+        if "boundread.budget.policy" not in sys.modules and may_trip_soon(
+                _runner(db)(hint_reads(session, scopes)), found, scopes, keys, tool, digest, depth):
+            preload()  # before the lock, not under it
+        verdict = _write(db, deadline, path, found, scopes, keys, session, project, tool, digest, depth,
+                         call_id or new_call_id(), settled)
         _fold(db, path)
         return verdict
     finally:
@@ -188,7 +193,9 @@ def _fold(db: Any, path: str) -> None:
     try:
         if os.stat(f"{path}-wal").st_size > CHECKPOINT_BYTES:
             db.execute("PRAGMA busy_timeout = 0")
-            db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
+            _, frames, copied = db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()  # no writer kept out
+            if frames == copied:  # all in the database: cut the file, if no reader is in it (else the next call)
+                db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
     except (OSError, sqlite.Error):
         pass  # readers or a writer in the way, or no WAL file: the next call tries again
 
@@ -213,6 +220,37 @@ def _explain(path: str, exc: BaseException) -> str:
 def new_call_id() -> str:
     """An id for a call whose payload has none, drawn before the write: a retry of the write is the same call."""
     return "@" + os.urandom(12).hex()
+
+
+HINT_RECENT = 16  # the recent digests read before the lock: a longer run of one call is taken as a possible repeat
+
+
+def hint_reads(session: str, scopes: list[tuple[str, str]]) -> list[tuple[str, tuple[object, ...]]]:
+    """What is read before any lock, from a snapshot that may be a moment old: the recent digests and each scope's
+    spend, enough to tell whether a limit may trip (``may_trip_soon``) and load the policy first."""
+    return [(RECENT_DIGESTS, (session, HINT_RECENT)), *(_spent(kind, name) for kind, name in scopes)]
+
+
+def may_trip_soon(
+    results: list[list[Any]], seen: list[Any], scopes: list[tuple[str, str]], keys: tuple[str, ...], tool: str,
+    digest: str, depth: int,
+) -> bool:
+    """``_may_trip`` over ``hint_reads``'s snapshot. Spend only grows, so a False is almost always still False under
+    the lock (when it is not, ``Preload`` rolls back, imports, and decides again)."""
+    recent = tuple(r[0] for r in results[0])
+    spent = {key: rows[0] for key, rows in zip(keys, results[1:], strict=False) if rows}
+    run = 1 + next((i for i, d in enumerate(recent) if d != digest), len(recent))
+    limits = {str(row[0]): row[1:] for row in seen}
+    for key in keys:
+        row = limits.get(key)
+        if row is None or not _set(row):
+            continue
+        repeat = row[4]
+        if isinstance(repeat, int) and repeat > len(recent) == HINT_RECENT and run > HINT_RECENT:
+            return True  # a run longer than the snapshot: maybe the K-th repeat
+        if _may_trip(row, tool, depth, run, spent.get(key)):
+            return True
+    return False
 
 
 class Preload(Exception):

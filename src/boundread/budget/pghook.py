@@ -23,6 +23,7 @@ from __future__ import annotations
 import ctypes  # ~3 ms; psycopg: ~120 ms
 import os
 import select
+import sys
 import time
 
 from boundread.budget.hookpath import (
@@ -31,6 +32,8 @@ from boundread.budget.hookpath import (
     Unusable,
     _record,
     _set,
+    hint_reads,
+    may_trip_soon,
     new_call_id,
     own_project,
     preload,
@@ -312,9 +315,10 @@ def _once(
     limited = False
     try:
         try:  # bounded on the server too; RESET: nothing stays on a connection pgbouncer hands to others
-            read = db.batch([(f"SET statement_timeout = {_ms_left(db)}", ()),
-                             (select + WITH_SESSION_PROJECT + VERSION_ROW, (*keys, session, session)),
-                             ("RESET statement_timeout", ())])[1]
+            first_trip = db.batch([(f"SET statement_timeout = {_ms_left(db)}", ()),
+                                   (select + WITH_SESSION_PROJECT + VERSION_ROW, (*keys, session, session)),
+                                   *hint_reads(session, scopes), ("RESET statement_timeout", ())])
+            read, hint = first_trip[1], first_trip[2:-1]
         except PgError as exc:
             if exc.state not in (UNDEFINED_TABLE, UNDEFINED_COLUMN):  # late or failing: psycopg would wait again
                 raise
@@ -326,10 +330,14 @@ def _once(
         if first != project:
             project = first
             scopes, keys, select = scopes_of(session, project)
+            hint = []  # read for another project: Preload decides
         if not found:
             return None  # no limit applies: nothing to record (as SqlLedger.record_call)
         limited = True
         _remember(db, cache, [str(row[0]) for row in found if _set(row[1:])])
+        if hint and "boundread.budget.policy" not in sys.modules and may_trip_soon(hint, found, scopes, keys, tool,
+                                                                                   digest, depth):
+            preload()  # before the lock, not under it
         return _decide_and_commit(db, found, scopes, keys, session, project, tool, digest, depth, call_id, settled)
     except PgError as exc:  # closing without COMMIT rolls back: nothing of this call is left
         what = "did not answer in time" if exc.state == LATE else "failed"
