@@ -16,7 +16,7 @@ import json
 import sys
 from typing import IO, Any
 
-from boundread.budget.hookanswer import PROMPT_EVENTS
+from boundread.budget.hookanswer import PROMPT_EVENTS, agent_of
 from boundread.budget.sqlbase import SqlLedger
 from boundread.budget.transcript import SessionIngest
 from boundread.errors import BoundreadError, UsageError
@@ -74,6 +74,12 @@ def main(stdin: IO[str] | None = None) -> int:
     payload = _payload(text)
     body = verdict_reply(payload, result) if payload else {}
     reply = json.dumps(body, ensure_ascii=False) + "\n" if body else ""
+    codex_turn = agent_of(payload) == "codex" and payload.get("hook_event_name") not in PROMPT_EVENTS
+    if body.get("continue") is False and codex_turn:  # Codex 0.171 goes on after continue:false: interrupt it
+        from boundread.budget.interrupt import interrupt_codex
+
+        if interrupt_codex():
+            sys.stderr.write(f"boundread: {body.get('stopReason')} (interrupted the Codex turn)\n")
     first_prompt = failed is not None and payload.get("hook_event_name") in PROMPT_EVENTS
     if failed is not None and not first_prompt:  # a new session's first prompt has no transcript yet
         sys.stderr.write(f"boundread: error: {failed}\n")

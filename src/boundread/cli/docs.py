@@ -38,6 +38,8 @@ ENVIRONMENT = (
     ("BOUNDREAD_SESSION", "Set by `budget exec` for its command; its default `--session`."),
     ("BOUNDREAD_BUDGET_PRICES", 'Per-million-token prices as JSON, e.g. `{"my-model": {"input": 3, "output": 15}}`; '
      'a `"default"` entry prices unknown models. Wins over `[budget.prices]` in the user config.'),
+    ("BOUNDREAD_CODEX_INTERRUPT", "`0` keeps the budget from interrupting a Codex turn (SIGINT, as Ctrl-C) when it "
+     "ends a Codex session at a cap: Codex 0.171 ignores a hook's `continue: false` mid-turn."),
     ("NO_COLOR", "When set, no colours in the human output."),
     ("NO_PROGRESS", "When set, no progress line on a terminal's stderr during long extractions."),
     ("XDG_CONFIG_HOME", "User guard settings are read from `$XDG_CONFIG_HOME/boundread/config.toml` "

@@ -158,7 +158,12 @@ def _run(args: Any, stdin: IO[str] | None) -> int:
 
         decision = redirect.rewrite(call, decision, cfg)
     ran: Mapping[str, Any] = call.tool_input if decision.updated is None else {**call.tool_input, **decision.updated}
-    return _emit(with_budget(decision, payload, call.tool, ran), agent, args.json, call.event)
+    decision = with_budget(decision, payload, call.tool, ran)
+    if decision.stop and agent == "codex":  # Codex cannot be stopped by its pre-tool answer: interrupt its turn
+        from boundread.budget.interrupt import interrupt_codex
+
+        interrupt_codex()
+    return _emit(decision, agent, args.json, call.event)
 
 
 def _batch(payload: Mapping[str, Any], config_path: str | None) -> int:
