@@ -139,3 +139,21 @@ def test_sync_gives_each_spawn_its_sub_agents_own_id(backend: str, transcript: P
         assert sync(ledger, SESSION, str(transcript)) == 0, "known ids are not read again"
         rows = sorted(ledger._db.execute("SELECT agent, parent, depth FROM agents").fetchall())
     assert [tuple(r) for r in rows] == [("kid", None, 1), ("other", "kid", 2)]
+
+
+def test_a_spawn_whose_requests_would_pass_a_cap_is_refused(
+        backend: str, transcript: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Each sub-agent at work sends requests of its own: a spawn adds one to the next round. 600 of 1,000 spent,
+    the main agent's next request 200: a sub-agent's first (about 200 too) still fits, a second one would not."""
+    from boundread.budget.model import UsageRecord
+
+    budget("set", "--session", SESSION, "--max-tokens", "1000")
+    with open_budget_ledger() as ledger:
+        ledger.add_usage(SESSION, [UsageRecord("m", 200, key=f"r{n}") for n in range(3)])
+    assert guard(spawn(transcript, call="toolu_a"), capsys) == {}, "600 + 200 + 200: at the cap, not past it"
+    refused = guard(spawn(transcript, call="toolu_b"), capsys)
+    assert refused["continue"] is False
+    assert "the next request would pass the token cap of session s-agents" in refused["stopReason"]
+    with open_budget_ledger() as ledger:
+        rows = ledger._db.execute("SELECT agent FROM agents").fetchall()
+    assert [r[0] for r in rows] == ["toolu_a"], "the refused spawn is not counted"

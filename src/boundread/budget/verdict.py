@@ -32,6 +32,8 @@ WARN = Decimal("0.8")  # past this share of a cap, counting the next request, th
 SHOW = Decimal("0.5")  # past this share, the model is told what is left
 OPENING = "boundread budget: "
 ACTIVE_S = 60.0  # an agent whose last request is this much older than the session's last one is done
+_SILENT = ("SELECT COUNT(*) FROM agents a WHERE a.session = ? AND a.started > ? AND NOT EXISTS"
+           " (SELECT 1 FROM usage u WHERE u.session = a.session AND u.agent = a.agent)")  # started, not heard from
 _RECENT = ("SELECT agent, input + output + cache_read + cache_write, cost_nanos, at FROM usage WHERE session = ?"
            " ORDER BY id DESC LIMIT 200")
 
@@ -81,11 +83,13 @@ class _Cap:
         return f"{self.show(rest)} left, about {int(rest / self.next):,} request(s) at the last one's size"
 
 
-def after_request(ledger: SqlLedger, session: str, project: str | None, *, fresh: bool = True) -> Verdict:
+def after_request(ledger: SqlLedger, session: str, project: str | None, *, fresh: bool = True,
+                  spawning: bool = False) -> Verdict:
     """The verdict for ``session`` (in ``project``, unless the ledger knows its first one) as the ledger stands.
 
     ``fresh``: a request was just counted, so the model may be told what is left (once per request, not once per
-    hook: parallel tool calls of one request share it).
+    hook: parallel tool calls of one request share it). ``spawning``: the call would start one more sub-agent,
+    whose requests the next round holds too.
     """
     project = _first_project(ledger, session) or project
     scopes = [Scope("session", session), Scope("global")] + ([Scope("project", project)] if project else [])
@@ -95,7 +99,7 @@ def after_request(ledger: SqlLedger, session: str, project: str | None, *, fresh
     halted = halted_reason(ledger, session)
     if halted:  # its own reason says what to do
         return Verdict(stop=halted)
-    after = _next_round(ledger, session)
+    after = _next_round(ledger, session, 1 if spawning else 0)
     caps = [cap for scope, limits in limited for cap in caps_of(scope, limits, ledger.totals(scope), after)]
     for cap in caps:
         if cap.reached:
@@ -110,10 +114,12 @@ def after_request(ledger: SqlLedger, session: str, project: str | None, *, fresh
     return Verdict(context=context_line(caps, session) if fresh else None)
 
 
-def _next_round(ledger: SqlLedger, session: str) -> tuple[Decimal, Decimal]:
-    """The least the session's next requests add, in tokens and USD: for each of its agents still at work (its
-    last request within ``ACTIVE_S`` of the session's last), what that agent's last request cost. An agent
-    sends its whole context again with each request, so a runaway's next round costs at least its last one."""
+def _next_round(ledger: SqlLedger, session: str, spawning: int = 0) -> tuple[Decimal, Decimal]:
+    """What the session's next requests add, in tokens and USD: for each of its agents still at work (its last
+    request within ``ACTIVE_S`` of the session's last), what that agent's last request cost - an agent sends its
+    whole context again with each request, so a runaway's next round costs at least its last one; and for each
+    sub-agent started since but not heard from yet (``agents`` rows with no request), and one more when the call
+    is a spawn, a request the size of the mean of those (a guess: a new sub-agent starts with a fresh context)."""
     rows = ledger._guarded(lambda: ledger._db.execute(_RECENT, (session,)).fetchall())
     newest = max((float(r[3]) for r in rows if r[3] is not None), default=None)
     seen: set[object] = set()
@@ -123,6 +129,11 @@ def _next_round(ledger: SqlLedger, session: str) -> tuple[Decimal, Decimal]:
             continue
         seen.add(agent)
         tokens, nanos = tokens + int(count), nanos + int(cost)
+    since = (newest if newest is not None else 0.0) - ACTIVE_S
+    silent = ledger._guarded(lambda: ledger._db.execute(_SILENT, (session, since)).fetchone())
+    more = int(silent[0] if silent else 0) + spawning
+    if seen and more:
+        tokens, nanos = tokens + more * tokens // len(seen), nanos + more * nanos // len(seen)
     return Decimal(tokens), from_nanos(nanos)
 
 

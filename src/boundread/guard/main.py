@@ -230,13 +230,21 @@ def _spawn_gate(payload: dict[str, Any]) -> str | None:
         return None
     import time
 
-    from boundread.budget.agents import gate
+    from boundread.budget.agents import forget, gate
     from boundread.budget.errors import LedgerError
     from boundread.budget.hookcli import open_budget_ledger
+    from boundread.budget.verdict import OPENING, after_request
 
+    session, project = session_of(payload) or "default", project_of(payload)
     try:
         with open_budget_ledger() as ledger:
-            return gate(ledger, payload, session_of(payload) or "default", project_of(payload), time.time())
+            refused = gate(ledger, payload, session, project, time.time())
+            if refused:
+                return refused
+            ahead = after_request(ledger, session, project, fresh=False)  # the new sub-agent's requests counted
+            if ahead.stop and isinstance(payload.get("tool_use_id"), str):
+                forget(ledger, session, str(payload["tool_use_id"]))
+            return ahead.stop.removeprefix(OPENING) if ahead.stop else None
     except LedgerError:
         return None
 
