@@ -267,7 +267,7 @@ def _keeper(path: str) -> sqlite.Connection | None:
     """A read-only connection that holds the database open (see CHECKPOINT_BYTES for why)."""
     uri = path.replace("%", "%25").replace("?", "%3F").replace("#", "%23")
     try:
-        keeper = sqlite.connect(f"file:{uri}?mode=ro", uri=True, isolation_level=None)
+        keeper = sqlite.connect(f"file:{uri}?mode=ro", uri=True, isolation_level=None, timeout=0)  # optional: no wait
         keeper.execute("PRAGMA user_version").fetchone()  # a read takes the shared lock it keeps till closed
     except sqlite.Error:
         return None  # then the close checkpoints, as before: slower, still correct

@@ -136,11 +136,13 @@ class PostgresLedger(SqlLedger):
                                         tcp_user_timeout=COMMAND_S * 1000)
                 return _Db(conn)
             except self._pg.Error as exc:
-                if any(word in str(exc) for word in FULL) and time.monotonic() + pause < give_up:
+                full = any(word in str(exc) for word in FULL)
+                if full and time.monotonic() + pause < give_up:
                     time.sleep(pause)
                     pause = min(pause * 2, 0.5)
                     continue
-                raise pg_error(self.where, exc, self.url) from None
+                error = pg_error(self.where, exc, self.url)
+                raise (LedgerBusy(error.what, error.fix) if full else error) from None  # full: doubt, not "down"
 
     def _reconnect(self) -> None:
         if self._db.conn.closed or self._db.conn.broken:
