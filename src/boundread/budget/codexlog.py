@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-from boundread.budget.logline import Impossible, LineReader, count_of, loads, unix_seconds
+from boundread.budget.logline import Impossible, LineReader, count_of, loads, unix_seconds, within_input
 from boundread.budget.model import UsageRecord
 from boundread.budget.transcript import open_regular
 from boundread.errors import BoundreadError
@@ -143,13 +143,11 @@ class CodexLines:
                 "input_tokens", "cached_input_tokens", "cache_write_input_tokens", "output_tokens"))
         except Impossible:
             return []
-        if cached + written > given:
-            warnings.append(f"{where}: cached {cached:,} + written {written:,} tokens exceed the input"
-                            f" {given:,}; the excess counted as input")
-            given = cached + written
+        uncached = within_input(given, cached, written, where, warnings)
+        given = uncached + cached + written  # the request's size, in the dedupe key
         return [UsageRecord(
             model=self.model or "unknown",
-            input=given - cached - written,
+            input=uncached,
             output=output,
             cache_read=cached,
             cache_write=written,

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
-from boundread.budget.logline import Impossible, LineReader, count_of, loads, unix_seconds
+from boundread.budget.logline import Impossible, LineReader, count_of, loads, unix_seconds, within_input
 from boundread.budget.model import UsageRecord
 
 SAFE_ID = re.compile(r"[0-9A-Za-z][0-9A-Za-z_-]{0,127}")  # a session id that is safe as a folder name
@@ -76,14 +76,10 @@ class CopilotLines:
             given, read, written, output = (count_of(usage, name, warnings, where) for name in FIELDS)
         except Impossible:
             return []
-        if read + written > given:
-            warnings.append(f"{where}: cache reads {read:,} + writes {written:,} exceed the input {given:,}; the"
-                            " excess counted as input")
-            given = read + written
         source = _text(accounting.get("sourceSessionId")) or self.root
         return [UsageRecord(
             model=_text(usage.get("model")) or "unknown",
-            input=given - read - written,
+            input=within_input(given, read, written, where, warnings),
             output=output,
             cache_read=read,
             cache_write=written,

@@ -93,3 +93,13 @@ def unix_seconds(value: object) -> float | None:
         digits = zone[1:].replace(":", "")
         shift = sign * (int(digits[:2]) * 3600 + int(digits[2:]) * 60)
     return base - shift + (float(frac) if frac else 0.0)
+
+
+def within_input(given: int, read: int, written: int, where: str, warnings: list[str]) -> int:
+    """The input count of a provider whose input includes its cache reads and writes (OpenAI, Copilot): the
+    uncached part, never below 0 - reads and writes over the input are counted as input, with a warning."""
+    if read + written > given:
+        warnings.append(f"{where}: cache reads {read:,} + writes {written:,} exceed the input {given:,}; the excess"
+                        " counted as input")
+        return 0
+    return given - read - written
