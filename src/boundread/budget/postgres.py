@@ -9,11 +9,11 @@ psycopg is imported only here, when a URL is configured; guard-check does not im
 
 pgbouncer in transaction mode hands each transaction to any server connection: nothing here is prepared on the
 server (``prepare_threshold=None``) and every setting is ``SET LOCAL`` inside the transaction it bounds, so no
-statement name or ``statement_timeout`` outlives it. Every operation (a read, a transaction) ends within
-``STATEMENT_MS``: the server's own timeouts end lock waits, and a watchdog shuts the socket of a server that
-stops answering (no timeout of libpq's notices a peer that acknowledges and says nothing). A COMMIT whose answer
-never came is ``LedgerBusy(ambiguous=True)``: the write is done again on a new connection, and its keys make it
-count once.
+statement name or ``statement_timeout`` outlives it. No statement waits more than ``STATEMENT_MS``: the server's
+own timeouts end lock waits, and a watch (``_Watch``) shuts the socket of a server that stops answering (no
+timeout of libpq's notices a peer that acknowledges and says nothing); a long transaction (an ingest) is fine.
+A COMMIT whose answer never came is ``LedgerBusy(ambiguous=True)``: the write is done again on a new connection,
+and its keys make it count once.
 
 SQLite's sidecar (``budget.limits.json``) notices a ledger file that was lost or replaced; a database is
 not lost that way (its server, backups and roles are the operator's), and another machine may legitimately
@@ -68,17 +68,58 @@ def placeholders(sql: str) -> str:
 
 
 class _Db:
-    """A psycopg connection whose ``execute`` takes the shared SQL."""
+    """A psycopg connection whose ``execute`` takes the shared SQL, each statement watched (``_Watch``)."""
 
-    def __init__(self, conn: Any) -> None:
+    def __init__(self, conn: Any, watch: _Watch) -> None:
         self.conn = conn
+        self.watch = watch
 
     def execute(self, sql: str, params: Sequence[object] = ()) -> Any:
         """Text parameters cleaned (``schema.clean``): PostgreSQL refuses NUL, which would stop ingest for good."""
-        return self.conn.execute(placeholders(sql), clean_params(tuple(params)))
+        self.watch.arm(self.conn)
+        try:
+            return self.conn.execute(placeholders(sql), clean_params(tuple(params)))
+        finally:
+            self.watch.disarm()
+
+    def script(self, sql: str) -> None:
+        """Statements without parameters, sent as one simple query (one round trip)."""
+        self.watch.arm(self.conn)
+        try:
+            self.conn.execute(sql)
+        finally:
+            self.watch.disarm()
 
     def close(self) -> None:
         self.conn.close()
+
+
+class _Watch:
+    """One thread per ledger that shuts the socket of a connection whose statement has waited ``STATEMENT_MS``:
+    a server that stops answering is noticed within that, whatever a transaction's length (ingest's are long)."""
+
+    def __init__(self) -> None:
+        self.conn: Any = None
+        self.deadline: float | None = None
+        self.fired = threading.Event()
+        self.stop = threading.Event()
+        self.thread: threading.Thread | None = None
+
+    def arm(self, conn: Any) -> None:
+        self.conn, self.deadline = conn, time.monotonic() + STATEMENT_MS / 1000
+        if self.thread is None:
+            self.thread = threading.Thread(target=self._run, daemon=True)
+            self.thread.start()
+
+    def disarm(self) -> None:
+        self.deadline = None
+
+    def _run(self) -> None:
+        while not self.stop.wait(0.1):
+            deadline = self.deadline
+            if deadline is not None and time.monotonic() > deadline:
+                self.deadline = None
+                _cut(self.conn, self.fired)
 
 
 def driver() -> Any:
@@ -112,13 +153,14 @@ class PostgresLedger(SqlLedger):
             what, _, fix = wrong.partition(" - ")
             raise LedgerError(what, fix)
         self._pg = driver()
+        self._watch = _Watch()
         self._connect_timeout = max(1, round(connect_timeout))
         self._db = self._connect()
         try:
             self._migrate()
             self._refresh_cache()
         except LedgerError:
-            self._db.close()
+            self.close()
             raise
 
     def __enter__(self) -> PostgresLedger:
@@ -134,7 +176,7 @@ class PostgresLedger(SqlLedger):
                                         connect_timeout=self._connect_timeout, keepalives=1,
                                         keepalives_idle=COMMAND_S // 2, keepalives_interval=1, keepalives_count=3,
                                         tcp_user_timeout=COMMAND_S * 1000)
-                return _Db(conn)
+                return _Db(conn, self._watch)
             except self._pg.Error as exc:
                 full = any(word in str(exc) for word in FULL)
                 if full and time.monotonic() + pause < give_up:
@@ -143,6 +185,10 @@ class PostgresLedger(SqlLedger):
                     continue
                 error = pg_error(self.where, exc, self.url)
                 raise (LedgerBusy(error.what, error.fix) if full else error) from None  # full: doubt, not "down"
+
+    def close(self) -> None:
+        self._watch.stop.set()
+        self._db.close()
 
     def _reconnect(self) -> None:
         if self._db.conn.closed or self._db.conn.broken:
@@ -156,27 +202,21 @@ class PostgresLedger(SqlLedger):
 
     @contextmanager
     def _bounded(self) -> Iterator[threading.Event]:
-        """One operation, ended by a watchdog that shuts the socket at ``STATEMENT_MS`` (psycopg then fails)."""
+        """One operation; ``fired`` tells that the watch cut a statement that waited too long (psycopg then fails)."""
         if self._db.conn.closed or self._db.conn.broken:
             self._reconnect()
-        fired = threading.Event()
-        timer = threading.Timer(STATEMENT_MS / 1000, _cut, (self._db.conn, fired))
-        timer.daemon = True
-        timer.start()
-        try:
-            yield fired
-        finally:
-            timer.cancel()
+        self._watch.fired.clear()
+        yield self._watch.fired
 
     @contextmanager
     def _tx(self) -> Iterator[_Db]:
         with self._bounded() as fired:
             db, committing = self._db, False
             try:
-                db.conn.execute(BEGIN)  # no parameters: one simple query, one round trip
+                db.script(BEGIN)  # no parameters: one simple query, one round trip
                 yield db
                 committing = True
-                db.execute("COMMIT")
+                db.script("COMMIT")
             except self._pg.Error as exc:
                 if not committing:
                     self._rollback()
