@@ -170,3 +170,25 @@ def test_budget_add_waits_out_a_lock_held_for_a_while(tmp_path: Path) -> None:
         holder.wait()
     with SqliteLedger() as ledger:
         assert ledger.totals(Scope("session", "s")).input == 7
+
+
+class _Slow(list):  # type: ignore[type-arg]
+    """Records that take their time to come (an ingest parsing a big transcript between statements)."""
+
+    def __iter__(self) -> Iterator[object]:
+        for rec in super().__iter__():
+            time.sleep(0.3)
+            yield rec
+
+
+def test_a_long_transaction_is_not_cut_only_a_statement_that_waits(
+    pg_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from boundread.budget import postgres
+    from boundread.budget.model import UsageRecord
+
+    monkeypatch.setattr(postgres, "STATEMENT_MS", 1000)  # each statement: 1 s at most
+    records = _Slow(UsageRecord("m", 1, key=f"k{i}") for i in range(6))
+    with PostgresLedger(pg_url) as ledger:
+        assert ledger.add_usage("s", records) == 6  # 1.8 s in all, well past 1 s: not a stall
+        assert ledger.totals(Scope("session", "s")).input == 6
