@@ -78,6 +78,7 @@ def open_ledger(url: str | None = None) -> Ledger:
         from boundread.budget.postgres import PostgresLedger
 
         return PostgresLedger(url)
+    from boundread.budget.schema import WRITE_WAIT_S
     from boundread.budget.sqlite import SqliteLedger
 
-    return SqliteLedger()
+    return SqliteLedger(wait=WRITE_WAIT_S)  # many first uses at once: each waits its turn to create the file

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
@@ -45,7 +46,9 @@ class SqliteLedger(SqlLedger):
 
     RETRY_S = WRITE_WAIT_S
 
-    def __init__(self, path: Path | str | None = None, *, recovering: bool = False) -> None:
+    def __init__(self, path: Path | str | None = None, *, recovering: bool = False, wait: float = 0.0) -> None:
+        """``wait``: how long to try again an opening that meets a lock (many first uses at once create and migrate
+        the file); 0, as for guard-check's fallback, which has its own bound: one lock wait only."""
         self.path = Path(path) if path is not None else ledger_path()
         self.sidecar = Path(sidecar.path_for(str(self.path)))
         if not recovering and not self.path.exists() and sidecar.lists_any(str(self.sidecar)):
@@ -54,6 +57,18 @@ class SqliteLedger(SqlLedger):
                 f"run `{sidecar.RECOVER}` (it recreates the ledger with the limits; spend is recounted"
                 " from the transcripts)",
             )
+        deadline, pause = time.monotonic() + wait, 0.05
+        while True:
+            try:
+                self._open(recovering)
+                return
+            except LedgerBusy:
+                if time.monotonic() + pause >= deadline:
+                    raise
+            time.sleep(pause)
+            pause = min(pause * 2, 0.5)
+
+    def _open(self, recovering: bool) -> None:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._db = sqlite3.connect(self.path, timeout=BUSY_MS / 1000, isolation_level=None, factory=_Connection)
