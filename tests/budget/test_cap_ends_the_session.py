@@ -264,3 +264,16 @@ def assistant_line_with_call(i: int, call: str) -> str:
     line = json.loads(assistant_line(i))
     line["message"]["content"] = [{"type": "tool_use", "id": call, "name": "Bash", "input": {"command": "ls"}}]
     return json.dumps(line)
+
+
+def test_a_retried_pre_tool_hook_counts_its_call_once(
+        backend: str, transcript: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A client that runs the hook again for the same call (the same tool_use_id) gets the same answer, and the
+    call counts once."""
+    budget("set", "--session", "s", "--max-calls", "2")
+    first = pre_tool_use("s", transcript, "echo 1", tool_use_id="toolu_a")
+    for _ in range(3):
+        assert guard(first, capsys) == {}
+    assert guard(pre_tool_use("s", transcript, "echo 2", tool_use_id="toolu_b"), capsys) == {}
+    third = guard(pre_tool_use("s", transcript, "echo 3", tool_use_id="toolu_c"), capsys)
+    assert "call limit reached: call 3 of max 2" in third["stopReason"]

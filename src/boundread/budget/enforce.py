@@ -57,6 +57,17 @@ def depth_of(payload: dict[str, Any]) -> int:
     return depth + spawn_depth(payload)
 
 
+def call_id_of(payload: dict[str, Any]) -> str | None:
+    """The client's id of this tool call (``tool_use_id``): the ledger records a call once under it, so a hook the
+    client retries, or a write whose answer was lost, counts once and gets the answer recorded."""
+    value = payload.get("tool_use_id")
+    if not isinstance(value, str) or not value:
+        return None
+    from boundread.budget.schema import clean
+
+    return clean(value)
+
+
 def project_of(payload: dict[str, Any]) -> str | None:
     """The project folder: ``$CLAUDE_PROJECT_DIR`` (Claude Code sets it for its hooks, Gemini CLI too), else the
     payload's ``cwd`` (or Cursor's first workspace root). The payload's cwd follows the agent's ``cd``; the project
@@ -105,10 +116,11 @@ def check_tool_call(payload: dict[str, Any], tool_name: str, tool_input: Any) ->
     tool_name = clean(tool_name)  # as every store keeps it: the same tool is one name in `calls`
 
     session, project, depth = session_of(payload) or "default", project_of(payload), depth_of(payload)
+    call_id = call_id_of(payload)
     try:  # sqlite3 and integers: see hookpath for the imports and the fsync it avoids
-        verdict = check(path, session, project, tool_name, tool_input, depth)
+        verdict = check(path, session, project, tool_name, tool_input, depth, call_id)
     except NeedsLedger:  # a migration to run, or a file to explain: the full ledger does both
-        verdict = _check_with_ledger(path, session, project, tool_name, tool_input, depth)
+        verdict = _check_with_ledger(path, session, project, tool_name, tool_input, depth, call_id)
     except Unusable as exc:  # it failed after finding this call's limits
         return unusable(path, str(exc), session, project, tool_input, limited=exc.limited)
     return _held(path, side, session, project, verdict)
@@ -187,19 +199,20 @@ def _check_postgres(url: str, payload: dict[str, Any], tool_name: str, tool_inpu
 
     stand_in = os.path.join(_state_dir(), "budget.postgres")  # noqa: PTH118 - its sidecar is the cache
     session, project, depth = session_of(payload) or "default", project_of(payload), depth_of(payload)
+    call_id = call_id_of(payload)
     start = time.monotonic()
     try:
-        return check(url, stand_in + ".limits.json", session, project, tool_name, tool_input, depth)
+        return check(url, stand_in + ".limits.json", session, project, tool_name, tool_input, depth, call_id)
     except NeedsLedger:  # tables to create or migrate, or no libpq to load: psycopg does both, in what is left
         left = max(ANSWER_S - (time.monotonic() - start), 1.0)
-        return _check_with_pg_ledger(url, stand_in, session, project, tool_name, tool_input, depth, left)
+        return _check_with_pg_ledger(url, stand_in, session, project, tool_name, tool_input, depth, left, call_id)
     except Unusable as exc:
         return unusable(stand_in, str(exc), session, project, tool_input, limited=exc.limited)
 
 
 def _check_with_pg_ledger(
     url: str, stand_in: str, session: str, project: str | None, tool_name: str, tool_input: Any, depth: int,
-    seconds: float,
+    seconds: float, call_id: str | None = None,
 ) -> str | None:
     """psycopg's check, bounded by the clock (``seconds``: what is left of pghook's ``ANSWER_S``): a frozen server,
     which no statement_timeout ends, denies the calls with a budget instead of hanging the agent."""
@@ -207,7 +220,7 @@ def _check_with_pg_ledger(
     import signal
 
     from boundread.budget.digest import action_digest
-    from boundread.budget.errors import LedgerError
+    from boundread.budget.errors import LedgerBusy, LedgerError
     from boundread.budget.ledgerurl import redact
     from boundread.budget.policy import decide
     from boundread.budget.postgres import PostgresLedger
@@ -233,9 +246,10 @@ def _check_with_pg_ledger(
     try:
         with PostgresLedger(url) as ledger:
             verdict = ledger.record_call(session, project, tool_name, action_digest(tool_name, tool_input), depth,
-                                         decide)
-    except LedgerError as exc:
-        return unusable(stand_in, str(exc), session, project, tool_input)
+                                         decide, call_id=call_id)
+    except LedgerError as exc:  # a server still full is doubt where this machine never saw the fleet's limits
+        doubt = isinstance(exc, LedgerBusy) and not os.path.exists(stand_in + ".limits.json")  # noqa: PTH110
+        return unusable(stand_in, str(exc), session, project, tool_input, limited=doubt)
     except _Late:  # limits may have been read: spend unknown, a limited call must not pass
         if previous is not None:
             signal.setitimer(signal.ITIMER_REAL, 0)
@@ -263,7 +277,8 @@ def _lost(path: str, payload: dict[str, Any], tool_input: Any) -> str | None:
 
 
 def _check_with_ledger(
-    path: str, session: str, project: str | None, tool_name: str, tool_input: Any, depth: int
+    path: str, session: str, project: str | None, tool_name: str, tool_input: Any, depth: int,
+    call_id: str | None = None,
 ) -> str | None:
     from pathlib import Path
 
@@ -275,7 +290,7 @@ def _check_with_ledger(
     try:
         with SqliteLedger(Path(path)) as ledger:
             digest = action_digest(tool_name, tool_input)
-            verdict = ledger.record_call(session, project, tool_name, digest, depth, decide)
+            verdict = ledger.record_call(session, project, tool_name, digest, depth, decide, call_id=call_id)
     except LedgerError as exc:
         return unusable(path, str(exc), session, project, tool_input)
     return None if verdict is None else str(verdict)

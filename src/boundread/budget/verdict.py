@@ -31,6 +31,9 @@ from boundread.budget.sqlbase import SqlLedger
 WARN = Decimal("0.8")  # past this share of a cap, counting the next request, the model is told to finish
 SHOW = Decimal("0.5")  # past this share, the model is told what is left
 OPENING = "boundread budget: "
+# The denies whose cause every later verdict sees again in the ledger's totals: no mark needed (on PostgreSQL the
+# mark is a psycopg connection, ~300 ms of CPU, on every denied call of a capped fleet)
+JUDGED_AGAIN = ("token budget reached", "cost cap reached", "call limit reached")
 ACTIVE_S = 60.0  # an agent whose last request is this much older than the session's last one is done
 _SILENT = ("SELECT COUNT(*) FROM agents a WHERE a.session = ? AND a.started > ? AND NOT EXISTS"
            " (SELECT 1 FROM usage u WHERE u.session = a.session AND u.agent = a.agent)")  # started, not heard from
@@ -221,7 +224,7 @@ def end_session(payload: dict[str, object], why: str) -> str:
 
     stop = (f"{OPENING}{why.partition(' - ')[0]} - the session ends here. To go on, change the limits from outside"
             " the session (`boundread budget set`), then resume it.")
-    if not payload:  # guard-check --path/--command: no session to end
+    if not payload or why.startswith(JUDGED_AGAIN):  # no session; or a cap every later hook finds reached again
         return stop
     try:
         with open_ledger() as ledger:
