@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
 from typing import Any
+
+_CALL_IDS = itertools.count(1)
 
 
 def assistant_line(
@@ -65,6 +68,6 @@ def pre_tool_use(session: str, transcript: Path, command: str, **extra: Any) -> 
         "hook_event_name": "PreToolUse",
         "tool_name": "Bash",
         "tool_input": {"command": command, "description": "run"},
-        "tool_use_id": "toolu_01",
+        "tool_use_id": f"toolu_{next(_CALL_IDS):06d}",  # a new id per call, as the clients give
         **extra,
     }

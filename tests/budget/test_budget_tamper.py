@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import itertools
 import json
 import shutil
 import sqlite3
@@ -23,6 +24,7 @@ from boundread.cli.budget import budget_app
 from boundread.guard.main import run as guard_check
 
 SESSION = "s-tamper"
+_CALL_IDS = itertools.count(1)
 USER = "ask the user to do it from their own terminal"
 
 
@@ -34,7 +36,7 @@ def _call(cwd: Path, command: str = "echo hi", session: str = SESSION) -> str | 
     """guard-check on one Bash PreToolUse payload: the deny reason, or None."""
     payload = {"session_id": session, "transcript_path": str(cwd / "t.jsonl"), "cwd": str(cwd),
                "hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": command},
-               "tool_use_id": "t1"}
+               "tool_use_id": f"t{next(_CALL_IDS)}"}  # a new id per call, as the clients give
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
         assert guard_check([], stdin=io.StringIO(json.dumps(payload))) == 0

@@ -79,13 +79,14 @@ def test_hook_flow_until_the_cost_cap_denies(tmp_path: Path, backend: str) -> No
 
 def test_repeat_policy_and_depth_from_hooks(tmp_path: Path, backend: str) -> None:
     assert run("set", "--session", "r", "--max-repeat", "3", "--max-depth", "0").exit_code == 0
-    payload = pre_tool_use("r", tmp_path / "t.jsonl", "ls")
-    sub = {**payload, "agent_id": "agent-1", "agent_type": "general-purpose"}
+    sub = {**pre_tool_use("r", tmp_path / "t.jsonl", "x"), "agent_id": "agent-1", "agent_type": "general-purpose"}
     assert "depth limit reached: depth 1 of max 0" in (enforce.check_tool_call(sub, "Bash", {"command": "x"}) or "")
-    assert enforce.check_tool_call(payload, "Bash", payload["tool_input"]) is None
-    assert enforce.check_tool_call(payload, "Bash", payload["tool_input"]) is None
-    third = enforce.check_tool_call(payload, "Bash", payload["tool_input"])
-    assert third is not None and "3 times in a row" in third
+    verdicts = []
+    for _ in range(3):  # the same command three times: three calls, each with its own id
+        payload = pre_tool_use("r", tmp_path / "t.jsonl", "ls")
+        verdicts.append(enforce.check_tool_call(payload, "Bash", payload["tool_input"]))
+    assert verdicts[:2] == [None, None]
+    assert verdicts[2] is not None and "3 times in a row" in verdicts[2]
 
 
 def test_no_ledger_means_no_work() -> None:
@@ -97,11 +98,11 @@ def test_no_ledger_means_no_work() -> None:
 def test_guard_check_subprocess_denies_on_the_repeat_policy(tmp_path: Path) -> None:
     pytest.importorskip("boundread.guard.main")
     assert run("set", "--session", "g", "--max-repeat", "3").exit_code == 0
-    payload = json.dumps(pre_tool_use("g", tmp_path / "t.jsonl", "ls -la"))
     code = "import sys; from boundread.guard.main import run; sys.exit(run(sys.argv[1:]))"
     env = {**os.environ, "PYTHONPATH": SRC}
     outs = [
-        subprocess.run([sys.executable, "-c", code], input=payload, capture_output=True, text=True, env=env, timeout=60)
+        subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=60,
+                       input=json.dumps(pre_tool_use("g", tmp_path / "t.jsonl", "ls -la")))
         for _ in range(3)
     ]
     assert [o.stdout for o in outs[:2]] == ["", ""]

@@ -6,6 +6,7 @@ down, one that accepts and never answers, a wrong password, and a connection dro
 
 from __future__ import annotations
 
+import itertools
 import json
 import multiprocessing
 import os
@@ -31,13 +32,15 @@ from boundread.budget.policy import decide
 from boundread.budget.postgres import PostgresLedger
 from boundread.cli.budget import budget_app
 
+_CALL_IDS = itertools.count(1)  # a new tool_use_id per call, as the clients give
+
 SRC = Path(__file__).resolve().parents[2] / "src"
 CONSOLE = "import sys; sys.argv[1:] = ['guard-check']; from boundread.__main__ import main; main()"
 
 
 def _payload(session: str, command: str = "ls") -> dict[str, Any]:
     return {"session_id": session, "hook_event_name": "PreToolUse", "tool_name": "Bash",
-            "tool_input": {"command": command}, "cwd": "/", "tool_use_id": "t1"}
+            "tool_input": {"command": command}, "cwd": "/", "tool_use_id": f"t{next(_CALL_IDS)}"}
 
 
 def _guard_check(url: str, state: Path, payload: dict[str, Any]) -> subprocess.CompletedProcess[str]:

@@ -8,6 +8,7 @@ it leaves open stays bounded.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import multiprocessing
 import os
@@ -30,6 +31,8 @@ from boundread.budget.model import BudgetLimits, Scope, UsageRecord
 from boundread.budget.policy import decide
 from boundread.budget.sqlite import SqliteLedger
 
+_CALL_IDS = itertools.count(1)  # a new tool_use_id per call, as the clients give
+
 SRC = Path(__file__).resolve().parents[2] / "src"
 CONSOLE = "import sys; sys.argv[1:] = ['guard-check']; from boundread.__main__ import main; main()"
 SLOW = {"dataclasses", "typing", "json", "re", "pathlib", "inspect", "contextlib", "decimal", "hashlib", "enum"}
@@ -45,7 +48,7 @@ def _env() -> dict[str, str]:
 
 def _read_payload(path: Path, session: str = "s1") -> dict[str, object]:
     return {"session_id": session, "hook_event_name": "PreToolUse", "tool_name": "Read",
-            "tool_input": {"file_path": str(path)}, "cwd": str(path.parent), "tool_use_id": "t1"}
+            "tool_input": {"file_path": str(path)}, "cwd": str(path.parent), "tool_use_id": f"t{next(_CALL_IDS)}"}
 
 
 def _guard_check(payload: dict[str, object], cwd: Path) -> tuple[set[str], str]:

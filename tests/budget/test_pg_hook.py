@@ -6,6 +6,7 @@ allowed call, the same verdicts and the same rows as the ledger API, and the han
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import subprocess
@@ -24,6 +25,8 @@ from boundread.budget.hookpath import NeedsLedger
 from boundread.budget.model import BudgetLimits, Scope, UsageRecord
 from boundread.budget.policy import decide
 from boundread.budget.postgres import PostgresLedger
+
+_CALL_IDS = itertools.count(1)  # a new tool_use_id per call, as the clients give
 
 
 def _ledger(url: str, limits: list[tuple[Scope, BudgetLimits]], tokens: int, nanos: int) -> PostgresLedger:
@@ -65,7 +68,7 @@ def test_an_allowed_call_imports_no_psycopg_and_nothing_slow(pg_url: str, tmp_pa
     with PostgresLedger(pg_url) as ledger:
         ledger.set_limits(Scope("session", "s1"), BudgetLimits(max_usd=Decimal(100), max_calls=100_000))
     payload = {"session_id": "s1", "hook_event_name": "PreToolUse", "tool_name": "Bash",
-               "tool_input": {"command": "ls"}, "cwd": str(tmp_path), "tool_use_id": "t1"}
+               "tool_input": {"command": "ls"}, "cwd": str(tmp_path), "tool_use_id": f"t{next(_CALL_IDS)}"}
     env = {**_env(), "BOUNDREAD_LEDGER_URL": pg_url, "BOUNDREAD_STATE_DIR": str(tmp_path / "state")}
     result = subprocess.run([sys.executable, "-X", "importtime", "-c", CONSOLE], input=json.dumps(payload),
                             capture_output=True, text=True, env=env, cwd=tmp_path, timeout=60, check=True)

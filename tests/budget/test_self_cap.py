@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import itertools
 import json
 import os
 import shutil
@@ -23,6 +24,8 @@ from boundread.budget.ledger import ledger_path
 from boundread.budget.sidecar import path_for, seal_for
 from boundread.cli.budget import budget_app
 from boundread.guard.main import run as guard_check
+
+_CALL_IDS = itertools.count(1)  # a new tool_use_id per call, as the clients give
 
 SESSION = "capped-1"
 CAP = 30
@@ -44,7 +47,8 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def _answer(project: Path, tool: str, tool_input: dict[str, object], session: str = SESSION) -> str | None:
     """guard-check on one PreToolUse payload: the deny reason, or None when the call may run."""
     payload = {"session_id": session, "transcript_path": str(project / "t.jsonl"), "cwd": str(project),
-               "hook_event_name": "PreToolUse", "tool_name": tool, "tool_input": tool_input, "tool_use_id": "t1"}
+               "hook_event_name": "PreToolUse", "tool_name": tool, "tool_input": tool_input,
+               "tool_use_id": f"t{next(_CALL_IDS)}"}
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
         code = guard_check([], stdin=io.StringIO(json.dumps(payload)))
@@ -276,7 +280,7 @@ def _imports(project: Path, command: str, session: str = SESSION) -> tuple[set[s
     env = {k: v for k, v in os.environ.items() if not k.startswith("BOUNDREAD_GUARD_")}
     env["PYTHONPATH"] = str(Path(__file__).resolve().parents[2] / "src")
     payload = {"session_id": session, "cwd": str(project), "hook_event_name": "PreToolUse", "tool_name": "Bash",
-               "tool_input": {"command": command}, "tool_use_id": "t1", "transcript_path": "/t"}
+               "tool_input": {"command": command}, "tool_use_id": f"t{next(_CALL_IDS)}", "transcript_path": "/t"}
     done = subprocess.run([sys.executable, "-X", "importtime", "-c", CONSOLE], input=json.dumps(payload),
                           capture_output=True, text=True, env=env, cwd=project, timeout=60, check=True)
     return {line.split("|")[-1].strip() for line in done.stderr.splitlines() if line.startswith("import time:")}, \
