@@ -28,9 +28,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-from boundread.budget.logline import Impossible, LineReader, count_of, loads, unix_seconds, within_input
+from boundread.budget.logline import Impossible, LineReader, count_of, loads, open_regular, unix_seconds, within_input
 from boundread.budget.model import UsageRecord
-from boundread.budget.transcript import open_regular
 from boundread.errors import BoundreadError
 
 LOOKBACK = 8 << 20  # how far back a read that starts mid-turn looks for the turn's model

@@ -27,9 +27,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
-from boundread.budget.logline import Impossible, LineReader, count_of, loads, unix_seconds
+from boundread.budget.logline import Impossible, LineReader, count_of, loads, open_regular, unix_seconds
 from boundread.budget.model import UsageRecord
-from boundread.budget.transcript import open_regular
 from boundread.errors import BoundreadError
 
 SAFE_ID = re.compile(r"[0-9A-Za-z][0-9A-Za-z_-]{0,127}")  # a session id that is safe in a glob and a path

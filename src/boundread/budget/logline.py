@@ -9,11 +9,14 @@ from __future__ import annotations
 
 import calendar
 import json
+import os
 import re
+import stat
 from pathlib import Path
 from typing import IO, Any, Protocol
 
 from boundread.budget.model import UsageRecord
+from boundread.errors import NotFound
 
 ABSURD = 100_000_000  # more tokens than any context window holds: recorded, but warned about
 IMPOSSIBLE = 10**12  # past this no count is real: the record is skipped (priced, summed: SQLite's int64 overflows)
@@ -103,3 +106,29 @@ def within_input(given: int, read: int, written: int, where: str, warnings: list
                         " counted as input")
         return 0
     return given - read - written
+
+
+def open_regular(path: Path) -> IO[bytes]:
+    """``path`` opened for reading, when it is a regular file (a FIFO or a device never ends: NotFound)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    except OSError as exc:
+        raise NotFound(f"cannot read transcript {path}: {exc.strerror}", "pass an existing --transcript") from exc
+    mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        raise NotFound(f"transcript {path} is {kind_of(mode)}, not a regular file", "pass the session's .jsonl file")
+    return os.fdopen(fd, "rb")
+
+
+def kind_of(mode: int) -> str:
+    """What a file that is not a regular file is, for a message ("a FIFO", "a device", ...)."""
+    if stat.S_ISFIFO(mode):
+        return "a FIFO"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISDIR(mode):
+        return "a directory"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a file"

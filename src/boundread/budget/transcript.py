@@ -20,7 +20,7 @@ from typing import IO, Any
 
 from boundread.budget.claudelog import ClaudeLines
 from boundread.budget.ledger import Ledger
-from boundread.budget.logline import LineReader
+from boundread.budget.logline import LineReader, kind_of, open_regular
 from boundread.budget.model import UsageRecord
 from boundread.budget.prices import Pricer
 from boundread.errors import NotFound
@@ -178,36 +178,6 @@ def _resume_at(stream: IO[bytes], start: int, path: Path, warnings: list[str]) -
     return 0
 
 
-def open_regular(path: Path) -> IO[bytes]:
-    """``path`` opened for reading, when it is a regular file (a FIFO or a device never ends: NotFound)."""
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
-    except OSError as exc:
-        raise NotFound(f"cannot read transcript {path}: {exc.strerror}", "pass an existing --transcript") from exc
-    mode = os.fstat(fd).st_mode
-    if not stat.S_ISREG(mode):
-        os.close(fd)
-        raise NotFound(f"transcript {path} is {_kind(mode)}, not a regular file", "pass the session's .jsonl file")
-    return os.fdopen(fd, "rb")
-
-
-def kind_of(mode: int) -> str:
-    """What a file that is not a regular file is, for a message ("a FIFO", "a device", ...)."""
-    return _kind(mode)
-
-
-def _kind(mode: int) -> str:
-    if stat.S_ISFIFO(mode):
-        return "a FIFO"
-    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "a device"
-    if stat.S_ISDIR(mode):
-        return "a directory"
-    if stat.S_ISSOCK(mode):
-        return "a socket"
-    return "not a file"
-
-
 def _skip_line(stream: Any, already: int) -> int:
     """Read past the rest of an over-long line (to the file's end if it has none); its full length.
 
@@ -264,9 +234,9 @@ def ingest_all(
             continue
         if not stat.S_ISREG(st.st_mode):  # a device or a FIFO never ends: the first is refused, others skipped
             if i == 0:
-                raise NotFound(f"transcript {path} is {_kind(st.st_mode)}, not a regular file",
+                raise NotFound(f"transcript {path} is {kind_of(st.st_mode)}, not a regular file",
                                "pass the session's .jsonl file")
-            notes.append(f"{path} is {_kind(st.st_mode)}, not a regular file; skipped")
+            notes.append(f"{path} is {kind_of(st.st_mode)}, not a regular file; skipped")
             continue
         if st.st_size == start:
             unchanged += 1
