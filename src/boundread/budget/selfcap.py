@@ -53,20 +53,19 @@ substring test, ``suspect``) pays nothing more; the sidecar is read only for a s
 """
 
 # os.path on purpose, not pathlib: this runs on the hook path (guard-check), where pathlib costs start-up.
-# ruff: noqa: PTH100, PTH109, PTH110, PTH111, PTH118, PTH119, PTH120
+# ruff: noqa: PTH109, PTH111, PTH118
 from __future__ import annotations
 
 import os
+
+from boundread.budget.selfwords import DEPTH_ENV, FILE_NAMES, PROTECTED_ENV, USER_ACTION, Protected, reason
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-#: Variables a command may not set, export or unset in a session with a budget.
-PROTECTED_ENV = ("BOUNDREAD_STATE_DIR", "BOUNDREAD_LEDGER_URL", "BOUNDREAD_BUDGET_PRICES", "XDG_STATE_HOME",
-                 "XDG_CONFIG_HOME")
-DEPTH_ENV = "BOUNDREAD_DEPTH"
-FILE_NAMES = ("budget.sqlite3", "budget.limits.json", "budget.postgres.limits.json")
+__all__ = ["DEPTH_ENV", "FILE_NAMES", "PROTECTED_ENV", "USER_ACTION", "Protected", "reason", "refusal"]
+
 _READ_TOOLS = frozenset({"read", "read_file", "read_many_files", "glob", "grep", "ls", "list_directory",
                          "search_file_content", "view", "notebookread", "webfetch", "websearch", "todowrite",
                          "task", "agent"})
@@ -79,53 +78,6 @@ _PROGRAMS = frozenset({"rm", "rmdir", "mv", "shred", "truncate", "unlink", "find
                        "eval", "xargs", "source", "bash", "sh", "zsh", "dash", "perl", "ruby", "node", "php",
                        "python", "python3", "awk", "env", "sudo", "export", "unset", "trash", "srm", "wipe"})
 _SEPARATORS = str.maketrans(dict.fromkeys(";|&()`$<>{}\n\t", " "))
-USER_ACTION = ("an agent may not change its own budget: stop, and ask the user to do it from their own terminal"
-               " (outside this agent)")
-
-
-class Protected:
-    """What a session with a budget may not change: the state folder, the seal, the user config (``roots``);
-    the strings that name one of them or the budget's files (``names``, lower case: code and a word whose value
-    is unknown are read for them); those and the looser ones the cheap test looks for (``triggers``: boundread,
-    budget, the folders above); whether the ledger file is there (``budget recover`` is then a repair).
-    Only strings are made up front: the disk (``roots``' real paths, ``ledger_there``) is asked when needed."""
-
-    __slots__ = ("_places", "_roots", "ledger", "names", "state", "triggers")
-
-    def __init__(self, state: str, ledger: str) -> None:
-        from boundread.budget.ledgerurl import user_config
-        from boundread.budget.sidecar import path_for, seal_for
-
-        self.state, self.ledger = os.path.abspath(state), ledger
-        seal = seal_for(path_for(ledger))
-        self._places = [os.path.normpath(p) for p in (self.state, os.path.dirname(user_config()), seal) if p]
-        self._roots: tuple[str, ...] | None = None
-        home = os.path.expanduser("~")
-        names = {*FILE_NAMES, *(os.path.basename(seal) for seal in [seal] if seal)}
-        loose = {"boundread", "budget", "xdg_", "sqlite", "limits.json"}
-        for root in self._places:
-            names.add(root)
-            loose.add(os.path.basename(root))
-            if root.startswith(home + os.sep):
-                rel = root[len(home) + 1:]
-                names.update({"~/" + rel, "$home/" + rel, "${home}/" + rel})
-                (names if os.sep in rel else loose).add(rel)  # `.local/state/boundread`, not `.config` alone
-                loose.add(os.path.dirname(rel))  # `cd ~/.local/state && rm -rf b*`
-        self.names = tuple(sorted({name.lower() for name in names if len(name) >= 4}))
-        self.triggers = tuple(sorted({name.lower() for name in names | loose if len(name) >= 4}))
-
-    @property
-    def roots(self) -> tuple[str, ...]:
-        """The protected places, each as named and as the disk resolves it (a state folder behind a link)."""
-        if self._roots is None:
-            self._roots = tuple(dict.fromkeys([*self._places, *(os.path.realpath(p) for p in self._places)]))
-        return self._roots
-
-    @property
-    def ledger_there(self) -> bool:
-        return os.path.exists(self.ledger)
-
-
 def command_of(tool_input: Any) -> str | None:
     """The shell command a tool call runs (an argv list joined as the shell guard joins it), or None."""
     if not isinstance(tool_input, dict):
@@ -194,9 +146,3 @@ def _inside(path: str, cwd: str | None, protected: Protected) -> bool:
             if candidate == root or candidate.startswith(root.rstrip(os.sep) + os.sep):
                 return True
     return False
-
-
-def reason(what: str, why: str, fix: str = "") -> str:
-    """One line: what was refused, why, and what the user (not the agent) must do."""
-    shown = what if len(what) <= 160 else what[:157] + "..."
-    return f"`{shown}` {why} - {USER_ACTION}{': ' + fix if fix else ''}."

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import os
 
-from boundread.budget.selfcap import DEPTH_ENV, PROTECTED_ENV, Protected, reason
+from boundread.budget.selfwords import DEPTH_ENV, PROTECTED_ENV, Protected, reason
 from boundread.guard.shell.effects import Effects, Run, effects
 from boundread.guard.shell.launch import base
 

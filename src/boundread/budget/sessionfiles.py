@@ -108,7 +108,6 @@ def _head(path: Path) -> bytes:
 def files_of(path: Path, payload: dict[str, Any] | None = None) -> SessionFiles:
     """The files of the session ``path`` belongs to, ``path`` first; ``payload``: the hook's, for its ids."""
     from boundread.budget import codexlog, copilotlog, geminilog
-    from boundread.budget.transcript import session_of_path
 
     payload = payload or {}
     sid = payload.get("session_id") or payload.get("sessionId")
@@ -286,3 +285,10 @@ def _tail_has(path: Path, needle: bytes) -> bool:
             return needle in f.read()
     except OSError:
         return False
+
+
+def session_of_path(path: Path) -> str:
+    """``<session>.jsonl`` -> its stem; ``<session>/subagents/agent-<id>.jsonl`` -> the parent's session."""
+    if path.parent.name == "subagents" and path.parent.parent.name:
+        return path.parent.parent.name
+    return path.stem

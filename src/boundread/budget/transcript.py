@@ -192,13 +192,6 @@ def _skip_line(stream: Any, already: int) -> int:
     return length
 
 
-def session_of_path(path: Path) -> str:
-    """``<session>.jsonl`` -> its stem; ``<session>/subagents/agent-<id>.jsonl`` -> the parent's session."""
-    if path.parent.name == "subagents" and path.parent.parent.name:
-        return path.parent.parent.name
-    return path.stem
-
-
 def ingest_all(
     ledger: Ledger,
     paths: Sequence[Path],
