@@ -277,3 +277,23 @@ def test_a_retried_pre_tool_hook_counts_its_call_once(
     assert guard(pre_tool_use("s", transcript, "echo 2", tool_use_id="toolu_b"), capsys) == {}
     third = guard(pre_tool_use("s", transcript, "echo 3", tool_use_id="toolu_c"), capsys)
     assert "call limit reached: call 3 of max 2" in third["stopReason"]
+
+
+def test_waiting_for_a_call_finds_it_in_a_line_longer_than_the_tail(tmp_path: Path) -> None:
+    """A Write of a big file: the request's line is longer than the 256 KiB searched at first, and the call's id
+    comes first in it. It is found at once, not after the whole wait."""
+    from boundread.budget import sessionfiles
+
+    line = json.loads(assistant_line_with_call(0, "toolu_big"))
+    line["message"]["content"][0]["input"] = {"file_path": "big.txt", "content": "x" * 600_000}
+    path = tmp_path / "t.jsonl"
+    path.write_text(json.dumps(line) + "\n", encoding="utf-8")
+    payload = {"tool_use_id": "toolu_big", "transcript_path": str(path)}
+    assert sessionfiles.settle_call(payload, limit=5) < 1
+
+
+def test_with_no_budget_anywhere_the_hook_does_not_wait_for_the_call(
+        transcript: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    write_transcript(transcript, 0, 1)
+    code, answer, err = hook(post_tool_use("s", transcript, tool_use_id="toolu_never_written"), capsys)
+    assert (code, answer) == (0, None) and "waited" not in err

@@ -44,12 +44,22 @@ def ingest_payload(text: str, session: str | None = None) -> SessionIngest:
     if stopping and writing is not None and sessionfiles.regular(writing):
         final = payload.get("last_assistant_message")
         waited = sessionfiles.settle(writing, final if isinstance(final, str) else None)
-    elif found.client == "claude" and payload.get("hook_event_name") in ("PostToolUse", "PostToolUseFailure"):
-        waited = sessionfiles.settle_call(payload)  # the request that made the call may still be in the buffer
+    elif found.client == "claude" and payload.get("hook_event_name") in ("PostToolUse", "PostToolUseFailure") \
+            and _limits_anywhere():  # the verdict needs the request that made the call, maybe still in the buffer
+        waited = sessionfiles.settle_call(payload)
     sid = session or session_of(payload) or found.session
     with open_ledger() as ledger:
         return ingest_all(ledger, found.paths, session=sid, project=project_of(payload), waited=waited,
                           readers=found.readers)
+
+
+def _limits_anywhere() -> bool:
+    """Whether a budget is set anywhere (a fleet ledger, or limits beside the SQLite ledger): else no verdict comes,
+    and nothing is worth waiting for."""
+    from boundread.budget.ledger import ledger_path, ledger_url
+    from boundread.budget.sidecar import lists_any, path_for
+
+    return bool(ledger_url()) or lists_any(path_for(str(ledger_path())))
 
 
 def describe(result: SessionIngest) -> str:

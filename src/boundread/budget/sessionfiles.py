@@ -35,6 +35,7 @@ QUIET = 0.3  # seconds without growth that count as settled when the final messa
 LIMIT = 2.0  # the longest a hook waits: the agent waits for the hook
 POLL = 0.02
 TAIL = 256 * 1024  # how much of the file's end is searched for the final message
+LONG_LINE = 16 << 20  # the longest last line searched for a call's id (transcript.MAX_LINE)
 
 
 def transcripts(parent: Path, extra: Path | None = None) -> list[Path]:
@@ -276,13 +277,23 @@ def _path_of(value: object) -> Path | None:
 
 
 def _tail_has(path: Path, needle: bytes) -> bool:
-    """Whether the last ``TAIL`` bytes of ``path`` (a regular file: never a FIFO) hold ``needle``."""
+    """Whether the end of ``path`` (a regular file: never a FIFO) holds ``needle``: its last ``TAIL`` bytes, or, when
+    its last line is longer (a Write of a big file: the call's id comes first in it), that whole line, read back
+    to its start in ``TAIL`` steps, at most ``LONG_LINE`` bytes."""
     if not regular(path):
         return False
     try:
         with path.open("rb") as f:
-            f.seek(max(0, f.seek(0, 2) - TAIL))
-            return needle in f.read()
+            end = f.seek(0, 2)
+            start = max(0, end - TAIL)
+            f.seek(start)
+            chunk = f.read()
+            while needle not in chunk and b"\n" not in chunk.rstrip(b"\n") and start > 0 and end - start < LONG_LINE:
+                step = min(TAIL, start)
+                start -= step
+                f.seek(start)
+                chunk = f.read(step) + chunk
+            return needle in chunk
     except OSError:
         return False
 
