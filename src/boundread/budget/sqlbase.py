@@ -126,6 +126,7 @@ class SqlLedger:
         project: str | None = None,
         transcript: tuple[str, int] | None = None,
         warnings: int = 0,
+        rewind: bool = False,
     ) -> int:
         """Record usage and the transcript offset, atomically; each model request once in the whole ledger.
 
@@ -136,8 +137,8 @@ class SqlLedger:
         (ccusage's rule).
         """
         keyed = all(records[i].key is not None for i in range(len(records)))
-        return self._again(lambda: self._add_usage(session, records, project, transcript, warnings), keyed=keyed,
-                           seconds=self.RETRY_S)
+        return self._again(lambda: self._add_usage(session, records, project, transcript, warnings, rewind),
+                           keyed=keyed, seconds=self.RETRY_S)
 
     def _add_usage(
         self,
@@ -146,6 +147,7 @@ class SqlLedger:
         project: str | None,
         transcript: tuple[str, int] | None,
         warnings: int,
+        rewind: bool = False,
     ) -> int:
         added = 0
         deltas: dict[str, list[int]] = {session: [0, 0, 0, 0, 0]}
@@ -182,10 +184,11 @@ class SqlLedger:
                     " cache_write=cache_write+?, cost_nanos=cost_nanos+?, warnings=warnings+? WHERE id = ?",
                     (*delta, warnings if sid == session else 0, sid),
                 )
-            if transcript:
+            if transcript:  # the offset only grows, unless the file was cut or rewritten and read again (rewind)
+                kept = 'excluded."offset"' if rewind else f'{self.GREATEST}(offsets."offset", excluded."offset")'
                 db.execute(
                     'INSERT INTO offsets(path, "offset", session) VALUES (?, ?, ?) ON CONFLICT(path)'
-                    f' DO UPDATE SET "offset" = {self.GREATEST}(offsets."offset", excluded."offset")',
+                    f' DO UPDATE SET "offset" = {kept}',
                     (*transcript, session),
                 )
         return added

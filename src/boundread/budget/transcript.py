@@ -105,7 +105,9 @@ def _ingest_one(
     recorded_warnings = 0
     batch: dict[str, UsageRecord] = {}
     stream = open_regular(path)
+    stored = start
     offset = start = _resume_at(stream, start, path, warnings)
+    rewind = stored > 0 and start == 0  # cut or rewritten: the stored offset goes back to what this read reaches
 
     def flush() -> int:
         nonlocal recorded_warnings, pricer
@@ -118,6 +120,7 @@ def _ingest_one(
             project=project,
             transcript=(name, offset),
             warnings=len(warnings) - recorded_warnings,
+            rewind=rewind,
         )
         recorded_warnings = len(warnings)
         batch.clear()
@@ -152,7 +155,7 @@ def _ingest_one(
                     batch[rec.key] = rec
             if len(batch) >= BATCH:
                 records += flush()
-        if found or start:  # a file that never yielded a request leaves no session (and no offset: read again)
+        if found or start or rewind:  # a file that never yielded a request leaves no session (no offset: read again)
             records += flush()
     return IngestResult(name, sid, start, offset, lines, records, found - records, tuple(warnings))
 
