@@ -297,3 +297,32 @@ def test_with_no_budget_anywhere_the_hook_does_not_wait_for_the_call(
     write_transcript(transcript, 0, 1)
     code, answer, err = hook(post_tool_use("s", transcript, tool_use_id="toolu_never_written"), capsys)
     assert (code, answer) == (0, None) and "waited" not in err
+
+
+def test_a_prompt_is_refused_when_a_locked_ledger_cannot_say_what_was_spent(
+        transcript: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Another process holds the ledger: the hook gives up within its bound (the agent waits for it), and a new
+    prompt of a session with a budget is refused rather than let through with its spend unknown."""
+    import subprocess
+    import sys
+    import time
+
+    from boundread.budget.ledger import ledger_path
+
+    budget("set", "--session", "s", "--max-tokens", "1000000")
+    write_transcript(transcript, 0, 1)
+    holder = subprocess.Popen([sys.executable, "-c", "import sqlite3, sys, time\n"
+                               f"db = sqlite3.connect({str(ledger_path())!r}, isolation_level=None)\n"
+                               "db.execute('BEGIN EXCLUSIVE'); print('held', flush=True); time.sleep(60)"],
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+        begin = time.monotonic()
+        code, answer, err = hook(prompt("s", transcript), capsys)
+        took = time.monotonic() - begin
+    finally:
+        holder.kill()
+        holder.wait()
+    assert took < hookcli.HOOK_S + 4, f"{took:.1f} s: the hook's bound is {hookcli.HOOK_S:g} s and one lock wait"
+    assert code == 0 and answer is not None and answer["decision"] == "block", err
+    assert "spend is unknown" in answer["reason"]

@@ -12,8 +12,11 @@ final message to reach the file (see ``sessionfiles.settle``).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
+from collections.abc import Iterator
+from pathlib import Path
 from typing import IO, Any
 
 from boundread.budget.hookanswer import PROMPT_EVENTS, agent_of
@@ -77,12 +80,18 @@ def main(stdin: IO[str] | None = None) -> int:
     text = "" if stream is None or stream.isatty() else stream.read()
     result: SessionIngest | None = None
     failed: BoundreadError | None = None
-    try:
-        result = ingest_payload(text)
-    except BoundreadError as exc:
-        failed = exc
     payload = _payload(text)
-    body = verdict_reply(payload, result) if payload else {}
+    body: dict[str, Any] = {}
+    try:
+        with _within(HOOK_S):  # a ledger locked elsewhere, a server that stops answering: the agent waits for us
+            try:
+                result = ingest_payload(text)
+            except BoundreadError as exc:
+                failed = exc
+            body = verdict_reply(payload, result) if payload else {}
+    except _Late:
+        sys.stderr.write(f"boundread: warning: the budget ledger did not answer within {HOOK_S:g} s\n")
+        body = doubt_reply(payload, f"the budget ledger did not answer within {HOOK_S:g} s")
     reply = json.dumps(body, ensure_ascii=False) + "\n" if body else ""
     codex_turn = agent_of(payload) == "codex" and payload.get("hook_event_name") not in PROMPT_EVENTS
     if body.get("continue") is False and codex_turn:  # Codex 0.171 goes on after continue:false: interrupt it
@@ -134,8 +143,60 @@ def verdict_reply(payload: dict[str, Any], result: SessionIngest | None) -> dict
             verdict = after_request(ledger, session, project_of(payload), fresh=fresh)
     except LedgerError as exc:
         sys.stderr.write(f"boundread: warning: no budget verdict: {exc}\n")
-        return {}
+        return doubt_reply(payload, str(exc))
     return answer(payload, verdict)
+
+
+def doubt_reply(payload: dict[str, Any], why: str) -> dict[str, Any]:
+    """When the ledger cannot say: a new prompt of a session with a budget is refused (its spend is unknown, as
+    guard-check denies its calls then); anything else gets no answer - the next hook asks again."""
+    from boundread.budget.enforce import project_of, session_of
+    from boundread.budget.hookanswer import answer
+    from boundread.budget.ledger import ledger_path, ledger_url
+    from boundread.budget.schema import scope_key
+    from boundread.budget.sidecar import has_scope, path_for
+    from boundread.budget.verdict import OPENING, Verdict
+
+    if payload.get("hook_event_name") not in PROMPT_EVENTS:
+        return {}
+    keys = [scope_key("session", session_of(payload) or "default"), scope_key("global")]
+    project = project_of(payload)
+    if project:  # the folder and each one above it: the session's first project is one of them
+        here = Path(project)
+        keys += [scope_key("project", str(folder)) for folder in (here, *here.parents)]
+    if not ledger_url() and not has_scope(path_for(str(ledger_path())), keys):
+        return {}
+    return answer(payload, Verdict(stop=f"{OPENING}{why} - the session's spend is unknown, so this prompt waits:"
+                                        " send it again in a moment, or run `boundread budget status` to see why"))
+
+
+HOOK_S = 8.0  # the whole ingest hook: the verdict comes before the agent's next request, which waits for it
+
+
+class _Late(Exception):
+    """The hook ran past ``HOOK_S``."""
+
+
+@contextlib.contextmanager
+def _within(seconds: float) -> Iterator[None]:
+    """Raise ``_Late`` in this thread after ``seconds`` (SIGALRM; where there is none, no bound). A statement
+    waiting in SQLite's C code ends its own wait first (``BUSY_MS``)."""
+    import signal
+
+    def late(*_: object) -> None:
+        raise _Late
+
+    try:
+        previous = signal.signal(signal.SIGALRM, late)
+    except (ValueError, AttributeError):  # not the main thread, or no SIGALRM
+        yield
+        return
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
 
 
 def open_budget_ledger() -> SqlLedger:
