@@ -210,7 +210,7 @@ def test_a_number_below_its_floor_is_a_usage_error(log: Path, args: tuple[str, .
 
 def test_main_help_lines_end_at_a_sentence() -> None:
     text = run("--help").stdout.replace("│", " ")
-    assert "for an agent; --budget also records what a Claude Code session spends." in " ".join(text.split())
+    assert "for an agent; --budget also records what a session spends and ends it at a cap." in " ".join(text.split())
     words = " ".join(text.split())
     assert "Exit status" not in text and "the budget hooks, Codex's hook trust, Gemini's folder trust." in words
 
