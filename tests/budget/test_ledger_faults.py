@@ -263,3 +263,23 @@ def test_the_sidecar_follows_every_change_of_limits() -> None:
     with SqliteLedger():
         pass
     assert sidecar.read(str(side)) == {"global": {"max_depth": 2}}
+
+
+def test_recover_keeps_the_spawns_a_halt_and_which_agent_spent(tmp_path: Path) -> None:
+    """What schema v4 and v5 added is salvaged too: the spawns --max-agents counts would otherwise start from 0."""
+    path = _ledger_with_budget(rows=5)
+    with closing(sqlite3.connect(path)) as db:
+        db.execute("INSERT INTO agents(session, agent, parent, depth, started) VALUES ('b', 'kid', NULL, 1, 1.0)")
+        db.execute("UPDATE sessions SET halted = 'repeat policy' WHERE id = 'f1'")
+        db.execute("UPDATE usage SET agent = 'kid', at = 2.0 WHERE session = 'f1'")
+        db.commit()
+        (root,) = db.execute("SELECT rootpage FROM sqlite_master WHERE name = 'usage_by_key'").fetchone()
+    with open(path, "r+b") as f:
+        f.seek((root - 1) * 4096)
+        f.write(b"\xa5" * 4096)
+    result = recover(path)
+    assert result.salvaged["agents"] == 1 and not result.lost
+    with closing(sqlite3.connect(path)) as db:
+        assert db.execute("SELECT agent, depth FROM agents").fetchall() == [("kid", 1)]
+        assert db.execute("SELECT halted FROM sessions WHERE id = 'f1'").fetchone() == ("repeat policy",)
+        assert db.execute("SELECT DISTINCT agent, at FROM usage WHERE session = 'f1'").fetchall() == [("kid", 2.0)]

@@ -31,18 +31,19 @@ from boundread.budget.rows import ledger_path, limits_from_json, limits_from_row
 from boundread.budget.schema import LIMIT_COLS, LIMIT_MARKS
 from boundread.budget.sqlite import SqliteLedger, ledger_error
 
-# What is salvaged from a broken ledger, as the current schema names it.
-TABLES = {
-    "limits": f"scope, {LIMIT_COLS}",
-    "sessions": "id, project, calls, depth, warnings",
-    "usage": "session, key, model, input, output, cache_read, cache_write, cost_nanos, flagged, price_source,"
-    " message, sidechain",
-    "calls": "session, tool, digest, depth, allowed",
-    "offsets": "path, offset, session",
+# What is salvaged from a broken ledger: each table's columns as the current schema names them, then as older
+# schemas did (a ledger broken before schema v4 or v5); the columns an older one lacks read as NULL.
+TABLES: dict[str, tuple[str, ...]] = {
+    "limits": (f"scope, {LIMIT_COLS}", "scope, max_tokens, max_usd, max_depth, max_calls, max_repeat, deny_tools"),
+    "sessions": ("id, project, calls, depth, warnings, halted", "id, project, calls, depth, warnings"),
+    "usage": ("session, key, model, input, output, cache_read, cache_write, cost_nanos, flagged, price_source,"
+              " message, sidechain, agent, at",
+              "session, key, model, input, output, cache_read, cache_write, cost_nanos, flagged, price_source,"
+              " message, sidechain"),
+    "calls": ("session, tool, digest, depth, allowed, call_id, reason", "session, tool, digest, depth, allowed"),
+    "offsets": ("path, offset, session",),
+    "agents": ("session, agent, parent, depth, started",),  # the spawns --max-agents counts, the depth tree
 }
-# A ledger broken before schema v4 has fewer limit columns: read those, the rest as no limit.
-OLD_LIMITS = "scope, max_tokens, max_usd, max_depth, max_calls, max_repeat, deny_tools"
-NEW_LIMITS = len(LIMIT_COLS.split(",")) - len(OLD_LIMITS.split(",")) + 1
 
 
 @dataclass(frozen=True)
@@ -166,28 +167,26 @@ def _salvage(path: Path) -> tuple[dict[str, list[tuple[object, ...]]], list[str]
     except sqlite3.Error:
         return rows, list(TABLES)
     with closing(db):
-        for table, cols in TABLES.items():
-            got: list[tuple[object, ...]] = []
-            try:
-                for row in _rows(db, f"SELECT {cols} FROM {table}"):  # our own table names
-                    got.append(row)
-            except sqlite3.Error:
-                older = _older_limits(db) if table == "limits" and not got else None
-                if older is None:
-                    lost.append(table)
-                else:
-                    got = older
-            if got or table not in lost:
+        for table, spellings in TABLES.items():
+            got = _read_table(db, table, spellings)
+            if got is None:
+                lost.append(table)
+            else:
                 rows[table] = got
     return rows, lost
 
 
-def _older_limits(db: sqlite3.Connection) -> list[tuple[object, ...]] | None:
-    """The limits of a ledger from before schema v4, the newer columns as no limit; None if unreadable too."""
-    try:
-        return [(*row, *(None,) * NEW_LIMITS) for row in _rows(db, f"SELECT {OLD_LIMITS} FROM limits")]
-    except sqlite3.Error:
-        return None
+def _read_table(db: sqlite3.Connection, table: str, spellings: tuple[str, ...]) -> list[tuple[object, ...]] | None:
+    """``table``'s rows by the newest spelling of its columns that reads whole, padded to the newest's width;
+    None when none does (a damaged page stops it, or the table was never there)."""
+    width = len(spellings[0].split(","))
+    for cols in spellings:
+        try:
+            pad = (None,) * (width - len(cols.split(",")))
+            return [(*row, *pad) for row in _rows(db, f"SELECT {cols} FROM {table}")]  # our own table names
+        except sqlite3.Error:
+            continue
+    return None
 
 
 def _rows(db: sqlite3.Connection, query: str) -> Iterator[tuple[object, ...]]:
@@ -245,19 +244,19 @@ def _restore_rows(
         with suppress(sqlite3.Error, OverflowError):
             usage += db.execute(
                 "INSERT INTO usage(session, key, model, input, output, cache_read, cache_write, cost_nanos, flagged,"
-                " price_source, message, sidechain) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)"
+                " price_source, message, sidechain, agent, at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
                 " ON CONFLICT(session, key) DO NOTHING", row).rowcount
     kept["usage"] = usage
     calls = 0
     for row in rows.get("calls", []):
         with suppress(sqlite3.Error, OverflowError):
-            calls += db.execute("INSERT INTO calls(session, tool, digest, depth, allowed) VALUES (?,?,?,?,?)",
-                                row).rowcount
+            calls += db.execute("INSERT OR IGNORE INTO calls(session, tool, digest, depth, allowed, call_id, reason)"
+                                " VALUES (?,?,?,?,?,?,?)", row).rowcount
     kept["calls"] = calls
     old = {str(r[0]): r for r in rows.get("sessions", [])}
     ids = set(old) | {str(r[0]) for r in db.execute("SELECT session FROM usage UNION SELECT session FROM calls")}
     for sid in sorted(ids):
-        _, project, old_calls, old_depth, warnings = old.get(sid, (sid, None, 0, 0, 0))
+        _, project, old_calls, old_depth, warnings, halted = old.get(sid, (sid, None, 0, 0, 0, None))
         counted, deepest = db.execute(
             "SELECT COALESCE(SUM(allowed), 0), COALESCE(MAX(depth), 0) FROM calls WHERE session = ?", (sid,)
         ).fetchone()
@@ -267,10 +266,17 @@ def _restore_rows(
         ).fetchone()
         db.execute(
             "INSERT INTO sessions(id, project, input, output, cache_read, cache_write, cost_nanos, calls, depth,"
-            " warnings) VALUES (?,?,?,?,?,?,?,?,?,?)",
-            (sid, project, *spent, max(_int(old_calls), counted), max(_int(old_depth), deepest), _int(warnings)),
+            " warnings, halted) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+            (sid, project, *spent, max(_int(old_calls), counted), max(_int(old_depth), deepest), _int(warnings),
+             halted if isinstance(halted, str) else None),
         )
     kept["sessions"] = len(ids)
+    agents = 0
+    for row in rows.get("agents", []):
+        with suppress(sqlite3.Error, OverflowError):
+            agents += db.execute("INSERT OR IGNORE INTO agents(session, agent, parent, depth, started)"
+                                 " VALUES (?,?,?,?,?)", row).rowcount
+    kept["agents"] = agents
     offsets = 0
     if not recount:  # without the usage an offset would skip, the transcripts are read again from the start
         for row in rows.get("offsets", []):
