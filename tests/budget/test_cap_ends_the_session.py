@@ -326,3 +326,29 @@ def test_a_prompt_is_refused_when_a_locked_ledger_cannot_say_what_was_spent(
     assert took < hookcli.HOOK_S + 4, f"{took:.1f} s: the hook's bound is {hookcli.HOOK_S:g} s and one lock wait"
     assert code == 0 and answer is not None and answer["decision"] == "block", err
     assert "spend is unknown" in answer["reason"]
+
+
+def test_a_session_refused_at_its_first_call_stays_ended(
+        backend: str, transcript: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The refused call may be the session's first: its end is still noted, and a new prompt is refused."""
+    budget("set", "--global", "--deny-tool", "WebFetch")
+    payload = {**pre_tool_use("fresh", transcript, "x"), "tool_name": "WebFetch", "tool_input": {"url": "u"}}
+    assert guard(payload, capsys)["continue"] is False
+    write_transcript(transcript, 0, 1)
+    _, answer, _ = hook(prompt("fresh", transcript), capsys)
+    assert answer is not None and answer["decision"] == "block" and "WebFetch is forbidden" in answer["reason"]
+
+
+def test_new_limits_let_only_their_scopes_ended_sessions_go_on(backend: str, transcript: Path) -> None:
+    """Through the Python API as through the CLI; a session of another scope stays ended."""
+    from boundread.budget.hookcli import open_budget_ledger
+    from boundread.budget.model import BudgetLimits, Scope
+    from boundread.budget.verdict import after_request, halt
+
+    with open_budget_ledger() as ledger:
+        for session in ("a", "b"):
+            ledger.set_limits(Scope("session", session), BudgetLimits(max_repeat=2))
+            halt(ledger, session, f"{session} ended")
+        ledger.set_limits(Scope("session", "a"), BudgetLimits(max_repeat=3))
+        assert after_request(ledger, "a", None).stop is None
+        assert after_request(ledger, "b", None).stop == "b ended"

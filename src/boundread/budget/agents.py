@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import os
 
+from boundread.budget.agentmeta import read_meta, spawn_depth
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
@@ -27,91 +29,68 @@ if TYPE_CHECKING:
 
 SPAWN_TOOLS = ("agent", "task")  # Claude Code's sub-agent tool; Task was its name before 2.x
 MINUTE = 60.0
-META_MAX = 64 * 1024  # a meta file is a few hundred bytes; more is not one
 
 
 def is_spawn(tool: str) -> bool:
     return tool.casefold() in SPAWN_TOOLS
 
 
-def meta_path(payload: dict[str, Any], agent: str) -> str | None:
-    """Where Claude Code keeps ``agent``'s meta file for the session whose transcript the payload names."""
-    transcript = payload.get("transcript_path")
-    if not isinstance(transcript, str) or not transcript.endswith(".jsonl") or "/" in agent or "\0" in agent:
-        return None
-    return os.path.join(transcript[: -len(".jsonl")], "subagents", f"agent-{agent}.meta.json")  # noqa: PTH118
+def budgeted(payload: dict[str, Any]) -> bool:
+    """Whether a scope of the payload's session may have a budget (a fleet ledger: ask it; else the limits file
+    beside the SQLite ledger lists the session, its folder or one above it, or all sessions). Cheap: no ledger."""
+    from boundread.budget.enforce import _keys, _ledger_file, project_of, session_of
+    from boundread.budget.ledgerurl import find
+    from boundread.budget.sidecar import has_scope, path_for
+
+    if find():
+        return True
+    return bool(has_scope(path_for(_ledger_file()), _keys(session_of(payload) or "default", project_of(payload))))
 
 
-def read_meta(path: str) -> dict[str, object] | None:
-    """``spawnDepth``, ``parentAgentId`` and ``toolUseId`` of one meta file, or None if it is not (yet) there."""
-    try:
-        with open(path, "rb") as fh:
-            text = fh.read(META_MAX).decode("utf-8", "replace")
-    except OSError:
-        return None
-    return {"spawnDepth": _number(text, "spawnDepth"), "parentAgentId": _text(text, "parentAgentId"),
-            "toolUseId": _text(text, "toolUseId")}
-
-
-def spawn_depth(payload: dict[str, Any]) -> int:
-    """How deep the agent that sent ``payload`` is: 0 for the main agent, its meta file's ``spawnDepth`` for a
-    sub-agent, 1 for a sub-agent whose meta file cannot be read (a client that writes none)."""
-    agent = payload.get("agent_id")
-    if not isinstance(agent, str) or not agent:
-        return 0
-    path = meta_path(payload, agent)
-    meta = read_meta(path) if path else None
-    depth = meta.get("spawnDepth") if meta else None
-    return depth if isinstance(depth, int) and depth > 0 else 1
-
-
-def _number(text: str, key: str) -> int | None:
-    value = _raw(text, key)
-    return int(value) if value is not None and value.isascii() and value.isdigit() and len(value) < 10 else None
-
-
-def _text(text: str, key: str) -> str | None:
-    value = _raw(text, key)
-    if value is None or not value.startswith('"'):
-        return None
-    end = value.find('"', 1)
-    return value[1:end] if end > 1 and "\\" not in value[1:end] else None
-
-
-def _raw(text: str, key: str) -> str | None:
-    """The value after ``"key":`` in a flat JSON object, up to the next comma or brace (ids have neither)."""
-    at = text.find(f'"{key}"')
-    if at < 0:
-        return None
-    rest = text[at + len(key) + 2:].lstrip()
-    if not rest.startswith(":"):
-        return None
-    rest = rest[1:].lstrip()
-    ends = [i for i in (rest.find(","), rest.find("}")) if i >= 0]
-    return rest[: min(ends)].strip() if ends else None
-
-
-def gate(ledger: SqlLedger, payload: dict[str, Any], session: str, project: str | None, now: float) -> str | None:
-    """The deny reason for a spawn the limits refuse (depth, count, rate), else None, the spawn recorded."""
+def gate(ledger: SqlLedger, payload: dict[str, Any], session: str, project: str | None,
+         now: float) -> tuple[str | None, str | None]:
+    """(the deny reason for a spawn the limits refuse - depth, count, rate - or None; the key it was recorded under
+    when this call recorded it). A hook the client runs again for the same call (its ``tool_use_id``) finds the
+    spawn recorded: the same spawn, counted once. A session none of whose scopes has a limit records nothing."""
     from boundread.budget.model import Scope
-    from boundread.budget.schema import SESSION_PROJECT
+    from boundread.budget.rows import limits_of
+    from boundread.budget.schema import SESSION_PROJECT, TOUCH_SESSION
 
     first = ledger._guarded(lambda: ledger._db.execute(SESSION_PROJECT, (session,)).fetchone())
     project = str(first[0]) if first and first[0] else project
     scopes = [Scope("session", session), Scope("global")] + ([Scope("project", project)] if project else [])
-    caller = payload.get("agent_id") if isinstance(payload.get("agent_id"), str) else None
+    agent = payload.get("agent_id")
+    caller = str(agent) if isinstance(agent, (str, int)) and not isinstance(agent, bool) and agent != "" else None
     depth = spawn_depth(payload) + 1 + _env_depth()
+    key = spawn_key(payload, now)
     with ledger._tx() as db:
         ledger._lock(db, "limits", tuple(s.key for s in scopes))
-        for scope in scopes:
+        if db.execute("SELECT 1 FROM agents WHERE session = ? AND agent = ?", (session, key)).fetchone():
+            return None, None
+        limited = [scope for scope in scopes if not limits_of(db, scope).empty]
+        for scope in limited:
             why = _refusal(db, scope, session, depth, now)
             if why:
-                return why
-        db.execute("INSERT INTO sessions(id, project) VALUES (?, ?) ON CONFLICT(id) DO NOTHING", (session, project))
-        key = str(payload.get("tool_use_id") or f"spawn@{now}")
+                return why, None
+        if not limited:
+            return None, None
+        db.execute(TOUCH_SESSION, (session, project))
         db.execute("INSERT INTO agents(session, agent, parent, depth, started) VALUES (?, ?, ?, ?, ?)"
                    " ON CONFLICT(session, agent) DO NOTHING", (session, key, caller, depth, now))
-    return None
+    return None, key
+
+
+def spawn_key(payload: dict[str, Any], now: float) -> str:
+    """The spawn's key in ``agents`` until the sub-agent's own id replaces it: its call's ``tool_use_id`` (hashed
+    when it is long: an index holds no 10 MB value), else its time."""
+    call = payload.get("tool_use_id")
+    if not isinstance(call, str) or not call:
+        return f"spawn@{now}"
+    if len(call) <= 200 and "\0" not in call:
+        return call
+    import hashlib
+
+    return "toolu-sha256:" + hashlib.sha256(call.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def _env_depth() -> int:
@@ -179,6 +158,7 @@ def sync(ledger: SqlLedger, session: str, transcript: str) -> int:
             continue
         depth, parent, tool_use = meta["spawnDepth"], meta["parentAgentId"], meta["toolUseId"]
         with ledger._tx() as db:
+            tool_use = spawn_key({"tool_use_id": tool_use}, 0.0) if isinstance(tool_use, str) else None
             if tool_use and tool_use in known:
                 db.execute("UPDATE agents SET agent = ?, depth = COALESCE(?, depth) WHERE session = ? AND agent = ?",
                            (agent, depth, session, tool_use))

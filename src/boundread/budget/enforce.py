@@ -52,7 +52,7 @@ def depth_of(payload: dict[str, Any]) -> int:
         depth = 0
     if not any(payload.get(k) for k in SUBAGENT_KEYS):
         return depth
-    from boundread.budget.agents import spawn_depth
+    from boundread.budget.agentmeta import spawn_depth
 
     return depth + spawn_depth(payload)
 

@@ -124,7 +124,6 @@ def verdict_reply(payload: dict[str, Any], result: SessionIngest | None) -> dict
     """The budget's answer to this hook payload (after ``result``, its ingest): stop the session, a word to the
     model, or {} (no budget, nothing to say). The Claude Agent SDK's in-process hooks answer with it too. A ledger
     that cannot be read gives no verdict here: guard-check denies the budgeted calls then (enforce)."""
-    from boundread.budget.agents import sync
     from boundread.budget.enforce import project_of, session_of
     from boundread.budget.errors import LedgerError
     from boundread.budget.hookanswer import answer
@@ -137,14 +136,34 @@ def verdict_reply(payload: dict[str, Any], result: SessionIngest | None) -> dict
     fresh = bool(result and result.records) or payload.get("hook_event_name") in PROMPT_EVENTS
     try:
         with open_budget_ledger() as ledger:
-            transcript = payload.get("transcript_path")
-            if isinstance(transcript, str) and transcript:  # Claude Code's sub-agents, as it recorded them
-                sync(ledger, session, transcript)
+            _note_agents(ledger, payload, session)
             verdict = after_request(ledger, session, project_of(payload), fresh=fresh)
     except LedgerError as exc:
         sys.stderr.write(f"boundread: warning: no budget verdict: {exc}\n")
         return doubt_reply(payload, str(exc))
     return answer(payload, verdict)
+
+
+def _note_agents(ledger: SqlLedger, payload: dict[str, Any], session: str) -> None:
+    """What the session's sub-agents did, as Claude Code recorded it, for a session with a budget: each spawn's
+    own id and depth (its meta file), and a SubagentStop's agent done. Best effort: a ledger busy with it still
+    gives the verdict."""
+    import time
+
+    from boundread.budget.agents import budgeted, sync
+    from boundread.budget.errors import LedgerError
+    from boundread.budget.verdict import agent_ended
+
+    if not budgeted(payload):
+        return
+    transcript, agent = payload.get("transcript_path"), payload.get("agent_id")
+    try:
+        if isinstance(transcript, str) and transcript:
+            sync(ledger, session, transcript)
+        if payload.get("hook_event_name") == "SubagentStop" and isinstance(agent, str) and agent:
+            agent_ended(ledger, session, agent, time.time())
+    except LedgerError as exc:
+        sys.stderr.write(f"boundread: warning: the sub-agents were not noted: {exc}\n")
 
 
 def doubt_reply(payload: dict[str, Any], why: str) -> dict[str, Any]:

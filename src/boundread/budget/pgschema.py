@@ -49,7 +49,7 @@ V4 = (
     "ALTER TABLE usage ADD COLUMN agent TEXT",
     "ALTER TABLE usage ADD COLUMN at DOUBLE PRECISION",
     "CREATE TABLE agents(session TEXT NOT NULL, agent TEXT NOT NULL, parent TEXT, depth BIGINT NOT NULL,"
-    " started DOUBLE PRECISION NOT NULL, PRIMARY KEY(session, agent))",
+    " started DOUBLE PRECISION NOT NULL, ended DOUBLE PRECISION, PRIMARY KEY(session, agent))",
     "CREATE INDEX agents_by_start ON agents(session, started)",
     "ALTER TABLE sessions ADD COLUMN halted TEXT",
 )

@@ -42,7 +42,7 @@ TABLES: dict[str, tuple[str, ...]] = {
               " message, sidechain"),
     "calls": ("session, tool, digest, depth, allowed, call_id, reason", "session, tool, digest, depth, allowed"),
     "offsets": ("path, offset, session",),
-    "agents": ("session, agent, parent, depth, started",),  # the spawns --max-agents counts, the depth tree
+    "agents": ("session, agent, parent, depth, started, ended",),  # the spawns --max-agents counts, the depth tree
 }
 
 
@@ -274,8 +274,8 @@ def _restore_rows(
     agents = 0
     for row in rows.get("agents", []):
         with suppress(sqlite3.Error, OverflowError):
-            agents += db.execute("INSERT OR IGNORE INTO agents(session, agent, parent, depth, started)"
-                                 " VALUES (?,?,?,?,?)", row).rowcount
+            agents += db.execute("INSERT OR IGNORE INTO agents(session, agent, parent, depth, started, ended)"
+                                 " VALUES (?,?,?,?,?,?)", row).rowcount
     kept["agents"] = agents
     offsets = 0
     if not recount:  # without the usage an offset would skip, the transcripts are read again from the start

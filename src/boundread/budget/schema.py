@@ -46,7 +46,7 @@ V4 = (  # issue 18: the session ends at the cap, sub-agents have a real depth, s
     "ALTER TABLE usage ADD COLUMN agent TEXT",  # the sub-agent that spent it (NULL: the session's main agent)
     "ALTER TABLE usage ADD COLUMN at REAL",  # when it was recorded (Unix seconds): the spend curve's order
     "CREATE TABLE agents(session TEXT NOT NULL, agent TEXT NOT NULL, parent TEXT, depth INTEGER NOT NULL,"
-    " started REAL NOT NULL, PRIMARY KEY(session, agent))",
+    " started REAL NOT NULL, ended REAL, PRIMARY KEY(session, agent))",  # ended: its SubagentStop came
     "CREATE INDEX agents_by_start ON agents(session, started)",
     "ALTER TABLE sessions ADD COLUMN halted TEXT",  # why the budget ended the session (NULL: it may go on)
 )

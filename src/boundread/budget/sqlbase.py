@@ -109,6 +109,9 @@ class SqlLedger:
                     f" ON CONFLICT(scope) DO UPDATE SET {_SET}",
                     limits_params(scope, merged),
                 )
+                where, args = scope_where(scope)  # new limits: the scope's ended sessions are judged again
+                db.execute(f"UPDATE sessions SET halted = NULL {where}{' AND' if where else ' WHERE'}"
+                           " halted IS NOT NULL", args)
             return merged
 
         merged = self._again(work, keyed=True, seconds=self.RETRY_S)  # the same merge twice is the same row
@@ -293,6 +296,7 @@ class SqlLedger:
             for sid in ids:
                 db.execute("DELETE FROM usage WHERE session = ?", (sid,))
                 db.execute("DELETE FROM calls WHERE session = ?", (sid,))
+                db.execute("DELETE FROM agents WHERE session = ?", (sid,))  # the spawns --max-agents counted
             db.execute(f"DELETE FROM sessions {where}", args)
         if limits:
             self._after_limits_change()

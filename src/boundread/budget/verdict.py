@@ -35,10 +35,11 @@ OPENING = "boundread budget: "
 # mark is a psycopg connection, ~300 ms of CPU, on every denied call of a capped fleet)
 JUDGED_AGAIN = ("token budget reached", "cost cap reached", "call limit reached")
 ACTIVE_S = 60.0  # an agent whose last request is this much older than the session's last one is done
-_SILENT = ("SELECT COUNT(*) FROM agents a WHERE a.session = ? AND a.started > ? AND NOT EXISTS"
+_SILENT = ("SELECT COUNT(*) FROM agents a WHERE a.session = ? AND a.started > ? AND a.ended IS NULL AND NOT EXISTS"
            " (SELECT 1 FROM usage u WHERE u.session = a.session AND u.agent = a.agent)")  # started, not heard from
-_RECENT = ("SELECT agent, input + output + cache_read + cache_write, cost_nanos, at FROM usage WHERE session = ?"
-           " ORDER BY id DESC LIMIT 200")
+_RECENT = ("SELECT u.agent, u.input + u.output + u.cache_read + u.cache_write, u.cost_nanos, u.at FROM usage u"
+           " WHERE u.session = ? AND NOT EXISTS (SELECT 1 FROM agents a WHERE a.session = u.session"
+           " AND a.agent = u.agent AND a.ended IS NOT NULL) ORDER BY u.id DESC LIMIT 200")  # agents still at work
 
 
 @dataclass(frozen=True)
@@ -86,13 +87,11 @@ class _Cap:
         return f"{self.show(rest)} left, about {int(rest / self.next):,} request(s) at the last one's size"
 
 
-def after_request(ledger: SqlLedger, session: str, project: str | None, *, fresh: bool = True,
-                  spawning: bool = False) -> Verdict:
+def after_request(ledger: SqlLedger, session: str, project: str | None, *, fresh: bool = True) -> Verdict:
     """The verdict for ``session`` (in ``project``, unless the ledger knows its first one) as the ledger stands.
 
     ``fresh``: a request was just counted, so the model may be told what is left (once per request, not once per
-    hook: parallel tool calls of one request share it). ``spawning``: the call would start one more sub-agent,
-    whose requests the next round holds too.
+    hook: parallel tool calls of one request share it).
     """
     project = _first_project(ledger, session) or project
     scopes = [Scope("session", session), Scope("global")] + ([Scope("project", project)] if project else [])
@@ -102,7 +101,7 @@ def after_request(ledger: SqlLedger, session: str, project: str | None, *, fresh
     halted = halted_reason(ledger, session)
     if halted:  # its own reason says what to do
         return Verdict(stop=halted)
-    after = _next_round(ledger, session, 1 if spawning else 0)
+    after = _next_round(ledger, session)
     caps = [cap for scope, limits in limited for cap in caps_of(scope, limits, ledger.totals(scope), after)]
     for cap in caps:
         if cap.reached:
@@ -117,12 +116,13 @@ def after_request(ledger: SqlLedger, session: str, project: str | None, *, fresh
     return Verdict(context=context_line(caps, session) if fresh else None)
 
 
-def _next_round(ledger: SqlLedger, session: str, spawning: int = 0) -> tuple[Decimal, Decimal]:
+def _next_round(ledger: SqlLedger, session: str) -> tuple[Decimal, Decimal]:
     """What the session's next requests add, in tokens and USD: for each of its agents still at work (its last
-    request within ``ACTIVE_S`` of the session's last), what that agent's last request cost - an agent sends its
-    whole context again with each request, so a runaway's next round costs at least its last one; and for each
-    sub-agent started since but not heard from yet (``agents`` rows with no request), and one more when the call
-    is a spawn, a request the size of the mean of those (a guess: a new sub-agent starts with a fresh context)."""
+    request within ``ACTIVE_S`` of the session's last, and no SubagentStop for it since), what that agent's last
+    request cost - an agent sends its whole context again with each request, so a runaway's next round costs at
+    least its last one; and for each sub-agent started but not heard from yet (``agents`` rows with no request), a
+    request the size of the mean of those (a guess: a new sub-agent starts with a fresh context). The USD part is
+    an estimate: a request that wrote much to the cache costs more than the next one that reads it."""
     rows = ledger._guarded(lambda: ledger._db.execute(_RECENT, (session,)).fetchall())
     newest = max((float(r[3]) for r in rows if r[3] is not None), default=None)
     seen: set[object] = set()
@@ -134,7 +134,7 @@ def _next_round(ledger: SqlLedger, session: str, spawning: int = 0) -> tuple[Dec
         tokens, nanos = tokens + int(count), nanos + int(cost)
     since = (newest if newest is not None else 0.0) - ACTIVE_S
     silent = ledger._guarded(lambda: ledger._db.execute(_SILENT, (session, since)).fetchone())
-    more = int(silent[0] if silent else 0) + spawning
+    more = int(silent[0] if silent else 0)
     if seen and more:
         tokens, nanos = tokens + more * tokens // len(seen), nanos + more * nanos // len(seen)
     return Decimal(tokens), from_nanos(nanos)
@@ -203,15 +203,19 @@ def halted_reason(ledger: SqlLedger, session: str) -> str | None:
 
 
 def halt(ledger: SqlLedger, session: str, reason: str) -> None:
-    """Mark ``session`` as ended by the budget, with ``reason``: every later hook answer ends it again."""
+    """Mark ``session`` as ended by the budget, with ``reason`` (its first call may be the one refused: the row may
+    not be there yet): every later hook answer ends it again."""
     with ledger._tx() as db:
-        db.execute("UPDATE sessions SET halted = ? WHERE id = ? AND halted IS NULL", (reason, session))
+        db.execute("INSERT INTO sessions(id, halted) VALUES (?, ?)"
+                   " ON CONFLICT(id) DO UPDATE SET halted = COALESCE(sessions.halted, excluded.halted)",
+                   (session, reason))
 
 
-def resume_all(ledger: SqlLedger) -> int:
-    """Forget every session's end (the limits changed: each is judged again at its next hook); how many."""
+def agent_ended(ledger: SqlLedger, session: str, agent: str, now: float) -> None:
+    """A sub-agent stopped (SubagentStop): the next round of the session's requests holds none of its."""
     with ledger._tx() as db:
-        return int(db.execute("UPDATE sessions SET halted = NULL WHERE halted IS NOT NULL").rowcount or 0)
+        db.execute("UPDATE agents SET ended = ? WHERE session = ? AND agent = ? AND ended IS NULL",
+                   (now, session, agent))
 
 
 def end_session(payload: dict[str, object], why: str) -> str:
@@ -222,8 +226,9 @@ def end_session(payload: dict[str, object], why: str) -> str:
     from boundread.budget.errors import LedgerError
     from boundread.budget.ledger import open_ledger
 
-    stop = (f"{OPENING}{why.partition(' - ')[0]} - the session ends here. To go on, change the limits from outside"
-            " the session (`boundread budget set`), then resume it.")
+    what = why.rpartition(" - ")[0] or why  # the figures, without the fix for the model (a path may hold " - ")
+    stop = (f"{OPENING}{what} - the session ends here. To go on, change the limits from outside the session"
+            " (`boundread budget set`), then resume it.")
     if not payload or why.startswith(JUDGED_AGAIN):  # no session; or a cap every later hook finds reached again
         return stop
     try:

@@ -207,12 +207,12 @@ def with_budget(decision: Decision, payload: Mapping[str, Any], tool: str, tool_
     except ImportError:
         return decision
     spawn = tool.casefold() in ("agent", "task") and bool(payload)  # budget/agents.py SPAWN_TOOLS
-    why = _spawn_gate(dict(payload)) if spawn else None
+    why, recorded = _spawn_gate(dict(payload)) if spawn else (None, None)
     why = why or check_tool_call(dict(payload), tool, tool_input)
     if not why:
         return decision
-    if spawn:
-        _unspawn(dict(payload))
+    if recorded:  # the spawn the gate recorded will not happen: the rest of the budget refused the call
+        _unspawn(dict(payload), recorded)
     if why.startswith(UNUSABLE):  # a fault to fix, not a cap: the session is not ended for it
         return Decision(DENY, why, rule="budget")
     from boundread.budget.verdict import end_session
@@ -220,17 +220,19 @@ def with_budget(decision: Decision, payload: Mapping[str, Any], tool: str, tool_
     return Decision(DENY, BUDGET_OPENING + why, rule="budget", stop=end_session(dict(payload), why))
 
 
-def _spawn_gate(payload: dict[str, Any]) -> str | None:
-    """A sub-agent spawn passes the depth, count and rate limits first (budget/agents.py); rare, so the full ledger.
-    A ledger that cannot be used says nothing here: ``check_tool_call`` applies its error policy next."""
-    from boundread.budget.enforce import project_of, session_of
-    from boundread.budget.ledger import ledger_path, ledger_url
+def _spawn_gate(payload: dict[str, Any]) -> tuple[str | None, str | None]:
+    """A sub-agent spawn passes the depth, count and rate limits, and the next round of requests with the new
+    sub-agent in it, first (budget/agents.py): (the deny reason or None, the key the spawn was recorded under).
+    Rare, so the full ledger; nothing at all where no scope of the session has a budget. A ledger that cannot say
+    is doubt: the spawn is denied, as guard-check denies a budgeted call then."""
+    from boundread.budget.agents import budgeted
 
-    if not (ledger_url() or ledger_path().exists()):
-        return None
+    if not budgeted(payload):
+        return None, None
     import time
 
     from boundread.budget.agents import forget, gate
+    from boundread.budget.enforce import UNUSABLE, project_of, session_of
     from boundread.budget.errors import LedgerError
     from boundread.budget.hookcli import open_budget_ledger
     from boundread.budget.verdict import OPENING, after_request
@@ -238,27 +240,25 @@ def _spawn_gate(payload: dict[str, Any]) -> str | None:
     session, project = session_of(payload) or "default", project_of(payload)
     try:
         with open_budget_ledger() as ledger:
-            refused = gate(ledger, payload, session, project, time.time())
-            if refused:
-                return refused
+            refused, recorded = gate(ledger, payload, session, project, time.time())
+            if refused or not recorded:
+                return refused, None
             ahead = after_request(ledger, session, project, fresh=False)  # the new sub-agent's requests counted
-            if ahead.stop and isinstance(payload.get("tool_use_id"), str):
-                forget(ledger, session, str(payload["tool_use_id"]))
-            return ahead.stop.removeprefix(OPENING) if ahead.stop else None
-    except LedgerError:
-        return None
+            if ahead.stop:
+                forget(ledger, session, recorded)
+                return ahead.stop.removeprefix(OPENING), None
+            return None, recorded
+    except LedgerError as exc:
+        return f"{UNUSABLE}{exc} - the spawn could not be checked (calls with a budget are denied until then)", None
 
 
-def _unspawn(payload: dict[str, Any]) -> None:
-    """The spawn the gate recorded did not happen (the rest of the budget refused the call)."""
+def _unspawn(payload: dict[str, Any], key: str) -> None:
+    """Take back the spawn the gate recorded under ``key``."""
     from boundread.budget.agents import forget
     from boundread.budget.enforce import session_of
     from boundread.budget.errors import LedgerError
     from boundread.budget.hookcli import open_budget_ledger
 
-    key = payload.get("tool_use_id")
-    if not isinstance(key, str) or not key:
-        return
     try:
         with open_budget_ledger() as ledger:
             forget(ledger, session_of(payload) or "default", key)

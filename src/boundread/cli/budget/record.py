@@ -65,13 +65,8 @@ def set_limits(
                 max_agents=max_agents, max_agents_per_minute=max_agents_per_minute)
         wanted = BudgetLimits(max_tokens, usd(max_usd), max_depth, max_calls, max_repeat, tuple(deny_tool or ()),
                               max_agents, max_agents_per_minute, allow_overshoot)
-        from boundread.budget.sqlbase import SqlLedger
-        from boundread.budget.verdict import resume_all
-
         with open_ledger() as ledger:
-            merged = ledger.set_limits(scope, wanted)
-            if isinstance(ledger, SqlLedger):  # new limits: a session the budget ended is judged again
-                resume_all(ledger)
+            merged = ledger.set_limits(scope, wanted)  # the scope's ended sessions are judged again
         from boundread.render.budget import limits_dict
 
         data = limits_dict(merged)
