@@ -23,6 +23,8 @@ def _clean_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "home" / ".local" / "state"))
     monkeypatch.setenv("BOUNDREAD_STATE_DIR", str(tmp_path / "state"))
     monkeypatch.setenv("BOUNDREAD_OUT_DIR", str(tmp_path / "out"))
+    # a test's Codex-shaped payload must not interrupt the Codex session that may be running the tests
+    monkeypatch.setenv("BOUNDREAD_CODEX_INTERRUPT", "0")
     for name in list(os.environ):
         if name.startswith("BOUNDREAD_GUARD_") or name in ("BOUNDREAD_DEPTH", "BOUNDREAD_LEDGER_URL"):
             monkeypatch.delenv(name)

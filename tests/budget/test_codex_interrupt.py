@@ -28,7 +28,8 @@ def run_as(argv0: str, *args: str, **env: str) -> tuple[str, str, str]:
     """(what interrupt_codex returned, the parent's pid, whether the parent got SIGINT)."""
     script = f"exec -a {argv0} {sys.executable} -c '{PARENT}' {' '.join(args)}"
     done = subprocess.run(["bash", "-c", script], capture_output=True, text=True, timeout=60, check=True,
-                          env={**os.environ, "PYTHONPATH": SRC, "HOOK_PYTHON": sys.executable, **env})
+                          env={**os.environ, "PYTHONPATH": SRC, "HOOK_PYTHON": sys.executable,
+                               "BOUNDREAD_CODEX_INTERRUPT": "1", **env})
     returned, pid, got = done.stdout.split()
     return returned, pid, got
 

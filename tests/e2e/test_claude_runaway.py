@@ -135,9 +135,11 @@ def test_a_project_cap_stops_a_parent_and_its_sub_agents(project: Workspace) -> 
     with claude.fake_model() as model:
         model.script(*(spawn for _ in range(TURNS)))
         runaway(model, marker=SUBTASK)
-        claude.run(project, model, "Keep spawning")
-        spent = model.spent()
-    assert spent <= 3000, f"{spent} tokens spent under a 3,000 cap"
+        run = claude.run(project, model, "Keep spawning")
+        spent, children = model.spent(), sum(1 for e in model.loop(SUBTASK) if e.turn == 0)
+    assert 2000 <= spent <= 3000, f"{spent} tokens spent under a 3,000 cap (150 a request)"
+    assert children >= 3, "sub-agents ran before the cap"
+    assert any("token cap" in reason for reason in claude.stop_reasons(project)), run.result
 
 
 def test_the_ledger_and_the_stop_agree(project: Workspace) -> None:
