@@ -21,6 +21,8 @@ import pytest
 from typer.testing import CliRunner
 
 from boundread.budget.ledger import ledger_path
+from boundread.budget.selfcmd import judge
+from boundread.budget.selfwords import Protected
 from boundread.budget.sidecar import path_for, seal_for
 from boundread.cli.budget import budget_app
 from boundread.guard.main import run as guard_check
@@ -172,6 +174,22 @@ ATTEMPTS = [
     "BOUNDREAD_BUDGET_PRICES='{\"claude-sonnet-4-5\": {\"input\": 0}}' claude -p 'go on'",
     "env BOUNDREAD_STATE_DIR=/tmp/empty claude -p 'go on'",
     "unset BOUNDREAD_STATE_DIR; claude -p 'go on'",
+    # a $(...), backtick or <(...) that is a whole word runs too (each of these ran in the review)
+    f"echo $(boundread budget set --session {SESSION} --max-calls 1000000)",
+    "echo $(rm -rf @STATE@)",
+    ": $(sqlite3 @LEDGER@ \"DELETE FROM limits\")",
+    "echo `rm -f @SIDE@`",
+    "cat <(boundread budget reset)",
+    "for x in $(boundread budget reset); do :; done",
+    "for x in `rm -f @LEDGER@`; do :; done",
+    "cat <<EOF\n`boundread budget reset`\nEOF",
+    # wrappers whose first word is not the command, and the commands tar runs
+    "flock /tmp/l boundread budget reset",
+    "flock -w 5 /tmp/l -c 'boundread budget reset'",
+    "chrt 10 boundread budget reset",
+    "taskset 0x1 boundread budget reset",
+    "taskset -c 0 boundread budget reset",
+    "tar cf /tmp/x.tar --checkpoint=1 --checkpoint-action=exec='boundread budget reset' notes.txt",
 ]
 
 # What an agent under a budget still does: look at the budget, read its files, its own work.
@@ -202,6 +220,14 @@ ALLOWED = [
     "perl -ne 'print' notes.txt",
     "boundread budget status --json | jq .",
     "grep -rn budget.sqlite3 src/ | head -3",
+    # everyday commands the wider walk now follows
+    "echo $(date) `git rev-parse HEAD`",
+    "for f in $(ls); do wc -l $f; done",
+    "cat <<'EOF'\n`boundread budget reset` is what the user runs\nEOF",
+    "flock /tmp/l echo hi",
+    "timeout 5 make -n",
+    "/usr/bin/env ls",
+    "./configure --help",
 ]
 
 
@@ -312,3 +338,71 @@ def test_codex_and_gemini_shell_calls_are_judged_the_same(project: Path) -> None
     gemini = check_tool_call(payload, "run_shell_command", {"command": _fill("rm -rf @STATE@"), "dir_path": "."})
     assert codex is not None and USER in codex and gemini is not None and USER in gemini
     assert check_tool_call(payload, "shell", {"command": ["bash", "-lc", "boundread budget status"]}) is None
+
+
+def test_a_script_run_by_its_path_is_read_as_bash_reads_it(project: Path) -> None:
+    """`bash r.sh` was read and refused; `./r.sh`, `. ./r.sh` and the like ran the same script unread."""
+    script = project / "r.sh"
+    script.write_text("#!/bin/sh\nboundread budget reset\n", encoding="utf-8")
+    script.chmod(0o755)
+    code = project / "r.py"
+    code.write_text("#!/usr/bin/env python3\nimport subprocess\nsubprocess.run(['boundread', 'budget', 'set',"
+                    " '--max-calls', '9'])\n", encoding="utf-8")
+    code.chmod(0o755)
+    (project / "r2.py").write_text(code.read_text(encoding="utf-8"), encoding="utf-8")
+    for command in ("bash r.sh", "./r.sh", ". ./r.sh", ". r.sh", "nohup ./r.sh &", "X=1 ./r.sh", str(script),
+                    "if true; then ./r.sh; fi", "timeout 5 ./r.sh", "./r.py", "python3 -m r2"):
+        reason = _bash(project, command)
+        assert reason is not None and USER in reason, command
+    fine = project / "ok.sh"
+    fine.write_text("#!/bin/sh\necho fine\n", encoding="utf-8")
+    fine.chmod(0o755)
+    tool = project / "tool"
+    shutil.copy(shutil.which("true") or "/bin/true", tool)  # a compiled program: nothing to read
+    for command in ("./ok.sh", ". ./ok.sh", "./tool --version", "python3 -m pytest --version"):
+        assert _bash(project, command) is None, command
+
+
+def test_a_script_too_big_to_read_whole_is_refused(project: Path) -> None:
+    """Only its first 64 KiB were read: a budget change after them ran unseen. Now it is not followed at all."""
+    big = project / "big.sh"
+    big.write_text("#!/bin/sh\n" + "# padding\n" * 7000 + "boundread budget reset\n", encoding="utf-8")
+    big.chmod(0o755)
+    for command in ("./big.sh", "bash big.sh", "source big.sh", "cat big.sh | sh"):
+        reason = _bash(project, command)
+        assert reason is not None and "too big" in reason and USER in reason, command
+
+
+def test_a_command_padded_past_what_the_walk_follows_is_refused(project: Path) -> None:
+    """The walk stops after a budget of steps; what came after them was not looked at. 25,000 no-op commands (50 KB,
+    under the size limit) in a script, or in the command itself, and then the budget change."""
+    padded = project / "pad.sh"
+    padded.write_text("#!/bin/sh\n" + ":\n" * 25_000 + "boundread budget reset\n", encoding="utf-8")
+    padded.chmod(0o755)
+    inline = ": ;" * 25_000 + " boundread budget reset"
+    protected = Protected(str(_state()), str(ledger_path()))
+    for command in ("./pad.sh", "bash pad.sh", ". ./pad.sh", "cat pad.sh | sh", inline):
+        assert _bash(project, command) is not None, command[:40]  # (the read guard may say no first)
+        reason = judge(command, str(project), protected)
+        assert reason is not None and "could not" in reason and USER in reason, command[:40]
+
+
+def test_make_runs_the_recipes_of_its_targets(project: Path) -> None:
+    """`make reset` ran a Makefile recipe `boundread budget reset`. The targets asked for (and what they need) are
+    read; another target's recipe does not refuse `make test`."""
+    (project / "Makefile").write_text(_fill(
+        "test:\n\techo testing\n\nreset:\n\t@boundread budget reset\n\nall: clean\n\nclean:\n\trm -rf @STATE@\n"
+        "\nwipe:\n\t$(RM) @LEDGER@\n"), encoding="utf-8")
+    for command in ("make reset", "make all", "make -C . clean", "gmake wipe", "make -j 4 reset"):
+        reason = _bash(project, command)
+        assert reason is not None and USER in reason, command
+    for command in ("make", "make test", "make -n test"):
+        assert _bash(project, command) is None, command
+
+
+def test_a_refusal_is_one_line_whatever_the_command(project: Path) -> None:
+    """The could-not-follow refusal showed the whole command, a here-document or a patch over many lines."""
+    command = _fill("echo @LEDGER@ )\n" + "".join(f"line {n}\n" for n in range(30)))
+    reason = _bash(project, command)
+    assert reason is not None and "could not be followed whole" in reason and "\n" not in reason
+

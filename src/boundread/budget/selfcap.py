@@ -13,11 +13,17 @@ it notices afterwards, and what it leaves to a restricted database role.
    - run ``boundread budget set``, ``reset``, ``recover`` (unless the ledger file is there to be repaired: a
      damaged ledger is a fault, and recovery keeps its counts and cap marks), ``add`` or ``ingest``, by any
      spelling the shell guard follows: a path, ``python -m boundread``, ``uvx``/``uv run``/``pipx run``, env
-     prefixes and wrappers (``env``, ``sudo``, ``timeout``...), ``bash -c``/``sh -c``, ``eval``, ``xargs``,
-     ``find -exec``, a here-document or piped text into a shell, ``$(...)``, ``boundread budget exec --``, or
-     Python code that names the budget API. Lowering a cap is refused too: the guard would have to read the
-     limits and every option to tell a lower from a raise (``set --session OTHER``, ``--global``), and the agent
-     needs neither - it can simply stop. ``budget status``, ``check``, ``prices`` and ``exec`` stay allowed.
+     prefixes and wrappers (``env``, ``sudo``, ``timeout``, ``flock FILE``, ``chrt PRIO``, ``taskset MASK``...),
+     ``bash -c``/``sh -c``, ``eval``, ``xargs``, ``find -exec``, the commands ``tar`` runs
+     (``--checkpoint-action=exec=``, ``-I``), a here-document or piped text into a shell, ``$(...)``, a backtick
+     or ``<(...)`` wherever it stands (a whole word, a ``for`` list, an unquoted here-document), a script run by
+     its path or sourced (``./r.sh``, ``. r.sh``: read as ``bash r.sh`` is, by its ``#!`` line), ``python -m
+     MODULE`` found in the working folder, the recipes ``make`` runs for the targets it is given (and what they
+     need), ``boundread budget exec --``, or Python code that names the budget API. A script too big to read
+     whole (over 64 KiB of shell, 1 MiB of other code) is refused: what its tail runs cannot be known. Lowering
+     a cap is refused too: the guard would have to read the limits and every option to tell a lower from a raise
+     (``set --session OTHER``, ``--global``), and the agent needs neither - it can simply stop. ``budget
+     status``, ``check``, ``prices`` and ``exec`` stay allowed.
    - write, move, truncate, link over or delete the state folder, anything in it (the ledger, its ``-wal``, the
      sidecar), the seal beside it (``sidecar.seal_for``) or the user config (prices, ``ledger_url``): ``rm``,
      ``mv``, ``cp``/``install``/``rsync``/``ln`` onto it, ``>``/``>>``/``tee``, ``truncate``, ``dd of=``,
@@ -42,14 +48,17 @@ it notices afterwards, and what it leaves to a restricted database role.
 
 What cannot be prevented for an agent that runs commands as the same user: a script file written with one tool
 and run with another that builds the paths at run time (``base64``, string arithmetic), a program the guard does
-not model, editing the ledger's counters and its sidecar and seal together, or starting a new agent with another
-HOME or config folder. Each takes deliberate evasion; the caps hold against an agent that merely tries the
-obvious. A PostgreSQL ledger adds a real boundary: a hook role with INSERT on ``usage``/``calls`` and no
-UPDATE/DELETE on ``limits`` cannot raise a cap whatever runs on the machine (counters that the hook must UPDATE
-need a SECURITY DEFINER function that only adds, to be safe from the same credentials).
+not model (a test runner that loads a ``conftest.py``, ``npm run``, ``tox``, a ``python -m`` module installed
+in site-packages, a program found on ``PATH`` rather than run by its path), editing the ledger's counters and
+its sidecar and seal together, or starting a new agent with another HOME or config folder. Each takes deliberate
+evasion; the caps hold against an agent that merely tries the obvious. A PostgreSQL ledger adds a real boundary:
+a hook role with INSERT on ``usage``/``calls`` and no UPDATE/DELETE on ``limits`` cannot raise a cap whatever runs
+on the machine (counters that the hook must UPDATE need a SECURITY DEFINER function that only adds, to be safe
+from the same credentials).
 
 Cost: checked only when a budget file exists; a call whose text mentions nothing the check is about (a cheap
-substring test, ``suspect``) pays nothing more; the sidecar is read only for a suspect one.
+substring test, ``suspect``) pays nothing more. A command that runs a file by its path or ``make`` is
+judged too (the shell parsed, the script or Makefile read): about 3-6 ms more on such a call.
 """
 
 # os.path on purpose, not pathlib: this runs on the hook path (guard-check), where pathlib costs start-up.
@@ -76,8 +85,14 @@ _COMMAND_KEYS = ("command", "command_line", "cmd")
 _PROGRAMS = frozenset({"rm", "rmdir", "mv", "shred", "truncate", "unlink", "find", "fd", "dd", "rsync", "cp", "ln",
                        "install", "chmod", "chown", "chattr", "tee", "tar", "unzip", "7z", "cpio", "sqlite3",
                        "eval", "xargs", "source", "bash", "sh", "zsh", "dash", "perl", "ruby", "node", "php",
-                       "python", "python3", "awk", "env", "sudo", "export", "unset", "trash", "srm", "wipe"})
+                       "python", "python3", "awk", "env", "sudo", "export", "unset", "trash", "srm", "wipe", "make",
+                       "gmake"})
 _SEPARATORS = str.maketrans(dict.fromkeys(";|&()`$<>{}\n\t", " "))
+_SEGMENTS = str.maketrans(dict.fromkeys(";|&()`{}\n", ";"))
+#: Words before the program a command runs: keywords and wrappers (their options and numbers are skipped too).
+_BEFORE = frozenset({"if", "then", "else", "elif", "do", "while", "until", "!", "time", "nohup", "nice", "exec",
+                     "command", "builtin", "timeout", "setsid", "stdbuf", "ionice", "chrt", "taskset", "flock",
+                     "doas", "caffeinate", "chronic", "unbuffer", "nocache", "faketime", "xvfb-run"})
 def command_of(tool_input: Any) -> str | None:
     """The shell command a tool call runs (an argv list joined as the shell guard joins it), or None."""
     if not isinstance(tool_input, dict):
@@ -95,14 +110,29 @@ def command_of(tool_input: Any) -> str | None:
 
 def suspect(text: str, protected: Protected) -> bool:
     """Whether ``text`` may be about the budget at all: it names boundread, the budget, a protected place or
-    file, or runs a program that may change files or run code (``_PROGRAMS``)."""
+    file, runs a program that may change files or run code (``_PROGRAMS``) or a file by its path
+    (``./r.sh``)."""
     low = text.lower().replace("'", "").replace('"', "").replace("\\", "")
     if any(name in low for name in protected.triggers):
         return True
-    for word in low.translate(_SEPARATORS).split():
+    words = low.translate(_SEPARATORS).split()
+    for word in words:
         name = word.rsplit("/", 1)[-1]
         if name in _PROGRAMS or name.rstrip("0123456789.") in _PROGRAMS:  # python3.12
             return True
+    return _runs_a_path(low)
+
+
+def _runs_a_path(low: str) -> bool:
+    """Whether a command of ``low`` runs a file by its path (``./r.sh``, ``bin/tool``, ``X=1 nohup ~/r.sh``) or
+    sources one (``. r.sh``): the walk reads a script run so as ``bash FILE`` is read."""
+    for segment in low.translate(_SEGMENTS).split(";"):
+        for word in segment.split():
+            if word in _BEFORE or word[:1] in "-0123456789" or ("=" in word and "/" not in word.split("=")[0]):
+                continue  # `then ./r.sh`, `timeout 5 ./r.sh`, `X=1 ./r.sh`
+            if word == "." or "/" in word:
+                return True
+            break
     return False
 
 

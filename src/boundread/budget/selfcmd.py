@@ -12,6 +12,7 @@ the files its redirections write, the variables it sets, the code it hands inter
   the operand of a destructive program (``rm -rf ~/.local``, ``mv``, ``find -delete``, an unpack into it).
 - a word whose value is not known (``$(...)``, ``$X`` from outside): its source text must not name a protected
   place; interpreter code: it must not name one, nor the budget's commands or API.
+- a script it runs that is too big to read whole, or that the walk could not follow to its end: refused.
 """
 
 # os.path on purpose, not pathlib: this runs on the hook path (guard-check), where pathlib costs start-up.
@@ -21,8 +22,10 @@ from __future__ import annotations
 import os
 
 from boundread.budget.selfwords import DEPTH_ENV, PROTECTED_ENV, Protected, reason
-from boundread.guard.shell.effects import Effects, Run, effects
+from boundread.guard.shell.effectruns import Effects, Run
+from boundread.guard.shell.effects import effects
 from boundread.guard.shell.launch import base
+from boundread.guard.shell.scriptfiles import CODE_MAX, SCRIPT_MAX
 
 UNKNOWN = "\x00"  # guard.shell.state.UNKNOWN: a word whose value is not known here
 CHANGES = frozenset({"set", "reset", "add", "ingest", "recover"})
@@ -34,7 +37,8 @@ _READERS = frozenset({
     "echo", "printf", "cd", "pushd", "popd", "pwd", "type", "which", "whereis", "true", "false", ":", "lsof",
     "fuser", "namei", "getfacl", "lsattr", "uniq", "cut", "nl", "tac", "zcat", "date", "id", "whoami",
     "printenv", "fd", "fdfind", "boundread", "sleep", "nproc", "uname", "hostname", "env", "sudo", "timeout",
-    "nohup", "nice", "time", "command", "xargs", "sha256", "md5", "tee-dev-null"})
+    "nohup", "nice", "time", "command", "xargs", "sha256", "md5", "tee-dev-null", "export", "declare", "typeset",
+    "local", "readonly"})
 _DESTROYERS = frozenset({"rm", "rmdir", "mv", "unlink", "shred", "srm", "wipe", "trash", "trash-put", "gio",
                          "chmod", "chown", "chgrp", "chattr", "setfacl", "rsync", "cp", "install", "ln", "ditto",
                          "gcp", "tar", "bsdtar", "unzip", "7z", "7za", "7zz", "cpio", "unrar", "mount", "find",
@@ -52,7 +56,7 @@ def judge(command: str, cwd: str | None, protected: Protected) -> str | None:
     """The refusal of ``command`` run in ``cwd`` inside a session with a budget, or None to let it through."""
     found = effects(command, cwd)
     return (_sets(found) or _writes(found, protected) or _runs(found, protected)
-            or _codes(found, protected) or _unsure(command, found, protected))
+            or _codes(found, protected) or _unread(found) or _unsure(command, found, protected))
 
 
 def _sets(found: Effects) -> str | None:
@@ -219,11 +223,27 @@ def _unpack_into(argv: list[str], cwds: set[str], protected: Protected) -> bool:
 
 def _codes(found: Effects, protected: Protected) -> str | None:
     for code in found.codes:
-        if _names(code, protected):
-            return reason(_first_line(code), "is code that names the budget's own files")
-        low = code.lower()
-        if "boundread" in low and "budget" in low and any(marker in low for marker in _API):
-            return reason(_first_line(code), "is code that would change the budget")
+        verdict = _code_verdict(code, protected)
+        if verdict:
+            return reason(_first_line(code), verdict)
+    return None
+
+
+def _code_verdict(code: str, protected: Protected) -> str | None:
+    if _names(code, protected):
+        return "is code that names the budget's own files"
+    low = code.lower()
+    if "boundread" in low and "budget" in low and any(marker in low for marker in _API):
+        return "is code that would change the budget"
+    return None
+
+
+def _unread(found: Effects) -> str | None:
+    """A script the command runs that is too big to read whole: what it would run cannot be known."""
+    if found.unread:
+        return reason(found.unread[0], f"is a script too big to follow whole (over {SCRIPT_MAX // 1024} KiB of shell,"
+                      f" {CODE_MAX // 1024 // 1024} MiB of other code), so what it runs cannot be checked in a session"
+                      " with a budget")
     return None
 
 
@@ -238,7 +258,12 @@ def _first_line(code: str) -> str:
 
 
 def _unsure(command: str, found: Effects, protected: Protected) -> str | None:
-    """A command the walk could not follow whole: refused when its text names a protected place."""
-    if found.unsure and _names(command, protected):
-        return reason(command, "could not be followed whole, and it names the budget's own files")
+    """A command the walk could not follow whole: refused when it runs a script (from a file or a pipe: padding
+    ran a budget change past the walk's step budget), or when its text names a protected place or a budget
+    change."""
+    if found.unsure and found.scripts:
+        return reason(found.scripts[0], "is a script the check could not follow whole (too long, too deep or not"
+                      " parsed), so what it runs cannot be checked in a session with a budget")
+    if found.unsure and _code_verdict(command, protected):
+        return reason(command, "could not be followed whole, and it names the budget's own files or commands")
     return None

@@ -63,6 +63,8 @@ class Protected:
 
 
 def reason(what: str, why: str, fix: str = "") -> str:
-    """One line: what was refused, why, and what the user (not the agent) must do."""
+    """One line (a here-document or a script is shown with its lines joined): what was refused, why, and what
+    the user (not the agent) must do."""
+    what, why, fix = (" ".join(text.split()) for text in (what, why, fix))
     shown = what if len(what) <= 160 else what[:157] + "..."
     return f"`{shown}` {why} - {USER_ACTION}{': ' + fix if fix else ''}."

@@ -3,24 +3,29 @@ redirection opens for writing - for the budget's self-cap check (budget/selfcap.
 
 The words are expanded as the read guard expands them (``words``: quotes, ``$'...'``, variables the command
 set, ``~``, braces, globs, ``$(pwd)``); a word whose value cannot be known here is ``UNKNOWN`` and its source
-text is kept beside it, for the judge to look at. Followed: lists, pipelines, sub-shells, ``$(...)``, loops and
-``if`` bodies (each once), functions, redirections, here-documents and here-strings, ``bash -c``/``sh -c``,
-``eval``, ``source``, a script file or piped text given to a shell, ``xargs``, ``find -exec``, wrappers
-(``env``, ``sudo``, ``timeout``, ``nohup``...), ``uvx``/``uv run``/``pipx run``, ``python -m boundread`` and
-``boundread budget exec``. The code given to an interpreter (``-c``, ``-e``, a script file, a here-document,
-piped text) is kept as text (``codes``): the judge reads it for what it names.
+text is kept beside it, for the judge to look at. Followed: lists, pipelines, sub-shells, loops and ``if``
+bodies, functions, redirections, here-documents and here-strings, every ``$(...)``, backtick and ``<(...)``
+wherever it stands (a whole word, a ``for`` list, an unquoted here-document's body); and what each argv runs
+(effectruns.py): ``bash -c``/``sh -c``, ``eval``, ``source``/``.``, a script file or piped text given to a
+shell, a file run by its path, ``make``'s recipes, ``xargs``, ``find -exec``, ``tar``'s commands, wrappers
+(``env``, ``sudo``, ``flock``...), ``uvx``/``uv run``/``pipx run``, ``python -m`` and ``boundread budget exec``.
+The code given to an interpreter (``-c``, ``-e``, a script file, a module, a here-document, piped text) is kept
+as text (``codes``): the judge reads it for what it names.
 
-An over-approximation on purpose: both branches of an ``if`` run, a loop's body runs once, every ``cd``
-seen adds a folder that a later relative path is resolved against (``cwds``). What it cannot follow (a parse
-error, the step budget, nesting deeper than ``DEPTH``) sets ``unsure``.
+An over-approximation on purpose: both branches of an ``if`` run, a loop's body runs once per known value,
+every ``cd`` seen adds a folder that a later relative path is resolved against (``cwds``). What it cannot
+follow (a parse error, the step budget, nesting deeper than ``DEPTH``) sets ``unsure``; a script file too big to
+read whole is listed in ``unread``.
 """
 
 from __future__ import annotations
 
 import os
 
-from boundread.guard.shell import launch
-from boundread.guard.shell.launch import SHELLS, base, is_interpreter
+from boundread.guard.shell import launch, scriptfiles
+from boundread.guard.shell.effectruns import TOO_BIG, Effects, Run, Runs
+from boundread.guard.shell.launch import base
+from boundread.guard.shell.scriptfiles import SCRIPT_MAX
 from boundread.guard.shell.state import UNKNOWN, Ctx, Env, Exhausted, Stream
 
 TYPE_CHECKING = False
@@ -28,35 +33,8 @@ if TYPE_CHECKING:
     from tree_sitter import Node
 
 DEPTH = 8  # scripts within scripts (`bash -c "eval 'sh -c ...'"`)
-SCRIPT_MAX = 64 * 1024  # a script or code file read from disk: at most this
 LOOP = 16  # a `for` loop's body is followed for this many of its values
 _WRITES = frozenset({">", ">>", ">|", "&>", "&>>", "<>", ">&", "&>|"})
-
-
-class Run:
-    """One argv the command executes: its words (``UNKNOWN`` where not known), their source texts, where."""
-
-    __slots__ = ("argv", "cwd", "raws")
-
-    def __init__(self, argv: list[str], raws: list[str], cwd: str) -> None:
-        self.argv, self.raws, self.cwd = argv, raws, cwd
-
-
-class Effects:
-    """``runs``: every argv; ``writes``: (target, its source text, the folder) of each redirection that writes;
-    ``sets``: (name, value) of each variable a run is given (``NAME=v cmd``, ``export``, ``env NAME=v``),
-    value None when unset (``unset``, ``env -u``; ``*``: ``env -i``); ``codes``: interpreter code; ``cwds``:
-    every folder the command may be in; ``unsure``: a part could not be followed."""
-
-    __slots__ = ("codes", "cwds", "runs", "sets", "unsure", "writes")
-
-    def __init__(self, root: str) -> None:
-        self.runs: list[Run] = []
-        self.writes: list[tuple[str, str, str]] = []
-        self.sets: list[tuple[str, str | None]] = []
-        self.codes: list[str] = []
-        self.cwds: set[str] = {root}
-        self.unsure = False
 
 
 def effects(text: str, cwd: str | os.PathLike[str] | None = None) -> Effects:
@@ -82,7 +60,7 @@ def effects(text: str, cwd: str | os.PathLike[str] | None = None) -> Effects:
     return found
 
 
-class _Walk:
+class _Walk(Runs):
     __slots__ = ("ctx", "found")
 
     def __init__(self, ctx: Ctx, found: Effects) -> None:
@@ -120,11 +98,15 @@ class _Walk:
         elif kind == "variable_assignment":
             self.substitutions(node, env, depth)
             self.assign(node, env)
-        elif kind == "declaration_command":
+        elif kind == "declaration_command":  # a run too: `export -p` and `declare -x` print the environment
             self.substitutions(node, env, depth)
+            argv = [_text(node.children[0])] if node.children else []
             for child in node.named_children:
                 if child.type == "variable_assignment":
                     self.found.sets.append(self.assign(child, env))
+                else:
+                    argv.append(_text(child))
+            self.found.runs.append(Run(argv, argv, env.cwd))
         elif kind == "for_statement":
             self.for_loop(node, env, depth)
         elif kind == "unset_command":
@@ -201,7 +183,8 @@ class _Walk:
         if stdin is not None and name in ("cat", "tee", "") and len(argv) <= 1:
             return stdin
         if name == "cat" and len(argv) == 2 and UNKNOWN not in argv[1]:
-            return _small(env.path(argv[1]))
+            text = scriptfiles.read(env.path(argv[1]), SCRIPT_MAX)
+            return TOO_BIG + env.path(argv[1]) + "\n" if text is None else text
         return source
 
     def words(self, node: Node, env: Env) -> tuple[list[str], list[str], list[Node], list[tuple[str, str | None]]]:
@@ -251,11 +234,20 @@ class _Walk:
                     self.visit(node, env, depth)
 
     def substitutions(self, node: Node, env: Env, depth: int) -> None:
+        """Every ``$(...)``, backtick and ``<(...)`` in ``node``, ``node`` itself included (a bare ``echo $(rm
+        f)``, ``for x in `rm f```), and the backticks of an unquoted here-document (tree-sitter keeps them as
+        text)."""
+        if node.type in ("command_substitution", "process_substitution"):
+            self.visit(node, env, depth)
+            return
+        if node.type == "heredoc_redirect":
+            start = next((c for c in node.named_children if c.type == "heredoc_start"), None)
+            body = next((c for c in node.named_children if c.type == "heredoc_body"), None)
+            if body is not None and not any(ch in _text(start) for ch in "'\\\""):
+                for inner in _backticks(_text(body)):
+                    self.script(inner, env.copy(), depth + 1)
         for child in node.named_children:
-            if child.type in ("command_substitution", "process_substitution"):
-                self.visit(child, env, depth)
-            elif child.named_children:
-                self.substitutions(child, env, depth)
+            self.substitutions(child, env, depth)
 
     def redirects(self, redirects: list[Node], env: Env, *, record: bool = True) -> str | None:
         """Note the files the redirections write; the text a here-document or here-string gives as stdin."""
@@ -285,86 +277,26 @@ class _Walk:
                 self.found.writes.append((UNKNOWN if value is None else value, _text(target), env.cwd))
         return stdin
 
-    def run(self, argv: list[str], raws: list[str], env: Env, stdin: str | None, depth: int) -> None:
-        self.ctx.step()
-        if len(self.found.runs) > 4096:
-            raise Exhausted("too many commands")
-        self.found.runs.append(Run(argv, raws, env.cwd))
-        name, args = base(argv[0]), argv[1:]
-        inner = launch.inner(name, args, self.found.sets)
-        if inner is not None:
-            if inner:
-                tail = raws[len(argv) - len(inner):] if argv[len(argv) - len(inner):] == inner else inner
-                self.run(inner, tail, env, stdin, depth)
-            return
-        if name in ("cd", "pushd") and args and UNKNOWN not in args[-1]:
-            env.cwd = env.logical(args[-1])
-            self.found.cwds.add(env.cwd)
-        elif name in ("cd", "pushd"):
-            env.cwd = os.path.expanduser("~") if not args else env.cwd
-            self.found.cwds.add(env.cwd)
-        elif name == "eval":
-            self.script(" ".join(args), env, depth + 1)
-        elif name in ("source", ".") and args:
-            self.script(_small(env.path(args[0])), env, depth + 1)
-        elif name in SHELLS:
-            self.shell(args, env, stdin, depth)
-        elif name in ("watch", "su", "script", "runuser"):
-            script = " ".join(launch.operands(args)) if name == "watch" else launch.flag_value(args, ("-c",))
-            if script:
-                self.script(script, env.copy(), depth + 1)
-        elif name == "xargs":
-            command = launch.xargs_command(args)
-            shown = [word.replace(UNKNOWN, "{}") for word in command]
-            self.run([*command, UNKNOWN], [*shown, "<stdin>"], env, None, depth)
-        elif name in ("find", "fd", "fdfind"):
-            for command in launch.execs(args):
-                self.run(command, command, env, None, depth)
-        elif is_interpreter(name):
-            self.interpreter(name, args, env, stdin, depth)
 
-    def shell(self, args: list[str], env: Env, stdin: str | None, depth: int) -> None:
-        for k, arg in enumerate(args):
-            if arg.startswith("-") and not arg.startswith("--") and "c" in arg[1:]:
-                script = args[k + 1] if k + 1 < len(args) else ""
-                self.script(script, env.copy(), depth + 1)
-                return
-            if not arg.startswith(("-", "+")):
-                self.script(_small(env.path(arg)) if UNKNOWN not in arg else UNKNOWN, env.copy(), depth + 1)
-                return
-        if stdin is not None:
-            self.script(stdin, env.copy(), depth + 1)
-
-    def interpreter(self, name: str, args: list[str], env: Env, stdin: str | None, depth: int) -> None:
-        """The code an interpreter runs, to ``codes`` (launch.code); ``python -m boundread``: boundread's argv."""
-        code, module = launch.code(name, args, stdin, lambda word: _small(env.path(word)))
-        if module and module[0].split(".", 1)[0] == "boundread":
-            self.run(["boundread", *module[1:]], ["boundread", *module[1:]], env, stdin, depth)
-        if code is not None:
-            self.found.codes.append(code)
-
-    def stdin_code(self, argv: list[str], text: str, env: Env, depth: int) -> None:
-        name = base(argv[0])
-        if name in SHELLS:
-            self.script(text, env.copy(), depth + 1)
-        else:
-            self.found.codes.append(text)
+def _backticks(text: str) -> list[str]:
+    """The commands of the backticks in ``text`` (an unquoted here-document's body); an escaped one is text."""
+    found: list[str] = []
+    start, k = -1, 0
+    while k < len(text):
+        if text[k] == "\\":
+            k += 2
+            continue
+        if text[k] == "`":
+            if start < 0:
+                start = k + 1
+            else:
+                found.append(text[start:k].replace("\\`", "`"))
+                start = -1
+        k += 1
+    if start >= 0:
+        found.append(text[start:])
+    return found
 
 
 def _text(node: Node | None) -> str:
     return "" if node is None else (node.text or b"").decode("utf-8", "replace")
-
-
-def _small(path: str) -> str:
-    """A small regular file's text (a script, code); '' when it is not one."""
-    import stat
-
-    try:
-        if not stat.S_ISREG(os.stat(path).st_mode):
-            return ""
-        with open(path, "rb") as fh:
-            return fh.read(SCRIPT_MAX).decode("utf-8", "replace")
-    except (OSError, ValueError):
-        return ""
-
-

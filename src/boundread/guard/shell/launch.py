@@ -15,16 +15,22 @@ if TYPE_CHECKING:
 SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "rbash", "busybox-sh"})
 _INTERPRETERS = frozenset({"python", "pypy", "node", "nodejs", "bun", "deno", "perl", "ruby", "php", "lua",
                            "Rscript", "osascript", "tclsh", "awk", "gawk", "mawk", "nawk", "jshell", "irb"})
-_WRAPPERS = frozenset({"sudo", "doas", "env", "time", "nohup", "nice", "command", "exec", "builtin", "stdbuf",
-                       "timeout", "ionice", "caffeinate", "chronic", "unbuffer", "nocache", "flock", "setsid",
-                       "chrt", "taskset", "strace", "ltrace", "busybox", "toybox", "faketime", "catchsegv",
-                       "firejail", "proot", "fakeroot", "run-one", "systemd-run", "xvfb-run", "then", "do"})
+WRAPPERS = frozenset({"sudo", "doas", "env", "time", "nohup", "nice", "command", "exec", "builtin", "stdbuf",
+                      "timeout", "ionice", "caffeinate", "chronic", "unbuffer", "nocache", "flock", "setsid",
+                      "chrt", "taskset", "strace", "ltrace", "busybox", "toybox", "faketime", "catchsegv",
+                      "firejail", "proot", "fakeroot", "run-one", "systemd-run", "xvfb-run", "then", "do", "chroot",
+                      "prlimit", "numactl", "setpriv", "unshare", "nsenter", "cgexec", "valgrind"})
+#: Wrappers whose first operand is not the command: ``flock FILE cmd``, ``chrt PRIO cmd``, ``taskset MASK cmd``,
+#: ``chroot DIR cmd``.
+_LEADING = {"flock": 1, "chrt": 1, "taskset": 1, "chroot": 1}
 _VALUES = {"sudo": {"-u", "-g", "-p", "-C", "-D", "-h", "-r", "-t", "-U", "--user", "--group"},
            "doas": {"-u", "-C"}, "env": {"-u", "-C", "-S", "--unset", "--chdir", "--split-string"},
            "nice": {"-n", "--adjustment"}, "timeout": {"-s", "-k", "--signal", "--kill-after"},
            "ionice": {"-c", "-n", "-p"}, "stdbuf": {"-i", "-o", "-e"}, "flock": {"-w", "-E", "--timeout"},
-           "taskset": {"-c"}, "strace": {"-e", "-o", "-p", "-s", "-E"}, "ltrace": {"-e", "-o", "-p", "-s"},
-           "chrt": {"-p"}, "systemd-run": {"-p", "--unit", "-E", "--setenv"}, "faketime": {"-f"}}
+           "strace": {"-e", "-o", "-p", "-s", "-E"}, "ltrace": {"-e", "-o", "-p", "-s"},
+           "chrt": {"-T", "-P", "-D", "--sched-runtime", "--sched-period", "--sched-deadline"},
+           "systemd-run": {"-p", "--unit", "-E", "--setenv"}, "faketime": {"-f"}, "cgexec": {"-g"},
+           "nsenter": {"-t", "--target", "-S", "-G"}, "setpriv": {"--reuid", "--regid", "--groups"}}
 _XARGS_VALUES = frozenset({"-n", "-L", "-I", "-d", "-P", "-s", "-a", "-E", "--max-args", "--max-lines",
                            "--replace", "--delimiter", "--max-procs", "--arg-file", "--eof", "--max-chars"})
 CODE_FLAGS = frozenset({"-e", "-E", "--eval", "-p", "--print", "-r", "-x"})  # perl, ruby, node, php, lua
@@ -88,7 +94,7 @@ def reads_stdin(argv: list[str]) -> bool:
 
 def inner(name: str, args: list[str], sets: list[tuple[str, str | None]]) -> list[str] | None:
     """The argv a wrapper or runner runs ([] when none), noting what ``env`` sets; None: not a wrapper."""
-    if name in _WRAPPERS:
+    if name in WRAPPERS:
         return _unwrap(name, args, sets)
     if name in _RUNNERS:
         return _runner(name, args)
@@ -100,6 +106,10 @@ def inner(name: str, args: list[str], sets: list[tuple[str, str | None]]) -> lis
 
 def _unwrap(name: str, args: list[str], sets: list[tuple[str, str | None]]) -> list[str]:
     values = _VALUES.get(name, set())
+    if name == "flock" and ("-c" in args or "--command" in args or any(a.startswith("--command=") for a in args)):
+        script = flag_value(args, ("-c", "--command")) or next((a[10:] for a in args if a.startswith("--command=")), "")
+        return ["sh", "-c", script]  # `flock FILE -c 'CMD'`
+    leading = _LEADING.get(name, 0)
     k = 0
     while k < len(args):
         arg = args[k]
@@ -121,6 +131,9 @@ def _unwrap(name: str, args: list[str], sets: list[tuple[str, str | None]]) -> l
             sets.append((key, value))
             k += 1
         elif name in ("timeout", "watch", "nice") and arg[:1].isdigit():
+            k += 1
+        elif leading:
+            leading -= 1
             k += 1
         else:
             break
@@ -182,4 +195,20 @@ def execs(args: list[str]) -> list[list[str]]:
                 found.append(args[k + 1:end])
             k = end
         k += 1
+    return found
+
+
+def tar_commands(args: list[str]) -> list[str]:
+    """The commands a ``tar`` runs (``--checkpoint-action=exec=``, ``--to-command``, ``-I``/
+    ``--use-compress-program``, ``-F``/``--info-script``/``--new-volume-script``), each as a shell script."""
+    found = []
+    for k, arg in enumerate(args):
+        key, eq, value = arg.partition("=")
+        if key == "--checkpoint-action" and value.startswith("exec="):
+            found.append(value[5:])
+        elif eq and key in ("--to-command", "--use-compress-program", "--info-script", "--new-volume-script"):
+            found.append(value)
+        elif arg in ("-I", "-F", "--to-command", "--use-compress-program", "--info-script",
+                     "--new-volume-script") and k + 1 < len(args):
+            found.append(args[k + 1])
     return found
