@@ -190,6 +190,26 @@ ATTEMPTS = [
     "taskset 0x1 boundread budget reset",
     "taskset -c 0 boundread budget reset",
     "tar cf /tmp/x.tar --checkpoint=1 --checkpoint-action=exec='boundread budget reset' notes.txt",
+    # programs that read their files but write one too: sed in place or with `w`/`e`, uniq's and xxd's second
+    "sed -Ei '$a [budget.prices]' ~/.config/boundread/config.toml",
+    "sed -ni 's/a/b/' @SIDE@",
+    "sed -ri 's/a/b/' @SIDE@",
+    "sed -zi 's/a/b/' @SIDE@",
+    "sed -si 's/a/b/' @SIDE@",
+    "sed --in-place=.bak 's/a/b/' @SIDE@",
+    "sed -ie 's/a/b/' @SIDE@",
+    "sed -n 'w @SIDE@' /tmp/prices.toml",
+    "sed 's/x/y/w @SIDE@' notes.txt",
+    "sed -e '1e boundread budget reset' notes.txt",
+    "sed 's/.*/boundread budget reset/e' notes.txt",
+    "printf '[budget.prices]\\n' | uniq - ~/.config/boundread/config.toml",
+    "xxd -r -p /tmp/hex @SIDE@",
+    "tar czf @LEDGER@ notes.txt",
+    "tar czf /tmp/b.tgz --remove-files @STATE@",
+    "sqlite3 :memory: \"select writefile('@SIDE@', '{}')\"",
+    "sqlite3 other.db \"ATTACH '@LEDGER@' AS l; DELETE FROM l.limits\"",
+    "sqlite3 -readonly @LEDGER@ '.shell rm -f @LEDGER@'",
+    "sqlite3 -readonly @LEDGER@ < /tmp/commands.sql",
 ]
 
 # What an agent under a budget still does: look at the budget, read its files, its own work.
@@ -228,6 +248,17 @@ ALLOWED = [
     "timeout 5 make -n",
     "/usr/bin/env ls",
     "./configure --help",
+    # reads that looked like writes
+    "tar czf /tmp/backup.tgz -C @STATE@/.. state",
+    "tar tzf /tmp/backup.tgz",
+    "sqlite3 -readonly @LEDGER@ 'select * from limits'",
+    "sqlite3 -readonly -header @LEDGER@ .tables 'select scope from limits'",
+    "sed -n '1,5p' @SIDE@",
+    "sed -i 's/budget.sqlite3/ledger.sqlite3/' notes.txt",
+    "sed -e 's/new/old/' notes.txt",
+    "uniq -c @SIDE@",
+    "xxd @LEDGER@ | head",
+    "sort notes.txt | uniq -c",
 ]
 
 
@@ -398,6 +429,13 @@ def test_make_runs_the_recipes_of_its_targets(project: Path) -> None:
         assert reason is not None and USER in reason, command
     for command in ("make", "make test", "make -n test"):
         assert _bash(project, command) is None, command
+
+
+def test_a_find_that_could_reach_the_budget_says_why(project: Path) -> None:
+    reason = _bash(project, "find ~ -name '*.orig' -delete") or ""
+    assert "could delete or change the budget's own files: it searches ~, which holds them" in reason
+    assert USER in reason
+    assert _bash(project, "find . -name '*.orig' -delete") is None
 
 
 def test_a_refusal_is_one_line_whatever_the_command(project: Path) -> None:

@@ -27,9 +27,13 @@ it notices afterwards, and what it leaves to a restricted database role.
    - write, move, truncate, link over or delete the state folder, anything in it (the ledger, its ``-wal``, the
      sidecar), the seal beside it (``sidecar.seal_for``) or the user config (prices, ``ledger_url``): ``rm``,
      ``mv``, ``cp``/``install``/``rsync``/``ln`` onto it, ``>``/``>>``/``tee``, ``truncate``, ``dd of=``,
-     ``sqlite3`` on it, ``find ... -delete``/``-exec``, an archive unpacked into it, a destructive command on a
-     folder that contains it (``rm -rf ~/.local``), a Write/Edit tool on such a path, or interpreter code that
-     names one of them. Reading them (``cat``, ``ls``, ``budget status``) stays allowed.
+     ``sqlite3`` on it or SQL that names it (``ATTACH``, ``writefile()``), ``sed`` in place (``-i`` anywhere in
+     its flags: ``-Ei``, ``-ni``) or its ``w`` command, ``uniq``/``xxd``'s output file, a ``tar`` archive
+     written over it, ``find ... -delete``/``-exec``, an archive unpacked into it, a destructive command on a
+     folder that contains it (``rm -rf ~/.local``; ``find ~ ... -delete`` is told it searches a folder that
+     holds them), a Write/Edit tool on such a path, or interpreter code that names one of them. Reading them
+     (``cat``, ``ls``, ``sed -n``, ``tar c`` of the folder, ``sqlite3 -readonly`` with SQL given as words,
+     ``budget status``) stays allowed.
    - set, export or unset ``BOUNDREAD_STATE_DIR``, ``BOUNDREAD_LEDGER_URL``, ``BOUNDREAD_BUDGET_PRICES``,
      ``XDG_STATE_HOME`` or ``XDG_CONFIG_HOME`` (a nested agent or a ``boundread`` run would count in another
      ledger or price at 0), clear the environment with ``env -i`` while one of those or ``BOUNDREAD_DEPTH`` is
@@ -57,8 +61,8 @@ on the machine (counters that the hook must UPDATE need a SECURITY DEFINER funct
 from the same credentials).
 
 Cost: checked only when a budget file exists; a call whose text mentions nothing the check is about (a cheap
-substring test, ``suspect``) pays nothing more. A command that runs a file by its path or ``make`` is
-judged too (the shell parsed, the script or Makefile read): about 3-6 ms more on such a call.
+substring test, ``suspect``) pays nothing more. A command that runs a file by its path, ``make`` or ``sed -i``
+is judged too (the shell parsed, the script or Makefile read): about 3-6 ms more on such a call.
 """
 
 # os.path on purpose, not pathlib: this runs on the hook path (guard-check), where pathlib costs start-up.
@@ -120,6 +124,9 @@ def suspect(text: str, protected: Protected) -> bool:
         name = word.rsplit("/", 1)[-1]
         if name in _PROGRAMS or name.rstrip("0123456789.") in _PROGRAMS:  # python3.12
             return True
+    if "sed" in words and any(word[:1] == "-" and "i" in word.split("e")[0].split("f")[0].split("l")[0]
+                              for word in text.translate(_SEPARATORS).split()):  # case kept: -E is not -e
+        return True  # `sed -Ei` in the state folder (sed without -i, the usual reader, is not looked at)
     return _runs_a_path(low)
 
 

@@ -9,7 +9,9 @@ the files its redirections write, the variables it sets, the code it hands inter
   are ``budget <change>`` counts as boundread.
 - a protected path (``Protected.roots``, or inside one) as an operand of anything but a reader (``cat``, ``ls``,
   ``grep``, ``cp`` from it...), as a copy's destination, a redirection's target; a folder that contains one, as
-  the operand of a destructive program (``rm -rf ~/.local``, ``mv``, ``find -delete``, an unpack into it).
+  the operand of a destructive program (``rm -rf ~/.local``, ``mv``, ``find -delete``, an unpack into it). The
+  programs that read some words and write others are told apart in selfargs.py (``sed -i`` and ``w``, ``uniq IN
+  OUT``, ``tar c``'s archive, ``sqlite3 -readonly``).
 - a word whose value is not known (``$(...)``, ``$X`` from outside): its source text must not name a protected
   place; interpreter code: it must not name one, nor the budget's commands or API.
 - a script it runs that is too big to read whole, or that the walk could not follow to its end: refused.
@@ -21,6 +23,7 @@ from __future__ import annotations
 
 import os
 
+from boundread.budget import selfargs
 from boundread.budget.selfwords import DEPTH_ENV, PROTECTED_ENV, Protected, reason
 from boundread.guard.shell.effectruns import Effects, Run
 from boundread.guard.shell.effects import effects
@@ -32,13 +35,13 @@ CHANGES = frozenset({"set", "reset", "add", "ingest", "recover"})
 _READERS = frozenset({
     "cat", "head", "tail", "less", "more", "bat", "batcat", "ls", "ll", "dir", "exa", "eza", "stat", "wc", "file",
     "du", "df", "grep", "egrep", "fgrep", "rg", "ag", "ack", "sha1sum", "sha224sum", "sha256sum", "sha384sum",
-    "sha512sum", "md5sum", "b2sum", "b3sum", "cksum", "sum", "shasum", "diff", "cmp", "comm", "od", "xxd",
+    "sha512sum", "md5sum", "b2sum", "b3sum", "cksum", "sum", "shasum", "diff", "cmp", "comm", "od",
     "hexdump", "hd", "strings", "jq", "tree", "realpath", "readlink", "basename", "dirname", "test", "[", "[[",
     "echo", "printf", "cd", "pushd", "popd", "pwd", "type", "which", "whereis", "true", "false", ":", "lsof",
-    "fuser", "namei", "getfacl", "lsattr", "uniq", "cut", "nl", "tac", "zcat", "date", "id", "whoami",
+    "fuser", "namei", "getfacl", "lsattr", "cut", "nl", "tac", "zcat", "date", "id", "whoami",
     "printenv", "fd", "fdfind", "boundread", "sleep", "nproc", "uname", "hostname", "env", "sudo", "timeout",
-    "nohup", "nice", "time", "command", "xargs", "sha256", "md5", "tee-dev-null", "export", "declare", "typeset",
-    "local", "readonly"})
+    "nohup", "nice", "time", "command", "xargs", "sha256", "md5", "export", "declare", "typeset", "local",
+    "readonly"})
 _DESTROYERS = frozenset({"rm", "rmdir", "mv", "unlink", "shred", "srm", "wipe", "trash", "trash-put", "gio",
                          "chmod", "chown", "chgrp", "chattr", "setfacl", "rsync", "cp", "install", "ln", "ditto",
                          "gcp", "tar", "bsdtar", "unzip", "7z", "7za", "7zz", "cpio", "unrar", "mount", "find",
@@ -56,7 +59,8 @@ def judge(command: str, cwd: str | None, protected: Protected) -> str | None:
     """The refusal of ``command`` run in ``cwd`` inside a session with a budget, or None to let it through."""
     found = effects(command, cwd)
     return (_sets(found) or _writes(found, protected) or _runs(found, protected)
-            or _codes(found, protected) or _unread(found) or _unsure(command, found, protected))
+            or _codes(found, protected) or _unread(found)
+            or _unsure(command, found, protected))
 
 
 def _sets(found: Effects) -> str | None:
@@ -114,13 +118,28 @@ def _run(run: Run, found: Effects, protected: Protected) -> str | None:
         return _boundread(argv, shown, protected)
     if name in _READERS and name not in ("fd", "fdfind"):
         return None
-    if name == "sed" and not any(arg.startswith(("-i", "--in-place")) for arg in argv[1:]):
-        return None
     cwds = {run.cwd, *found.cwds}
+    if name == "sed":
+        refused = _sed(run, shown, cwds, protected)
+        if refused or not selfargs.sed_in_place(argv):
+            return refused
+    if name in ("uniq", "xxd"):  # `uniq IN OUT`: only OUT is written
+        out = selfargs.second_operand(argv)
+        return reason(shown, "would write over the budget's own files") if out and _inside(out, cwds, protected) \
+            else None
+    if name == "sqlite3":
+        if any(" " in word and _names(word, protected) for word in argv[1:]):  # `ATTACH 'LEDGER'`, `writefile(`
+            return reason(shown, "is SQL that names the budget's own files")
+        if selfargs.sqlite_read_only(argv):
+            return None  # `sqlite3 -readonly LEDGER 'select ...'`: a read
     if _where(".", {run.cwd}, protected) == "inside":  # `cd ~/.local/state/boundread && python3 -c ...`
         return reason(shown, "would run in the budget's state folder")
-    if name in _UNPACKERS and _extracts(name, argv) and _unpack_into(argv, cwds, protected):
+    if name in _UNPACKERS and selfargs.extracts(name, argv) and _unpack_into(argv, cwds, protected):
         return reason(shown, "would unpack into the budget's state folder")
+    if name in ("tar", "bsdtar") and not selfargs.extracts(name, argv) and "--remove-files" not in argv:
+        archives = selfargs.tar_archives(argv)  # `tar czf backup.tgz -C ~/.local/state boundread`: a read
+        hit = any(_inside(archive, cwds, protected) for archive in archives)
+        return reason(shown, "would write the archive over the budget's own files") if hit else None
     if name in ("find", "fd", "fdfind") and not any(arg in _FIND_WRITES for arg in argv[1:]):
         return None
     for at, (word, raw) in enumerate(zip(argv[1:], raws[1:], strict=False), start=1):
@@ -132,11 +151,35 @@ def _run(run: Run, found: Effects, protected: Protected) -> str | None:
             place = _where(path, cwds, protected)
             if place is None or (place == "ancestor" and name not in _DESTROYERS):
                 continue
-            if name in _COPIES and not _destination(argv, at) and place == "inside":
+            if name in _COPIES and not selfargs.destination(argv, at) and place == "inside":
                 continue  # `cp budget.sqlite3 /tmp/`: a read of it
+            if place == "ancestor" and name in ("find", "fd", "fdfind"):
+                return reason(shown, f"could delete or change the budget's own files: it searches {raw}, which"
+                              " holds them, and deletes or runs a command on what it finds (search a folder"
+                              " that does not hold them)")
             return reason(shown, "would change the budget's own files" if place == "inside" else
                           "would remove or move a folder that holds the budget's files")
     return None
+
+
+def _sed(run: Run, shown: str, cwds: set[str], protected: Protected) -> str | None:
+    """sed's script: a ``w`` file that is protected, or an ``e`` command with code that names the budget (its
+    in-place edit is judged with the other writers, on its operands)."""
+    scripts, files = selfargs.sed_scripts(run.argv, run.cwd)
+    for path in files:
+        from boundread.guard.shell.scriptfiles import read
+
+        scripts.append(read(path, SCRIPT_MAX) or "")
+    for script in scripts:
+        if any(_inside(target, cwds, protected) for target in selfargs.sed_targets(script)):
+            return reason(shown, "would write over the budget's own files (sed's `w`)")
+        if selfargs.sed_runs(script) and _code_verdict(script, protected):
+            return reason(shown, "runs commands (sed's `e`) that would change the budget")
+    return None
+
+
+def _inside(path: str, cwds: set[str], protected: Protected) -> bool:
+    return UNKNOWN not in path and _where(path, cwds, protected) == "inside"
 
 
 def _budget_words(argv: list[str]) -> bool:
@@ -186,30 +229,6 @@ def _where(path: str, cwds: set[str], protected: Protected) -> str | None:
                 if root.startswith(candidate.rstrip(os.sep) + os.sep):
                     verdict = "ancestor"
     return verdict
-
-
-def _destination(argv: list[str], at: int) -> bool:
-    """Whether the word at ``at`` is where a copy writes: ``-t DIR``, ``--target-directory=DIR``, or the last
-    operand."""
-    if at > 1 and argv[at - 1] in ("-t", "--target-directory"):
-        return True
-    if argv[at].startswith("--target-directory="):
-        return True
-    operands = [k for k in range(1, len(argv)) if not argv[k].startswith("-") and argv[k - 1] not in ("-t",)]
-    has_target = any(a in ("-t", "--target-directory") or a.startswith("--target-directory=") for a in argv)
-    return not has_target and bool(operands) and at == operands[-1]
-
-
-def _extracts(name: str, argv: list[str]) -> bool:
-    """Whether the unpacker writes the archive's entries out (not a listing)."""
-    if name in ("unzip", "unrar", "cpio"):
-        return True
-    if name in ("7z", "7za", "7zz"):
-        return len(argv) > 1 and argv[1] in ("x", "e")
-    if any(arg in ("-x", "--extract", "--get") for arg in argv[1:]):
-        return True
-    first = argv[1] if len(argv) > 1 else ""
-    return not first.startswith("--") and "x" in first.lstrip("-")  # `tar xzf`, `tar -xf`
 
 
 def _unpack_into(argv: list[str], cwds: set[str], protected: Protected) -> bool:
