@@ -210,6 +210,13 @@ ATTEMPTS = [
     "sqlite3 other.db \"ATTACH '@LEDGER@' AS l; DELETE FROM l.limits\"",
     "sqlite3 -readonly @LEDGER@ '.shell rm -f @LEDGER@'",
     "sqlite3 -readonly @LEDGER@ < /tmp/commands.sql",
+    # the PostgreSQL ledger's address (its password, often): psql or psycopg with it can DELETE FROM limits
+    "psql \"$BOUNDREAD_LEDGER_URL\" -c 'DELETE FROM limits'",
+    "python3 -c \"import os, psycopg; psycopg.connect(os.environ['BOUNDREAD_LEDGER_URL']).execute('DELETE FROM x')\"",
+    "python3 -c 'import os; print(os.getenv(\"BOUNDREAD_LEDGER_URL\"))'",
+    "printenv BOUNDREAD_LEDGER_URL",
+    "sh -c 'echo ${BOUNDREAD_LEDGER_URL}'",
+    "v=BOUNDREAD_LEDGER_URL; echo ${!v}",
 ]
 
 # What an agent under a budget still does: look at the budget, read its files, its own work.
@@ -259,6 +266,9 @@ ALLOWED = [
     "uniq -c @SIDE@",
     "xxd @LEDGER@ | head",
     "sort notes.txt | uniq -c",
+    # the ledger URL's name as a word, and the environment where the URL is not set
+    "grep -rn BOUNDREAD_LEDGER_URL src/ | head -3",
+    "env | grep PATH",
 ]
 
 
@@ -444,3 +454,40 @@ def test_a_refusal_is_one_line_whatever_the_command(project: Path) -> None:
     reason = _bash(project, command)
     assert reason is not None and "could not be followed whole" in reason and "\n" not in reason
 
+
+def test_where_the_ledger_url_is_set_printing_the_environment_is_refused(
+        project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """BOUNDREAD_LEDGER_URL in the environment (the agent's too): `env`, `printenv`, `export -p`, `set`,
+    /proc/self/environ would show it. Judged directly: with the variable set, guard-check would use that
+    server (the PostgreSQL test below goes through guard-check)."""
+    dumps = ("env", "env | grep -i url", "printenv", "printenv -0 | tr '\\0' '\\n'", "export -p", "declare -px",
+             "set | grep BOUND", "cat /proc/self/environ", "typeset -x")
+    others = ("printenv HOME", "env FOO=1 make -n", "declare -f", "set -e; echo hi", "declare -A seen")
+    monkeypatch.setenv("BOUNDREAD_LEDGER_URL", "postgresql://hook:secret@db/fleet")
+    protected = Protected(str(_state()), str(ledger_path()))
+    for command in dumps:
+        assert USER in (judge(command, str(project), protected) or ""), command
+    for command in others:
+        assert judge(command, str(project), protected) is None, command
+    monkeypatch.delenv("BOUNDREAD_LEDGER_URL")
+    protected = Protected(str(_state()), str(ledger_path()))
+    for command in dumps:
+        assert judge(command, str(project), protected) is None, command
+
+
+def test_on_postgresql_the_server_says_whether_a_session_has_a_budget(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest) -> None:
+    """The local copy of the fleet's limits is written when a call meets one: before that (a new machine, a
+    budget set elsewhere) the check took the session for unbudgeted and let `budget reset` through."""
+    monkeypatch.delenv("BOUNDREAD_DEPTH", raising=False)
+    monkeypatch.setenv("BOUNDREAD_LEDGER_URL", request.getfixturevalue("pg_url"))
+    folder = tmp_path / "proj"
+    folder.mkdir()
+    done = CliRunner().invoke(budget_app, ["set", "--session", SESSION, "--max-calls", str(CAP)])
+    assert done.exit_code == 0, done.stderr
+    cache = Path(os.environ["BOUNDREAD_STATE_DIR"]) / "budget.postgres.limits.json"
+    cache.unlink()  # as on another machine of the fleet
+    reason = _bash(folder, "boundread budget reset")
+    assert reason is not None and USER in reason
+    assert _bash(folder, "boundread budget reset", session="free") is None  # asked, and it has none
+    assert _bash(folder, "echo hi") is None  # a call that names nothing: no question asked

@@ -96,7 +96,7 @@ def check_tool_call(payload: dict[str, Any], tool_name: str, tool_input: Any) ->
         from boundread.budget.schema import clean
 
         stand_in = os.path.join(_state_dir(), "budget.postgres")  # noqa: PTH118
-        refused = _self_cap(payload, tool_name, tool_input, stand_in + ".sqlite3", stand_in + ".limits.json")
+        refused = _self_cap(payload, tool_name, tool_input, stand_in + ".sqlite3", stand_in + ".limits.json", url)
         return refused or _check_postgres(url, payload, clean(tool_name), tool_input)
     path = _ledger_file()
     from boundread.budget.sidecar import exists, path_for
@@ -140,8 +140,10 @@ def _keys(session: str, project: str | None) -> list[str]:
     return keys
 
 
-def _self_cap(payload: dict[str, Any], tool: str, tool_input: Any, ledger: str, side: str) -> str | None:
-    """The self-cap refusal (budget/selfcap.py) of a call in a session that has a budget, or None."""
+def _self_cap(payload: dict[str, Any], tool: str, tool_input: Any, ledger: str, side: str,
+              url: str | None = None) -> str | None:
+    """The self-cap refusal (budget/selfcap.py) of a call in a session that has a budget, or None. ``url``: a
+    PostgreSQL ledger, whose ``side`` is only a cache - the server is asked when it does not list the session."""
     from boundread.budget.selfcap import Protected, refusal
     from boundread.budget.sidecar import has_scope
 
@@ -149,8 +151,17 @@ def _self_cap(payload: dict[str, Any], tool: str, tool_input: Any, ledger: str, 
     folder = tool_input.get("dir_path") or tool_input.get("workdir") if isinstance(tool_input, dict) else None
     if isinstance(folder, str) and folder:
         cwd = os.path.join(str(cwd), folder)  # noqa: PTH118
+
+    def keys() -> list[str]:
+        return _keys(session_of(payload) or "default", project_of(payload))
+
+    def confirm() -> bool:
+        from boundread.budget.selfpg import has_budget
+
+        return has_budget(url or "", keys())
+
     return refusal(payload, tool, tool_input, str(cwd), Protected(_state_dir(), ledger),
-                   lambda: bool(has_scope(side, _keys(session_of(payload) or "default", project_of(payload)))))
+                   lambda: bool(has_scope(side, keys())), confirm if url else None)
 
 
 def _held(path: str, side: str, session: str, project: str | None, verdict: str | None) -> str | None:

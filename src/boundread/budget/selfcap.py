@@ -39,6 +39,12 @@ it notices afterwards, and what it leaves to a restricted database role.
      ledger or price at 0), clear the environment with ``env -i`` while one of those or ``BOUNDREAD_DEPTH`` is
      set, or give ``BOUNDREAD_DEPTH`` a value lower than the session's own (a nested agent shallower than its
      parent).
+   - read ``BOUNDREAD_LEDGER_URL``, the PostgreSQL ledger's address and often its password (with it, ``psql``
+     can ``DELETE FROM limits``): ``$BOUNDREAD_LEDGER_URL`` or ``${...}`` anywhere, ``printenv``/``declare -p``
+     of it, code that names it (``os.environ[...]``, ``getenv``); where the variable is set, a command that
+     prints the whole environment (``env``, ``printenv``, ``export -p``, ``set``, ``/proc/*/environ``). Its name
+     as a plain word (``grep -rn BOUNDREAD_LEDGER_URL src/``) stays allowed, and so does reading the user
+     config's ``ledger_url`` line: a password kept there is readable as any file of the user's (budget/selfurl.py).
 
    Each refusal is one line naming what the user (not the agent) must do: run the command in their own terminal.
 2. Prices are never read from a project file (budget/prices.py): only ``BOUNDREAD_BUDGET_PRICES`` and
@@ -53,12 +59,17 @@ it notices afterwards, and what it leaves to a restricted database role.
 What cannot be prevented for an agent that runs commands as the same user: a script file written with one tool
 and run with another that builds the paths at run time (``base64``, string arithmetic), a program the guard does
 not model (a test runner that loads a ``conftest.py``, ``npm run``, ``tox``, a ``python -m`` module installed
-in site-packages, a program found on ``PATH`` rather than run by its path), editing the ledger's counters and
-its sidecar and seal together, or starting a new agent with another HOME or config folder. Each takes deliberate
-evasion; the caps hold against an agent that merely tries the obvious. A PostgreSQL ledger adds a real boundary:
-a hook role with INSERT on ``usage``/``calls`` and no UPDATE/DELETE on ``limits`` cannot raise a cap whatever runs
-on the machine (counters that the hook must UPDATE need a SECURITY DEFINER function that only adds, to be safe
-from the same credentials).
+in site-packages, a program found on ``PATH`` rather than run by its path), code that prints the whole
+environment (``print(os.environ)``), editing the ledger's counters and its sidecar and seal together, or
+starting a new agent with another HOME or config folder. Each takes deliberate evasion; the caps hold against an
+agent that merely tries the obvious. A PostgreSQL ledger adds a real boundary: a hook role with INSERT on
+``usage``/``calls`` and no UPDATE/DELETE on ``limits`` cannot raise a cap whatever runs on the machine (counters
+that the hook must UPDATE need a SECURITY DEFINER function that only adds, to be safe from the same credentials).
+
+Whether the session has a budget: the sidecar says, read only for a suspect call. On PostgreSQL its stand-in is
+a local cache of the limits this machine has met, missing before the first and blind to a limit set elsewhere
+since: where it says no and the call would be refused, the server is asked (budget/selfpg.py; a server that
+cannot answer is doubt, and the call is refused).
 
 Cost: checked only when a budget file exists; a call whose text mentions nothing the check is about (a cheap
 substring test, ``suspect``) pays nothing more. A command that runs a file by its path, ``make`` or ``sed -i``
@@ -91,6 +102,9 @@ _PROGRAMS = frozenset({"rm", "rmdir", "mv", "shred", "truncate", "unlink", "find
                        "eval", "xargs", "source", "bash", "sh", "zsh", "dash", "perl", "ruby", "node", "php",
                        "python", "python3", "awk", "env", "sudo", "export", "unset", "trash", "srm", "wipe", "make",
                        "gmake"})
+#: Where BOUNDREAD_LEDGER_URL is set: the commands that print the environment (a word ending in ``environ``:
+#: ``/proc/self/environ``).
+_PRINTERS = frozenset({"printenv", "env", "export", "declare", "typeset", "set", "environ"})
 _SEPARATORS = str.maketrans(dict.fromkeys(";|&()`$<>{}\n\t", " "))
 _SEGMENTS = str.maketrans(dict.fromkeys(";|&()`{}\n", ";"))
 #: Words before the program a command runs: keywords and wrappers (their options and numbers are skipped too).
@@ -114,8 +128,8 @@ def command_of(tool_input: Any) -> str | None:
 
 def suspect(text: str, protected: Protected) -> bool:
     """Whether ``text`` may be about the budget at all: it names boundread, the budget, a protected place or
-    file, runs a program that may change files or run code (``_PROGRAMS``) or a file by its path
-    (``./r.sh``)."""
+    file, runs a program that may change files or run code (``_PROGRAMS``) or a file by its path (``./r.sh``),
+    or, where BOUNDREAD_LEDGER_URL is set, prints the environment (``_PRINTERS``)."""
     low = text.lower().replace("'", "").replace('"', "").replace("\\", "")
     if any(name in low for name in protected.triggers):
         return True
@@ -123,6 +137,8 @@ def suspect(text: str, protected: Protected) -> bool:
     for word in words:
         name = word.rsplit("/", 1)[-1]
         if name in _PROGRAMS or name.rstrip("0123456789.") in _PROGRAMS:  # python3.12
+            return True
+        if protected.url_env and name in _PRINTERS:
             return True
     if "sed" in words and any(word[:1] == "-" and "i" in word.split("e")[0].split("f")[0].split("l")[0]
                               for word in text.translate(_SEPARATORS).split()):  # case kept: -E is not -e
@@ -144,17 +160,24 @@ def _runs_a_path(low: str) -> bool:
 
 
 def refusal(payload: dict[str, Any], tool: str, tool_input: Any, cwd: str | None, protected: Protected,
-            budgeted: Any) -> str | None:
+            budgeted: Any, confirm: Any = None) -> str | None:
     """The reason to refuse this call, or None. ``budgeted()``: whether the call's session has a budget (asked
-    only for a call that ``suspect`` picks, so the sidecar is read only then)."""
+    only for a call that ``suspect`` picks, so the sidecar is read only then). ``confirm()``, where the answer
+    of ``budgeted`` may be out of date (a PostgreSQL ledger's local copy of the limits): asked when
+    ``budgeted`` says no and the call would be refused."""
     command = command_of(tool_input)
     if command is not None:
-        if not suspect(command, protected) or not budgeted():
+        if not suspect(command, protected):
+            return None
+        known = bool(budgeted())
+        if not known and confirm is None:
             return None
         from boundread.budget.selfcmd import judge
 
-        return judge(command, cwd, protected)
-    return _file_refusal(tool, tool_input, cwd, protected, budgeted)
+        verdict = judge(command, cwd, protected)
+        return verdict if verdict is None or known or confirm() else None
+    return _file_refusal(tool, tool_input, cwd, protected, budgeted if confirm is None else
+                         lambda: bool(budgeted()) or bool(confirm()))
 
 
 def _file_refusal(tool: str, tool_input: Any, cwd: str | None, protected: Protected, budgeted: Any) -> str | None:

@@ -14,6 +14,7 @@ the files its redirections write, the variables it sets, the code it hands inter
   OUT``, ``tar c``'s archive, ``sqlite3 -readonly``).
 - a word whose value is not known (``$(...)``, ``$X`` from outside): its source text must not name a protected
   place; interpreter code: it must not name one, nor the budget's commands or API.
+- the PostgreSQL ledger's address: not to be read (selfurl.py).
 - a script it runs that is too big to read whole, or that the walk could not follow to its end: refused.
 """
 
@@ -57,9 +58,11 @@ _API = ("budget set", "budget reset", "budget recover", "budget add", "budget in
 
 def judge(command: str, cwd: str | None, protected: Protected) -> str | None:
     """The refusal of ``command`` run in ``cwd`` inside a session with a budget, or None to let it through."""
+    from boundread.budget.selfurl import reads_url
+
     found = effects(command, cwd)
     return (_sets(found) or _writes(found, protected) or _runs(found, protected)
-            or _codes(found, protected) or _unread(found)
+            or _codes(found, protected) or reads_url(command, found, protected) or _unread(found)
             or _unsure(command, found, protected))
 
 

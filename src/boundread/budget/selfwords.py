@@ -14,6 +14,7 @@ import os
 PROTECTED_ENV = ("BOUNDREAD_STATE_DIR", "BOUNDREAD_LEDGER_URL", "BOUNDREAD_BUDGET_PRICES", "XDG_STATE_HOME",
                  "XDG_CONFIG_HOME")
 DEPTH_ENV = "BOUNDREAD_DEPTH"
+URL_ENV = "BOUNDREAD_LEDGER_URL"  # the PostgreSQL ledger's address and, often, its password
 FILE_NAMES = ("budget.sqlite3", "budget.limits.json", "budget.postgres.limits.json")
 USER_ACTION = ("an agent may not change its own budget: stop, and ask the user to do it from their own terminal"
                " (outside this agent)")
@@ -23,16 +24,19 @@ class Protected:
     """What a session with a budget may not change: the state folder, the seal, the user config (``roots``);
     the strings that name one of them or the budget's files (``names``, lower case: code and a word whose value
     is unknown are read for them); those and the looser ones the cheap test looks for (``triggers``: boundread,
-    budget, the folders above); whether the ledger file is there (``budget recover`` is then a repair).
-    Only strings are made up front: the disk (``roots``' real paths, ``ledger_there``) is asked when needed."""
+    budget, the folders above); whether the ledger file is there (``budget recover`` is then a repair);
+    whether ``BOUNDREAD_LEDGER_URL`` is set here (``url_env``: a command that prints the environment would show
+    it). Only strings are made up front: the disk (``roots``' real paths, ``ledger_there``) is asked when
+    needed."""
 
-    __slots__ = ("_places", "_roots", "ledger", "names", "state", "triggers")
+    __slots__ = ("_places", "_roots", "ledger", "names", "state", "triggers", "url_env")
 
     def __init__(self, state: str, ledger: str) -> None:
         from boundread.budget.ledgerurl import user_config
         from boundread.budget.sidecar import path_for, seal_for
 
         self.state, self.ledger = os.path.abspath(state), ledger
+        self.url_env = bool(os.environ.get(URL_ENV))
         seal = seal_for(path_for(ledger))
         self._places = [os.path.normpath(p) for p in (self.state, os.path.dirname(user_config()), seal) if p]
         self._roots: tuple[str, ...] | None = None
