@@ -352,3 +352,12 @@ def test_new_limits_let_only_their_scopes_ended_sessions_go_on(backend: str, tra
         ledger.set_limits(Scope("session", "a"), BudgetLimits(max_repeat=3))
         assert after_request(ledger, "a", None).stop is None
         assert after_request(ledger, "b", None).stop == "b ended"
+
+
+def test_a_huge_tool_use_id_is_one_call_on_either_store(
+        backend: str, transcript: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A 10 MB id: SQLite took it, PostgreSQL's index refused it (the call was then denied as a ledger fault)."""
+    budget("set", "--session", "s", "--max-calls", "5")
+    huge = "toolu_" + "x" * 10_000_000
+    assert guard(pre_tool_use("s", transcript, "ls", tool_use_id=huge), capsys) == {}
+    assert guard(pre_tool_use("s", transcript, "ls", tool_use_id=huge), capsys) == {}, "the same call again"

@@ -63,6 +63,10 @@ def call_id_of(payload: dict[str, Any]) -> str | None:
     value = payload.get("tool_use_id")
     if not isinstance(value, str) or not value:
         return None
+    if len(value) > 200:  # no client's id is this long; an index holds no 10 MB value (PostgreSQL refuses it)
+        import hashlib
+
+        return "sha256:" + hashlib.sha256(value.encode("utf-8", "surrogatepass")).hexdigest()
     from boundread.budget.schema import clean
 
     return clean(value)
