@@ -172,10 +172,12 @@ def test_loops_stop_before_the_budget_and_say_so(lists: Path) -> None:
     assert dump.decision == "deny" and "huge.log" in dump.reason
 
 
-def test_a_command_past_the_budget_allows_when_harmless_and_denies_a_dump(lists: Path) -> None:
+def test_a_command_past_the_budget_is_refused_with_how_to_shorten_it(lists: Path) -> None:
+    """Issue 19: a budget run out is never an allow - what the walk did not reach would run unguarded."""
     echoes = "\n".join(f"echo line {n}" for n in range(30_000))
     harmless = check_command(echoes, cwd=lists)
-    assert harmless.decision == "allow" and "too big to follow" in harmless.reason
+    assert harmless.decision == "deny" and harmless.rule == "too-big-to-check"
+    assert "too big to follow" in harmless.reason and "split it into several calls" in harmless.reason
     dump = check_command(echoes + "\ncat huge.log", cwd=lists)  # past both the walk's budget and the scan's words
     assert dump.decision == "deny" and "too big to follow" in dump.reason
 

@@ -113,7 +113,13 @@ def test_a_brace_sequence_expands_to_each_name(work: Path, command: str, name: s
 
 
 def test_brace_sequences_as_bash_expands_them() -> None:
-    from boundread.guard.shell.words import _braces
+    from boundread.guard.shell.state import Ctx, Stream
+    from boundread.guard.shell.words import _braces as expand
+
+    ctx = Ctx("/", lambda *_: Stream(), lambda *_: Stream(), lambda *_: Stream())
+
+    def _braces(word: str) -> list[str]:
+        return expand(word, ctx)
 
     assert _braces("a{1..3}b") == ["a1b", "a2b", "a3b"]
     assert _braces("{01..10..3}") == ["01", "04", "07", "10"]

@@ -240,16 +240,34 @@ def _reason(given: str, absolute: str, here: str | None, sniffed: sniff.Sniffed,
     return reason.compose(what, described, why, cmds, reason.tail_for(kind))
 
 
+#: Seconds from the start of a check after which decide looks at no further file the command names: the walk has
+#: ``shell.SECONDS`` of it, the scan and the files the rest (hook start-up and the answer fit in 2 s with margin).
+LOOK_SECONDS = 1.4
+
+
 def check_command(cmd: str, *, cwd: str | os.PathLike[str] | None = None,
                   config: GuardConfig | None = None) -> Decision:
-    """May an agent run the shell command ``cmd``? Denies dumps of guarded files into the conversation."""
+    """May an agent run the shell command ``cmd``? Denies dumps of guarded files into the conversation.
+
+    Within LOOK_SECONDS whatever the command: a budget run out (``shell.SPENT``), or files left unlooked at
+    when the time is up, deny a command that prints files whole, with the reason and how to shorten it."""
+    from time import monotonic
+
     from boundread.guard import shell
 
+    start = monotonic()
     cfg = config or GuardConfig()
-    uses = shell.file_uses(cmd, cwd)
-    caps = list(dict.fromkeys(use.program for use in uses if use.action == shell.CAPPED))
+    uses = shell.file_uses(cmd, cwd, deadline=start + shell.SECONDS)
+    spent = [use.program for use in uses if use.action == shell.SPENT]
+    caps = list(dict.fromkeys(use.program for use in uses if use.action in (shell.CAPPED, shell.SPENT)))
     printed: list[str] = []  # the whole prints it makes that were not refused one by one
-    for use in uses:
+    for at, use in enumerate(uses):
+        if use.action in (shell.PRINT, shell.UNPACK, shell.REMOTE) and monotonic() > start + LOOK_SECONDS:
+            left = sum(1 for rest in uses[at:] if rest.action in (shell.PRINT, shell.UNPACK, shell.REMOTE))
+            spent.append(f"{left:,} of the files it names were left unlooked at after {LOOK_SECONDS:g} s")
+            caps.append(spent[-1])
+            printed.append(use.program)
+            break
         if use.action == shell.PRINT:
             if shell.UNKNOWN in use.path:  # a name a capped fan-out left unchecked: only a cap can judge it
                 if _within_caps(use.bounds, cfg):
@@ -273,12 +291,29 @@ def check_command(cmd: str, *, cwd: str | os.PathLike[str] | None = None,
             verdict = _remote_verdict(use.path, use.program, use.bounds, cfg)
             if verdict.denied:
                 return verdict
+    if spent:  # never an allow on a budget run out: what the rest of the command does was not looked at
+        return _spent(cmd, printed[0] if printed else "the command", caps)
     if caps and printed:
         return _capped(cmd, printed[0], caps)
     if caps:  # nothing printed whole: names, counts, bounded parts - allowed, with the cap said
         return Decision(ALLOW, "boundread checked part of this command: " + "; ".join(caps) + ".",
                         rule="command-ok-capped")
     return Decision(ALLOW, rule="command-ok")
+
+
+def _spent(cmd: str, program: str, caps: list[str]) -> Decision:
+    """A command too big to check in a hook's time: what it does was not all looked at, so it is refused (an allow
+    would let what the walk never reached run unguarded). Most such commands carry data or a script inline (a
+    here-document of megabytes): the fix is a file."""
+    from boundread.guard.reason import OPENING
+
+    shown = cmd if len(cmd) <= 200 else cmd[:200] + "..."
+    who = program if program == "the command" else f"`{program}`"
+    return Decision(DENY, f"{OPENING} - `{shown}` is more than boundread can check in the time a hook has "
+                    f"({'; '.join(caps)}), and what {who} prints or runs in it was not all looked at.\n"
+                    "A shorter command is checked whole: split it into several calls, and write long data or a "
+                    "long script to a file with your file-writing tool instead of putting it in the command.",
+                    rule="too-big-to-check")
 
 
 def _within_caps(found: tuple[Bound, ...], cfg: GuardConfig) -> bool:

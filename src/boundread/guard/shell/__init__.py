@@ -8,16 +8,33 @@ then read back. What each program does with its files and stdin is in ``programs
 ``archives``; a bounding stage gives a use its Bounds (``guard.bounds``), which ``decide`` checks
 against the file and the caps. When the walk cannot follow the command (a syntax error, the step
 budget), the linear conservative ``scan`` decides too: a parse failure never fails open. A budget run out
-keeps what the walk found so far and adds a cap, so a whole print the scan cannot name is refused.
+keeps what the walk found so far and adds a SPENT use, so a whole print the scan cannot name is refused.
+
+The budget (``state``): steps (nodes visited, characters built), a deadline (``SECONDS`` of the check), the size
+of the syntax tree (``parser``), the longest text and value followed (``MAX_TEXT``, ``MAX_VALUE``), and Python's
+recursion limit for nesting. Whatever the input, a check ends in about a second and a hundred MB.
 """
 
 from __future__ import annotations
 
 import os
 
-from boundread.guard.shell.state import CAPPED, FANOUT, PRINT, REMOTE, UNKNOWN, UNPACK, Ctx, Env, FileUse, Stream
+from boundread.guard.shell.state import (
+    CAPPED,
+    FANOUT,
+    PRINT,
+    REMOTE,
+    SECONDS,
+    SPENT,
+    UNKNOWN,
+    UNPACK,
+    Ctx,
+    Env,
+    FileUse,
+    Stream,
+)
 
-__all__ = ["CAPPED", "FANOUT", "PRINT", "REMOTE", "UNKNOWN", "UNPACK", "FileUse", "file_uses"]
+__all__ = ["CAPPED", "FANOUT", "PRINT", "REMOTE", "SECONDS", "SPENT", "UNKNOWN", "UNPACK", "FileUse", "file_uses"]
 
 # A command made of these alone is a list of pipelines of simple commands whose words bash splits on
 # blanks and leaves as they are (no quote, expansion, glob, brace, redirection, sub-shell or comment):
@@ -54,13 +71,14 @@ def _plain(text: str) -> list[list[list[str]]] | None:
     return lists
 
 
-def file_uses(text: str, cwd: str | os.PathLike[str] | None = None) -> list[FileUse]:
+def file_uses(text: str, cwd: str | os.PathLike[str] | None = None, deadline: float | None = None) -> list[FileUse]:
     """Every file the command prints where the agent sees it, or unpacks; paths resolve against ``cwd``.
-    A CAPPED use says a fan-out stopped at its cap (what it left out was not looked at)."""
+    A CAPPED use says a fan-out stopped at its cap (what it left out was not looked at); a SPENT use, that the
+    budget ran out. ``deadline`` (``time.monotonic()``): when the walk stops; default SECONDS from now."""
     root = os.path.abspath(os.fspath(cwd)) if cwd else os.getcwd()
     plain = _plain(text)
     from boundread.guard.shell import walk
-    from boundread.guard.shell.state import Exhausted
+    from boundread.guard.shell.state import MAX_TEXT, Exhausted
 
     unsure: list[tuple[str, str]] = []
 
@@ -68,36 +86,47 @@ def file_uses(text: str, cwd: str | os.PathLike[str] | None = None) -> list[File
         from boundread.guard.shell import parser  # loaded once, where a script needs it
 
         ctx.step(1 + len(script) // 256)
-        tree = parser.parse(script)
+        tree = parser.parse(script, ctx)
         if tree.has_error:
             unsure.append((script, env.cwd))
         return walk.run(tree, env, ctx, stdin)
 
     ctx = Ctx(root, lambda node, env, stdin: walk.run(node, env, ctx, stdin), shell,
-              lambda argv, env, stdin: walk.command(argv, env, ctx, stdin))
+              lambda argv, env, stdin: walk.command(argv, env, ctx, stdin), deadline)
     try:
+        if len(text) > MAX_TEXT:
+            raise Exhausted(f"{MAX_TEXT // 1024 ** 2} MB of text; this command is {len(text) / 1024 ** 2:,.1f} MB")
         out = shell(text, Env(root), Stream()) if plain is None else _walk_plain(plain, Env(root), ctx)
         ctx.show(out.named("the command"))
     except ImportError:  # tree-sitter is not installed
         from boundread.guard.shell import scan
 
         return scan.uses(text, root)
-    except (Exhausted, RecursionError):
-        from boundread.guard.shell import scan  # what the walk found before it stopped, a cap, and the scan's
-        from boundread.guard.shell.state import STEPS, UNCHECKED
-
-        ctx.cap(f"the command is too big to follow in boundread's budget ({STEPS:,} steps); "
-                "only what was walked before it stopped, and the names it has, were checked")
-        named, cut = scan.scan(text, root)
-        if cut:  # a reader past the words the scan looked at: what it prints is unchecked
-            named.append(FileUse(PRINT, UNCHECKED, "the command"))
-        return list(dict.fromkeys([*ctx.uses, *named]))
+    except Exhausted as exc:
+        return _spent(text, root, ctx, str(exc))
+    except RecursionError:  # Python's own limit (1,000 frames): a few hundred levels of nesting
+        return _spent(text, root, ctx, "its nesting")
+    except MemoryError:  # never met since values and texts are capped; if it is, what was built is freed by now
+        return _spent(text, root, ctx, "memory")
     found = list(dict.fromkeys(ctx.uses))
     if unsure:
         from boundread.guard.shell import scan  # re: only for what the parser could not read
     for script, where in unsure[:8]:
         found.extend(scan.uses(script, where))
     return found
+
+
+def _spent(text: str, root: str, ctx: Ctx, budget: str) -> list[FileUse]:
+    """The budget ran out: what the walk found before it stopped, a SPENT use, and what the linear scan names."""
+    from boundread.guard.shell import scan
+    from boundread.guard.shell.state import UNCHECKED
+
+    ctx.spend(f"the command is too big to follow within boundread's budget ({budget}); only what was walked "
+              "before it stopped, and the file names in its text, were checked")
+    named, cut = scan.scan(text, root)
+    if cut:  # a reader past the words the scan looked at: what it prints is unchecked
+        named.append(FileUse(PRINT, UNCHECKED, "the command"))
+    return list(dict.fromkeys([*ctx.uses, *named]))
 
 
 def _walk_plain(lists: list[list[list[str]]], env: Env, ctx: Ctx) -> Stream:

@@ -8,7 +8,7 @@ names unknown, and its input counts as read by the loop.
 from __future__ import annotations
 
 from boundread.guard.shell import words
-from boundread.guard.shell.state import FANOUT, SMALL_SCRIPT, STEPS, UNCHECKED, UNKNOWN, Ctx, Env, Stream, known_text
+from boundread.guard.shell.state import FANOUT, SMALL_SCRIPT, UNCHECKED, UNKNOWN, Ctx, Env, Stream, known_text
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -18,9 +18,6 @@ _READ_FLAGS = frozenset("rse")  # read's options that take no value and leave th
 _READ_IGNORED = frozenset("pt")  # options with a value that leave the line as it is (a prompt, a timeout)
 _READ_OTHER = frozenset("nNu")  # with a value, reading other than a line of stdin: the values are not known
 _BLANKS = " \t\n"  # the default IFS: blanks as bash means them, not every Unicode space
-#: A loop starts no further pass once the budget is down to this: the command's rest is still walked (and the
-#: loop says where it stopped) rather than the budget running out and the walk's findings being lost.
-RESERVE = STEPS // 4
 
 
 def for_loop(node: Node, env: Env, ctx: Ctx, stdin: Stream) -> Stream:
@@ -45,8 +42,8 @@ def for_loop(node: Node, env: Env, ctx: Ctx, stdin: Stream) -> Stream:
 
 
 def _stop(ctx: Ctx, loop: str, done: int) -> bool:
-    """Has the budget come down to the reserve? Then the loop stops, and says so (a cap)."""
-    if ctx.steps > RESERVE:
+    """Has the budget (steps or time) come down to the reserve? Then the loop stops, and says so (a cap)."""
+    if not ctx.low():
         return False
     ctx.cap(f"{loop} was checked for its first {done} passes: the command is too big to follow further")
     return True

@@ -1,8 +1,9 @@
 """The conservative scan, for what the walk cannot follow (a syntax error, a budget run out, no parser).
 
-Linear in the text: every word that names an existing file, resolved against the payload's cwd and
-the folders the command names, counts as printed whole when any known reader appears in the text.
-decide then denies it if it is big or binary - a parse failure never lets a visible dump through.
+Linear in the text, and bounded (_MOST_WORDS named, _MOST_LOOKED looked at): every word that names an existing
+file, resolved against the payload's cwd and the folders the command names, counts as printed whole when any
+known reader appears in the text. decide then denies it if it is big or binary - a parse failure never lets a
+visible dump through.
 """
 
 from __future__ import annotations
@@ -15,6 +16,9 @@ from boundread.guard.shell.state import PRINT, FileUse
 _WORD = re.compile(r"""'([^']*)'|"((?:[^"\\]|\\.)*)"|([^\s'";&|()<>`{}]+)""")
 _MOST_WORDS = 2_000
 _MOST_STATS = 400
+#: Words past _MOST_WORDS looked at for a reader's name (~0.1 s); a longer text is taken as naming one, so the
+#: scan stays within the hook's time whatever the text (10 MB of ``true;`` once took 6 s here).
+_MOST_LOOKED = 100_000
 
 
 def uses(text: str, root: str) -> list[FileUse]:
@@ -42,10 +46,10 @@ def scan(text: str, root: str) -> tuple[list[FileUse], bool]:
             break
     named = any(reads(word) for word in words)
     left = False
-    for match in matches:  # past the words looked at: only whether a reader is named there
+    for looked, match in enumerate(matches):  # past the words looked at: only whether a reader is named there
         left = True
-        if named or reads(next(group for group in match.groups() if group is not None)):
-            return _files(words, root), True
+        if named or looked >= _MOST_LOOKED or reads(next(group for group in match.groups() if group is not None)):
+            return _files(words, root), True  # past _MOST_LOOKED, a reader may be there: taken as one
     if not named:
         return [], False
     found = _files(words, root)

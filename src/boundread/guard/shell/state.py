@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import stat
+from time import monotonic
 
 from boundread.guard.record import Record
 
@@ -23,15 +24,24 @@ if TYPE_CHECKING:
 
     Flow = tuple[str, tuple[Bound, ...], str]
 
-PRINT, UNPACK, CAPPED, REMOTE = "print", "unpack", "capped", "remote"
+PRINT, UNPACK, CAPPED, REMOTE, SPENT = "print", "unpack", "capped", "remote", "spent"
 #: A flow's path from another host starts with this, then ``host:path`` (``ssh host cat f``).
 REMOTE_MARK = "\ue010"
 #: Most words one glob or brace expansion, one loop or one ``xargs`` fans out to; beyond it, the rest is left out.
 FANOUT = 256
 #: Most arguments one command is checked with (several words can each fan out); beyond it, a cap is said.
 ARGS = 1024
-#: Nodes and commands one call may visit before the walk gives up and the conservative scan decides.
+#: Nodes and commands one call may visit before the walk gives up and the conservative scan decides. A step is
+#: also charged for each 256 characters a word, a value or a text costs to build, so the budget bounds memory too.
 STEPS = 20_000
+#: Seconds one check may spend following a command, its parse included (the hook's client waits 10 s at most, and
+#: runs the command unguarded after that): past it, the conservative scan decides, on what the walk found so far.
+SECONDS = 1.0
+#: The longest command text (and here-document or output text in a stream) the walk follows: longer, the scan decides.
+MAX_TEXT = 1024 * 1024
+#: The longest value a word or variable is followed at: only repetition builds one longer than the text
+#: (``x=$x$x`` thirty times is a gigabyte); such a value is UNCHECKED and a cap is said.
+MAX_VALUE = MAX_TEXT
 #: Directory entries a ``find`` walk or a glob looks at for one step (measured: an entry read and matched costs
 #: about what a quarter of a syntax node does), so that a loop of walks runs out of budget as a loop of nodes does.
 ENTRIES_PER_STEP = 4
@@ -39,6 +49,9 @@ UNKNOWN = "\x00"  # a word whose value cannot be known here (`$1` outside a func
 #: The names a capped fan-out left unchecked (a glob or ``find`` that stopped before any match): unknown,
 #: and a file a dumper reads unseen - decide denies a whole print of it.
 UNCHECKED = UNKNOWN + "unchecked"
+#: tree-sitter's progress reports all the parses of one check may take (~40 MB of syntax tree, ~0.3 s): a tree
+#: bigger than that has more nodes than STEPS lets the walk visit anyway.
+REPORTS = 10_000
 SMALL_SCRIPT = 64 * 1024  # a script or name list read from disk (or a pipe of a small file): at most this
 _VISIBLE = frozenset({"/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/fd/1", "/dev/fd/2", "/dev/console",
                       "/proc/self/fd/1", "/proc/self/fd/2", "/proc/thread-self/fd/1", "/proc/thread-self/fd/2"})
@@ -47,7 +60,8 @@ _VISIBLE = frozenset({"/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/fd/1", "/d
 class FileUse(Record):
     """``action``: PRINT (its content reaches the output) or UNPACK (an archive is extracted), or
     CAPPED: a fan-out (glob, braces, loop, ``find``, ``xargs``) stopped at its cap, ``program`` says
-    which and how; REMOTE: a file on another host printed here (``path`` is ``host:path``).
+    which and how; REMOTE: a file on another host printed here (``path`` is ``host:path``); SPENT: the check's
+    budget ran out before the walk's end (``program`` says which budget), the scan decided the rest.
     ``path`` resolves against the payload's cwd; ``program`` is the command as a reason shows it;
     ``bounds`` are the limits on what is printed (any one of them holds; none: the whole file)."""
 
@@ -62,7 +76,8 @@ class FileUse(Record):
 
 
 class Exhausted(Exception):
-    """The command is too big or too deep to follow in the budget: the conservative scan decides."""
+    """The command is too big or too deep to follow in the budget: the conservative scan decides.
+    The message names the budget that ran out, as a reason shows it: "20,000 steps", "1 s"."""
 
 
 class Stream:
@@ -79,7 +94,7 @@ class Stream:
 
     def add(self, other: Stream) -> None:
         self.flows.extend(other.flows)
-        self.text += other.text
+        self.text = joined_text(self.text, other.text)
         self.exact = self.exact and other.exact
 
     def named(self, program: str) -> list[Flow]:
@@ -133,17 +148,31 @@ class Env:
         return os.path.normpath(os.path.join(self.cwd, os.path.expanduser(word)))
 
 
-class Ctx:
-    """One check's findings and budget; ``run``/``shell``/``command`` re-enter the walk (set by walk.py)."""
+def joined_text(text: str, more: str) -> str:
+    """``text + more``, unless that passes MAX_TEXT: a stream's text (a here-document, what ``echo`` prints in a
+    loop) is kept whole or the walk stops - a part of a script handed to a shell is not that script."""
+    if len(text) + len(more) > MAX_TEXT:
+        raise Exhausted(f"{MAX_TEXT // 1024 ** 2} MB of text in a here-document or what a command passes on")
+    return text + more if text else more
 
-    __slots__ = ("command", "root", "run", "shell", "steps", "uses", "walks")
+
+class Ctx:
+    """One check's findings and budget; ``run``/``shell``/``command`` re-enter the walk (set by walk.py).
+
+    The budget: ``steps`` (nodes visited, characters built), ``deadline`` (``time.monotonic()`` past which the walk
+    stops) and ``reports`` (tree-sitter's progress reports on the parses of long texts: each is about 100 parser
+    operations and 4 KB of syntax tree, so they bound the tree's memory before a node of it is walked)."""
+
+    __slots__ = ("command", "deadline", "reports", "root", "run", "shell", "steps", "uses", "walks")
 
     def __init__(self, root: str, run: Callable[[Node, Env, Stream], Stream],
                  shell: Callable[[str, Env, Stream], Stream],
-                 command: Callable[[list[str], Env, Stream], Stream]) -> None:
+                 command: Callable[[list[str], Env, Stream], Stream], deadline: float | None = None) -> None:
         self.root = root
         self.uses: list[FileUse] = []
         self.steps = STEPS
+        self.deadline = monotonic() + SECONDS if deadline is None else deadline
+        self.reports = REPORTS
         #: The ``find`` walks and globs done so far (the disk does not change during a check): the names,
         #: whether a cap cut them, the entries looked at.
         self.walks: dict[tuple[str, ...], tuple[list[str], bool, int]] = {}
@@ -154,7 +183,15 @@ class Ctx:
     def step(self, cost: int = 1) -> None:
         self.steps -= cost
         if self.steps < 0:
-            raise Exhausted("command too big to follow")
+            raise Exhausted(f"{STEPS:,} steps")
+        if monotonic() > self.deadline:
+            raise Exhausted(f"{SECONDS:g} s")
+
+    def low(self) -> bool:
+        """Is a quarter or less of the budget left (steps or time)? A loop then starts no further pass: the
+        command's rest is still walked (and the loop says where it stopped) rather than the budget running out
+        and the walk's findings being lost."""
+        return self.steps <= STEPS // 4 or monotonic() > self.deadline - SECONDS / 4
 
     def display(self, absolute: str) -> str:
         """The path as the payload's cwd reaches it: relative when inside it, else absolute."""
@@ -162,7 +199,8 @@ class Ctx:
         return absolute[len(inside):] if absolute.startswith(inside) else absolute
 
     def show(self, flows: list[Flow]) -> None:
-        """These flows reach the conversation."""
+        """These flows reach the conversation (a step for each 4: a loop of globs cannot pile up uses)."""
+        self.step(len(flows) // 4)
         for path, found, program in flows:
             if path.startswith(REMOTE_MARK):
                 self.uses.append(FileUse(REMOTE, path[len(REMOTE_MARK):], program, found))
@@ -175,6 +213,10 @@ class Ctx:
     def cap(self, what: str) -> None:
         """A fan-out stopped at its cap: what it left out is unchecked (decide says so, and denies a dump)."""
         self.uses.append(FileUse(CAPPED, "", what))
+
+    def spend(self, what: str) -> None:
+        """The budget ran out: a cap on the whole command, which decide words as such (split it, shorten it)."""
+        self.uses.append(FileUse(SPENT, "", what))
 
 
 def visible(absolute: str) -> bool:
@@ -226,13 +268,18 @@ def known_text(stream: Stream, ctx: Ctx) -> str | None:
 
 
 def small_text(stream: Stream) -> str:
-    """The stream's known text plus the content of the small regular files flowing in it (a script, a name list)."""
+    """The stream's known text plus the content of the small regular files flowing in it (a script, a name list);
+    past MAX_TEXT in all (256 scripts of 64 KB), the walk stops as for any text that long."""
     parts = [stream.text]
+    size = len(stream.text)
     for path, _found, _program in stream.flows[:FANOUT]:
         try:
             if os.stat(path).st_size <= SMALL_SCRIPT and os.path.isfile(path):
                 with open(path, "rb") as fh:
                     parts.append(fh.read(SMALL_SCRIPT).decode("utf-8", "replace"))
+                size += len(parts[-1])
         except (OSError, ValueError):
             continue
+        if size > MAX_TEXT:
+            raise Exhausted(f"{MAX_TEXT // 1024 ** 2} MB of scripts that the command runs")
     return "\n".join(part for part in parts if part)

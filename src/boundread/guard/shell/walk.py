@@ -8,7 +8,7 @@ conversation. Compound commands, loops (bounded), functions and here-documents a
 from __future__ import annotations
 
 from boundread.guard.shell import programs, words
-from boundread.guard.shell.state import ARGS, UNKNOWN, Ctx, Env, Stream, read_file, visible
+from boundread.guard.shell.state import ARGS, UNKNOWN, Ctx, Env, Stream, joined_text, read_file, visible
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -145,6 +145,8 @@ def command(argv: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
     if body is None:
         out = programs.run(argv, env, ctx, stdin)
         out.exact = programs.exact(argv, out, stdin)  # `cut -f2 f`, `git ls-files`: not a known text
+        ctx.step(len(out.flows) // 16)  # `cat w w w ...` of a file written with 256 flows: paid for (the deadline
+        # bounds the rest: a loop of them checks it each pass)
         return out
     saved, env.args = env.args, argv[1:]
     try:
@@ -294,9 +296,12 @@ def _heredoc(redirect: Node, env: Env, ctx: Ctx) -> Stream:
         return Stream()
     flows: list[Flow] = []
     for child in body.named_children:  # an unquoted delimiter: $(...) in the body runs
+        ctx.step()
         if child.type == "command_substitution":
             words.substitute(child, env, ctx, flows)
-    return Stream(flows, (body.text or b"").decode("utf-8", "replace"))
+    text = (body.text or b"").decode("utf-8", "replace")
+    ctx.step(len(text) // 256)  # a function with a here-document, called in a loop: each copy is paid for
+    return Stream(flows, text)
 
 
 def _route(out: Stream, target: str | None, env: Env, ctx: Ctx, append: bool = False) -> Stream:
@@ -314,7 +319,7 @@ def _route(out: Stream, target: str | None, env: Env, ctx: Ctx, append: bool = F
         return out
     if append:  # `>>` and an exec'd stdout: added to what the file held (the disk's, or this command's writes)
         written = read_file(env, absolute, "")
-        out = Stream([*written.flows, *out.flows], written.text + out.text, written.exact and out.exact)
+        out = Stream([*written.flows, *out.flows], joined_text(written.text, out.text), written.exact and out.exact)
     env.writes[absolute] = out
     return Stream()
 

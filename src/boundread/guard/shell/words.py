@@ -2,6 +2,10 @@
 
 A word expands to its fields, or None when its value cannot be known here (``$1`` outside a function,
 ``$(date)``); the flows of any ``$(...)`` in it are added to ``into`` (what the command then prints).
+
+What a word builds is paid for: a step of the budget per 256 characters (of a value, of each brace alternative),
+and a value longer than MAX_VALUE - only repetition builds one, ``x=$x$x`` thirty times - is UNCHECKED, with the
+budget said spent: a whole print of it is refused, and the walk goes on without the gigabyte.
 """
 
 from __future__ import annotations
@@ -11,6 +15,7 @@ import os
 from boundread.guard.shell.state import (
     ENTRIES_PER_STEP,
     FANOUT,
+    MAX_VALUE,
     UNCHECKED,
     UNKNOWN,
     Ctx,
@@ -56,12 +61,13 @@ def expand(node: Node, env: Env, ctx: Ctx, into: list[Flow]) -> list[str] | None
     raw = _raw(node, env, ctx, into, split=True)
     if raw is None:
         return None
+    ctx.step(len(raw) // 256)
     pieces = [raw]
     if _SPLIT in raw or node.type in _EXPANSIONS:
         pieces = [piece for piece in raw.split(_SPLIT) if piece]  # an unquoted empty expansion: no word
     out: list[str] = []
     for at, piece in enumerate(pieces):
-        fields = _braces(piece) if "{" in piece else [piece]
+        fields = _braces(piece, ctx) if "{" in piece else [piece]
         for field in fields:
             out.extend(_glob(field, env, ctx) if any(ch in _GLOB for ch in field) else [_unhide(field)])
             if len(out) >= FANOUT:
@@ -74,7 +80,10 @@ def expand(node: Node, env: Env, ctx: Ctx, into: list[Flow]) -> list[str] | None
 def value(node: Node, env: Env, ctx: Ctx, into: list[Flow]) -> str | None:
     """One string, no globbing or splitting (an assignment's value, a here-string, a redirect target)."""
     raw = _raw(node, env, ctx, into)
-    return None if raw is None else _unhide(raw)
+    if raw is None:
+        return None
+    ctx.step(len(raw) // 256)
+    return _unhide(raw)
 
 
 def _unhide(text: str) -> str:
@@ -102,13 +111,15 @@ def _raw(node: Node, env: Env, ctx: Ctx, into: list[Flow], split: bool = False) 
     unquoted here, so an expansion's value splits into fields and may glob."""
     kind = node.type
     if kind in ("word", "number"):
-        return _unquoted(_text(node), env)
+        return _unquoted(_text(node), env, ctx)
     if kind == "brace_expression":  # `{1..3}`: tree-sitter's node for a sequence; _braces expands it
         return _text(node)
     if kind == "raw_string":
         return _hide(_text(node)[1:-1])
     if kind == "ansi_c_string":
-        return _hide(ansi_c(_text(node)[2:-1]))
+        text = _text(node)
+        ctx.step(len(text) // 256)  # a loop per character
+        return _hide(ansi_c(text[2:-1]))
     if kind == "string":
         return _double(node, env, ctx, into)
     if kind in ("simple_expansion", "expansion"):
@@ -119,10 +130,15 @@ def _raw(node: Node, env: Env, ctx: Ctx, into: list[Flow], split: bool = False) 
         return None if found is None else _fields(found, env) if split else _hide(found)
     if kind == "concatenation":
         parts: list[str] = []
+        size = 0
         for child in node.children:
+            ctx.step()
             part = _raw(child, env, ctx, into, split)
             if part is None:
                 return None
+            size += len(part)
+            if size > MAX_VALUE:
+                return _too_long(node, ctx)
             parts.append(part)
         return "".join(parts)
     if kind == "process_substitution":
@@ -134,12 +150,21 @@ def _raw(node: Node, env: Env, ctx: Ctx, into: list[Flow], split: bool = False) 
     return None
 
 
-def _unquoted(text: str, env: Env) -> str:
+def _too_long(node: Node, ctx: Ctx) -> str:
+    """A word whose value passes MAX_VALUE: UNCHECKED, and the budget said spent."""
+    shown = _text(node)
+    shown = shown if len(shown) <= 60 else shown[:60] + "..."
+    ctx.spend(f"`{shown}` builds a value over {MAX_VALUE // 1024 ** 2} MB, which was not followed")
+    return UNCHECKED
+
+
+def _unquoted(text: str, env: Env, ctx: Ctx) -> str:
     """An unquoted word: backslash escapes quoted, a leading ``~`` expanded."""
     if text.startswith("~") and (len(text) == 1 or text[1] == "/"):
         text = os.path.expanduser("~") + text[1:]
     if "\\" not in text:
         return text
+    ctx.step(len(text) // 256)  # a loop per character
     out: list[str] = []
     k = 0
     while k < len(text):
@@ -157,15 +182,20 @@ def _double(node: Node, env: Env, ctx: Ctx, into: list[Flow]) -> str | None:
     source = node.text or b""
     base, at = node.start_byte, node.start_byte + 1
     out: list[str] = []
+    size = 0
     for child in node.children:
         if child.type == '"':
             continue
         if child.type in ("string_content",):
             continue
+        ctx.step()
         out.append(_escaped(source[at - base:child.start_byte - base].decode("utf-8", "replace")))
         part = _raw(child, env, ctx, into) if child.type != "arithmetic_expansion" else ""
         if part is None:
             return None
+        size += len(out[-1]) + len(part)
+        if size > MAX_VALUE:
+            return _too_long(node, ctx)
         out.append(part)
         at = child.end_byte
     out.append(_escaped(source[at - base:len(source) - 1].decode("utf-8", "replace")))
@@ -213,10 +243,13 @@ def _variable(node: Node, env: Env, ctx: Ctx, into: list[Flow]) -> str | None:
             if found is None or (rest.startswith(":") and not found):
                 parts = [child for child in node.named_children if child.start_byte >= names[0].end_byte]
                 if not parts:  # `${F:-big.pdf}` as text; `${F:-"big.pdf"}`, `${F:-$D/x}`: its words expanded
-                    return _unhide(_unquoted(default, env))
+                    return _unhide(_unquoted(default, env, ctx))
                 pieces = [_raw(part, env, ctx, into) for part in parts]
-                return None if any(piece is None for piece in pieces) else _unhide("".join(
-                    piece for piece in pieces if piece is not None))
+                if any(piece is None for piece in pieces):
+                    return None
+                if sum(len(piece or "") for piece in pieces) > MAX_VALUE:
+                    return _too_long(node, ctx)
+                return _unhide("".join(piece for piece in pieces if piece is not None))
     return found
 
 
@@ -287,8 +320,10 @@ def ansi_c(text: str) -> str:
     return "".join(out)
 
 
-def _braces(word: str) -> list[str]:
-    """Brace expansion (``{a,b}``, ``{1..5}``, nested), at most FANOUT words."""
+def _braces(word: str, ctx: Ctx) -> list[str]:
+    """Brace expansion (``{a,b}``, ``{1..5}``, nested), at most FANOUT words; each scan of the word and each word
+    made is paid for (10,000 nested braces once took seconds, and 256 copies of a long word are megabytes)."""
+    ctx.step(len(word) // 256)
     depth, start = 0, -1
     for k, ch in enumerate(word):
         if ch == "{":
@@ -303,8 +338,9 @@ def _braces(word: str) -> list[str]:
                     continue
                 out: list[str] = []
                 for option in options:
-                    for rest in _braces(option + word[k + 1:]):
+                    for rest in _braces(option + word[k + 1:], ctx):
                         out.append(word[:start] + rest)
+                        ctx.step(len(out[-1]) // 256)
                         if len(out) >= FANOUT:
                             return out
                 return out
