@@ -9,7 +9,9 @@ files stays allowed and writing them does not.
 - ``sqlite3 -readonly DB SQL...``: writes nothing, unless its SQL runs a dot-command that writes or runs a
   program (``.shell``, ``.output``, ``.backup``...), ``writefile()``, ``edit()``, ``load_extension()``, ``VACUUM
   INTO``, or it reads its SQL from stdin or ``-init``.
-- a copy's destination, and whether an unpacker extracts.
+- a copy's destination and its sources, and whether an unpacker extracts.
+- ``git``: the subcommands that write no file of the work tree (``status``, ``diff``, ``add``, ``commit``...).
+- ``find``: the names its tests look for (``-name``, ``-path``...), or None when any file may be reached.
 """
 
 # os.path on purpose, not pathlib: this runs on the hook path (guard-check), where pathlib costs start-up.
@@ -33,6 +35,12 @@ _SQLITE_DOTS = frozenset({".tables", ".schema", ".headers", ".header", ".mode", 
                           ".stats", ".fullschema", ".help", ".print", ".echo", ".eqp", ".limit", ".changes",
                           ".bail", ".explain", ".lint", ".expert", ".quit", ".exit"})
 _SQLITE_WRITES = ("writefile(", "edit(", "load_extension(", "vacuum")
+_GIT_VALUES = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--exec-path", "--config-env"})
+#: git subcommands that change no file of the work tree (``add``/``commit`` write the index and objects only).
+_GIT_READS = frozenset({"status", "diff", "log", "show", "blame", "annotate", "ls-files", "ls-tree", "grep", "add",
+                        "commit", "rev-parse", "rev-list", "shortlog", "describe", "cat-file", "whatchanged",
+                        "reflog", "fetch", "remote", "branch", "tag", "help", "version", "var", "check-ignore"})
+_FIND_NAMES = frozenset({"-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-lname", "-ilname"})
 
 
 def sed_in_place(argv: list[str]) -> bool:
@@ -204,3 +212,31 @@ def destination(argv: list[str], at: int) -> bool:
     operands = [k for k in range(1, len(argv)) if not argv[k].startswith("-") and argv[k - 1] not in ("-t",)]
     has_target = any(a in ("-t", "--target-directory") or a.startswith("--target-directory=") for a in argv)
     return not has_target and bool(operands) and at == operands[-1]
+
+
+def sources(argv: list[str], at: int) -> list[str]:
+    """The operands of a copy, move or link other than its destination (the word at ``at``)."""
+    found = []
+    for k in range(1, len(argv)):
+        if k != at and not argv[k].startswith("-") and argv[k - 1] not in ("-t", "--target-directory", "-S",
+                                                                            "--suffix", "-m", "--mode"):
+            found.append(argv[k])
+    return found
+
+
+def git_reads(argv: list[str]) -> bool:
+    """Whether ``git`` runs a subcommand that writes no file of the work tree (``git diff .claude/settings.json``
+    reads it; ``git checkout -- FILE`` would write it), and no ``--output`` file."""
+    k = 1
+    while k < len(argv) and argv[k].startswith("-"):
+        k += 2 if argv[k] in _GIT_VALUES else 1
+    return k < len(argv) and argv[k] in _GIT_READS and not any(arg.startswith("--output") for arg in argv)
+
+
+def find_names(argv: list[str]) -> list[str] | None:
+    """The patterns ``find``'s tests look for (``-name``, ``-iname``, ``-path``...); None when a file of any name
+    may be reached: no such test, a negation (``! -name '*.keep'``), a ``-regex``, or ``fd``."""
+    if base(argv[0]) != "find" or any(arg in ("!", "-not", "-regex", "-iregex") for arg in argv):
+        return None
+    found = [argv[k + 1] for k in range(1, len(argv) - 1) if argv[k] in _FIND_NAMES]
+    return found or None

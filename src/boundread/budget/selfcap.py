@@ -82,81 +82,28 @@ from __future__ import annotations
 
 import os
 
-from boundread.budget.selfwords import DEPTH_ENV, FILE_NAMES, PROTECTED_ENV, USER_ACTION, Protected, reason
+from boundread.budget.selfwords import (
+    DEPTH_ENV,
+    FILE_NAMES,
+    PROTECTED_ENV,
+    USER_ACTION,
+    Protected,
+    command_of,
+    reason,
+    suspect,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-__all__ = ["DEPTH_ENV", "FILE_NAMES", "PROTECTED_ENV", "USER_ACTION", "Protected", "reason", "refusal"]
+__all__ = ["DEPTH_ENV", "FILE_NAMES", "PROTECTED_ENV", "USER_ACTION", "Protected", "command_of", "reason", "refusal",
+           "suspect"]
 
 _READ_TOOLS = frozenset({"read", "read_file", "read_many_files", "glob", "grep", "ls", "list_directory",
                          "search_file_content", "view", "notebookread", "webfetch", "websearch", "todowrite",
                          "task", "agent"})
 _PATH_KEYS = ("file_path", "path", "absolute_path", "notebook_path", "target_file", "filename", "dir_path")
-_COMMAND_KEYS = ("command", "command_line", "cmd")
-#: Programs that may change files or run code: a command that runs one is looked at, whatever it names (`rm -rf
-#: ~`, `cd ~/.local && rm -rf st*` name no protected place, yet hold one).
-_PROGRAMS = frozenset({"rm", "rmdir", "mv", "shred", "truncate", "unlink", "find", "fd", "dd", "rsync", "cp", "ln",
-                       "install", "chmod", "chown", "chattr", "tee", "tar", "unzip", "7z", "cpio", "sqlite3",
-                       "eval", "xargs", "source", "bash", "sh", "zsh", "dash", "perl", "ruby", "node", "php",
-                       "python", "python3", "awk", "env", "sudo", "export", "unset", "trash", "srm", "wipe", "make",
-                       "gmake"})
-#: Where BOUNDREAD_LEDGER_URL is set: the commands that print the environment (a word ending in ``environ``:
-#: ``/proc/self/environ``).
-_PRINTERS = frozenset({"printenv", "env", "export", "declare", "typeset", "set", "environ"})
-_SEPARATORS = str.maketrans(dict.fromkeys(";|&()`$<>{}\n\t", " "))
-_SEGMENTS = str.maketrans(dict.fromkeys(";|&()`{}\n", ";"))
-#: Words before the program a command runs: keywords and wrappers (their options and numbers are skipped too).
-_BEFORE = frozenset({"if", "then", "else", "elif", "do", "while", "until", "!", "time", "nohup", "nice", "exec",
-                     "command", "builtin", "timeout", "setsid", "stdbuf", "ionice", "chrt", "taskset", "flock",
-                     "doas", "caffeinate", "chronic", "unbuffer", "nocache", "faketime", "xvfb-run"})
-def command_of(tool_input: Any) -> str | None:
-    """The shell command a tool call runs (an argv list joined as the shell guard joins it), or None."""
-    if not isinstance(tool_input, dict):
-        return None
-    for key in _COMMAND_KEYS:
-        value = tool_input.get(key)
-        if isinstance(value, str) and value:
-            return value
-        if isinstance(value, (list, tuple)) and value and all(isinstance(v, str) for v in value):
-            from boundread.guard.reason import quote
-
-            return " ".join(quote(v) for v in value)
-    return None
-
-
-def suspect(text: str, protected: Protected) -> bool:
-    """Whether ``text`` may be about the budget at all: it names boundread, the budget, a protected place or
-    file, runs a program that may change files or run code (``_PROGRAMS``) or a file by its path (``./r.sh``),
-    or, where BOUNDREAD_LEDGER_URL is set, prints the environment (``_PRINTERS``)."""
-    low = text.lower().replace("'", "").replace('"', "").replace("\\", "")
-    if any(name in low for name in protected.triggers):
-        return True
-    words = low.translate(_SEPARATORS).split()
-    for word in words:
-        name = word.rsplit("/", 1)[-1]
-        if name in _PROGRAMS or name.rstrip("0123456789.") in _PROGRAMS:  # python3.12
-            return True
-        if protected.url_env and name in _PRINTERS:
-            return True
-    if "sed" in words and any(word[:1] == "-" and "i" in word.split("e")[0].split("f")[0].split("l")[0]
-                              for word in text.translate(_SEPARATORS).split()):  # case kept: -E is not -e
-        return True  # `sed -Ei` in the state folder (sed without -i, the usual reader, is not looked at)
-    return _runs_a_path(low)
-
-
-def _runs_a_path(low: str) -> bool:
-    """Whether a command of ``low`` runs a file by its path (``./r.sh``, ``bin/tool``, ``X=1 nohup ~/r.sh``) or
-    sources one (``. r.sh``): the walk reads a script run so as ``bash FILE`` is read."""
-    for segment in low.translate(_SEGMENTS).split(";"):
-        for word in segment.split():
-            if word in _BEFORE or word[:1] in "-0123456789" or ("=" in word and "/" not in word.split("=")[0]):
-                continue  # `then ./r.sh`, `timeout 5 ./r.sh`, `X=1 ./r.sh`
-            if word == "." or "/" in word:
-                return True
-            break
-    return False
 
 
 def refusal(payload: dict[str, Any], tool: str, tool_input: Any, cwd: str | None, protected: Protected,

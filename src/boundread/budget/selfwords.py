@@ -1,7 +1,8 @@
-"""The words the self-cap check and its command judge share: what a session with a budget may not change
-(``Protected``), the variables it may not set, and the one-line refusal (budget/selfcap.py has the model).
+"""The words the self-cap check, the guard's own-ground check and their command judge share: what a session may not
+change (``Protected``: the budget's set; guard/ground.py derives the guard's), the variables it may not set, the
+cheap first test (``suspect``) and the one-line refusal (budget/selfcap.py has the budget's model).
 
-Standard library only: guard-check loads it for every call of a session with a budget.
+Standard library only: guard-check loads it for every call that its cheap test cannot pass at once.
 """
 
 # os.path on purpose, not pathlib: this runs on the hook path (guard-check), where pathlib costs start-up.
@@ -9,6 +10,10 @@ Standard library only: guard-check loads it for every call of a session with a b
 from __future__ import annotations
 
 import os
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 #: Variables a command may not set, export or unset in a session with a budget.
 PROTECTED_ENV = ("BOUNDREAD_STATE_DIR", "BOUNDREAD_LEDGER_URL", "BOUNDREAD_BUDGET_PRICES", "XDG_STATE_HOME",
@@ -19,6 +24,24 @@ FILE_NAMES = ("budget.sqlite3", "budget.limits.json", "budget.postgres.limits.js
 USER_ACTION = ("an agent may not change its own budget: stop, and ask the user to do it from their own terminal"
                " (outside this agent)")
 
+_COMMAND_KEYS = ("command", "command_line", "cmd")
+#: Programs that may change files or run code: a command that runs one is looked at, whatever it names (`rm -rf
+#: ~`, `cd ~/.local && rm -rf st*` name no protected place, yet hold one).
+_PROGRAMS = frozenset({"rm", "rmdir", "mv", "shred", "truncate", "unlink", "find", "fd", "dd", "rsync", "cp", "ln",
+                       "install", "chmod", "chown", "chattr", "tee", "tar", "unzip", "7z", "cpio", "sqlite3",
+                       "eval", "xargs", "source", "bash", "sh", "zsh", "dash", "perl", "ruby", "node", "php",
+                       "python", "python3", "awk", "env", "sudo", "export", "unset", "trash", "srm", "wipe", "make",
+                       "gmake"})
+#: Where BOUNDREAD_LEDGER_URL is set: the commands that print the environment (a word ending in ``environ``:
+#: ``/proc/self/environ``).
+_PRINTERS = frozenset({"printenv", "env", "export", "declare", "typeset", "set", "environ"})
+_SEPARATORS = str.maketrans(dict.fromkeys(";|&()`$<>{}\n\t", " "))
+_SEGMENTS = str.maketrans(dict.fromkeys(";|&()`{}\n", ";"))
+#: Words before the program a command runs: keywords and wrappers (their options and numbers are skipped too).
+_BEFORE = frozenset({"if", "then", "else", "elif", "do", "while", "until", "!", "time", "nohup", "nice", "exec",
+                     "command", "builtin", "timeout", "setsid", "stdbuf", "ionice", "chrt", "taskset", "flock",
+                     "doas", "caffeinate", "chronic", "unbuffer", "nocache", "faketime", "xvfb-run"})
+
 
 class Protected:
     """What a session with a budget may not change: the state folder, the seal, the user config (``roots``);
@@ -27,9 +50,20 @@ class Protected:
     budget, the folders above); whether the ledger file is there (``budget recover`` is then a repair);
     whether ``BOUNDREAD_LEDGER_URL`` is set here (``url_env``: a command that prints the environment would show
     it). Only strings are made up front: the disk (``roots``' real paths, ``ledger_there``) is asked when
-    needed."""
+    needed.
+
+    The judge (selfcmd.py) asks the set, not these fields alone, so that guard/ground.py's ``Ground`` can widen it:
+    ``place`` (is a path protected, or a folder that holds protected files), ``guards_env``, ``reason``, and what
+    the class says: ``budget`` (the budget's commands, the ledger's address and ``BOUNDREAD_DEPTH`` are judged),
+    ``strict`` (a script too big to read, or not followed whole, is refused), ``own`` (how a refusal names the
+    files), ``action`` (what the user must do)."""
 
     __slots__ = ("_places", "_roots", "ledger", "names", "state", "triggers", "url_env")
+    own = "the budget's own files"
+    action = USER_ACTION
+    budget = True
+    strict = True
+    env_why = "would move a nested run to another ledger or other prices, out of this budget"
 
     def __init__(self, state: str, ledger: str) -> None:
         from boundread.budget.ledgerurl import user_config
@@ -40,17 +74,9 @@ class Protected:
         seal = seal_for(path_for(ledger))
         self._places = [os.path.normpath(p) for p in (self.state, os.path.dirname(user_config()), seal) if p]
         self._roots: tuple[str, ...] | None = None
-        home = os.path.expanduser("~")
-        names = {*FILE_NAMES, *(os.path.basename(seal) for seal in [seal] if seal)}
-        loose = {"boundread", "budget", "xdg_", "sqlite", "limits.json"}
-        for root in self._places:
-            names.add(root)
-            loose.add(os.path.basename(root))
-            if root.startswith(home + os.sep):
-                rel = root[len(home) + 1:]
-                names.update({"~/" + rel, "$home/" + rel, "${home}/" + rel})
-                (names if os.sep in rel else loose).add(rel)  # `.local/state/boundread`, not `.config` alone
-                loose.add(os.path.dirname(rel))  # `cd ~/.local/state && rm -rf b*`
+        names, loose = places_words(self._places)
+        names.update({*FILE_NAMES, *(os.path.basename(seal) for seal in [seal] if seal)})
+        loose.update({"boundread", "budget", "xdg_", "sqlite", "limits.json"})
         self.names = tuple(sorted({name.lower() for name in names if len(name) >= 4}))
         self.triggers = tuple(sorted({name.lower() for name in names | loose if len(name) >= 4}))
 
@@ -65,10 +91,105 @@ class Protected:
     def ledger_there(self) -> bool:
         return os.path.exists(self.ledger)
 
+    def guards_env(self, name: str) -> bool:
+        """Whether a command may not set, export or unset the variable ``name``."""
+        return name in PROTECTED_ENV
 
-def reason(what: str, why: str, fix: str = "") -> str:
+    def place(self, path: str, deep: bool = False) -> tuple[str, str, bool] | None:
+        """For an absolute, normalised ``path``: ("inside", label, False) when it is a protected place or in one,
+        ("ancestor", label, False) when it holds one, else None. ``deep``: a destructive program is asking (a
+        wider set may then look at the disk); ``label`` names what a refusal is about."""
+        for root in self.roots:
+            if path == root or path.startswith(root.rstrip(os.sep) + os.sep):
+                return "inside", self.own, False
+        for root in self.roots:
+            if root.startswith(path.rstrip(os.sep) + os.sep):
+                return "ancestor", self.own, False
+        return None
+
+    def found_by(self, patterns: list[str] | None) -> bool:
+        """Whether a ``find`` with these name tests (None: none) may reach what a folder it searches holds: for
+        the budget, always (``find ~ -name '*.orig' -delete`` is refused)."""
+        return True
+
+    def run_in(self, label: str) -> str:
+        """How a refusal names the protected folder a command would run in."""
+        return "the budget's state folder"
+
+    def reason(self, what: str, why: str, fix: str = "") -> str:
+        return reason(what, why, fix, self.action)
+
+
+def places_words(places: list[str]) -> tuple[set[str], set[str]]:
+    """The strings that name each of ``places`` (its path, and ``~/...``, ``$HOME/...`` under the home), and the
+    looser ones a cheap test looks for (its name, the folder above it under the home: ``cd ~/.local/state && rm
+    -rf b*``)."""
+    home = os.path.expanduser("~")
+    names: set[str] = set()
+    loose: set[str] = set()
+    for root in places:
+        names.add(root)
+        loose.add(os.path.basename(root))
+        if root.startswith(home + os.sep):
+            rel = root[len(home) + 1:]
+            names.update({"~/" + rel, "$home/" + rel, "${home}/" + rel})
+            (names if os.sep in rel else loose).add(rel)  # `.local/state/boundread`, not `.config` alone
+            loose.add(os.path.dirname(rel))
+    return names, loose
+
+
+def reason(what: str, why: str, fix: str = "", action: str = USER_ACTION) -> str:
     """One line (a here-document or a script is shown with its lines joined): what was refused, why, and what
     the user (not the agent) must do."""
     what, why, fix = (" ".join(text.split()) for text in (what, why, fix))
     shown = what if len(what) <= 160 else what[:157] + "..."
-    return f"`{shown}` {why} - {USER_ACTION}{': ' + fix if fix else ''}."
+    return f"`{shown}` {why} - {action}{': ' + fix if fix else ''}."
+
+
+def command_of(tool_input: Any) -> str | None:
+    """The shell command a tool call runs (an argv list joined as the shell guard joins it), or None."""
+    if not isinstance(tool_input, dict):
+        return None
+    for key in _COMMAND_KEYS:
+        value = tool_input.get(key)
+        if isinstance(value, str) and value:
+            return value
+        if isinstance(value, (list, tuple)) and value and all(isinstance(v, str) for v in value):
+            from boundread.guard.reason import quote
+
+            return " ".join(quote(v) for v in value)
+    return None
+
+
+def suspect(text: str, protected: Protected) -> bool:
+    """Whether ``text`` may be about the protected set at all: it names one of its ``triggers`` (for the budget:
+    boundread, the budget, a protected place or file), runs a program that may change files or run code
+    (``_PROGRAMS``) or a file by its path (``./r.sh``), or, where BOUNDREAD_LEDGER_URL is set, prints the
+    environment (``_PRINTERS``)."""
+    low = text.lower().replace("'", "").replace('"', "").replace("\\", "")
+    if any(name in low for name in protected.triggers):
+        return True
+    words = low.translate(_SEPARATORS).split()
+    for word in words:
+        name = word.rsplit("/", 1)[-1]
+        if name in _PROGRAMS or name.rstrip("0123456789.") in _PROGRAMS:  # python3.12
+            return True
+        if protected.url_env and name in _PRINTERS:
+            return True
+    if "sed" in words and any(word[:1] == "-" and "i" in word.split("e")[0].split("f")[0].split("l")[0]
+                              for word in text.translate(_SEPARATORS).split()):  # case kept: -E is not -e
+        return True  # `sed -Ei` in the state folder (sed without -i, the usual reader, is not looked at)
+    return _runs_a_path(low)
+
+
+def _runs_a_path(low: str) -> bool:
+    """Whether a command of ``low`` runs a file by its path (``./r.sh``, ``bin/tool``, ``X=1 nohup ~/r.sh``) or
+    sources one (``. r.sh``): the walk reads a script run so as ``bash FILE`` is read."""
+    for segment in low.translate(_SEGMENTS).split(";"):
+        for word in segment.split():
+            if word in _BEFORE or word[:1] in "-0123456789" or ("=" in word and "/" not in word.split("=")[0]):
+                continue  # `then ./r.sh`, `timeout 5 ./r.sh`, `X=1 ./r.sh`
+            if word == "." or "/" in word:
+                return True
+            break
+    return False
