@@ -164,6 +164,9 @@ def _call(agent: str, tool: str, args: Mapping[str, Any], cwd: str, event: str =
         path, limit, _explicit = found[0]
         return Call(agent, tool, READ, path=path, limit=limit, cwd=cwd, event=event, tool_input=args,
                     reads=tuple(found), range_params=tools.range_params(low))
+    command = tools.mcp_command(low, args)
+    if command is not None:  # an MCP server's shell tool: its command runs as Bash's would
+        return Call(agent, tool, COMMAND, command=command, cwd=cwd, event=event, tool_input=args, root_cwd=cwd)
     return Call(agent, tool, OTHER, cwd=cwd, event=event, tool_input=args)
 
 

@@ -59,6 +59,33 @@ def range_params(tool: str) -> str:
     return _RANGES.get(_base(tool.lower()), "")
 
 
+#: The keys an MCP shell tool takes its command line in (``mcp__shell__execute_command``: ``command``;
+#: desktop-commander's ``start_process``: ``command``; others ``cmd`` or ``command_line``).
+_COMMAND_KEYS = ("command", "cmd", "command_line")
+#: How MCP tool names start: ``mcp__<server>__<tool>`` in Claude Code and Codex, ``mcp_<server>_<tool>`` in Gemini.
+_MCP_PREFIXES = ("mcp__", "mcp_")
+
+
+def mcp_command(tool: str, args: Mapping[str, Any]) -> str | None:
+    """The shell command an MCP tool runs, or None when ``tool`` is not an MCP tool with one.
+
+    Any MCP tool whose input has a command string is judged as a shell command: the servers that run one
+    (shell, desktop-commander, terminal, bash...) print its output into the conversation as Bash does, and a
+    string that is no shell command (a SQL verb, a git subcommand) walks as an unknown program, which prints
+    no file. ``tool`` is lower-cased."""
+    if not tool.startswith(_MCP_PREFIXES):
+        return None
+    for key in _COMMAND_KEYS:
+        value = args.get(key)
+        if isinstance(value, str) and value.strip():
+            return value
+        if isinstance(value, (list, tuple)) and value and all(isinstance(word, str) for word in value):
+            from boundread.guard.reason import quote  # an argv list: one command line, as Codex's is joined
+
+            return " ".join(quote(word) for word in value)
+    return None
+
+
 def reads(tool: str, args: Mapping[str, Any], cwd: str) -> list[Read]:
     """The files a read tool call reads (empty when it names none)."""
     base = _base(tool.lower())
