@@ -1,20 +1,217 @@
-"""What database clients print (``sqlite3``, ``litecli``): for now, as an unknown program - stdin passed through.
+"""What database clients print (``sqlite3``, ``litecli``), and the SQL an interpreter runs on a SQLite file.
 
-The place for a model of ``.dump`` and of a ``SELECT`` without ``LIMIT`` on a big table.
+A ``.dump`` prints every row of the tables it names (all of them by default); a ``SELECT`` prints its result,
+however many rows that is. Both are sized on the database itself, opened read-only and immutable (nothing is
+written, no lock is taken) with a deadline inside the check's: the rows a query returns (``count(*)`` of it)
+times the length of its first rows as the client prints them. Over the cap it is a made-up output
+(outputs.py), refused unless a bound follows, with a ``LIMIT`` form to run instead. A query that does not finish
+in time is taken as big. Anything else (``.tables``, ``.schema``, a write) prints no table, or is not modelled.
 """
 
+# os.path on purpose, not pathlib: this runs on the hook path (guard-check), where pathlib costs start-up.
 from __future__ import annotations
 
-from boundread.guard.shell.state import Stream
+import os
+
+from boundread.guard.shell import outputs
+from boundread.guard.shell.state import UNKNOWN, Env, Stream, small_text
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from boundread.guard.shell.state import Ctx, Env
+    import sqlite3
+
+    from boundread.guard.shell.state import Ctx
 
 #: The database clients this module judges.
 PROGRAMS = frozenset({"sqlite3", "litecli"})
+#: sqlite3's options that take a value.
+_VALUES = frozenset({"-separator", "-newline", "-nullvalue", "-cmd", "-init", "-vfs", "-maxsize", "-mmap",
+                     "-lookaside", "-pagecache", "-heap", "-A", "--separator", "--newline", "--nullvalue", "--cmd",
+                     "--init", "--vfs", "--maxsize", "--mmap"})
+_LITECLI_VALUES = frozenset({"-D", "--database", "-R", "--prompt", "-l", "--logfile", "--auto-vertical-output"})
+#: Seconds the database may take to answer, at most (and never past the check's deadline).
+SECONDS = 0.3
+#: Rows sampled for the printed length of a row.
+_SAMPLE = 50
+_HEADER = b"SQLite format 3\x00"
 
 
 def run(name: str, args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
-    """The stdout of a database client: its stdin as it went in (the conservative reading of an unknown program)."""
-    return Stream(stdin.named(name), "")
+    """The stdout of a database client: the tables and query results it prints, sized on the database."""
+    database, commands = _litecli(args) if name == "litecli" else _sqlite3(args)
+    if not database or UNKNOWN in database:
+        return Stream()
+    if not commands:  # `sqlite3 app.db <<< 'select ...'`, `printf '.dump' | sqlite3 app.db`
+        commands = [small_text(stdin)]
+    from boundread.guard.reason import quote
+
+    shown = " ".join(quote(word) for word in [name, *args])
+    return statements(env, ctx, database, commands, shown if len(shown) <= 120 else shown[:117] + "...")
+
+
+def _sqlite3(args: list[str]) -> tuple[str, list[str]]:
+    """(the database, the SQL and dot-commands given as words: ``-cmd`` values first, then the operands)."""
+    first: list[str] = []
+    operands: list[str] = []
+    k = 0
+    while k < len(args):
+        arg = args[k]
+        if arg in _VALUES:
+            if arg.lstrip("-") == "cmd" and k + 1 < len(args):
+                first.append(args[k + 1])
+            k += 2
+            continue
+        if not arg.startswith("-") or arg == "-":
+            operands.append(arg)
+        k += 1
+    return (operands[0] if operands else ""), first + operands[1:]
+
+
+def _litecli(args: list[str]) -> tuple[str, list[str]]:
+    database, commands = "", []
+    k = 0
+    while k < len(args):
+        arg = args[k]
+        if arg in ("-e", "--execute") and k + 1 < len(args):
+            commands.append(args[k + 1])
+            k += 1
+        elif arg in ("-D", "--database") and k + 1 < len(args):
+            database = args[k + 1]
+            k += 1
+        elif arg in _LITECLI_VALUES:
+            k += 1
+        elif not arg.startswith("-") and not database:
+            database = arg
+        k += 1
+    return database, commands
+
+
+def statements(env: Env, ctx: Ctx, database: str, commands: list[str], program: str) -> Stream:
+    """What running ``commands`` (SQL and dot-commands, as the client's words or script) on ``database`` prints
+    of its tables: a made-up output when that is big."""
+    path = env.path(database)
+    if UNKNOWN in "".join(commands) or not _is_database(path):
+        return Stream()
+    from time import monotonic
+
+    deadline = min(ctx.deadline - 0.2, monotonic() + SECONDS)
+    wanted: list[tuple[str, str]] = []  # (a query, the table it reads) or ("", table) for a dump of it
+    for line in _split(commands):
+        words = line.split()
+        head = words[0].lower() if words else ""
+        if head in (".output", ".once", ".o"):
+            break  # what follows goes to a file
+        if head == ".dump":
+            wanted.extend(("", table.strip("'\"")) for table in words[1:]) if words[1:] else wanted.append(("", "*"))
+        elif head.split("(")[0] in ("select", "with", "values", "table"):
+            wanted.append((line.rstrip(";"), ""))
+    if not wanted:
+        return Stream()
+    found = _size(path, wanted, deadline)
+    if found is None:
+        return Stream()
+    size, what, table = found
+    if size <= outputs.OUTPUT_MAX:
+        return Stream()
+    from boundread.guard.reason import quote
+
+    instead = f"sqlite3 {quote(database)} {quote(f'select * from {table} limit 50')}"
+    what = f"{what} of {database}"
+    outputs.say(ctx, size, what, instead, program)
+    return Stream([outputs.flow(size, what, instead, program)])
+
+
+def _split(commands: list[str]) -> list[str]:
+    """Each dot-command (a line) and each SQL statement (to its ``;``) of the client's words and scripts."""
+    found: list[str] = []
+    for text in commands:
+        sql: list[str] = []
+        for line in text.replace("\\n", "\n").splitlines():
+            if line.lstrip().startswith(".") and not sql:
+                found.append(line.strip())
+            else:
+                sql.append(line)
+        found.extend(part.strip() for part in " ".join(sql).split(";") if part.strip())
+    return found
+
+
+def _is_database(path: str) -> bool:
+    """A regular file that starts as a SQLite database does (never a FIFO: it would block)."""
+    import stat
+
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return False
+        with open(path, "rb") as fh:
+            return fh.read(16) == _HEADER
+    except (OSError, ValueError):
+        return False
+
+
+def _size(path: str, wanted: list[tuple[str, str]], deadline: float) -> tuple[int, str, str] | None:
+    """(the bytes printed, what they are, the table to name in a bounded form) of the dumps and queries; out of
+    time: as big as the database file. None when the database cannot be opened."""
+    import sqlite3
+    from time import monotonic
+    from urllib.parse import quote
+
+    try:
+        con = sqlite3.connect(f"file:{quote(path)}?mode=ro&immutable=1", uri=True, timeout=0.05,
+                              check_same_thread=False)
+    except sqlite3.Error:
+        return None
+    con.set_progress_handler(lambda: int(monotonic() > deadline), 1000)
+    total, what, table = 0, "", ""
+    try:
+        tables = [row[0] for row in con.execute("select name from sqlite_master where type = 'table'")]
+        for query, dumped in wanted:
+            if query:
+                total += _query_bytes(con, query)
+                what = what or "the rows of a query"
+                table = table or _table(query, tables)
+                continue
+            names = tables if dumped == "*" else [t for t in tables if t == dumped]
+            for name in names:
+                total += _query_bytes(con, f'select * from "{_quoted(name)}"') + 64  # + its `INSERT INTO ... VALUES`
+            what = what or ("every row" if dumped == "*" else f"every row of {dumped}")
+            table = table or _biggest(con, names)
+    except sqlite3.OperationalError as exc:
+        if "interrupt" not in str(exc):
+            return None  # a query the database refuses prints an error
+        total = max(total, os.path.getsize(path))
+        what = what or "a query result"
+    except sqlite3.Error:
+        return None
+    finally:
+        con.close()
+    return total, what, table or (tables[0] if tables else "TABLE")
+
+
+def _query_bytes(con: sqlite3.Connection, query: str) -> int:
+    """The rows ``query`` returns times the printed length of its first rows (``|``-separated values)."""
+    rows = con.execute(f"select count(*) from ({query})").fetchone()[0]
+    if not rows:
+        return 0
+    sample = con.execute(f"select * from ({query}) limit {_SAMPLE}").fetchall()
+    length = sum(len("|".join("" if v is None else str(v) for v in row)) + 1 for row in sample)
+    return int(rows * length / max(len(sample), 1))
+
+
+def _table(query: str, tables: list[str]) -> str:
+    """The table a query reads first (the word after its first FROM), as the database spells it."""
+    words = query.replace(",", " ").split()
+    for k, word in enumerate(words[:-1]):
+        if word.lower() == "from":
+            name = words[k + 1].strip('"`[]')
+            return next((t for t in tables if t.lower() == name.lower()), "")
+    return ""
+
+
+def _biggest(con: sqlite3.Connection, names: list[str]) -> str:
+    counts = [(con.execute(f'select count(*) from "{_quoted(name)}"').fetchone()[0], name)
+              for name in names]
+    return max(counts)[1] if counts else ""
+
+
+def _quoted(name: str) -> str:
+    return name.replace('"', '""')

@@ -7,8 +7,6 @@ a file whole and prints is a dumper of it; one that prints what it reads from st
 
 from __future__ import annotations
 
-import re
-
 from boundread.guard.shell.state import UNKNOWN, Env, Stream, read_file, small_text
 
 TYPE_CHECKING = False
@@ -16,20 +14,6 @@ if TYPE_CHECKING:
     from boundread.guard.shell.state import Ctx
 
 _CODE_FLAGS = {"-c", "-e", "-E", "--eval", "-p", "--print", "-r", "-x"}
-_LITERAL = re.compile(r"""(['"])((?:(?!\1)[^\\\n]|\\.){1,4096})\1""")
-_READ_ALL = re.compile(
-    r"\.read\(\s*(-1)?\s*\)|\.readlines\(\s*\)|\.read_text\(|\.read_bytes\(|\bin\s+open\(|copyfileobj|"
-    r"readFileSync|readFile\(|createReadStream|Bun\.file|Deno\.readTextFile|File\.(read|readlines|foreach|binread)|"
-    r"IO\.(read|readlines|copy_stream|binread)|<\$?\w*>|\bslurp\b|file_get_contents|\breadfile\(|fpassthru|"
-    r"readLines\(|\.lines\(|\bjoin\(\s*['\"]['\"]\s*,\s*<|io\.open|\.readall\(|np\.fromfile|pd\.read_")
-_PRINTS = re.compile(r"\bprint|\bputs\b|\bsay\b|stdout|console\.log|\becho\b|\bpp?\b|readfile\(|fpassthru|"
-                     r"\.pipe\(|copy_stream|\bwrite\(|\bcat\(|\bio\.write")
-_STDIN_PRINTED = re.compile(
-    r"(print|write|puts|console\.log|say|echo)\s*\(?\s*(sys\.stdin|process\.stdin|STDIN|<>|<STDIN>|\$stdin|\$_|"
-    r"line|l|data|content|chunk|text|buf|s|input\(\))\b|copyfileobj\(\s*sys\.stdin|stdin\.pipe\(|"
-    r"for\s+(\w+)\s+in\s+sys\.stdin\s*:\s*print|-p\b")
-_STDIN = re.compile(r"sys\.stdin|process\.stdin|STDIN|<>|\$stdin|readFileSync\(\s*(0|['\"]/dev/stdin)|input\(|"
-                    r"fileinput|php://stdin|ARGF")
 
 
 def shell(name: str, args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
@@ -82,6 +66,10 @@ def interpreter(name: str, args: list[str], env: Env, ctx: Ctx, stdin: Stream) -
         else:
             operands.append(arg)
         k += 1
+    if code is None and name.startswith(("deno", "bun")) and operands[:1] in (["eval"], ["run"], ["e"]):
+        sub, operands = operands[0], operands[1:]  # `deno eval CODE`, `bun run script.ts`
+        if sub != "run" and operands:
+            code, operands = operands[0], operands[1:]
     if code is None:
         if not operands or operands[0] == "-":
             code, stdin, operands = small_text(stdin), Stream(), operands[1:]  # `python3 - <<'EOF'`
@@ -89,31 +77,6 @@ def interpreter(name: str, args: list[str], env: Env, ctx: Ctx, stdin: Stream) -
             code, operands = small_text(read_file(env, operands[0], name)), operands[1:]
     if UNKNOWN in code:
         return Stream()
-    return _code(name, code, flags, operands, env, stdin)
+    from boundread.guard.shell import codeprints  # its patterns compile only for code
 
-
-def _code(name: str, code: str, flags: str, operands: list[str], env: Env, stdin: Stream) -> Stream:
-    from boundread.guard.shell.reads import files
-
-    out = Stream()
-    line_loop = ("p" in flags or "n" in flags) and name.startswith(("perl", "ruby"))
-    selective = re.search(r"\bif\b|\bunless\b|=~|/.+/|\bnext\b|\bEND\b", code) is not None
-    every_line = line_loop and ("p" in flags or (re.search(r"\b(print|say|puts)\b", code) is not None
-                                                 and not selective))
-    node_print = name.startswith(("node", "bun", "deno")) and "p" in flags
-    prints = every_line or node_print or _PRINTS.search(code) is not None
-    if every_line:
-        out.add(files(env, [o for o in operands if o != "-"], name))
-    elif prints and (_READ_ALL.search(code) or node_print):
-        literals = [match.group(2) for match in _LITERAL.finditer(code)][:64]
-        out.add(files(env, [lit for lit in literals if _looks_like_path(lit)], name))
-        if (name.startswith(("perl", "ruby")) and "<>" in code) or "ARGF" in code or "fileinput" in code:
-            out.add(files(env, [o for o in operands if o != "-"], name))
-    if stdin.flows and ((every_line and not operands) or (_STDIN.search(code) and _STDIN_PRINTED.search(code))):
-        out.flows.extend(stdin.named(name))
-    return out
-
-
-def _looks_like_path(text: str) -> bool:
-    return 0 < len(text) < 4096 and "\n" not in text and not text.startswith(("http:", "https:")) \
-        and text not in ("r", "rb", "w", "wb", "utf-8", "utf8", "ascii", "latin-1")
+    return codeprints.prints(name, code, flags, operands, env, ctx, stdin)

@@ -1,0 +1,155 @@
+"""What an interpreter's code prints of the files it names: ``python3 -c``, ``node -e``, ``perl -ne``, a heredoc.
+
+The code is read, not run. It prints a file whole when it names the file (a string literal, or ``sys.argv[1]``
+and its kin bound to the command's operands), opens, reads or converts it (``open``, ``.read()``,
+``Document``, ``PdfReader``, ``load_workbook``, ``read_csv``, ``fileinput``...), and prints with no reducer in
+the printing statement: a count or a length (``len``, ``sum``, ``Counter``, ``.length``), a slice (``[:20]``,
+``[-10:]``, ``.slice(0, 3000)``, ``islice``), a line at a time (``readline()``), a ``head``. Aggregates and
+slices are not dumps. A command the code runs (``os.system``, ``subprocess.run([...])``, ``execSync``, perl's
+backticks) is walked as the shell would run it; the SQL it runs on a SQLite file is sized as ``sqlite3``'s is
+(databases.py).
+"""
+
+from __future__ import annotations
+
+import re
+
+from boundread.guard.shell.state import UNKNOWN, Env, Stream
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from boundread.guard.shell.state import Ctx
+
+_LITERAL = re.compile(r"""(['"])((?:(?!\1)[^\\\n]|\\.){0,4096})\1""")
+_READ_ALL = re.compile(
+    r"\.read\(\s*(-1)?\s*\)|\.readlines\(\s*\)|\.read_text\(|\.read_bytes\(|\bin\s+open\(|\*\s*open\(|copyfileobj|"
+    r"readFileSync|readFile\(|createReadStream|Bun\.file|Deno\.readTextFile|Deno\.readFile|"
+    r"File\.(read|readlines|foreach|binread)|IO\.(read|readlines|copy_stream|binread)|<\$?\w*>|\bslurp\b|"
+    r"file_get_contents|\breadfile\(|fpassthru|\bfile\(|readLines\(|\.lines\(|\bjoin\(\s*['\"]['\"]\s*,\s*<|"
+    r"io\.open|codecs\.open|\.readall\(|np\.fromfile|pd\.read_|\bread_(csv|excel|json|table|parquet)\(|"
+    r"fileinput|mmap|:read\(|"
+    r"Document\(|PdfReader\(|PdfFileReader\(|fitz\.open\(|pymupdf\.open\(|extract_text\(|pdfplumber\.open\(|"
+    r"load_workbook\(|open_workbook\(|csv\.(reader|DictReader)\(|ZipFile\(|TarFile|tarfile\.open\(|"
+    r"read\.(csv|csv2|table|delim)\(|readRDS\(|fromJSON\(|read_xlsx?\(")
+_PRINTS = re.compile(r"\bprint|\bputs\b|\bsay\b|stdout|console\.log|\becho\b|\bpp?\(|(?:^|[{;])\s*pp?\s|"
+                     r"readfile\(|fpassthru|\.pipe\(|copy_stream|\bwrite\(|\bcat\(|\bio\.write|\bdisplay\(")
+#: What makes a printing statement print less than the file: an aggregate, a slice, a line at a time.
+_REDUCED = re.compile(
+    r"\blen\(|\bsum\(|\bCounter\(|\.count\(|\bcount\(|\.length\b|\.size\b|\bmax\(|\bmin\(|(?<!\.)\bany\(|(?<!\.)\ball\(|"
+    r"\bset\(|most_common|\.shape\b|getsize|\bnrow\(|\bncol\(|\blength\(|\bdim\(|"
+    r"\[\s*:\s*-?\d+\s*\]|\[\s*-\d+\s*:\s*\]|\[\s*\d+\s*:\s*-?\d+\s*\]|\.slice\(\s*-?\d|\.substring\(|"
+    r"\.substr\(|islice\(|\.readline\(\s*\)|\.head\(|\.tail\(|\bhead\(|\btail\(|\.nunique\(|\.describe\(|"
+    r"\.info\(|\.columns\b|\.sheetnames\b|\.dtypes\b|\bhashlib\b|\.hexdigest\(|\bmd5\b|\bsha\d+\b|"
+    r"\blimit\s+\d+|\.fetchone\(|\.fetchmany\(", re.IGNORECASE)
+_STDIN_PRINTED = re.compile(
+    r"(print|write|puts|console\.log|say|echo)\s*\(?\s*(sys\.stdin|process\.stdin|STDIN|<>|<STDIN>|\$stdin|\$_|"
+    r"line|l|data|content|chunk|text|buf|s|input\(\))\b|copyfileobj\(\s*sys\.stdin|stdin\.pipe\(|"
+    r"for\s+(\w+)\s+in\s+sys\.stdin\s*:\s*print|-p\b")
+_STDIN = re.compile(r"sys\.stdin|process\.stdin|STDIN|<>|\$stdin|readFileSync\(\s*(0|['\"]/dev/stdin)|input\(|"
+                    r"fileinput|php://stdin|ARGF")
+#: The calls that run a command: its string (a shell script) or its list (an argv) follows.
+_RUNS = re.compile(r"(?:os\.system|os\.popen|subprocess\.\w+|\bcheck_output|\bgetoutput|\bgetstatusoutput|"
+                   r"\bexecSync|\bexecFileSync|\bspawnSync|\bsystem|\bpassthru|\bshell_exec|IO\.popen|"
+                   r"Open3\.\w+|\bpopen|\bexec)\s*\(\s*")
+_LIST = re.compile(r"""\[\s*((?:(['"])[^'"\\\n]{0,4096}\2\s*,?\s*){1,64})\]""")
+_BACKTICKS = re.compile(r"`([^`\n]{1,4096})`|%x\(([^)\n]{1,4096})\)")
+_CONNECT = re.compile(r"""(?:connect|Database|sqlite3'\)\)|sqlite3"\)\))\s*\(\s*(['"])([^'"\n]{1,4096})\1""")
+_SQL = re.compile(r"^\s*(select|with)\b", re.IGNORECASE)
+_ARGV = {"python": (r"sys\.argv\[(\d+)\]", 1), "pypy": (r"sys\.argv\[(\d+)\]", 1),
+         "node": (r"process\.argv\[(\d+)\]", 2), "bun": (r"(?:process|Bun)\.argv\[(\d+)\]", 2),
+         "deno": (r"Deno\.args\[(\d+)\]", 0), "perl": (r"\$ARGV\[(\d+)\]", 0), "ruby": (r"\bARGV\[(\d+)\]", 0),
+         "php": (r"\$argv\[(\d+)\]", 1), "Rscript": (r"commandArgs\([^)]*\)\[(\d+)\]", 1)}
+
+
+def prints(name: str, code: str, flags: str, operands: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
+    """The stdout of ``code`` run by the interpreter ``name`` (with ``flags`` and ``operands``), given ``stdin``."""
+    from boundread.guard.shell.reads import files
+
+    code = _bind_argv(name, code, operands)
+    out = Stream()
+    line_loop = ("p" in flags or "n" in flags) and name.startswith(("perl", "ruby"))
+    selective = re.search(r"\bif\b|\bnext\s+unless\b|\bEND\b|\blast\b|\bexit\b|\$\.", code) is not None
+    every_line = line_loop and ("p" in flags or (re.search(r"\b(print|say|puts)\b", code) is not None
+                                                 and not selective))
+    node_print = name.startswith(("node", "bun", "deno")) and "p" in flags
+    whole = _prints_whole(code) or node_print
+    if every_line:
+        out.add(files(env, [o for o in operands if o != "-"], name))
+    elif whole and (_READ_ALL.search(code) or node_print):
+        databases = {match.group(2) for match in _CONNECT.finditer(code)}
+        literals = [match.group(2) for match in _LITERAL.finditer(code)][:64]
+        out.add(files(env, [lit for lit in literals if _looks_like_path(lit) and lit not in databases], name))
+        if (name.startswith(("perl", "ruby")) and "<>" in code) or "ARGF" in code or "fileinput" in code:
+            out.add(files(env, [o for o in operands if o != "-" and not o.startswith("-")], name))
+    out.add(_commands(name, code, env, ctx))
+    out.add(_sql(name, code, env, ctx))
+    if stdin.flows and ((every_line and not operands) or (_STDIN.search(code) and _STDIN_PRINTED.search(code))):
+        out.flows.extend(stdin.named(name))
+    return out
+
+
+def _prints_whole(code: str) -> bool:
+    """Does a statement of ``code`` print with no reducer in it? (A statement: to a ``;`` or a line's end.)"""
+    return any(_PRINTS.search(part) and not _REDUCED.search(part) for part in re.split(r"[;\n]", code))
+
+
+def _bind_argv(name: str, code: str, operands: list[str]) -> str:
+    """``sys.argv[1]``, ``process.argv[2]``, ``$ARGV[0]``... replaced by the operand they name, as a literal."""
+    found = _ARGV.get(name.rstrip("0123456789."))
+    if found is None or not operands:
+        return code
+    pattern, first = found
+
+    def operand(match: re.Match[str]) -> str:
+        at = int(match.group(1)) - first
+        word = operands[at] if 0 <= at < len(operands) else ""
+        return repr(word) if word and UNKNOWN not in word and "'" not in word else match.group(0)
+
+    return re.sub(pattern, operand, code)
+
+
+def _commands(name: str, code: str, env: Env, ctx: Ctx) -> Stream:
+    """What the commands the code runs print: each walked as its shell would run it (a string) or as an argv."""
+    out = Stream()
+    for match in list(_RUNS.finditer(code))[:16]:
+        before = code[:match.start()]
+        if _REDUCED.search(before[max(before.rfind(";"), before.rfind("\n")) + 1:]):
+            continue  # `print(len(subprocess.check_output([...])))`
+        rest = code[match.end():match.end() + 4200]
+        listed = _LIST.match(rest)
+        if listed is not None:
+            argv = [lit.group(2) for lit in _LITERAL.finditer(listed.group(1))]
+            if argv and all(UNKNOWN not in word for word in argv):
+                out.add(ctx.command(argv, env.copy(), Stream()))
+            continue
+        literal = _LITERAL.match(rest)
+        if literal is not None and UNKNOWN not in literal.group(2):
+            out.add(ctx.shell(_unescaped(literal.group(2)), env.copy(), Stream()))
+    if name.startswith(("perl", "ruby", "php")):
+        for match in list(_BACKTICKS.finditer(code))[:16]:
+            out.add(ctx.shell(match.group(1) or match.group(2), env.copy(), Stream()))
+    return out
+
+
+def _sql(name: str, code: str, env: Env, ctx: Ctx) -> Stream:
+    """The SQL the code runs on the SQLite file it connects to: its queries (when a statement prints their rows
+    whole) and ``iterdump``, sized on the database (databases.py)."""
+    found = _CONNECT.search(code)
+    if found is None:
+        return Stream()
+    from boundread.guard.shell import databases
+
+    queries = [lit.group(2) for lit in _LITERAL.finditer(code) if _SQL.match(lit.group(2))]
+    commands = [query for query in queries if not _REDUCED.search(query)] if _prints_whole(code) else []
+    if "iterdump" in code and _prints_whole(code):
+        commands.append(".dump")
+    return databases.statements(env, ctx, found.group(2), commands, name) if commands else Stream()
+
+
+def _unescaped(text: str) -> str:
+    return text.replace("\\'", "'").replace('\\"', '"')
+
+
+def _looks_like_path(text: str) -> bool:
+    return 0 < len(text) < 4096 and "\n" not in text and not text.startswith(("http:", "https:")) \
+        and text not in ("r", "rb", "w", "wb", "utf-8", "utf8", "ascii", "latin-1")

@@ -1,0 +1,107 @@
+"""Interpreter one-liners: code that opens, reads or converts a named file and prints it is a dump of it; the
+same code printing an aggregate or a slice (len, sum, Counter, [:N], .slice(0, N), readline) is not.
+
+Files are made in the test: a 400 KB log, a small text, a Word document, a SQLite database with a big table.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from boundread.guard import check_command
+
+
+@pytest.fixture(scope="module")
+def work(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    import docx
+
+    root = tmp_path_factory.mktemp("interp")
+    (root / "big.log").write_text("2024-01-01 INFO worker-3 something happened here\n" * 8000)  # ~400 KB
+    (root / "small.txt").write_text("a few lines\n" * 10)
+    document = docx.Document()
+    for number in range(50):
+        document.add_paragraph(f"paragraph {number}")
+    document.save(str(root / "report.docx"))
+    with sqlite3.connect(root / "app.db") as db:
+        db.execute("create table events (id integer primary key, kind text, payload text)")
+        db.executemany("insert into events values (?, ?, ?)",
+                       ((n, "click", f'{{"path": "/p/{n}", "ms": {n % 900}}}') for n in range(20_000)))
+        db.execute("create table settings (key text, value text)")
+        db.execute("insert into settings values ('theme', 'dark')")
+    db.close()
+    return root
+
+
+DUMPS = [
+    # Python: read, iterate, unpack, copy, fileinput, argv
+    "python3 -c \"print(*open('big.log'), sep='')\"",
+    "python3 -c \"import sys; sys.stdout.write(open('big.log').read())\"",
+    "python3 -c \"import fileinput; [print(l, end='') for l in fileinput.input('big.log')]\"",
+    "python3 -c \"import fileinput; print(''.join(fileinput.input(['big.log'])))\"",
+    "python3 -c \"import sys; [sys.stdout.write(l) for l in open(sys.argv[1])]\" big.log",
+    "python3 -c \"import mmap; f=open('big.log','rb'); print(mmap.mmap(f.fileno(), 0, access=1).read().decode())\"",
+    # the commands the code runs
+    "python3 -c \"import subprocess; subprocess.run(['cat', 'big.log'])\"",
+    "python3 -c \"import subprocess; subprocess.call('cat big.log', shell=True)\"",
+    "python3 -c \"import os; os.system('cat big.log')\"",
+    "python3 -c \"import os; print(os.popen('cat big.log').read())\"",
+    "node -e \"require('child_process').execSync('cat big.log', {stdio: 'inherit'})\"",
+    "perl -e 'print `cat big.log`'",
+    # perl/ruby line loops that print (nearly) every line
+    "perl -lne print big.log",
+    "perl -ne 'print unless /ERROR/' big.log",
+    "deno eval \"console.log(Deno.readTextFileSync('big.log'))\"",
+    # converters
+    "python3 -c \"import docx; print('\\n'.join(p.text for p in docx.Document('report.docx').paragraphs))\"",
+    "python3 - <<'EOF'\nimport docx\nfor p in docx.Document('report.docx').paragraphs:\n    print(p.text)\nEOF",
+    "python3 -c \"import zipfile; print(zipfile.ZipFile('report.docx').read('word/document.xml').decode())\"",
+    # SQLite from code
+    "python3 -c \"import sqlite3; [print(r) for r in sqlite3.connect('app.db').execute('SELECT * FROM events')]\"",
+    "python3 -c \"import sqlite3; print('\\n'.join(sqlite3.connect('app.db').iterdump()))\"",
+    "node -e \"const db=new (require('better-sqlite3'))('app.db'); "
+    "console.log(db.prepare('select * from events').all())\"",
+]
+
+EVERYDAY = [
+    "python3 -c \"print(sum(1 for _ in open('big.log')))\"",
+    "python3 -c \"print(len(open('big.log').read()))\"",
+    "python3 -c \"import collections; print(collections.Counter(l.split()[1] for l in open('big.log')))\"",
+    "python3 -c \"print(open('big.log').readlines()[-10:])\"",
+    "python3 -c \"print(open('big.log').read()[:2000])\"",
+    "python3 -c \"import itertools; print(''.join(itertools.islice(open('big.log'), 20)))\"",
+    "python3 -c \"f=open('big.log'); [print(f.readline(), end='') for _ in range(15)]\"",
+    "python3 -c \"print(open('small.txt').read())\"",
+    "python3 -c \"import subprocess; print(len(subprocess.check_output(['cat', 'big.log'])))\"",
+    "python3 -c \"import os; os.system('wc -l big.log')\"",
+    "node -e \"console.log(require('fs').readFileSync('big.log','utf8').split('\\n').length)\"",
+    "node -e \"console.log(require('fs').readFileSync('big.log','utf8').slice(0, 3000))\"",
+    "perl -ne 'print if /ERROR/' big.log",
+    "python3 -c \"import sqlite3; "
+    "print(sqlite3.connect('app.db').execute('select * from events limit 5').fetchall())\"",
+    "python3 -c \"import sqlite3; print(sqlite3.connect('app.db').execute('select * from settings').fetchall())\"",
+    "python3 -c \"import sqlite3; "
+    "print(sqlite3.connect('app.db').execute('select count(*) from events').fetchone())\"",
+]
+
+
+@pytest.mark.parametrize("command", DUMPS)
+def test_code_that_prints_a_big_file_is_denied(work: Path, command: str) -> None:
+    decision = check_command(command, cwd=work)
+    assert decision.decision == "deny", command
+
+
+@pytest.mark.parametrize("command", EVERYDAY)
+def test_code_that_prints_a_count_or_a_slice_is_allowed(work: Path, command: str) -> None:
+    decision = check_command(command, cwd=work)
+    assert decision.decision == "allow", (command, decision.reason)
+
+
+def test_a_query_refusal_names_a_limit(work: Path) -> None:
+    decision = check_command(
+        "python3 -c \"import sqlite3; print(sqlite3.connect('app.db').execute('select * from events').fetchall())\"",
+        cwd=work)
+    assert decision.decision == "deny"
+    assert "select * from events limit 50" in decision.reason
