@@ -44,7 +44,7 @@ def run(name: str, args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream
             return files(env, names[1:], "zip -")
         return Stream()
     if name == "pdftotext":
-        return _pdftotext(args, env, stdin)
+        return _pdftotext(args, env, ctx, stdin)
     if name == "curl":
         return _curl(args, env)
     return _openssl(args, env, stdin)
@@ -161,25 +161,40 @@ def _unzip(name: str, args: list[str], env: Env, ctx: Ctx) -> Stream:
     return Stream()
 
 
-def _pdftotext(args: list[str], env: Env, stdin: Stream) -> Stream:
-    from boundread.guard.shell.reads import files, operands
+def _pdftotext(args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
+    """``pdftotext F -`` prints the text; ``pdftotext F [OUT]`` writes it to OUT (F.txt by default), which a
+    later ``cat OUT`` prints: the same text, judged as the PDF."""
+    from boundread.guard.shell.reads import files, operands, write
 
     names = operands(args, _PDFTOTEXT_VALUES)
     if not names:
         return Stream()
     source, out = names[0], names[1] if len(names) > 1 else None
+    if out is not None and UNKNOWN in out:
+        return Stream()  # written to a file, whatever its name
     if out is None or (out != "-" and not visible(env.path(out))):
+        if out is None and source != "-":
+            out = source[:-4] + ".txt" if source.lower().endswith(".pdf") else source + ".txt"
+        if out is not None and source != "-":
+            text = files(env, [source], "pdftotext", _pages(args))
+            text.exact = False
+            write(env, ctx, out, text)
         return Stream()  # written to a file
+    if source == "-":
+        from boundread.guard.shell.reads import bounded
+
+        return bounded(stdin, _pages(args), "pdftotext")
+    return files(env, [source], "pdftotext", _pages(args))
+
+
+def _pages(args: list[str]) -> bounds.Bound | None:
+    """``-f F -l L``: the pages pdftotext converts (None: to the last page)."""
     first = _value(args, "-f")
     last = _value(args, "-l")
     bound = None
     if last is not None:
         bound = bounds.Bound(PAGES, max(0, last - (first or 1) + 1), words=f"pdftotext -f {first or 1} -l {last}")
-    if source == "-":
-        from boundread.guard.shell.reads import bounded
-
-        return bounded(stdin, bound, "pdftotext")
-    return files(env, [source], "pdftotext", bound)
+    return bound
 
 
 PAGES = "pages"

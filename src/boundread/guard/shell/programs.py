@@ -10,8 +10,8 @@ from __future__ import annotations
 import os
 
 from boundread.guard import bounds
-from boundread.guard.shell import archives, builtin, databases, greps
-from boundread.guard.shell.reads import bounded, files, operands
+from boundread.guard.shell import archives, builtin, converters, databases, greps
+from boundread.guard.shell.reads import bounded, files, operands, write
 from boundread.guard.shell.state import (
     FANOUT,
     PRINT,
@@ -100,6 +100,8 @@ def run(argv: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
         return fanout.xargs(args, env, ctx, stdin) if name == "xargs" else fanout.find(name, args, env, ctx)
     if name in archives.PROGRAMS:
         return archives.run(name, args, env, ctx, stdin)
+    if name in converters.PROGRAMS:
+        return converters.run(name, args, env, ctx, stdin)
     if name in _CONSUMERS:
         return Stream()
     if name in _DUMPERS:
@@ -160,14 +162,7 @@ def exact(argv: list[str], out: Stream, stdin: Stream) -> bool:
     return False
 
 
-def _write(env: Env, ctx: Ctx, target: str, stream: Stream) -> None:
-    if UNKNOWN in target:
-        return
-    absolute = env.path(target)
-    if visible(absolute):
-        ctx.show(stream.flows)
-    elif absolute != "/dev/null":
-        env.writes[absolute] = stream
+_write = write
 
 
 def _unwrap(name: str, args: list[str]) -> list[str]:

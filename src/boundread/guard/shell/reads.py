@@ -7,11 +7,12 @@ that none of them imports programs back.
 from __future__ import annotations
 
 from boundread.guard.bounds import BYTES, LINES
-from boundread.guard.shell.state import ARGS, UNKNOWN, Env, Stream, read_file
+from boundread.guard.shell.state import ARGS, UNKNOWN, Env, Stream, read_file, visible
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from boundread.guard.bounds import Bound
+    from boundread.guard.shell.state import Ctx
 
 
 def operands(args: list[str], values: frozenset[str] = frozenset()) -> list[str]:
@@ -68,3 +69,15 @@ def files(env: Env, names: list[str], program: str, bound: Bound | None = None) 
                          for path, limits, shown in found.flows)
         out.text += found.text
     return out
+
+
+def write(env: Env, ctx: Ctx, target: str, stream: Stream) -> None:
+    """``stream`` written to ``target``: shown when that is the conversation (``/dev/stdout``), else kept for a
+    later read of that file (``tee f``, ``pandoc -o f``, ``cp``) - ``/dev/null`` and unknown names keep nothing."""
+    if UNKNOWN in target:
+        return
+    absolute = env.path(target)
+    if visible(absolute):
+        ctx.show(stream.flows)
+    elif absolute != "/dev/null":
+        env.writes[absolute] = stream
