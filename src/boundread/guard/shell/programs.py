@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 
 from boundread.guard import bounds
-from boundread.guard.shell import archives, builtin, converters, databases, greps
+from boundread.guard.shell import archives, builtin, converters, databases, greps, summaries
 from boundread.guard.shell.reads import bounded, files, operands, write
 from boundread.guard.shell.state import (
     FANOUT,
@@ -106,6 +106,11 @@ def run(argv: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
         return Stream()
     if name in _DUMPERS:
         return _dumper(name, args, env, stdin)
+    if name in ("awk", "gawk", "mawk", "nawk"):
+        projection = summaries.awk_projection(name, args)
+        if projection is not None:  # `awk '{print $2}'`: every line cut to a column (see summaries)
+            names, bound = projection
+            return files(env, names, name, bound) if names else bounded(stdin, bound, bound.words)
     if name in bounds.READERS:
         return _reader(name, args, env, ctx, stdin)
     if name in greps.GREPS:
@@ -191,7 +196,7 @@ def _unwrap(name: str, args: list[str]) -> list[str]:
 
 
 def _dumper(name: str, args: list[str], env: Env, stdin: Stream) -> Stream:
-    own = bounds.length_bound(name, args)
+    own = bounds.length_bound(name, args) or (summaries.cut_fields(args) if name == "cut" else None)
     names = [] if name in _STDIN_ONLY else operands(args, _DUMPERS[name])
     if name == "uniq":
         names = names[:1]  # `uniq in out`: the second is the output
@@ -200,10 +205,58 @@ def _dumper(name: str, args: list[str], env: Env, stdin: Stream) -> Stream:
         return Stream()  # written to a file
     reads = [n for n in names if n != "-"]
     shown = own.words if own is not None else name
-    out = files(env, reads, name, own) if reads else Stream()
+    each = _each_bound(name, args, env, reads)
+    if each is not None:
+        out = Stream()
+        for read, bound in each:
+            out.add(files(env, [read], name, bound))
+    else:
+        out = files(env, reads, name, own) if reads else Stream()
     if not reads or "-" in names:
-        out.add(bounded(stdin, own, shown) if own is not None else Stream(stdin.named(name), stdin.text))
+        if name == "uniq" or (name == "sort" and _unique(args)):
+            out.add(summaries.reduced(stdin, name))  # one line per distinct value of a projection: a summary
+        elif name == "shuf" and _shuf_count(args) is not None:
+            count = _shuf_count(args) or 0
+            out.add(bounded(stdin, bounds.Bound(bounds.LINES, count, words=f"shuf -n {count}"), "shuf"))
+        else:
+            out.add(bounded(stdin, own, shown) if own is not None else Stream(stdin.named(name), stdin.text))
     return out
+
+
+def _each_bound(name: str, args: list[str], env: Env, reads: list[str]) -> list[tuple[str, bounds.Bound | None]] | None:
+    """The bound each file operand gets from the size of its lines: ``cut -c1-100`` (lines x 101 bytes),
+    ``shuf -n 20`` (20 x the longest line); None for any other dumper."""
+    if name == "cut":
+        width = summaries.cut_width(args)
+        if width is not None:
+            return summaries.per_line(env, reads, width, f"cut -c1-{width}")
+    if name == "shuf":
+        count = _shuf_count(args)
+        if count is not None:
+            return summaries.picked(env, reads, count, f"shuf -n {count}")
+    return None
+
+
+def _shuf_count(args: list[str]) -> int | None:
+    for k, arg in enumerate(args):
+        given = args[k + 1] if arg in ("-n", "--head-count") and k + 1 < len(args) else \
+            arg.split("=", 1)[1] if arg.startswith("--head-count=") else arg[2:] if arg.startswith("-n") and \
+            len(arg) > 2 else None
+        if given is not None:
+            parsed = bounds.count(given)
+            return parsed[1] if parsed is not None and not parsed[0] else None
+    return None
+
+
+def _unique(args: list[str]) -> bool:
+    """``sort -u``, ``sort -nu``, ``sort --unique``: one line per distinct key."""
+    for arg in args:
+        if arg == "--unique":
+            return True
+        if arg.startswith("-") and not arg.startswith("--") and not arg.startswith(("-k", "-t", "-S", "-T", "-o")) \
+                and "u" in arg[1:]:
+            return True
+    return False
 
 
 def _reader(name: str, args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
