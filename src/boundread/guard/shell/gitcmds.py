@@ -1,7 +1,12 @@
-"""What ``git`` prints: a blob (``show REV:PATH``), and the rest as an unknown program does.
+"""What ``git`` prints: a blob (``show REV:PATH``), a diff, a history, a blame, an archive.
 
-The place for git's other printers (``diff``, ``show``, ``log -p``, ``blame``, ``format-patch --stdout``), whose
-output is made from the files of the work tree and the history.
+Git's printers make their output from the files of the work tree and the history, so it is sized where it is
+made: ``diff``, ``show``, ``log``, ``whatchanged`` and ``format-patch --stdout`` are run (read-only, no
+pager, no external diff or textconv, no optional locks) and their stdout counted up to ``OUTPUT_MAX`` with a
+deadline inside the check's - cut as soon as it is past; a ``blame`` prints each line of its file with a
+prefix, so it is the file's size; an ``archive`` is the blobs it holds (``git ls-tree -l``). Over the cap it is a
+made-up output (outputs.py), refused unless a bound follows, with the bounded form to run instead. A git that
+does not answer in time is taken as it was before: an unknown program.
 """
 
 # os.path on purpose, not pathlib: this runs on the hook path (guard-check), where pathlib costs start-up.
@@ -9,6 +14,7 @@ from __future__ import annotations
 
 import os
 
+from boundread.guard.shell import gitrun, outputs
 from boundread.guard.shell.reads import files
 from boundread.guard.shell.state import UNKNOWN, Env, Stream
 
@@ -17,24 +23,124 @@ if TYPE_CHECKING:
     from boundread.guard.shell.state import Ctx
 
 _GIT_VALUES = frozenset({"-c", "--git-dir", "--work-tree", "--namespace", "--config-env"})
+#: Subcommands whose stdout is counted by running them.
+_RUN = frozenset({"diff", "show", "log", "whatchanged", "format-patch"})
+#: Per line, what ``git blame`` prints before the line (hash, author, date, line number).
+_BLAME_PREFIX = 56
 
 
 def run(args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
-    """``git show REV:PATH`` and ``git cat-file -p|blob REV:PATH`` print a blob: judged by the worktree
-    file of that path (the same file, most of the time, and the only one there is to look at)."""
-    k, where = 0, env
+    """What ``git ARGS`` prints to the conversation."""
+    k, where, kept = 0, env, []
     while k < len(args) and args[k].startswith("-"):
         if args[k] == "-C" and k + 1 < len(args) and UNKNOWN not in args[k + 1]:
             where = env.copy()
             where.cwd = where.path(args[k + 1])
+        elif args[k].startswith(("--git-dir=", "--work-tree=")) or args[k] == "--no-pager":
+            kept.append(args[k])
+        elif args[k] in ("--git-dir", "--work-tree") and k + 1 < len(args):
+            kept.extend(args[k:k + 2])
         k += 2 if args[k] in _GIT_VALUES or args[k] == "-C" else 1
     sub, rest = (args[k], args[k + 1:]) if k < len(args) else ("", [])
     if sub == "cat-file" and any(arg in ("-t", "-s", "-e", "--batch-check") for arg in rest):
         return Stream()  # the type, the size, or an exit status
-    if sub not in ("show", "cat-file"):
-        return Stream(stdin.named("git"), "")  # not modelled: as any unknown program
-    names = [_blob_path(arg, where) for arg in rest if ":" in arg and not arg.startswith("-") and UNKNOWN not in arg]
-    return files(where, [name for name in names if name], f"git {sub}")
+    if sub in ("show", "cat-file") and any(":" in arg and not arg.startswith("-") for arg in rest):
+        names = [_blob_path(arg, where) for arg in rest if ":" in arg and not arg.startswith("-")
+                 and UNKNOWN not in arg]
+        return files(where, [name for name in names if name], f"git {sub}")
+    if UNKNOWN in "".join(rest):
+        return Stream(stdin.named("git"), "")
+    shown = _shown(args)
+    if sub in _RUN:
+        return _counted(where, ctx, kept, sub, rest, shown)
+    if sub in ("blame", "annotate"):
+        return _blame(where, ctx, rest, shown)
+    if sub == "archive":
+        return _archive(where, ctx, kept, rest, shown)
+    return Stream(stdin.named("git"), "")  # not modelled: as any unknown program
+
+
+def _shown(args: list[str]) -> str:
+    from boundread.guard.reason import quote
+
+    text = " ".join(quote(word) for word in ["git", *args])
+    return text if len(text) <= 120 else text[:117] + "..."
+
+
+def _counted(where: Env, ctx: Ctx, kept: list[str], sub: str, rest: list[str], shown: str) -> Stream:
+    """The stdout of a diff, show, log or patch, counted by running it (never when it writes a file)."""
+    if any(arg.startswith("--output") or arg in ("-o", "--ext-diff") for arg in rest):
+        return Stream()  # writes its output to a file (`format-patch -o`, `diff --output=F`)
+    if sub == "format-patch" and "--stdout" not in rest:
+        return Stream()  # one file per patch, names on stdout
+    counted = gitrun.count(where.cwd, [*kept, sub, *rest], outputs.OUTPUT_MAX, ctx.deadline)
+    if counted is None or counted <= outputs.OUTPUT_MAX:
+        return Stream()
+    paths = _paths(rest)
+    path = paths[0] if paths else "PATH"
+    revs = " ".join(arg for arg in rest if not arg.startswith("-") and arg not in paths)
+    if sub == "diff":
+        what = "the diff"
+        instead = [f"git diff --stat {revs}".rstrip(), f"git diff {revs} -- {path} | head -n 200".replace("  ", " ")]
+    elif sub == "show":
+        what = "the commit's patch"
+        instead = [f"git show --stat {revs}".rstrip(), f"git show {revs} -- {path} | head -n 200".replace("  ", " ")]
+    elif sub == "format-patch":
+        what = "the patches"
+        instead = [f"git log --stat {revs}".rstrip(), f"{shown} | head -n 200"]
+    else:
+        what = "the history" if not any(arg in ("-p", "-u", "--patch") for arg in rest) else "the history's patches"
+        instead = ["git log --oneline -20", f"git log -p -3 -- {path} | head -n 200"]
+    return _big(ctx, counted, what, instead, shown)
+
+
+def _big(ctx: Ctx, size: int, what: str, instead: list[str], shown: str) -> Stream:
+    text = "  or  ".join(instead)
+    outputs.say(ctx, size, what, text, shown)
+    return Stream([outputs.flow(size, what, text, shown)])
+
+
+def _paths(rest: list[str]) -> list[str]:
+    """The paths a command names: after ``--``, or none."""
+    return rest[rest.index("--") + 1:] if "--" in rest else []
+
+
+def _blame(where: Env, ctx: Ctx, rest: list[str], shown: str) -> Stream:
+    """``git blame F`` prints every line of F with a prefix; ``-L a,b`` only those lines."""
+    operands = [arg for k, arg in enumerate(rest) if not arg.startswith("-")
+                and (k == 0 or rest[k - 1] not in ("-L", "-S", "--contents", "-C", "-M", "--date", "--since"))]
+    if not operands or any(arg == "-L" or arg.startswith("-L") for arg in rest) or "--incremental" in rest:
+        return Stream()
+    path = where.path(operands[-1])
+    try:
+        size = os.path.getsize(path)
+        with open(path, "rb") as fh:
+            lines = fh.read(outputs.OUTPUT_MAX * 8).count(b"\n")
+    except OSError:
+        return Stream()
+    total = size + lines * _BLAME_PREFIX
+    if total <= outputs.OUTPUT_MAX:
+        return Stream()
+    from boundread.guard.reason import quote
+
+    name = quote(operands[-1])
+    return _big(ctx, total, f"every line of {operands[-1]} with its commit", [f"git blame -L 1,200 {name}"], shown)
+
+
+def _archive(where: Env, ctx: Ctx, kept: list[str], rest: list[str], shown: str) -> Stream:
+    """``git archive REV [PATH...]`` to stdout: the blobs it holds (their sizes from ``git ls-tree -l``)."""
+    if any(arg.startswith(("--output", "--remote")) or arg == "-o" for arg in rest):
+        return Stream()
+    operands = [arg for k, arg in enumerate(rest) if not arg.startswith("-")
+                and (k == 0 or rest[k - 1] not in ("--prefix", "--format", "--add-file", "--add-virtual-file"))]
+    if not operands:
+        return Stream()
+    size = gitrun.tree_size(where.cwd, [*kept, "ls-tree", "-r", "-l", operands[0], "--", *operands[1:]],
+                            ctx.deadline)
+    if size is None or size <= outputs.OUTPUT_MAX:
+        return Stream()
+    return _big(ctx, size, "the files of the archive", [f"git archive {operands[0]} | tar -t",
+                                                       f"git show {operands[0]}:PATH | head -n 200"], shown)
 
 
 def _blob_path(spec: str, env: Env) -> str:

@@ -40,10 +40,16 @@ def parse(path: str) -> tuple[int, str, str] | None:
 
 def say(ctx: Ctx, size: int, what: str, instead: str, program: str) -> None:
     """Note the output as this check's cap, so that a refusal of it says what it is and what to run instead."""
+    ctx.cap(f"`{program}` prints {what} ({shown_size(size)}), an output no file holds - run instead: {instead}")
+
+
+def shown_size(size: int) -> str:
+    """'about 2.4 MB'; 'over 262.1 kB' for a count cut just past OUTPUT_MAX (git's output is read no further)."""
     from boundread.units import human_bytes
 
-    ctx.cap(f"`{program}` prints {what} (about {human_bytes(size)}), an output no file holds - run instead: "
-            f"{instead}")
+    if OUTPUT_MAX < size <= OUTPUT_MAX + 65536:
+        return f"over {human_bytes(OUTPUT_MAX)}"
+    return f"about {human_bytes(size)}"
 
 
 def reason(path: str, program: str) -> str | None:
@@ -52,9 +58,9 @@ def reason(path: str, program: str) -> str | None:
     if parsed is None:
         return None
     from boundread.guard.reason import OPENING
-    from boundread.units import human_bytes
 
     size, what, instead = parsed
-    return (f"{OPENING} - `{program}` would print {what} (about {human_bytes(size)}): over the text cap, and "
-            f"made by the command, so no file to read in parts.\nRun instead:\n  {instead}\n"
+    lines = "".join(f"  {one}\n" for one in instead.split("  or  "))
+    return (f"{OPENING} - `{program}` would print {what} ({shown_size(size)}): over the text cap, and "
+            f"made by the command, so no file to read in parts.\nRun instead:\n{lines}"
             "Print less at a time (a LIMIT, a path, a line range), or ask the user which part they need.")

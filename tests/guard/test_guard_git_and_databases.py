@@ -1,0 +1,120 @@
+"""Git's printers and the database clients are judged by what they print, sized where it is made.
+
+A repository made in the test: a 600 KB JSON file committed, then rewritten (a big ``git diff``), and one line of
+a small source file changed. A SQLite database with a big table and a small one. Big outputs are refused with the
+bounded form to run; small ones, and big ones cut by a bound, are allowed.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sqlite3
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from boundread.guard import check_command
+from boundread.guard.shell import outputs
+
+
+@pytest.fixture(scope="module")
+def work(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("gitdb")
+    repo = root / "repo"
+    (repo / "src").mkdir(parents=True)
+    (repo / "data").mkdir()
+    git = shutil.which("git")
+    assert git is not None, "git is needed to make the test's repository"
+    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.com", "GIT_COMMITTER_NAME": "t",
+           "GIT_COMMITTER_EMAIL": "t@example.com", "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1"}
+
+    def run(*args: str) -> None:
+        subprocess.run([git, *args], cwd=repo, env=env, check=True, capture_output=True)
+
+    app = "".join(f"def handler_{n}(request):\n    return {n}\n\n" for n in range(40))
+    (repo / "src" / "app.py").write_text(app)
+    (repo / "data" / "fixtures.json").write_text(json.dumps([{"id": n, "v": n * 3} for n in range(20_000)], indent=1))
+    run("init", "-q", "-b", "main")
+    run("add", ".")
+    run("commit", "-q", "-m", "init")
+    (repo / "src" / "app.py").write_text(app.replace("return 3\n", "return 33\n"))
+    run("commit", "-q", "-am", "fix handler 3")
+    (repo / "data" / "fixtures.json").write_text(json.dumps([{"id": n, "v": n * 7} for n in range(20_000)], indent=1))
+    with sqlite3.connect(root / "app.db") as db:
+        db.execute("create table events (id integer primary key, kind text, payload text)")
+        db.executemany("insert into events values (?, ?, ?)",
+                       ((n, "click", f'{{"path": "/p/{n}", "ms": {n % 900}}}') for n in range(20_000)))
+        db.execute("create table settings (key text, value text)")
+        db.execute("insert into settings values ('theme', 'dark')")
+    db.close()
+    with sqlite3.connect(root / "small.db") as db:
+        db.execute("create table notes (id integer primary key, body text)")
+        db.executemany("insert into notes values (?, ?)", ((n, f"note {n}") for n in range(20)))
+    db.close()
+    return root
+
+
+DUMPS = [
+    ("cd repo && git diff", "git diff --stat"),
+    ("git -C repo diff data/fixtures.json", "git diff --stat"),
+    ("cd repo && git log -p", "git log --oneline -20"),
+    ("cd repo && git blame data/fixtures.json", "git blame -L 1,200 data/fixtures.json"),
+    ("cd repo && git show HEAD~1", "git show --stat HEAD~1"),
+    ("cd repo && git archive HEAD | tar -xO", "git archive HEAD | tar -t"),
+    ("sqlite3 app.db .dump", "select * from events limit 50"),
+    ("sqlite3 app.db 'select * from events order by id desc'", "select * from events limit 50"),
+    ("sqlite3 -json app.db 'select * from events'", "select * from events limit 50"),
+    ("sqlite3 app.db <<< 'select * from events;'", "select * from events limit 50"),
+    ("printf '.headers on\\nselect * from events;\\n' | sqlite3 app.db", "select * from events limit 50"),
+    ("litecli app.db -e 'select * from events'", "select * from events limit 50"),
+]
+
+EVERYDAY = [
+    "cd repo && git status",
+    "cd repo && git diff --stat",
+    "cd repo && git diff --name-only",
+    "cd repo && git diff -- src/",
+    "cd repo && git diff | head -n 200",
+    "cd repo && git show HEAD",
+    "cd repo && git log --oneline -20",
+    "cd repo && git blame src/app.py",
+    "cd repo && git blame -L 1,20 data/fixtures.json",
+    "cd repo && git archive HEAD src | tar -t",
+    "cd repo && git archive HEAD src | tar -xO",
+    "cd repo && git diff > /tmp/boundread-test.patch",
+    "sqlite3 app.db 'select count(*) from events'",
+    "sqlite3 app.db 'select * from events limit 10'",
+    "sqlite3 app.db 'select * from settings'",
+    "sqlite3 app.db 'select * from events' | head -n 20",
+    "sqlite3 small.db .dump",
+    "sqlite3 app.db .tables",
+]
+
+
+@pytest.mark.parametrize(("command", "instead"), DUMPS)
+def test_a_big_output_is_refused_with_its_bounded_form(work: Path, command: str, instead: str) -> None:
+    decision = check_command(command, cwd=work)
+    assert decision.decision == "deny", command
+    assert instead in decision.reason
+
+
+@pytest.mark.parametrize("command", EVERYDAY)
+def test_a_small_or_bounded_output_is_allowed(work: Path, command: str) -> None:
+    decision = check_command(command, cwd=work)
+    assert decision.decision == "allow", (command, decision.reason)
+
+
+def test_the_database_is_never_written(work: Path) -> None:
+    before = sorted(path.name for path in work.iterdir())
+    check_command("sqlite3 app.db 'select * from events'", cwd=work)
+    assert sorted(path.name for path in work.iterdir()) == before  # no -journal, -wal or -shm left
+
+
+def test_a_made_up_output_has_a_reason_of_its_own() -> None:
+    flow = outputs.flow(3_000_000, "every row of app.db", "sqlite3 app.db 'select * from t limit 50'", "sqlite3")
+    text = outputs.reason(flow[0], "sqlite3 app.db .dump")
+    assert text is not None and "about 3.0 MB" in text and "sqlite3 app.db 'select * from t limit 50'" in text
+    assert outputs.reason("/work/big.log", "cat") is None
