@@ -33,8 +33,8 @@ def test_precedence(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
                                             'attachment-dirs = ["inbox", "uploads"]\n')
     cfg = config.load(project / "sub" / "deeper")
     assert cfg.text_max_bytes == 1_000_000  # from the user file: "1MB"
-    assert cfg.line_cap == 300  # the project beats the user
-    assert cfg.attachment_dirs == ("inbox", "uploads")
+    assert cfg.line_cap == 300  # the project beats the user (it tightens)
+    assert cfg.attachment_dirs == ("attachments", "inbox", "uploads")  # a project may add folders, not drop one
     assert cfg.sources == ("defaults", str(user), str(project / "pyproject.toml"))
     monkeypatch.setenv("BOUNDREAD_GUARD_LINE_CAP", "100")
     monkeypatch.setenv("BOUNDREAD_GUARD_ON_ERROR", "deny")
@@ -64,6 +64,9 @@ def test_bad_values_fall_back_and_name_the_fix(tmp_path: Path, monkeypatch: pyte
 
 @needs_tomllib
 def test_payload_cwd_selects_the_project_config(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    user = Path(config.user_file())
+    user.parent.mkdir(parents=True)
+    user.write_text('[guard]\nproject_may_loosen = ["allow"]\n')  # the user lets projects add allow globs
     (tmp_path / ".boundread.toml").write_text('[guard]\nallow = ["*.pdf"]\n')
     pdf = tmp_path / "a.pdf"
     pdf.write_bytes(b"%PDF-1.4\n%%EOF\n")

@@ -217,7 +217,7 @@ def test_an_invalid_project_file_falls_back(text: str, project: Path, tmp_path: 
     assert err.startswith("boundread: warning: ") and err.count("\n") == 1
 
 
-# --- the user's lock ------------------------------------------------------------------------------
+# --- a project file may only tighten, unless the user's own config lets it loosen ---------------------
 
 
 def _user(text: str) -> None:
@@ -231,16 +231,21 @@ WEAKEN = ('[guard]\nallow = ["*"]\ndeny_kinds = []\ntext_max_bytes = "1GB"\nline
 
 
 @needs_tomllib
-def test_without_a_lock_a_project_file_can_turn_the_guard_off(tmp_path: Path) -> None:
+def test_only_the_users_own_config_lets_a_project_file_turn_the_guard_off(tmp_path: Path) -> None:
     (tmp_path / ".boundread.toml").write_text(WEAKEN)
+    assert config.load(tmp_path).deny_kinds == config.GuardConfig().deny_kinds  # no user config: only tightens
+    _user('[guard]\nproject_may_loosen = true\n')
     cfg = config.load(tmp_path)
-    assert cfg.allow == ("*",) and cfg.deny_kinds == frozenset()  # the documented trust model: opt in to the lock
+    assert cfg.allow == ("*",) and cfg.deny_kinds == frozenset()  # the user opted in: the project is trusted
+    assert cfg.notes == ()
 
 
 @needs_tomllib
-def test_a_locked_user_config_lets_a_project_only_tighten(project: Path, tmp_path: Path,
-                                                          capsys: pytest.CaptureFixture[str]) -> None:
-    _user('[guard]\nlock = true\non_error = "deny"\n')
+@pytest.mark.parametrize("user", ['[guard]\nlock = true\non_error = "deny"\n', '[guard]\non_error = "deny"\n',
+                                  '[guard]\nproject_may_loosen = false\non_error = "deny"\n'])
+def test_a_project_file_may_only_tighten(user: str, project: Path, tmp_path: Path,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    _user(user)
     (tmp_path / ".boundread.toml").write_text(WEAKEN)
     cfg = config.load(tmp_path)
     defaults = config.GuardConfig()
@@ -248,7 +253,8 @@ def test_a_locked_user_config_lets_a_project_only_tighten(project: Path, tmp_pat
     assert (cfg.text_max_bytes, cfg.line_cap, cfg.pdf_page_cap) == (
         defaults.text_max_bytes, defaults.line_cap, defaults.pdf_page_cap)
     assert cfg.on_error == "deny" and cfg.attachment_dirs == defaults.attachment_dirs
-    assert all("locked by" in note for note in cfg.notes) and len(cfg.notes) == 7
+    assert all("a project file may only tighten the guard" in note and "project_may_loosen = true" in note
+               for note in cfg.notes) and len(cfg.notes) == 7
     payload = {**_claude(project / "report.pdf"), "cwd": str(tmp_path)}
     out, err = _answer(json.dumps(payload), capsys)
     assert _denied(out) and err.count("boundread: warning: ") == 7
@@ -261,13 +267,31 @@ def test_a_locked_user_config_lets_a_project_only_tighten(project: Path, tmp_pat
 
 
 @needs_tomllib
-def test_a_lock_list_locks_only_those(tmp_path: Path) -> None:
-    _user('[guard]\nlock = ["allow", "deny-kinds", "nonsense"]\n')
-    (tmp_path / ".boundread.toml").write_text('[guard]\nallow = ["*.pdf"]\nline_cap = 5000\nlock = false\n')
+def test_a_lock_list_keeps_those_tight_whatever_the_project_may_loosen(tmp_path: Path) -> None:
+    _user('[guard]\nproject_may_loosen = true\nlock = ["allow", "deny-kinds", "nonsense"]\n')
+    (tmp_path / ".boundread.toml").write_text('[guard]\nallow = ["*.pdf"]\nline_cap = 5000\nlock = false\n'
+                                              'project_may_loosen = true\n')
     cfg = config.load(tmp_path)
     assert cfg.allow == () and cfg.line_cap == 5000
-    assert any("nonsense cannot be locked" in note for note in cfg.notes)
-    assert any("'lock' is read from the user config only" in note for note in cfg.notes)
+    assert any("nonsense - not a setting that can loosen the guard" in note for note in cfg.notes)
+    assert any("'lock' is read from the user config" in note for note in cfg.notes)
+    assert any("'project_may_loosen' is read from the user config" in note for note in cfg.notes)
+
+
+@needs_tomllib
+def test_project_may_loosen_as_a_list_opens_only_those(tmp_path: Path) -> None:
+    _user('[guard]\nproject-may-loosen = ["line_cap"]\n')
+    (tmp_path / ".boundread.toml").write_text('[guard]\nallow = ["*.pdf"]\nline_cap = 5000\ntext_max_bytes = "1GB"\n')
+    cfg = config.load(tmp_path)
+    assert cfg.line_cap == 5000 and cfg.allow == () and cfg.text_max_bytes == config.GuardConfig().text_max_bytes
+
+
+@needs_tomllib
+def test_a_project_may_loosen_that_is_not_usable_opens_nothing(tmp_path: Path) -> None:
+    _user('[guard]\nproject_may_loosen = "yes"\n')
+    (tmp_path / ".boundread.toml").write_text('[guard]\nallow = ["*"]\n')
+    cfg = config.load(tmp_path)
+    assert cfg.allow == () and "project files may only tighten the guard" in cfg.notes[0]
 
 
 @needs_tomllib

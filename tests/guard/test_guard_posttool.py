@@ -144,7 +144,9 @@ def test_binary_output_is_replaced_however_small(tmp_path: Path) -> None:
 
 
 def test_binary_is_left_alone_when_the_config_does_not_deny_binaries(tmp_path: Path) -> None:
-    (tmp_path / ".boundread.toml").write_text('[guard]\ndeny_kinds = ["pdf"]\n')
+    user = Path(os.environ["XDG_CONFIG_HOME"]) / "boundread" / "config.toml"  # the user's: a project may only add
+    user.parent.mkdir(parents=True)
+    user.write_text('[guard]\ndeny_kinds = ["pdf"]\n')
     assert hook(claude(tmp_path, ELF)) == (0, "")
 
 

@@ -10,14 +10,20 @@ unknown ``BOUNDREAD_GUARD_*`` variable, a file that is not valid TOML) is ignore
 stderr, and the value below it applies - at worst the default. ``on_error`` is case-insensitive.
 
 Trust: the project config lives in the project, and the agent the guard watches can write files
-there, ``.boundread.toml`` included: a project file is the agent's to change. The user config
-(``$XDG_CONFIG_HOME/boundread/config.toml``, or ``--config PATH``) and the hook's environment are
-the user's. The user config can lock the settings that weaken the guard (LOCKABLE) against project
-files: ``lock = true`` locks them all, ``lock = ["allow", "deny_kinds"]`` some. A locked setting in a
-project file may only tighten the guard: a threshold may go down, ``deny_kinds`` and
-``attachment_dirs`` may only grow, its ``allow`` globs are ignored, ``on_error`` may become deny but
-not allow. A user config that exists but cannot be read locks them all. ``lock`` in a project file
-or the environment is ignored.
+there, ``.boundread.toml`` included (guard/ground.py refuses that from inside a guarded session, but a
+file can also come with a repository the agent clones). The user config
+(``$XDG_CONFIG_HOME/boundread/config.toml``, or ``--config PATH``) and the hook's environment are the
+user's. So a project file may only tighten the settings that weaken the guard (LOCKABLE): a threshold
+may go down, ``deny_kinds`` and ``attachment_dirs`` may only grow, its ``allow`` globs are ignored,
+``on_error`` may become deny but not allow; ``mode`` (redirect weakens nothing) is the project's.
+Each value cut back is a note naming the file and the key.
+
+The user opens this in their own config, under ``[guard]``: ``project_may_loosen = true`` lets project
+files set any value (as before 0.x: the project's config is trusted), ``project_may_loosen =
+["allow", "line_cap"]`` only those settings. ``lock`` (``true`` or a list) still keeps the settings it
+names tight whatever ``project_may_loosen`` says. A user config that exists but cannot be read opens
+nothing. ``project_may_loosen`` and ``lock`` in a project file or the environment are ignored with a
+note. ``origins`` says which layer set each value (``boundread doctor`` shows it).
 """
 
 # os.path on purpose, not pathlib: importing pathlib costs milliseconds of start-up on the hook path.
@@ -57,13 +63,14 @@ class GuardConfig(Record):
     ``mode``: what a refused read becomes - ``deny`` (refused, with the commands to run), ``redirect``
     (rewritten into a bounded one where the client can take a rewrite, guard/redirect.py), or ``""``:
     as the hook command says (``guard-check --mode redirect``, what ``init`` writes), else deny.
-    ``sources`` and ``notes`` do not take part in ``==``.
+    ``sources`` (the layers read, in order), ``notes`` and ``origins`` (each setting that a layer
+    changed, and that layer: ``origin``) do not take part in ``==``.
     """
 
     __slots__ = ("text_max_bytes", "line_cap", "pdf_page_cap", "image_max_bytes", "attachment_dirs",  # noqa: RUF023 - field order = argument order
                  "extract_max_bytes", "extract_max_entries", "deny_kinds", "allow", "on_error", "mode",
-                 "sources", "notes")
-    _UNCOMPARED = frozenset({"sources", "notes"})
+                 "sources", "notes", "origins")
+    _UNCOMPARED = frozenset({"sources", "notes", "origins"})
     text_max_bytes: int
     line_cap: int
     pdf_page_cap: int
@@ -77,15 +84,17 @@ class GuardConfig(Record):
     mode: str
     sources: tuple[str, ...]
     notes: tuple[str, ...]
+    origins: tuple[tuple[str, str], ...]
 
     def __init__(self, text_max_bytes: int = 256 * KB, line_cap: int = 2000, pdf_page_cap: int = 20,
                  image_max_bytes: int = 5 * MB, attachment_dirs: tuple[str, ...] = ("attachments",),
                  extract_max_bytes: int = 50 * MB, extract_max_entries: int = 1000,
                  deny_kinds: frozenset[str] = DEFAULT_DENY_KINDS, allow: tuple[str, ...] = (),
                  on_error: str = "allow", mode: str = "", sources: tuple[str, ...] = ("defaults",),
-                 notes: tuple[str, ...] = ()) -> None:
+                 notes: tuple[str, ...] = (), origins: tuple[tuple[str, str], ...] = ()) -> None:
         self._init(text_max_bytes, line_cap, pdf_page_cap, image_max_bytes, attachment_dirs,
-                   extract_max_bytes, extract_max_entries, deny_kinds, allow, on_error, mode, sources, notes)
+                   extract_max_bytes, extract_max_entries, deny_kinds, allow, on_error, mode, sources, notes,
+                   origins)
 
 
 def replace(config: GuardConfig, **changes: Any) -> GuardConfig:
@@ -93,13 +102,23 @@ def replace(config: GuardConfig, **changes: Any) -> GuardConfig:
     return GuardConfig(**{**config._fields(), **changes})
 
 
+def origin(config: GuardConfig, key: str) -> str:
+    """The layer that set ``key``: a file's path, ``env`` (a ``BOUNDREAD_GUARD_*`` variable), or
+    ``defaults``."""
+    return dict(config.origins).get(key, "defaults")
+
+
 _UNITS = {"": 1, "b": 1, "k": KB, "kb": KB, "m": MB, "mb": MB, "g": GB, "gb": GB,
           "ki": KIB, "kib": KIB, "mi": MIB, "mib": MIB, "gi": GIB, "gib": GIB}
 _SIZE_HINT = "use e.g. 256000, '256kB', '5MB' or '256KiB' (kB = 1,000 bytes, KiB = 1,024)"
 _INT_KEYS = {"line_cap", "pdf_page_cap", "extract_max_entries"}
-_SIZE_KEYS = {"text_max_bytes", "image_max_bytes", "extract_max_bytes"}
+SIZE_KEYS = _SIZE_KEYS = frozenset({"text_max_bytes", "image_max_bytes", "extract_max_bytes"})
 _LIST_KEYS = {"attachment_dirs", "allow", "deny_kinds"}
-KEYS = tuple(name for name in GuardConfig.__slots__ if name not in ("sources", "notes"))
+KEYS = tuple(name for name in GuardConfig.__slots__ if name not in ("sources", "notes", "origins"))
+#: The user config's keys about project files (read from the user's own file only): ``lock``, and the opt-in
+#: that lets project files loosen the guard.
+LOOSEN = "project_may_loosen"
+_USER_ONLY = ("lock", LOOSEN)
 
 
 class ConfigError(ValueError):
@@ -192,10 +211,11 @@ def apply(config: GuardConfig, table: Mapping[str, Any], source: str,
     notes = list(config.notes)
     for raw, value in table.items():
         key = str(raw).replace("-", "_")
-        if key == "lock":
+        if key in _USER_ONLY:
             if user:
                 continue
-            notes.append(f"{source}: 'lock' is read from the user config only - ignored")
+            where = f"BOUNDREAD_GUARD_{key.upper()}" if source == "env" else f"{source}: {key!r}"
+            notes.append(f"{where} is read from the user config ({user_file()}) only - ignored")
             continue
         try:
             new = _coerce(key, value)
@@ -207,10 +227,14 @@ def apply(config: GuardConfig, table: Mapping[str, Any], source: str,
         if key in locked:
             new, dropped = _tighten(config, key, new)
             if dropped:
-                notes.append(f"{_where(source, key)}: locked by {user_file()} - {dropped}")
+                notes.append(f"{_where(source, key)}: a project file may only tighten the guard - {dropped}"
+                             f" (`{LOOSEN} = true` under [guard] in {user_file()} lets it loosen)")
         changes[key] = new
-    return replace(config, sources=(*config.sources, source), notes=tuple(notes), **changes) if changes \
-        else replace(config, notes=tuple(notes))
+    if not changes:
+        return replace(config, notes=tuple(notes))
+    set_here = {key: source for key, value in changes.items() if value != getattr(config, key)}
+    origins = tuple((key, where) for key, where in {**dict(config.origins), **set_here}.items())
+    return replace(config, sources=(*config.sources, source), notes=tuple(notes), origins=origins, **changes)
 
 
 def _where(source: str, key: str) -> str:
@@ -244,9 +268,18 @@ def _tighten(config: GuardConfig, key: str, new: Any) -> tuple[Any, str]:
 
 
 def _lock(table: Mapping[str, Any], source: str) -> tuple[frozenset[str], str]:
-    """What the user's own config locks against project files: ``lock = true`` (every LOCKABLE
-    setting) or ``lock = ["allow", "deny_kinds"]``; and a note when ``lock`` is not usable."""
-    value = table.get("lock", False)
+    """What the user's own config keeps tight against project files: every LOCKABLE setting but those
+    ``project_may_loosen`` opens (``true``: all, a list: those), and again those ``lock`` names
+    (``true``: all); and a note when one of the two is not usable (it then opens nothing, locks all)."""
+    opened, note = _names(table, LOOSEN, source, default=False)
+    locked, lock_note = _names(table, "lock", source, default=True)
+    return frozenset(LOCKABLE) - (opened - locked), "; ".join(n for n in (note, lock_note) if n)
+
+
+def _names(table: Mapping[str, Any], key: str, source: str, *, default: bool) -> tuple[frozenset[str], str]:
+    """The LOCKABLE settings a user config's ``key`` names (``true``: all, ``false``/absent: none); one
+    that is not usable names all of them when ``default`` (``lock``), none otherwise."""
+    value = table.get(key, table.get(key.replace("_", "-"), False))
     if value is True:
         return frozenset(LOCKABLE), ""
     if value is False:
@@ -254,10 +287,12 @@ def _lock(table: Mapping[str, Any], source: str) -> tuple[frozenset[str], str]:
     if isinstance(value, list) and all(isinstance(item, str) for item in value):
         names = {item.replace("-", "_") for item in value}
         unknown = sorted(names - set(LOCKABLE))
-        note = f"{source} [lock]: {', '.join(unknown)} cannot be locked - lockable: {', '.join(LOCKABLE)}" \
-            if unknown else ""
+        note = f"{source} [{key}]: {', '.join(unknown)} - not a setting that can loosen the guard; these can:" \
+               f" {', '.join(LOCKABLE)}" if unknown else ""
         return frozenset(names & set(LOCKABLE)), note
-    return frozenset(LOCKABLE), f"{source} [lock]: {value!r} is not true, false or a list - every setting locked"
+    what = "every setting locked" if default else "project files may only tighten the guard"
+    return frozenset(LOCKABLE) if default else frozenset(), \
+        f"{source} [{key}]: {value!r} is not true, false or a list - {what}"
 
 
 def _read_toml(path: str) -> dict[str, Any] | None:
@@ -319,7 +354,7 @@ def load(cwd: str | os.PathLike[str] | None = None, explicit: str | None = None)
     file or value: each one is a note (guard-check prints them), and what it would have set keeps
     the value below it. A user config that cannot be read locks everything (it may have said so)."""
     config = GuardConfig()
-    locked: frozenset[str] = frozenset()
+    locked = frozenset(LOCKABLE)  # until the user's own config opens some (project_may_loosen)
     user = explicit or user_file()
     files = [(user, True)]
     if not explicit:
@@ -339,7 +374,6 @@ def load(cwd: str | os.PathLike[str] | None = None, explicit: str | None = None)
         except (ConfigError, OSError) as exc:
             message = str(exc) if isinstance(exc, ConfigError) else f"{path}: cannot read it ({exc})"
             if trusted:
-                locked = frozenset(LOCKABLE)
                 message += "; until then project files may only tighten the guard"
             config = _note(config, f"{message}; this file is ignored")
             continue
@@ -347,8 +381,7 @@ def load(cwd: str | os.PathLike[str] | None = None, explicit: str | None = None)
             config = _note(config, f"{path} ignored: Python 3.10 has no tomllib (use BOUNDREAD_GUARD_* env vars)")
             continue
         if trusted:
-            extra, note = _lock(table, path)
-            locked |= extra
+            locked, note = _lock(table, path)
             if note:
                 config = _note(config, note)
             config = apply(config, table, path, user=True)
