@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from boundread.guard import bounds
+from boundread.guard.shell import members
 from boundread.guard.shell.state import UNKNOWN, Env, Stream, visible
 
 TYPE_CHECKING = False
@@ -55,7 +56,7 @@ def _tar(name: str, args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Strea
 
     mode, to_stdout = "", False
     archive: str | None = None
-    members: list[str] = []
+    members_named: list[str] = []
     folder = ""  # -C / --directory: where the members are read from
     k = 0
     while k < len(args):
@@ -88,7 +89,7 @@ def _tar(name: str, args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Strea
                 elif k + 1 < len(args):
                     archive, k = args[k + 1], k + 1
         else:
-            members.append(arg)
+            members_named.append(arg)
         k += 1
     if mode == "c":  # no -f: GNU tar writes to stdout (a pipe: an agent's shell is no terminal)
         if archive not in (None, "-") and not (UNKNOWN not in archive and visible(env.path(archive))):
@@ -96,7 +97,7 @@ def _tar(name: str, args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Strea
         inside = env.copy() if folder else env
         if folder and UNKNOWN not in folder:
             inside.cwd = inside.path(folder)
-        return files(inside, _tree(members, inside, ctx), "tar -cf -")
+        return files(inside, _tree(members_named, inside, ctx), "tar -cf -")
     if mode != "x":
         return Stream()  # -t lists; the listing is names, not content
     if archive in (None, "-"):
@@ -105,9 +106,11 @@ def _tar(name: str, args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Strea
         for path, _found, _shown in stdin.flows:
             ctx.unpack(path, name)
         return Stream()
-    if to_stdout:
-        return files(env, [archive], name)
+    if to_stdout:  # `tar -xOf A member`: that member, as long as its own size
+        return files(env, [archive], name, members.printed(env, archive, members_named, True,
+                                                           _words(f"tar -xOf {archive}", members_named)))
     ctx.unpack(env.path(archive), name)
+    members.unpacked(env, archive, folder or ".", True, f"tar -xf {archive}")
     return Stream()
 
 
@@ -152,13 +155,21 @@ def _unzip(name: str, args: list[str], env: Env, ctx: Ctx) -> Stream:
             positional.append(arg)
     if not positional or any(flag in flags for flag in "lvtZz"):
         return Stream()
-    if "p" in flags or "c" in flags:
-        return files(env, positional[:1], name)
-    members = positional[1:]
-    if members and not any(ch in member for member in members for ch in "*?["):
+    if "p" in flags or "c" in flags:  # `unzip -p A member`: that member, as long as its own size
+        return files(env, positional[:1], name, members.printed(env, positional[0], positional[1:], False,
+                                                                _words(f"unzip -p {positional[0]}", positional[1:])))
+    named = positional[1:]
+    if named and not any(ch in member for member in named for ch in "*?["):
         return Stream()  # only the members named: not the whole archive
     ctx.unpack(env.path(positional[0]), name)
+    folder = next((args[k + 1] for k, arg in enumerate(args[:-1]) if arg == "-d"), ".")
+    members.unpacked(env, positional[0], folder, False, f"unzip {positional[0]}")
     return Stream()
+
+
+def _words(program: str, named: list[str]) -> str:
+    text = " ".join([program, *named])
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _pdftotext(args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
