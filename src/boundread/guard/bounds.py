@@ -16,6 +16,9 @@ from boundread.guard.record import Record
 LINES, BYTES = "lines", "bytes"
 #: Matching lines of a text file only (``grep -a``: of a binary one, its "lines" printed as text).
 TEXT_MATCHES = "text-matches"
+#: What a grep prints of a text file: the lines (or parts, ``-o``) that match; the Bound's ``grep`` says how it
+#: matches, and guard/estimate.py sizes it from a sample of the file.
+MATCHES = "matches"
 _SUFFIX = {"": 1, "c": 1, "w": 2, "b": 512, "kB": 1000, "K": 1024, "k": 1024, "KiB": 1024, "MB": 1000**2,
            "M": 1024**2, "MiB": 1024**2, "GB": 1000**3, "G": 1024**3, "GiB": 1024**3, "TB": 1000**4,
            "T": 1024**4, "TiB": 1024**4}
@@ -25,19 +28,50 @@ _LENGTH_FLAGS = {"xxd": ("-l", "-len"), "od": ("-N", "--read-bytes"), "hexdump":
 _AWK_VALUES = {"-F", "-v", "-f", "--field-separator", "--assign", "--file"}
 
 
+class Grep(Record):
+    """How a grep picks what it prints: its ``patterns`` (any one matches; none: every line, ``-f`` of a file
+    not read) in ``syntax`` (``fixed``, ``basic``, ``extended`` or ``perl``), and its options: ``-i``, ``-v``,
+    ``-o``, ``-w``, ``-x``, the context lines ``before``/``after``, whether each line carries its file's name
+    (``names``) and its number (``numbers``), and ``compressed`` when it reads gzip (``zgrep``, ``rg -z``)."""
+
+    __slots__ = ("patterns", "syntax", "ignore_case", "invert", "only", "word", "line", "before",  # noqa: RUF023
+                 "after", "names", "numbers", "compressed")
+    patterns: tuple[str, ...]
+    syntax: str
+    ignore_case: bool
+    invert: bool
+    only: bool
+    word: bool
+    line: bool
+    before: int
+    after: int
+    names: bool
+    numbers: bool
+    compressed: bool
+
+    def __init__(self, patterns: tuple[str, ...], syntax: str = "basic", *, ignore_case: bool = False,
+                 invert: bool = False, only: bool = False, word: bool = False, line: bool = False, before: int = 0,
+                 after: int = 0, names: bool = False, numbers: bool = False, compressed: bool = False) -> None:
+        self._init(patterns, syntax, ignore_case, invert, only, word, line, before, after, names, numbers,
+                   compressed)
+
+
 class Bound(Record):
     """At most ``count`` lines or bytes (``unit``) after skipping ``skip`` of them, counted from the
-    end of the input when ``from_end``. ``words`` is the bounding command as written, for reasons."""
+    end of the input when ``from_end``. ``words`` is the bounding command as written, for reasons.
+    A MATCHES bound has no count: ``grep`` says which lines pass."""
 
-    __slots__ = ("unit", "count", "skip", "from_end", "words")  # noqa: RUF023 - field order = argument order
+    __slots__ = ("unit", "count", "skip", "from_end", "words", "grep")  # noqa: RUF023 - field order = argument order
     unit: str
     count: int
     skip: int
     from_end: bool
     words: str
+    grep: Grep | None
 
-    def __init__(self, unit: str, count: int, skip: int = 0, from_end: bool = False, words: str = "") -> None:
-        self._init(unit, count, skip, from_end, words)
+    def __init__(self, unit: str, count: int, skip: int = 0, from_end: bool = False, words: str = "",
+                 grep: Grep | None = None) -> None:
+        self._init(unit, count, skip, from_end, words, grep)
 
 
 class Reading(Record):

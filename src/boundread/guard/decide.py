@@ -20,7 +20,8 @@ from boundread.guard.record import Record
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from boundread.guard.bounds import Bound
+    from boundread.guard.bounds import Bound, Grep
+    from boundread.guard.shell import FileUse
 
 ALLOW, DENY = "allow", "deny"
 
@@ -253,7 +254,7 @@ def check_command(cmd: str, *, cwd: str | os.PathLike[str] | None = None,
     when the time is up, deny a command that prints files whole, with the reason and how to shorten it."""
     from time import monotonic
 
-    from boundread.guard import shell
+    from boundread.guard import outputs, shell
 
     start = monotonic()
     cfg = config or GuardConfig()
@@ -261,6 +262,7 @@ def check_command(cmd: str, *, cwd: str | os.PathLike[str] | None = None,
     spent = [use.program for use in uses if use.action == shell.SPENT]
     caps = list(dict.fromkeys(use.program for use in uses if use.action in (shell.CAPPED, shell.SPENT)))
     printed: list[str] = []  # the whole prints it makes that were not refused one by one
+    parts: list[tuple[str, int, Grep | None]] = []  # (path, bytes, grep) each allowed use prints: summed too
     for at, use in enumerate(uses):
         if use.action in (shell.PRINT, shell.UNPACK, shell.REMOTE) and monotonic() > start + LOOK_SECONDS:
             left = sum(1 for rest in uses[at:] if rest.action in (shell.PRINT, shell.UNPACK, shell.REMOTE))
@@ -276,13 +278,22 @@ def check_command(cmd: str, *, cwd: str | os.PathLike[str] | None = None,
                 caps = caps or [f"`{use.program}` reads names past a cut listing (`ls` gives boundread "
                                 f"{shell.FANOUT} names at most)"]
                 continue
-            if use.bounds and _bounded(use.path, use.bounds, cfg, cwd):
-                continue
+            absolute = absolute_path(use.path, cwd)
+            if use.bounds:
+                size, grep = outputs.part(absolute, use.bounds, cfg) if not _allowed_path(use.path, cfg, cwd) \
+                    else (0, -1)
+                if size is not None:
+                    parts.append((use.path, size, next((b.grep for b in use.bounds if b.grep), None)))
+                    continue
+                if grep > cfg.text_max_bytes:
+                    return _with_caps(_grep_deny(use, grep, cfg, cwd), caps)
             lines = min((bound.count for bound in use.bounds if bound.unit == "lines"), default=None)
             verdict = _verdict(use.path, cfg, cwd, command=use.program, limit=lines)
             if verdict.denied:
                 return _with_caps(verdict, caps)
             printed.append(use.program)  # allowed, missing or unreadable: next to a cap, it denies
+            if verdict.rule != "allow-glob":
+                parts.append((use.path, outputs.printed_whole(absolute), None))
         elif use.action == shell.UNPACK:
             verdict = _unpack_verdict(use.path, use.program, cfg, cwd)
             if verdict.denied:
@@ -291,6 +302,10 @@ def check_command(cmd: str, *, cwd: str | os.PathLike[str] | None = None,
             verdict = _remote_verdict(use.path, use.program, use.bounds, cfg)
             if verdict.denied:
                 return verdict
+    total = sum(size for _path, size, _grep in parts)
+    if total > cfg.text_max_bytes:  # each part fits, all of them together do not
+        return _with_caps(Decision(DENY, outputs.sum_reason(cmd, [p for p in parts if p[1]], total, cfg),
+                                   rule="output-sum", path=parts[0][0]), caps)
     if spent:  # never an allow on a budget run out: what the rest of the command does was not looked at
         return _spent(cmd, printed[0] if printed else "the command", caps)
     if caps and printed:
@@ -319,6 +334,8 @@ def _spent(cmd: str, program: str, caps: list[str]) -> Decision:
 def _within_caps(found: tuple[Bound, ...], cfg: GuardConfig) -> bool:
     """Does one of these bounds hold a read of a file that cannot be looked at within the caps?"""
     for bound in found:
+        if bound.unit in ("matches", "text-matches"):
+            return True  # a grep of a name not looked at: most patterns pick a few lines, as greps are used
         limit = {"bytes": cfg.text_max_bytes, "lines": cfg.line_cap, "pages": cfg.pdf_page_cap}.get(bound.unit)
         if limit is not None and bound.count <= limit:
             return True
@@ -365,50 +382,29 @@ def _capped(cmd: str, program: str, caps: list[str]) -> Decision:
                     rule="capped")
 
 
-def _bounded(given: str, found: tuple[Bound, ...], cfg: GuardConfig,
-             cwd: str | os.PathLike[str] | None) -> bool:
-    """True when one of the bounds lets through a real part of the file that fits the text cap.
-
-    A bound at least as big as the file is the whole file: its verdict is the whole read's, so
-    ``head -c 1000 f.pdf`` passes and ``head -c 100000000 f.pdf`` does not.
-    """
-    from boundread.guard import facts
-
+def _allowed_path(given: str, cfg: GuardConfig, cwd: str | os.PathLike[str] | None) -> bool:
+    """Does an ``allow`` glob of the config name this file? Then nothing it prints is counted."""
+    if not cfg.allow:
+        return False
     absolute = absolute_path(given, cwd)
-    try:
-        info = os.stat(absolute)
-    except (OSError, ValueError):
-        return False
-    if not stat.S_ISREG(info.st_mode):
-        return False
-    size, cap = info.st_size, cfg.text_max_bytes
-    for bound in found:
-        if bound.unit == "text-matches":  # `grep -a PATTERN f`: lines that match - of text, not of a PDF
-            try:
-                if sniff.sniff_path(absolute).kind == sniff.TEXT:
-                    return True
-            except OSError:
-                pass
-            continue
-        if bound.unit == "pages":  # `pdftotext -f 1 -l 5 f.pdf -`: as many pages as a Read may take
-            if bound.count <= cfg.pdf_page_cap:
-                return True
-            continue
-        if bound.unit == "bytes":
-            if bound.count <= cap and (bound.count < size or bound.skip > 0):
-                return True
-            continue
-        if bound.skip == 0 or bound.from_end:
-            if facts.line_span(absolute, size, bound.count, from_end=bound.from_end, most=cap):
-                return True
-            continue
-        span = facts.line_span(absolute, size, bound.skip + bound.count, from_end=False, most=cap)
-        if span is None:  # lines deep in a big file: estimate them from the sample's longest line
-            sample = facts.text_lines(absolute, size)
-            span = sample is not None and bound.count * max(sample[1], 1) <= cap
-        if span:
-            return True
-    return False
+    return _allowed(cfg.allow, (given, absolute, os.path.basename(absolute)))
+
+
+def _grep_deny(use: FileUse, printed: int, cfg: GuardConfig, cwd: str | os.PathLike[str] | None) -> Decision:
+    """A grep whose matches in one file, estimated from a sample, come to more than the cap."""
+    bound = next(bound for bound in use.bounds if bound.grep is not None)
+    absolute = absolute_path(use.path, cwd)
+    from boundread.guard import outputs, reason
+
+    here = _absolute_dir(os.fspath(cwd)) if cwd else None
+    shown = reason.display_path(use.path, absolute, here)
+    size = outputs.printed_whole(absolute)
+    if bound.grep is not None and bound.grep.compressed:
+        from boundread.guard import facts
+
+        size = max(size, facts.gzip_size(absolute, size) or 0)
+    return Decision(DENY, outputs.grep_reason(shown, bound, printed, size, cfg),
+                    sniff.TEXT, "grep-output", use.path)
 
 
 def _unpack_verdict(given: str, program: str, cfg: GuardConfig,

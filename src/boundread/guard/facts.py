@@ -224,23 +224,48 @@ def line_span(path: str | os.PathLike[str], size: int, lines: int, *, from_end: 
     True: they fit and more of the file follows (a real part of it); False: they are the whole file
     (it has no more lines than that); None: they do not fit, or the file cannot be read.
     """
+    found = lines_size(path, size, lines, from_end=from_end, most=most)
+    return None if found is None else found[1]
+
+
+def lines_size(path: str | os.PathLike[str], size: int, lines: int, *, from_end: bool,
+               most: int) -> tuple[int, bool] | None:
+    """(the bytes the first - or last - ``lines`` lines take, whether more of the file follows), or None when
+    they do not fit in ``most`` bytes or the file cannot be read. Reads from 64 KiB up, doubling, to at most
+    ``most`` bytes: the lines of a head of a big file cost what they are, not the cap."""
     want = min(size, most)
+    take = min(want, SAMPLE)
     try:
         with open(path, "rb") as fh:
-            if from_end:
-                fh.seek(size - want)
-            chunk = fh.read(want)
+            while True:
+                if from_end:
+                    fh.seek(size - take)
+                else:
+                    fh.seek(0)
+                chunk = fh.read(take)
+                found = _span(chunk, lines, from_end=from_end)
+                if found is not None:
+                    return found, found < size
+                if take >= want:
+                    return (size, False) if want == size else None
+                take = min(want, take * 2)
     except OSError:
         return None
+
+
+def _span(chunk: bytes, lines: int, *, from_end: bool) -> int | None:
+    """The bytes of the first (last) ``lines`` whole lines of ``chunk``; None when it holds fewer."""
     if from_end:
         body = chunk[:-1] if chunk.endswith(b"\n") else chunk
-        if body.count(b"\n") >= lines:
-            return True  # a newline before the last `lines` lines, inside the chunk
-        return False if want == size else None
-    if chunk.count(b"\n") >= lines:
-        end = _nth(chunk, b"\n", lines)
-        return end + 1 < size  # those lines end before the file does
-    return False if want == size else None
+        if body.count(b"\n") < lines:
+            return None
+        at = len(body)
+        for _ in range(lines):
+            at = body.rfind(b"\n", 0, at)
+        return max(0, len(chunk) - at - 1)
+    if chunk.count(b"\n") < lines:
+        return None
+    return _nth(chunk, b"\n", lines) + 1
 
 
 def _nth(data: bytes, byte: bytes, n: int) -> int:

@@ -1,6 +1,8 @@
-"""``grep`` and its kin: which lines of which files they print - none (counts, names, a pattern that
-picks lines), all of them (``grep .``, ``-v``), or a binary file's bytes as text (``-a``); ``-r`` reads
-each file under a folder, walked and capped as ``find`` is.
+"""``grep`` and its kin: which lines of which files they print - none (counts, names, an exit status),
+all of them (``grep .``, ``-v ''``), a binary file's bytes as text (``-a``), or the lines that match a
+pattern. Those are a MATCHES bound on each file read, which decide sizes from a sample of the file
+(guard/estimate.py): ``grep ERROR big.log`` prints a few lines, ``grep INFO big.log`` most of it.
+``-r`` (and rg, ag, ack, ``git grep``) reads each file under a folder, walked and capped as ``find`` is.
 """
 
 from __future__ import annotations
@@ -9,98 +11,191 @@ import os
 
 from boundread.guard import bounds
 from boundread.guard.shell.reads import bounded, files
-from boundread.guard.shell.state import FANOUT, UNCHECKED, UNKNOWN, Env, Stream
+from boundread.guard.shell.state import FANOUT, SMALL_SCRIPT, UNCHECKED, UNKNOWN, Env, Stream
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from boundread.guard.shell.state import Ctx
 
-GREPS = frozenset({"grep", "egrep", "fgrep", "rg", "ag", "ack", "zgrep", "zegrep", "bzgrep", "xzgrep", "git-grep"})
-_GREP_VALUES = frozenset({"-e", "-f", "-m", "-A", "-B", "-C", "-d", "-D", "-g", "-t", "-T", "-M", "-j",
-                          "--regexp", "--file", "--max-count", "--context", "--after-context",
-                          "--before-context", "--include", "--exclude", "--glob", "--type", "--max-columns",
-                          "--binary-files"})
+GREPS = frozenset({"grep", "egrep", "fgrep", "rg", "ag", "ack", "zgrep", "zegrep", "zfgrep", "bzgrep", "xzgrep",
+                   "git-grep"})
+#: Short options that take a value, per family (rg: -r is --replace, -E the encoding; ag/ack: -G a file regex).
+_SHORT_VALUES = {"grep": "efmABCdD", "rg": "efmABCgtTMjrE", "ag": "efmABCGgp", "ack": "efmABCg", "git": "efmABCO"}
+_LONG_VALUES = frozenset({"--regexp", "--file", "--max-count", "--context", "--after-context", "--before-context",
+                          "--include", "--exclude", "--exclude-dir", "--glob", "--iglob", "--type", "--type-not",
+                          "--max-columns", "--binary-files", "--color", "--colour", "--label", "--replace",
+                          "--encoding", "--threads", "--max-depth", "--ignore-dir", "--file-search-regex",
+                          "--devices", "--directories", "--type-add", "--sort", "--sortr", "--pre", "--engine"})
+_LONG_LETTERS = {"--count": "c", "--files-with-matches": "l", "--files-without-match": "L", "--quiet": "q",
+                 "--silent": "q", "--invert-match": "v", "--passthru": "v", "--passthrough": "v", "--text": "a",
+                 "--recursive": "r", "--dereference-recursive": "r", "--only-matching": "o", "--ignore-case": "i",
+                 "--word-regexp": "w", "--line-regexp": "x", "--line-number": "n", "--with-filename": "H",
+                 "--no-filename": "h", "--fixed-strings": "F", "--extended-regexp": "E", "--basic-regexp": "G",
+                 "--perl-regexp": "P", "--literal": "Q", "--search-zip": "z", "--smart-case": "S",
+                 "--files": "l", "--list-file": "l", "--files-with-matches-count": "c", "--count-matches": "c"}
 _ANY_LINE = frozenset({"", ".*", "^", "$", ".", "^.*$", "^.*", ".*$", "\\|", "|", "(.*)", ".?", "\\s*",
                        "^\\s*", "[\\s\\S]", "[^\\n]*", "x*", "\\w*", "(?s).*", "^|$"})
 
 
 def grep(name: str, args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
+    family = "git" if name == "git-grep" else name if name in ("rg", "ag", "ack") else "grep"
+    patterns, positional, letters, values = _parse(family, args)
+    if any(ch in letters for ch in "clLq"):
+        return Stream()  # counts, names or an exit status: none of the content
+    if "-f" in values:
+        patterns.extend(_pattern_file(values["-f"], env))
+    elif not patterns and positional:
+        patterns, positional = [positional[0]], positional[1:]
+    most = _count(values["-m"]) if "-m" in values else None
+    before, after = _context(values)
+    any_line = not patterns or ("v" not in letters and any(p.strip() in _ANY_LINE for p in patterns))
+    names = [n for n in positional if n != "-"]
+    if "r" in letters or "R" in letters or family in ("rg", "ag", "ack", "git"):  # a folder: each file under it
+        globs = [glob for glob in values.get("--include", "").split("\x00") if glob]
+        names = _tree(name, names or ["."], globs, env, ctx)
+    if any_line:
+        bound = bounds.Bound(bounds.LINES, most * (1 + before + after), words=f"{name} -m {most}") \
+            if most is not None else None
+    else:  # -a: a binary file's matching "lines" are its bytes, as text - of a text file, its lines
+        spec = _spec(name, family, letters, patterns, names, (before, after))
+        words = " ".join([name.replace("git-grep", "git grep"), *(_quote(arg) for arg in args)])
+        bound = bounds.Bound(bounds.TEXT_MATCHES if "a" in letters else bounds.MATCHES, 0,
+                             words=words if len(words) <= 80 else words[:77] + "...", grep=spec)
+        if most is not None:  # -m N: N matches (and their context) per file, whatever the pattern
+            return _with(files(env, names, name, bound) if names else bounded(stdin, bound, name),
+                         bounds.Bound(bounds.LINES, most * (1 + before + after), words=f"{name} -m {most}"))
+    if names:
+        return files(env, names, name, bound)
+    return bounded(stdin, bound, name)
+
+
+def _spec(name: str, family: str, letters: str, patterns: list[str], names: list[str],
+          context: tuple[int, int]) -> bounds.Grep:
+    return bounds.Grep(tuple(patterns), _syntax(name, family, letters), ignore_case=_folds(family, letters, patterns),
+                       invert="v" in letters, only="o" in letters, word="w" in letters, line="x" in letters,
+                       before=context[0], after=context[1], names=_named(family, letters, names),
+                       numbers=("n" in letters or family in ("ag", "ack")) and "N" not in letters,
+                       compressed=name.startswith("z") or "z" in letters)
+
+
+def _parse(family: str, args: list[str]) -> tuple[list[str], list[str], str, dict[str, str]]:
+    """(patterns given by -e, positional words, the letters of the flags, the valued options by short name)."""
     patterns: list[str] = []
-    includes: list[str] = []
     positional: list[str] = []
     letters = ""
-    most: int | None = None
+    values: dict[str, str] = {}
+    short = _SHORT_VALUES[family]
     k, options = 0, True
     while k < len(args):
         arg = args[k]
         if options and arg == "--":
             options = False
         elif options and arg.startswith("--"):
-            key, _, given = arg.partition("=")
-            letters += {"--count": "c", "--files-with-matches": "l", "--files-without-match": "L",
-                        "--quiet": "q", "--silent": "q", "--invert-match": "v", "--passthru": "v",
-                        "--text": "a", "--recursive": "r", "--dereference-recursive": "r"}.get(key, "")
-            if key in _GREP_VALUES and not given:
+            key, eq, given = arg.partition("=")
+            letters += _LONG_LETTERS.get(key, "")
+            if key in _LONG_VALUES and not eq:
                 given, k = (args[k + 1] if k + 1 < len(args) else ""), k + 1
             if key == "--binary-files" and given == "text":
                 letters += "a"
-            if key == "--regexp":
+            letter = {"--regexp": "e", "--file": "f", "--max-count": "m", "--context": "C",
+                      "--after-context": "A", "--before-context": "B"}.get(key)
+            if letter == "e":
                 patterns.append(given)
+            elif letter is not None:
+                values["-" + letter] = given
             elif key == "--include":
-                includes.append(given)
-            elif key == "--max-count":
-                most = _count(given)
-        elif options and arg.startswith("-") and len(arg) > 1 and arg != UNKNOWN:
-            flag = arg[1]
-            if "-" + flag in _GREP_VALUES:
-                given = arg[2:] if len(arg) > 2 else (args[k + 1] if k + 1 < len(args) else "")
-                k += 0 if len(arg) > 2 else 1
-                if flag == "e":
-                    patterns.append(given)
-                elif flag == "f":
-                    patterns.append("\x01file")
-                elif flag == "m":
-                    most = _count(given)
-            else:
-                letters += arg[1:]
+                values["--include"] = values.get("--include", "") + given + "\x00"
+        elif options and arg.startswith("-") and len(arg) > 1 and UNKNOWN not in arg:
+            for at, flag in enumerate(arg[1:], 1):
+                if flag in short:
+                    given = arg[at + 1:] if at + 1 < len(arg) else (args[k + 1] if k + 1 < len(args) else "")
+                    k += 0 if at + 1 < len(arg) else 1
+                    if flag == "e":
+                        patterns.append(given)
+                    else:
+                        values["-" + flag] = given
+                    break
+                if flag.isdigit():  # grep -5: five lines of context
+                    values["-C"] = arg[at:]
+                    break
+                letters += flag
         else:
             positional.append(arg)
         k += 1
-    if any(ch in letters for ch in "clLq"):
-        return Stream()  # counts, names or an exit status: none of the content
-    if not patterns and positional:
-        patterns, positional = [positional[0]], positional[1:]
-    any_line = "v" in letters or any(pattern.strip() in _ANY_LINE for pattern in patterns)
-    bound = bounds.Bound(bounds.LINES, most, words=f"{name} -m {most}") if most is not None else None
-    if not any_line and "a" in letters:  # -a: a binary file's matching "lines" are its bytes, as text
-        bound = bounds.Bound(bounds.TEXT_MATCHES, 0, words=f"{name} -a")
-    elif not any_line:
-        return Stream()  # only matching lines
-    names = [n for n in positional if n != "-"]
-    if "r" in letters or "R" in letters or name in ("rg", "ag", "ack"):  # a folder: each file under it
-        names = _tree(name, names or ["."], includes, env, ctx)
-    if names:
-        return files(env, names, name, bound)
-    return bounded(stdin, bound, name)
+    return patterns, positional, letters, values
 
 
-def _tree(name: str, names: list[str], includes: list[str], env: Env, ctx: Ctx) -> list[str]:
+def _with(stream: Stream, bound: bounds.Bound) -> Stream:
+    """Each flow with one bound more (any one holds)."""
+    return Stream([(path, (*found, bound), shown) for path, found, shown in stream.flows], stream.text, stream.exact)
+
+
+def _syntax(name: str, family: str, letters: str) -> str:
+    if "F" in letters or "Q" in letters or name in ("fgrep", "zfgrep"):
+        return "fixed"
+    if family in ("rg", "ag", "ack") or "P" in letters:
+        return "perl"
+    if "E" in letters or name in ("egrep", "zegrep"):
+        return "extended"
+    return "basic"
+
+
+def _folds(family: str, letters: str, patterns: list[str]) -> bool:
+    """-i; and smart case (rg -S, ag's default): a pattern with no capital letter ignores case."""
+    smart = "S" in letters or (family == "ag" and "s" not in letters)
+    return "i" in letters or (smart and not any(ch.isupper() for p in patterns for ch in p))
+
+
+def _named(family: str, letters: str, names: list[str]) -> bool:
+    """Does each printed line start with its file's name? Several files or a folder, unless -h (rg, ag: -I)."""
+    if "h" in letters or (family == "rg" and "I" in letters):
+        return False
+    return "H" in letters or family in ("git", "ag", "ack") or len(names) > 1 or "r" in letters
+
+
+def _context(values: dict[str, str]) -> tuple[int, int]:
+    both = _count(values.get("-C", "")) or 0
+    return _count(values.get("-B", "")) or both, _count(values.get("-A", "")) or both
+
+
+def _pattern_file(word: str, env: Env) -> list[str]:
+    """``-f FILE``: its lines, when it is a small file here; else no pattern (every line may match)."""
+    if UNKNOWN in word:
+        return []
+    try:
+        with open(env.path(word), "rb") as fh:
+            data = fh.read(SMALL_SCRIPT + 1)
+    except (OSError, ValueError):
+        return []
+    if len(data) > SMALL_SCRIPT:
+        return []
+    return [line for line in data.decode("utf-8", "replace").splitlines() if line] or [""]
+
+
+def _tree(name: str, names: list[str], globs: list[str], env: Env, ctx: Ctx) -> list[str]:
     """``grep -r PATTERN DIR``: the files under each folder operand (``--include`` kept to), capped as ``find`` is."""
     from boundread.guard.shell import fanout
 
     out: list[str] = []
-    expression = ["-type", "f", *(part for include in includes for part in ("-name", include))]
+    expression = ["-type", "f", *(part for include in globs for part in ("-name", include))]
     for operand in names:
         if UNKNOWN in operand or not os.path.isdir(env.path(operand)):
             out.append(operand)
             continue
         found, capped = fanout.walk([operand], expression, env, ctx)
+        found = [path for path in found if "/.git/" not in path and not path.endswith("/.git")]
         if capped:
             ctx.cap(f"`{name}` reads more files under {operand} than boundread looks at "
                     f"({FANOUT} names or {fanout.WALK:,} entries); the first {len(found)} were checked")
             found = [*found[:FANOUT - 1], UNCHECKED]
         out.extend(found)
     return out
+
+
+def _quote(word: str) -> str:
+    from boundread.guard.reason import quote  # shlex.quote without re
+
+    return quote(word)
 
 
 def _count(text: str) -> int | None:

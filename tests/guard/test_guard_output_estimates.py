@@ -1,0 +1,132 @@
+"""What a command prints when the file alone cannot say (issue 19 parts 2 and 3): a grep's output estimated
+from a sample of the file (a common pattern pours most of it, a rare one a few lines), and the parts several
+bounded reads print added up (``head -n 1000 logs/*.log``)."""
+
+from __future__ import annotations
+
+import gzip
+from pathlib import Path
+
+import pytest
+
+from boundread.guard import check_command, estimate
+from boundread.guard.bounds import Grep
+
+LEVELS = ["INFO"] * 18 + ["WARN", "DEBUG"]
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("estimates")
+    lines = [f"2026-03-01T00:{n % 60:02d}:00Z {LEVELS[n % 20]} [worker-{n % 7}] GET /api/items/{n} 200 user=bob\n"
+             for n in range(40_000)]
+    lines[20_000] = lines[20_000].replace("INFO", "ERROR")  # one rare line, in the middle
+    (root / "big.log").write_text("".join(lines))  # ~3.2 MB: INFO 90%, WARN/DEBUG 5% each, ERROR once
+    with gzip.open(root / "big.log.gz", "wt") as fh:
+        fh.write("".join(lines))
+    (root / "marks.log").write_text("".join(f"{'MARK' if n % 25 == 0 else 'line'} {n:08d} {'x' * 86}\n"
+                                            for n in range(40_000)))  # 4 MB, 1 line in 25 marked: 160 KB
+    (root / "bundle.min.js").write_text(";".join(f"var a{n}=function(b){{return b*{n}}}" for n in range(40_000)))
+    (root / "logs").mkdir()
+    for k in range(1, 7):  # 120 KB each: any one is under the cap, all six are not
+        (root / "logs" / f"app-{k}.log").write_text("".join(lines[:1500]))
+    (root / "small.txt").write_text("hello\n")
+    return root
+
+
+def _deny(command: str, cwd: Path) -> str | None:
+    decision = check_command(command, cwd=cwd)
+    return decision.reason if decision.denied else None
+
+
+@pytest.mark.parametrize("command", [
+    "grep INFO big.log", "grep -E 'INFO|WARN' big.log", "grep 'INFO\\|WARN' big.log", "grep -F '[worker-' big.log",
+    "grep -v ERROR big.log", "cat big.log | grep INFO", "grep INFO big.log | sort", "rg INFO big.log",
+    "grep -i info big.log", "grep -e INFO -e WARN big.log", "grep -C 3 MARK marks.log",
+    "grep -o 'var a[0-9]*' bundle.min.js", "grep return bundle.min.js", "zgrep INFO big.log.gz",
+    "grep -P 'INFO|WARN' big.log", "grep '[[:upper:]]\\{4\\}' big.log",
+])
+def test_a_grep_that_prints_most_of_a_big_file_is_denied(command: str, folder: Path) -> None:
+    reason = _deny(command, folder)
+    assert reason is not None, command
+    assert "boundread extract" in reason or "grep -v" in reason
+
+
+@pytest.mark.parametrize("command", [
+    "grep ERROR big.log", "grep -n ERROR big.log", "grep -c INFO big.log", "grep -l INFO big.log logs/app-1.log",
+    "grep -q INFO big.log && echo yes", "grep -m 50 INFO big.log", "grep INFO big.log | head -n 20",
+    "grep INFO big.log | wc -l", "grep MARK marks.log", "grep -v INFO small.txt", "grep INFO big.log > /tmp/x.log",
+    "zgrep ERROR big.log.gz", "grep -c 'var a' bundle.min.js", "rg -l INFO", "grep -w nothing-like-this big.log",
+    "grep -x 'INFO' big.log", "grep -v '' big.log",
+])
+def test_a_grep_that_prints_a_little_is_allowed(command: str, folder: Path) -> None:
+    assert _deny(command, folder) is None, command
+
+
+def test_the_reason_names_the_bounded_grep(folder: Path) -> None:
+    reason = _deny("grep -A2 INFO big.log", folder)
+    assert reason is not None
+    assert "boundread extract big.log --grep INFO --context 2 --max-matches 200 --stdout" in reason
+    assert "grep -c -A2 INFO big.log" in reason
+    inverted = _deny("grep -v DEBUG big.log", folder)
+    assert inverted is not None and "grep -v -m 200 -- DEBUG big.log" in inverted
+
+
+def test_a_basic_pattern_is_given_to_extract_in_its_python_form(folder: Path) -> None:
+    reason = _deny("grep 'INFO\\|WARN' big.log", folder)
+    assert reason is not None and "--grep 'INFO|WARN'" in reason
+
+
+@pytest.mark.parametrize(("pattern", "syntax", "line", "matches"), [
+    ("INFO\\|WARN", "basic", b"a WARN b", True),
+    ("a+b", "basic", b"a+b", True),  # + is literal in a basic pattern
+    ("a+b", "basic", b"aab", False),
+    ("a+b", "extended", b"aab", True),
+    ("x\\{2\\}", "basic", b"xx", True),
+    ("[[:digit:]]\\+", "basic", b"abc 42", True),
+    ("[[:digit:]]", "perl", b"abc", False),
+    ("\\<the\\>", "extended", b"in the end", True),
+    ("a.b", "fixed", b"axb", False),
+    ("(?<year>\\d{4})-", "perl", b"2026-03", True),
+    ("(unclosed", "perl", b"an unclosed one", True),  # re refuses it: its literal part decides
+    ("^*star", "basic", b"*star", True),
+    ("a$b", "basic", b"a$b", True),
+])
+def test_patterns_translate_to_python(pattern: str, syntax: str, line: bytes, matches: bool) -> None:
+    matcher = estimate.compile_spec(Grep((pattern,), syntax))
+    assert matcher is not None
+    assert (matcher.search(line) is not None) == matches
+
+
+def test_an_estimate_reads_a_bounded_sample(folder: Path) -> None:
+    windows = estimate._windows(str(folder / "marks.log"), (folder / "marks.log").stat().st_size)
+    assert sum(len(data) for data, _first, _last in windows) <= estimate.WINDOW * estimate.WINDOWS
+    size = (folder / "marks.log").stat().st_size
+    got = estimate.printed(str(folder / "marks.log"), size, Grep(("MARK",), "basic"))
+    assert 0.02 * size < got < 0.06 * size  # 1 line in 25
+
+
+@pytest.mark.parametrize("command", [
+    "head -n 1000 logs/*.log", "tail -n 1000 logs/*.log", "for f in logs/*.log; do head -n 1000 \"$f\"; done",
+    "cat logs/app-1.log logs/app-2.log logs/app-3.log", "grep -r INFO logs", "grep -h INFO logs/*.log",
+    "head -n 1000 logs/app-1.log; head -n 1000 logs/app-2.log; head -n 1000 logs/app-3.log; "
+    "head -n 1000 logs/app-4.log",
+])
+def test_bounded_reads_that_add_up_past_the_cap_are_denied(command: str, folder: Path) -> None:
+    reason = _deny(command, folder)
+    assert reason is not None, command
+    assert "in all from" in reason and "one file at a time" in reason
+
+
+@pytest.mark.parametrize("command", [
+    "head -n 20 logs/*.log", "tail -n 10 logs/*.log", "cat logs/app-1.log", "head -n 1000 logs/app-1.log",
+    "cat logs/app-1.log small.txt", "grep -c INFO logs/*.log", "grep ERROR logs/*.log",
+])
+def test_bounded_reads_that_stay_under_the_cap_together_are_allowed(command: str, folder: Path) -> None:
+    assert _deny(command, folder) is None, command
+
+
+def test_a_grep_over_files_names_the_bounded_grep_of_one(folder: Path) -> None:
+    assert _deny("grep -r WARN logs", folder) is None  # WARN is 1 line in 20: 36 KB of the six
+    reason = _deny("grep -r INFO logs", folder)
+    assert reason is not None and "--grep INFO --max-matches 200" in reason
