@@ -118,3 +118,26 @@ def test_a_made_up_output_has_a_reason_of_its_own() -> None:
     text = outputs.reason(flow[0], "sqlite3 app.db .dump")
     assert text is not None and "about 3.0 MB" in text and "sqlite3 app.db 'select * from t limit 50'" in text
     assert outputs.reason("/work/big.log", "cat") is None
+
+
+def test_git_is_run_without_the_programs_its_config_names(tmp_path: Path) -> None:
+    """A clean filter, an external diff, a textconv would run a program the repository names: none runs."""
+    git = shutil.which("git")
+    assert git is not None
+    env = {**os.environ, "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1"}
+
+    def run(*args: str) -> None:
+        subprocess.run([git, "-c", "user.name=t", "-c", "user.email=t@t", *args], cwd=tmp_path, env=env,
+                       check=True, capture_output=True)
+
+    (tmp_path / ".gitattributes").write_text("*.txt filter=mark diff=mark\n")
+    (tmp_path / "a.txt").write_text("one\n")
+    run("init", "-q")
+    run("add", ".")
+    run("commit", "-q", "-m", "init")
+    marker = tmp_path / "ran"
+    for key in ("filter.mark.clean", "diff.mark.textconv", "diff.mark.command", "diff.external"):
+        run("config", key, f"touch {marker}; cat")
+    (tmp_path / "a.txt").write_text("two\n")
+    check_command("git diff && git log -p && git show HEAD", cwd=tmp_path)
+    assert not marker.exists()

@@ -39,7 +39,7 @@ def run(args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
         elif args[k].startswith(("--git-dir=", "--work-tree=")) or args[k] == "--no-pager":
             kept.append(args[k])
         elif args[k] in ("--git-dir", "--work-tree") and k + 1 < len(args):
-            kept.extend(args[k:k + 2])
+            kept.append(f"{args[k]}={where.path(args[k + 1])}")
         k += 2 if args[k] in _GIT_VALUES or args[k] == "-C" else 1
     sub, rest = (args[k], args[k + 1:]) if k < len(args) else ("", [])
     if sub == "cat-file" and any(arg in ("-t", "-s", "-e", "--batch-check") for arg in rest):
@@ -69,7 +69,7 @@ def _shown(args: list[str]) -> str:
 
 def _counted(where: Env, ctx: Ctx, kept: list[str], sub: str, rest: list[str], shown: str) -> Stream:
     """The stdout of a diff, show, log or patch, counted by running it (never when it writes a file)."""
-    if any(arg.startswith("--output") or arg in ("-o", "--ext-diff") for arg in rest):
+    if any(arg.startswith("--output") or arg in gitrun.UNSAFE for arg in rest):
         return Stream()  # writes its output to a file (`format-patch -o`, `diff --output=F`)
     if sub == "format-patch" and "--stdout" not in rest:
         return Stream()  # one file per patch, names on stdout

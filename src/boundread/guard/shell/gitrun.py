@@ -1,9 +1,10 @@
 """Running git inside the hook, safely and briefly: to count what a printer would print, or a tree's size.
 
-Git is run with no pager, no external diff or textconv, no fsmonitor and no optional locks (nothing is written,
-no configured program runs), stdin closed, in a process group of its own that is killed once the count is
-past its limit or the time is up. Its own time is ``SECONDS`` at most and never past the check's deadline
-less a margin for the rest of the check: the hook answers in time whatever the repository.
+Git is run with no pager, no external diff or textconv, no clean/smudge filter, no signature check, no
+fsmonitor and no optional locks (nothing is written, no program the repository's config names runs), stdin
+closed, in a process group of its own that is killed once the count is past its limit or the time is up. Its
+own time is ``SECONDS`` at most and never past the check's deadline less a margin for the rest of the check:
+the hook answers in time whatever the repository.
 """
 
 # os.path on purpose, not pathlib: this runs on the hook path (guard-check), where pathlib costs start-up.
@@ -16,7 +17,9 @@ SECONDS = 0.6
 #: Seconds kept for the rest of the check after git.
 _MARGIN = 0.25
 _SAFE = ("-c", "core.fsmonitor=false", "-c", "core.pager=cat", "-c", "diff.external=", "-c",
-         "core.untrackedCache=false", "--no-pager")
+         "core.untrackedCache=false", "-c", "log.showSignature=false", "--no-pager")
+#: Options a printer is not run with: each runs a program the config names.
+UNSAFE = frozenset({"--ext-diff", "--textconv", "--show-signature", "-o"})
 #: Options that keep a printer from running a configured program (diff, show and log take them).
 _NO_PROGRAMS = ("--no-ext-diff", "--no-textconv")
 
@@ -25,20 +28,29 @@ def count(cwd: str, args: list[str], most: int, deadline: float) -> int | None:
     """The bytes ``git ARGS`` prints, counted up to ``most + 1`` (more is not read); None when git could not
     run or answered nothing in time (what it printed by then, when it was more than ``most``)."""
     sub = next((arg for arg in args if not arg.startswith("-")), "")
+    if any(arg in UNSAFE or arg.startswith("--output") for arg in args):
+        return None
     extra = _NO_PROGRAMS if sub in ("diff", "show", "log", "whatchanged", "format-patch") else ()
     at = args.index(sub) + 1 if sub else len(args)
-    return _read(cwd, [*args[:at], *extra, *args[at:]], most, deadline, None)
+    names: list[str] = []
+    _read(cwd, ["config", "--name-only", "--get-regexp", r"^filter\."], 65536, deadline, None, names)
+    off = [word for name in dict.fromkeys(names) for key in ("clean", "smudge", "process")
+           for word in ("-c", f"{name}.{key}=")]
+    return _read(cwd, [*off, *args[:at], *extra, *args[at:]], most, deadline, None, None)
 
 
 def tree_size(cwd: str, args: list[str], deadline: float) -> int | None:
     """The sum of the sizes ``git ls-tree -r -l`` lists; None when git could not answer in time."""
     sizes: list[int] = []
-    if _read(cwd, args, 16 * 1024 * 1024, deadline, sizes) is None:
+    if _read(cwd, args, 16 * 1024 * 1024, deadline, sizes, None) is None:
         return None
     return sum(sizes)
 
 
-def _read(cwd: str, args: list[str], most: int, deadline: float, sizes: list[int] | None) -> int | None:
+def _read(cwd: str, args: list[str], most: int, deadline: float, sizes: list[int] | None,
+          filters: list[str] | None) -> int | None:
+    """Run git; count its stdout up to ``most + 1``; the sizes of an ``ls-tree -l`` to ``sizes``, the names of the
+    filters ``git config --name-only`` lists (``filter.NAME``) to ``filters``."""
     import selectors
     import signal
     import subprocess
@@ -70,6 +82,8 @@ def _read(cwd: str, args: list[str], most: int, deadline: float, sizes: list[int
                 got += len(chunk)
                 if sizes is not None:
                     rest = _sizes(rest + chunk, sizes)
+                elif filters is not None:
+                    rest += chunk
     finally:
         if done:
             with suppress(subprocess.TimeoutExpired):
@@ -79,6 +93,9 @@ def _read(cwd: str, args: list[str], most: int, deadline: float, sizes: list[int
                 os.killpg(proc.pid, signal.SIGKILL)
         proc.stdout.close()
         proc.wait()
+    if filters is not None:
+        filters.extend(".".join(line.split(".")[:-1]) for line in rest.decode("utf-8", "replace").splitlines()
+                       if line.startswith("filter."))
     return got if got > most or done else None
 
 
