@@ -13,7 +13,14 @@ import os
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any
+    from collections.abc import Iterator
+    from typing import Any, Protocol
+
+    class Words(Protocol):
+        """What the cheap test asks of a set: its trigger words, and whether the ledger's URL is set here."""
+
+        triggers: tuple[str, ...]
+        url_env: bool
 
 #: Variables a command may not set, export or unset in a session with a budget.
 PROTECTED_ENV = ("BOUNDREAD_STATE_DIR", "BOUNDREAD_LEDGER_URL", "BOUNDREAD_BUDGET_PRICES", "XDG_STATE_HOME",
@@ -101,11 +108,15 @@ class Protected:
         wider set may then look at the disk); ``label`` names what a refusal is about."""
         for root in self.roots:
             if path == root or path.startswith(root.rstrip(os.sep) + os.sep):
-                return "inside", self.own, False
+                return "inside", self.label(root), False
         for root in self.roots:
             if root.startswith(path.rstrip(os.sep) + os.sep):
-                return "ancestor", self.own, False
+                return "ancestor", self.label(root), False
         return None
+
+    def label(self, root: str) -> str:
+        """How a refusal names the protected place ``root`` (for the budget, all are its own files)."""
+        return self.own
 
     def found_by(self, patterns: list[str] | None) -> bool:
         """Whether a ``find`` with these name tests (None: none) may reach what a folder it searches holds: for
@@ -161,25 +172,44 @@ def command_of(tool_input: Any) -> str | None:
     return None
 
 
-def suspect(text: str, protected: Protected) -> bool:
+def suspect(text: str, protected: Words) -> bool:
     """Whether ``text`` may be about the protected set at all: it names one of its ``triggers`` (for the budget:
     boundread, the budget, a protected place or file), runs a program that may change files or run code
     (``_PROGRAMS``) or a file by its path (``./r.sh``), or, where BOUNDREAD_LEDGER_URL is set, prints the
-    environment (``_PRINTERS``)."""
+    environment (``_PRINTERS``). The words are looked at a piece at a time: a 10 MB command is never held as a
+    list of its words."""
     low = text.lower().replace("'", "").replace('"', "").replace("\\", "")
     if any(name in low for name in protected.triggers):
         return True
-    words = low.translate(_SEPARATORS).split()
-    for word in words:
-        name = word.rsplit("/", 1)[-1]
-        if name in _PROGRAMS or name.rstrip("0123456789.") in _PROGRAMS:  # python3.12
+    sed = False
+    for piece in _pieces(low):
+        words = piece.translate(_SEPARATORS).split()
+        for word in words:
+            name = word.rsplit("/", 1)[-1]
+            if name in _PROGRAMS or name.rstrip("0123456789.") in _PROGRAMS:  # python3.12
+                return True
+            if protected.url_env and name in _PRINTERS:
+                return True
+        sed = sed or "sed" in words
+        if _runs_a_path(piece):
             return True
-        if protected.url_env and name in _PRINTERS:
-            return True
-    if "sed" in words and any(word[:1] == "-" and "i" in word.split("e")[0].split("f")[0].split("l")[0]
-                              for word in text.translate(_SEPARATORS).split()):  # case kept: -E is not -e
-        return True  # `sed -Ei` in the state folder (sed without -i, the usual reader, is not looked at)
-    return _runs_a_path(low)
+    # `sed -Ei` in the state folder (sed without -i, the usual reader, is not looked at); case kept: -E is not -e
+    return sed and any(word[:1] == "-" and "i" in word.split("e")[0].split("f")[0].split("l")[0]
+                       for piece in _pieces(text) for word in piece.translate(_SEPARATORS).split())
+
+
+def _pieces(text: str, size: int = 1 << 16) -> Iterator[str]:
+    """``text`` in pieces of about ``size`` characters, each cut after a newline or ``;`` where there is one (a
+    command of its own), else after a space."""
+    start, end = 0, len(text)
+    while start < end:
+        stop = start + size
+        if stop < end:
+            cut = max(text.rfind("\n", start, stop), text.rfind(";", start, stop))
+            cut = cut if cut > start else text.rfind(" ", start, stop)
+            stop = cut + 1 if cut > start else stop
+        yield text[start:stop]
+        start = stop
 
 
 def _runs_a_path(low: str) -> bool:
