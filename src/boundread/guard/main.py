@@ -25,7 +25,7 @@ import os
 import sys
 
 from boundread.guard import config as guard_config
-from boundread.guard import dialects, jsonio
+from boundread.guard import dialects, ground, jsonio
 from boundread.guard.decide import ALLOW, DENY, Decision, check_command, check_read
 
 TYPE_CHECKING = False
@@ -153,6 +153,9 @@ def _run(args: Any, stdin: IO[str] | None) -> int:
         return _emit(_failure(str(exc), None, args.config), agent or "generic", args.json)
     _notes(cfg)
     decision = _decide(call, cfg)
+    refused = None if decision.denied else ground.check(call, cfg)  # hook settings, boundread's config, state
+    if refused is not None:
+        return _emit(refused, agent, args.json, call.event)
     if decision.denied and (cfg.mode or args.mode) == "redirect":  # the config's mode wins over --mode
         from boundread.guard import redirect
 
