@@ -297,9 +297,13 @@ def test_what_the_agent_needs_stays_allowed(project: Path, command: str) -> None
 
 
 def test_the_same_commands_are_allowed_where_no_budget_applies(project: Path) -> None:
-    """The check is for the sessions a budget binds: an unbudgeted one is not watched (a global cap would be)."""
-    for command in [*ATTEMPTS[:3], "rm -f @LEDGER@", "echo '{}' > @SIDE@"]:
+    """The check is for the sessions a budget binds: an unbudgeted one is not watched (a global cap would be). The
+    state folder is the guard's own ground in any guarded session, though (guard/ground.py), with its reason."""
+    for command in ATTEMPTS[:3]:
         assert _bash(project, _fill(command), session="free") is None, command
+    for command in ("rm -f @LEDGER@", "echo '{}' > @SIDE@"):
+        reason = _bash(project, _fill(command), session="free") or ""
+        assert "boundread's state folder" in reason and "may not change the guard that watches it" in reason
 
 
 def test_depth_may_only_go_deeper(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
