@@ -130,3 +130,32 @@ def test_a_grep_over_files_names_the_bounded_grep_of_one(folder: Path) -> None:
     assert _deny("grep -r WARN logs", folder) is None  # WARN is 1 line in 20: 36 KB of the six
     reason = _deny("grep -r INFO logs", folder)
     assert reason is not None and "--grep INFO --max-matches 200" in reason
+
+
+def _redirected(command: str, cwd: Path) -> str | None:
+    """The command redirect mode runs instead (None: allowed as it is, or denied)."""
+    import contextlib
+    import io
+    import json
+
+    from boundread.guard import main
+
+    payload = {"session_id": "s", "transcript_path": "/dev/null", "cwd": str(cwd), "hook_event_name": "PreToolUse",
+               "tool_name": "Bash", "tool_input": {"command": command}, "tool_use_id": "t"}
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert main.run(["--mode", "redirect", "--agent", "claude"], io.StringIO(json.dumps(payload))) == 0
+    body = json.loads(out.getvalue() or "{}").get("hookSpecificOutput", {})
+    updated = body.get("updatedInput")
+    return str(updated["command"]) if updated and body.get("permissionDecision") == "allow" else None
+
+
+def test_redirect_runs_the_bounded_grep_of_one_file(folder: Path) -> None:
+    new = _redirected("grep INFO big.log", folder)
+    assert new is not None and new.endswith("extract big.log --grep INFO --max-matches 200 --max-chars 24000 --stdout")
+    assert _redirected("grep -v DEBUG big.log", folder) == "grep -v -m 200 -- DEBUG big.log | head -c 24000"
+
+
+@pytest.mark.parametrize("command", ["grep INFO big.log | sort", "head -n 1000 logs/*.log", "grep -r INFO logs"])
+def test_redirect_cuts_what_it_cannot_bound_otherwise(command: str, folder: Path) -> None:
+    assert _redirected(command, folder) == f"(\n{command}\n) | head -c 24000"

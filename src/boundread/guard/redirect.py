@@ -120,7 +120,14 @@ def _fitting_lines(path: str, most: int, cap: int) -> int:
 
 
 # Command ---------------------------------------------------------------------------------------------
+#: Rules whose output cannot be sized before the command runs, or is several parts that each fit: the command
+#: runs, its output cut at SLICE_CHARS (a plain grep of one file: the bounded grep instead).
+_CUT = ("grep-output", "output-sum", "remote-unbounded")
+
+
 def _command(call: dialects.Call, decision: Decision) -> Decision | None:
+    if decision.rule in _CUT:
+        return _cut(call, decision)
     if decision.rule not in _PRINTED:
         return None
     target = _dump(call.command)
@@ -176,6 +183,45 @@ def _command(call: dialects.Call, decision: Decision) -> Decision | None:
                f"`{new}` instead: {what}; {rest}.")
     return Decision(ALLOW, kind=decision.kind, rule=f"redirect-{decision.rule}", path=call.path or path,
                     updated=updated, context=context)
+
+
+def _cut(call: dialects.Call, decision: Decision) -> Decision | None:
+    """``grep PAT F`` of one file: ``boundread extract F --grep PAT --max-matches N --stdout`` (its ``next:`` line
+    names the rest); anything else: the command as it is, its output through ``head -c SLICE_CHARS``."""
+    key = next((k for k in ("command", "cmd", "command_line") if isinstance(call.tool_input.get(k), str)), None)
+    if key is None or not call.command.strip():
+        return None
+    grep = _bounded_grep(call, decision) if decision.rule == "grep-output" else None
+    if grep is not None:
+        new, what = grep, f"the first matches in {decision.path}"
+    else:
+        new, what = f"(\n{call.command}\n) | head -c {SLICE_CHARS}", f"the first {SLICE_CHARS:,} bytes of its output"
+    updated: dict[str, object] = {**call.tool_input, key: new}
+    if "description" in call.tool_input:
+        updated["description"] = f"boundread: {what}"
+    context = (f"boundread redirect: `{call.command}` would print more than the context should take "
+               f"({decision.rule}); it ran `{new}` instead: {what}. The refusal said:\n{decision.reason}")
+    return Decision(ALLOW, kind=decision.kind, rule=f"redirect-{decision.rule}", path=decision.path,
+                    updated=updated, context=context)
+
+
+def _bounded_grep(call: dialects.Call, decision: Decision) -> str | None:
+    """The bounded grep for a command that is nothing but one grep of the file the deny names."""
+    if any(ch in _SHELL_SPECIAL for ch in call.command.replace("'", "").replace('"', "")):
+        return None
+    from boundread.guard import outputs, shell
+
+    uses = [use for use in shell.file_uses(call.command, call.cwd or None) if use.action != "capped"]
+    if len(uses) != 1 or uses[0].path != decision.path:
+        return None
+    spec = next((bound.grep for bound in uses[0].bounds if bound.grep is not None), None)
+    if spec is None or spec.names or (spec.compressed and spec.invert):
+        return None
+    quoted = reason.quote(reason.operand(decision.path))
+    command = outputs.grep_command(quoted, spec, stdout=False)
+    if command.startswith("boundread "):
+        return f"{slices.program()}{command[len('boundread'):]} --max-chars {SLICE_CHARS} --stdout"
+    return f"{command} | head -c {SLICE_CHARS}"
 
 
 def _last_lines(path: str, lines: int | None, most_bytes: int) -> int:
