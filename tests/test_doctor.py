@@ -65,6 +65,7 @@ def test_a_fresh_claude_init_is_ready(tmp_path: Path) -> None:
     human = _doctor("--dir", str(tmp_path))
     assert human.exit_code == 0
     lines = human.stdout.splitlines()
+    lines = lines[:lines.index("guard settings (each with the file that set it):")]  # then the guard's settings
     assert lines[0] == "claude:" and lines[-1] == "  claude is ready"
     assert all(line.startswith("  ok ") for line in lines[1:-1])
 
@@ -87,7 +88,7 @@ def test_a_missing_event_is_a_problem_naming_the_fix(tmp_path: Path) -> None:
     assert human.exit_code == 2
     assert "  problem  guard hook on PostToolBatch: boundread guard-check is not registered on PostToolBatch - run" \
         in human.stdout
-    assert human.stdout.rstrip().endswith("claude is not ready: 2 problems")
+    assert human.stdout.split("guard settings")[0].rstrip().endswith("claude is not ready: 2 problems")
 
 
 @pytest.mark.parametrize(("agent", "event", "name"), [
@@ -383,3 +384,22 @@ def test_installed_script_on_a_path_without_it(tmp_path: Path) -> None:
     assert after.returncode == 0, after.stdout
     checks = _checks(after)
     assert checks["command runs"]["ok"] is True and checks["same version"]["ok"] is True
+
+
+def test_doctor_shows_which_file_set_each_guard_setting(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A project file that tries to loosen the guard is named in a note, and each value with the layer that set it."""
+    from boundread.guard import config
+
+    user = Path(config.user_file())
+    user.parent.mkdir(parents=True, exist_ok=True)
+    user.write_text('[guard]\ntext_max_bytes = "1MB"\n')
+    (tmp_path / ".boundread.toml").write_text('[guard]\nline_cap = 300\nallow = ["**"]\ntext_max_bytes = "1GB"\n')
+    monkeypatch.setenv("BOUNDREAD_GUARD_PDF_PAGE_CAP", "5")
+    data = json.loads(_doctor("--dir", str(tmp_path), "--json").stdout)
+    found = {setting["key"]: (setting["value"], setting["from"]) for setting in data["settings"]}
+    assert found["text_max_bytes"] == ("'1.0MB'", str(user))  # the project's 1 GB was cut back
+    assert found["line_cap"] == ("300", str(tmp_path / ".boundread.toml"))  # it may tighten
+    assert found["pdf_page_cap"] == ("5", "env") and found["allow"] == ("[]", "defaults")
+    assert any("[allow]: a project file may only tighten the guard" in note for note in data["notes"])
+    human = _doctor("--dir", str(tmp_path)).stdout.splitlines()
+    assert f"  line_cap            = 300  ({tmp_path / '.boundread.toml'})" in human

@@ -19,7 +19,7 @@ may go down, ``deny_kinds`` and ``attachment_dirs`` may only grow, its ``allow``
 Each value cut back is a note naming the file and the key.
 
 The user opens this in their own config, under ``[guard]``: ``project_may_loosen = true`` lets project
-files set any value (as before 0.x: the project's config is trusted), ``project_may_loosen =
+files set any value (the project is trusted as the user is), ``project_may_loosen =
 ["allow", "line_cap"]`` only those settings. ``lock`` (``true`` or a list) still keeps the settings it
 names tight whatever ``project_may_loosen`` says. A user config that exists but cannot be read opens
 nothing. ``project_may_loosen`` and ``lock`` in a project file or the environment are ignored with a

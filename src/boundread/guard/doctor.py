@@ -7,6 +7,11 @@ Copilot CLI the budget ingest hooks (all of them when any is there, or when the 
 project: a cap that never sees what is spent never trips), for Codex whether it trusts the hooks, and for
 Gemini CLI whether it trusts the folder (it runs no settings hook in one it does not). Nothing here raises
 for a broken settings file: that is a problem to report, with its fix.
+
+Then the guard's settings as a hook call in the project would see them, each with the layer that set it (the
+defaults, the user config, the project config, a ``BOUNDREAD_GUARD_*`` variable: guard/config.py), and the
+notes of the values a layer could not set (a project file may only tighten the guard unless the user's own
+config says ``project_may_loosen``).
 """
 
 from __future__ import annotations
@@ -74,17 +79,33 @@ class AgentReport:
 
 
 @dataclass(frozen=True)
+class Setting:
+    """One guard setting as a hook call sees it: its value as a config file would write it, and ``origin``:
+    the file that set it, ``env`` (its ``BOUNDREAD_GUARD_*`` variable) or ``defaults``."""
+
+    key: str
+    value: str
+    origin: str
+
+    def as_dict(self) -> dict[str, str]:
+        return {"key": self.key, "value": self.value, "from": self.origin}
+
+
+@dataclass(frozen=True)
 class Report:
     agents: tuple[AgentReport, ...]
     root: Path
     user: bool
+    settings: tuple[Setting, ...] = ()
+    notes: tuple[str, ...] = ()  # values a config layer could not set, and why
 
     @property
     def ready(self) -> bool:
         return bool(self.agents) and all(agent.ready for agent in self.agents)
 
     def as_dict(self) -> dict[str, Any]:
-        return {"agents": [agent.as_dict() for agent in self.agents]}
+        return {"agents": [agent.as_dict() for agent in self.agents],
+                "settings": [setting.as_dict() for setting in self.settings], "notes": list(self.notes)}
 
 
 @dataclass(frozen=True)
@@ -114,7 +135,29 @@ def diagnose(agents: Sequence[str] | None = None, root: Path | None = None, *, u
         if name != "all" and name not in install.AGENTS:
             raise UsageError(f"unknown agent {name!r}", f"use all or one of: {', '.join(install.AGENTS)}")
     names = detect(scope) if "all" in wanted else wanted
-    return Report(tuple(AgentReport(name, tuple(check_agent(name, scope))) for name in names), scope.root, user)
+    settings, notes = guard_settings(scope.root)
+    return Report(tuple(AgentReport(name, tuple(check_agent(name, scope))) for name in names), scope.root, user,
+                  settings, notes)
+
+
+def guard_settings(root: Path) -> tuple[tuple[Setting, ...], tuple[str, ...]]:
+    """The guard's settings for a hook call in ``root``, each with the layer that set it, and the config notes."""
+    from boundread.guard import config
+
+    loaded = config.load(root)
+    return tuple(Setting(key, _shown(key, getattr(loaded, key)), config.origin(loaded, key))
+                 for key in config.KEYS), loaded.notes
+
+
+def _shown(key: str, value: object) -> str:
+    """A setting's value as a config file would write it (sizes in their units, lists as lists)."""
+    from boundread.guard.config import SIZE_KEYS, shown_size
+
+    if key in SIZE_KEYS and isinstance(value, int):
+        return repr(shown_size(value).replace(",", "").replace(" ", ""))
+    if isinstance(value, (tuple, frozenset)):
+        return "[" + ", ".join(repr(item) for item in (sorted(value) if isinstance(value, frozenset) else value)) + "]"
+    return repr(value) if isinstance(value, str) else str(value)
 
 
 def detect(scope: Scope) -> list[str]:
@@ -387,12 +430,16 @@ def _gemini_trust(scope: Scope) -> Check:
                  "its settings' hooks there, without a word", fix)
 
 
+SETTINGS_HEADER = "guard settings (each with the file that set it):"
+
+
 def lines(report: Report) -> list[str]:
-    """The human view: per agent one line per check, then whether it is ready."""
+    """The human view: per agent one line per check, then whether it is ready; then the guard's settings."""
     if not report.agents:
         where = "the user's settings" if report.user else str(report.root)
         return [f"no agent settings or boundread hook in {where} - run `boundread init --agent NAME`"
-                + ("" if report.user else " (or check the user's settings with `boundread doctor --user`)")]
+                + ("" if report.user else " (or check the user's settings with `boundread doctor --user`)"),
+                *_settings_lines(report)]
     out = []
     for agent in report.agents:
         out.append(f"{agent.agent}:")
@@ -402,4 +449,13 @@ def lines(report: Report) -> list[str]:
         problems = sum(check.ok is False for check in agent.checks)
         out.append(f"  {agent.agent} is ready" if agent.ready else
                    f"  {agent.agent} is not ready: {problems} problem{'s' if problems != 1 else ''}")
-    return out
+    return out + _settings_lines(report)
+
+
+def _settings_lines(report: Report) -> list[str]:
+    if not report.settings:
+        return []
+    width = max(len(setting.key) for setting in report.settings)
+    out = [SETTINGS_HEADER]
+    out += [f"  {setting.key:<{width}} = {setting.value}  ({setting.origin})" for setting in report.settings]
+    return out + [f"  note: {note}" for note in report.notes]
