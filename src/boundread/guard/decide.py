@@ -254,7 +254,7 @@ def check_command(cmd: str, *, cwd: str | os.PathLike[str] | None = None,
     when the time is up, deny a command that prints files whole, with the reason and how to shorten it."""
     from time import monotonic
 
-    from boundread.guard import outputs, shell
+    from boundread.guard import outputs, shell, special
 
     start = monotonic()
     cfg = config or GuardConfig()
@@ -279,6 +279,10 @@ def check_command(cmd: str, *, cwd: str | os.PathLike[str] | None = None,
                                 f"{shell.FANOUT} names at most)"]
                 continue
             absolute = absolute_path(use.path, cwd)
+            endless = special.command_refusal(absolute, use.path, use.program, use.bounds, cfg) \
+                if absolute.startswith("/dev/") or not stat.S_ISREG(_mode(absolute)) else None
+            if endless is not None and not _allowed_path(use.path, cfg, cwd):
+                return _with_caps(Decision(DENY, endless, rule="endless", path=use.path), caps)
             if use.bounds:
                 size, grep = outputs.part(absolute, use.bounds, cfg) if not _allowed_path(use.path, cfg, cwd) \
                     else (0, -1)
@@ -380,6 +384,14 @@ def _capped(cmd: str, program: str, caps: list[str]) -> Decision:
                     "  ls | head -n 50\n  boundread info FILE\n"
                     "Each file's bounded part is then `boundread pages|extract FILE ...`.",
                     rule="capped")
+
+
+def _mode(absolute: str) -> int:
+    """The file's mode, or a regular file's when it cannot be had (missing: judged as before)."""
+    try:
+        return os.stat(absolute).st_mode
+    except (OSError, ValueError):
+        return stat.S_IFREG
 
 
 def _allowed_path(given: str, cfg: GuardConfig, cwd: str | os.PathLike[str] | None) -> bool:

@@ -17,6 +17,7 @@ import stat
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from boundread.guard.bounds import Bound
     from boundread.guard.config import GuardConfig
 
 OPENING = "Not an error: boundread refused this on purpose"  # reason.OPENING, without importing reason
@@ -56,6 +57,34 @@ def refusal(path: str, cwd: str | os.PathLike[str] | None, config: GuardConfig) 
     return _refuse(config, path, absolute, "not-a-regular-file",
                    f"{path} is {what}, not a file: reading it {never}. It is never opened.\n"
                    f"If you need a few bytes of it, run:\n  timeout 5 head -c 1024 {_quote(path)} | od -A d -t x1")
+
+
+def command_refusal(absolute: str, shown: str, program: str, found: tuple[Bound, ...],
+                    config: GuardConfig) -> str | None:
+    """The reason a command's print of ``absolute`` never ends (a device: ``cat /dev/urandom``, ``od -x
+    /dev/zero``) or blocks (a FIFO: ``less pipe``); None for anything else. A device read through a byte
+    bound within the cap (``head -c 100 /dev/urandom``) ends: allowed. ``/dev/null`` and the process's own
+    streams (``cat /dev/stdin``) pass: what they carry is the command's own input, judged where it comes from."""
+    try:
+        info = os.stat(absolute)
+    except (OSError, ValueError):
+        return None
+    mode = info.st_mode
+    if not (stat.S_ISCHR(mode) or stat.S_ISBLK(mode) or stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)):
+        return None
+    if absolute in _STREAMS or absolute.startswith(_STREAM_DIRS) or _proc_fd(absolute) or \
+            (stat.S_ISCHR(mode) and _is_null(info)):
+        return None
+    if not stat.S_ISFIFO(mode) and any(bound.unit == "bytes" and bound.count <= config.text_max_bytes
+                                       for bound in found):
+        return None
+    what = ("a FIFO (named pipe): the read blocks until a writer comes, and may never end" if stat.S_ISFIFO(mode)
+            else "a socket: the read blocks" if stat.S_ISSOCK(mode)
+            else "a block device: its output is a whole disk" if stat.S_ISBLK(mode)
+            else "a character device: its output may never end (as /dev/zero's and /dev/urandom's do not)")
+    return (f"{OPENING} - `{program}` would read {shown}, {what}, so what it prints has no bound.\n"
+            f"If you need a few bytes of it, run:\n  timeout 5 head -c 1024 {_quote(shown)} | od -A d -t x1\n"
+            "For random data, ask for the size you need: head -c 32 /dev/urandom | base64")
 
 
 def page_range(pages: object) -> object:
