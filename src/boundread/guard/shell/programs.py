@@ -11,7 +11,7 @@ import os
 
 from boundread.guard import bounds
 from boundread.guard.shell import archives, builtin, converters, databases, greps, summaries
-from boundread.guard.shell.reads import bounded, files, operands, write
+from boundread.guard.shell.reads import STDIN_NAMES, bounded, files, operands, write
 from boundread.guard.shell.state import (
     FANOUT,
     PRINT,
@@ -272,10 +272,12 @@ def _reader(name: str, args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> St
         return Stream()  # prints none of its input (`sed -i`, `awk 'END{print NR}'`)
     if reading.filtered:
         return Stream()  # only the lines that match, as grep does
-    names = [n for n in reading.files if n != "-"]
-    if names:
-        return files(env, names, name, reading.bound)
-    return bounded(stdin, reading.bound, name)
+    given = ["-" if n in STDIN_NAMES else n for n in reading.files]  # `dd if=/dev/stdin`, `sed p /dev/stdin`
+    names = [n for n in given if n != "-"]
+    out = files(env, names, name, reading.bound) if names else Stream()
+    if not names or "-" in given:
+        out.add(bounded(stdin, reading.bound, name))
+    return out
 
 
 def _jq(name: str, args: list[str], env: Env, stdin: Stream) -> Stream:

@@ -15,8 +15,15 @@ if TYPE_CHECKING:
     from boundread.guard.shell.state import Ctx
 
 
+#: Names of a command's own stdin: reading one reads what ``<`` or a pipe gives it, as ``-`` does.
+STDIN_NAMES = frozenset({"/dev/stdin", "/dev/fd/0", "/proc/self/fd/0", "/proc/thread-self/fd/0"})
+#: Where ``N< FILE`` (``exec 3< big.log``) left descriptor N open for reading: ``env.vars[INPUT_FD + N]``,
+#: a key no shell variable can have.
+INPUT_FD = "\x00<"
+
+
 def operands(args: list[str], values: frozenset[str] = frozenset()) -> list[str]:
-    """The non-option arguments; an option in ``values`` takes the next one as its value."""
+    """The non-option arguments (``/dev/stdin`` spelled ``-``); an option in ``values`` takes the next one."""
     out: list[str] = []
     k, options = 0, True
     while k < len(args):
@@ -27,9 +34,17 @@ def operands(args: list[str], values: frozenset[str] = frozenset()) -> list[str]
             if arg in values:
                 k += 1
         else:
-            out.append(arg)
+            out.append("-" if arg in STDIN_NAMES else arg)
         k += 1
     return out
+
+
+def descriptor(env: Env, word: str) -> str:
+    """``/dev/fd/3`` after ``exec 3< big.log``: the file that descriptor reads; any other word as it is."""
+    for lead in ("/dev/fd/", "/proc/self/fd/", "/proc/thread-self/fd/"):
+        if word.startswith(lead) and word[len(lead):].isdigit():
+            return env.vars.get(INPUT_FD + word[len(lead):], word)
+    return word
 
 
 def bounded(stream: Stream, bound: Bound | None, program: str) -> Stream:
@@ -64,7 +79,7 @@ def files(env: Env, names: list[str], program: str, bound: Bound | None = None) 
     """The content of each named file as a reader with ``bound`` prints it."""
     out = Stream()
     for name in names[:ARGS]:  # walk.py says when a command has more
-        found = read_file(env, name, bound.words if bound is not None else program)
+        found = read_file(env, descriptor(env, name), bound.words if bound is not None else program)
         out.flows.extend((path, (*limits, bound) if bound is not None else limits, shown)
                          for path, limits, shown in found.flows)
         out.text += found.text

@@ -8,6 +8,7 @@ conversation. Compound commands, loops (bounded), functions and here-documents a
 from __future__ import annotations
 
 from boundread.guard.shell import programs, words
+from boundread.guard.shell.reads import INPUT_FD
 from boundread.guard.shell.state import ARGS, UNKNOWN, Ctx, Env, Stream, joined_text, read_file, visible
 
 TYPE_CHECKING = False
@@ -269,6 +270,13 @@ def _inputs(redirects: list[Node], env: Env, ctx: Ctx,
             dest = words.value(destinations[-1], env, ctx, []) or UNKNOWN
             if operator in ("<", "<>") and fd in ("", "0"):
                 stdin = read_file(env, dest, "")
+            elif operator in ("<", "<>") and fd.isdigit():  # `exec 3< big.log`: read later by `<&3`, /dev/fd/3
+                env.vars[INPUT_FD + fd] = UNKNOWN if UNKNOWN in dest else env.path(dest)
+            elif operator == "<&" and dest == "-":
+                env.vars.pop(INPUT_FD + fd, None)
+            elif operator == "<&" and fd in ("", "0") and dest.isdigit():
+                source = env.vars.get(INPUT_FD + dest)
+                stdin = read_file(env, source, "") if source is not None else stdin
             elif operator in ("&>", "&>>") or (operator in (">", ">>", ">|") and fd in ("", "1")):
                 target, append = dest, operator in ("&>>", ">>")
             elif operator in (">", ">>", ">|") and fd.isdigit() and int(fd) > 2:
