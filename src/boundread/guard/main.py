@@ -155,7 +155,7 @@ def _run(args: Any, stdin: IO[str] | None) -> int:
     decision = _decide(call, cfg)
     refused = None if decision.denied else ground.check(call, cfg)  # hook settings, boundread's config, state
     if refused is not None:
-        return _emit(refused, agent, args.json, call.event)
+        return _emit(_budget_first(refused, payload, call, agent), agent, args.json, call.event)
     if decision.denied and (cfg.mode or args.mode) == "redirect":  # the config's mode wins over --mode
         from boundread.guard import redirect
 
@@ -198,6 +198,27 @@ def _decide(call: dialects.Call, cfg: guard_config.GuardConfig) -> Decision:
         found = tools.check_reads(call.reads, call.cwd or None, cfg, ranges,
                                   combined=call.action == dialects.READ)
         return found if found.denied or call.action == dialects.READ else decision
+    return decision
+
+
+def _budget_first(refused: Decision, payload: Mapping[str, Any], call: dialects.Call, agent: str) -> Decision:
+    """The budget's self-cap refusal instead of the guard's own-ground one, where the session has a budget and its
+    check refuses the call too: that refusal ends the session (an agent that tried to lift its cap; Codex's turn
+    is interrupted, as for any budget stop)."""
+    try:
+        from boundread.budget.selfcap import budget_refusal
+    except ImportError:
+        return refused
+    why = budget_refusal(dict(payload), call.tool, call.tool_input)
+    if not why:
+        return refused
+    from boundread.budget.verdict import end_session
+
+    decision = Decision(DENY, BUDGET_OPENING + why, rule="budget", stop=end_session(dict(payload), why))
+    if agent == "codex":
+        from boundread.budget.interrupt import interrupt_codex
+
+        interrupt_codex()
     return decision
 
 
