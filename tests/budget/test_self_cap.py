@@ -495,3 +495,21 @@ def test_on_postgresql_the_server_says_whether_a_session_has_a_budget(
     assert reason is not None and USER in reason
     assert _bash(folder, "boundread budget reset", session="free") is None  # asked, and it has none
     assert _bash(folder, "echo hi") is None  # a call that names nothing: no question asked
+
+
+def test_the_budgets_refusal_wins_over_the_guards_own_ground_and_ends_the_session(project: Path) -> None:
+    """Both refuse `rm LEDGER` (the state folder is the guard's own ground too): a session with a budget gets the
+    budget's refusal, which ends it; a session without one gets the guard's, which does not."""
+    def hook(session: str) -> dict[str, object]:
+        payload = {"session_id": session, "transcript_path": str(project / "t.jsonl"), "cwd": str(project),
+                   "hook_event_name": "PreToolUse", "tool_name": "Bash",
+                   "tool_input": {"command": f"rm -f {ledger_path()}"}, "tool_use_id": f"t{next(_CALL_IDS)}"}
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            assert guard_check([], stdin=io.StringIO(json.dumps(payload))) == 0
+        return dict(json.loads(out.getvalue()))
+
+    capped, free = hook(SESSION), hook("free")
+    assert capped["continue"] is False and "change its own budget" in str(capped["hookSpecificOutput"])
+    assert "continue" not in free and "may not change the guard that watches it" in str(free["hookSpecificOutput"])
+    assert ledger_path().exists()
