@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 
 from boundread.guard import bounds
-from boundread.guard.shell import archives, builtin, converters, databases, greps, summaries
+from boundread.guard.shell import archives, builtin, converters, databases, derive, greps, summaries
 from boundread.guard.shell.reads import STDIN_NAMES, bounded, files, operands, write
 from boundread.guard.shell.state import (
     FANOUT,
@@ -48,12 +48,12 @@ _DUMPERS: dict[str, frozenset[str]] = {name: frozenset(values.split()) for name,
 }.items()}
 _STDIN_ONLY = frozenset({"tr"})
 _CONSUMERS = frozenset({"wc", "md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum", "b2sum",
-                        "b3sum", "xxhsum", "cksum", "sum", "shasum", "md5", "file", "cmp", "boundread", "true",
+                        "b3sum", "xxhsum", "cksum", "sum", "shasum", "md5", "file", "boundread", "true",
                         "false", ":", "test", "[", "[[", "sleep", "exit", "return",
                         "shopt", "trap", "wait", "alias", "type", "which", "hash", "umask", "ulimit", "kill",
                         "du", "stat", "pdfinfo", "identify", "aws", "gsutil", "gcloud", "az", "scp", "nc", "ncat",
-                        "mail", "sendmail", "mktemp", "touch", "mkdir", "rm", "rmdir", "chmod", "chown",
-                        "export", "local", "declare", "typeset", "readonly", "sponge", "split", "csplit"})
+                        "mail", "sendmail", "mktemp", "touch", "mkdir", "rm", "rmdir", "chmod", "chown", "diffstat",
+                        "export", "local", "declare", "typeset", "readonly", "sponge", "csplit"})
 _WRAPPERS = frozenset({"sudo", "env", "time", "nohup", "nice", "command", "exec", "builtin", "stdbuf", "timeout",
                        "ionice", "doas", "caffeinate", "watch", "chronic", "unbuffer", "nocache", "flock", "setsid",
                        "chrt", "taskset", "strace", "ltrace", "busybox", "toybox", "script", "faketime"})
@@ -102,6 +102,8 @@ def run(argv: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
         return archives.run(name, args, env, ctx, stdin)
     if name in converters.PROGRAMS:
         return converters.run(name, args, env, ctx, stdin)
+    if name in derive.PROGRAMS:
+        return derive.run(name, args, env, stdin)
     if name in _CONSUMERS:
         return Stream()
     if name in _DUMPERS:
@@ -123,8 +125,6 @@ def run(argv: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
         for target in operands(args):
             _write(env, ctx, target, Stream(stdin.named("tee"), stdin.text))
         return Stream(stdin.named("tee"), stdin.text)
-    if name == "diff":
-        return _diff(args, env, stdin)
     if name == "git":
         from boundread.guard.shell import gitcmds
 
@@ -342,18 +342,6 @@ def _copy(name: str, args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stre
         else:
             stream = read_file(env, source, name) if source != "-" else Stream(stdin.named(name), stdin.text)
         _write(env, ctx, where, stream)
-    return Stream()
-
-
-def _diff(args: list[str], env: Env, stdin: Stream) -> Stream:
-    names = operands(args, frozenset({"-U", "-C", "-W", "-x", "-X", "-I", "-F", "-L", "--label"}))
-    text = any(arg in ("-a", "--text") or (arg.startswith("-") and not arg.startswith("--") and "a" in arg)
-               for arg in args)
-    if any(arg in ("-q", "--brief", "-s") for arg in args):
-        return Stream()
-    nulls = [n for n in names if env.path(n) == "/dev/null"]
-    if text or nulls:
-        return files(env, [n for n in names if n not in nulls and n != "-"], "diff")
     return Stream()
 
 
