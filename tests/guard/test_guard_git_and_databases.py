@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from boundread.guard import check_command
-from boundread.guard.shell import outputs
+from boundread.guard.shell import madeup
 
 
 @pytest.fixture(scope="module")
@@ -114,10 +114,10 @@ def test_the_database_is_never_written(work: Path) -> None:
 
 
 def test_a_made_up_output_has_a_reason_of_its_own() -> None:
-    flow = outputs.flow(3_000_000, "every row of app.db", "sqlite3 app.db 'select * from t limit 50'", "sqlite3")
-    text = outputs.reason(flow[0], "sqlite3 app.db .dump")
+    flow = madeup.flow(3_000_000, "every row of app.db", "sqlite3 app.db 'select * from t limit 50'", "sqlite3")
+    text = madeup.reason(flow[0], "sqlite3 app.db .dump")
     assert text is not None and "about 3.0 MB" in text and "sqlite3 app.db 'select * from t limit 50'" in text
-    assert outputs.reason("/work/big.log", "cat") is None
+    assert madeup.reason("/work/big.log", "cat") is None
 
 
 def test_git_is_run_without_the_programs_its_config_names(tmp_path: Path) -> None:

@@ -4,7 +4,7 @@ A ``.dump`` prints every row of the tables it names (all of them by default); a 
 however many rows that is. Both are sized on the database itself, opened read-only and immutable (nothing is
 written, no lock is taken) with a deadline inside the check's: the rows a query returns (``count(*)`` of it)
 times the length of its first rows as the client prints them. Over the cap it is a made-up output
-(outputs.py), refused unless a bound follows, with a ``LIMIT`` form to run instead. A query that does not finish
+(madeup.py), refused unless a bound follows, with a ``LIMIT`` form to run instead. A query that does not finish
 in time is taken as big. Anything else (``.tables``, ``.schema``, a write) prints no table, or is not modelled.
 """
 
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 
-from boundread.guard.shell import outputs
+from boundread.guard.shell import madeup
 from boundread.guard.shell.state import UNKNOWN, Env, Stream, small_text
 
 TYPE_CHECKING = False
@@ -111,14 +111,14 @@ def statements(env: Env, ctx: Ctx, database: str, commands: list[str], program: 
     if found is None:
         return Stream()
     size, what, table = found
-    if size <= outputs.OUTPUT_MAX:
+    if size <= madeup.OUTPUT_MAX:
         return Stream()
     from boundread.guard.reason import quote
 
     instead = f"sqlite3 {quote(database)} {quote(f'select * from {table} limit 50')}"
     what = f"{what} of {database}"
-    outputs.say(ctx, size, what, instead, program)
-    return Stream([outputs.flow(size, what, instead, program)])
+    madeup.say(ctx, size, what, instead, program)
+    return Stream([madeup.flow(size, what, instead, program)])
 
 
 def _split(commands: list[str]) -> list[str]:

@@ -5,7 +5,7 @@ made: ``diff``, ``show``, ``log``, ``whatchanged`` and ``format-patch --stdout``
 pager, no external diff or textconv, no optional locks) and their stdout counted up to ``OUTPUT_MAX`` with a
 deadline inside the check's - cut as soon as it is past; a ``blame`` prints each line of its file with a
 prefix, so it is the file's size; an ``archive`` is the blobs it holds (``git ls-tree -l``). Over the cap it is a
-made-up output (outputs.py), refused unless a bound follows, with the bounded form to run instead. A git that
+made-up output (madeup.py), refused unless a bound follows, with the bounded form to run instead. A git that
 does not answer in time is taken as it was before: an unknown program.
 """
 
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import os
 
-from boundread.guard.shell import gitrun, outputs
+from boundread.guard.shell import gitrun, madeup
 from boundread.guard.shell.reads import files
 from boundread.guard.shell.state import UNKNOWN, Env, Stream
 
@@ -73,8 +73,8 @@ def _counted(where: Env, ctx: Ctx, kept: list[str], sub: str, rest: list[str], s
         return Stream()  # writes its output to a file (`format-patch -o`, `diff --output=F`)
     if sub == "format-patch" and "--stdout" not in rest:
         return Stream()  # one file per patch, names on stdout
-    counted = gitrun.count(where.cwd, [*kept, sub, *rest], outputs.OUTPUT_MAX, ctx.deadline)
-    if counted is None or counted <= outputs.OUTPUT_MAX:
+    counted = gitrun.count(where.cwd, [*kept, sub, *rest], madeup.OUTPUT_MAX, ctx.deadline)
+    if counted is None or counted <= madeup.OUTPUT_MAX:
         return Stream()
     paths = _paths(rest)
     path = paths[0] if paths else "PATH"
@@ -96,8 +96,8 @@ def _counted(where: Env, ctx: Ctx, kept: list[str], sub: str, rest: list[str], s
 
 def _big(ctx: Ctx, size: int, what: str, instead: list[str], shown: str) -> Stream:
     text = "  or  ".join(instead)
-    outputs.say(ctx, size, what, text, shown)
-    return Stream([outputs.flow(size, what, text, shown)])
+    madeup.say(ctx, size, what, text, shown)
+    return Stream([madeup.flow(size, what, text, shown)])
 
 
 def _paths(rest: list[str]) -> list[str]:
@@ -115,11 +115,11 @@ def _blame(where: Env, ctx: Ctx, rest: list[str], shown: str) -> Stream:
     try:
         size = os.path.getsize(path)
         with open(path, "rb") as fh:
-            lines = fh.read(outputs.OUTPUT_MAX * 8).count(b"\n")
+            lines = fh.read(madeup.OUTPUT_MAX * 8).count(b"\n")
     except OSError:
         return Stream()
     total = size + lines * _BLAME_PREFIX
-    if total <= outputs.OUTPUT_MAX:
+    if total <= madeup.OUTPUT_MAX:
         return Stream()
     from boundread.guard.reason import quote
 
@@ -137,7 +137,7 @@ def _archive(where: Env, ctx: Ctx, kept: list[str], rest: list[str], shown: str)
         return Stream()
     size = gitrun.tree_size(where.cwd, [*kept, "ls-tree", "-r", "-l", operands[0], "--", *operands[1:]],
                             ctx.deadline)
-    if size is None or size <= outputs.OUTPUT_MAX:
+    if size is None or size <= madeup.OUTPUT_MAX:
         return Stream()
     return _big(ctx, size, "the files of the archive", [f"git archive {operands[0]} | tar -t",
                                                        f"git show {operands[0]}:PATH | head -n 200"], shown)
