@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 
 from boundread.guard import bounds
-from boundread.guard.shell import archives, builtin, converters, databases, derive, greps, summaries
+from boundread.guard.shell import archives, builtin, converters, databases, derive, editors, greps, summaries
 from boundread.guard.shell.reads import STDIN_NAMES, bounded, files, operands, write
 from boundread.guard.shell.state import (
     FANOUT,
@@ -104,6 +104,8 @@ def run(argv: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
         return converters.run(name, args, env, ctx, stdin)
     if name in derive.PROGRAMS:
         return derive.run(name, args, env, stdin)
+    if name in editors.PROGRAMS:
+        return editors.run(name, args, env, stdin)
     if name in _CONSUMERS:
         return Stream()
     if name in _DUMPERS:
