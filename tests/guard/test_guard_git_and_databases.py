@@ -70,6 +70,9 @@ DUMPS = [
     ("sqlite3 app.db <<< 'select * from events;'", "select * from events limit 50"),
     ("printf '.headers on\\nselect * from events;\\n' | sqlite3 app.db", "select * from events limit 50"),
     ("litecli app.db -e 'select * from events'", "select * from events limit 50"),
+    ("sqlite-utils rows app.db events", "select * from events limit 50"),
+    ("python3 -m sqlite3 app.db 'select * from events'", "select * from events limit 50"),
+    ("sqlite3 app.db '.output stdout' .dump", "select * from events limit 50"),
 ]
 
 EVERYDAY = [
@@ -91,6 +94,9 @@ EVERYDAY = [
     "sqlite3 app.db 'select * from events' | head -n 20",
     "sqlite3 small.db .dump",
     "sqlite3 app.db .tables",
+    "sqlite3 app.db '.output /tmp/boundread-test.sql' .dump",
+    "sqlite-utils rows app.db events --limit 20",
+    "sqlite-utils tables app.db",
 ]
 
 

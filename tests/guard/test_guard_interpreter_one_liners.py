@@ -1,7 +1,8 @@
 """Interpreter one-liners: code that opens, reads or converts a named file and prints it is a dump of it; the
 same code printing an aggregate or a slice (len, sum, Counter, [:N], .slice(0, N), readline) is not.
 
-Files are made in the test: a 400 KB log, a small text, a Word document, a SQLite database with a big table.
+Files are made in the test: a 400 KB log (one line in 8,000 an ERROR), a small text, a CSV and a JSON file over
+the cap, a Word document, a SQLite database with a big table.
 """
 
 from __future__ import annotations
@@ -19,8 +20,11 @@ def work(tmp_path_factory: pytest.TempPathFactory) -> Path:
     import docx
 
     root = tmp_path_factory.mktemp("interp")
-    (root / "big.log").write_text("2024-01-01 INFO worker-3 something happened here\n" * 8000)  # ~400 KB
+    (root / "big.log").write_text("2024-01-01 INFO worker-3 something happened here\n" * 8000
+                                  + "2024-01-01 ERROR worker-3 it broke\n")  # ~400 KB
     (root / "small.txt").write_text("a few lines\n" * 10)
+    (root / "big.csv").write_text("id,kind,value\n" + "".join(f"{n},click,{n * 7}\n" for n in range(30_000)))
+    (root / "big.json").write_text('{"items": [' + ",".join(f'{{"id": {n}}}' for n in range(40_000)) + "]}")
     document = docx.Document()
     for number in range(50):
         document.add_paragraph(f"paragraph {number}")
@@ -53,11 +57,15 @@ DUMPS = [
     # perl/ruby line loops that print (nearly) every line
     "perl -lne print big.log",
     "perl -ne 'print unless /ERROR/' big.log",
+    "perl -ne 'print if /INFO/' big.log",  # nine lines in ten: judged as grep INFO is, from a sample
+    "cat big.log | ruby -ne 'print if /info/i'",
     "deno eval \"console.log(Deno.readTextFileSync('big.log'))\"",
     # converters
     "python3 -c \"import docx; print('\\n'.join(p.text for p in docx.Document('report.docx').paragraphs))\"",
     "python3 - <<'EOF'\nimport docx\nfor p in docx.Document('report.docx').paragraphs:\n    print(p.text)\nEOF",
     "python3 -c \"import zipfile; print(zipfile.ZipFile('report.docx').read('word/document.xml').decode())\"",
+    "python3 -c \"import json; print(json.dumps(json.load(open('big.json')), indent=2))\"",
+    "python3 -c \"import pandas as pd; print(pd.read_csv('big.csv').to_string())\"",
     # SQLite from code
     "python3 -c \"import sqlite3; [print(r) for r in sqlite3.connect('app.db').execute('SELECT * FROM events')]\"",
     "python3 -c \"import sqlite3; print('\\n'.join(sqlite3.connect('app.db').iterdump()))\"",
@@ -79,6 +87,9 @@ EVERYDAY = [
     "node -e \"console.log(require('fs').readFileSync('big.log','utf8').split('\\n').length)\"",
     "node -e \"console.log(require('fs').readFileSync('big.log','utf8').slice(0, 3000))\"",
     "perl -ne 'print if /ERROR/' big.log",
+    "perl -ne 'next unless /ERROR/; print' big.log",
+    "python3 -c \"import pandas as pd; print(pd.read_csv('big.csv'))\"",  # a frame prints its first and last rows
+    "python3 -c \"import json; print(json.load(open('big.json')).keys())\"",
     "python3 -c \"import sqlite3; "
     "print(sqlite3.connect('app.db').execute('select * from events limit 5').fetchall())\"",
     "python3 -c \"import sqlite3; print(sqlite3.connect('app.db').execute('select * from settings').fetchall())\"",

@@ -30,9 +30,12 @@ _READ_ALL = re.compile(
     r"fileinput|mmap|:read\(|"
     r"Document\(|PdfReader\(|PdfFileReader\(|fitz\.open\(|pymupdf\.open\(|extract_text\(|pdfplumber\.open\(|"
     r"load_workbook\(|open_workbook\(|csv\.(reader|DictReader)\(|ZipFile\(|TarFile|tarfile\.open\(|"
-    r"read\.(csv|csv2|table|delim)\(|readRDS\(|fromJSON\(|read_xlsx?\(")
+    r"read\.(csv|csv2|table|delim)\(|readRDS\(|fromJSON\(|read_xlsx?\(|Presentation\(|docx2txt|textract|"
+    r"mammoth|tabula|camelot|MarkItDown|pymupdf4llm|\bpartition\w*\(|read_epub\(|BeautifulSoup\(|rtf_to_text|"
+    r"pyexcel|docx2python|pdftotext\.PDF|PdfDocument\(|ezodf|json\.load\(|yaml\.(safe_|full_)?load\(|"
+    r"tomllib\.load\(|JSON\.parse\(|\.parse\(\s*['\"]")
 _PRINTS = re.compile(r"\bprint|\bputs\b|\bsay\b|stdout|console\.log|\becho\b|\bpp?\(|(?:^|[{;])\s*pp?\s|"
-                     r"readfile\(|fpassthru|\.pipe\(|copy_stream|\bwrite\(|\bcat\(|\bio\.write|\bdisplay\(")
+                     r"readfile\(|fpassthru|pprint\(|writeLines\(|\.pipe\(|copy_stream|\bwrite\(|\bcat\(|\bio\.write|\bdisplay\(")
 #: What makes a printing statement print less than the file: an aggregate, a slice, a line at a time.
 _REDUCED = re.compile(
     r"\blen\(|\bsum\(|\bCounter\(|\.count\(|\bcount\(|\.length\b|\.size\b|\bmax\(|\bmin\(|(?<!\.)\bany\(|(?<!\.)\ball\(|"
@@ -40,7 +43,13 @@ _REDUCED = re.compile(
     r"\[\s*:\s*-?\d+\s*\]|\[\s*-\d+\s*:\s*\]|\[\s*\d+\s*:\s*-?\d+\s*\]|\.slice\(\s*-?\d|\.substring\(|"
     r"\.substr\(|islice\(|\.readline\(\s*\)|\.head\(|\.tail\(|\bhead\(|\btail\(|\.nunique\(|\.describe\(|"
     r"\.info\(|\.columns\b|\.sheetnames\b|\.dtypes\b|\bhashlib\b|\.hexdigest\(|\bmd5\b|\bsha\d+\b|"
-    r"\blimit\s+\d+|\.fetchone\(|\.fetchmany\(", re.IGNORECASE)
+    r"\blimit\s+\d+|\.fetchone\(|\.fetchmany\(|\.keys\(", re.IGNORECASE)
+#: Data-frame readers (pandas, polars): printing a frame shows its first and last rows only...
+_FRAMES = re.compile(r"\b(pd|pl|pandas|polars)\.read_\w+\(|\bread_(csv|excel|json|table|parquet)\(")
+#: ... unless it is printed in full: as text, as records, row by row, or with the row limit lifted.
+_FULL_FRAME = re.compile(r"to_string\(|to_csv\(|to_markdown\(|to_json\(|to_dict\(|to_html\(|to_records\(|"
+                         r"\.values\b|tolist\(|iterrows|itertuples|max_rows|set_option|set_tbl_rows|write_csv\(|"
+                         r"to_numpy\(|\.rows\(|to_dicts\(|iter_rows\(")
 _STDIN_PRINTED = re.compile(
     r"(print|write|puts|console\.log|say|echo)\s*\(?\s*(sys\.stdin|process\.stdin|STDIN|<>|<STDIN>|\$stdin|\$_|"
     r"line|l|data|content|chunk|text|buf|s|input\(\))\b|copyfileobj\(\s*sys\.stdin|stdin\.pipe\(|"
@@ -71,8 +80,13 @@ def prints(name: str, code: str, flags: str, operands: list[str], env: Env, ctx:
     selective = re.search(r"\bif\b|\bnext\s+unless\b|\bEND\b|\blast\b|\bexit\b|\$\.", code) is not None
     every_line = line_loop and ("p" in flags or (re.search(r"\b(print|say|puts)\b", code) is not None
                                                  and not selective))
+    matched = _line_filter(code) if line_loop and "p" not in flags else None
+    if matched is not None:  # `perl -ne 'print if /ERROR/'`: the lines that match, as grep prints them
+        return _filtered(name, code, matched, [o for o in operands if o != "-"], env, stdin)
     node_print = name.startswith(("node", "bun", "deno")) and "p" in flags
     whole = _prints_whole(code) or node_print
+    if whole and not node_print and _frames_only(code):
+        whole = False  # `print(pd.read_csv(f))`: pandas shows 10 rows and 10, polars 10
     if every_line:
         out.add(files(env, [o for o in operands if o != "-"], name))
     elif whole and (_READ_ALL.search(code) or node_print):
@@ -86,6 +100,41 @@ def prints(name: str, code: str, flags: str, operands: list[str], env: Env, ctx:
     if stdin.flows and ((every_line and not operands) or (_STDIN.search(code) and _STDIN_PRINTED.search(code))):
         out.flows.extend(stdin.named(name))
     return out
+
+
+_FILTER = re.compile(r"^\s*(?:(?:print|say|puts)(?:\s+\$_)?\s+(if|unless)|next\s+(if|unless))\s+(?:\$_\s*=~\s*)?"
+                     r"/((?:[^/\\\n]|\\.){1,1024})/([a-z]*)\s*(?:;\s*(?:print|say|puts)(?:\s+\$_)?)?\s*;?\s*$")
+
+
+def _line_filter(code: str) -> tuple[str, bool, bool] | None:
+    """(the pattern, inverted, ignoring case) of a line loop that prints the lines a regex picks: ``print if /RE/``,
+    ``print unless /RE/``, ``next unless /RE/; print``; None for any other code."""
+    found = _FILTER.match(code)
+    if found is None or (found.group(2) and not re.search(r";\s*(print|say|puts)", code)):
+        return None
+    keep, skip = found.group(1), found.group(2)
+    invert = keep == "unless" if keep else skip == "if"
+    return found.group(3), invert, "i" in found.group(4)
+
+
+def _filtered(name: str, code: str, matched: tuple[str, bool, bool], names: list[str], env: Env,
+              stdin: Stream) -> Stream:
+    """The lines a perl or ruby line loop prints, as a grep's matches (decide estimates them from a sample)."""
+    from boundread.guard import bounds
+    from boundread.guard.shell.reads import bounded, files
+
+    pattern, invert, fold = matched
+    words = f"{name} -ne {code.strip()!r}"
+    bound = bounds.Bound(bounds.MATCHES, 0, words=words if len(words) <= 80 else words[:77] + "...",
+                         grep=bounds.Grep((pattern,), "perl", ignore_case=fold, invert=invert))
+    return files(env, names, name, bound) if names else bounded(stdin, bound, name)
+
+
+def _frames_only(code: str) -> bool:
+    """Are all the code's reads data-frame reads, printed as frames (truncated), not in full?"""
+    if _FULL_FRAME.search(code) or not _FRAMES.search(code):
+        return False
+    return all(_FRAMES.search(code[max(0, hit.start() - 8):hit.end() + 40]) for hit in _READ_ALL.finditer(code))
 
 
 def _prints_whole(code: str) -> bool:

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from boundread.guard.shell.state import Ctx
 
 #: The database clients this module judges.
-PROGRAMS = frozenset({"sqlite3", "litecli"})
+PROGRAMS = frozenset({"sqlite3", "litecli", "sqlite-utils"})
 #: sqlite3's options that take a value.
 _VALUES = frozenset({"-separator", "-newline", "-nullvalue", "-cmd", "-init", "-vfs", "-maxsize", "-mmap",
                      "-lookaside", "-pagecache", "-heap", "-A", "--separator", "--newline", "--nullvalue", "--cmd",
@@ -34,11 +34,13 @@ SECONDS = 0.3
 #: Rows sampled for the printed length of a row.
 _SAMPLE = 50
 _HEADER = b"SQLite format 3\x00"
+_SQL_WORDS = frozenset({"select", "with", "values"})
 
 
 def run(name: str, args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
     """The stdout of a database client: the tables and query results it prints, sized on the database."""
-    database, commands = _litecli(args) if name == "litecli" else _sqlite3(args)
+    database, commands = _litecli(args) if name == "litecli" else _utils(args) if name == "sqlite-utils" \
+        else _sqlite3(args)
     if not database or UNKNOWN in database:
         return Stream()
     if not commands:  # `sqlite3 app.db <<< 'select ...'`, `printf '.dump' | sqlite3 app.db`
@@ -65,6 +67,24 @@ def _sqlite3(args: list[str]) -> tuple[str, list[str]]:
             operands.append(arg)
         k += 1
     return (operands[0] if operands else ""), first + operands[1:]
+
+
+def _utils(args: list[str]) -> tuple[str, list[str]]:
+    """sqlite-utils: ``rows DB TABLE`` (all of them unless ``--limit``), ``query DB SQL`` (also ``DB SQL``),
+    ``dump DB``; its other commands print no rows."""
+    if any(arg in ("--limit", "--offset") or arg.startswith("--limit=") for arg in args):
+        return "", []
+    words = [arg for arg in args if not arg.startswith("-")]
+    sub, rest = (words[0], words[1:]) if words else ("", [])
+    if sub == "rows" and len(rest) >= 2:
+        return rest[0], [f'select * from "{_quoted(rest[1])}"']
+    if sub == "query" and len(rest) >= 2:
+        return rest[0], rest[1:2]
+    if sub == "dump" and rest:
+        return rest[0], [".dump"]
+    if sub not in ("rows", "query", "dump") and rest and _SQL_WORDS.intersection(rest[0].lower().split()[:1]):
+        return sub, rest[:1]  # `sqlite-utils app.db "select ..."`: query is the default command
+    return "", []
 
 
 def _litecli(args: list[str]) -> tuple[str, list[str]]:
@@ -99,7 +119,7 @@ def statements(env: Env, ctx: Ctx, database: str, commands: list[str], program: 
     for line in _split(commands):
         words = line.split()
         head = words[0].lower() if words else ""
-        if head in (".output", ".once", ".o"):
+        if head in (".output", ".once", ".o") and words[1:] not in ([], ["stdout"], ["/dev/stdout"]):
             break  # what follows goes to a file
         if head == ".dump":
             wanted.extend(("", table.strip("'\"")) for table in words[1:]) if words[1:] else wanted.append(("", "*"))

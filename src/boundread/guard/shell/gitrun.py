@@ -13,9 +13,9 @@ from __future__ import annotations
 import os
 
 #: Seconds one git run may take, at most.
-SECONDS = 0.6
+SECONDS = 0.7
 #: Seconds kept for the rest of the check after git.
-_MARGIN = 0.25
+_MARGIN = 0.2
 _SAFE = ("-c", "core.fsmonitor=false", "-c", "core.pager=cat", "-c", "diff.external=", "-c",
          "core.untrackedCache=false", "-c", "log.showSignature=false", "--no-pager")
 #: Options a printer is not run with: each runs a program the config names.

@@ -53,6 +53,10 @@ def interpreter(name: str, args: list[str], env: Env, ctx: Ctx, stdin: Stream) -
             k += 1
         elif code is None and not operands and arg == "-m":
             module = args[k + 1] if k + 1 < len(args) else ""
+            if module == "sqlite3":  # Python 3.12's sqlite3 command line
+                from boundread.guard.shell import databases
+
+                return databases.run("sqlite3", args[k + 2:], env, ctx, stdin)
             if module in ("json.tool", "base64", "quopri", "uu", "zipfile", "tarfile", "gzip"):
                 names = [a for a in args[k + 2:] if not a.startswith("-")]
                 if module in ("json.tool", "base64", "quopri"):
