@@ -41,3 +41,48 @@ def test_a_device_or_a_fifo_printed_without_a_byte_bound_is_denied(command: str,
 ])
 def test_a_bounded_or_harmless_device_read_is_allowed(command: str, folder: Path) -> None:
     assert _reason(command, folder) is None, command
+
+
+@pytest.mark.parametrize(("command", "bounded"), [
+    ("docker logs web", "docker logs --tail 200 web"),
+    ("docker container logs api", "docker logs --tail 200 api"),
+    ("podman logs web", "podman logs --tail 200 web"),
+    ("docker compose logs", "docker compose logs --tail 200"),
+    ("docker-compose logs api", "docker-compose logs --tail 200 api"),
+    ("kubectl logs deploy/api", "kubectl logs --tail=200 deploy/api"),
+    ("kubectl -n prod logs -l app=web --all-containers", "--tail=200"),
+    ("journalctl --no-pager", "journalctl -n 200 --no-pager"),
+    ("journalctl -u nginx -o json", "journalctl -n 200 --no-pager"),
+    ("ssh prod journalctl --no-pager", "ssh prod journalctl -n 200 --no-pager"),
+    ("docker logs --tail all web | sort", "docker logs --tail 200 web"),
+])
+def test_a_log_with_no_bound_is_denied_with_the_bounded_command(command: str, bounded: str, folder: Path) -> None:
+    reason = _reason(command, folder)
+    assert reason is not None, command
+    assert bounded in reason
+
+
+@pytest.mark.parametrize(("command", "bounded"), [
+    ("ssh prod cat /var/log/syslog", "ssh prod 'tail -n 200 /var/log/syslog'"),
+    ("ssh prod 'zcat /var/log/syslog.2.gz'", "ssh prod 'wc -c /var/log/syslog.2.gz'"),
+    ("docker exec web cat /var/log/app.log", "docker exec web 'tail -n 200 /var/log/app.log'"),
+    ("docker exec -it db cat /var/lib/data/dump.sql", "docker exec db 'grep -m 200 PATTERN /var/lib/data/dump.sql'"),
+    ("kubectl exec api-7d9f -- cat /srv/data/export.csv", "kubectl exec api-7d9f 'tail -n 200"),
+])
+def test_a_log_or_data_file_elsewhere_printed_whole_is_denied(command: str, bounded: str, folder: Path) -> None:
+    reason = _reason(command, folder)
+    assert reason is not None, command
+    assert bounded in reason
+
+
+@pytest.mark.parametrize("command", [
+    "docker logs -n 100 api", "docker logs --since 10m web", "docker logs --tail=50 web", "kubectl get pods",
+    "kubectl logs --tail=100 deploy/api", "kubectl logs api-7d9f --since=5m --tail 200",
+    "journalctl -u nginx -n 50 --no-pager", "journalctl -n50", "journalctl --since '10 min ago' -n 200 --no-pager",
+    "docker logs web | grep -c ERROR", "docker logs web 2>&1 | tail -n 100", "docker logs web > /tmp/web.log",
+    "ssh prod 'tail -n 50 /var/log/syslog'", "ssh prod 'df -h'", "ssh prod cat /etc/nginx/nginx.conf",
+    "ssh prod 'grep -c ERROR /var/log/app.log'", "docker ps", "docker exec web ls /var/log",
+    "docker exec web cat /etc/hostname", "kubectl describe pod api-7d9f",
+])
+def test_a_bounded_log_or_a_small_file_elsewhere_is_allowed(command: str, folder: Path) -> None:
+    assert _reason(command, folder) is None, command

@@ -348,9 +348,15 @@ def _within_caps(found: tuple[Bound, ...], cfg: GuardConfig) -> bool:
 
 def _remote_verdict(where: str, program: str, found: tuple[Bound, ...], cfg: GuardConfig) -> Decision:
     """A file on another host (``host:path``), printed here: it cannot be looked at, so its name decides -
-    a kind in ``deny_kinds`` (or an image) is refused unless a bound within the caps holds."""
+    a kind in ``deny_kinds`` (or an image) is refused unless a bound within the caps holds; so is a log with no
+    bound (``docker logs web``, ``journalctl``, ``ssh host cat /var/log/syslog``): its size is unknown, and big."""
     if _within_caps(found, cfg):
         return Decision(ALLOW, rule="remote-bounded", path=where)
+    from boundread.guard import remotes
+
+    unbounded = remotes.unbounded(where, program)
+    if unbounded is not None:
+        return Decision(DENY, unbounded, rule="remote-unbounded", path=where)
     host, _, path = where.partition(":")
     kind = sniff.kind_from_name(path)
     if kind is None or (kind not in cfg.deny_kinds and kind != sniff.IMAGE):
