@@ -93,10 +93,8 @@ def check(call: Call, cfg: GuardConfig) -> Decision | None:
 
     if call.action == READ or call.tool.lower() in _READS:
         return None
-    texts = _texts(call.tool_input)
-    if call.action == COMMAND:
-        texts.append(call.command)
-    if not texts:
+    texts = [call.command] if call.action == COMMAND else _texts(call.tool_input)  # not a Bash call's description
+    if not any(texts):
         return None
     from boundread.budget.selfwords import suspect
 
