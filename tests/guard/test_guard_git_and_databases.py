@@ -1,8 +1,8 @@
 """Git's printers and the database clients are judged by what they print, sized where it is made.
 
 A repository made in the test: a 600 KB JSON file committed, then rewritten (a big ``git diff``), and one line of
-a small source file changed. A SQLite database with a big table and a small one. Big outputs are refused with the
-bounded form to run; small ones, and big ones cut by a bound, are allowed.
+a small source file changed. A SQLite database with a big table and a small one, a CSV over the cap. Big outputs
+are refused with the bounded form to run; small ones, and big ones cut by a bound, are allowed.
 """
 
 from __future__ import annotations
@@ -43,6 +43,7 @@ def work(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (repo / "src" / "app.py").write_text(app.replace("return 3\n", "return 33\n"))
     run("commit", "-q", "-am", "fix handler 3")
     (repo / "data" / "fixtures.json").write_text(json.dumps([{"id": n, "v": n * 7} for n in range(20_000)], indent=1))
+    (root / "big.csv").write_text("id,kind\n" + "".join(f"{n},click\n" for n in range(40_000)))
     with sqlite3.connect(root / "app.db") as db:
         db.execute("create table events (id integer primary key, kind text, payload text)")
         db.executemany("insert into events values (?, ?, ?)",
@@ -73,6 +74,8 @@ DUMPS = [
     ("sqlite-utils rows app.db events", "select * from events limit 50"),
     ("python3 -m sqlite3 app.db 'select * from events'", "select * from events limit 50"),
     ("sqlite3 app.db '.output stdout' .dump", "select * from events limit 50"),
+    ("sqlite3 'file:app.db?mode=ro' 'select * from events'", "select * from events limit 50"),
+    ("duckdb -csv -c \"select * from 'big.csv'\"", "big.csv"),
 ]
 
 EVERYDAY = [
@@ -97,6 +100,8 @@ EVERYDAY = [
     "sqlite3 app.db '.output /tmp/boundread-test.sql' .dump",
     "sqlite-utils rows app.db events --limit 20",
     "sqlite-utils tables app.db",
+    "duckdb -c \"select * from 'big.csv'\"",  # its default mode shows 40 rows
+    "duckdb -csv -c \"select kind, count(*) from 'big.csv' group by kind\"",
 ]
 
 

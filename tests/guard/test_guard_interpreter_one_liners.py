@@ -86,6 +86,7 @@ EVERYDAY = [
     "python3 -c \"import os; os.system('wc -l big.log')\"",
     "node -e \"console.log(require('fs').readFileSync('big.log','utf8').split('\\n').length)\"",
     "node -e \"console.log(require('fs').readFileSync('big.log','utf8').slice(0, 3000))\"",
+    "node -p \"require('fs').readFileSync('big.log','utf8').length\"",
     "perl -ne 'print if /ERROR/' big.log",
     "perl -ne 'next unless /ERROR/; print' big.log",
     "python3 -c \"import pandas as pd; print(pd.read_csv('big.csv'))\"",  # a frame prints its first and last rows

@@ -37,7 +37,7 @@ _READ_ALL = re.compile(
 _PRINTS = re.compile(r"\bprint|\bputs\b|\bsay\b|stdout|console\.log|\becho\b|\bpp?\(|(?:^|[{;])\s*pp?\s|"
                      r"readfile\(|fpassthru|pprint\(|writeLines\(|\.pipe\(|copy_stream|\bwrite\(|\bcat\(|\bio\.write|\bdisplay\(")
 #: What makes a printing statement print less than the file: an aggregate, a slice, a line at a time.
-_REDUCED = re.compile(
+REDUCED = re.compile(
     r"\blen\(|\bsum\(|\bCounter\(|\.count\(|\bcount\(|\.length\b|\.size\b|\bmax\(|\bmin\(|(?<!\.)\bany\(|(?<!\.)\ball\(|"
     r"\bset\(|most_common|\.shape\b|getsize|\bnrow\(|\bncol\(|\blength\(|\bdim\(|"
     r"\[\s*:\s*-?\d+\s*\]|\[\s*-\d+\s*:\s*\]|\[\s*\d+\s*:\s*-?\d+\s*\]|\.slice\(\s*-?\d|\.substring\(|"
@@ -83,7 +83,7 @@ def prints(name: str, code: str, flags: str, operands: list[str], env: Env, ctx:
     matched = _line_filter(code) if line_loop and "p" not in flags else None
     if matched is not None:  # `perl -ne 'print if /ERROR/'`: the lines that match, as grep prints them
         return _filtered(name, code, matched, [o for o in operands if o != "-"], env, stdin)
-    node_print = name.startswith(("node", "bun", "deno")) and "p" in flags
+    node_print = name.startswith(("node", "bun", "deno")) and "p" in flags and not REDUCED.search(code)
     whole = _prints_whole(code) or node_print
     if whole and not node_print and _frames_only(code):
         whole = False  # `print(pd.read_csv(f))`: pandas shows 10 rows and 10, polars 10
@@ -139,7 +139,7 @@ def _frames_only(code: str) -> bool:
 
 def _prints_whole(code: str) -> bool:
     """Does a statement of ``code`` print with no reducer in it? (A statement: to a ``;`` or a line's end.)"""
-    return any(_PRINTS.search(part) and not _REDUCED.search(part) for part in re.split(r"[;\n]", code))
+    return any(_PRINTS.search(part) and not REDUCED.search(part) for part in re.split(r"[;\n]", code))
 
 
 def _bind_argv(name: str, code: str, operands: list[str]) -> str:
@@ -162,7 +162,7 @@ def _commands(name: str, code: str, env: Env, ctx: Ctx) -> Stream:
     out = Stream()
     for match in list(_RUNS.finditer(code))[:16]:
         before = code[:match.start()]
-        if _REDUCED.search(before[max(before.rfind(";"), before.rfind("\n")) + 1:]):
+        if REDUCED.search(before[max(before.rfind(";"), before.rfind("\n")) + 1:]):
             continue  # `print(len(subprocess.check_output([...])))`
         rest = code[match.end():match.end() + 4200]
         listed = _LIST.match(rest)
@@ -189,10 +189,15 @@ def _sql(name: str, code: str, env: Env, ctx: Ctx) -> Stream:
     from boundread.guard.shell import databases
 
     queries = [lit.group(2) for lit in _LITERAL.finditer(code) if _SQL.match(lit.group(2))]
-    commands = [query for query in queries if not _REDUCED.search(query)] if _prints_whole(code) else []
+    commands = [query for query in queries if not REDUCED.search(query)] if _prints_whole(code) else []
     if "iterdump" in code and _prints_whole(code):
         commands.append(".dump")
     return databases.statements(env, ctx, found.group(2), commands, name) if commands else Stream()
+
+
+def literals(code: str) -> list[str]:
+    """The string literals of ``code`` that could name a file."""
+    return [found.group(2) for found in _LITERAL.finditer(code) if _looks_like_path(found.group(2))][:64]
 
 
 def _unescaped(text: str) -> str:

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from boundread.guard.shell.state import Ctx
 
 #: The database clients this module judges.
-PROGRAMS = frozenset({"sqlite3", "litecli", "sqlite-utils"})
+PROGRAMS = frozenset({"sqlite3", "litecli", "sqlite-utils", "duckdb"})
 #: sqlite3's options that take a value.
 _VALUES = frozenset({"-separator", "-newline", "-nullvalue", "-cmd", "-init", "-vfs", "-maxsize", "-mmap",
                      "-lookaside", "-pagecache", "-heap", "-A", "--separator", "--newline", "--nullvalue", "--cmd",
@@ -39,6 +39,8 @@ _SQL_WORDS = frozenset({"select", "with", "values"})
 
 def run(name: str, args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
     """The stdout of a database client: the tables and query results it prints, sized on the database."""
+    if name == "duckdb":
+        return _duckdb(args, env)
     database, commands = _litecli(args) if name == "litecli" else _utils(args) if name == "sqlite-utils" \
         else _sqlite3(args)
     if not database or UNKNOWN in database:
@@ -67,6 +69,27 @@ def _sqlite3(args: list[str]) -> tuple[str, list[str]]:
             operands.append(arg)
         k += 1
     return (operands[0] if operands else ""), first + operands[1:]
+
+
+#: duckdb's output modes that print every row (its default, duckbox, prints 40 at most).
+_DUCK_ALL = frozenset({"-csv", "-json", "-jsonlines", "-line", "-list", "-markdown", "-ascii", "-html", "-quote",
+                       "-tabs", "-table", "-box", "-column", "-separator", "-newline"})
+
+
+def _duckdb(args: list[str], env: Env) -> Stream:
+    """``duckdb -csv -c "select * from 'data.csv'"``: a query over a file prints the file's rows (in any mode but
+    its default, which shows 40) - unless it counts, aggregates or has a LIMIT. A ``.duckdb`` file's tables
+    are not sized."""
+    from boundread.guard.shell.codeprints import REDUCED, literals
+    from boundread.guard.shell.reads import files
+
+    sql = [args[k + 1] for k, arg in enumerate(args[:-1]) if arg in ("-c", "-s")]
+    sql += [arg for arg in args[1:] if not arg.startswith("-") and " " in arg and arg not in sql]
+    every = any(arg in _DUCK_ALL for arg in args) or any(".mode" in text or ".maxrows" in text for text in sql)
+    if not every or not sql or any(REDUCED.search(text) for text in sql):
+        return Stream()
+    return files(env, [name for text in sql for name in literals(text) if os.path.isfile(env.path(name))],
+                 "duckdb")
 
 
 def _utils(args: list[str]) -> tuple[str, list[str]]:
@@ -109,6 +132,8 @@ def _litecli(args: list[str]) -> tuple[str, list[str]]:
 def statements(env: Env, ctx: Ctx, database: str, commands: list[str], program: str) -> Stream:
     """What running ``commands`` (SQL and dot-commands, as the client's words or script) on ``database`` prints
     of its tables: a made-up output when that is big."""
+    if database.startswith("file:"):  # a URI filename: `sqlite3 'file:app.db?mode=ro'`
+        database = database[5:].split("?", 1)[0].removeprefix("//")
     path = env.path(database)
     if UNKNOWN in "".join(commands) or not _is_database(path):
         return Stream()
