@@ -159,3 +159,10 @@ def test_redirect_runs_the_bounded_grep_of_one_file(folder: Path) -> None:
 @pytest.mark.parametrize("command", ["grep INFO big.log | sort", "head -n 1000 logs/*.log", "grep -r INFO logs"])
 def test_redirect_cuts_what_it_cannot_bound_otherwise(command: str, folder: Path) -> None:
     assert _redirected(command, folder) == f"(\n{command}\n) | head -c 24000"
+
+
+def test_a_pattern_that_could_backtrack_for_ever_is_taken_by_its_literal_part() -> None:
+    """``(x+x+)+y`` on a long line of x takes exponential time in ``re``, which cannot be stopped: its literal."""
+    matcher = estimate.compile_spec(Grep(("(x+x+)+y",), "extended"))
+    assert matcher is not None and matcher.pattern == b"(?:x)"
+    assert matcher.search(b"x" * 5000) is not None

@@ -16,6 +16,7 @@ anywhere prints all of it. Only imported when a command greps: ``re`` costs star
 from __future__ import annotations
 
 import re
+from time import monotonic
 
 from boundread.guard.bounds import Grep
 
@@ -28,6 +29,11 @@ _CLASSES = {"alpha": "a-zA-Z", "digit": "0-9", "alnum": "a-zA-Z0-9", "upper": "A
             "space": " \\t\\n\\r\\f\\v", "blank": " \\t", "punct": "!-/:-@\\[-`{-~", "xdigit": "0-9A-Fa-f",
             "word": "\\w", "cntrl": "\\x00-\\x1f\\x7f", "print": " -~", "graph": "!-~"}
 _META = frozenset("\\.^$*+?()[]{}|")
+#: Seconds one file's estimate may take: past it, the lines not yet looked at are taken to match.
+SECONDS = 0.05
+#: A group that repeats and holds a repeat (``(a+)+``, ``(.*)*``): backtracking can take exponential time on one
+#: line, and ``re`` cannot be stopped, so such a pattern is replaced by its longest literal part.
+_NESTED = re.compile(r"\((?:[^()]*[*+}?])[^()]*\)\s*[*+{]")
 
 
 def printed(path: str, size: int, spec: Grep, compressed_size: int | None = None) -> int:
@@ -43,7 +49,8 @@ def printed(path: str, size: int, spec: Grep, compressed_size: int | None = None
     if not sampled:
         return 0
     prefix = (len(path.rsplit("/", 1)[-1]) + 1 if spec.names else 0) + (_NUMBER if spec.numbers else 0)
-    out = sum(_window_output(data, first, last, matcher, spec, prefix) for data, first, last in windows)
+    deadline = monotonic() + SECONDS
+    out = sum(_window_output(data, first, last, matcher, spec, prefix, deadline) for data, first, last in windows)
     return round(out * total / sampled)
 
 
@@ -74,6 +81,8 @@ def python_source(pattern: str, syntax: str) -> str:
     if syntax == "fixed":
         return re.escape(pattern)
     source = _translate(pattern, syntax)
+    if _NESTED.search(source):
+        return re.escape(_literal(pattern))
     try:
         re.compile(source)
     except (re.error, OverflowError, RecursionError):
@@ -192,7 +201,7 @@ def _gzip_windows(path: str) -> list[tuple[bytes, bool, bool]]:
 
 
 def _window_output(data: bytes, first: bool, last: bool, matcher: re.Pattern[bytes] | None, spec: Grep,
-                   prefix: int) -> int:
+                   prefix: int, deadline: float) -> int:
     """What the grep prints of the whole lines in one window (a cut line at an edge: only when it is long)."""
     lines = data.split(b"\n")
     if data.endswith(b"\n"):
@@ -203,7 +212,12 @@ def _window_output(data: bytes, first: bool, last: bool, matcher: re.Pattern[byt
     for cut in (head, tail):  # a long line the window cuts: one match anywhere prints it whole
         if cut is not None and len(cut) >= LONG_LINE:
             out += _matches_bytes(cut, matcher, prefix) if spec.only else len(cut) + prefix
-    passed = [_passes(line, matcher, spec) for line in lines]
+    passed: list[bool] = []
+    for at, line in enumerate(lines):
+        if at % 256 == 255 and monotonic() > deadline:  # out of time: the rest is taken to match
+            passed.extend([True] * (len(lines) - at))
+            break
+        passed.append(_passes(line, matcher, spec))
     if spec.only:
         return out + sum(_matches_bytes(line, matcher, prefix) for line, ok in zip(lines, passed, strict=True)
                          if ok and not spec.invert)
