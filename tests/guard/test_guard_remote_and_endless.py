@@ -86,3 +86,24 @@ def test_a_log_or_data_file_elsewhere_printed_whole_is_denied(command: str, boun
 ])
 def test_a_bounded_log_or_a_small_file_elsewhere_is_allowed(command: str, folder: Path) -> None:
     assert _reason(command, folder) is None, command
+
+
+@pytest.mark.parametrize("command", ["seq 100000000", "seq 1 10000000", "seq 0 2 100000000", "ssh prod seq 100000000"])
+def test_a_generator_over_the_cap_is_denied_with_the_bounded_form(command: str, folder: Path) -> None:
+    reason = _reason(command, folder)
+    assert reason is not None and "| head -n 100" in reason and "| wc -l" in reason
+
+
+@pytest.mark.parametrize("command", ["seq 1 100", "seq 10 -1 1", "seq 1 10000000 | wc -l",
+                                     "seq 1 1000000 | head -n 5", "for i in $(seq 1 6); do echo $i; done"])
+def test_a_small_or_bounded_generator_is_allowed(command: str, folder: Path) -> None:
+    assert _reason(command, folder) is None, command
+
+
+def test_yes_has_no_end_and_seq_its_size() -> None:
+    from boundread.guard.shell import generators
+
+    assert generators._size("yes", []) == generators.ENDLESS
+    assert generators._size("seq", ["1", "1000"]) == 1000 * 5
+    assert generators._size("seq", ["$N"]) is None
+    assert generators.run("seq", ["1", "3"]).text == "1\n2\n3\n"

@@ -354,7 +354,7 @@ def _remote_verdict(where: str, program: str, found: tuple[Bound, ...], cfg: Gua
         return Decision(ALLOW, rule="remote-bounded", path=where)
     from boundread.guard import remotes
 
-    unbounded = remotes.unbounded(where, program)
+    unbounded = remotes.unbounded(where, program, cfg.text_max_bytes)
     if unbounded is not None:
         return Decision(DENY, unbounded, rule="remote-unbounded", path=where)
     host, _, path = where.partition(":")

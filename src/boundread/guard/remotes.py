@@ -7,6 +7,7 @@ config file (``/etc/nginx/nginx.conf``, ``~/.bashrc``) is left to its name's kin
 
 from __future__ import annotations
 
+from boundread.guard.shell.generators import ENDLESS, GENERATED
 from boundread.guard.shell.remote import LOG
 from boundread.guard.shell.state import REMOTE_MARK
 
@@ -16,11 +17,13 @@ _DATA = (".log", ".sql", ".csv", ".tsv", ".json", ".jsonl", ".ndjson", ".xml", "
 _LOG_NAMES = ("syslog", "messages", "kern", "auth", "daemon", "access", "error", "catalina", "dmesg")
 
 
-def unbounded(where: str, program: str) -> str | None:
+def unbounded(where: str, program: str, cap: int) -> str | None:
     """The deny reason for a REMOTE use (``host:path``, printed by ``program``) whose output has no bound,
-    or None when its name gives no reason to think it big."""
+    or None when its name gives no reason to think it big; a generator's (``yes``, ``seq``) over ``cap``."""
     from boundread.guard.reason import OPENING
 
+    if GENERATED in where:
+        return _generated(where, program, cap)
     if LOG in where:
         source = where.replace(":" + LOG, "").replace(REMOTE_MARK, "")
         host, _, inner = source.partition(":") if REMOTE_MARK in where else ("", "", source)
@@ -38,6 +41,19 @@ def unbounded(where: str, program: str) -> str | None:
             "there, and a log or data file is usually megabytes, which floods the context.\n"
             f"Run instead:\n  {run} 'wc -c {path}'   (how big it is)\n  {run} 'tail -n 200 {path}'\n"
             f"  {run} 'grep -m 200 PATTERN {path}'\nThen read the part you need.")
+
+
+def _generated(where: str, program: str, cap: int) -> str | None:
+    """``yes`` (no end) or ``seq 100000000`` (900 MB): refused over the cap, with the bounded form."""
+    from boundread.guard.reason import OPENING
+    from boundread.units import human_bytes
+
+    size = int(where.rsplit(GENERATED, 1)[1])
+    if 0 <= size <= cap:
+        return None
+    much = "without end" if size == ENDLESS else f"about {human_bytes(size)}"
+    return (f"{OPENING} - `{program}` prints {much}, which floods the context (and the call may never end).\n"
+            f"Run instead, with a bound:\n  {program} | head -n 100\nor count what it makes: {program} | wc -l")
 
 
 def _big_by_name(path: str) -> bool:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 
 from boundread.guard import bounds
-from boundread.guard.shell import remote
+from boundread.guard.shell import generators, remote
 from boundread.guard.shell.reads import bounded, files
 from boundread.guard.shell.state import FANOUT, SMALL_SCRIPT, UNCHECKED, UNKNOWN, Env, Stream
 
@@ -38,14 +38,16 @@ _ANY_LINE = frozenset({"", ".*", "^", "$", ".", "^.*$", "^.*", ".*$", "\\|", "|"
                        "^\\s*", "[\\s\\S]", "[^\\n]*", "x*", "\\w*", "(?s).*", "^|$"})
 
 
-#: programs.py hands each name in GREPS to ``grep``; the log programs (remote.py) ride on that until programs.py
-#: dispatches to remote.run itself (a change asked of its owner, issue 19).
-GREPS = GREPS | remote.PROGRAMS
+#: programs.py hands each name in GREPS to ``grep``; the log programs (remote.py) and the generators (``seq``;
+#: ``yes`` is a dumper there) ride on that until programs.py dispatches to them itself (asked of its owner, issue 19).
+GREPS = GREPS | remote.PROGRAMS | generators.PROGRAMS
 
 
 def grep(name: str, args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
     if name in remote.PROGRAMS:
         return remote.run(name, args, env, ctx, stdin)
+    if name in generators.PROGRAMS:
+        return generators.run(name, args)
     family = "git" if name == "git-grep" else name if name in ("rg", "ag", "ack") else "grep"
     patterns, positional, letters, values = _parse(family, args)
     if any(ch in letters for ch in "clLq"):
