@@ -36,6 +36,10 @@ def work(tmp_path: Path) -> Path:
 
 
 def _payload(agent: str, tool: str, tool_input: dict[str, Any], cwd: Path) -> dict[str, Any]:
+    """A PreToolUse payload in ``agent``'s shape (tests/payloads has a captured one of each)."""
+    if agent == "cline":
+        return {"clineVersion": "3.36.0", "hookName": "PreToolUse", "workspaceRoots": [str(cwd)],
+                "preToolUse": {"toolName": tool, "parameters": tool_input}}
     if agent == "copilot":
         return {"timestamp": 1, "cwd": str(cwd), "toolName": tool, "toolArgs": json.dumps(tool_input)}
     if agent == "cursor":
@@ -56,9 +60,10 @@ def _check(agent: str, tool: str, tool_input: dict[str, Any], cwd: Path,
     if not out.strip():
         return ""
     body = json.loads(out)
-    if body.get("permission") == "allow" or body == {}:
+    if body.get("permission") == "allow" or body.get("cancel") is False or body == {}:
         return ""
     return str(body.get("reason") or body.get("agent_message") or body.get("permissionDecisionReason")
+               or body.get("errorMessage")
                or body.get("hookSpecificOutput", {}).get("permissionDecisionReason", ""))
 
 
@@ -103,6 +108,8 @@ REFUSED = [
     ("copilot", "create", {"path": ".github/hooks/hooks.json", "file_text": "{}"}, "Copilot's hooks"),
     ("copilot", "bash", {"command": "rm .claude/settings.json"}, "Claude Code's settings"),
     ("cursor", "Write", {"file_path": ".cursor/hooks.json", "contents": "{}"}, "Cursor's hooks"),
+    ("cline", "write_to_file", {"path": ".boundread.toml", "content": "[guard]\n"}, "boundread's project config"),
+    ("cline", "execute_command", {"command": "unset XDG_STATE_HOME; claude -p go"}, "XDG_STATE_HOME"),
 ]
 
 
@@ -148,6 +155,7 @@ ALLOWED = [
     ("gemini", "run_shell_command", {"command": "find ~ -name '*.pyc' -delete"}),
     ("gemini", "run_shell_command", {"command": "cp src/app.py ~/ && tar czf /tmp/a.tgz src && tar xzf /tmp/a.tgz"}),
     ("copilot", "edit", {"path": "src/app.py", "old_str": "hi", "new_str": "ho"}),
+    ("cline", "write_to_file", {"path": "src/hooks.json", "content": "{}"}),
 ]
 
 
