@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from boundread.guard import check_command
+from boundread.guard.shell import file_uses, madeup
 
 
 @pytest.fixture(scope="module")
@@ -112,8 +113,8 @@ def test_code_that_prints_a_count_or_a_slice_is_allowed(work: Path, command: str
 
 
 def test_a_query_refusal_names_a_limit(work: Path) -> None:
-    decision = check_command(
-        "python3 -c \"import sqlite3; print(sqlite3.connect('app.db').execute('select * from events').fetchall())\"",
-        cwd=work)
-    assert decision.decision == "deny"
-    assert "select * from events limit 50" in decision.reason
+    command = ("python3 -c \"import sqlite3; "
+               "print(sqlite3.connect('app.db').execute('select * from events').fetchall())\"")
+    assert check_command(command, cwd=work).decision == "deny"
+    made = [madeup.parse(use.path) for use in file_uses(command, work) if use.path.startswith(madeup.MARK)]
+    assert made and made[0] is not None and made[0][2] == "sqlite3 app.db 'select * from events limit 50'"

@@ -162,7 +162,6 @@ def statements(env: Env, ctx: Ctx, database: str, commands: list[str], program: 
 
     instead = f"sqlite3 {quote(database)} {quote(f'select * from {table} limit 50')}"
     what = f"{what} of {database}"
-    madeup.say(ctx, size, what, instead, program)
     return Stream([madeup.flow(size, what, instead, program)])
 
 

@@ -91,12 +91,11 @@ def _counted(where: Env, ctx: Ctx, kept: list[str], sub: str, rest: list[str], s
     else:
         what = "the history" if not any(arg in ("-p", "-u", "--patch") for arg in rest) else "the history's patches"
         instead = ["git log --oneline -20", f"git log -p -3 -- {path} | head -n 200"]
-    return _big(ctx, counted, what, instead, shown)
+    return _big(counted, what, instead, shown)
 
 
-def _big(ctx: Ctx, size: int, what: str, instead: list[str], shown: str) -> Stream:
+def _big(size: int, what: str, instead: list[str], shown: str) -> Stream:
     text = "  or  ".join(instead)
-    madeup.say(ctx, size, what, text, shown)
     return Stream([madeup.flow(size, what, text, shown)])
 
 
@@ -124,7 +123,7 @@ def _blame(where: Env, ctx: Ctx, rest: list[str], shown: str) -> Stream:
     from boundread.guard.reason import quote
 
     name = quote(operands[-1])
-    return _big(ctx, total, f"every line of {operands[-1]} with its commit", [f"git blame -L 1,200 {name}"], shown)
+    return _big(total, f"every line of {operands[-1]} with its commit", [f"git blame -L 1,200 {name}"], shown)
 
 
 def _archive(where: Env, ctx: Ctx, kept: list[str], rest: list[str], shown: str) -> Stream:
@@ -139,7 +138,7 @@ def _archive(where: Env, ctx: Ctx, kept: list[str], rest: list[str], shown: str)
                             ctx.deadline)
     if size is None or size <= madeup.OUTPUT_MAX:
         return Stream()
-    return _big(ctx, size, "the files of the archive", [f"git archive {operands[0]} | tar -t",
+    return _big(size, "the files of the archive", [f"git archive {operands[0]} | tar -t",
                                                        f"git show {operands[0]}:PATH | head -n 200"], shown)
 
 

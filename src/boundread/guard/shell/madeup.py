@@ -3,8 +3,9 @@
 
 Such a flow's path is ``MARK`` + its estimated size, what it is and the bounded command to run instead, each on
 a line of its own. The path holds ``UNKNOWN``, so a bounding stage after it (``| head -n 200``) lets it through
-as it lets through a name a capped listing left unchecked, and a whole print of it is refused (decide.py). The
-reason then names the bounded form: ``say`` notes it as the check's cap, which the refusal quotes.
+as it lets through a name a capped listing left unchecked, and a whole print of it is refused (decide.py);
+``reason`` words that refusal with the bounded form, for decide to use. (Noting it as the check's cap would
+word it too, but a cap next to any other whole print denies: ``git diff > p; cat README.md``.)
 
 Only an output over ``OUTPUT_MAX`` (the default text cap) flows on: the size is an estimate, from counts asked of
 git or of the database within the hook's time.
@@ -16,7 +17,7 @@ from boundread.guard.shell.state import UNKNOWN
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from boundread.guard.shell.state import Ctx, Flow
+    from boundread.guard.shell.state import Flow
 
 MARK = UNKNOWN + "output\n"
 #: Bytes of made-up output above which it flows on (guard-check's default ``text_max_bytes``).
@@ -36,11 +37,6 @@ def parse(path: str) -> tuple[int, str, str] | None:
     size, _, rest = path[len(MARK):].partition("\n")
     what, _, instead = rest.partition("\n")
     return (int(size) if size.isdigit() else 0), what, instead
-
-
-def say(ctx: Ctx, size: int, what: str, instead: str, program: str) -> None:
-    """Note the output as this check's cap, so that a refusal of it says what it is and what to run instead."""
-    ctx.cap(f"`{program}` prints {what} ({shown_size(size)}), an output no file holds - run instead: {instead}")
 
 
 def shown_size(size: int) -> str:
