@@ -26,7 +26,7 @@ from boundread.guard.config import GuardConfig
 from conftest import guard_env
 
 LINE = "2026-11-29T08:00:00Z INFO worker request {n:08d} served in 12 ms"
-BIG = "".join(LINE.format(n=n) + "\n" for n in range(1, 8001))  # ~540 KB: over the 256 KB cap
+BIG = "".join(LINE.format(n=n) + "\n" for n in range(1, 8001))  # ~540 KB: over the 100 kB cap
 ELF = "\x7fELF\x02\x01\x01" + "\x00\ufffd\x03\x01" * 600  # what Claude Code hands over for `head -c N /bin/ls`
 
 
@@ -102,7 +102,7 @@ def test_claude_over_the_cap_is_saved_whole_and_replaced_in_the_tools_shape(tmp_
     text = replaced["stdout"]
     assert replaced["stderr"] == "" and len(text) < 1500
     assert text.startswith("Not an error: the Bash call ran")
-    assert "8,000 lines" in text and "text" in text and "over the 256.0 kB cap" in text
+    assert "8,000 lines" in text and "text" in text and "over the 100.0 kB cap" in text
     assert f"Full output saved to: {saved}" in text
     assert f"boundread extract {saved} --lines 1-200" in text
     assert f"boundread extract {saved} --grep PATTERN --context 2" in text
@@ -192,7 +192,6 @@ def test_gemini_parts_content_is_measured_too(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("change", [
-    {"turn_id": "t1"},  # Codex: its PostToolUse cannot replace a shell output
     {"tool_response": {"filePath": "/x", "success": True}},  # Write: not an output shape we know
     {"tool_response": {"stdout": BIG, "isImage": True}},
     {"tool_response": None},
