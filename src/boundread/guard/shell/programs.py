@@ -10,7 +10,17 @@ from __future__ import annotations
 import os
 
 from boundread.guard import bounds
-from boundread.guard.shell import archives, builtin, converters, databases, derive, editors, greps, summaries
+from boundread.guard.shell import (
+    archives,
+    builtin,
+    converters,
+    databases,
+    derive,
+    editors,
+    greps,
+    jsonprint,
+    summaries,
+)
 from boundread.guard.shell.reads import STDIN_NAMES, bounded, files, operands, write
 from boundread.guard.shell.state import (
     FANOUT,
@@ -119,8 +129,8 @@ def run(argv: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
         return _reader(name, args, env, ctx, stdin)
     if name in greps.GREPS:
         return greps.grep(name, args, env, ctx, stdin)
-    if name in ("jq", "yq", "gojq", "jaq"):
-        return _jq(name, args, env, stdin)
+    if name in jsonprint.PROGRAMS:
+        return jsonprint.run(name, args, env, stdin)
     if name in _COPIES:
         return _copy(name, args, env, ctx, stdin)
     if name == "tee":
@@ -280,30 +290,6 @@ def _reader(name: str, args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> St
     if not names or "-" in given:
         out.add(bounded(stdin, reading.bound, name))
     return out
-
-
-def _jq(name: str, args: list[str], env: Env, stdin: Stream) -> Stream:
-    positional: list[str] = []
-    k, from_file = 0, False
-    takes = {"--arg": 2, "--argjson": 2, "--slurpfile": 2, "--rawfile": 2, "--indent": 1, "-f": 1,
-             "--from-file": 1, "-L": 1}
-    while k < len(args):
-        arg = args[k]
-        if arg in ("--args", "--jsonargs"):
-            break
-        if arg in takes:
-            from_file |= arg in ("-f", "--from-file")
-            k += takes[arg]
-        elif not arg.startswith("-") or arg == "-":
-            positional.append(arg)
-        k += 1
-    if from_file:
-        return Stream()
-    program, names = (positional[0], positional[1:]) if positional else (".", [])
-    if program.replace(" ", "") not in (".", ".[]", "..", ".[]?", "", ".|.", "(.)", "[.[]]", ".[]|."):
-        return Stream()  # a selection: part of the document
-    reads = [n for n in names if n != "-"]
-    return files(env, reads, name) if reads else Stream(stdin.named(name), "")
 
 
 def _copy(name: str, args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:

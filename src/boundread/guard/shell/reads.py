@@ -53,8 +53,17 @@ def bounded(stream: Stream, bound: Bound | None, program: str) -> Stream:
     if bound is None:
         return Stream(flows, stream.text)
     text, exact = _cut(stream.text, bound)
-    return Stream([(path, (*found, bound), f"{shown} | {bound.words}") for path, found, shown in flows],
-                  text, stream.exact and exact)
+    return Stream([(path, (*found, _reshaped(found, path, bound)), f"{shown} | {bound.words}")
+                   for path, found, shown in flows], text, stream.exact and exact)
+
+
+def _reshaped(found: tuple[Bound, ...], path: str, bound: Bound) -> Bound:
+    """``bound`` on a flow, or - when the flow is jq's pretty-printed output (jsonprint) - its lines as bytes."""
+    if bound.unit != LINES or not any(mark.unit.startswith("json-") for mark in found):
+        return bound
+    from boundread.guard.shell import jsonprint  # it imports this module
+
+    return jsonprint.reshaped(found, path, bound) or bound
 
 
 def _cut(text: str, bound: Bound) -> tuple[str, bool]:

@@ -1,0 +1,166 @@
+"""``jq``/``yq``/``gojq``/``jaq``: what a filter prints of a JSON document, and how long its output lines are.
+
+A filter that keeps the document's shape - ``.``, a path (``.items``), an iteration (``.items[]``), an object
+built per element (``{name, price}``), ``map``, ``sort_by`` - prints about as much as the document: the file,
+judged whole. One that reduces (``length``, ``keys``, ``add``, ``min``), picks a fixed element (``.[0]``,
+``.items[:3]``, ``first``, ``limit(5; ...)``) or selects (``select(...)``, printed as grep prints matches)
+prints a part.
+
+A ``head -n 50`` after it bounds the lines of jq's OUTPUT, not the file's: a pretty-printed line holds one key
+and one scalar, so 50 of them are at most 50 x (two of the longest strings plus the indentation); with ``-c
+'.[]'`` a line is one element of the top-level array. The flows carry a marker bound (PRETTY or ELEMENTS, which
+bounds nothing itself); ``reads.bounded`` turns a line bound on them into bytes from a sample of the file,
+as ``decide`` estimates deep lines from its sample.
+"""
+
+from __future__ import annotations
+
+from boundread.guard.bounds import BYTES, LINES, Bound
+from boundread.guard.shell.reads import files
+from boundread.guard.shell.state import Env, Stream
+
+PROGRAMS = frozenset({"jq", "yq", "gojq", "jaq"})
+#: Marker bounds (``count`` past any file): the output is the document pretty-printed, or one element a line.
+PRETTY, ELEMENTS = "json-pretty", "json-elements"
+_NONE = 1 << 62
+_SAMPLE = 64 * 1024
+_TAKES = {"--arg": 2, "--argjson": 2, "--slurpfile": 2, "--rawfile": 2, "--indent": 1, "-f": 1, "--from-file": 1,
+          "-L": 1, "-o": 1, "--output-format": 1, "-p": 1, "--input-format": 1, "-I": 1, "--tab": 0}
+_REDUCERS = ("length", "keys", "keys_unsorted", "add", "min", "max", "min_by", "max_by", "any", "all", "type",
+             "first", "last", "nth", "limit", "has", "contains", "inside", "utf8bytelength", "not", "empty",
+             "input_filename", "tojson", "test", "index", "rindex", "indices", "startswith", "endswith", "unique",
+             "group_by", "getpath", "halt", "error", "debug", "until", "isvalid", "splits", "ltrimstr", "$__loc__",
+             "infinite", "nan", "env", "now", "select", "del", "to_number", "tostring", "ascii", "implode",
+             "explode", "@base32d", "isempty")
+#: Reducers that keep most of a document when they end the filter: ``unique``, ``group_by``, ``tojson``.
+_KEEPING = frozenset({"unique", "group_by", "tojson", "tostring", "del", "until"})
+
+
+def run(name: str, args: list[str], env: Env, stdin: Stream) -> Stream:
+    """The document's file as printed, marked for a later line bound; nothing when the filter keeps a part."""
+    positional: list[str] = []
+    compact, indent = False, 0
+    k, from_file = 0, False
+    while k < len(args):
+        arg = args[k]
+        if arg in ("--args", "--jsonargs"):
+            break
+        if arg in _TAKES:
+            from_file |= arg in ("-f", "--from-file")
+            indent = int(args[k + 1]) if arg == "--indent" and k + 1 < len(args) and args[k + 1].isdigit() \
+                else indent
+            k += _TAKES[arg]
+        elif arg.startswith("-") and arg != "-":
+            compact |= (not arg.startswith("--") and "c" in arg) or arg == "--compact-output"
+            if arg in ("-n", "--null-input") or (not arg.startswith("--") and "n" in arg[1:]):
+                return Stream()  # reads no input (unless the filter calls input)
+        else:
+            positional.append(arg)
+        k += 1
+    if name == "yq" and positional[:1] and positional[0] in ("e", "eval", "ea", "eval-all"):
+        positional = positional[1:]
+    if from_file:
+        return Stream()
+    program, names = (positional[0], positional[1:]) if positional else (".", [])
+    if not keeps_most(program):
+        return Stream()  # a part of the document
+    bare = program.replace(" ", "")
+    unit = PRETTY if not compact else ELEMENTS if bare in (".[]", ".[]?") else None
+    reads = [n for n in names if n != "-"]
+    shown = f"{name} {_quote(program)}"[:60]
+    out = files(env, reads, shown) if reads else Stream(stdin.named(name), "")
+    if unit is not None:  # the indentation rides in the marker's skip
+        out.flows = [(path, (*found, Bound(unit, _NONE, indent or 2, words=shown)), program_shown)
+                     for path, found, program_shown in out.flows]
+    out.text, out.exact = "", False
+    return out
+
+
+def keeps_most(program: str) -> bool:
+    """Does the filter print about all of the document (a path, an iteration, a per-element projection),
+    rather than a reduction, a fixed element, or the elements a ``select`` picks?"""
+    import re
+
+    text = re.sub(r'"(?:[^"\\]|\\.)*"', '""', program)  # string literals: no words of the filter
+    if re.search(r"\[\s*-?\d+\s*\]|\[\s*-?\d*\s*:\s*-?\d*\s*\]", text):
+        return False  # `.[0]`, `.items[:3]`: a fixed element or slice
+    words = set(re.findall(r"[@$]?[A-Za-z_][A-Za-z0-9_]*", text))
+    reducing = words & set(_REDUCERS)
+    if not reducing:
+        return True
+    # `.items | unique`, `group_by(.k)`: most of it still, unless a reduction follows
+    return reducing <= _KEEPING and not re.search(r"\|\s*(length|keys|add|min|max|first|last)\b", text)
+
+
+def output_bound(path: str, marker: Bound, lines: Bound) -> Bound | None:
+    """``lines`` of jq's output as bytes of the file at ``path``: the longest output line, from a sample, times
+    the lines; None when the sample cannot tell (an element longer than it, not JSON)."""
+    width = _width(path, marker.unit, marker.skip)
+    if width is None:
+        return None
+    return Bound(BYTES, (lines.count + (lines.skip if not lines.from_end else 0)) * width, words=lines.words)
+
+
+def _width(path: str, unit: str, indent: int) -> int | None:
+    import re
+
+    try:
+        with open(path, "rb") as fh:
+            sample = fh.read(_SAMPLE).decode("utf-8", "replace")
+    except OSError:
+        return None
+    if unit != PRETTY:
+        return _longest_element(sample)
+    matches = list(re.finditer(r'"(?:[^"\\]|\\.)*"', sample))
+    longest = max((m.end() - m.start() for m in matches), default=2)
+    last = matches[-1].end() if matches else 0
+    if '"' in sample[last:]:  # a string the sample cuts: as long as what it holds of it, at least
+        longest = max(longest, len(sample) - sample.index('"', last))
+        if longest > _SAMPLE // 2:
+            return None  # a string of most of the sample: it may be most of the file
+    numbers = max((len(n) for n in re.findall(r"-?\d[\d.eE+-]*", sample)), default=1)
+    rest = re.sub(r'"(?:[^"\\]|\\.)*"', "", sample[:last])
+    return 2 * max(longest, numbers) + indent * _depth(rest) + 8
+
+
+def _depth(text: str) -> int:
+    from itertools import accumulate
+
+    steps = [1 if ch in "[{" else -1 for ch in text if ch in "[]{}"]
+    return max(accumulate(steps), default=0)
+
+
+def _longest_element(sample: str) -> int | None:
+    """The longest complete element of a top-level array in the sample (compact, plus a newline); None when
+    the sample has no complete element (one is longer than it) or is no array."""
+    import re
+
+    stripped = re.sub(r'"(?:[^"\\]|\\.)*"', lambda m: '"' + "x" * (len(m.group()) - 2) + '"', sample)
+    begin = stripped.find("[")
+    if begin < 0 or stripped[:begin].strip():
+        return None
+    depth, start, longest = 0, begin + 1, 0
+    for at, ch in enumerate(stripped[begin:], begin):
+        if ch in "[{":
+            depth += 1
+        elif ch in "]}":
+            depth -= 1
+        if depth == 1 and ch == ",":
+            longest, start = max(longest, at - start), at + 1
+        elif depth == 0:
+            return max(longest, at - start) + 1
+    return longest + 1 if longest else None
+
+
+def reshaped(found: tuple[Bound, ...], path: str, bound: Bound) -> Bound | None:
+    """A line bound on a flow of jq output (marked): the same lines as bytes of its file; None when unmarked."""
+    if bound.unit != LINES:
+        return None
+    marker = next((b for b in found if b.unit in (PRETTY, ELEMENTS)), None)
+    return output_bound(path, marker, bound) if marker is not None else None
+
+
+def _quote(word: str) -> str:
+    from boundread.guard.reason import quote
+
+    return quote(word)

@@ -1,0 +1,68 @@
+"""jq judged by what its filter prints: the document's shape kept is the file, a reduction or a fixed element a
+part; and a ``head -n N`` after it bounds jq's output lines, which pretty-printing makes short.
+
+Files are made in the test: a 1.7 MB one-line JSON array (minified), a 2 MB pretty object with ``items``.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from boundread.guard import check_command
+
+
+@pytest.fixture(scope="module")
+def work(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("jq")
+    items = [{"id": n, "name": f"item {n}", "tags": ["a", "b"], "price": n * 1.25, "note": "x" * 40}
+             for n in range(14_000)]
+    (root / "min.json").write_text(json.dumps(items))
+    (root / "data.json").write_text(json.dumps({"count": len(items), "items": items}, indent=2))
+    (root / "long.json").write_text(json.dumps(["y" * 400_000, "z"]))
+    return root
+
+
+DUMPS = [
+    "jq . min.json",
+    "jq .items data.json",
+    "jq '.items[] | {name, price}' data.json",
+    "jq '.items | sort_by(.price)' data.json",
+    "jq -r '.items[].name' data.json",
+    "jq '.items | unique' data.json",
+    "cat min.json | jq '.[]'",
+    "jq -c . min.json | head -n 5",  # one line: the whole document
+    "jq . min.json | head -n 20000",
+    "jq -c '.[]' min.json | head -n 5000",
+    "jq . long.json | head -n 3",  # a line holds a 400 KB string
+]
+
+ALLOWED = [
+    "jq '.items | length' data.json",
+    "jq length min.json",
+    "jq '[.items[] | .price] | add' data.json",
+    "jq -r '.items[0].name' data.json",
+    "jq '.items[:3]' data.json",
+    "jq '.[0]' min.json",
+    "jq '.items[] | select(.id == 7)' data.json",
+    "jq 'keys' data.json",
+    "jq -c '.[]' min.json | head -n 5",
+    "jq . min.json | head -n 50",
+    "cat min.json | jq . | head -n 50",
+    "jq -n '1 + 1'",
+]
+
+
+@pytest.mark.parametrize("command", DUMPS)
+def test_a_filter_that_keeps_the_document_is_a_dump(work: Path, command: str) -> None:
+    decision = check_command(command, cwd=work)
+    assert decision.decision == "deny", command
+    assert "boundread extract" in decision.reason, decision.reason
+
+
+@pytest.mark.parametrize("command", ALLOWED)
+def test_a_reduction_an_element_or_a_head_of_the_output_is_allowed(work: Path, command: str) -> None:
+    decision = check_command(command, cwd=work)
+    assert decision.decision == "allow", (command, decision.reason)
