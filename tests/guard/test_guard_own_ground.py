@@ -164,3 +164,26 @@ ALLOWED = [
 def test_reading_the_ground_and_everyday_work_stay_allowed(agent: str, tool: str, tool_input: dict[str, Any],
                                                            work: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert _check(agent, tool, tool_input, work, capsys) == ""
+
+
+@pytest.mark.parametrize("command", ["git status", "rm -rf build", "echo x > .claude/settings.json"])
+def test_the_check_imports_nothing_slow(command: str, tmp_path: Path) -> None:
+    """On the hook path (tests/guard/test_guard_speed.py): an allowed command passes the check, and a suspect one
+    is judged, with the standard library's light modules only (in a project without a config file: reading TOML
+    loads re)."""
+    import subprocess
+    import sys
+
+    from test_guard_speed import CONSOLE, SLOW
+
+    from conftest import guard_env
+
+    (tmp_path / ".claude").mkdir()
+    (tmp_path / ".claude" / "settings.json").write_text("{}")
+    payload = _payload("claude", "Bash", {"command": command}, tmp_path)
+    done = subprocess.run([sys.executable, "-X", "importtime", "-c", CONSOLE], input=json.dumps(payload), cwd=tmp_path,
+                          capture_output=True, text=True, env={**guard_env(), "HOME": os.environ["HOME"]},
+                          timeout=60, check=True)
+    names = {line.split("|")[-1].strip() for line in done.stderr.splitlines() if line.startswith("import time:")}
+    assert "boundread.guard.ground" in names and not names & SLOW, sorted(names & SLOW)
+    assert ("deny" in done.stdout) == (".claude" in command)
