@@ -65,6 +65,8 @@ DUMPS = [
     ("cd repo && git blame data/fixtures.json", "git blame -L 1,200 data/fixtures.json"),
     ("cd repo && git show HEAD~1", "git show --stat HEAD~1"),
     ("cd repo && git archive HEAD | tar -xO", "git archive HEAD | tar -t"),
+    ("cd repo && git cat-file -p HEAD~1:data/fixtures.json", "fixtures.json"),
+    ("cd repo && git reflog -p", "git log --oneline -20"),
     ("sqlite3 app.db .dump", "select * from events limit 50"),
     ("sqlite3 app.db 'select * from events order by id desc'", "select * from events limit 50"),
     ("sqlite3 -json app.db 'select * from events'", "select * from events limit 50"),
@@ -89,6 +91,9 @@ EVERYDAY = [
     "cd repo && git blame src/app.py",
     "cd repo && git blame -L 1,20 data/fixtures.json",
     "cd repo && git archive HEAD src | tar -t",
+    "cd repo && git cat-file -p HEAD",
+    "cd repo && git cat-file -s HEAD~1:data/fixtures.json",
+    "cd repo && git stash show -p",
     "cd repo && git archive HEAD src | tar -xO",
     "cd repo && git diff > /tmp/boundread-test.patch",
     "sqlite3 app.db 'select count(*) from events'",
@@ -128,6 +133,13 @@ def test_a_bounded_output_next_to_another_print_is_allowed(work: Path) -> None:
                     "sqlite3 app.db 'select * from events' | head -n 5; cat big.csv | head -n 3"):
         decision = check_command(command, cwd=work)
         assert decision.decision == "allow", (command, decision.reason)
+
+
+def test_an_object_printed_by_its_hash_is_sized(work: Path) -> None:
+    blob = subprocess.run(["git", "rev-parse", "HEAD~1:data/fixtures.json"], cwd=work / "repo", check=True,
+                          capture_output=True, text=True).stdout.strip()
+    assert check_command(f"cd repo && git cat-file -p {blob}", cwd=work).decision == "deny"
+    assert check_command(f"cd repo && git cat-file -p {blob} | head -n 50", cwd=work).decision == "allow"
 
 
 def test_the_database_is_never_written(work: Path) -> None:

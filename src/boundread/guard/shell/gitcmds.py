@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 
 _GIT_VALUES = frozenset({"-c", "--git-dir", "--work-tree", "--namespace", "--config-env"})
 #: Subcommands whose stdout is counted by running them.
-_RUN = frozenset({"diff", "show", "log", "whatchanged", "format-patch"})
+_RUN = frozenset({"diff", "show", "log", "whatchanged", "format-patch", "reflog", "range-diff"})
 #: Per line, what ``git blame`` prints before the line (hash, author, date, line number).
 _BLAME_PREFIX = 56
 
@@ -51,7 +51,7 @@ def run(args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
     if UNKNOWN in "".join(rest):
         return Stream(stdin.named("git"), "")
     shown = _shown(args)
-    if sub in _RUN:
+    if sub in _RUN or (sub == "stash" and rest[:1] == ["show"]) or sub == "cat-file":  # `cat-file -p HASH`
         return _counted(where, ctx, kept, sub, rest, shown)
     if sub in ("blame", "annotate"):
         return _blame(where, ctx, rest, shown)
@@ -71,6 +71,8 @@ def _counted(where: Env, ctx: Ctx, kept: list[str], sub: str, rest: list[str], s
     """The stdout of a diff, show, log or patch, counted by running it (never when it writes a file)."""
     if any(arg.startswith("--output") or arg in gitrun.UNSAFE for arg in rest):
         return Stream()  # writes its output to a file (`format-patch -o`, `diff --output=F`)
+    if sub == "cat-file" and not any(arg in ("-p", "blob") for arg in rest):
+        return Stream()  # a type or a size
     if sub == "format-patch" and "--stdout" not in rest:
         return Stream()  # one file per patch, names on stdout
     counted = gitrun.count(where.cwd, [*kept, sub, *rest], madeup.OUTPUT_MAX, ctx.deadline)
@@ -85,6 +87,12 @@ def _counted(where: Env, ctx: Ctx, kept: list[str], sub: str, rest: list[str], s
     elif sub == "show":
         what = "the commit's patch"
         instead = [f"git show --stat {revs}".rstrip(), f"git show {revs} -- {path} | head -n 200".replace("  ", " ")]
+    elif sub == "cat-file":
+        what = "the object"
+        instead = [f"git cat-file -s {revs}".replace(" -p", "").replace(" blob", ""), f"{shown} | head -n 200"]
+    elif sub == "stash":
+        what = "the stash's patch"
+        instead = ["git stash show --stat", f"{shown} | head -n 200"]
     elif sub == "format-patch":
         what = "the patches"
         instead = [f"git log --stat {revs}".rstrip(), f"{shown} | head -n 200"]

@@ -19,7 +19,7 @@ _MARGIN = 0.2
 _SAFE = ("-c", "core.fsmonitor=false", "-c", "core.pager=cat", "-c", "diff.external=", "-c",
          "core.untrackedCache=false", "-c", "log.showSignature=false", "--no-pager")
 #: Options a printer is not run with: each runs a program the config names.
-UNSAFE = frozenset({"--ext-diff", "--textconv", "--show-signature", "-o"})
+UNSAFE = frozenset({"--ext-diff", "--textconv", "--filters", "--show-signature", "-o"})
 #: Options that keep a printer from running a configured program (diff, show and log take them).
 _NO_PROGRAMS = ("--no-ext-diff", "--no-textconv")
 
@@ -30,8 +30,11 @@ def count(cwd: str, args: list[str], most: int, deadline: float) -> int | None:
     sub = next((arg for arg in args if not arg.startswith("-")), "")
     if any(arg in UNSAFE or arg.startswith("--output") for arg in args):
         return None
-    extra = _NO_PROGRAMS if sub in ("diff", "show", "log", "whatchanged", "format-patch") else ()
+    extra = _NO_PROGRAMS if sub in ("diff", "show", "log", "whatchanged", "format-patch", "reflog", "stash") \
+        else ()
     at = args.index(sub) + 1 if sub else len(args)
+    if sub == "stash":  # `git stash show -p`: the options follow `show`
+        at = args.index("show", at) + 1 if "show" in args[at:] else at
     names: list[str] = []
     _read(cwd, ["config", "--name-only", "--get-regexp", r"^filter\."], 65536, deadline, None, names)
     off = [word for name in dict.fromkeys(names) for key in ("clean", "smudge", "process")

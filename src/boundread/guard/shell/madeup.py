@@ -41,10 +41,11 @@ def parse(path: str) -> tuple[int, str, str] | None:
 
 def shown_size(size: int) -> str:
     """'about 2.4 MB'; 'over 262.1 kB' for a count cut just past OUTPUT_MAX (git's output is read no further)."""
+    from boundread.guard.config import shown_size as cap_size
     from boundread.units import human_bytes
 
     if OUTPUT_MAX < size <= OUTPUT_MAX + 65536:
-        return f"over {human_bytes(OUTPUT_MAX)}"
+        return f"over {cap_size(OUTPUT_MAX)}"
     return f"about {human_bytes(size)}"
 
 
