@@ -75,8 +75,7 @@ def command_refusal(absolute: str, shown: str, program: str, found: tuple[Bound,
     if absolute in _STREAMS or absolute.startswith(_STREAM_DIRS) or _proc_fd(absolute) or \
             (stat.S_ISCHR(mode) and _is_null(info)):
         return None
-    if not stat.S_ISFIFO(mode) and any(bound.unit == "bytes" and bound.count <= config.text_max_bytes
-                                       for bound in found):
+    if not stat.S_ISFIFO(mode) and any(_ends(bound, absolute, config) for bound in found):
         return None
     what = ("a FIFO (named pipe): the read blocks until a writer comes, and may never end" if stat.S_ISFIFO(mode)
             else "a socket: the read blocks" if stat.S_ISSOCK(mode)
@@ -85,6 +84,15 @@ def command_refusal(absolute: str, shown: str, program: str, found: tuple[Bound,
     return (f"{OPENING} - `{program}` would read {shown}, {what}, so what it prints has no bound.\n"
             f"If you need a few bytes of it, run:\n  timeout 5 head -c 1024 {_quote(shown)} | od -A d -t x1\n"
             "For random data, ask for the size you need: head -c 32 /dev/urandom | base64")
+
+
+def _ends(bound: Bound, absolute: str, config: GuardConfig) -> bool:
+    """Does this bound end a device's endless stream within the caps? Bytes always; lines too (random bytes hold
+    a newline in 256, ``tr -dc a-z < /dev/urandom | fold -w 32 | head -n 1`` makes its own), but for /dev/zero,
+    whose zeros hold none."""
+    if bound.unit == "bytes":
+        return bound.count <= config.text_max_bytes
+    return bound.unit == "lines" and bound.count <= config.line_cap and absolute != "/dev/zero"
 
 
 def page_range(pages: object) -> object:
