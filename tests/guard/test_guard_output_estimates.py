@@ -166,3 +166,12 @@ def test_a_pattern_that_could_backtrack_for_ever_is_taken_by_its_literal_part() 
     matcher = estimate.compile_spec(Grep(("(x+x+)+y",), "extended"))
     assert matcher is not None and matcher.pattern == b"(?:x)"
     assert matcher.search(b"x" * 5000) is not None
+
+
+@pytest.mark.parametrize(("command", "new"), [
+    ("docker logs web", "docker logs --tail 200 web 2>&1 | tail -c 24000"),
+    ("journalctl --no-pager", "journalctl -n 200 --no-pager 2>&1 | tail -c 24000"),
+    ("docker logs web | sort", "(\ndocker logs web | sort\n) | head -c 24000"),
+])
+def test_redirect_bounds_a_log(command: str, new: str, folder: Path) -> None:
+    assert _redirected(command, folder) == new

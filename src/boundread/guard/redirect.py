@@ -15,7 +15,11 @@ guard denies is answered with an allow and the input to run instead:
   arrive in the same turn. A document's command is only given after the Read's probe (its cached
   slice) found text in it, and a PDF's runs with ``--ocr never``, as the probe did. ``tail`` keeps
   the end: ``extract --tail K`` with the last lines that fit (``tail -n +N``: ``--lines N-``);
-  ``tac`` and any other order or option with no faithful bounded form keep the deny.
+  ``tac`` and any other order or option with no faithful bounded form keep the deny;
+- a command whose output cannot be sized before it runs, or adds up past the cap: a grep of one file as
+  ``boundread extract F --grep PAT --max-matches 200 --stdout`` (``grep -v``: ``-m 200``), a log with no bound
+  as its bounded form (``docker logs --tail 200 web 2>&1 | tail -c SLICE_CHARS``), anything else run as it is
+  with its output through ``head -c SLICE_CHARS``.
 
 Every client replaces the whole input with the one given (Gemini CLI 0.61 too, whatever its docs
 say about merging: a ``tool_input`` without ``file_path`` fails its validation), so the rewrite is
@@ -192,8 +196,11 @@ def _cut(call: dialects.Call, decision: Decision) -> Decision | None:
     if key is None or not call.command.strip():
         return None
     grep = _bounded_grep(call, decision) if decision.rule == "grep-output" else None
+    log = _bounded_log(call, decision) if decision.rule == "remote-unbounded" else None
     if grep is not None:
         new, what = grep, f"the first matches in {decision.path}"
+    elif log is not None:
+        new, what = f"{log} 2>&1 | tail -c {SLICE_CHARS}", "the end of the log"
     else:
         new, what = f"(\n{call.command}\n) | head -c {SLICE_CHARS}", f"the first {SLICE_CHARS:,} bytes of its output"
     updated: dict[str, object] = {**call.tool_input, key: new}
@@ -222,6 +229,18 @@ def _bounded_grep(call: dialects.Call, decision: Decision) -> str | None:
     if command.startswith("boundread "):
         return f"{slices.program()}{command[len('boundread'):]} --max-chars {SLICE_CHARS} --stdout"
     return f"{command} | head -c {SLICE_CHARS}"
+
+
+def _bounded_log(call: dialects.Call, decision: Decision) -> str | None:
+    """The log command with its bound (``docker logs --tail 200 web``) for a command that is nothing but it."""
+    from boundread.guard.shell.remote import LOG
+
+    if LOG not in decision.path or any(ch in _SHELL_SPECIAL for ch in call.command.replace("'", "")):
+        return None
+    from boundread.guard import shell
+
+    uses = [use for use in shell.file_uses(call.command, call.cwd or None) if use.action == shell.REMOTE]
+    return uses[0].program if len(uses) == 1 and uses[0].path == decision.path else None
 
 
 def _last_lines(path: str, lines: int | None, most_bytes: int) -> int:
