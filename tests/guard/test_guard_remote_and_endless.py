@@ -109,3 +109,21 @@ def test_yes_has_no_end_and_seq_its_size() -> None:
     assert generators._size("seq", ["1", "1000"]) == 1000 * 5
     assert generators._size("seq", ["$N"]) is None
     assert generators.run("seq", ["1", "3"]).text == "1\n2\n3\n"
+
+
+@pytest.mark.parametrize(("name", "args", "unbounded"), [
+    ("aws", ["logs", "get-log-events", "--log-group-name", "app", "--log-stream-name", "s1"], True),
+    ("aws", ["logs", "get-log-events", "--log-group-name", "app", "--limit", "100"], False),
+    ("aws", ["s3", "ls"], False),
+    ("gcloud", ["logging", "read", "severity>=INFO", "--format", "json"], True),
+    ("gcloud", ["logging", "read", "severity>=INFO", "--limit=50"], False),
+])
+def test_cloud_log_reads_are_logs(name: str, args: list[str], unbounded: bool) -> None:
+    """Modelled in remote.py; programs.py lists aws and gcloud as consumers, so this is their model once it
+    hands them over (issue 19)."""
+    from boundread.guard.shell import remote
+    from boundread.guard.shell.state import Env, Stream
+
+    flows = remote.run(name, args, Env("/"), None, Stream()).flows  # type: ignore[arg-type] - no ctx needed
+    assert bool(flows) == unbounded
+    assert all(remote.LOG in path for path, _found, _program in flows)

@@ -18,14 +18,15 @@ if TYPE_CHECKING:
 #: A REMOTE use's path ends with this when it is a log stream with no bound (``docker logs web``).
 LOG = "\ue011log"
 PROGRAMS = frozenset({"docker", "podman", "nerdctl", "docker-compose", "podman-compose", "kubectl", "oc",
-                      "journalctl"})
+                      "journalctl", "aws", "gcloud"})
 _ENGINES = frozenset({"docker", "podman", "nerdctl"})
 #: Options with a value before an engine's subcommand (docker -H HOST, --context C; kubectl -n NS...).
 _GLOBAL_VALUES = frozenset({"-H", "--host", "--context", "-c", "--config", "--log-level", "-l", "-n", "--namespace",
                             "--kubeconfig", "--cluster", "--user", "-s", "--server", "-f", "--file", "-p",
                             "--project-name", "--profile", "--env-file", "--project-directory", "--ansi"})
 #: The options that bound a log: the last N lines, a time window, a byte limit.
-_BOUNDS = frozenset({"--tail", "-n", "--lines", "--since", "--since-time", "--limit-bytes", "-S"})
+_BOUNDS = frozenset({"--tail", "-n", "--lines", "--since", "--since-time", "--limit-bytes", "-S", "--limit",
+                     "--max-items", "--freshness", "--start-time"})
 _EXEC_VALUES = frozenset({"-e", "--env", "-u", "--user", "-w", "--workdir", "--env-file", "-c", "--container",
                           "--detach-keys"})
 
@@ -34,6 +35,8 @@ def run(name: str, args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream
     """What ``name args`` prints here: a LOG flow, the flows of a command run inside a container, or nothing."""
     if name == "journalctl":
         return _log(name, args, "journal", "journalctl -n 200 --no-pager")
+    if name in ("aws", "gcloud"):
+        return _cloud(name, args, stdin)
     k = 0
     while k < len(args) and args[k].startswith("-"):  # global options before the subcommand
         k += 1 if "=" in args[k] or args[k] not in _GLOBAL_VALUES else 2
@@ -84,6 +87,18 @@ def _log(program: str, args: list[str], where: str, bounded: str) -> Stream:
         if len(arg) > 2 and arg[:2] == "-n" and arg[2:].isdigit():  # journalctl -n50
             return Stream()
     return Stream([(f"{REMOTE_MARK}{where}:{LOG}", (), bounded)], "")
+
+
+def _cloud(name: str, args: list[str], stdin: Stream) -> Stream:
+    """``aws logs get-log-events|filter-log-events`` and ``gcloud logging read``: a log group's events, as many as
+    there are unless ``--limit``/``--max-items``/``--start-time``/``--freshness`` bounds them; the rest of
+    these CLIs prints what the API answers, as an unknown program's output."""
+    words = [arg for arg in args if not arg.startswith("-")]
+    if name == "aws" and words[:1] == ["logs"] and words[1:2] in (["get-log-events"], ["filter-log-events"]):
+        return _log(name, args, f"aws logs {words[1]}", f"aws logs {words[1]} --limit 200 ...")
+    if name == "gcloud" and words[:2] == ["logging", "read"]:
+        return _log(name, args, "gcloud logging read", "gcloud logging read --limit 200 --freshness 1h ...")
+    return Stream(stdin.named(name), "")
 
 
 def _exec(name: str, args: list[str], env: Env, ctx: Ctx) -> Stream:
