@@ -24,7 +24,10 @@ _LITERAL = re.compile(r"""(['"])((?:(?!\1)[^\\\n]|\\.){0,4096})\1""")
 _READ_ALL = re.compile(
     r"\.read\(\s*(-1)?\s*\)|\.readlines\(\s*\)|\.read_text\(|\.read_bytes\(|\bin\s+open\(|\*\s*open\(|copyfileobj|"
     r"readFileSync|readFile\(|createReadStream|Bun\.file|Deno\.readTextFile|Deno\.readFile|"
-    r"File\.(read|readlines|foreach|binread)|IO\.(read|readlines|copy_stream|binread)|<\$?\w*>|\bslurp\b|"
+    r"File\.(read|readlines|foreach|binread)|IO\.(read|readlines|foreach|copy_stream|binread)|<\$?\w*>|\bslurp\b|"
+    r"\$<|\bread_file\(|linecache\.getlines|\bfgets\(|\bfread\(|stream_get_contents|"
+    r"(?:writelines|join|list|tuple|sorted|reversed|enumerate)\(\s*(?:io\.)?open\(|"
+    r"(?:\bwith\s+|=\s*)(?:io\.|codecs\.|gzip\.|bz2\.|lzma\.)?open\(|"
     r"file_get_contents|\breadfile\(|fpassthru|\bfile\(|readLines\(|\.lines\(|\bjoin\(\s*['\"]['\"]\s*,\s*<|"
     r"io\.open|codecs\.open|\.readall\(|np\.fromfile|pd\.read_|\bread_(csv|excel|json|table|parquet)\(|"
     r"fileinput|mmap|:read\(|"
@@ -57,7 +60,9 @@ _STDIN_PRINTED = re.compile(
 _STDIN = re.compile(r"sys\.stdin|process\.stdin|STDIN|<>|\$stdin|readFileSync\(\s*(0|['\"]/dev/stdin)|input\(|"
                     r"fileinput|php://stdin|ARGF")
 #: The calls that run a command: its string (a shell script) or its list (an argv) follows.
-_RUNS = re.compile(r"(?:os\.system|os\.popen|subprocess\.\w+|\bcheck_output|\bgetoutput|\bgetstatusoutput|"
+_RUNS = re.compile(r"(?:os\.system|os\.popen|os\.exec\w*|os\.spawn\w*|pty\.spawn|subprocess\.\w+|"
+                   r"\.(?:run|call|check_call|Popen)|\b(?:run|call|check_call|Popen)|\bcheck_output|\bgetoutput|"
+                   r"\bgetstatusoutput|"
                    r"\bexecSync|\bexecFileSync|\bspawnSync|\bsystem|\bpassthru|\bshell_exec|IO\.popen|"
                    r"Open3\.\w+|\bpopen|\bexec)\s*\(\s*")
 _LIST = re.compile(r"""\[\s*((?:(['"])[^'"\\\n]{0,4096}\2\s*,?\s*){1,64})\]""")
@@ -74,7 +79,7 @@ def prints(name: str, code: str, flags: str, operands: list[str], env: Env, ctx:
     """The stdout of ``code`` run by the interpreter ``name`` (with ``flags`` and ``operands``), given ``stdin``."""
     from boundread.guard.shell.reads import files
 
-    code = _bind_argv(name, code, operands)
+    code = _bind_argv(name, code, operands, inline="e" in flags or "p" in flags)
     out = Stream()
     line_loop = ("p" in flags or "n" in flags) and name.startswith(("perl", "ruby"))
     selective = re.search(r"\bif\b|\bnext\s+unless\b|\bEND\b|\blast\b|\bexit\b|\$\.", code) is not None
@@ -93,7 +98,8 @@ def prints(name: str, code: str, flags: str, operands: list[str], env: Env, ctx:
         databases = {match.group(2) for match in _CONNECT.finditer(code)}
         literals = [match.group(2) for match in _LITERAL.finditer(code)][:64]
         out.add(files(env, [lit for lit in literals if _looks_like_path(lit) and lit not in databases], name))
-        if (name.startswith(("perl", "ruby")) and "<>" in code) or "ARGF" in code or "fileinput" in code:
+        if (name.startswith(("perl", "ruby")) and ("<>" in code or "$<" in code)) or "ARGF" in code \
+                or "fileinput" in code:
             out.add(files(env, [o for o in operands if o != "-" and not o.startswith("-")], name))
     out.add(_commands(name, code, env, ctx))
     out.add(_sql(name, code, env, ctx))
@@ -142,12 +148,14 @@ def _prints_whole(code: str) -> bool:
     return any(_PRINTS.search(part) and not REDUCED.search(part) for part in re.split(r"[;\n]", code))
 
 
-def _bind_argv(name: str, code: str, operands: list[str]) -> str:
+def _bind_argv(name: str, code: str, operands: list[str], *, inline: bool) -> str:
     """``sys.argv[1]``, ``process.argv[2]``, ``$ARGV[0]``... replaced by the operand they name, as a literal."""
     found = _ARGV.get(name.rstrip("0123456789."))
     if found is None or not operands:
         return code
     pattern, first = found
+    if inline and name.startswith(("node", "bun")):
+        first = 1  # `node -e CODE a`: process.argv is [node, a]
 
     def operand(match: re.Match[str]) -> str:
         at = int(match.group(1)) - first
@@ -172,8 +180,15 @@ def _commands(name: str, code: str, env: Env, ctx: Ctx) -> Stream:
                 out.add(ctx.command(argv, env.copy(), Stream()))
             continue
         literal = _LITERAL.match(rest)
-        if literal is not None and UNKNOWN not in literal.group(2):
-            out.add(ctx.shell(_unescaped(literal.group(2)), env.copy(), Stream()))
+        if literal is None or UNKNOWN in literal.group(2):
+            continue
+        then = _LIST.match(rest[literal.end():].lstrip(" ,"))  # `os.execvp('cat', ['cat', f])`, `spawnSync('cat', [f])`
+        if then is not None:
+            argv = [literal.group(2), *(lit.group(2) for lit in _LITERAL.finditer(then.group(1)))]
+            if all(UNKNOWN not in word for word in argv):
+                out.add(ctx.command(argv, env.copy(), Stream()))
+            continue
+        out.add(ctx.shell(_unescaped(literal.group(2)), env.copy(), Stream()))
     if name.startswith(("perl", "ruby", "php")):
         for match in list(_BACKTICKS.finditer(code))[:16]:
             out.add(ctx.shell(match.group(1) or match.group(2), env.copy(), Stream()))
