@@ -175,3 +175,18 @@ def test_a_pattern_that_could_backtrack_for_ever_is_taken_by_its_literal_part() 
 ])
 def test_redirect_bounds_a_log(command: str, new: str, folder: Path) -> None:
     assert _redirected(command, folder) == new
+
+
+def test_rg_keeps_to_the_repository_own_files(tmp_path: Path) -> None:
+    """rg, ag and git grep skip hidden files and what .gitignore names; grep -r reads them all."""
+    (tmp_path / "node_modules" / "x").mkdir(parents=True)
+    (tmp_path / "node_modules" / "x" / "big.js").write_text("import x from 'y'\n" * 40_000)
+    (tmp_path / ".cache").mkdir()
+    (tmp_path / ".cache" / "big.txt").write_text("import z\n" * 40_000)
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "app.py").write_text("import os\n")
+    (tmp_path / ".gitignore").write_text("node_modules/\n*.pyc\n")
+    assert _deny("rg import", tmp_path) is None
+    assert _deny("ag import", tmp_path) is None
+    assert _deny("grep -r import .", tmp_path) is not None
+    assert _deny("rg import .cache", tmp_path) is not None  # named: its hidden folder is searched

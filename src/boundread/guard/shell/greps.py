@@ -62,7 +62,7 @@ def grep(name: str, args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Strea
     names = [n for n in positional if n != "-"]
     if "r" in letters or "R" in letters or family in ("rg", "ag", "ack", "git"):  # a folder: each file under it
         globs = [glob for glob in values.get("--include", "").split("\x00") if glob]
-        names = _tree(name, names or ["."], globs, env, ctx)
+        names = _tree(name, names or ["."], globs, env, ctx, own=family != "grep")
     if any_line:
         bound = bounds.Bound(bounds.LINES, most * (1 + before + after), words=f"{name} -m {most}") \
             if most is not None else None
@@ -182,10 +182,12 @@ def _pattern_file(word: str, env: Env) -> list[str]:
     return [line for line in data.decode("utf-8", "replace").splitlines() if line] or [""]
 
 
-def _tree(name: str, names: list[str], globs: list[str], env: Env, ctx: Ctx) -> list[str]:
-    """``grep -r PATTERN DIR``: the files under each folder operand (``--include`` kept to), capped as ``find`` is."""
+def _tree(name: str, names: list[str], globs: list[str], env: Env, ctx: Ctx, *, own: bool = False) -> list[str]:
+    """``grep -r PATTERN DIR``: the files under each folder operand (``--include`` kept to), capped as ``find`` is;
+    ``own``: the repository's own files only (rg, ag, ack, git grep)."""
     from boundread.guard.shell import fanout
 
+    ignored = _ignored(env) if own else set()
     out: list[str] = []
     expression = ["-type", "f", *(part for include in globs for part in ("-name", include))]
     for operand in names:
@@ -193,7 +195,7 @@ def _tree(name: str, names: list[str], globs: list[str], env: Env, ctx: Ctx) -> 
             out.append(operand)
             continue
         found, capped = fanout.walk([operand], expression, env, ctx)
-        found = [path for path in found if "/.git/" not in path and not path.endswith("/.git")]
+        found = [path for path in found if "/.git/" not in path and (not own or _kept(path, operand, ignored))]
         if capped:
             ctx.cap(f"`{name}` reads more files under {operand} than boundread looks at "
                     f"({FANOUT} names or {fanout.WALK:,} entries); the first {len(found)} were checked")
@@ -206,6 +208,28 @@ def _quote(word: str) -> str:
     from boundread.guard.reason import quote  # shlex.quote without re
 
     return quote(word)
+
+
+def _ignored(env: Env) -> set[str]:
+    """The plain names the .gitignore here lists (``node_modules/``, ``build``); its globs are not followed."""
+    found: set[str] = set()
+    try:
+        with open(env.path(".gitignore"), encoding="utf-8", errors="replace") as fh:
+            for line in fh.read(SMALL_SCRIPT).splitlines():
+                entry = line.strip().strip("/")
+                if entry and not entry.startswith(("#", "!")) and not any(ch in entry for ch in "*?[/"):
+                    found.add(entry)
+    except OSError:
+        pass
+    return found
+
+
+def _kept(path: str, operand: str, ignored: set[str]) -> bool:
+    """Does a searcher that keeps to a repository's own files (rg, ag, ack, git grep) read ``path``, found under
+    ``operand``? Not when a part below the operand is hidden or a name .gitignore lists."""
+    below = path[len(operand.rstrip("/")) + 1:] if path.startswith(operand.rstrip("/") + "/") else path
+    return not any(part.startswith(".") or part in ignored for part in below.split("/")[:-1]) and \
+        not below.rsplit("/", 1)[-1].startswith(".") and below.rsplit("/", 1)[-1] not in ignored
 
 
 def _count(text: str) -> int | None:
