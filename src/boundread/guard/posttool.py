@@ -234,10 +234,11 @@ def summary(output: Output | None, binary: bool, tool: str, cwd: str, limit: int
     shape = "binary data" if binary else "text"
     counted = f", {lines:,} lines" if lines is not None and not binary else ""
     why = "binary output" if binary else f"over the {shown_size(limit)} cap"
+    amount = f"{human_bytes(size)} of {shape}{counted}"
     if cut:
-        shape, why = f"the first {shape}", f"the hook could not read the rest: {cut}"
+        amount, why = f"the first {amount}", f"the hook could not read the rest: {cut}"
     head = (f"Not an error: the {tool} call ran, and boundread put this short answer in place of its output "
-            f"({human_bytes(size)} of {shape}{counted}; {why}), to keep the context small.")
+            f"({amount}; {why}), to keep the context small.")
     if not saved and output.persisted:
         saved = output.persisted
     if not saved:
