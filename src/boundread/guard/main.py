@@ -341,11 +341,18 @@ def _explain(path: str, cfg: guard_config.GuardConfig, as_json: bool) -> int:
 
 
 def _read_payload(stdin: IO[str] | None) -> dict[str, Any]:
-    text = stdin.read(MAX_PAYLOAD + 1) if stdin is not None else _read_stdin()
+    if stdin is None:
+        got = _read_stdin()
+        if isinstance(got, dict):  # a post-tool payload over MAX_PAYLOAD, or cut short: read as it streamed
+            return got
+        text = got
+    else:
+        text = stdin.read(MAX_PAYLOAD + 1)
+        if len(text) > MAX_PAYLOAD:
+            read = stdin.read
+            return _big([text.encode("utf-8", "surrogatepass")],
+                        lambda: read(1024 * 1024).encode("utf-8", "surrogatepass"), "over")
     text = text[1:] if text.startswith(jsonio.BOM) else text  # Windows tools write one
-    if len(text) > MAX_PAYLOAD:
-        raise dialects.PayloadError(f"stdin is over {MAX_PAYLOAD // (1024 * 1024)} MB, not a hook payload - "
-                                    "send one hook payload (JSON) per call")
     if not text.strip():
         raise dialects.PayloadError("empty stdin - pipe one hook payload (JSON) in, or use --path/--command")
     try:
@@ -353,19 +360,40 @@ def _read_payload(stdin: IO[str] | None) -> dict[str, Any]:
     except ValueError as exc:  # json.JSONDecodeError
         msg, line, pos = getattr(exc, "msg", str(exc)), getattr(exc, "lineno", 1), getattr(exc, "pos", 0)
         if pos >= len(text.rstrip()) or msg.startswith("Unterminated"):
-            raise dialects.PayloadError(f"the JSON payload on stdin ends early (after {len(text.encode()):,} "
-                                        "bytes: truncated) - send the whole payload") from None
-        raise dialects.PayloadError(f"invalid JSON on stdin ({msg}, line {line}) - send one hook payload "
-                                    "(a JSON object)") from None
+            return _big([text.encode("utf-8", "surrogatepass")], bytes, "early", len(text.encode()))
+        return _big([text.encode("utf-8", "surrogatepass")], bytes, f"invalid JSON on stdin ({msg}, line {line})")
     if not isinstance(payload, dict):
         raise dialects.PayloadError(f"the payload is not a JSON object (a {type(payload).__name__}) - send "
                                     "the hook payload object")
     return payload
 
 
-def _read_stdin() -> str:
-    """stdin as it arrives, up to MAX_PAYLOAD + 1 bytes: until EOF, or until one complete JSON value has
-    arrived and the writer pauses (a client may leave stdin open), within STDIN_DEADLINE in all."""
+def _big(chunks: list[bytes], more: Any, why: str, size: int = 0) -> dict[str, Any]:
+    """A payload that ``json`` cannot take - over MAX_PAYLOAD, cut short or broken - read by the streaming
+    reader (guard/bigpayload.py): a post-tool one is answered with the bounded replacement, never passed
+    unread; anything else is refused as before, for ``why``."""
+    from boundread.guard import bigpayload
+
+    payload = bigpayload.read(chunks, more)
+    if payload is not None:
+        return payload
+    if why == "over":
+        why = (f"stdin is over {MAX_PAYLOAD // (1024 * 1024)} MB, not a hook payload - send one hook payload "
+               "(JSON) per call")
+    elif why == "early":
+        why = f"the JSON payload on stdin ends early (after {size:,} bytes: truncated) - send the whole payload"
+    elif why == "late":
+        why = (f"stdin gave no complete JSON payload within {STDIN_DEADLINE:.0f} s - the client must write the "
+               "whole payload at once")
+    else:
+        why += " - send one hook payload (a JSON object)"
+    raise dialects.PayloadError(why)
+
+
+def _read_stdin() -> str | dict[str, Any]:
+    """stdin as it arrives, up to MAX_PAYLOAD bytes: until EOF, or until one complete JSON value has
+    arrived and the writer pauses (a client may leave stdin open), within STDIN_DEADLINE in all. Past
+    MAX_PAYLOAD, or at the deadline, a post-tool payload is read on as it streams (:func:`_big`)."""
     stream = sys.stdin
     if stream is None:
         raise dialects.PayloadError("no stdin - pipe the hook payload in, or use --path/--command")
@@ -383,8 +411,7 @@ def _read_stdin() -> str:
     while total <= MAX_PAYLOAD:
         left = deadline - time.monotonic()
         if left <= 0:
-            raise dialects.PayloadError(f"stdin gave no complete JSON payload within {STDIN_DEADLINE:.0f} s - "
-                                        "the client must write the whole payload at once")
+            return _big(chunks, lambda: _more(fd, deadline), "late")  # a post-tool payload cut short
         probe = last == b"}" and total != tried
         if not _ready(fd, min(left, QUIET) if probe else left):
             if probe:  # the writer paused after a "}": is that the whole payload?
@@ -393,13 +420,24 @@ def _read_stdin() -> str:
                 if jsonio.complete(text):
                     return text
             continue
-        chunk = os.read(fd, min(1024 * 1024, MAX_PAYLOAD + 1 - total))
+        chunk = os.read(fd, 1024 * 1024)
         if not chunk:
             break
         chunks.append(chunk)
         total += len(chunk)
         last = chunk.rstrip(_JSON_SPACE)[-1:] or last
+    if total > MAX_PAYLOAD:
+        return _big(chunks, lambda: _more(fd, deadline), "over")
     return b"".join(chunks).decode("utf-8", "replace")
+
+
+def _more(fd: int, deadline: float) -> bytes:
+    """The next chunk of stdin; TimeoutError past the deadline (the streaming reader stops there)."""
+    import time
+
+    if not _ready(fd, max(deadline - time.monotonic(), 0.0)):
+        raise TimeoutError(f"stdin gave no more within {STDIN_DEADLINE:.0f} s")
+    return os.read(fd, 1024 * 1024)
 
 
 def _ready(fd: int, timeout: float) -> bool:
