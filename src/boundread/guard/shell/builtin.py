@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 
 from boundread.guard import bounds
+from boundread.guard.shell.params import ALIAS, SHOPT
 from boundread.guard.shell.reads import bounded
 from boundread.guard.shell.state import FANOUT, UNCHECKED, UNKNOWN, Env, Stream, read_file, small_text
 
@@ -77,7 +78,15 @@ def _pwd(args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
     return Stream(text=env.cwd + "\n")
 
 
+#: Entries ``ls -S``/``ls -t`` sorts at most (a stat each); past it the order is not known, and the listing
+#: starts with the unchecked name: `cat $(ls -S | head -1)` is then refused as reading an unknown file.
+SORTED = 4096
+
+
 def _ls(args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
+    """The names ``ls`` prints, in its order: by name, or by size (``-S``) or time (``-t``), ``-r`` reversed."""
+    letters = "".join(arg[1:] for arg in args if arg.startswith("-") and not arg.startswith("--"))
+    key = "S" if "S" in letters or "--sort=size" in args else "t" if "t" in letters or "--sort=time" in args else ""
     names: list[str] = []
     for target in [arg for arg in args if not arg.startswith("-")] or ["."]:
         if UNKNOWN in target:
@@ -87,11 +96,27 @@ def _ls(args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
             entries = sorted(os.listdir(absolute)) if os.path.isdir(absolute) else [target]
         except OSError:
             continue
-        names.extend(entries)
+        if key and len(entries) > SORTED:
+            return Stream(text="\n".join([UNCHECKED, *entries[:FANOUT]]) + "\n")
+        if key:
+            entries = _by(entries, absolute if os.path.isdir(absolute) else env.cwd, key)
+        names.extend(reversed(entries) if "r" in letters else entries)
     # A cut listing ends in the unchecked name: `cat $(ls)` or `ls | xargs cat` reading it is refused as
     # capped, while `ls` alone (the names shown, not read) is not a cap worth saying.
     cut = [UNCHECKED] if len(names) > FANOUT else []
     return Stream(text="\n".join([*names[:FANOUT], *cut]) + "\n")
+
+
+def _by(entries: list[str], folder: str, key: str) -> list[str]:
+    """``entries`` by size (``S``) or modification time (``t``), biggest or newest first, then by name."""
+    def stat(name: str) -> float:
+        try:
+            info = os.lstat(os.path.join(folder, name))
+        except OSError:
+            return 0.0
+        return float(info.st_size if key == "S" else info.st_mtime)
+
+    return sorted(entries, key=lambda name: -stat(name))
 
 
 def _mapfile(args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
@@ -191,7 +216,35 @@ def _into(env: Env, names: list[str], stream: Stream) -> None:
             env.vars[name] = stream.text
 
 
-BUILTINS = {"cd": _cd, "mapfile": _mapfile, "readarray": _mapfile, "read": _read,
+def _alias(args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
+    """``alias show='cat big.log'``: a later ``show`` runs that (walk.command expands it)."""
+    for arg in args:
+        name, eq, text = arg.partition("=")
+        if eq and name and not name.startswith("-"):
+            env.vars[ALIAS + name] = text
+    return Stream()
+
+
+def _unalias(args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
+    for name in args:
+        env.vars.pop(ALIAS + name, None)
+    return Stream()
+
+
+def _shopt(args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
+    """``shopt -s globstar`` (``**`` any depth of folders), ``shopt -u``: remembered for the words after it."""
+    setting = "-s" in args
+    if setting or "-u" in args:
+        for option in (arg for arg in args if not arg.startswith("-")):
+            if setting:
+                env.vars[SHOPT + option] = "1"
+            else:
+                env.vars.pop(SHOPT + option, None)
+    return Stream()
+
+
+BUILTINS = {"cd": _cd, "alias": _alias, "unalias": _unalias, "shopt": _shopt,
+             "mapfile": _mapfile, "readarray": _mapfile, "read": _read,
              "pushd": _pushd, "popd": _popd, "eval": _eval, "source": _source, ".": _source,
              "echo": _echo, "printf": _printf, "pwd": _pwd, "ls": _ls,
              "shift": _shift, "set": _set, "unset": _unset}

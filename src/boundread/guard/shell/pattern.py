@@ -165,12 +165,46 @@ class Glob:
     """Pathname expansion of one word against ``cwd``, as bash does it with its default options:
     a leading ``.`` is matched only by a leading ``.``; names sorted; no match - no names."""
 
-    __slots__ = ("capped", "names", "seen")
+    __slots__ = ("capped", "globstar", "names", "seen")
 
-    def __init__(self, word: str, cwd: str, most: int) -> None:
+    def __init__(self, word: str, cwd: str, most: int, globstar: bool = False) -> None:
         self.capped = False
+        self.globstar = globstar  # `shopt -s globstar`: `**` is any depth of folders
         self.seen = 0  # the directory entries it looked at (charged to the budget by the caller)
         self.names = self._expand(word, cwd, most)
+
+    def _descend(self, prefixes: list[str], cwd: str, most: int, files: bool) -> list[str]:
+        """``**`` with globstar: each prefix and every folder under it (``files``: as the last part, the files
+        too), hidden ones left out, symlinked folders not followed; at most ``most`` names and SCAN entries."""
+        found: list[str] = []
+        stack = list(reversed(prefixes))
+        while stack:
+            prefix = stack.pop()
+            if prefix or not files:
+                found.append(prefix)
+            try:
+                entries = list(os.scandir(os.path.join(cwd, prefix) if prefix else cwd))
+            except OSError:
+                continue
+            glue = prefix if not prefix or prefix.endswith("/") else prefix + "/"
+            below: list[str] = []
+            for entry in sorted(entries, key=lambda entry: entry.name):
+                self.seen += 1
+                if self.seen > SCAN or len(found) > most:
+                    self.capped = True
+                    return found[:most]
+                if entry.name.startswith("."):
+                    continue
+                try:
+                    folder = entry.is_dir(follow_symlinks=False)
+                except OSError:
+                    continue
+                if folder:
+                    below.append(glue + entry.name)
+                elif files:
+                    found.append(glue + entry.name)
+            stack.extend(reversed(below))
+        return [prefix for prefix in found if prefix or not files]
 
     def _expand(self, word: str, cwd: str, most: int) -> list[str]:
         absolute = word.startswith("/")
@@ -183,6 +217,11 @@ class Glob:
             if part == "":  # `a//b`, or a trailing slash: directories only
                 prefixes = [p for p in prefixes if not last or os.path.isdir(os.path.join(cwd, p))]
                 prefixes = [p if p.endswith("/") else p + "/" for p in prefixes] if last else prefixes
+                continue
+            if part == "**" and self.globstar:
+                prefixes = self._descend(prefixes, cwd, most, files=last)
+                if last or self.capped:
+                    return sorted(prefixes)
                 continue
             if not magic(part):
                 literal = _shown(part)

@@ -7,7 +7,8 @@ conversation. Compound commands, loops (bounded), functions and here-documents a
 
 from __future__ import annotations
 
-from boundread.guard.shell import programs, words
+from boundread.guard.shell import params, programs, words
+from boundread.guard.shell.params import ALIAS
 from boundread.guard.shell.reads import INPUT_FD
 from boundread.guard.shell.state import ARGS, UNKNOWN, Ctx, Env, Stream, joined_text, read_file, visible
 
@@ -131,6 +132,13 @@ def _assign(node: Node, env: Env, ctx: Ctx) -> None:
         return
     name = (name_node.text or b"").decode("utf-8", "replace")
     flows: list[Flow] = []
+    if value_node is not None and value_node.type == "array":  # `files=(a b)`: each element's words
+        items: list[str] = []
+        for child in value_node.named_children:
+            items.extend(_fields(child, env, ctx, flows))
+        params.assign(env, name, items)
+        env.var_flows[name] = flows
+        return
     found = "" if value_node is None else words.value(value_node, env, ctx, flows)
     if found is None:
         env.vars.pop(name, None)
@@ -142,6 +150,9 @@ def _assign(node: Node, env: Env, ctx: Ctx) -> None:
 def command(argv: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
     """Run one argv: a function defined earlier, else a program."""
     ctx.step()
+    alias = env.vars.get(ALIAS + argv[0]) if argv else None
+    if alias is not None:  # `alias show='cat f'; show`: the text it stands for, then the words after it
+        return _alias(argv, alias, env, ctx, stdin)
     body = env.functions.get(argv[0]) if argv else None
     if body is None:
         out = programs.run(argv, env, ctx, stdin)
@@ -154,6 +165,17 @@ def command(argv: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
         return run(body, env, ctx, stdin)
     finally:
         env.args = saved
+
+
+def _alias(argv: list[str], alias: str, env: Env, ctx: Ctx, stdin: Stream) -> Stream:
+    """An alias expanded once (``alias ls='ls -l'`` does not expand its own ``ls`` again, as in bash)."""
+    from boundread.guard.reason import quote
+
+    del env.vars[ALIAS + argv[0]]
+    try:
+        return ctx.shell(" ".join([alias, *(quote(arg) for arg in argv[1:])]), env, stdin)
+    finally:
+        env.vars[ALIAS + argv[0]] = alias
 
 
 def _command(node: Node, env: Env, ctx: Ctx, stdin: Stream, redirects: list[Node]) -> Stream:

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import os
 
+from boundread.guard.shell import params
+from boundread.guard.shell.params import SHOPT
 from boundread.guard.shell.state import (
     ENTRIES_PER_STEP,
     FANOUT,
@@ -83,7 +85,7 @@ def value(node: Node, env: Env, ctx: Ctx, into: list[Flow]) -> str | None:
     if raw is None:
         return None
     ctx.step(len(raw) // 256)
-    return _unhide(raw)
+    return _unhide(raw).replace(_SPLIT, " ")  # `x="${arr[@]}"`: the elements joined
 
 
 def _unhide(text: str) -> str:
@@ -146,8 +148,19 @@ def _raw(node: Node, env: Env, ctx: Ctx, into: list[Flow], split: bool = False) 
         for child in node.named_children:
             inner.add(ctx.run(child, env.copy(), Stream()))
         into.extend(inner.flows)  # `diff <(cat a) <(cat b)`: what they print goes where the command prints
-        return None
+        return _pipe(env, inner)
     return None
+
+
+def _pipe(env: Env, inner: Stream) -> str | None:
+    """The name bash gives a ``<(...)`` (``/dev/fd/63``, then 62...), which reads what it printed: ``xargs -a
+    <(echo big.log) cat`` reads the names, ``cat <(cat f)`` the file."""
+    taken = sum(1 for path in env.writes if path.startswith("/dev/fd/"))
+    if taken > 48:
+        return None
+    path = f"/dev/fd/{63 - taken}"
+    env.writes[path] = inner
+    return path
 
 
 def _too_long(node: Node, ctx: Ctx) -> str:
@@ -162,6 +175,8 @@ def _unquoted(text: str, env: Env, ctx: Ctx) -> str:
     """An unquoted word: backslash escapes quoted, a leading ``~`` expanded."""
     if text.startswith("~") and (len(text) == 1 or text[1] == "/"):
         text = os.path.expanduser("~") + text[1:]
+    elif text.startswith(("~+", "~-")) and (len(text) == 2 or text[2] == "/"):  # $PWD, $OLDPWD
+        text = (env.cwd if text[1] == "+" else env.vars.get("OLDPWD", "~-")) + text[2:]
     if "\\" not in text:
         return text
     ctx.step(len(text) // 256)  # a loop per character
@@ -231,13 +246,18 @@ def _variable(node: Node, env: Env, ctx: Ctx, into: list[Flow]) -> str | None:
     name = _text(names[0])
     if not _text(node).startswith("${#"):  # ${#X}: a length, none of the content
         into.extend(env.var_flows.get(name, ()))
-    if subscripts:
+    elif subscripts or node.type == "expansion":
         return None
+    if subscripts:  # ${files[@]}, ${arr[0]}
+        index = [child for child in subscripts[0].named_children if child.type != "variable_name"]
+        return params.element(env, name, _text(index[0]) if len(index) == 1 else "", _SPLIT)
     found = _lookup(name, env)
     if node.type == "expansion":
         rest = _text(node)[2:-1][len(name):]
-        if rest and rest[0] in ":-=+?#%/^,[@*" and not rest.startswith((":-", "-", ":=", "=")):
-            return None  # ${X#pat}, ${X/a/b}, ${#X}...: not followed
+        if rest and rest[0] in ":#%/^," and not rest.startswith((":-", ":=", ":+", ":?")):
+            return None if found is None else params.operate(found, rest)  # ${f%.gz}, ${f##*/}, ${f:0:3}
+        if rest and rest[0] in "+?[@*":
+            return None  # ${X+alt}, ${X?msg}...: not followed
         if rest.startswith((":-", "-", ":=", "=")):
             default = rest.split("-", 1)[1] if "-" in rest[:2] else rest.split("=", 1)[1]
             if found is None or (rest.startswith(":") and not found):
@@ -391,10 +411,11 @@ def _glob(field: str, env: Env, ctx: Ctx) -> list[str]:
     does not change during a check: a glob expanded before (in a loop's body) is taken from ``ctx.walks``."""
     from boundread.guard.shell import pattern  # only for a word with an unquoted *, ? or [
 
-    key = (env.cwd, "\x00glob", field)
+    globstar = SHOPT + "globstar" in env.vars
+    key = (env.cwd, "\x00globstar" if globstar else "\x00glob", field)
     done = ctx.walks.get(key)
     if done is None:
-        found = pattern.Glob(field, env.cwd, FANOUT)
+        found = pattern.Glob(field, env.cwd, FANOUT, globstar)
         done = (found.names, found.capped, found.seen)
         ctx.step(found.seen // ENTRIES_PER_STEP)  # the entries it looked at, as the budget counts nodes
         if len(ctx.walks) < FANOUT:
