@@ -73,6 +73,7 @@ DUMPS = [
     "python3 -c \"import zipfile; print(zipfile.ZipFile('report.docx').read('word/document.xml').decode())\"",
     "python3 -c \"import json; print(json.dumps(json.load(open('big.json')), indent=2))\"",
     "python3 -c \"import pandas as pd; print(pd.read_csv('big.csv').to_string())\"",
+    "python3 -c \"import csv; [print(r[0]) for r in csv.reader(open('big.csv'))]\"",  # a column of each row
     # SQLite from code
     "python3 -c \"import sqlite3; [print(r) for r in sqlite3.connect('app.db').execute('SELECT * FROM events')]\"",
     "python3 -c \"import sqlite3; print('\\n'.join(sqlite3.connect('app.db').iterdump()))\"",
@@ -91,6 +92,9 @@ EVERYDAY = [
     "python3 -c \"print(open('small.txt').read())\"",
     "python3 - <<'EOF'\nwith open('big.log') as f:\n    print(sum(1 for _ in f))\nEOF",
     "python3 -c \"import asyncio; asyncio.run(main())\"",
+    "python3 -c \"import json; d = json.load(open('big.json')); print(d['items'][0])\"",
+    "python3 -c \"import csv; print(next(csv.reader(open('big.csv'))))\"",
+    "node -e \"console.log(JSON.parse(require('fs').readFileSync('big.json', 'utf8')).items[0])\"",
     "python3 -c \"import subprocess; print(len(subprocess.check_output(['cat', 'big.log'])))\"",
     "python3 -c \"import os; os.system('wc -l big.log')\"",
     "node -e \"console.log(require('fs').readFileSync('big.log','utf8').split('\\n').length)\"",

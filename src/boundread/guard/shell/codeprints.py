@@ -143,9 +143,15 @@ def _frames_only(code: str) -> bool:
     return all(_FRAMES.search(code[max(0, hit.start() - 8):hit.end() + 40]) for hit in _READ_ALL.finditer(code))
 
 
+#: One element by its index (``pages[0]``, ``lines[-1]``, ``items[0]``): one, unless the statement loops.
+_INDEX = re.compile(r"\[\s*-?\d+\s*\]|\bnext\(|\.first\b|\.last\b")
+_LOOPS = re.compile(r"\bfor\b|\.map\(|\.forEach\(|\beach\b|\bwhile\b")
+
+
 def _prints_whole(code: str) -> bool:
     """Does a statement of ``code`` print with no reducer in it? (A statement: to a ``;`` or a line's end.)"""
-    return any(_PRINTS.search(part) and not REDUCED.search(part) for part in re.split(r"[;\n]", code))
+    return any(_PRINTS.search(part) and not REDUCED.search(part)
+               and not (_INDEX.search(part) and not _LOOPS.search(part)) for part in re.split(r"[;\n]", code))
 
 
 def _bind_argv(name: str, code: str, operands: list[str], *, inline: bool) -> str:
