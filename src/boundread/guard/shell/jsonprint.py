@@ -16,8 +16,12 @@ as ``decide`` estimates deep lines from its sample.
 from __future__ import annotations
 
 from boundread.guard.bounds import BYTES, LINES, Bound
-from boundread.guard.shell.reads import files
+from boundread.guard.shell.reads import files, write
 from boundread.guard.shell.state import Env, Stream
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from boundread.guard.shell.state import Ctx
 
 PROGRAMS = frozenset({"jq", "yq", "gojq", "jaq"})
 #: Marker bounds (``count`` past any file): the output is the document pretty-printed, or one element a line.
@@ -73,6 +77,33 @@ def run(name: str, args: list[str], env: Env, stdin: Stream) -> Stream:
         out.flows = [(path, (*found, Bound(unit, _NONE, indent or 2, words=shown)), program_shown)
                      for path, found, program_shown in out.flows]
     out.text, out.exact = "", False
+    return out
+
+
+def json_tool(args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
+    """``python -m json.tool [--indent N] [--compact] [IN [OUT]]``: the document pretty-printed (to OUT: written)."""
+    names: list[str] = []
+    indent, compact = 4, False
+    k = 0
+    while k < len(args):
+        arg = args[k]
+        if arg == "--indent" and k + 1 < len(args):
+            indent = int(args[k + 1]) if args[k + 1].isdigit() else indent
+            k += 1
+        elif arg.startswith("-") and arg != "-":
+            compact |= arg in ("--compact", "--no-indent")
+        else:
+            names.append(arg)
+        k += 1
+    source = [n for n in names[:1] if n != "-"]
+    out = files(env, source, "python -m json.tool") if source else Stream(stdin.named("python -m json.tool"), "")
+    out.text, out.exact = "", False
+    if not compact:
+        out.flows = [(path, (*found, Bound(PRETTY, _NONE, indent, words="python -m json.tool")), shown)
+                     for path, found, shown in out.flows]
+    if len(names) > 1 and names[1] != "-":
+        write(env, ctx, names[1], out)
+        return Stream()
     return out
 
 

@@ -72,6 +72,14 @@ _WRAPPER_VALUES = {"sudo": {"-u", "-g", "-p", "-C", "-D", "-h", "-r", "-t", "-U"
                    "ionice": {"-c", "-n"}, "stdbuf": {"-i", "-o", "-e"}, "watch": {"-n", "-d"},
                    "flock": {"-w", "-E"}, "taskset": {"-c"}, "strace": {"-e", "-o", "-p", "-s"},
                    "script": {"-c"}, "chrt": {"-p"}}
+_WRAPPER_VALUES["runner"] = {"-e", "--env", "-n", "--name", "-p", "--prefix", "--with", "--python", "--from",
+                             "--package", "--project", "--directory", "-C"}
+#: Project tool runners: ``poetry run CMD``, ``uv run CMD``, ``conda run -n env CMD`` run CMD in its environment.
+_RUNNERS = {"poetry": "run", "uv": "run", "pdm": "run", "hatch": "run", "pipenv": "run", "rye": "run", "conda": "run",
+            "pixi": "run", "pipx": "run"}
+#: ``python -m MODULE``: modules whose command line is a program modelled here, by that program's name.
+_MODULE_PROGRAMS = {"markitdown": "markitdown", "docx2txt": "docx2txt", "csvkit.utilities.in2csv": "in2csv",
+                    "csvkit.utilities.csvlook": "csvlook", "json.tool": "python-json.tool"}
 SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "rbash"})
 _INTERPRETERS = frozenset({"python", "pypy", "node", "nodejs", "bun", "deno", "perl", "ruby", "php", "lua",
                            "Rscript", "osascript"})
@@ -95,9 +103,15 @@ def run(argv: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
     if name in _WRAPPERS:
         rest = _unwrap(name, args)
         return ctx.command(rest, env, stdin) if rest else Stream()
+    if (name in _RUNNERS and args[:1] == [_RUNNERS[name]]) or name in ("npx", "bunx", "pnpx", "uvx"):
+        rest = _unwrap("runner", args[1:] if name in _RUNNERS else args)  # `poetry run python ...`: the command
+        return ctx.command(rest, env, stdin) if rest else Stream()
     handler = builtin.BUILTINS.get(name)
     if handler is not None:
         return handler(args, env, ctx, stdin)
+    if is_interpreter(name) and args[:1] == ["-m"] and len(args) > 1 and args[1] in _MODULE_PROGRAMS:
+        module = _MODULE_PROGRAMS[args[1]]  # `python -m markitdown f`: the module's own command line
+        return ctx.command([module, *args[2:]], env, stdin)
     if name in SHELLS or is_interpreter(name):
         from boundread.guard.shell import scripts  # its patterns compile only for a script
 
@@ -121,16 +135,15 @@ def run(argv: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
     if name in _DUMPERS:
         return _dumper(name, args, env, stdin)
     if name in ("awk", "gawk", "mawk", "nawk"):
-        projection = summaries.awk_projection(name, args)
-        if projection is not None:  # `awk '{print $2}'`: every line cut to a column (see summaries)
-            names, bound = projection
-            return files(env, names, name, bound) if names else bounded(stdin, bound, bound.words)
+        return _awk(name, args, env, ctx, stdin)
     if name in bounds.READERS:
         return _reader(name, args, env, ctx, stdin)
     if name in greps.GREPS:
         return greps.grep(name, args, env, ctx, stdin)
     if name in jsonprint.PROGRAMS:
         return jsonprint.run(name, args, env, stdin)
+    if name == "python-json.tool":
+        return jsonprint.json_tool(args, env, ctx, stdin)
     if name in _COPIES:
         return _copy(name, args, env, ctx, stdin)
     if name == "tee":
@@ -269,6 +282,25 @@ def _unique(args: list[str]) -> bool:
                 and "u" in arg[1:]:
             return True
     return False
+
+
+def _awk(name: str, args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
+    """awk: a projection to a few fields (see summaries), a reader bounded by its program (bounds), and the
+    files its program reads itself and prints (``while ((getline line < "big.log") > 0) print line``)."""
+    import re
+
+    program = next((arg for arg in args if not arg.startswith("-")), "")
+    own = [path for var, path in re.findall(r'getline\s*([A-Za-z_]\w*)?\s*<\s*"([^"]+)"', program)
+           if re.search(rf"\bprint\b(?:[^;}}]*\b{var}\b|\s*[;}}]|\s*\$0)" if var else
+                        r"\bprint\b\s*(?:[;}]|\$0|$)", program)]  # what it read, printed
+    out = files(env, own, f"{name} getline") if own else Stream()
+    projection = summaries.awk_projection(name, args)
+    if projection is not None:  # `awk '{print $2}'`: every line cut to a column (see summaries)
+        names, bound = projection
+        out.add(files(env, names, name, bound) if names else bounded(stdin, bound, bound.words))
+        return out
+    out.add(_reader(name, args, env, ctx, stdin))
+    return out
 
 
 def _reader(name: str, args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
