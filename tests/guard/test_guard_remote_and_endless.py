@@ -28,7 +28,7 @@ def _reason(command: str, cwd: Path) -> str | None:
 @pytest.mark.parametrize("command", [
     "cat /dev/urandom", "cat /dev/zero", "head -c 100000000 /dev/zero", "od -x /dev/urandom", "xxd /dev/urandom",
     "base64 /dev/urandom", "tr -dc a-z < /dev/urandom", "less pipe", "cat pipe", "head -n 5 /dev/zero",
-    "cat /dev/urandom | head -n 1000000", "head -n 5 pipe",
+    "cat /dev/urandom | head -n 1000000",
 ])
 def test_a_device_or_a_fifo_printed_without_a_byte_bound_is_denied(command: str, folder: Path) -> None:
     reason = _reason(command, folder)
@@ -39,7 +39,7 @@ def test_a_device_or_a_fifo_printed_without_a_byte_bound_is_denied(command: str,
 @pytest.mark.parametrize("command", [
     "head -c 100 /dev/urandom", "head -c 32 /dev/urandom | base64", "cat /dev/null", "cat small.txt > /dev/null",
     "echo hi | cat /dev/stdin", "cat /proc/cpuinfo", "dd if=/dev/zero of=/tmp/x bs=1M count=1",
-    "tr -dc 'a-zA-Z0-9' < /dev/urandom | fold -w 32 | head -n 1", "head -n 5 /dev/urandom",
+    "tr -dc 'a-zA-Z0-9' < /dev/urandom | fold -w 32 | head -n 1", "head -n 5 /dev/urandom", "head -n 5 pipe",
 ])
 def test_a_bounded_or_harmless_device_read_is_allowed(command: str, folder: Path) -> None:
     assert _reason(command, folder) is None, command

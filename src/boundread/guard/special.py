@@ -62,9 +62,10 @@ def refusal(path: str, cwd: str | os.PathLike[str] | None, config: GuardConfig) 
 def command_refusal(absolute: str, shown: str, program: str, found: tuple[Bound, ...],
                     config: GuardConfig) -> str | None:
     """The reason a command's print of ``absolute`` never ends (a device: ``cat /dev/urandom``, ``od -x
-    /dev/zero``) or blocks (a FIFO: ``less pipe``); None for anything else. A device read through a byte
-    bound within the cap (``head -c 100 /dev/urandom``) ends: allowed. ``/dev/null`` and the process's own
-    streams (``cat /dev/stdin``) pass: what they carry is the command's own input, judged where it comes from."""
+    /dev/zero``) or blocks (a FIFO: ``less pipe``); None for anything else. A read through a bound within the
+    caps (``head -c 100 /dev/urandom``, ``head -n 5 pipe``) ends, or prints no more than it: allowed.
+    ``/dev/null`` and the process's own streams (``cat /dev/stdin``) pass: what they carry is the command's own
+    input, judged where it comes from."""
     try:
         info = os.stat(absolute)
     except (OSError, ValueError):
@@ -75,8 +76,8 @@ def command_refusal(absolute: str, shown: str, program: str, found: tuple[Bound,
     if absolute in _STREAMS or absolute.startswith(_STREAM_DIRS) or _proc_fd(absolute) or \
             (stat.S_ISCHR(mode) and _is_null(info)):
         return None
-    if not stat.S_ISFIFO(mode) and any(_ends(bound, absolute, config) for bound in found):
-        return None
+    if any(_ends(bound, absolute, config) for bound in found):
+        return None  # a FIFO too: it may block, but what it prints is bounded
     what = ("a FIFO (named pipe): the read blocks until a writer comes, and may never end" if stat.S_ISFIFO(mode)
             else "a socket: the read blocks" if stat.S_ISSOCK(mode)
             else "a block device: its output is a whole disk" if stat.S_ISBLK(mode)
