@@ -28,7 +28,7 @@ def _reason(command: str, cwd: Path) -> str | None:
 @pytest.mark.parametrize("command", [
     "cat /dev/urandom", "cat /dev/zero", "head -c 100000000 /dev/zero", "od -x /dev/urandom", "xxd /dev/urandom",
     "base64 /dev/urandom", "tr -dc a-z < /dev/urandom", "less pipe", "cat pipe", "head -n 5 /dev/zero",
-    "cat /dev/urandom | head -n 1000000",
+    "cat /dev/urandom | head -n 1000000", "tail -c 100 /dev/urandom",
 ])
 def test_a_device_or_a_fifo_printed_without_a_byte_bound_is_denied(command: str, folder: Path) -> None:
     reason = _reason(command, folder)

@@ -76,8 +76,8 @@ def command_refusal(absolute: str, shown: str, program: str, found: tuple[Bound,
     if absolute in _STREAMS or absolute.startswith(_STREAM_DIRS) or _proc_fd(absolute) or \
             (stat.S_ISCHR(mode) and _is_null(info)):
         return None
-    if any(_ends(bound, absolute, config) for bound in found):
-        return None  # a FIFO too: it may block, but what it prints is bounded
+    if any(_ends(bound, absolute, config) and (stat.S_ISFIFO(mode) or not bound.from_end) for bound in found):
+        return None  # a FIFO too: it may block, but what it prints is bounded; the end of a device never comes
     what = ("a FIFO (named pipe): the read blocks until a writer comes, and may never end" if stat.S_ISFIFO(mode)
             else "a socket: the read blocks" if stat.S_ISSOCK(mode)
             else "a block device: its output is a whole disk" if stat.S_ISBLK(mode)
