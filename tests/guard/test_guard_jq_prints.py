@@ -66,3 +66,23 @@ def test_a_filter_that_keeps_the_document_is_a_dump(work: Path, command: str) ->
 def test_a_reduction_an_element_or_a_head_of_the_output_is_allowed(work: Path, command: str) -> None:
     decision = check_command(command, cwd=work)
     assert decision.decision == "allow", (command, decision.reason)
+
+
+@pytest.fixture(scope="module")
+def events(work: Path) -> Path:
+    """30,000 JSON Lines events, all of them clicks, 1 in 50 by user u7, ``ts`` rising."""
+    lines = [json.dumps({"ts": n, "type": "click", "user": f"u{n % 50}", "path": f"/p/{n}"}) for n in range(30_000)]
+    (work / "events.jsonl").write_text("\n".join(lines) + "\n")
+    return work
+
+
+@pytest.mark.parametrize(("command", "decision"), [
+    ("""jq -c 'select(.type == "click")' events.jsonl""", "deny"),  # every record
+    ("jq -c 'select(.ts > 1000)' events.jsonl", "deny"),  # most: the middle and end of the file say so
+    ("""jq -c 'select(.user == "u7" and .ts < 200)' events.jsonl""", "allow"),
+    ("""jq -c 'select(.type == "view" or (.user == "u7" and .ts >= 29000))' events.jsonl""", "allow"),
+    ("""jq -c 'select(.type == "click")' events.jsonl | head -n 5""", "allow"),
+    ("""jq -c 'select(.path | test("p"))' events.jsonl""", "allow"),  # a predicate not read: a part, as before
+])
+def test_a_select_is_sized_on_a_sample_of_the_records(events: Path, command: str, decision: str) -> None:
+    assert check_command(command, cwd=events).decision == decision, command

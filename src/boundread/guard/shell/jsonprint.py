@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from boundread.guard.bounds import BYTES, LINES, Bound
 from boundread.guard.shell.reads import files, write
-from boundread.guard.shell.state import Env, Stream
+from boundread.guard.shell.state import UNKNOWN, Env, Stream
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -67,7 +67,7 @@ def run(name: str, args: list[str], env: Env, stdin: Stream) -> Stream:
         return Stream()
     program, names = (positional[0], positional[1:]) if positional else (".", [])
     if not keeps_most(program):
-        return Stream()  # a part of the document
+        return _selected(name, program, names, env)  # a part of the document: sized when it is a select
     bare = program.replace(" ", "")
     unit = PRETTY if not compact else ELEMENTS if bare in (".[]", ".[]?") else None
     reads = [n for n in names if n != "-"]
@@ -76,6 +76,30 @@ def run(name: str, args: list[str], env: Env, stdin: Stream) -> Stream:
     if unit is not None:  # the indentation rides in the marker's skip
         out.flows = [(path, (*found, Bound(unit, _NONE, indent or 2, words=shown)), program_shown)
                      for path, found, program_shown in out.flows]
+    out.text, out.exact = "", False
+    return out
+
+
+def _selected(name: str, program: str, names: list[str], env: Env) -> Stream:
+    """``select(PRED)`` of a JSON Lines file: the records it keeps, sized on a sample (jqselect); any other part
+    prints nothing judged."""
+    import os
+
+    from boundread.guard.shell import jqselect
+
+    out = Stream()
+    if "select" not in program:
+        return out
+    shown = f"{name} {_quote(program)}"[:60]
+    for source in names[:16]:
+        path = env.path(source) if UNKNOWN not in source and env.path(source) not in env.writes else ""
+        try:
+            size = os.path.getsize(path) if path and os.path.isfile(path) else -1
+        except OSError:
+            size = -1
+        sized = jqselect.bound(program, path, size, shown) if size >= 0 else None
+        if sized is not None:
+            out.add(files(env, [source], shown, sized))
     out.text, out.exact = "", False
     return out
 
