@@ -108,3 +108,12 @@ def test_codex_mcp_content_parts_are_measured(tmp_path: Path) -> None:
     assert json.loads(posttool.answer(payload))["decision"] == "block"
     payload["tool_response"] = {"content": [{"type": "text", "text": "small"}]}
     assert posttool.answer(payload) == ""
+
+
+def test_a_codex_output_cut_for_the_hook_is_judged_by_the_count_codex_gives(tmp_path: Path) -> None:
+    """Codex hands the hook ~10,000 tokens of a big output, the model up to ``tool_output_token_limit``."""
+    kept = "Warning: truncated output (original token count: 540000)\n... 1111424 bytes omitted ...\n\n"
+    body = json.loads(posttool.answer(codex(tmp_path, kept + text_of(40_000))))
+    assert body["decision"] == "block" and "Codex cut it from 540,000 tokens" in body["reason"]
+    small = "Warning: truncated output (original token count: 12000)\n" + text_of(40_000)
+    assert posttool.answer(codex(tmp_path, small)) == ""

@@ -22,10 +22,13 @@ holds in each client, measured on what that client hands its model:
   AfterTool answer; ``{"decision": "deny", "reason": R}`` replaces the whole result with ``{"error": R}``,
   which is the mechanism used (R opens with "Not an error"). Its own cut (``truncateToolOutputThreshold``,
   40,000 characters, shell and one-part MCP results only) comes after AfterTool and can be turned off.
-- Codex 0.171: the ``tool_response`` string (its shell output, already cut to the model's output policy).
-  ``{"decision": "block", "reason": R}`` makes R what the model gets in place of the output (codex-rs
-  ``core/src/tools/registry.rs``: the feedback message replaces the model-visible result), the one way it
-  has: ``updatedMCPToolOutput`` is refused ("unsupported") and there is no ``updatedToolOutput``.
+- Codex 0.171: the ``tool_response`` string. Codex cuts the hook's copy of a shell output to ~10,000 tokens
+  while its model gets up to ``tool_output_token_limit`` (1 MB of a 2.1 MB output, measured), and opens the
+  cut copy with "Warning: truncated output (original token count: N)": N is what counts. ``{"decision":
+  "block", "reason": R}`` makes R what the model gets in place of the output (codex-rs
+  ``core/src/tools/registry.rs``: the feedback message replaces the model-visible result; tests/e2e/
+  test_codex_posttool.py), the one way it has: ``updatedMCPToolOutput`` is refused ("unsupported") and
+  there is no ``updatedToolOutput``.
 
 A payload too big to hold or parse whole reaches :func:`run` from :mod:`boundread.guard.bigpayload`: its big
 strings spilled to files (copied from there) or, where the reading stopped early, marked ``CUT``; a cut
@@ -68,6 +71,7 @@ PREVIEW_LINES, PREVIEW_WIDTH = 5, 160
 CUT = "boundread-payload-cut"  # set by guard/bigpayload.py on a payload it could not read to its end: why
 SPILLS = "boundread-payload-spills"  # set by guard/bigpayload.py: the folder its spilled strings are in
 _PERSISTED = ("persistedOutputPath", "persistedOutputSize")
+_CODEX_CUT = "Warning: truncated output (original token count: "
 _CONTROL = frozenset(chr(code) for code in range(32)) - set("\t\n\r\f\b\x1b")
 
 
@@ -105,6 +109,8 @@ def answer(payload: Mapping[str, Any], config_path: str | None = None,
     output = _codex_output(response) if codex else \
         _claude_output(response) if event == "PostToolUse" else _gemini_output(payload, response)
     cut = str(payload.get(CUT) or "")
+    if codex and output is not None and not cut:
+        cut = _codex_cut(output.text)
     if not cut and (output is None or output.size <= FLOOR):
         return ""
     cwd = str(payload.get("cwd") or "") or os.getcwd()
@@ -175,6 +181,17 @@ def _codex_output(response: object) -> Output | None:
     return _parts(response.get("content")) if isinstance(response, dict) else None
 
 
+def _codex_cut(text: str) -> str:
+    """Why a Codex output is over the goal although its payload is not: Codex cuts a shell output to its
+    default policy (about 10,000 tokens) for the hook, while the model gets up to ``tool_output_token_limit``
+    of it (1 MB reached the model in a real run), and says so in a first line that counts the whole."""
+    if not text.startswith(_CODEX_CUT):
+        return ""
+    digits = text[len(_CODEX_CUT):len(_CODEX_CUT) + 20].split(")", 1)[0]
+    tokens = int(digits) if digits.isdigit() else 0
+    return f"Codex cut it from {tokens:,} tokens" if tokens > RESULT_TOKENS else ""
+
+
 def _parts(value: object) -> Output | None:
     """A string, or a list of ``{"text": ...}`` parts (Gemini's and MCP's content)."""
     if isinstance(value, str):
@@ -236,7 +253,7 @@ def summary(output: Output | None, binary: bool, tool: str, cwd: str, limit: int
     why = "binary output" if binary else f"over the {shown_size(limit)} cap"
     amount = f"{human_bytes(size)} of {shape}{counted}"
     if cut:
-        amount, why = f"the first {amount}", f"the hook could not read the rest: {cut}"
+        amount, why = f"only {amount}", cut if cut.startswith("Codex") else f"the hook could not read the rest: {cut}"
     head = (f"Not an error: the {tool} call ran, and boundread put this short answer in place of its output "
             f"({amount}; {why}), to keep the context small.")
     if not saved and output.persisted:
