@@ -35,6 +35,7 @@ def work(tmp_path_factory: pytest.TempPathFactory) -> Path:
         docx.writestr("[Content_Types].xml", _TYPES)
         docx.writestr("word/document.xml", _DOCX_XML)
     (root / "out").mkdir()
+    (root / "style.xsl").write_text("<xsl:stylesheet/>")
     return root
 
 
@@ -61,6 +62,10 @@ DUMPS = [
     ("pdftotext -layout report.pdf && less report.txt", "report.pdf"),
     ("in2csv data.csv > out/d.csv; head -c 2000000 out/d.csv", "data.csv"),
     ("libreoffice --convert-to txt --outdir out report.docx && cat out/report.txt", "report.docx"),
+    ("cmark data.csv", "data.csv"),
+    ("marked -o out/d.html data.csv && cat out/d.html", "data.csv"),
+    ("lynx -dump data.csv", "data.csv"),
+    ("xsltproc style.xsl data.csv", "data.csv"),
 ]
 
 ALLOWED = [
@@ -76,6 +81,9 @@ ALLOWED = [
     "qsv count data.csv",
     "pdftohtml report.pdf out/r",  # files next to it, not stdout
     "pandoc data.csv -t markdown | head -n 20",
+    "lynx data.csv",  # a person's browser
+    "marked -o out/d.html data.csv",
+    "yq . small.csv | head -n 20",
 ]
 
 

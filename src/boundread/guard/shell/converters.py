@@ -43,10 +43,14 @@ _MLR_PARTS = frozenset({"head", "tail", "count", "count-distinct", "stats1", "st
                         "top", "histogram", "sample", "filter", "grep", "nothing", "merge-fields"})
 _QSV_PARTS = frozenset({"count", "stats", "frequency", "headers", "slice", "search", "sample", "index",
                         "schema", "describegpt", "sniff", "luau", "split", "partition"})
-_SIMPLE = frozenset({"catdoc", "catppt", "xls2csv", "antiword", "odt2txt", "unrtf", "html2text", "docx2md",
-                     "rtf2txt", "xlsx2txt", "pptx2txt", "pdf2htmlex"})
+#: Converters that print each file operand (stdin when none) in another form, or write it to ``-o OUT``.
+_SIMPLE = frozenset({"catdoc", "catppt", "xls2csv", "antiword", "unrtf", "html2text", "docx2md", "rtf2txt",
+                     "xlsx2txt", "pptx2txt", "cmark", "cmark-gfm", "markdown", "markdown_py", "md2html", "marked",
+                     "rst2html", "rst2html.py", "rst2html5", "djvutxt", "ps2ascii", "epub2txt", "xsltproc"})
+#: Text browsers, which print a page's text with ``-dump`` (a person's browser otherwise).
+_BROWSERS = frozenset({"lynx", "w3m", "links", "elinks"})
 _OFFICE = frozenset({"libreoffice", "soffice", "lowriter", "localc", "loimpress"})
-PROGRAMS = _CSVKIT | _SIMPLE | _OFFICE | frozenset({
+PROGRAMS = _CSVKIT | _SIMPLE | _OFFICE | _BROWSERS | frozenset({
     "pandoc", "xlsx2csv", "docx2txt", "docx2txt.pl", "markitdown", "pdf2txt", "pdf2txt.py", "mutool",
     "pdftohtml", "pdftops", "ssconvert", "mlr", "miller", "qsv", "xsv", "textutil", "unoconv",
 })
@@ -91,8 +95,16 @@ def run(name: str, args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream
         return _qsv(name, args, env, ctx, stdin)
     if name == "textutil":
         return _textutil(args, env, ctx, stdin)
-    names, _ = _split(args, frozenset({"-d", "-w", "-s", "--encoding", "--output"}), ("-o",))
-    return _emit(name, names, None, env, ctx, stdin)
+    if name in _BROWSERS:
+        if not any(arg in ("-dump", "--dump") for arg in args):
+            return Stream()  # a person's browser: nothing printed for the agent
+        names, _ = _split(args, frozenset({"-width", "-cols", "-o", "-T", "-I", "-O"}), ())
+        return _emit(f"{name} -dump", names, None, env, ctx, stdin)
+    values = frozenset({"-d", "-w", "-s", "--encoding", "--param", "--stringparam", "--path", "-x", "-t"})
+    names, out = _split(args, values, ("-o", "--output"))
+    if name == "xsltproc":
+        names = names[1:]  # the stylesheet first, then the documents it transforms
+    return _emit(name, names, out, env, ctx, stdin)
 
 
 def _split(args: list[str], values: frozenset[str],

@@ -43,7 +43,7 @@ _KEEPING = frozenset({"unique", "group_by", "tojson", "tostring", "del", "until"
 def run(name: str, args: list[str], env: Env, stdin: Stream) -> Stream:
     """The document's file as printed, marked for a later line bound; nothing when the filter keeps a part."""
     positional: list[str] = []
-    compact, indent = False, 0
+    compact, indent, output = False, 0, "json" if name != "yq" else ""
     k, from_file = 0, False
     while k < len(args):
         arg = args[k]
@@ -53,9 +53,11 @@ def run(name: str, args: list[str], env: Env, stdin: Stream) -> Stream:
             from_file |= arg in ("-f", "--from-file")
             indent = int(args[k + 1]) if arg == "--indent" and k + 1 < len(args) and args[k + 1].isdigit() \
                 else indent
+            output = args[k + 1] if arg in ("-o", "--output-format") and k + 1 < len(args) else output
             k += _TAKES[arg]
         elif arg.startswith("-") and arg != "-":
             compact |= (not arg.startswith("--") and "c" in arg) or arg == "--compact-output"
+            output = "json" if arg in ("-oj", "-o=json", "--output-format=json") else output
             if arg in ("-n", "--null-input") or (not arg.startswith("--") and "n" in arg[1:]):
                 return Stream()  # reads no input (unless the filter calls input)
         else:
@@ -69,7 +71,9 @@ def run(name: str, args: list[str], env: Env, stdin: Stream) -> Stream:
     if not keeps_most(program):
         return _selected(name, program, names, env)  # a part of the document: sized when it is a select
     bare = program.replace(" ", "")
-    unit = PRETTY if not compact else ELEMENTS if bare in (".[]", ".[]?") else None
+    # yq prints YAML unless told JSON: its lines are the file's, and a line bound is checked on them as it is
+    unit = None if output not in ("json", "j") else PRETTY if not compact else \
+        ELEMENTS if bare in (".[]", ".[]?") else None
     reads = [n for n in names if n != "-"]
     shown = f"{name} {_quote(program)}"[:60]
     out = files(env, reads, shown) if reads else Stream(stdin.named(name), "")
