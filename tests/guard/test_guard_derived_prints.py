@@ -29,6 +29,8 @@ DUMPS = [
     "diff a.txt b.txt",
     "diff -u a.txt b.txt | less",
     "diff -y a.txt b.txt",
+    "sdiff a.txt b.txt",
+    "diff3 a.txt b.txt a-small.txt",
     "cat b.txt | diff a-small.txt -",
     "cmp -l a.txt b.txt",
     "split -n l/1/2 a.txt",

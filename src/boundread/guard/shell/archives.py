@@ -38,6 +38,8 @@ def run(name: str, args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream
             if "-so" in args:
                 return files(env, names[:1], name)
             ctx.unpack(env.path(names[0]), name)
+            folder = next((arg[2:] for arg in args if arg.startswith("-o") and len(arg) > 2), ".")
+            members.unpacked(env, names[0], folder, None, f"{name} x {names[0]}")  # a zip or a tar: its members
         return Stream()
     if name == "zip":
         names = operands(args, frozenset({"-x", "-i", "-b", "-n", "-t", "-tt", "-P", "-Z"}))
@@ -159,10 +161,11 @@ def _unzip(name: str, args: list[str], env: Env, ctx: Ctx) -> Stream:
         return files(env, positional[:1], name, members.printed(env, positional[0], positional[1:], False,
                                                                 _words(f"unzip -p {positional[0]}", positional[1:])))
     named = positional[1:]
-    if named and not any(ch in member for member in named for ch in "*?["):
-        return Stream()  # only the members named: not the whole archive
-    ctx.unpack(env.path(positional[0]), name)
     folder = next((args[k + 1] for k, arg in enumerate(args[:-1]) if arg == "-d"), ".")
+    if named and not any(ch in member for member in named for ch in "*?["):  # only the members named: not
+        members.unpacked(env, positional[0], folder, False, f"unzip {positional[0]}", named)  # the whole archive
+        return Stream()
+    ctx.unpack(env.path(positional[0]), name)
     members.unpacked(env, positional[0], folder, False, f"unzip {positional[0]}")
     return Stream()
 

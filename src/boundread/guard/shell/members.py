@@ -106,18 +106,30 @@ def printed(env: Env, archive: str, members: list[str], tar: bool, words: str) -
     return Bound(BYTES, size, words=words)
 
 
-def unpacked(env: Env, archive: str, folder: str, tar: bool, program: str) -> None:
-    """Each member of ``archive`` unpacked in ``folder``: a file that holds that member (at most MOST)."""
+def unpacked(env: Env, archive: str, folder: str, tar: bool | None, program: str,
+             named: list[str] | None = None) -> None:
+    """Each member of ``archive`` (``named``: those only) unpacked in ``folder``: a file that holds that member
+    (at most MOST). ``tar`` None: whichever of zip and tar the archive is (``7z x``)."""
     import os
 
     if UNKNOWN in archive or UNKNOWN in folder:
         return
     source = env.path(archive)
+    if tar is None:
+        import zipfile
+
+        try:
+            tar = not zipfile.is_zipfile(source)
+        except OSError:
+            return
     found = listing(source, tar)
     if found is None:
         return
     where = env.path(folder)
+    wanted = {_clean(member).rstrip("/") for member in named or ()}
     for name, size in list(found.items())[:MOST]:
+        if wanted and name not in wanted and not any(name.startswith(folder + "/") for folder in wanted):
+            continue
         words = f"{program} {name}"
         bound = Bound(BYTES, size, words=words if len(words) <= 60 else words[:57] + "...")
         env.writes[os.path.normpath(os.path.join(where, name))] = Stream([(source, (bound,), bound.words)],

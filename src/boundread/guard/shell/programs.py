@@ -63,7 +63,7 @@ _CONSUMERS = frozenset({"wc", "md5sum", "sha1sum", "sha224sum", "sha256sum", "sh
                         "shopt", "trap", "wait", "alias", "type", "which", "hash", "umask", "ulimit", "kill",
                         "du", "stat", "pdfinfo", "identify", "aws", "gsutil", "gcloud", "az", "scp", "nc", "ncat",
                         "mail", "sendmail", "mktemp", "touch", "mkdir", "rm", "rmdir", "chmod", "chown", "diffstat",
-                        "export", "local", "declare", "typeset", "readonly", "sponge", "csplit"})
+                        "export", "local", "declare", "typeset", "readonly", "csplit"})
 _WRAPPERS = frozenset({"sudo", "env", "time", "nohup", "nice", "command", "exec", "builtin", "stdbuf", "timeout",
                        "ionice", "doas", "caffeinate", "watch", "chronic", "unbuffer", "nocache", "flock", "setsid",
                        "chrt", "taskset", "strace", "ltrace", "busybox", "toybox", "script", "faketime"})
@@ -133,7 +133,7 @@ def run(argv: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
     if name in _CONSUMERS:
         return Stream()
     if name in _DUMPERS:
-        return _dumper(name, args, env, stdin)
+        return _dumper(name, args, env, ctx, stdin)
     if name in ("awk", "gawk", "mawk", "nawk"):
         return _awk(name, args, env, ctx, stdin)
     if name in bounds.READERS:
@@ -146,6 +146,10 @@ def run(argv: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
         return jsonprint.json_tool(args, env, ctx, stdin)
     if name in _COPIES:
         return _copy(name, args, env, ctx, stdin)
+    if name == "sponge":  # `... | sponge out`: its stdin, written to out once it ends
+        for target in operands(args)[:1]:
+            write(env, ctx, target, Stream(stdin.named("sponge"), stdin.text, stdin.exact))
+        return Stream() if operands(args) else Stream(stdin.named("sponge"), stdin.text)
     if name == "tee":
         for target in operands(args):
             _write(env, ctx, target, Stream(stdin.named("tee"), stdin.text))
@@ -220,14 +224,17 @@ def _unwrap(name: str, args: list[str]) -> list[str]:
     return args[k:]
 
 
-def _dumper(name: str, args: list[str], env: Env, stdin: Stream) -> Stream:
+def _dumper(name: str, args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
+    """What a dumper prints; ``sort -o OUT``, ``uniq IN OUT``: written to OUT instead, for a later read."""
+    target = _output(name, args)
+    if target is not None:
+        out = _dumper(name, _without_output(args, target) if name != "uniq" else args[:-1], env, ctx, stdin)
+        write(env, ctx, target, out)
+        return Stream()
     own = bounds.length_bound(name, args) or (summaries.cut_fields(args) if name == "cut" else None)
     names = [] if name in _STDIN_ONLY else operands(args, _DUMPERS[name])
     if name == "uniq":
         names = names[:1]  # `uniq in out`: the second is the output
-    if name in ("sort", "iconv", "shuf") and any(arg in ("-o", "--output") or arg.startswith("--output=")
-                                                 for arg in args):
-        return Stream()  # written to a file
     reads = [n for n in names if n != "-"]
     shown = own.words if own is not None else name
     each = _each_bound(name, args, env, reads)
@@ -245,6 +252,34 @@ def _dumper(name: str, args: list[str], env: Env, stdin: Stream) -> Stream:
             out.add(bounded(stdin, bounds.Bound(bounds.LINES, count, words=f"shuf -n {count}"), "shuf"))
         else:
             out.add(bounded(stdin, own, shown) if own is not None else Stream(stdin.named(name), stdin.text))
+    return out
+
+
+def _output(name: str, args: list[str]) -> str | None:
+    """The file ``sort -o OUT``/``shuf -o OUT``/``iconv -o OUT`` or ``uniq IN OUT`` writes; None: stdout."""
+    if name == "uniq":
+        names = operands(args, _DUMPERS[name])
+        return names[1] if len(names) > 1 and names[1] != "-" else None
+    if name not in ("sort", "iconv", "shuf"):
+        return None
+    for k, arg in enumerate(args):
+        if arg in ("-o", "--output"):
+            return args[k + 1] if k + 1 < len(args) else ""
+        if arg.startswith("--output="):
+            return arg.split("=", 1)[1]
+    return None
+
+
+def _without_output(args: list[str], target: str) -> list[str]:
+    out: list[str] = []
+    skip = False
+    for arg in args:
+        if skip:
+            skip = False
+        elif arg in ("-o", "--output"):
+            skip = True
+        elif not arg.startswith("--output="):
+            out.append(arg)
     return out
 
 
