@@ -190,3 +190,21 @@ def test_rg_keeps_to_the_repository_own_files(tmp_path: Path) -> None:
     assert _deny("ag import", tmp_path) is None
     assert _deny("grep -r import .", tmp_path) is not None
     assert _deny("rg import .cache", tmp_path) is not None  # named: its hidden folder is searched
+
+
+def test_the_distinct_values_of_a_grep_are_few_and_a_log_lines_are_not(folder: Path) -> None:
+    """A DISTINCT bound (sort -u, sort | uniq -c, once programs.py gives it): a grep -o of a few values is a few
+    lines whatever the file; a log's own lines are all distinct, so the bound lets all of it through."""
+    from boundread.guard import outputs
+    from boundread.guard.bounds import DISTINCT, MATCHES, Bound
+    from boundread.guard.config import GuardConfig
+
+    cfg = GuardConfig()
+    workers = Grep(("\\[worker-[0-9]\\] GET /api/items/",), "basic", only=True)
+    grep = Bound(MATCHES, 0, words="grep -o ...", grep=workers)
+    alone, over = outputs.part(str(folder / "big.log"), (grep,), cfg)
+    assert alone is None and over > cfg.text_max_bytes  # grep -o alone: 40,000 matches of 30 bytes
+    counted, _over = outputs.part(str(folder / "big.log"), (grep, Bound(DISTINCT, 0, words="sort -u")), cfg)
+    assert counted is not None and counted < 7 * 40  # seven workers: seven lines
+    lines, _none = outputs.part(str(folder / "big.log"), (Bound(DISTINCT, 0, words="sort -u"),), cfg)
+    assert lines is None

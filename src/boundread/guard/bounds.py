@@ -19,6 +19,9 @@ TEXT_MATCHES = "text-matches"
 #: What a grep prints of a text file: the lines (or parts, ``-o``) that match; the Bound's ``grep`` says how it
 #: matches, and guard/estimate.py sizes it from a sample of the file.
 MATCHES = "matches"
+#: Only the distinct lines of what came before pass (``sort -u``, ``sort | uniq -c``): guard/estimate.py counts
+#: them in a sample - a grep -o of a few values repeated is a few lines, a log's lines are all distinct.
+DISTINCT = "distinct"
 _SUFFIX = {"": 1, "c": 1, "w": 2, "b": 512, "kB": 1000, "K": 1024, "k": 1024, "KiB": 1024, "MB": 1000**2,
            "M": 1024**2, "MiB": 1024**2, "GB": 1000**3, "G": 1024**3, "GiB": 1024**3, "TB": 1000**4,
            "T": 1024**4, "TiB": 1024**4}

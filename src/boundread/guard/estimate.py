@@ -54,6 +54,35 @@ def printed(path: str, size: int, spec: Grep, compressed_size: int | None = None
     return round(out * total / sampled)
 
 
+def distinct(path: str, size: int, spec: Grep | None, compressed_size: int | None = None) -> int:
+    """The bytes the distinct lines (``spec``'s matches with ``-o``, its lines, or every line when None) take,
+    each with a count in front (``uniq -c``). When the sample's distinct values are few beside its items, they are
+    all there are (a level, a user, a status code); else they grow with the file, scaled as ``printed`` is."""
+    matcher = compile_spec(spec) if spec is not None else None
+    try:
+        windows = _gzip_windows(path) if spec is not None and spec.compressed else _windows(path, size)
+    except (OSError, EOFError, ValueError):
+        return 0
+    total = (compressed_size or size) if spec is not None and spec.compressed else size
+    sampled = sum(len(data) for data, _first, _last in windows)
+    items = 0
+    seen: set[bytes] = set()
+    for data, _first, _last in windows:
+        for line in data.split(b"\n"):
+            if spec is not None and not _passes(line, matcher, spec):
+                continue
+            if spec is not None and spec.only and matcher is not None:
+                found = [match.group() for match in matcher.finditer(line) if match.end() > match.start()]
+            else:
+                found = [line]
+            items += len(found)
+            seen.update(found)
+    shown = sum(len(value) + _NUMBER + 1 for value in seen)
+    if not sampled or len(seen) <= max(1, items // 10):
+        return shown
+    return round(shown * total / sampled)
+
+
 def compile_spec(spec: Grep) -> re.Pattern[bytes] | None:
     """The patterns as one ``re`` pattern over bytes; None when every line matches (no pattern, or an empty one)."""
     sources: list[str] = []

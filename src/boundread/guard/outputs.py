@@ -42,7 +42,11 @@ def part(absolute: str, found: tuple[Bound, ...], cfg: GuardConfig) -> tuple[int
     size, cap = info.st_size, cfg.text_max_bytes
     best: int | None = None
     grep = -1
+    if any(bound.unit == "distinct" for bound in found):  # sort -u, sort | uniq -c: the distinct values
+        best = _distinct(absolute, size, next((bound.grep for bound in found if bound.grep is not None), None), cfg)
     for bound in found:
+        if bound.unit == "distinct":
+            continue
         got = _one(absolute, size, bound, cfg)
         if bound.grep is not None and got is not None:
             grep = max(grep, got)
@@ -95,6 +99,22 @@ def _grep(absolute: str, size: int, spec: Grep | None, *, text_only: bool) -> in
     from boundread.guard import estimate
 
     return estimate.printed(absolute, size, spec)
+
+
+def _distinct(absolute: str, size: int, spec: Grep | None, cfg: GuardConfig) -> int | None:
+    """What the distinct lines (or a grep's distinct matches) of a text file take, when that fits the cap."""
+    try:
+        kind = sniff.sniff_path(absolute).kind
+    except OSError:
+        return None
+    compressed = spec is not None and spec.compressed and kind == sniff.GZ
+    if kind != sniff.TEXT and not compressed:
+        return None
+    from boundread.guard import estimate
+
+    unpacked = max(facts.gzip_size(absolute, size) or 0, size) if compressed else None
+    got = estimate.distinct(absolute, size, spec, unpacked)
+    return got if got <= cfg.text_max_bytes else None
 
 
 def printed_whole(absolute: str) -> int:
