@@ -19,6 +19,8 @@ def work(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("editors")
     (root / "big.log").write_text("2026-12-01T05:51:05Z INFO worker-3 request served in 12 ms\n" * 55_000)
     (root / "small.log").write_text("one\ntwo\n")
+    (root / "print.ed").write_text(",p\nq\n")
+    (root / "print.vim").write_text("%p\nq!\n")
     return root
 
 
@@ -35,6 +37,8 @@ DUMPS = [
     "echo ',p' | ed -s big.log",
     "printf '%s\\n' '1,$p' q | ed -s big.log",
     "emacs --batch big.log --eval '(princ (buffer-string))'",
+    "ed -s big.log < print.ed",
+    "vim -es -S print.vim big.log",
 ]
 
 ALLOWED = [

@@ -1,5 +1,6 @@
-"""Names reached indirectly are followed: arrays, ``${f%.gz}`` and the other cutting operators, ``~+``, an
-alias, ``ls -S | head -1``, a ``<(...)`` read as a file, and ``**`` under ``shopt -s globstar``.
+"""Names reached indirectly are followed: arrays, ``${f%.gz}`` and the other cutting operators, ``${!ref}``, ``~+``,
+an alias, ``ls -S | head -1``, a ``<(...)`` read as a file, ``**`` under ``shopt -s globstar``, GNU ``parallel``, and
+the command ``script -qc``/``su -c``/``runuser``/``xvfb-run`` run.
 
 Files are made in the test: a 3 MB log next to small texts, and small texts two folders deep that are over the
 cap together.
@@ -44,6 +45,15 @@ DUMPS = [
     ("cat <(cat big.log)", "big.log"),
     ("shopt -s globstar; cat **/*.txt", "big.txt"),
     ("shopt -s globstar; cat docs/**", "big.txt"),
+    ("x=big.log; y=x; cat ${!y}", "big.log"),
+    ('script -qc "cat big.log" /dev/null', "big.log"),
+    ('su me -c "cat big.log"', "big.log"),
+    ("runuser -u me -- cat big.log", "big.log"),
+    ("xvfb-run cat big.log", "big.log"),
+    ("parallel cat ::: big.log", "big.log"),
+    ("echo big.log | parallel cat", "big.log"),
+    ("ls *.log | parallel -j4 cat {}", "big.log"),
+    ("parallel ::: 'cat big.log'", "big.log"),
 ]
 
 ALLOWED = [
@@ -54,6 +64,8 @@ ALLOWED = [
     "ls -S | head",
     "shopt -s globstar; ls **/*.txt",
     "cat **/*.txt",  # without globstar, ** is *: docs/a only, no .txt there
+    "parallel wc -l ::: big.log",
+    "script -q /dev/null",  # a session recorded: nothing run here
 ]
 
 

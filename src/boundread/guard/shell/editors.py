@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from boundread.guard.bounds import LINES, Bound
 from boundread.guard.shell.reads import files
-from boundread.guard.shell.state import UNKNOWN, Env, Stream
+from boundread.guard.shell.state import UNKNOWN, Env, Stream, read_file, small_text
 
 PROGRAMS = frozenset({"ex", "vi", "vim", "nvim", "view", "vim.tiny", "vim.basic", "ed", "red", "emacs"})
 _VIM_VALUES = frozenset({"-c", "--cmd", "-S", "-u", "-U", "-i", "-T", "-w", "-W", "-s", "-t", "-q", "-r",
@@ -27,7 +27,7 @@ def run(name: str, args: list[str], env: Env, stdin: Stream) -> Stream:
         return _emacs(args, env)
     if name in ("ed", "red"):
         given = [arg for arg in args if not arg.startswith("-") or arg == "-"]
-        script = stdin.text if UNKNOWN not in stdin.text else ""
+        script = small_text(stdin) if UNKNOWN not in stdin.text else ""  # `ed -s f < script.ed` too
         return _printed(given[:1], script.splitlines(), env, _shown(name, args))
     commands: list[str] = []
     names: list[str] = []
@@ -37,6 +37,9 @@ def run(name: str, args: list[str], env: Env, stdin: Stream) -> Stream:
         arg = args[k]
         if arg in ("-c", "--cmd") and k + 1 < len(args):
             commands.append(args[k + 1])
+            k += 1
+        elif arg == "-S" and k + 1 < len(args):  # `vim -es -S script.vim f`: the commands in a file
+            commands.extend(small_text(read_file(env, args[k + 1], name)).splitlines())
             k += 1
         elif arg.startswith("+"):
             commands.append(arg[1:])
@@ -54,7 +57,7 @@ def run(name: str, args: list[str], env: Env, stdin: Stream) -> Stream:
     if not batch:
         return Stream()
     if not commands and UNKNOWN not in stdin.text:
-        commands = stdin.text.splitlines()  # `ex -s f <<< '%p'`: the script on stdin
+        commands = small_text(stdin).splitlines()  # `ex -s f <<< '%p'`, `ex -s f < script`: the script on stdin
     return _printed(names[:1], commands, env, _shown(name, args))
 
 

@@ -68,6 +68,63 @@ def xargs(args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
     return out
 
 
+_PARALLEL_VALUES = frozenset({"-j", "-P", "-N", "-n", "-L", "-S", "-I", "-d", "-a", "-E", "--jobs", "--max-args",
+                              "--max-lines", "--sshlogin", "--colsep", "--delimiter", "--arg-file", "--halt",
+                              "--delay", "--timeout", "--joblog", "--results", "--tmpdir", "--env", "--workdir",
+                              "--tag-string", "--retries", "--load", "--memfree", "--replace"})
+
+
+def parallel(args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
+    """GNU ``parallel CMD ::: ARGS``, ``parallel CMD :::: LISTFILE``, ``... | parallel CMD``: CMD once per argument,
+    the argument at ``{}`` (``{.}`` without its extension, ``{/}`` its base name) or appended; no CMD: each
+    argument is a command line."""
+    replace, source = "{}", stdin
+    k = 0
+    while k < len(args) and args[k].startswith("-") and args[k] not in (":::", "::::"):
+        key, eq, given = args[k].partition("=")
+        if key in _PARALLEL_VALUES and not eq:
+            given, k = (args[k + 1] if k + 1 < len(args) else ""), k + 1
+        if key in ("-I", "--replace"):
+            replace = given or "{}"
+        elif key in ("-a", "--arg-file"):
+            source = read_file(env, given, "parallel")
+        k += 1
+    command: list[str] = []
+    while k < len(args) and args[k] not in (":::", "::::"):
+        command.append(args[k])
+        k += 1
+    names: list[str] = []
+    group = ""
+    for arg in args[k:]:
+        if arg in (":::", "::::"):
+            group = arg
+        elif group == ":::":
+            names.append(arg)
+        else:
+            names.extend(line for line in small_text(read_file(env, arg, "parallel")).splitlines() if line.strip())
+    if k >= len(args):
+        names = [line for line in small_text(source).splitlines() if line.strip()]
+    if len(names) > FANOUT:
+        ctx.cap(f"`parallel {' '.join(command)}` gets more than {FANOUT} arguments; the first {FANOUT} were checked")
+        names = names[:FANOUT]
+    out = Stream()
+    for name in names:
+        if not command:
+            out.add(ctx.shell(name, env.copy(), Stream()))
+            continue
+        forms = {replace: name, "{.}": name.rsplit(".", 1)[0], "{/}": name.rsplit("/", 1)[-1]}
+        used = any(form in arg for arg in command for form in forms)
+        argv = [_replaced(arg, forms) for arg in command] if used else [*command, name]
+        out.add(ctx.command(argv, env.copy(), Stream()))
+    return out
+
+
+def _replaced(arg: str, forms: dict[str, str]) -> str:
+    for form, value in forms.items():
+        arg = arg.replace(form, value)
+    return arg
+
+
 def find(name: str, args: list[str], env: Env, ctx: Ctx) -> Stream:
     """``find`` (and ``fd``): the names it finds, and what ``-exec`` runs on them."""
     roots: list[str] = []

@@ -66,12 +66,15 @@ _CONSUMERS = frozenset({"wc", "md5sum", "sha1sum", "sha224sum", "sha256sum", "sh
                         "export", "local", "declare", "typeset", "readonly", "csplit"})
 _WRAPPERS = frozenset({"sudo", "env", "time", "nohup", "nice", "command", "exec", "builtin", "stdbuf", "timeout",
                        "ionice", "doas", "caffeinate", "watch", "chronic", "unbuffer", "nocache", "flock", "setsid",
-                       "chrt", "taskset", "strace", "ltrace", "busybox", "toybox", "script", "faketime"})
+                       "chrt", "taskset", "strace", "ltrace", "busybox", "toybox", "script", "faketime", "su",
+                       "runuser", "pkexec", "xvfb-run", "dbus-run-session", "firejail", "unshare", "catchsegv",
+                       "valgrind", "proxychains", "proxychains4", "torsocks", "tsocks", "eatmydata"})
 _WRAPPER_VALUES = {"sudo": {"-u", "-g", "-p", "-C", "-D", "-h", "-r", "-t", "-U"}, "doas": {"-u", "-C"},
                    "env": {"-u", "-C", "-S", "--unset", "--chdir"}, "nice": {"-n"}, "timeout": {"-s", "-k"},
                    "ionice": {"-c", "-n"}, "stdbuf": {"-i", "-o", "-e"}, "watch": {"-n", "-d"},
                    "flock": {"-w", "-E"}, "taskset": {"-c"}, "strace": {"-e", "-o", "-p", "-s"},
-                   "script": {"-c"}, "chrt": {"-p"}}
+                   "script": {"-c"}, "chrt": {"-p"}, "xvfb-run": {"-n", "-s", "-e", "-f"},
+                   "firejail": set(), "pkexec": {"--user"}, "valgrind": set()}
 _WRAPPER_VALUES["runner"] = {"-e", "--env", "-n", "--name", "-p", "--prefix", "--with", "--python", "--from",
                              "--package", "--project", "--directory", "-C"}
 #: Project tool runners: ``poetry run CMD``, ``uv run CMD``, ``conda run -n env CMD`` run CMD in its environment.
@@ -118,6 +121,10 @@ def run(argv: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
         if name in SHELLS:
             return scripts.shell(name, args, env, ctx, stdin)
         return scripts.interpreter(name, args, env, ctx, stdin)
+    if name == "parallel":
+        from boundread.guard.shell import fanout
+
+        return fanout.parallel(args, env, ctx, stdin)
     if name in ("xargs", "find", "fd", "fdfind"):
         from boundread.guard.shell import fanout
 
@@ -216,9 +223,16 @@ def _unwrap(name: str, args: list[str]) -> list[str]:
             return []
         else:
             break
-    if name == "script" and "-c" in args:
-        at = args.index("-c")
-        return ["sh", "-c", args[at + 1]] if at + 1 < len(args) else []
+    if name in ("script", "su", "runuser"):  # `script -qc CMD`, `su [user] -c CMD`: CMD runs in a shell
+        for at, arg in enumerate(args):
+            code = args[at + 1] if at + 1 < len(args) else ""
+            if arg in ("-c", "--command") or (arg.startswith("-") and not arg.startswith("--") and arg.endswith("c")):
+                return ["sh", "-c", code] if code else []
+            if arg.startswith("--command="):
+                return ["sh", "-c", arg.split("=", 1)[1]]
+        if name != "runuser":
+            return []  # a login shell, or a session recorded: nothing run here
+        return args[args.index("--") + 1:] if "--" in args else []
     if name in ("busybox", "toybox") or name == "strace":
         return args[k:]
     return args[k:]

@@ -252,6 +252,11 @@ def _variable(node: Node, env: Env, ctx: Ctx, into: list[Flow]) -> str | None:
         index = [child for child in subscripts[0].named_children if child.type != "variable_name"]
         return params.element(env, name, _text(index[0]) if len(index) == 1 else "", _SPLIT)
     found = _lookup(name, env)
+    if _text(node).startswith("${!"):  # ${!ref}: the variable whose name ref holds
+        if _text(node) != "${!" + name + "}" or found is None or not found.replace("_", "a").isalnum():
+            return None
+        into.extend(env.var_flows.get(found, ()))
+        return _lookup(found, env)
     if node.type == "expansion":
         rest = _text(node)[2:-1][len(name):]
         if rest and rest[0] in ":#%/^," and not rest.startswith((":-", ":=", ":+", ":?")):
