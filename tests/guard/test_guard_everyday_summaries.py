@@ -8,6 +8,7 @@ and a 1.5 MB minified script of three lines.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -22,7 +23,10 @@ def work(tmp_path_factory: pytest.TempPathFactory) -> Path:
                                           f"worker-{n % 7} request {n} served\n" for n in range(60_000)))
     line = "var a=1;" * 60_000
     (root / "bundle.min.js").write_text(f"{line}\n{line}\n{line}\n")
-    (root / "data.csv").write_text("".join(f"{n},name {n},city {n % 9}\n" for n in range(40_000)))
+    (root / "data.csv").write_text("id,name,city\n" + "".join(f"{n},name {n},city {n % 9}\n" for n in range(40_000)))
+    rows = [{"id": n, "name": f"name {n}", "city": f"city {n % 9}"} for n in range(20_000)]
+    (root / "data.json").write_text(json.dumps({"items": rows}, indent=2))
+    (root / "rows.json").write_text(json.dumps(rows))
     return root
 
 
@@ -38,6 +42,9 @@ ALLOWED = [
     "shuf -n 20 big.log",
     "shuf -n 5 data.csv",
     "cat big.log | shuf -n 10",
+    "jq -r '.items[] | .name' data.json | sort | uniq -c",
+    "jq -r '.[].city' rows.json | sort -u",
+    "csvcut -c city data.csv | sort | uniq -c",
 ]
 
 DUMPS = [
@@ -50,6 +57,9 @@ DUMPS = [
     "cut -c5- bundle.min.js",  # to the end of each line
     "shuf big.log",
     "shuf -n 20000 big.log",
+    "jq -r '.items[].name' data.json",  # the column printed whole
+    "jq -c '.items[]' data.json | sort -u",  # the records themselves
+    "csvcut -c city data.csv",
 ]
 
 

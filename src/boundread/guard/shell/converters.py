@@ -153,6 +153,11 @@ def _csvkit(name: str, args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> St
     names, _ = _split(args, _CSVKIT_VALUES, ())
     rows = _number(args, "--max-rows")
     bound = bounds.Bound(bounds.LINES, rows + 1, words=f"{name} --max-rows {rows}") if rows is not None else None
+    columns = _value(args, "-c") or _value(args, "--columns")
+    if name == "csvcut" and bound is None and columns and len(columns.split(",")) <= 3 and "-" not in columns:
+        from boundread.guard.shell import summaries  # a column or three: `| sort | uniq -c` summarises them
+
+        bound = bounds.Bound(summaries.FIELDS, 1 << 62, words=f"csvcut -c {columns}")
     return _emit(name, names, None, env, ctx, stdin, bound)
 
 

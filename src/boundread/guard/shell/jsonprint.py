@@ -16,6 +16,7 @@ as ``decide`` estimates deep lines from its sample.
 from __future__ import annotations
 
 from boundread.guard.bounds import BYTES, LINES, Bound
+from boundread.guard.shell import summaries
 from boundread.guard.shell.reads import files, write
 from boundread.guard.shell.state import UNKNOWN, Env, Stream
 
@@ -77,9 +78,11 @@ def run(name: str, args: list[str], env: Env, stdin: Stream) -> Stream:
     reads = [n for n in names if n != "-"]
     shown = f"{name} {_quote(program)}"[:60]
     out = files(env, reads, shown) if reads else Stream(stdin.named(name), "")
-    if unit is not None:  # the indentation rides in the marker's skip
-        out.flows = [(path, (*found, Bound(unit, _NONE, indent or 2, words=shown)), program_shown)
-                     for path, found, program_shown in out.flows]
+    marks = [Bound(unit, _NONE, indent or 2, words=shown)] if unit is not None else []  # indent in its skip
+    if _one_field(program):  # `.items[].name`: a column of the records, which `| sort | uniq -c` summarises
+        marks.append(Bound(summaries.FIELDS, _NONE, words=shown))
+    if marks:
+        out.flows = [(path, (*found, *marks), program_shown) for path, found, program_shown in out.flows]
     out.text, out.exact = "", False
     return out
 
@@ -133,6 +136,13 @@ def json_tool(args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
         write(env, ctx, names[1], out)
         return Stream()
     return out
+
+
+def _one_field(program: str) -> bool:
+    """``.items[].name``, ``.[] | .user``, ``.items[] | .a.b``: one field of each element of an iteration."""
+    import re
+
+    return re.fullmatch(r"\s*(\.[\w.]*\[\]\s*(\|\s*)?)\.?[A-Za-z_][\w.]*\s*", program) is not None
 
 
 def keeps_most(program: str) -> bool:
