@@ -176,3 +176,14 @@ def test_git_is_run_without_the_programs_its_config_names(tmp_path: Path) -> Non
     (tmp_path / "a.txt").write_text("two\n")
     check_command("git diff && git log -p && git show HEAD", cwd=tmp_path)
     assert not marker.exists()
+
+
+@pytest.mark.parametrize(("command", "bounded"), [
+    ("sqlite3 app.db .dump", "sqlite3 app.db 'select * from events limit 50'"),
+    ("cd repo && git diff", "git diff --stat"),
+    ("cd repo && git blame data/fixtures.json", "git blame -L 1,200 data/fixtures.json"),
+])
+def test_the_refusal_of_a_made_up_output_names_its_bounded_form(work: Path, command: str, bounded: str) -> None:
+    decision = check_command(command, cwd=work)
+    assert decision.decision == "deny" and decision.rule == "output-size"
+    assert "made by the command" in decision.reason and bounded in decision.reason

@@ -255,6 +255,7 @@ def check_command(cmd: str, *, cwd: str | os.PathLike[str] | None = None,
     from time import monotonic
 
     from boundread.guard import outputs, shell, special
+    from boundread.guard.shell import madeup
 
     start = monotonic()
     cfg = config or GuardConfig()
@@ -271,6 +272,11 @@ def check_command(cmd: str, *, cwd: str | os.PathLike[str] | None = None,
             printed.append(use.program)
             break
         if use.action == shell.PRINT:
+            if use.path.startswith(madeup.MARK):  # a database's rows, a diff: an output no file holds
+                if _within_caps(use.bounds, cfg):
+                    continue  # `git diff | head -n 200`
+                return _with_caps(Decision(DENY, madeup.reason(use.path, use.program) or "", rule="output-size"),
+                                  caps)
             if shell.UNKNOWN in use.path:  # a name a capped fan-out left unchecked: only a cap can judge it
                 if _within_caps(use.bounds, cfg):
                     continue  # `git ls-files | while read f; do head -n 5 "$f"; done`: a part, whatever the file
