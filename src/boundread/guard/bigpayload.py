@@ -65,7 +65,7 @@ class Reader:
 
     def __init__(self, chunks: list[bytes], more: Callable[[], bytes], folder: str) -> None:
         self.chunks, self.more, self.folder = chunks, more, folder
-        self.buf, self.pos, self.scan = b"", 0, 0  # scan: where the search for the closing quote goes on
+        self.buf, self.pos = b"", 0
         self.kept = 0
         self.total = sum(len(chunk) for chunk in chunks)  # bytes read from the input so far
         self.stack: list[Any] = []  # the containers being filled, outermost first (for a partial answer)
@@ -103,7 +103,6 @@ class Reader:
             self.total += len(chunk)
         if not chunk:
             return False
-        self.scan = max(self.scan - self.pos, 0)
         self.buf = self.buf[self.pos:] + chunk
         self.pos = 0
         return True
@@ -198,13 +197,12 @@ class Reader:
     def _string(self, key: bool = False) -> str:
         """The string whose opening quote was just read: kept, or spilled to a file past the threshold."""
         sink = _Sink(self.folder, SPILL_OVER if self.kept < KEEP_MAX else SMALL)
-        self.scan = self.pos
         try:
             while True:
                 end = self._closing_quote()
                 if end >= 0:
                     sink.write(_unescape(self.buf[self.pos:end]))
-                    self.pos = self.scan = end + 1
+                    self.pos = end + 1
                     break
                 cut = _safe_cut(self.buf, self.pos, len(self.buf))
                 sink.write(_unescape(self.buf[self.pos:cut]))
@@ -236,19 +234,14 @@ class Reader:
             inner[next(reversed(inner))] = value
 
     def _closing_quote(self) -> int:
-        """Where the string ends in ``buf`` (an unescaped quote), or -1 if not in it yet."""
-        buf = self.buf
-        while True:
-            quote = buf.find(b'"', self.scan)
-            if quote < 0:
-                self.scan = len(buf)
-                return -1
-            run = quote
-            while run > self.pos and buf[run - 1] == _BACKSLASH:
-                run -= 1
-            if (quote - run) % 2 == 0:
-                return quote
-            self.scan = quote + 1
+        """Where the string from ``pos`` ends in ``buf`` (an unescaped quote), or -1 if not in it yet.
+
+        Each escaped backslash and escaped quote is blanked (two bytes for two, so the offsets hold) and the
+        first quote left is the end: all in C. A Python loop over the quotes, or a regular expression, took
+        5-6 s for a 40 MB payload with 28 ``\\"`` a line."""
+        body = self.buf[self.pos:].replace(b"\\\\", b"__").replace(b'\\"', b"__")
+        at = body.find(b'"')
+        return self.pos + at if at >= 0 else -1
 
 
 class _Sink:
