@@ -1,9 +1,10 @@
 """Everyday commands judged by what they print, not by the size of the file they read.
 
-A column reduced by ``uniq -c``/``sort -u`` is a summary; ``cut -c1-100`` prints at most lines x 100 characters;
-``shuf -n 20`` twenty lines. The same programs still refuse a dump: a projection printed whole, ``sort -u`` of
-the file itself, ``cut -c`` of a file of many lines. Files are made in the test: a 3 MB log of short lines
-and a 1.5 MB minified script of three lines.
+A column reduced by ``uniq -c``/``sort -u`` is a summary, and so are the distinct lines of a file or a grep's
+distinct matches when they are few (sized on a sample, by decide); ``cut -c1-100`` prints at most lines x 100
+characters; ``shuf -n 20`` twenty lines. The same programs still refuse a dump: a projection printed whole,
+``sort -u`` of the file itself, ``cut -c`` of a file of many lines. Files are made in the test: a 3 MB log of
+short lines, a 1.5 MB minified script of three lines, CSV and JSON records, a file of four repeated lines.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ def work(tmp_path_factory: pytest.TempPathFactory) -> Path:
     line = "var a=1;" * 60_000
     (root / "bundle.min.js").write_text(f"{line}\n{line}\n{line}\n")
     (root / "data.csv").write_text("id,name,city\n" + "".join(f"{n},name {n},city {n % 9}\n" for n in range(40_000)))
+    (root / "levels.txt").write_text("".join(("INFO\n", "WARN\n", "ERROR\n", "DEBUG\n")[n % 4] for n in range(120_000)))
     rows = [{"id": n, "name": f"name {n}", "city": f"city {n % 9}"} for n in range(20_000)]
     (root / "data.json").write_text(json.dumps({"items": rows}, indent=2))
     (root / "rows.json").write_text(json.dumps(rows))
@@ -45,6 +47,9 @@ ALLOWED = [
     "jq -r '.items[] | .name' data.json | sort | uniq -c",
     "jq -r '.[].city' rows.json | sort -u",
     "csvcut -c city data.csv | sort | uniq -c",
+    "grep -o 'worker-[0-9]' big.log | sort | uniq -c",  # a grep's distinct matches: seven
+    "sort -u levels.txt",  # a 600 KB file of four distinct lines
+    "cat levels.txt | sort | uniq -c",
 ]
 
 DUMPS = [

@@ -27,6 +27,7 @@ def work(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("table")
     log = "2026-12-01T05:51:05Z INFO worker-3 request served in 12 ms\n" * 86_000  # ~5 MB
     (root / "app.log").write_text(log)
+    (root / "numbered.log").write_text("".join(f"2026-12-01T05:51:05Z INFO request {n}\n" for n in range(30_000)))
     shutil.copy(SAMPLE, root / "report.pdf")
     (root / "big.json").write_text('{"rows": [' + ",".join(['{"a": 12345678}'] * 1_900_000) + "]}")  # 30 MB
     (root / "small.txt").write_text("hello\n" * 10)
@@ -147,8 +148,8 @@ DUMPS = [
     "rg '' app.log",
     "egrep '' app.log",
     "sort app.log",
-    "sort -u app.log",
-    "uniq app.log",
+    "sort -u app.log numbered.log",  # the distinct lines: numbered.log's are all distinct (app.log's one line is not)
+    "uniq numbered.log",
     "cut -c1-1000 app.log",
     "cut -d' ' -f1- app.log",
     "paste app.log",

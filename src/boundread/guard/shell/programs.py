@@ -245,7 +245,9 @@ def _dumper(name: str, args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> St
         out = _dumper(name, _without_output(args, target) if name != "uniq" else args[:-1], env, ctx, stdin)
         write(env, ctx, target, out)
         return Stream()
-    own = bounds.length_bound(name, args) or (summaries.cut_fields(args) if name == "cut" else None)
+    own = bounds.length_bound(name, args) or (summaries.cut_fields(args) if name == "cut" else None) or \
+        (summaries.distinct(f"{name} -u" if name == "sort" else name)
+         if name == "uniq" or (name == "sort" and _unique(args)) else None)
     names = [] if name in _STDIN_ONLY else operands(args, _DUMPERS[name])
     if name == "uniq":
         names = names[:1]  # `uniq in out`: the second is the output
@@ -260,7 +262,7 @@ def _dumper(name: str, args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> St
         out = files(env, reads, name, own) if reads else Stream()
     if not reads or "-" in names:
         if name == "uniq" or (name == "sort" and _unique(args)):
-            out.add(summaries.reduced(stdin, name))  # one line per distinct value of a projection: a summary
+            out.add(summaries.reduced(stdin, f"{name} -u" if name == "sort" else name))  # the distinct values
         elif name == "shuf" and _shuf_count(args) is not None:
             count = _shuf_count(args) or 0
             out.add(bounded(stdin, bounds.Bound(bounds.LINES, count, words=f"shuf -n {count}"), "shuf"))

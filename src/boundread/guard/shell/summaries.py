@@ -3,7 +3,8 @@
 - A projection to one to three fields (``awk '{print $2}'``, ``cut -d' ' -f2``) is every line of the file cut to
   a column: still a dump on its own, but reduced by ``uniq``/``uniq -c``/``sort -u`` it is one line per distinct
   value - a summary, like ``wc``. The projection travels on its flows as a FIELDS bound: a marker that bounds
-  nothing (``decide`` finds no fitting part of the file in it), which the reducer later recognises.
+  nothing (``decide`` finds no fitting part of the file in it), which the reducer later recognises. Any other
+  stream a reducer gets keeps its flows with a DISTINCT bound, sized by ``decide`` on a sample of the file.
 - ``cut -c1-100``/``cut -b1-100`` prints at most that many characters of each line: at most lines x width.
 - ``shuf -n 20`` prints 20 lines picked anywhere: at most 20 x the longest line.
 
@@ -14,7 +15,7 @@ from __future__ import annotations
 
 import os
 
-from boundread.guard.bounds import BYTES, LINES, Bound
+from boundread.guard.bounds import BYTES, DISTINCT, LINES, Bound
 from boundread.guard.shell.state import UNKNOWN, Env, Stream
 
 #: A flow's bound that marks a projection to a few fields: not a size - ``count`` is past any file.
@@ -126,13 +127,15 @@ def picked(env: Env, names: list[str], count: int, words: str) -> list[tuple[str
 
 def reduced(stream: Stream, program: str) -> Stream:
     """``uniq``/``uniq -c``/``sort -u`` of a stream: a projection's flows become a summary (one line per
-    distinct value) and are dropped; any other flow passes, its distinct lines being most of it."""
-    flows = [flow for flow in stream.named(program) if not any(bound.unit == FIELDS for bound in flow[1])]
+    distinct value) and are dropped; any other flow passes with a DISTINCT bound, which ``decide`` sizes as the
+    distinct lines (or a grep's distinct matches) of a sample of the file - a log's lines are all distinct."""
+    flows = [(path, (*found, distinct(program)), shown) for path, found, shown in stream.named(program)
+             if not any(bound.unit == FIELDS for bound in found)]
     return Stream(flows, stream.text, exact=False)
 
 
-def projected(stream: Stream) -> bool:
-    return any(any(bound.unit == FIELDS for bound in found) for _path, found, _shown in stream.flows)
+def distinct(words: str) -> Bound:
+    return Bound(DISTINCT, 0, words=words)
 
 
 def _option(args: list[str], flags: tuple[str, ...]) -> str | None:
