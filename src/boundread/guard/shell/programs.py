@@ -17,6 +17,7 @@ from boundread.guard.shell import (
     databases,
     derive,
     editors,
+    filters,
     greps,
     jsonprint,
     summaries,
@@ -350,6 +351,11 @@ def _awk(name: str, args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Strea
         names, bound = projection
         out.add(files(env, names, name, bound) if names else bounded(stdin, bound, bound.words))
         return out
+    matched = filters.awk(name, args)
+    if matched is not None:  # `awk '/INFO/'`: the lines that match, as grep prints them
+        names, bound = matched
+        out.add(files(env, names, name, bound) if names else bounded(stdin, bound, bound.words))
+        return out
     out.add(_reader(name, args, env, ctx, stdin))
     return out
 
@@ -365,8 +371,12 @@ def _reader(name: str, args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> St
     reading = bounds.reading(name, args)
     if reading is None:
         return Stream()  # prints none of its input (`sed -i`, `awk 'END{print NR}'`)
-    if reading.filtered:
-        return Stream()  # only the lines that match, as grep does
+    if reading.filtered:  # only the lines that match, as grep does: sized as its matches when the script says how
+        matched = filters.sed(name, args) if name in ("sed", "gsed") else None
+        if matched is None:
+            return Stream()
+        names, bound = matched
+        return files(env, names, name, bound) if names else bounded(stdin, bound, bound.words)
     given = ["-" if n in STDIN_NAMES else n for n in reading.files]  # `dd if=/dev/stdin`, `sed p /dev/stdin`
     names = [n for n in given if n != "-"]
     out = files(env, names, name, reading.bound) if names else Stream()
