@@ -16,12 +16,15 @@ holds in each client, measured on what that client hands its model:
 - Claude Code 2.1.332: the tool's output (Bash ``stdout`` + ``stderr``). ``hookSpecificOutput.
   updatedToolOutput`` in the tool's own output shape (for Bash ``{"stdout", "stderr", "interrupted",
   "isImage", ...}``) is what the model gets. Claude Code keeps Bash output over 30,000 characters
-  (``BASH_MAX_OUTPUT_LENGTH``, at most 150,000) in its own file: the payload's ``stdout`` holds the first
-  30,000 and ``persistedOutputPath``/``persistedOutputSize`` the rest, so that file is what gets copied.
+  (the ``bashOutputMaxChars`` setting, at most 128,000: 32,000 tokens inline) in its own file: the payload's
+  ``stdout`` holds the first 30,000 and ``persistedOutputPath``/``persistedOutputSize`` the rest, so that
+  file is what gets copied.
 - Gemini CLI 0.61: ``llmContent``. It ignores ``tool_output``, ``llmContent`` and ``tool_response`` in an
   AfterTool answer; ``{"decision": "deny", "reason": R}`` replaces the whole result with ``{"error": R}``,
-  which is the mechanism used (R opens with "Not an error"). Its own cut (``truncateToolOutputThreshold``,
-  40,000 characters, shell and one-part MCP results only) comes after AfterTool and can be turned off.
+  which is the mechanism used (R opens with "Not an error"). It keeps the last 16 MiB of a shell output and
+  sends it twice, a payload over guard-check's 32 MiB stdin cap (guard/bigpayload.py). Its own cut
+  (``truncateToolOutputThreshold``, 40,000 characters, shell and one-part MCP results only) comes after
+  AfterTool and can be turned off.
 - Codex 0.171: the ``tool_response`` string. Codex cuts the hook's copy of a shell output to ~10,000 tokens
   while its model gets up to ``tool_output_token_limit`` (1 MB of a 2.1 MB output, measured), and opens the
   cut copy with "Warning: truncated output (original token count: N)": N is what counts. ``{"decision":
