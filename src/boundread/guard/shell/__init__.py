@@ -10,9 +10,10 @@ against the file and the caps. When the walk cannot follow the command (a syntax
 budget), the linear conservative ``scan`` decides too: a parse failure never fails open. A budget run out
 keeps what the walk found so far and adds a SPENT use, so a whole print the scan cannot name is refused.
 
-The budget (``state``): steps (nodes visited, characters built), a deadline (``SECONDS`` of the check), the size
-of the syntax tree (``parser``), the longest text and value followed (``MAX_TEXT``, ``MAX_VALUE``), and Python's
-recursion limit for nesting. Whatever the input, a check ends in about a second and a hundred MB.
+The budget (``state``): steps (nodes visited, characters built), a deadline (``SECONDS`` of CPU, ``WALL_SECONDS``
+of the clock), the size of the syntax tree (``parser``), the longest text and value followed (``MAX_TEXT``,
+``MAX_VALUE``), and Python's recursion limit for nesting. Whatever the input, a check ends in about a second and a
+hundred MB.
 """
 
 from __future__ import annotations
@@ -28,13 +29,15 @@ from boundread.guard.shell.state import (
     SPENT,
     UNKNOWN,
     UNPACK,
+    WALL_SECONDS,
     Ctx,
     Env,
     FileUse,
     Stream,
 )
 
-__all__ = ["CAPPED", "FANOUT", "PRINT", "REMOTE", "SECONDS", "SPENT", "UNKNOWN", "UNPACK", "FileUse", "file_uses"]
+__all__ = ["CAPPED", "FANOUT", "PRINT", "REMOTE", "SECONDS", "SPENT", "UNKNOWN", "UNPACK", "WALL_SECONDS", "FileUse",
+           "file_uses"]
 
 # A command made of these alone is a list of pipelines of simple commands whose words bash splits on
 # blanks and leaves as they are (no quote, expansion, glob, brace, redirection, sub-shell or comment):
@@ -74,7 +77,8 @@ def _plain(text: str) -> list[list[list[str]]] | None:
 def file_uses(text: str, cwd: str | os.PathLike[str] | None = None, deadline: float | None = None) -> list[FileUse]:
     """Every file the command prints where the agent sees it, or unpacks; paths resolve against ``cwd``.
     A CAPPED use says a fan-out stopped at its cap (what it left out was not looked at); a SPENT use, that the
-    budget ran out. ``deadline`` (``time.monotonic()``): when the walk stops; default SECONDS from now."""
+    budget ran out. ``deadline`` (``time.monotonic()``): when the walk stops whatever its CPU time; default
+    WALL_SECONDS from now."""
     root = os.path.abspath(os.fspath(cwd)) if cwd else os.getcwd()
     plain = _plain(text)
     from boundread.guard.shell import walk

@@ -137,12 +137,10 @@ def parser() -> Parser:
 
 def parse(text: str, ctx: Ctx | None = None) -> Node:
     """The syntax tree of ``text``; tree-sitter never fails, it marks what it cannot read as ERROR. With ``ctx``,
-    a long text's parse counts against the check's budget (``ctx.reports``, ``ctx.deadline``)."""
+    a long text's parse counts against the check's budget (``ctx.reports``, ``ctx.late()``)."""
     source = text.encode("utf-8", "surrogatepass")
     if ctx is None or len(source) <= WATCHED:
         return parser().parse(source).root_node
-    from time import monotonic
-
     from boundread.guard.shell.state import REPORTS, SECONDS, Exhausted
 
     budget = ctx  # the callbacks' view of it
@@ -152,12 +150,12 @@ def parse(text: str, ctx: Ctx | None = None) -> Node:
 
     def progress(_offset: int, _has_error: bool) -> bool:
         budget.reports -= 1
-        return budget.reports < 0 or monotonic() > budget.deadline  # True: stop
+        return budget.reports < 0 or budget.late()  # True: stop
 
     try:
         tree = parser().parse(read, progress_callback=progress)
     except ValueError:  # "Parsing failed": the progress callback stopped it
         if ctx.reports < 0:
             raise Exhausted(f"a syntax tree of ~{REPORTS * 4 // 1024} MB") from None
-        raise Exhausted(f"{SECONDS:g} s") from None
+        raise Exhausted(f"{SECONDS:g} s of work") from None
     return tree.root_node

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import stat
-from time import monotonic
+from time import monotonic, process_time
 
 from boundread.guard.record import Record
 
@@ -34,9 +34,13 @@ ARGS = 1024
 #: Nodes and commands one call may visit before the walk gives up and the conservative scan decides. A step is
 #: also charged for each 256 characters a word, a value or a text costs to build, so the budget bounds memory too.
 STEPS = 20_000
-#: Seconds one check may spend following a command, its parse included (the hook's client waits 10 s at most, and
-#: runs the command unguarded after that): past it, the conservative scan decides, on what the walk found so far.
+#: CPU seconds one check may spend following a command, its parse included: past it, the walk stops and the command
+#: is refused as too big to check. CPU time, not the clock's: on a machine running 64 hooks on 2 cores an ordinary
+#: command's 30 ms of work takes a second of the clock, and was refused for it.
 SECONDS = 1.0
+#: Seconds of the clock the walk may take whatever the load (the hook's client waits 10 s at most, and runs the
+#: command unguarded after that; start-up and the answer take the rest).
+WALL_SECONDS = 5.0
 #: The longest command text (and here-document or output text in a stream) the walk follows: longer, the scan decides.
 MAX_TEXT = 1024 * 1024
 #: The longest value a word or variable is followed at: only repetition builds one longer than the text
@@ -160,10 +164,12 @@ class Ctx:
     """One check's findings and budget; ``run``/``shell``/``command`` re-enter the walk (set by walk.py).
 
     The budget: ``steps`` (nodes visited, characters built), ``deadline`` (``time.monotonic()`` past which the walk
-    stops) and ``reports`` (tree-sitter's progress reports on the parses of long texts: each is about 100 parser
-    operations and 4 KB of syntax tree, so they bound the tree's memory before a node of it is walked)."""
+    stops, WALL_SECONDS from the start; a git or database query started in the walk stops before it too),
+    ``cpu_deadline`` (``time.process_time()`` past which it stops, SECONDS of CPU) and ``reports`` (tree-sitter's
+    progress reports on the parses of long texts: each is about 100 parser operations and 4 KB of syntax tree, so
+    they bound the tree's memory before a node of it is walked)."""
 
-    __slots__ = ("command", "deadline", "reports", "root", "run", "shell", "steps", "uses", "walks")
+    __slots__ = ("command", "cpu_deadline", "deadline", "reports", "root", "run", "shell", "steps", "uses", "walks")
 
     def __init__(self, root: str, run: Callable[[Node, Env, Stream], Stream],
                  shell: Callable[[str, Env, Stream], Stream],
@@ -171,7 +177,8 @@ class Ctx:
         self.root = root
         self.uses: list[FileUse] = []
         self.steps = STEPS
-        self.deadline = monotonic() + SECONDS if deadline is None else deadline
+        self.deadline = monotonic() + WALL_SECONDS if deadline is None else deadline
+        self.cpu_deadline = process_time() + SECONDS
         self.reports = REPORTS
         #: The ``find`` walks and globs done so far (the disk does not change during a check): the names,
         #: whether a cap cut them, the entries looked at.
@@ -184,14 +191,19 @@ class Ctx:
         self.steps -= cost
         if self.steps < 0:
             raise Exhausted(f"{STEPS:,} steps")
-        if monotonic() > self.deadline:
-            raise Exhausted(f"{SECONDS:g} s")
+        if self.late():
+            raise Exhausted(f"{SECONDS:g} s of work")
 
     def low(self) -> bool:
         """Is a quarter or less of the budget left (steps or time)? A loop then starts no further pass: the
         command's rest is still walked (and the loop says where it stopped) rather than the budget running out
         and the walk's findings being lost."""
-        return self.steps <= STEPS // 4 or monotonic() > self.deadline - SECONDS / 4
+        return (self.steps <= STEPS // 4 or process_time() > self.cpu_deadline - SECONDS / 4
+                or monotonic() > self.deadline - WALL_SECONDS / 4)
+
+    def late(self) -> bool:
+        """Is the check past its CPU time or its clock time?"""
+        return process_time() > self.cpu_deadline or monotonic() > self.deadline
 
     def display(self, absolute: str) -> str:
         """The path as the payload's cwd reaches it: relative when inside it, else absolute."""
