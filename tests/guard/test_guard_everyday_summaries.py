@@ -45,6 +45,7 @@ ALLOWED = [
     "shuf -n 5 data.csv",
     "cat big.log | shuf -n 10",
     "jq -r '.items[] | .name' data.json | sort | uniq -c",
+    "jq -r '.items[].name' data.json",  # one short field: 200 KB
     "jq -r '.[].city' rows.json | sort -u",
     "csvcut -c city data.csv | sort | uniq -c",
     "grep -o 'worker-[0-9]' big.log | sort | uniq -c",  # a grep's distinct matches: seven
@@ -62,7 +63,7 @@ DUMPS = [
     "cut -c5- bundle.min.js",  # to the end of each line
     "shuf big.log",
     "shuf -n 20000 big.log",
-    "jq -r '.items[].name' data.json",  # the column printed whole
+    "jq '.items[] | {id, name, city}' data.json",  # the records printed whole
     "jq -c '.items[]' data.json | sort -u",  # the records themselves
     "csvcut -c city data.csv",
 ]

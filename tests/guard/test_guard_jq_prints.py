@@ -1,5 +1,6 @@
-"""jq judged by what its filter prints: the document's shape kept is the file, a reduction or a fixed element a
-part; and a ``head -n N`` after it bounds jq's output lines, which pretty-printing makes short.
+"""jq judged by what its filter prints: a simple filter is run on the document (jqeval) and its output measured;
+another that keeps the document's shape is the file, a reduction or a fixed element a part; and a ``head -n N``
+after it bounds jq's output lines, which pretty-printing makes short.
 
 Files are made in the test: a 1.7 MB one-line JSON array (minified), a 2 MB pretty object with ``items``.
 """
@@ -30,7 +31,7 @@ DUMPS = [
     "jq .items data.json",
     "jq '.items[] | {name, price}' data.json",
     "jq '.items | sort_by(.price)' data.json",
-    "jq -r '.items[].name' data.json",
+    "jq -r '.items[].note' data.json",  # one field, but 14,000 x 41 bytes
     "jq '.items | unique' data.json",
     "cat min.json | jq '.[]'",
     "jq -c . min.json | head -n 5",  # one line: the whole document
@@ -52,6 +53,8 @@ ALLOWED = [
     "jq . min.json | head -n 50",
     "cat min.json | jq . | head -n 50",
     "jq -n '1 + 1'",
+    "jq -r '.items[].name' data.json",  # one short field of each item: 140 KB, run on the document
+    "jq '.items[] | select(.price > 17000) | {name}' data.json",
 ]
 
 
@@ -86,3 +89,22 @@ def events(work: Path) -> Path:
 ])
 def test_a_select_is_sized_on_a_sample_of_the_records(events: Path, command: str, decision: str) -> None:
     assert check_command(command, cwd=events).decision == decision, command
+
+
+@pytest.mark.parametrize(("program", "compact", "raw", "expected"), [
+    (".items[] | {a}", True, False, len('{"a":1}\n') * 3),
+    (".items[] | {a}", False, False, len('{\n  "a": 1\n}\n') * 3),
+    (".items[].b", False, True, len("xy\n") * 3),
+    (".items[].b", False, False, len('"xy"\n') * 3),
+    (".items | length", False, False, len("3\n")),
+    (".items[] | select(.a == 2)", True, False, 0),
+    (".items[0]", True, False, len('{"a":1,"b":"xy"}\n')),
+    (".items[] | sort_by(.a)", True, False, None),  # not run here
+])
+def test_jq_is_run_on_the_document_as_jq_prints_it(tmp_path: Path, program: str, compact: bool, raw: bool,
+                                                    expected: int | None) -> None:
+    from boundread.guard.shell import jqeval
+
+    path = tmp_path / "doc.json"
+    path.write_text(json.dumps({"items": [{"a": 1, "b": "xy"}] * 3}))
+    assert jqeval.printed(program, str(path), path.stat().st_size, compact=compact, raw=raw) == expected

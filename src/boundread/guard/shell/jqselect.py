@@ -54,6 +54,25 @@ def bound(program: str, path: str, size: int, words: str) -> Bound | None:
     return Bound(BYTES, estimate, words=words)
 
 
+def tokens(predicate: str) -> list[str]:
+    """The predicate's tokens, for ``holds``; ValueError when this model does not read it."""
+    try:
+        return _tokens(predicate)
+    except _Unknown as exc:
+        raise ValueError(str(exc)) from None
+
+
+def holds(found: list[str], record: object) -> bool:
+    """Does the predicate (its ``tokens``) hold for ``record``? ValueError when it cannot be evaluated."""
+    try:
+        at, value = _or(found, 0, record)
+    except _Unknown as exc:
+        raise ValueError(str(exc)) from None
+    if at != len(found):
+        raise ValueError("more after the predicate")
+    return _truthy(value)
+
+
 def _records(path: str, size: int) -> list[bytes]:
     """The whole records of the file, or of three slices of it (its start, middle and end: a file sorted on
     the field a predicate compares is not judged by its first records alone)."""

@@ -44,7 +44,7 @@ _KEEPING = frozenset({"unique", "group_by", "tojson", "tostring", "del", "until"
 def run(name: str, args: list[str], env: Env, stdin: Stream) -> Stream:
     """The document's file as printed, marked for a later line bound; nothing when the filter keeps a part."""
     positional: list[str] = []
-    compact, indent, output = False, 0, "json" if name != "yq" else ""
+    compact, raw, slurp, indent, output = False, False, False, 0, "json" if name != "yq" else ""
     k, from_file = 0, False
     while k < len(args):
         arg = args[k]
@@ -58,6 +58,8 @@ def run(name: str, args: list[str], env: Env, stdin: Stream) -> Stream:
             k += _TAKES[arg]
         elif arg.startswith("-") and arg != "-":
             compact |= (not arg.startswith("--") and "c" in arg) or arg == "--compact-output"
+            raw |= (not arg.startswith("--") and ("r" in arg or "j" in arg)) or arg in ("--raw-output", "--join-output")
+            slurp |= (not arg.startswith("--") and "s" in arg) or arg == "--slurp"
             output = "json" if arg in ("-oj", "-o=json", "--output-format=json") else output
             if arg in ("-n", "--null-input") or (not arg.startswith("--") and "n" in arg[1:]):
                 return Stream()  # reads no input (unless the filter calls input)
@@ -69,13 +71,17 @@ def run(name: str, args: list[str], env: Env, stdin: Stream) -> Stream:
     if from_file:
         return Stream()
     program, names = (positional[0], positional[1:]) if positional else (".", [])
+    reads = [n for n in names if n != "-"]
+    if reads and not slurp and name != "yq":
+        sized = _run_on(name, program, reads, env, compact=compact, raw=raw, indent=indent or 2)
+        if sized is not None:
+            return sized
     if not keeps_most(program):
         return _selected(name, program, names, env)  # a part of the document: sized when it is a select
     bare = program.replace(" ", "")
     # yq prints YAML unless told JSON: its lines are the file's, and a line bound is checked on them as it is
     unit = None if output not in ("json", "j") else PRETTY if not compact else \
         ELEMENTS if bare in (".[]", ".[]?") else None
-    reads = [n for n in names if n != "-"]
     shown = f"{name} {_quote(program)}"[:60]
     out = files(env, reads, shown) if reads else Stream(stdin.named(name), "")
     marks = [Bound(unit, _NONE, indent or 2, words=shown)] if unit is not None else []  # indent in its skip
@@ -83,6 +89,38 @@ def run(name: str, args: list[str], env: Env, stdin: Stream) -> Stream:
         marks.append(Bound(summaries.FIELDS, _NONE, words=shown))
     if marks:
         out.flows = [(path, (*found, *marks), program_shown) for path, found, program_shown in out.flows]
+    out.text, out.exact = "", False
+    return out
+
+
+def _run_on(name: str, program: str, reads: list[str], env: Env, *, compact: bool, raw: bool,
+            indent: int) -> Stream | None:
+    """The files as the filter prints them, when jqeval runs it on each: a bytes bound of what it prints (with
+    the markers a later ``| head`` or ``| uniq -c`` reads); None when any of them is not run here."""
+    import os
+
+    from boundread.guard.shell import jqeval
+
+    shown = f"{name} {_quote(program)}"[:60]
+    out = Stream()
+    for source in reads[:16]:
+        path = env.path(source) if UNKNOWN not in source and env.path(source) not in env.writes else ""
+        try:
+            size = os.path.getsize(path) if path and os.path.isfile(path) else -1
+        except OSError:
+            return None
+        found = jqeval.printed(program, path, size, compact=compact, raw=raw, indent=indent) if size >= 0 else None
+        if found is None:
+            return None
+        marks = [Bound(BYTES, found, words=shown)]
+        bare = program.replace(" ", "")
+        unit = PRETTY if not compact else ELEMENTS if bare in (".[]", ".[]?") else None
+        if unit is not None:  # for a later `| head -n N` (reshaped)
+            marks.append(Bound(unit, _NONE, indent, words=shown))
+        if _one_field(program):
+            marks.append(Bound(summaries.FIELDS, _NONE, words=shown))
+        stream = files(env, [source], shown)
+        out.flows.extend((flow, (*bounds_, *marks), shown_) for flow, bounds_, shown_ in stream.flows)
     out.text, out.exact = "", False
     return out
 
