@@ -108,3 +108,18 @@ def test_jq_is_run_on_the_document_as_jq_prints_it(tmp_path: Path, program: str,
     path = tmp_path / "doc.json"
     path.write_text(json.dumps({"items": [{"a": 1, "b": "xy"}] * 3}))
     assert jqeval.printed(program, str(path), path.stat().st_size, compact=compact, raw=raw) == expected
+
+
+def test_a_loop_of_jq_over_many_documents_stays_within_the_check(tmp_path: Path) -> None:
+    """Each document parsed is paid for from the check's budget; past half of it the filters are judged by their
+    shape, so a loop over 24 documents of 700 KB is checked to its end, not run out of budget."""
+    from boundread.guard.shell import file_uses
+
+    for number in range(24):
+        first = number * 10_000
+        rows = [{"id": n, "name": f"item {n}", "note": "x" * 40} for n in range(first, first + 8_000)]
+        (tmp_path / f"part-{number:02}.json").write_text(json.dumps(rows))
+    command = "for f in part-*.json; do jq -r '.[0].name' \"$f\"; jq -r '.[].name' \"$f\" | sort -u | wc -l; done"
+    uses = file_uses(command, tmp_path)
+    assert all(use.action not in ("spent", "capped") for use in uses), uses
+    assert check_command(command, cwd=tmp_path).decision == "allow"

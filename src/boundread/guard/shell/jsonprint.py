@@ -28,6 +28,8 @@ PROGRAMS = frozenset({"jq", "yq", "gojq", "jaq"})
 #: Marker bounds (``count`` past any file): the output is the document pretty-printed, or one element a line.
 PRETTY, ELEMENTS = "json-pretty", "json-elements"
 _NONE = 1 << 62
+#: Bytes of a document parsed (and its filter run) for one step of the check's budget: 4 MB is 500 steps.
+PARSE_BYTES_PER_STEP = 8192
 _SAMPLE = 64 * 1024
 _TAKES = {"--arg": 2, "--argjson": 2, "--slurpfile": 2, "--rawfile": 2, "--indent": 1, "-f": 1, "--from-file": 1,
           "-L": 1, "-o": 1, "--output-format": 1, "-p": 1, "--input-format": 1, "-I": 1, "--tab": 0}
@@ -41,7 +43,7 @@ _REDUCERS = ("length", "keys", "keys_unsorted", "add", "min", "max", "min_by", "
 _KEEPING = frozenset({"unique", "group_by", "tojson", "tostring", "del", "until"})
 
 
-def run(name: str, args: list[str], env: Env, stdin: Stream) -> Stream:
+def run(name: str, args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
     """The document's file as printed, marked for a later line bound; nothing when the filter keeps a part."""
     positional: list[str] = []
     compact, raw, slurp, indent, output = False, False, False, 0, "json" if name != "yq" else ""
@@ -73,7 +75,7 @@ def run(name: str, args: list[str], env: Env, stdin: Stream) -> Stream:
     program, names = (positional[0], positional[1:]) if positional else (".", [])
     reads = [n for n in names if n != "-"]
     if reads and not slurp and name != "yq":
-        sized = _run_on(name, program, reads, env, compact=compact, raw=raw, indent=indent or 2)
+        sized = _run_on(name, program, reads, env, ctx, compact=compact, raw=raw, indent=indent or 2)
         if sized is not None:
             return sized
     if not keeps_most(program):
@@ -93,7 +95,7 @@ def run(name: str, args: list[str], env: Env, stdin: Stream) -> Stream:
     return out
 
 
-def _run_on(name: str, program: str, reads: list[str], env: Env, *, compact: bool, raw: bool,
+def _run_on(name: str, program: str, reads: list[str], env: Env, ctx: Ctx, *, compact: bool, raw: bool,
             indent: int) -> Stream | None:
     """The files as the filter prints them, when jqeval runs it on each: a bytes bound of what it prints (with
     the markers a later ``| head`` or ``| uniq -c`` reads); None when any of them is not run here."""
@@ -109,7 +111,10 @@ def _run_on(name: str, program: str, reads: list[str], env: Env, *, compact: boo
             size = os.path.getsize(path) if path and os.path.isfile(path) else -1
         except OSError:
             return None
-        found = jqeval.printed(program, path, size, compact=compact, raw=raw, indent=indent) if size >= 0 else None
+        if size < 0 or size > jqeval.MOST or not _spare(ctx):
+            return None  # past half of the check's budget, no document is parsed: the filter's shape judges it
+        ctx.step(1 + size // PARSE_BYTES_PER_STEP)
+        found = jqeval.printed(program, path, size, compact=compact, raw=raw, indent=indent)
         if found is None:
             return None
         marks = [Bound(BYTES, found, words=shown)]
@@ -123,6 +128,17 @@ def _run_on(name: str, program: str, reads: list[str], env: Env, *, compact: boo
         out.flows.extend((flow, (*bounds_, *marks), shown_) for flow, bounds_, shown_ in stream.flows)
     out.text, out.exact = "", False
     return out
+
+
+def _spare(ctx: Ctx) -> bool:
+    """Is more than half of the check's budget left (steps, CPU and clock)? Running a filter is a refinement:
+    a loop of them must leave the walk the time to reach the loop's end."""
+    from time import monotonic, process_time
+
+    from boundread.guard.shell.state import SECONDS, STEPS, WALL_SECONDS
+
+    return ctx.steps > STEPS // 2 and process_time() < ctx.cpu_deadline - SECONDS / 2 and \
+        monotonic() < ctx.deadline - WALL_SECONDS / 2
 
 
 def _selected(name: str, program: str, names: list[str], env: Env) -> Stream:

@@ -132,7 +132,7 @@ def run(argv: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
     if name in greps.GREPS:
         return greps.grep(name, args, env, ctx, stdin)
     if name in jsonprint.PROGRAMS:
-        return jsonprint.run(name, args, env, stdin)
+        return jsonprint.run(name, args, env, ctx, stdin)
     if name == "python-json.tool":
         return jsonprint.json_tool(args, env, ctx, stdin)
     if name in _COPIES:
