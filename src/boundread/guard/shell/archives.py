@@ -39,7 +39,7 @@ def run(name: str, args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream
                 return files(env, names[:1], name)
             ctx.unpack(env.path(names[0]), name)
             folder = next((arg[2:] for arg in args if arg.startswith("-o") and len(arg) > 2), ".")
-            members.unpacked(env, names[0], folder, None, f"{name} x {names[0]}")  # a zip or a tar: its members
+            members.unpacked(env, ctx, names[0], folder, None, f"{name} x {names[0]}")  # a zip or a tar: its members
         return Stream()
     if name == "zip":
         names = operands(args, frozenset({"-x", "-i", "-b", "-n", "-t", "-tt", "-P", "-Z"}))
@@ -109,10 +109,10 @@ def _tar(name: str, args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Strea
             ctx.unpack(path, name)
         return Stream()
     if to_stdout:  # `tar -xOf A member`: that member, as long as its own size
-        return files(env, [archive], name, members.printed(env, archive, members_named, True,
+        return files(env, [archive], name, members.printed(env, ctx, archive, members_named, True,
                                                            _words(f"tar -xOf {archive}", members_named)))
     ctx.unpack(env.path(archive), name)
-    members.unpacked(env, archive, folder or ".", True, f"tar -xf {archive}")
+    members.unpacked(env, ctx, archive, folder or ".", True, f"tar -xf {archive}")
     return Stream()
 
 
@@ -158,15 +158,15 @@ def _unzip(name: str, args: list[str], env: Env, ctx: Ctx) -> Stream:
     if not positional or any(flag in flags for flag in "lvtZz"):
         return Stream()
     if "p" in flags or "c" in flags:  # `unzip -p A member`: that member, as long as its own size
-        return files(env, positional[:1], name, members.printed(env, positional[0], positional[1:], False,
+        return files(env, positional[:1], name, members.printed(env, ctx, positional[0], positional[1:], False,
                                                                 _words(f"unzip -p {positional[0]}", positional[1:])))
     named = positional[1:]
     folder = next((args[k + 1] for k, arg in enumerate(args[:-1]) if arg == "-d"), ".")
     if named and not any(ch in member for member in named for ch in "*?["):  # only the members named: not
-        members.unpacked(env, positional[0], folder, False, f"unzip {positional[0]}", named)  # the whole archive
+        members.unpacked(env, ctx, positional[0], folder, False, f"unzip {positional[0]}", named)  # the whole archive
         return Stream()
     ctx.unpack(env.path(positional[0]), name)
-    members.unpacked(env, positional[0], folder, False, f"unzip {positional[0]}")
+    members.unpacked(env, ctx, positional[0], folder, False, f"unzip {positional[0]}")
     return Stream()
 
 

@@ -49,7 +49,7 @@ def dumper(name: str, args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Str
         names = names[:1]  # `uniq in out`: the second is the output
     reads = [n for n in names if n != "-"]
     shown = own.words if own is not None else name
-    each = _each_bound(name, args, env, reads)
+    each = _each_bound(name, args, env, ctx, reads)
     if each is not None:
         out = Stream()
         for read, bound in each:
@@ -95,17 +95,18 @@ def _without_output(args: list[str], target: str) -> list[str]:
     return out
 
 
-def _each_bound(name: str, args: list[str], env: Env, reads: list[str]) -> list[tuple[str, bounds.Bound | None]] | None:
+def _each_bound(name: str, args: list[str], env: Env, ctx: Ctx,
+                reads: list[str]) -> list[tuple[str, bounds.Bound | None]] | None:
     """The bound each file operand gets from the size of its lines: ``cut -c1-100`` (lines x 101 bytes),
     ``shuf -n 20`` (20 x the longest line); None for any other dumper."""
     if name == "cut":
         width = summaries.cut_width(args)
         if width is not None:
-            return summaries.per_line(env, reads, width, f"cut -c1-{width}")
+            return summaries.per_line(env, ctx, reads, width, f"cut -c1-{width}")
     if name == "shuf":
         count = _shuf_count(args)
         if count is not None:
-            return summaries.picked(env, reads, count, f"shuf -n {count}")
+            return summaries.picked(env, ctx, reads, count, f"shuf -n {count}")
     return None
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from boundread.guard.bounds import BYTES, LINES, Bound
 from boundread.guard.shell import summaries
-from boundread.guard.shell.reads import files, write
+from boundread.guard.shell.reads import files, spare, write
 from boundread.guard.shell.state import UNKNOWN, Env, Stream
 
 TYPE_CHECKING = False
@@ -111,7 +111,7 @@ def _run_on(name: str, program: str, reads: list[str], env: Env, ctx: Ctx, *, co
             size = os.path.getsize(path) if path and os.path.isfile(path) else -1
         except OSError:
             return None
-        if size < 0 or size > jqeval.MOST or not _spare(ctx):
+        if size < 0 or size > jqeval.MOST or not spare(ctx):
             return None  # past half of the check's budget, no document is parsed: the filter's shape judges it
         ctx.step(1 + size // PARSE_BYTES_PER_STEP)
         found = jqeval.printed(program, path, size, compact=compact, raw=raw, indent=indent)
@@ -128,17 +128,6 @@ def _run_on(name: str, program: str, reads: list[str], env: Env, ctx: Ctx, *, co
         out.flows.extend((flow, (*bounds_, *marks), shown_) for flow, bounds_, shown_ in stream.flows)
     out.text, out.exact = "", False
     return out
-
-
-def _spare(ctx: Ctx) -> bool:
-    """Is more than half of the check's budget left (steps, CPU and clock)? Running a filter is a refinement:
-    a loop of them must leave the walk the time to reach the loop's end."""
-    from time import monotonic, process_time
-
-    from boundread.guard.shell.state import SECONDS, STEPS, WALL_SECONDS
-
-    return ctx.steps > STEPS // 2 and process_time() < ctx.cpu_deadline - SECONDS / 2 and \
-        monotonic() < ctx.deadline - WALL_SECONDS / 2
 
 
 def _selected(name: str, program: str, names: list[str], env: Env) -> Stream:

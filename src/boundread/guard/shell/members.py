@@ -12,11 +12,14 @@ compressed bytes and MOST members - past that it is not listed, and the archive 
 from __future__ import annotations
 
 from boundread.guard.bounds import BYTES, Bound
+from boundread.guard.shell.reads import spare
 from boundread.guard.shell.state import UNKNOWN, Env, Stream
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import io
+
+    from boundread.guard.shell.state import Ctx
 
 #: Compressed bytes a tar listing reads (the members' data is read through to reach the next header).
 READ_MOST = 16 * 1024 * 1024
@@ -24,9 +27,16 @@ READ_MOST = 16 * 1024 * 1024
 MOST = 256
 
 
-def listing(path: str, tar: bool) -> dict[str, int] | None:
-    """``{member name: size}`` of the archive at ``path``; None when it cannot be listed within the budget."""
+def listing(path: str, tar: bool, ctx: Ctx) -> dict[str, int] | None:
+    """``{member name: size}`` of the archive at ``path``; None when it cannot be listed within the budget (a tar
+    is read only while the check has budget to spare, reads.spare, and paid for in steps)."""
+    import os
+
     try:
+        if tar:
+            if not spare(ctx):
+                return None
+            ctx.step(1 + min(os.path.getsize(path), READ_MOST) // (256 * 1024))
         return _tar(path) if tar else _zip(path)
     except Exception as exc:  # a bad or truncated archive is not listed: it is judged whole, as before
         if isinstance(exc, _unreadable()):
@@ -92,12 +102,12 @@ def _clean(name: str) -> str:
     return name
 
 
-def printed(env: Env, archive: str, members: list[str], tar: bool, words: str) -> Bound | None:
+def printed(env: Env, ctx: Ctx, archive: str, members: list[str], tar: bool, words: str) -> Bound | None:
     """The bound on printing these members of ``archive`` (their sizes together); None when they cannot be
     told apart from the whole (a pattern, an archive that is not listed)."""
     if not members or UNKNOWN in archive or any(ch in member for member in members for ch in "*?["):
         return None
-    found = listing(env.path(archive), tar)
+    found = listing(env.path(archive), tar, ctx)
     if found is None:
         return None
     wanted = {_clean(member).rstrip("/") for member in members}
@@ -106,7 +116,7 @@ def printed(env: Env, archive: str, members: list[str], tar: bool, words: str) -
     return Bound(BYTES, size, words=words)
 
 
-def unpacked(env: Env, archive: str, folder: str, tar: bool | None, program: str,
+def unpacked(env: Env, ctx: Ctx, archive: str, folder: str, tar: bool | None, program: str,
              named: list[str] | None = None) -> None:
     """Each member of ``archive`` (``named``: those only) unpacked in ``folder``: a file that holds that member
     (at most MOST). ``tar`` None: whichever of zip and tar the archive is (``7z x``)."""
@@ -122,7 +132,7 @@ def unpacked(env: Env, archive: str, folder: str, tar: bool | None, program: str
             tar = not zipfile.is_zipfile(source)
         except OSError:
             return
-    found = listing(source, tar)
+    found = listing(source, tar, ctx)
     if found is None:
         return
     where = env.path(folder)

@@ -39,6 +39,18 @@ def operands(args: list[str], values: frozenset[str] = frozenset()) -> list[str]
     return out
 
 
+def spare(ctx: Ctx) -> bool:
+    """Is more than half of the check's budget left (steps, CPU and clock)? Reading a file to refine a verdict
+    (its lines, an archive's members, a JSON document) is done only then, so that a loop of such reads leaves the
+    walk the time to reach the command's end; past it, the coarser verdict stands."""
+    from time import monotonic, process_time
+
+    from boundread.guard.shell.state import SECONDS, STEPS, WALL_SECONDS
+
+    return ctx.steps > STEPS // 2 and process_time() < ctx.cpu_deadline - SECONDS / 2 and \
+        monotonic() < ctx.deadline - WALL_SECONDS / 2
+
+
 def descriptor(env: Env, word: str) -> str:
     """``/dev/fd/3`` after ``exec 3< big.log``: the file that descriptor reads; any other word as it is."""
     for lead in ("/dev/fd/", "/proc/self/fd/", "/proc/thread-self/fd/"):

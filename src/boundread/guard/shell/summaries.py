@@ -16,7 +16,12 @@ from __future__ import annotations
 import os
 
 from boundread.guard.bounds import BYTES, DISTINCT, LINES, Bound
+from boundread.guard.shell.reads import spare
 from boundread.guard.shell.state import UNKNOWN, Env, Stream
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from boundread.guard.shell.state import Ctx
 
 #: A flow's bound that marks a projection to a few fields: not a size - ``count`` is past any file.
 FIELDS = "fields"
@@ -86,11 +91,13 @@ def cut_width(args: list[str]) -> int | None:
     return width or None
 
 
-def shape(path: str) -> tuple[int, int] | None:
-    """(lines, the longest line in bytes) of a regular file of at most SHAPE_MOST bytes; None otherwise."""
+def shape(path: str, ctx: Ctx) -> tuple[int, int] | None:
+    """(lines, the longest line in bytes) of a regular file of at most SHAPE_MOST bytes, read while the check has
+    budget to spare (reads.spare; paid for in steps); None otherwise."""
     try:
-        if not os.path.isfile(path) or os.path.getsize(path) > SHAPE_MOST:
+        if not os.path.isfile(path) or os.path.getsize(path) > SHAPE_MOST or not spare(ctx):
             return None
+        ctx.step(1 + os.path.getsize(path) // (256 * 1024))
         with open(path, "rb") as fh:
             data = fh.read(SHAPE_MOST)
     except OSError:
@@ -105,21 +112,21 @@ def shape(path: str) -> tuple[int, int] | None:
     return lines, longest
 
 
-def per_line(env: Env, names: list[str], width: int, words: str) -> list[tuple[str, Bound | None]]:
+def per_line(env: Env, ctx: Ctx, names: list[str], width: int, words: str) -> list[tuple[str, Bound | None]]:
     """Each file with the bound ``width`` bytes a line puts on it: lines x (width + 1); None when its lines
     cannot be counted (written by the command, too big)."""
     out: list[tuple[str, Bound | None]] = []
     for name in names:
-        found = shape(env.path(name)) if UNKNOWN not in name and env.path(name) not in env.writes else None
+        found = shape(env.path(name), ctx) if UNKNOWN not in name and env.path(name) not in env.writes else None
         out.append((name, Bound(BYTES, found[0] * (width + 1), words=words) if found else None))
     return out
 
 
-def picked(env: Env, names: list[str], count: int, words: str) -> list[tuple[str, Bound | None]]:
+def picked(env: Env, ctx: Ctx, names: list[str], count: int, words: str) -> list[tuple[str, Bound | None]]:
     """``shuf -n N``: each file with N x its longest line (+ newline); a file that cannot be looked at: N lines."""
     out: list[tuple[str, Bound | None]] = []
     for name in names:
-        found = shape(env.path(name)) if UNKNOWN not in name and env.path(name) not in env.writes else None
+        found = shape(env.path(name), ctx) if UNKNOWN not in name and env.path(name) not in env.writes else None
         bound = Bound(BYTES, count * (found[1] + 1), words=words) if found else Bound(LINES, count, words=words)
         out.append((name, bound))
     return out
