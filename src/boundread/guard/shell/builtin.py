@@ -68,9 +68,9 @@ def _printf(args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
     if args[:1] == ["-v"]:
         return Stream()
     if len(args) == 1 and "%" not in args[0]:  # `printf 'a.log\nb.log\n'`: the format's escapes are the text
-        from boundread.guard.shell import words
+        from boundread.guard.shell.braces import ansi_c
 
-        return Stream(text=words.ansi_c(args[0]))
+        return Stream(text=ansi_c(args[0]))
     return Stream(text="\n".join(args[1:]) + "\n" if len(args) > 1 else (args[0] if args else ""))
 
 
