@@ -16,6 +16,10 @@ from boundread import __version__
 from boundread.cli.app import app
 from boundread.guard import doctor, gemini_trust, install, locate
 
+#: The name of doctor's check of the pre-tool guard a plain init registers: it lists the tools of the matcher.
+PRE = {agent: f"guard hook on PreToolUse ({', '.join(install.PRE_MATCHERS[agent].split('|'))})"
+       for agent in ("claude", "codex")}
+
 SCRIPT = Path(sys.executable).parent / "boundread"  # this installation's console script
 needs_script = pytest.mark.skipif(not SCRIPT.is_file(), reason="needs the installed console script (pip install -e .)")
 
@@ -82,8 +86,8 @@ def test_a_missing_event_is_a_problem_naming_the_fix(tmp_path: Path) -> None:
     batch = checks["guard hook on PostToolBatch"]
     assert batch["ok"] is False and "not registered on PostToolBatch" in batch["detail"]
     assert "init" in batch["fix"] and f"--dir {tmp_path}" in batch["fix"]
-    pre = checks["guard hook on PreToolUse (Read, Bash)"]
-    assert pre["ok"] is False and "leaves out Bash" in pre["detail"]
+    pre = checks[PRE["claude"]]
+    assert pre["ok"] is False and "leaves out Bash, Write, Edit" in pre["detail"]
     human = _doctor("--dir", str(tmp_path))
     assert human.exit_code == 2
     assert "  problem  guard hook on PostToolBatch: boundread guard-check is not registered on PostToolBatch - run" \
@@ -112,8 +116,9 @@ def test_an_init_from_before_the_post_tool_hook_is_told_to_run_init_again(tmp_pa
         "boundread guard-check")
 
 
-@pytest.mark.parametrize("matcher", ["*", "", None, "Bash,Read", "Read|Bash|Grep", "Re.*|Bash"])
-def test_matchers_that_cover_read_and_bash(tmp_path: Path, matcher: str | None) -> None:
+@pytest.mark.parametrize("matcher", ["*", "", None, ".*", "Read|Bash|Write|Edit|MultiEdit|NotebookEdit|mcp__.*|Grep",
+                                     "Re.*|Bash|Write|.*Edit|mcp__.*"])
+def test_matchers_that_cover_the_guarded_tools(tmp_path: Path, matcher: str | None) -> None:
     _init(tmp_path)
     settings = json.loads(_settings(tmp_path).read_text())
     group = settings["hooks"]["PreToolUse"][0]
@@ -123,7 +128,21 @@ def test_matchers_that_cover_read_and_bash(tmp_path: Path, matcher: str | None) 
         group["matcher"] = matcher
     _settings(tmp_path).write_text(json.dumps(settings))
     checks = _checks(_doctor("--dir", str(tmp_path), "--agent", "claude", "--json"))
-    assert checks["guard hook on PreToolUse (Read, Bash)"]["ok"] is True
+    assert checks[PRE["claude"]]["ok"] is True
+
+
+@pytest.mark.parametrize("matcher", ["Read|Bash", "Bash,Read", "Read|Bash|Grep"])
+def test_a_matcher_that_leaves_out_the_file_tools_is_a_problem(tmp_path: Path, matcher: str) -> None:
+    """Such a hook guards reads but not the guard's own ground: a Write to .claude/settings.json never reaches it."""
+    _init(tmp_path)
+    settings = json.loads(_settings(tmp_path).read_text())
+    settings["hooks"]["PreToolUse"][0]["matcher"] = matcher
+    _settings(tmp_path).write_text(json.dumps(settings))
+    check = _checks(_doctor("--dir", str(tmp_path), "--agent", "claude", "--json"))[PRE["claude"]]
+    assert check["ok"] is False and "leaves out Write, Edit, MultiEdit, NotebookEdit" in check["detail"]
+    _init(tmp_path)  # what an earlier init wrote is replaced; a matcher the user widened is kept
+    kept = json.loads(_settings(tmp_path).read_text())["hooks"]["PreToolUse"][0]["matcher"]
+    assert kept == (install.PRE_MATCHERS["claude"] if matcher == "Read|Bash" else matcher)
 
 
 @pytest.mark.parametrize("text", ["{oops", "[1, 2]", '{"hooks": []}', "\xff\xfe"])
@@ -267,7 +286,7 @@ def test_codex_trust_is_read_from_the_users_config(tmp_path: Path) -> None:
     assert checks["trusted"]["fix"] == doctor.codex_trust_hint(settings)
     assert "boundread init --agent codex --trust" in checks["trusted"]["fix"]
     assert checks["AGENTS section"]["ok"] is True
-    assert checks["guard hook on PreToolUse (Bash)"]["ok"] is True
+    assert checks[PRE["codex"]]["ok"] is True
     assert CliRunner().invoke(app, ["init", "--dir", str(tmp_path), "--agent", "codex", "--trust"]).exit_code == 0
     result = _doctor("--dir", str(tmp_path), "--agent", "codex", "--json")
     assert result.exit_code == 0 and _checks(result, "codex")["trusted"]["ok"] is True

@@ -1,8 +1,9 @@
 """The guard protects its own ground inside the real clients (issue 19 part 4): the model tries to switch the guard
 off through the client's own tools - its hook settings, ``disableAllHooks``, a project config that allows
 everything - and each attempt is refused with the reason, the files stay as the user left them, and the next whole
-read of a PDF is still refused. A file tool reaches the guard where its pre-tool hook is registered for it: ``init
---budget`` registers it for every tool; plain ``init`` for the read and shell tools only."""
+read of a PDF is still refused. A file tool reaches the guard where its pre-tool hook is registered for it: plain
+``init`` registers it for the read, shell, file-writing and MCP tools (``install.PRE_MATCHERS``), ``init --budget``
+for every tool."""
 
 from __future__ import annotations
 
@@ -25,7 +26,7 @@ def test_claude_code_cannot_switch_its_guard_off(workspace: Workspace) -> None:
     """(Claude Code asks the user itself before its Write tool changes .claude/settings.json: the shell is the way
     around that, and the guard's check.)"""
     project_files(workspace.project)
-    assert workspace.boundread("init", "--budget").returncode == 0  # the pre-tool hook on every tool: Write too
+    assert workspace.boundread("init").returncode == 0  # the pre-tool hook on the file-writing tools too
     workspace.deny_mode()
     before = _files(workspace, ".claude/settings.json", ".boundread.toml")
     with claude.fake_model() as model:
@@ -50,7 +51,7 @@ def test_claude_code_cannot_switch_its_guard_off(workspace: Workspace) -> None:
 
 def test_gemini_cli_cannot_switch_its_guard_off(workspace: Workspace) -> None:
     project_files(workspace.project)
-    assert workspace.boundread("init", "--agent", "gemini", "--budget").returncode == 0  # write_file too
+    assert workspace.boundread("init", "--agent", "gemini").returncode == 0  # write_file too
     workspace.deny_mode()
     before = _files(workspace, ".gemini/settings.json", ".boundread.toml")
     with gemini.fake_model() as model:

@@ -49,7 +49,7 @@ def test_fresh_claude_project(tmp_path: Path) -> None:
     _init(tmp_path)
     settings = json.loads((tmp_path / ".claude" / "settings.json").read_text())
     group = settings["hooks"]["PreToolUse"][0]
-    assert group["matcher"] == "Read|Bash"
+    assert group["matcher"] == install.PRE_MATCHERS["claude"]  # the read, shell, file-writing and MCP tools
     assert group["hooks"][0]["command"] == "boundread guard-check --mode redirect"
     batch = settings["hooks"]["PostToolBatch"]  # Claude Code refuses a Read of .xlsx/.zip before PreToolUse
     assert batch == [{"hooks": [{"type": "command", "command": GUARD, "timeout": 10}]}]
@@ -128,7 +128,7 @@ def test_other_agents(tmp_path: Path, agent: str, settings: str, section: str) -
 def test_gemini_hook_shape(tmp_path: Path) -> None:
     _init(tmp_path, agent="gemini")
     group = json.loads((tmp_path / ".gemini" / "settings.json").read_text())["hooks"]["BeforeTool"][0]
-    assert group["matcher"] == "read_file|run_shell_command"
+    assert group["matcher"] == install.PRE_MATCHERS["gemini"]
     assert group["hooks"][0]["timeout"] == 10000  # milliseconds in Gemini
     (after,) = json.loads((tmp_path / ".gemini" / "settings.json").read_text())["hooks"]["AfterTool"]
     assert after["matcher"] == "run_shell_command|read_file|read_many_files|mcp_.*"
@@ -213,8 +213,8 @@ def _guard_checks(root: Path) -> dict[str, doctor.Check]:
 def test_budget_puts_the_guard_on_every_tool_and_doctor_checks_it(tmp_path: Path) -> None:
     """A cap must stop an Agent spawn, WebFetch or an MCP call too, not only Read and Bash."""
     _init(tmp_path)
-    assert _pre_tool_matchers(tmp_path) == ["Read|Bash"]
-    assert [c.ok for c in _guard_checks(tmp_path).values()] == [True]  # no budget: Read and Bash are enough
+    assert _pre_tool_matchers(tmp_path) == [install.PRE_MATCHERS["claude"]]
+    assert [c.ok for c in _guard_checks(tmp_path).values()] == [True]  # no budget: the guarded tools are enough
     _init(tmp_path, budget=True)  # after a plain init: widened in place, not a second handler
     assert _pre_tool_matchers(tmp_path) == ["*"]
     assert _commands(json.loads((tmp_path / ".claude" / "settings.json").read_text()), "PreToolUse") == [GUARD]
@@ -232,9 +232,11 @@ def test_budget_puts_the_guard_on_every_tool_and_doctor_checks_it(tmp_path: Path
 def test_init_keeps_a_matcher_the_user_widened(tmp_path: Path) -> None:
     _init(tmp_path)
     path = tmp_path / ".claude" / "settings.json"
-    path.write_text(path.read_text().replace('"matcher": "Read|Bash"', '"matcher": "Read|Bash|Grep"'))
+    widened = install.PRE_MATCHERS["claude"] + "|Grep"
+    old = f'"matcher": "{install.PRE_MATCHERS["claude"]}"'
+    path.write_text(path.read_text().replace(old, f'"matcher": "{widened}"'))
     _init(tmp_path, program=locate.Program("/opt/venv/bin/boundread"))  # a new program, the user's matcher
-    assert _pre_tool_matchers(tmp_path) == ["Read|Bash|Grep"]
+    assert _pre_tool_matchers(tmp_path) == [widened]
     assert "/opt/venv/bin/boundread guard-check" in path.read_text()
 
 

@@ -39,6 +39,15 @@ MARK = "boundread guard-check"
 INGEST = "boundread budget ingest"
 GUARD_EVENTS = {"claude": ("PreToolUse", "PostToolBatch", "PostToolUse"),  # events whose payload guard-check
                 "gemini": ("BeforeTool", "AfterTool")}  # answers (the others: their one pre-tool event)
+#: The pre-tool guard's tools without a budget: the read and shell tools, MCP tools (a shell server's command is
+#: judged as Bash), and the file-writing tools, which the guard checks for a change to its own ground (the hook
+#: settings, boundread's config and state: guard/ground.py). Claude Code reads a matcher with a '.' as an
+#: unanchored regex (so Read covers NotebookRead, Edit MultiEdit and NotebookEdit); Gemini CLI reads any as a regex.
+PRE_MATCHERS = {"claude": "Read|Bash|Write|Edit|MultiEdit|NotebookEdit|mcp__.*", "codex": "Bash|apply_patch",
+                "gemini": "read_file|read_many_files|run_shell_command|write_file|replace|mcp_.*"}
+#: What earlier inits wrote as the pre-tool matcher: an init replaces these with PRE_MATCHERS (they were not
+#: widened by the user, and they leave the file tools, and so the guard's own ground, unguarded).
+OLD_PRE_MATCHERS = frozenset({"Read|Bash", "Bash", "read_file|run_shell_command"})
 POST_MATCHERS = {"claude": "Bash", "gemini": "run_shell_command|read_file|read_many_files|mcp_.*"}
 #: Where ``init --budget`` registers ``budget ingest``, per agent; the first is after every tool call (matcher
 #: "*"; Copilot's flat handlers take none), the others take no matcher. The prompt events let ingest answer a new
@@ -111,19 +120,21 @@ def target(agent: str, root: Path, home: Path, user: bool, program: str = locate
     nested = {"type": "command", "command": command, "timeout": 10}
     if agent == "claude":  # PostToolBatch is not a tool event: no matcher
         return Target(base / ".claude" / "settings.json",
-                      (("PreToolUse", {"matcher": BUDGET_MATCHER if budget else "Read|Bash", "hooks": [nested]}),
+                      (("PreToolUse", {"matcher": BUDGET_MATCHER if budget else PRE_MATCHERS["claude"],
+                                       "hooks": [nested]}),
                        ("PostToolBatch", {"hooks": [dict(nested)]}),
                        ("PostToolUse", {"matcher": POST_MATCHERS["claude"], "hooks": [dict(nested)]})),
                       base / ".claude" / "skills" / "boundread" / "SKILL.md", False, {}, _ingest_hooks(agent, program))
     if agent == "codex":
         return Target(base / ".codex" / "hooks.json",
-                      (("PreToolUse", {"matcher": BUDGET_MATCHER if budget else "Bash", "hooks": [nested]}),),
+                      (("PreToolUse", {"matcher": BUDGET_MATCHER if budget else PRE_MATCHERS["codex"],
+                                       "hooks": [nested]}),),
                       (home / ".codex" / "AGENTS.md") if user else root / "AGENTS.md", True, {},
                       _ingest_hooks(agent, program))
     if agent == "gemini":
         hook = {"name": "boundread-guard", "type": "command", "command": command, "timeout": 10000}
         return Target(base / ".gemini" / "settings.json",
-                      (("BeforeTool", {"matcher": BUDGET_MATCHER if budget else "read_file|run_shell_command",
+                      (("BeforeTool", {"matcher": BUDGET_MATCHER if budget else PRE_MATCHERS["gemini"],
                                        "hooks": [hook]}),
                        ("AfterTool", {"matcher": POST_MATCHERS["gemini"], "hooks": [dict(hook)]})),
                       (home / ".gemini" / "GEMINI.md") if user else root / "GEMINI.md", True, {},
@@ -268,13 +279,15 @@ def _add(entries: list[Any], entry: dict[str, Any]) -> None:
     """Add ``entry`` unless one of ours is there; our own earlier entry gets this init's program.
 
     An earlier entry that differs only in its matcher keeps that matcher (the user may have widened it), unless
-    ``entry`` asks for every tool (``init --budget``): a plain init after ``--budget`` narrows nothing.
+    ``entry`` asks for every tool (``init --budget``) or the old one is what an earlier init wrote
+    (OLD_PRE_MATCHERS): a plain init after ``--budget`` narrows nothing.
     """
     key = _unmatched(_unmoded(_canonical(entry)))
     same = [index for index, old in enumerate(entries) if _unmatched(_unmoded(_canonical(old))) == key]
     if same:
         old = entries[same[0]]
-        if isinstance(old, dict) and "matcher" in entry and entry["matcher"] != BUDGET_MATCHER:
+        if isinstance(old, dict) and "matcher" in entry and entry["matcher"] != BUDGET_MATCHER and \
+                old.get("matcher") not in OLD_PRE_MATCHERS:
             entry = {**_unmatched(entry), **({"matcher": old["matcher"]} if "matcher" in old else {})}
         entries[same[0]] = entry
     elif not any(ours(old, _kind(entry)) for old in entries):
