@@ -137,7 +137,9 @@ def doctor(
     user: Annotated[bool, typer.Option("--user", help="Check the user's settings (~/...) instead of the "
                                          "project's.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help='Print {"schema": 1, "command": "doctor", "agents": '
-                                            '[{"agent", "ready", "checks": [{"name", "ok", "detail", "fix"}]}]}.')]
+                                            '[{"agent", "ready", "checks": [{"name", "ok", "detail", "fix"}]}], '
+                                            '"settings": [{"key", "value", "from"}], "notes": [...]}: "from" is the '
+                                            'file (or defaults, env) that set each guard setting.')]
     = False,
 ) -> None:
     """Check that each agent really runs the guard: its settings file, the hook on each event, the command in it
