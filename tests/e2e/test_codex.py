@@ -35,9 +35,11 @@ def project(workspace: Workspace) -> Workspace:
 def trusted(project: Workspace) -> Workspace:
     """The project trusted (as ``codex exec --trust`` records it) and its hook trusted (as ``/hooks`` does)."""
     codex.trust_project(project)
-    (hook,) = codex.trust_hooks(project)
-    assert hook["command"].endswith("--agent codex") and "guard-check" in hook["command"]
-    assert hook["trustStatus"] == "untrusted"  # before: what /hooks showed
+    hooks = codex.trust_hooks(project)
+    assert sorted(hook["eventName"] for hook in hooks) == ["postToolUse", "preToolUse"]  # the guard and its backstop
+    for hook in hooks:
+        assert hook["command"].endswith("--agent codex") and "guard-check" in hook["command"]
+        assert hook["trustStatus"] == "untrusted"  # before: what /hooks showed
     return project
 
 
@@ -105,7 +107,7 @@ def test_the_trust_hash_is_what_codex_computes(project: Workspace) -> None:
     settings = json.loads((project.project / ".codex" / "hooks.json").read_text(encoding="utf-8"))
     (group,) = settings["hooks"]["PreToolUse"]
     (handler,) = group["hooks"]
-    (hook,) = codex.trust_hooks(project)
+    (hook,) = [h for h in codex.trust_hooks(project) if h["eventName"] == "preToolUse"]  # and the backstop's
     key = f"{project.project / '.codex' / 'hooks.json'}:pre_tool_use:0:0"
     assert hook["key"] == key
     assert hook["currentHash"] == codex.hook_hash("pre_tool_use", group["matcher"], handler)

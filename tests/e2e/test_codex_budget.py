@@ -34,11 +34,13 @@ def _tokens(workspace: Workspace, session: str) -> int:
 
 
 def test_init_trust_makes_codex_run_every_budget_hook(project: Workspace) -> None:
-    """What /hooks lists for the project: the guard and the three ingest hooks, each trusted as init wrote it."""
+    """What /hooks lists for the project: the guard (before and after a tool) and the three ingest hooks, each
+    trusted as init wrote it."""
     with codex.AppServer(project) as server:
         listed = server.call("hooks/list", {"cwds": [str(project.project)]})
     hooks = [h for entry in listed["data"] for h in entry["hooks"]]
-    assert sorted(h["eventName"] for h in hooks) == ["postToolUse", "preToolUse", "stop", "userPromptSubmit"]
+    assert sorted(h["eventName"] for h in hooks) == ["postToolUse", "postToolUse", "preToolUse", "stop",
+                                                     "userPromptSubmit"]
     assert {h["trustStatus"] for h in hooks} == {"trusted"}, hooks
 
 
@@ -50,7 +52,8 @@ def test_what_a_session_spends_is_counted(project: Workspace) -> None:
         spent = model.spent()
     assert spent == 3 * 150
     said = run.process.stderr
-    assert said.count("hook: PostToolUse Completed") == 2 and "hook: UserPromptSubmit Completed" in said
+    assert said.count("hook: PostToolUse Completed") == 4  # per call: the backstop and budget ingest
+    assert "hook: UserPromptSubmit Completed" in said
     assert "hook: Stop Completed" in said  # the last answer is counted there
     assert _tokens(project, run.session_id) == spent
 

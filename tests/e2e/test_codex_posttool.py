@@ -1,8 +1,8 @@
 """The backstop inside the real Codex CLI (0.171): a PostToolUse ``{"decision": "block", "reason": R}`` puts R
 where the shell output was, so the model gets the short answer instead of the output.
 
-``boundread init --agent codex`` installs guard-check on PreToolUse only; here the same command is added on
-PostToolUse by hand (what init would write) and trusted as ``/hooks`` does.
+``boundread init --agent codex`` installs guard-check on PreToolUse and PostToolUse; here both are trusted as
+``/hooks`` does.
 
 Measured here: with ``tool_output_token_limit`` raised, 1 MB of the 2.1 MB output reached Codex's model, while
 the PostToolUse payload held 41 kB of it (Codex cuts the hook's copy to its default policy, ~10,000 tokens)
@@ -28,11 +28,8 @@ LIMIT = ("-c", "tool_output_token_limit=1000000")
 def project(workspace: Workspace) -> Workspace:
     done = workspace.boundread("init", "--agent", "codex")
     assert done.returncode == 0, done.stderr
-    path = workspace.project / ".codex" / "hooks.json"
-    settings = json.loads(path.read_text(encoding="utf-8"))
-    (pre,) = settings["hooks"]["PreToolUse"]
-    settings["hooks"]["PostToolUse"] = [{"matcher": "Bash", "hooks": [dict(pre["hooks"][0])]}]
-    path.write_text(json.dumps(settings, indent=2), encoding="utf-8")
+    settings = json.loads((workspace.project / ".codex" / "hooks.json").read_text(encoding="utf-8"))
+    assert settings["hooks"]["PostToolUse"][0]["matcher"] == "Bash"  # init registers the backstop
     codex.trust_project(workspace)
     hooks = codex.trust_hooks(workspace)
     assert sorted(h["eventName"] for h in hooks) == ["postToolUse", "preToolUse"]

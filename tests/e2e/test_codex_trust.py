@@ -41,9 +41,9 @@ def test_our_hash_is_the_one_codex_computes(project: Workspace) -> None:
     codex.trust_project(project)  # Codex lists no hooks of an untrusted folder
     with codex.AppServer(project) as server:
         listed = server.call("hooks/list", {"cwds": [str(project.project)]})
-    (theirs,) = [h for entry in listed["data"] for h in entry["hooks"]]
-    (ours,) = codex_trust.our_hooks(project.project / ".codex" / "hooks.json")
-    assert (ours.key, ours.hash) == (theirs["key"], theirs["currentHash"])
+    theirs = sorted((h["key"], h["currentHash"]) for entry in listed["data"] for h in entry["hooks"])
+    ours = sorted((hook.key, hook.hash) for hook in codex_trust.our_hooks(project.project / ".codex" / "hooks.json"))
+    assert len(ours) == 2 and ours == theirs  # the guard before and after the shell tool
 
 
 def test_init_says_the_hook_is_silent_until_trusted_and_doctor_agrees(project: Workspace) -> None:

@@ -113,7 +113,7 @@ def test_other_agents(tmp_path: Path, agent: str, settings: str, section: str) -
     _init(tmp_path, agent=agent)
     _init(tmp_path, agent=agent)
     text = (tmp_path / settings).read_text()
-    assert text.count(f"boundread guard-check{MODE.get(agent, '')} --agent {agent}") == (1 if agent == "codex" else 2)
+    assert text.count(f"boundread guard-check{MODE.get(agent, '')} --agent {agent}") == 2  # codex: pre and post
     doc = (tmp_path / section).read_text()
     assert doc.startswith("# House rules\n\nBe nice.\n") and doc.count(install.BEGIN) == 1
     assert "boundread info FILE" in doc
@@ -365,7 +365,9 @@ def test_cli_init(tmp_path: Path) -> None:
 CODEX_BUDGET = {"hooks": {
     "PreToolUse": [{"matcher": "*", "hooks": [{"type": "command", "command": f"{GUARD} --agent codex",
                                                "timeout": 10}]}],
-    "PostToolUse": [{"matcher": "*", "hooks": [{"type": "command", "command": "boundread budget ingest",
+    "PostToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": f"{GUARD} --agent codex",
+                                                   "timeout": 10}]},
+                    {"matcher": "*", "hooks": [{"type": "command", "command": "boundread budget ingest",
                                                 "timeout": 60}]}],
     "UserPromptSubmit": [{"hooks": [{"type": "command", "command": "boundread budget ingest", "timeout": 60}]}],
     "Stop": [{"hooks": [{"type": "command", "command": "boundread budget ingest", "timeout": 60}]}],
@@ -427,17 +429,17 @@ def test_budget_after_a_plain_codex_or_gemini_init_widens_the_guard_in_place(tmp
 
 
 def test_codex_trust_covers_every_budget_hook(tmp_path: Path) -> None:
-    """Codex runs only a hook it trusts: --trust records the guard and the three ingest hooks, each by the key
-    and hash Codex computes (checked against Codex itself in tests/e2e/test_codex_budget.py)."""
+    """Codex runs only a hook it trusts: --trust records the guard (pre and post) and the three ingest hooks, each by
+    the key and hash Codex computes (checked against Codex itself in tests/e2e/test_codex_budget.py)."""
     from boundread.guard import codex_trust
 
     _init(tmp_path, agent="codex", budget=True)
     hooks_file = tmp_path / ".codex" / "hooks.json"
     keys = [hook.key.rsplit(":", 3)[1] for hook in codex_trust.our_hooks(hooks_file)]
-    assert keys == ["pre_tool_use", "post_tool_use", "user_prompt_submit", "stop"]
+    assert keys == ["pre_tool_use", "post_tool_use", "post_tool_use", "user_prompt_submit", "stop"]
     change = install.codex_trust_change(install.plan("codex", tmp_path, home=tmp_path / "home", budget=True,
                                                      program=BARE)[0], home=tmp_path / "home")
-    assert change.after is not None and change.after.count("trusted_hash") == 4
+    assert change.after is not None and change.after.count("trusted_hash") == 5
     install.apply([change])
     assert codex_trust.check(tmp_path, tmp_path / "home").ready is True
 

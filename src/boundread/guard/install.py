@@ -6,7 +6,8 @@ every tool, see :data:`BUDGET_MATCHER`), on PostToolBatch (Claude Code refuses a
 itself, before any PreToolUse hook, and PostToolBatch is where the guard can still tell the model what to run)
 and on PostToolUse for Bash, where it replaces a binary or over-cap output that slipped past the PreToolUse
 check (:mod:`boundread.guard.posttool`); for Gemini CLI on BeforeTool and, for the same second line, on
-AfterTool. Codex, Cursor and Copilot cannot replace a tool's output: their pre-tool event only. With
+AfterTool; for Codex on PreToolUse and PostToolUse (Bash), where ``{"decision": "block"}`` replaces the output the
+model sees. Cursor and Copilot cannot replace a tool's output: their pre-tool event only. With
 ``budget`` (Claude Code, Codex, Gemini CLI and Copilot CLI: the clients whose logs ``budget ingest`` reads)
 the ingest command is registered after every tool call, on each new prompt and when the agent stops
 (:data:`INGEST_AGENT_EVENTS`), and the pre-tool guard sees every tool (not Copilot's: its matcher is
@@ -48,7 +49,7 @@ PRE_MATCHERS = {"claude": "Read|Bash|Write|Edit|MultiEdit|NotebookEdit|mcp__.*",
 #: What earlier inits wrote as the pre-tool matcher: an init replaces these with PRE_MATCHERS (they were not
 #: widened by the user, and they leave the file tools, and so the guard's own ground, unguarded).
 OLD_PRE_MATCHERS = frozenset({"Read|Bash", "Bash", "read_file|run_shell_command"})
-POST_MATCHERS = {"claude": "Bash", "gemini": "run_shell_command|read_file|read_many_files|mcp_.*"}
+POST_MATCHERS = {"claude": "Bash", "codex": "Bash", "gemini": "run_shell_command|read_file|read_many_files|mcp_.*"}
 #: Where ``init --budget`` registers ``budget ingest``, per agent; the first is after every tool call (matcher
 #: "*"; Copilot's flat handlers take none), the others take no matcher. The prompt events let ingest answer a new
 #: prompt in a capped session; the stop events catch the last answer. Claude Code ends a sub-agent with
@@ -128,7 +129,8 @@ def target(agent: str, root: Path, home: Path, user: bool, program: str = locate
     if agent == "codex":
         return Target(base / ".codex" / "hooks.json",
                       (("PreToolUse", {"matcher": BUDGET_MATCHER if budget else PRE_MATCHERS["codex"],
-                                       "hooks": [nested]}),),
+                                       "hooks": [nested]}),
+                       ("PostToolUse", {"matcher": POST_MATCHERS["codex"], "hooks": [dict(nested)]})),
                       (home / ".codex" / "AGENTS.md") if user else root / "AGENTS.md", True, {},
                       _ingest_hooks(agent, program))
     if agent == "gemini":
