@@ -104,7 +104,8 @@ def _chunks(args: list[str], names: list[str], chunks: str | None, env: Env) -> 
         elif arg[:2] in ("-l", "-b", "-C", "-a", "-n") and len(arg) > 2:
             given[arg[:2]] = arg[2:]
     numeric = any(arg in ("-d", "--numeric-suffixes") or arg.startswith("--numeric-suffixes") for arg in args)
-    width = int(given.get("-a", given.get("--suffix-length", "2")) or 2)
+    length = given.get("-a", given.get("--suffix-length", "2"))
+    width = int(length) if length.isdigit() and 0 < int(length) < 16 else 2
     extra = given.get("--additional-suffix", "")
     unit, each = LINES, count(given.get("-l", given.get("--lines", "1000")) or "") or ("", 1000)
     if "-b" in given or "--bytes" in given or "-C" in given or "--line-bytes" in given:
