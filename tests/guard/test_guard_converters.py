@@ -66,6 +66,8 @@ DUMPS = [
     ("marked -o out/d.html data.csv && cat out/d.html", "data.csv"),
     ("lynx -dump data.csv", "data.csv"),
     ("xsltproc style.xsl data.csv", "data.csv"),
+    ("csvtk pretty data.csv", "data.csv"),
+    ("tsv-pretty data.csv", "data.csv"),
 ]
 
 ALLOWED = [
@@ -84,6 +86,8 @@ ALLOWED = [
     "lynx data.csv",  # a person's browser
     "marked -o out/d.html data.csv",
     "yq . small.csv | head -n 20",
+    "csvtk nrow data.csv",
+    "xan count data.csv",
 ]
 
 

@@ -42,17 +42,19 @@ _XLSX2CSV_VALUES = frozenset({"-s", "--sheet", "-n", "--sheetname", "-d", "--del
 _MLR_PARTS = frozenset({"head", "tail", "count", "count-distinct", "stats1", "stats2", "summary", "uniq",
                         "top", "histogram", "sample", "filter", "grep", "nothing", "merge-fields"})
 _QSV_PARTS = frozenset({"count", "stats", "frequency", "headers", "slice", "search", "sample", "index",
-                        "schema", "describegpt", "sniff", "luau", "split", "partition"})
+                        "schema", "describegpt", "sniff", "luau", "split", "partition", "nrow", "ncol", "dim",
+                        "summary", "freq", "grep", "filter", "filter2", "head", "corr", "watch", "plot", "inter",
+                        "uniq", "view", "top"})
 #: Converters that print each file operand (stdin when none) in another form, or write it to ``-o OUT``.
-_SIMPLE = frozenset({"catdoc", "catppt", "xls2csv", "antiword", "unrtf", "html2text", "docx2md", "rtf2txt",
-                     "xlsx2txt", "pptx2txt", "cmark", "cmark-gfm", "markdown", "markdown_py", "md2html", "marked",
+_SIMPLE = frozenset({"tsv-pretty", "catdoc", "catppt", "xls2csv", "antiword", "unrtf", "html2text", "docx2md",
+                     "rtf2txt", "xlsx2txt", "pptx2txt", "cmark", "cmark-gfm", "markdown", "markdown_py", "md2html", "marked",
                      "rst2html", "rst2html.py", "rst2html5", "djvutxt", "ps2ascii", "epub2txt", "xsltproc"})
 #: Text browsers, which print a page's text with ``-dump`` (a person's browser otherwise).
 _BROWSERS = frozenset({"lynx", "w3m", "links", "elinks"})
 _OFFICE = frozenset({"libreoffice", "soffice", "lowriter", "localc", "loimpress"})
 PROGRAMS = _CSVKIT | _SIMPLE | _OFFICE | _BROWSERS | frozenset({
     "pandoc", "xlsx2csv", "docx2txt", "docx2txt.pl", "markitdown", "pdf2txt", "pdf2txt.py", "mutool",
-    "pdftohtml", "pdftops", "ssconvert", "mlr", "miller", "qsv", "xsv", "textutil", "unoconv",
+    "pdftohtml", "pdftops", "ssconvert", "mlr", "miller", "qsv", "xsv", "csvtk", "xan", "textutil", "unoconv",
 })
 #: Output names that are the command's own stdout.
 _STDOUT = frozenset({"-", "/dev/stdout", "fd://1", "/dev/fd/1", "/proc/self/fd/1"})
@@ -91,7 +93,7 @@ def run(name: str, args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream
         return _emit(name, names[:1], names[1] if len(names) > 1 else "", env, ctx, stdin)
     if name in ("mlr", "miller"):
         return _mlr(name, args, env, ctx, stdin)
-    if name in ("qsv", "xsv"):
+    if name in ("qsv", "xsv", "csvtk", "xan"):
         return _qsv(name, args, env, ctx, stdin)
     if name == "textutil":
         return _textutil(args, env, ctx, stdin)
