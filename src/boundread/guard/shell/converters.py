@@ -47,8 +47,8 @@ _QSV_PARTS = frozenset({"count", "stats", "frequency", "headers", "slice", "sear
                         "uniq", "view", "top"})
 #: Converters that print each file operand (stdin when none) in another form, or write it to ``-o OUT``.
 _SIMPLE = frozenset({"tsv-pretty", "catdoc", "catppt", "xls2csv", "antiword", "unrtf", "html2text", "docx2md",
-                     "rtf2txt", "xlsx2txt", "pptx2txt", "cmark", "cmark-gfm", "markdown", "markdown_py", "md2html", "marked",
-                     "rst2html", "rst2html.py", "rst2html5", "djvutxt", "ps2ascii", "epub2txt", "xsltproc"})
+                     "rtf2txt", "xlsx2txt", "pptx2txt", "cmark", "cmark-gfm", "markdown", "markdown_py", "md2html",
+                     "marked", "rst2html", "rst2html.py", "rst2html5", "djvutxt", "ps2ascii", "epub2txt", "xsltproc"})
 #: Text browsers, which print a page's text with ``-dump`` (a person's browser otherwise).
 _BROWSERS = frozenset({"lynx", "w3m", "links", "elinks"})
 _OFFICE = frozenset({"libreoffice", "soffice", "lowriter", "localc", "loimpress"})
