@@ -32,6 +32,7 @@ DUMPS = [
     "jq '.items[] | {name, price}' data.json",
     "jq '.items | sort_by(.price)' data.json",
     "jq -r '.items[].note' data.json",  # one field, but 14,000 x 41 bytes
+    "cat data.json | jq -r '.items[].note'",
     "jq '.items | unique' data.json",
     "cat min.json | jq '.[]'",
     "jq -c . min.json | head -n 5",  # one line: the whole document
@@ -55,6 +56,7 @@ ALLOWED = [
     "jq -n '1 + 1'",
     "jq -r '.items[].name' data.json",  # one short field of each item: 140 KB, run on the document
     "jq '.items[] | select(.price > 17000) | {name}' data.json",
+    "cat data.json | jq -r '.items[].name'",  # a piped file is run on as the file
 ]
 
 

@@ -74,8 +74,11 @@ def run(name: str, args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream
         return Stream()
     program, names = (positional[0], positional[1:]) if positional else (".", [])
     reads = [n for n in names if n != "-"]
-    if reads and not slurp and name != "yq":
-        sized = _run_on(name, program, reads, env, ctx, compact=compact, raw=raw, indent=indent or 2)
+    # `cat f | jq ...`: a stdin that is files as they are (no text, no bound before) is run on as those files
+    piped = [path for path, found, _shown in stdin.flows] if not names and stdin.exact and not stdin.text.strip() \
+        and stdin.flows and not any(found for _path, found, _shown in stdin.flows) else []
+    if (reads or piped) and not slurp and name != "yq":
+        sized = _run_on(name, program, reads or piped, env, ctx, compact=compact, raw=raw, indent=indent or 2)
         if sized is not None:
             return sized
     if not keeps_most(program):
