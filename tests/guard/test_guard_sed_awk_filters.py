@@ -51,3 +51,11 @@ def test_a_filter_that_keeps_most_lines_is_a_dump(work: Path, command: str) -> N
 def test_a_filter_that_keeps_a_few_lines_is_allowed(work: Path, command: str) -> None:
     decision = check_command(command, cwd=work)
     assert decision.decision == "allow", (command, decision.reason)
+
+
+@pytest.mark.parametrize("command", ["sed -n '/INFO/p' big.log", "awk '/INFO/' big.log"])
+def test_the_refusal_names_only_commands_that_run(work: Path, command: str) -> None:
+    """The bounded grep, and no `sed -c` or `awk -c` (neither counts matches: a next command that leads nowhere)."""
+    reason = check_command(command, cwd=work).reason
+    assert "boundread extract big.log --grep INFO --max-matches 200" in reason
+    assert "sed -c" not in reason and "awk -c" not in reason

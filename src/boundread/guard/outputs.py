@@ -60,6 +60,8 @@ def part(absolute: str, found: tuple[Bound, ...], cfg: GuardConfig) -> tuple[int
 
 def _one(absolute: str, size: int, bound: Bound, cfg: GuardConfig) -> int | None:
     cap = cfg.text_max_bytes
+    if bound.unit in ("fields", "json-pretty", "json-elements"):  # markers of what a stage does: no bound in bytes
+        return None
     if bound.unit in ("matches", "text-matches"):  # a grep: the lines that match, of a text file only
         return _grep(absolute, size, bound.grep, text_only=bound.unit == "text-matches")
     if bound.unit == "pages":  # `pdftotext -f 1 -l 5 f.pdf -`: as many pages as a Read may take
@@ -161,9 +163,15 @@ def grep_command(quoted: str, spec: Grep, stdout: bool = True) -> str:
         (" --stdout" if stdout else "")
 
 
+#: The greps whose ``-c`` counts the lines that match.
+_COUNTERS = frozenset({"grep", "egrep", "fgrep", "zgrep", "zegrep", "zfgrep", "bzgrep", "xzgrep", "rg", "ag", "ack",
+                       "git"})
+
+
 def _counting(words: str) -> str:
-    """The grep as written with ``-c`` after its program name: how many lines match ('' when cut short)."""
-    if words.endswith("..."):
+    """The grep as written with ``-c`` after its program name: how many lines match ('' when cut short, or when
+    the program is no grep: ``sed -c -n /RE/p`` is no count)."""
+    if words.endswith("...") or words.partition(" ")[0].rsplit("/", 1)[-1] not in _COUNTERS:
         return ""
     for program in ("git grep ", "rg ", "ag ", "ack "):
         if words.startswith(program):

@@ -28,9 +28,10 @@ def uses(text: str, root: str) -> list[FileUse]:
 def scan(text: str, root: str) -> tuple[list[FileUse], bool]:
     """The uses, and whether the scan left words unlooked at in a text that names a reader: a file
     printed there is not in the uses (the caller then counts an unchecked name as printed)."""
-    from boundread.guard.shell import archives, greps, programs
+    from boundread.guard.shell import archives, converters, derive, editors, greps, jsonprint, programs
 
-    readers = set(programs._DUMPERS) | greps.GREPS | archives.PROGRAMS | programs.SHELLS | \
+    readers = set(programs._DUMPERS) | greps.GREPS | archives.PROGRAMS | programs.SHELLS | converters.PROGRAMS | \
+        editors.PROGRAMS | derive.PROGRAMS | jsonprint.PROGRAMS | \
         {"head", "tail", "sed", "awk", "gawk", "dd", "jq", "cp", "tee", "xargs", "find", "eval"}
 
     def reads(word: str) -> bool:
