@@ -22,6 +22,9 @@ MATCHES = "matches"
 #: Only the distinct lines of what came before pass (``sort -u``, ``sort | uniq -c``): guard/estimate.py counts
 #: them in a sample - a grep -o of a few values repeated is a few lines, a log's lines are all distinct.
 DISTINCT = "distinct"
+#: ``count`` lines anywhere in the input, not next to each other (``sed -n '1p;$p'``): sized as that many of its
+#: longest lines.
+ANY_LINES = "any-lines"
 _SUFFIX = {"": 1, "c": 1, "w": 2, "b": 512, "kB": 1000, "K": 1024, "k": 1024, "KiB": 1024, "MB": 1000**2,
            "M": 1024**2, "MiB": 1024**2, "GB": 1000**3, "G": 1024**3, "GiB": 1024**3, "TB": 1000**4,
            "T": 1024**4, "TiB": 1024**4}
@@ -227,19 +230,25 @@ def _sed(name: str, args: list[str]) -> Reading | None:
     bound = _sed_bound(script, quiet)
     if bound is _FILTER:
         return Reading(files, None, filtered=True)
-    words = [*(["-n"] if quiet else []), _quote(script)]
-    return Reading(files, Bound(LINES, bound[1] - bound[0], bound[0], words=_shown(name, words)) if bound else None)
+    if bound is None:
+        return Reading(files, None)
+    words = _shown(name, [*(["-n"] if quiet else []), _quote(script)])
+    first, end, last = bound
+    if last:  # `sed -n '1p;$p'`: a few lines here and there - the last line is not next to the others
+        return Reading(files, Bound(ANY_LINES, end - first + last, words=words))
+    return Reading(files, Bound(LINES, end - first, first, words=words))
 
 
-_FILTER = (-1, -1)  # prints only matching lines, as grep does
+_FILTER = (-1, -1, 0)  # prints only matching lines, as grep does
 _SED_COMMAND = r"^\s*(\d+|\$)?\s*(?:,\s*(\d+|\$|\+\d+))?\s*(!?)\s*([pqQd])\s*(\d*)\s*$"
 
 
-def _sed_bound(script: str, quiet: bool) -> tuple[int, int] | None:
-    """(first line, end line) a sed script prints (0-based, end exclusive); None: every line; _FILTER."""
+def _sed_bound(script: str, quiet: bool) -> tuple[int, int, int] | None:
+    """(first line, end line, how many times it prints the last line) a sed script prints (0-based, end
+    exclusive); None: every line; _FILTER."""
     import re
 
-    first, end, quit_at, printing = None, 0, None, False
+    first, end, quit_at, printing, last = None, 0, None, False, 0
     for command in re.split(r"[;\n]", script):
         if not command.strip():
             continue
@@ -258,14 +267,19 @@ def _sed_bound(script: str, quiet: bool) -> tuple[int, int] | None:
         if verb == "d" and negated and span is not None:  # `sed '1,10!d'`: only that range survives
             first, end, printing = _widen(first, end, span)
             continue
-        if verb == "p" and quiet and not negated:
+        if verb == "p" and quiet:
+            if negated:
+                return None  # `$!p`, `1!p`: every line but those
+            if start == "$" and stop is None:
+                last += 1  # `$p`: the last line
+                continue
             if span is None:
                 return None  # `p`, `5,$p`: to the end of the file
             first, end, printing = _widen(first, end, span)
     if quit_at is not None:
-        return (first or 0, min(end, quit_at)) if printing else (0, quit_at)
-    if printing:
-        return first or 0, end
+        return (first or 0, min(end, quit_at), 0) if printing else (0, quit_at, 0)
+    if printing or last:
+        return first or 0, end, last
     return _FILTER if quiet else None
 
 
@@ -317,8 +331,10 @@ def _awk(name: str, args: list[str]) -> Reading | None:
     if program is None:
         return None
     rest = _without_blocks(program)
-    if not rest.strip(" \t\n;"):
-        return None  # BEGIN/END only: a count or a summary, like wc
+    if re.search(r"(?<![=!<>~])=(?!=)[^;}(]*\$0\b", rest) and re.search(r"\bprint", program):
+        return Reading(tuple(files), None)  # `{a[NR] = $0} END {for (...) print a[i]}`: keeps lines to print
+    if not rest.strip(" \t\n;") or (not _prints_any(rest) and "getline" not in program):
+        return None  # output only in BEGIN/END (`NR>1 {sum += $5} END {printf ...}`): a summary, like wc
     shown = _shown(name, [_quote(program)])
     for pattern in _AWK_RANGE:
         match = re.search(pattern, rest)
@@ -391,6 +407,43 @@ def _prints_every_line(rest: str) -> bool:
             pattern.append(ch)
         i += 1
     return bool("".join(pattern).strip()) and _always(pattern)
+
+
+def _prints_any(rest: str) -> bool:
+    """True when some rule outside BEGIN/END prints: a pattern with no action (it prints ``$0``) or an action
+    with an output statement (``print``, ``printf``, ``system``). ``NR>1 {sum += $5}`` prints nothing."""
+    import re
+
+    i, pattern = 0, list[str]()
+    while i < len(rest):
+        ch = rest[i]
+        if ch == '"' or (ch == "/" and "".join(pattern).rstrip()[-1:] in ("", "(", "!", "~", "&", "|", ",")):
+            end = _literal_end(rest, i)  # a regex or a string: its braces and semicolons are not the program's
+            pattern.extend(rest[i:end])
+            i = end
+            continue
+        if ch == "{":
+            end = _block_end(rest, i + 1)
+            if re.search(r"\b(print|printf|system)\b", rest[i:end]):
+                return True
+            pattern, i = [], end
+            continue
+        if ch in "\n;":
+            if "".join(pattern).strip():
+                return True
+            pattern = []
+        else:
+            pattern.append(ch)
+        i += 1
+    return bool("".join(pattern).strip())
+
+
+def _literal_end(text: str, i: int) -> int:
+    """Just past the closing quote of the regex (``/``) or string (``"``) that opens at ``i``."""
+    quote, i = text[i], i + 1
+    while i < len(text) and text[i] != quote:
+        i += 2 if text[i] == "\\" else 1
+    return min(i + 1, len(text))
 
 
 def _always(pattern: list[str]) -> bool:

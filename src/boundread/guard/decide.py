@@ -300,7 +300,8 @@ def check_command(cmd: str, *, cwd: str | os.PathLike[str] | None = None,
                     continue
                 if grep > cfg.text_max_bytes:
                     return _with_caps(_grep_deny(use, grep, cfg, cwd), caps)
-            lines = min((bound.count for bound in use.bounds if bound.unit == "lines"), default=None)
+            lines = min((bound.count for bound in use.bounds if bound.unit in ("lines", "any-lines")),
+                        default=None)
             verdict = _verdict(use.path, cfg, cwd, command=use.program, limit=lines)
             if verdict.denied:
                 return _with_caps(verdict, caps)
@@ -349,7 +350,8 @@ def _within_caps(found: tuple[Bound, ...], cfg: GuardConfig) -> bool:
     for bound in found:
         if bound.unit in ("matches", "text-matches"):
             return True  # a grep of a name not looked at: most patterns pick a few lines, as greps are used
-        limit = {"bytes": cfg.text_max_bytes, "lines": cfg.line_cap, "pages": cfg.pdf_page_cap}.get(bound.unit)
+        limit = {"bytes": cfg.text_max_bytes, "lines": cfg.line_cap, "any-lines": cfg.line_cap,
+                 "pages": cfg.pdf_page_cap}.get(bound.unit)
         if limit is not None and bound.count <= limit:
             return True
     return False

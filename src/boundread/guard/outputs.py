@@ -70,6 +70,10 @@ def _one(absolute: str, size: int, bound: Bound, cfg: GuardConfig) -> int | None
         if bound.count <= cap and (bound.count < size or bound.skip > 0):
             return min(bound.count, max(0, size - bound.skip))
         return None
+    if bound.unit == "any-lines":  # lines here and there (`sed -n '1p;$p'`): each as long as the longest sampled
+        sample = facts.text_lines(absolute, size)
+        most = min(size, bound.count * (max(sample[1], 1) if sample is not None else size))
+        return most if most <= cap else None
     if bound.skip == 0 or bound.from_end:
         span = facts.lines_size(absolute, size, bound.count, from_end=bound.from_end, most=cap)
         return span[0] if span is not None and span[1] else None

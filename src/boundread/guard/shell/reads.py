@@ -6,7 +6,7 @@ that none of them imports programs back.
 
 from __future__ import annotations
 
-from boundread.guard.bounds import BYTES, LINES
+from boundread.guard.bounds import ANY_LINES, BYTES, LINES
 from boundread.guard.shell.state import ARGS, UNKNOWN, Env, Stream, read_file, visible
 
 TYPE_CHECKING = False
@@ -81,6 +81,9 @@ def _reshaped(found: tuple[Bound, ...], path: str, bound: Bound) -> Bound:
 def _cut(text: str, bound: Bound) -> tuple[str, bool]:
     """The part of known text a bound prints, and whether that is exact: lines (``head -n 5``: the first 5,
     ``tail -n 5``: the last 5, ``sed -n 3,4p``: after a skip) or bytes; another unit: the text, not exact."""
+    if bound.unit == ANY_LINES:  # `sed -n '1p;$p'`: which lines is the script's business - the longest of them
+        longest = sorted(text.splitlines(keepends=True), key=len, reverse=True)[:bound.count]
+        return "".join(longest), False
     if bound.unit not in (LINES, BYTES):
         return text, False
     parts: list[str] | bytes = text.splitlines(keepends=True) if bound.unit == LINES else \
