@@ -38,7 +38,8 @@ _READ_ALL = re.compile(
     r"pyexcel|docx2python|pdftotext\.PDF|PdfDocument\(|ezodf|json\.load\(|yaml\.(safe_|full_)?load\(|"
     r"tomllib\.load\(|JSON\.parse\(|\.parse\(\s*['\"]")
 _PRINTS = re.compile(r"\bprint|\bputs\b|\bsay\b|stdout|console\.log|\becho\b|\bpp?\(|(?:^|[{;])\s*pp?\s|"
-                     r"readfile\(|fpassthru|pprint\(|writeLines\(|\.pipe\(|copy_stream|\bwrite\(|\bcat\(|\bio\.write|\bdisplay\(")
+                     r"readfile\(|fpassthru|pprint\(|writeLines\(|\.pipe\(|copy_stream|(?<!\.)\bwrite\(|\bcat\(|\bio\.write|"
+                     r"\bdisplay\(|STDOUT|/dev/stdout|\bos\.write\(\s*1\b")
 #: What makes a printing statement print less than the file: an aggregate, a slice, a line at a time.
 REDUCED = re.compile(
     r"\blen\(|\bsum\(|\bCounter\(|\.count\(|\bcount\(|\.length\b|\.size\b|\bmax\(|\bmin\(|(?<!\.)\bany\(|(?<!\.)\ball\(|"
@@ -47,6 +48,10 @@ REDUCED = re.compile(
     r"\.substr\(|islice\(|\.readline\(\s*\)|\.head\(|\.tail\(|\bhead\(|\btail\(|\.nunique\(|\.describe\(|"
     r"\.info\(|\.columns\b|\.sheetnames\b|\.dtypes\b|\bhashlib\b|\.hexdigest\(|\bmd5\b|\bsha\d+\b|"
     r"\blimit\s+\d+|\.fetchone\(|\.fetchmany\(|\.keys\(", re.IGNORECASE)
+#: What lists a container's names, not its content: an archive's members, a folder's entries...
+_NAMES = re.compile(r"\.namelist\(|\.infolist\(|\.getnames\(|\.getmembers\(|\blistdir\(|\bscandir\(")
+#: ... unless the same statement reads what they name.
+_MEMBERS_READ = re.compile(r"\.read\(|\.open\((?!\s*['\"])|extractfile\(|\.extract|read_text\(|read_bytes\(")
 #: Data-frame readers (pandas, polars): printing a frame shows its first and last rows only...
 _FRAMES = re.compile(r"\b(pd|pl|pandas|polars)\.read_\w+\(|\bread_(csv|excel|json|table|parquet)\(")
 #: ... unless it is printed in full: as text, as records, row by row, or with the row limit lifted.
@@ -87,7 +92,13 @@ def prints(name: str, code: str, flags: str, operands: list[str], env: Env, ctx:
                                                  and not selective))
     matched = _line_filter(code) if line_loop and "p" not in flags else None
     if matched is not None:  # `perl -ne 'print if /ERROR/'`: the lines that match, as grep prints them
-        return _filtered(name, code, matched, [o for o in operands if o != "-"], env, stdin)
+        return _filtered(name, code, (matched[0], "perl", *matched[1:]), [o for o in operands if o != "-"], env, stdin)
+    grep = _grep(code) if not line_loop and _READ_ALL.search(code) else None
+    if grep is not None:  # `[print(l) for l in open(f) if 'ERROR' in l]`: the lines that match, as grep prints
+        names = [lit for lit in literals(code) if lit not in {m.group(2) for m in _CONNECT.finditer(code)}]
+        found = _filtered(name, code, grep, names, env, stdin)
+        found.add(_commands(name, code, env, ctx))
+        return found
     node_print = name.startswith(("node", "bun", "deno")) and "p" in flags and not REDUCED.search(code)
     whole = _prints_whole(code) or node_print
     if whole and not node_print and _frames_only(code):
@@ -96,11 +107,13 @@ def prints(name: str, code: str, flags: str, operands: list[str], env: Env, ctx:
         out.add(files(env, [o for o in operands if o != "-"], name))
     elif whole and (_READ_ALL.search(code) or node_print):
         databases = {match.group(2) for match in _CONNECT.finditer(code)}
-        literals = [match.group(2) for match in _LITERAL.finditer(code)][:64]
-        out.add(files(env, [lit for lit in literals if _looks_like_path(lit) and lit not in databases], name))
+        named = [match.group(2) for match in _LITERAL.finditer(code)][:64]
+        out.add(files(env, [lit for lit in named if _looks_like_path(lit) and lit not in databases], name))
         if (name.startswith(("perl", "ruby")) and ("<>" in code or "$<" in code)) or "ARGF" in code \
                 or "fileinput" in code:
             out.add(files(env, [o for o in operands if o != "-" and not o.startswith("-")], name))
+    elif _READ_ALL.search(code):
+        _written(name, code, env, ctx)
     out.add(_commands(name, code, env, ctx))
     out.add(_sql(name, code, env, ctx))
     if stdin.flows and ((every_line and not operands) or (_STDIN.search(code) and _STDIN_PRINTED.search(code))):
@@ -123,17 +136,36 @@ def _line_filter(code: str) -> tuple[str, bool, bool] | None:
     return found.group(3), invert, "i" in found.group(4)
 
 
-def _filtered(name: str, code: str, matched: tuple[str, bool, bool], names: list[str], env: Env,
+def _filtered(name: str, code: str, matched: tuple[str, str, bool, bool], names: list[str], env: Env,
               stdin: Stream) -> Stream:
-    """The lines a perl or ruby line loop prints, as a grep's matches (decide estimates them from a sample)."""
+    """The lines a line loop prints (perl's, ruby's, a python comprehension's), as a grep's matches (decide
+    estimates them from a sample): of the files named, else of stdin."""
     from boundread.guard import bounds
     from boundread.guard.shell.reads import bounded, files
 
-    pattern, invert, fold = matched
-    words = f"{name} -ne {code.strip()!r}"
+    pattern, syntax, invert, fold = matched
+    words = f"{name} -ne {code.strip()!r}" if name.startswith(("perl", "ruby")) else f"{name} -c {code.strip()!r}"
     bound = bounds.Bound(bounds.MATCHES, 0, words=words if len(words) <= 80 else words[:77] + "...",
-                         grep=bounds.Grep((pattern,), "perl", ignore_case=fold, invert=invert))
+                         grep=bounds.Grep((pattern,), syntax, ignore_case=fold, invert=invert))
     return files(env, names, name, bound) if names else bounded(stdin, bound, name)
+
+
+_WRITE_TO = re.compile(r"""\bopen\(\s*(['"])([^'"\n]{1,4096})\1\s*,\s*(?:mode\s*=\s*)?['"][wax]|"""
+                       r"""\bPath\(\s*(['"])([^'"\n]{1,4096})\3\s*\)\s*\.write_(?:text|bytes)\(""")
+
+
+def _written(name: str, code: str, env: Env, ctx: Ctx) -> None:
+    """Code that prints nothing sends what it reads to the files it opens for writing: each keeps the files it
+    reads, for a later ``cat`` of it (``open('out.txt', 'w').write(open('big.txt').read())``)."""
+    from boundread.guard.shell.reads import files, write
+
+    targets = [found.group(2) or found.group(4) for found in _WRITE_TO.finditer(code)][:16]
+    sources = [lit for lit in literals(code) if lit not in targets and lit not in
+               {found.group(2) for found in _CONNECT.finditer(code)}]
+    if targets and sources:
+        read = files(env, sources, name)
+        for target in targets:
+            write(env, ctx, target, read)
 
 
 def _frames_only(code: str) -> bool:
@@ -150,8 +182,34 @@ _LOOPS = re.compile(r"\bfor\b|\.map\(|\.forEach\(|\beach\b|\bwhile\b")
 
 def _prints_whole(code: str) -> bool:
     """Does a statement of ``code`` print with no reducer in it? (A statement: to a ``;`` or a line's end.)"""
-    return any(_PRINTS.search(part) and not REDUCED.search(part)
-               and not (_INDEX.search(part) and not _LOOPS.search(part)) for part in re.split(r"[;\n]", code))
+    return bool(_dumping(code))
+
+
+def _dumping(code: str) -> list[tuple[str, int]]:
+    """The statements of ``code`` (each with where it starts) that print with no reducer: no aggregate, slice,
+    single element or list of names in them, and not a print of counted numbers (codeloops.py)."""
+    from boundread.guard.shell import codeloops
+
+    found = []
+    for match in re.finditer(r"[^;\n]+", code):
+        part = match.group(0)
+        if not _PRINTS.search(part) or REDUCED.search(part) or (_INDEX.search(part) and not _LOOPS.search(part)):
+            continue
+        if (_NAMES.search(part) and not _MEMBERS_READ.search(part)) or codeloops.prints_numbers(part, code,
+                                                                                                match.start()):
+            continue
+        found.append((part, match.start()))
+    return found
+
+
+def _grep(code: str) -> tuple[str, str, bool, bool] | None:
+    """The one condition (as a grep) that picks every line the code prints whole, if there is one:
+    ``[print(l) for l in open(f) if 'ERROR' in l]``."""
+    from boundread.guard.shell import codeloops
+
+    parts = _dumping(code)
+    picked = {codeloops.condition(part, code, start) for part, start in parts}
+    return picked.pop() if len(picked) == 1 and None not in picked else None
 
 
 def _bind_argv(name: str, code: str, operands: list[str], *, inline: bool) -> str:

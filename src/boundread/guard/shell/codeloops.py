@@ -1,0 +1,125 @@
+"""Printing statements of interpreter code that print less than the file they loop over: a count, or a grep.
+
+codeprints.py finds the statements that print with no reducer in them. Two kinds of them still do not print
+the file: a print of numbers only (``n = 0`` / ``for line in open(f): n += ...`` / ``print(n)``, the print
+outside the loop), and a print of the lines a condition picks (``[print(l) for l in open(f) if 'ERROR' in l]``,
+``if re.search('RE', line): print(line)``, ``if line.startswith('X')``), which prints what a grep of that
+pattern prints and is sized as one (estimate.py samples the file).
+"""
+
+from __future__ import annotations
+
+import re
+
+#: A string literal (its prefix, quote and body); an f-string keeps its ``{expressions}`` for the names check.
+_STRING = re.compile(r"""\b([rRbBuUfF]{0,2})(['"])((?:(?!\2)[^\\\n]|\\.)*)\2""")
+_NAME = re.compile(r"\b[A-Za-z_]\w*")
+#: The names a print of numbers may carry besides the numbers: the call, its keywords, number formatting.
+_PLAIN = frozenset({"print", "sep", "end", "flush", "round", "int", "float", "str", "abs", "format", "sys",
+                    "stdout", "write", "console", "log", "puts", "say", "repr"})
+_NUMBER_SET = re.compile(r"^\s*((?:\w+\s*[,=]\s*)*\w+)\s*=\s*(-?[\d_.]+(?:\s*,\s*-?[\d_.]+)*|"
+                         r"(?:len|sum|max|min|round|int|float|abs)\(.*)\s*;?\s*$")
+_ASSIGN = re.compile(r"^\s*(\w+)\s*=(?!=)")
+_BINDS = re.compile(r"\b(?:for|as)\s+(\w+)")
+_LOOP_HEAD = re.compile(r"^\s*(?:async\s+)?(?:for|while)\b")
+_PRINT_CALL = re.compile(r"\bprint\s*\(|\bwrite\s*\(|console\.log\s*\(|\bputs\b|\bsay\b")
+
+_LIT = r"""r?(?P<q>['"])(?P<lit>(?:(?!(?P=q))[^\\\n]|\\.){1,1024})(?P=q)"""
+_END = r"\s*(?=:|\]|\)|$)"
+#: ``if 'X' in l``, ``if 'x' not in l.lower()``, ``if re.search('RE', l)``, ``if l.startswith('X')``, ``if not ...``.
+_CONDITIONS = (
+    ("fixed", re.compile(r"\bif\s+(?P<neg>not\s+)?" + _LIT + r"\s+(?P<notin>not\s+)?in\s+\w+(?P<low>\.lower\(\))?"
+                         + _END)),
+    ("re", re.compile(r"\bif\s+(?P<neg>not\s+)?re\.(?P<how>search|match)\(\s*" + _LIT
+                      + r"\s*,\s*\w+\s*(?P<fold>,\s*(?:re\.)?(?:I|IGNORECASE)\s*)?\)" + _END)),
+    ("start", re.compile(r"\bif\s+(?P<neg>not\s+)?\w+\.startswith\(\s*" + _LIT + r"\s*\)" + _END)),
+)
+
+
+def numbers(code: str) -> set[str]:
+    """The names ``code`` only ever binds to numbers: set from a number literal or a count (``n = 0``,
+    ``total = sum(...)``), then changed in place (``+=``) or not at all."""
+    found: set[str] = set()
+    other: set[str] = set()
+    for part in re.split(r"[;\n]", code):
+        setting = _NUMBER_SET.match(part)
+        if setting is not None and "==" not in part:
+            found.update(name for name in re.split(r"\s*[,=]\s*", setting.group(1).strip()) if name)
+            continue
+        assigned = _ASSIGN.match(part)
+        if assigned is not None:
+            other.add(assigned.group(1))
+        other.update(_BINDS.findall(part))
+    return found - other
+
+
+def in_loop(code: str, start: int) -> bool:
+    """Is the statement at ``start`` in the body of a ``for`` or ``while`` (its line's header, or a block
+    above it with less indentation)?"""
+    line_start = code.rfind("\n", 0, start) + 1
+    if _LOOP_HEAD.match(code[line_start:start]):
+        return True  # `for l in f: n += 1; print(n)`
+    return any(_LOOP_HEAD.match(head) for head in _headers(code, line_start))
+
+
+def _headers(code: str, line_start: int) -> list[str]:
+    """The lines that open the blocks the line at ``line_start`` is in, nearest first."""
+    line = code[line_start:code.find("\n", line_start) if "\n" in code[line_start:] else len(code)]
+    indent = len(line) - len(line.lstrip())
+    heads = []
+    for above in reversed(code[:line_start].split("\n")):
+        if not above.strip() or above.lstrip().startswith("#"):
+            continue
+        depth = len(above) - len(above.lstrip())
+        if depth < indent:
+            heads.append(above)
+            indent = depth
+    return heads
+
+
+def prints_numbers(part: str, code: str, start: int) -> bool:
+    """Does the printing statement ``part`` (at ``start`` in ``code``) print only numbers, once (not in a loop)?"""
+    if not _PRINT_CALL.search(part) or in_loop(code, start):
+        return False
+    names = set(_NAME.findall(_STRING.sub(_expressions, part)))
+    counted = names & numbers(code)
+    return bool(counted) and names <= counted | _PLAIN
+
+
+def _expressions(match: re.Match[str]) -> str:
+    """A string literal as the names it prints: an f-string's ``{n:,}`` is ``n``; any other string is none."""
+    if "f" not in match.group(1).lower():
+        return " "
+    return " ".join(re.split(r"[:!]", inner)[0] for inner in re.findall(r"\{([^{}]*)\}", match.group(3)))
+
+
+def condition(part: str, code: str, start: int) -> tuple[str, str, bool, bool] | None:
+    """(pattern, grep syntax, inverted, ignoring case) of the one condition that picks what ``part`` prints: in
+    the statement (a comprehension, ``if C: print(l)``) or the ``if`` block it is in; None when there is none."""
+    line_start = code.rfind("\n", 0, start) + 1
+    heads = _headers(code, line_start)
+    for text in (code[line_start:start + len(part)], *heads[:1]):
+        for kind, pattern in _CONDITIONS:
+            found = pattern.search(text)
+            picked = _picked(kind, found) if found is not None else None
+            if picked is not None:
+                return picked
+    return None
+
+
+def _picked(kind: str, found: re.Match[str]) -> tuple[str, str, bool, bool] | None:
+    """The grep a matched condition is."""
+    negated, literal = bool(found.group("neg")), found.group("lit")
+    if kind == "fixed":
+        literal, lowered = _unescape(literal), bool(found.group("low"))
+        if lowered and literal != literal.lower():
+            return None  # `'ERROR' in l.lower()` never matches: an odd case, left to the whole-file judgement
+        return literal, "fixed", negated != bool(found.group("notin")), lowered
+    if kind == "re":
+        anchor = "^" if found.group("how") == "match" else ""
+        return anchor + literal, "perl", negated, bool(found.group("fold"))
+    return "^" + re.escape(_unescape(literal)), "perl", negated, False
+
+
+def _unescape(text: str) -> str:
+    return text.replace("\\'", "'").replace('\\"', '"').replace("\\\\", "\\")
