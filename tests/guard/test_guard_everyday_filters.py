@@ -60,3 +60,26 @@ def test_sed_printing_a_few_addressed_lines_is_bounded_by_their_count(command: s
 ])
 def test_sed_printing_long_or_many_lines_is_still_denied(command: str, folder: Path) -> None:
     assert _denied(command, folder)
+
+
+@pytest.fixture(scope="module")
+def tree(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    import os
+
+    root = tmp_path_factory.mktemp("tree")
+    (root / "src").mkdir()
+    (root / "src" / "app.py").write_text("# TODO: split this\nprint('hi')\n")
+    (root / "notes.txt").write_text("nothing to do\n")
+    os.mkfifo(root / "pipe")  # a FIFO in the folder: a walk skips it, a read of it by name blocks
+    return root
+
+
+@pytest.mark.parametrize("command", ["rg -n TODO", "rg TODO .", "grep -rn TODO .", "grep -r TODO", "ag TODO"])
+def test_a_folder_walk_skips_fifos_devices_and_sockets(command: str, tree: Path) -> None:
+    assert not _denied(command, tree)
+
+
+@pytest.mark.parametrize("command", ["rg TODO pipe", "grep TODO pipe", "grep -r -D read TODO .",
+                                     "grep -rn --devices=read TODO .", "find . -exec cat {} +"])
+def test_a_fifo_named_or_read_on_purpose_is_still_denied(command: str, tree: Path) -> None:
+    assert _denied(command, tree)

@@ -14,6 +14,8 @@ if TYPE_CHECKING:
     from boundread.guard.shell.state import Ctx
 
 WALK = 5_000
+#: What `find -type` calls a FIFO (p), a character or block device (c, b) and a socket (s).
+_SPECIAL = frozenset({"p", "c", "b", "s"})
 _XARGS_VALUES = frozenset({"-n", "-L", "-I", "-d", "-P", "-s", "-a", "-E", "--max-args", "--max-lines",
                            "--replace", "--delimiter", "--max-procs", "--arg-file", "--eof", "--max-chars"})
 _FIND_VALUES = frozenset({"-name", "-iname", "-path", "-ipath", "-type", "-maxdepth", "-mindepth", "-size",
@@ -198,7 +200,8 @@ def _walk(roots: list[str], expression: list[str], env: Env) -> tuple[list[str],
     fold = "-iname" in expression
     tests = [matcher(expression[k + 1].lower() if fold else expression[k + 1])
              for k, arg in enumerate(expression[:-1]) if arg in ("-name", "-iname")]
-    kinds = [expression[k + 1] for k, arg in enumerate(expression[:-1]) if arg == "-type"]
+    kinds = {kind for k, arg in enumerate(expression[:-1]) if arg == "-type" for kind in expression[k + 1].split(",")}
+    specials = not kinds or bool(kinds & _SPECIAL)  # `-type f`: no FIFO, device or socket (grep -r, rg skip them)
     depth_at = expression.index("-maxdepth") if "-maxdepth" in expression else -1
     most = int(expression[depth_at + 1]) if 0 <= depth_at < len(expression) - 1 and \
         expression[depth_at + 1].isdigit() else 64
@@ -225,7 +228,10 @@ def _walk(roots: list[str], expression: list[str], env: Env) -> tuple[list[str],
                         seen += 1
                         if seen > WALK:
                             return found, True, seen
-                        (dirs if _is_dir(entry) else files).append(entry)
+                        if _is_dir(entry):
+                            dirs.append(entry)
+                        elif specials or not _is_special(entry):
+                            files.append(entry)
             except OSError:
                 continue
             if depth >= most:
@@ -240,6 +246,14 @@ def _walk(roots: list[str], expression: list[str], env: Env) -> tuple[list[str],
             if depth + 1 < most:  # as os.walk: into each folder, not through a symlink to one
                 stack.extend((entry.path, depth + 1) for entry in reversed(dirs) if not entry.is_symlink())
     return found, False, seen
+
+
+def _is_special(entry: os.DirEntry[str]) -> bool:
+    """A FIFO, device or socket (not through a symlink: a walk keeps those as the files they may name)."""
+    try:
+        return not entry.is_symlink() and not entry.is_file(follow_symlinks=False)
+    except OSError:
+        return False
 
 
 def _is_dir(entry: os.DirEntry[str]) -> bool:

@@ -62,7 +62,8 @@ def grep(name: str, args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Strea
     names = [n for n in positional if n != "-"]
     if "r" in letters or "R" in letters or family in ("rg", "ag", "ack", "git"):  # a folder: each file under it
         globs = [glob for glob in values.get("--include", "").split("\x00") if glob]
-        names = _tree(name, names or ["."], globs, env, ctx, own=family != "grep")
+        devices = family == "grep" and values.get("-D") == "read"  # else a walk skips FIFOs, devices, sockets
+        names = _tree(name, names or ["."], globs, env, ctx, own=family != "grep", devices=devices)
     if any_line:
         bound = bounds.Bound(bounds.LINES, most * (1 + before + after), words=f"{name} -m {most}") \
             if most is not None else None
@@ -113,6 +114,8 @@ def _parse(family: str, args: list[str]) -> tuple[list[str], list[str], str, dic
                 patterns.append(given)
             elif letter is not None:
                 values["-" + letter] = given
+            elif key == "--devices":
+                values["-D"] = given
             elif key == "--include":
                 values["--include"] = values.get("--include", "") + given + "\x00"
         elif options and arg.startswith("-") and len(arg) > 1 and UNKNOWN not in arg:
@@ -182,14 +185,17 @@ def _pattern_file(word: str, env: Env) -> list[str]:
     return [line for line in data.decode("utf-8", "replace").splitlines() if line] or [""]
 
 
-def _tree(name: str, names: list[str], globs: list[str], env: Env, ctx: Ctx, *, own: bool = False) -> list[str]:
+def _tree(name: str, names: list[str], globs: list[str], env: Env, ctx: Ctx, *, own: bool = False,
+          devices: bool = False) -> list[str]:
     """``grep -r PATTERN DIR``: the files under each folder operand (``--include`` kept to), capped as ``find`` is;
-    ``own``: the repository's own files only (rg, ag, ack, git grep)."""
+    ``own``: the repository's own files only (rg, ag, ack, git grep). The walk reads regular files only - a FIFO,
+    device or socket under the folder is skipped - unless ``devices`` (``grep -r -D read``)."""
     from boundread.guard.shell import fanout
 
     ignored = _ignored(env) if own else set()
     out: list[str] = []
-    expression = ["-type", "f", *(part for include in globs for part in ("-name", include))]
+    expression = ["-type", "f,p,c,b,s" if devices else "f",
+                  *(part for include in globs for part in ("-name", include))]
     for operand in names:
         if UNKNOWN in operand or not os.path.isdir(env.path(operand)):
             out.append(operand)
