@@ -21,6 +21,7 @@ _NUMBER_SET = re.compile(r"^\s*((?:\w+\s*[,=]\s*)*\w+)\s*=\s*(-?[\d_.]+(?:\s*,\s
                          r"(?:len|sum|max|min|round|int|float|abs)\(.*)\s*;?\s*$")
 _ASSIGN = re.compile(r"^\s*(\w+)\s*=(?!=)")
 _BINDS = re.compile(r"\b(?:for|as)\s+(\w+)")
+_LOOK_BACK = 400  # lines read up from a statement for the blocks it is in (a longer block is not seen)
 _LOOP_HEAD = re.compile(r"^\s*(?:async\s+)?(?:for|while)\b")
 _PRINT_CALL = re.compile(r"\bprint\s*\(|\bwrite\s*\(|console\.log\s*\(|\bputs\b|\bsay\b")
 
@@ -42,6 +43,8 @@ def numbers(code: str) -> set[str]:
     found: set[str] = set()
     other: set[str] = set()
     for part in re.split(r"[;\n]", code):
+        if "=" not in part and "for" not in part and "as" not in part:
+            continue
         setting = _NUMBER_SET.match(part)
         if setting is not None and "==" not in part:
             found.update(name for name in re.split(r"\s*[,=]\s*", setting.group(1).strip()) if name)
@@ -66,8 +69,13 @@ def _headers(code: str, line_start: int) -> list[str]:
     """The lines that open the blocks the line at ``line_start`` is in, nearest first."""
     line = code[line_start:code.find("\n", line_start) if "\n" in code[line_start:] else len(code)]
     indent = len(line) - len(line.lstrip())
-    heads = []
-    for above in reversed(code[:line_start].split("\n")):
+    heads: list[str] = []
+    end = line_start - 1
+    for _ in range(_LOOK_BACK):
+        if indent == 0 or end <= 0:
+            break
+        begin = code.rfind("\n", 0, end) + 1
+        above, end = code[begin:end], begin - 1
         if not above.strip() or above.lstrip().startswith("#"):
             continue
         depth = len(above) - len(above.lstrip())
@@ -77,12 +85,13 @@ def _headers(code: str, line_start: int) -> list[str]:
     return heads
 
 
-def prints_numbers(part: str, code: str, start: int) -> bool:
-    """Does the printing statement ``part`` (at ``start`` in ``code``) print only numbers, once (not in a loop)?"""
-    if not _PRINT_CALL.search(part) or in_loop(code, start):
+def prints_numbers(part: str, code: str, start: int, known: set[str]) -> bool:
+    """Does the printing statement ``part`` (at ``start`` in ``code``) print only numbers (``known``: the names
+    ``numbers`` found), once (not in a loop)?"""
+    if not known or not _PRINT_CALL.search(part) or in_loop(code, start):
         return False
     names = set(_NAME.findall(_STRING.sub(_expressions, part)))
-    counted = names & numbers(code)
+    counted = names & known
     return bool(counted) and names <= counted | _PLAIN
 
 

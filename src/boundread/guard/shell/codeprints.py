@@ -190,16 +190,23 @@ def _dumping(code: str) -> list[tuple[str, int]]:
     single element or list of names in them, and not a print of counted numbers (codeloops.py)."""
     from boundread.guard.shell import codeloops
 
-    found = []
+    found: list[tuple[str, int]] = []
+    known = codeloops.numbers(code) if "=" in code else set()
     for match in re.finditer(r"[^;\n]+", code):
         part = match.group(0)
         if not _PRINTS.search(part) or REDUCED.search(part) or (_INDEX.search(part) and not _LOOPS.search(part)):
             continue
-        if (_NAMES.search(part) and not _MEMBERS_READ.search(part)) or codeloops.prints_numbers(part, code,
-                                                                                                match.start()):
-            continue
+        if _NAMES.search(part) and not _MEMBERS_READ.search(part):
+            continue  # `print(zipfile.ZipFile(f).namelist())`
+        if codeloops.prints_numbers(part, code, match.start(), known):
+            continue  # `n = 0` ... `n += 1` ... `print(n)`
         found.append((part, match.start()))
+        if len(found) >= _MANY:
+            break
     return found
+
+
+_MANY = 64  # dumping statements looked at: more say the same
 
 
 def _grep(code: str) -> tuple[str, str, bool, bool] | None:
