@@ -71,6 +71,7 @@ ALLOWED = [
     _loop("for line in open('big.log'):\n    if 'ERROR' in line:\n        print(line, end='')"),
     _loop("with open('big.log') as f:\n    for line in f:\n        if line.startswith('2024-01-01 ERROR'):\n"
           "            print(line.rstrip())"),
+    "python3 -c \"[print(l, end='') for l in open('big.log') if 'ERROR' in l and 'worker' in l]\"",
 ]
 
 DENIED = [
@@ -87,6 +88,11 @@ DENIED = [
     _loop("for line in open('big.log'):\n    if 'INFO' in line:\n        print(line, end='')"),
     _loop("for line in open('big.log'):\n    if 'ERROR' in line:\n        print(line, end='')\n"
           "    print(line, end='')"),
+    "python3 -c \"[print(l, end='') for l in open('big.log') if 'ERROR' in l or 'INFO' in l]\"",
+    # the condition tests the whole text, or the print reads a file: no grep of lines
+    _loop("text = open('big.log').read()\nif 'ERROR' in text:\n    print(text)"),
+    _loop("for name in ['big.log', 'small.txt']:\n    if name.startswith('big'):\n"
+          "        print(open(name).read())"),
 ]
 
 

@@ -26,14 +26,15 @@ _LOOP_HEAD = re.compile(r"^\s*(?:async\s+)?(?:for|while)\b")
 _PRINT_CALL = re.compile(r"\bprint\s*\(|\bwrite\s*\(|console\.log\s*\(|\bputs\b|\bsay\b")
 
 _LIT = r"""r?(?P<q>['"])(?P<lit>(?:(?!(?P=q))[^\\\n]|\\.){1,1024})(?P=q)"""
-_END = r"\s*(?=:|\]|\)|$)"
+#: Where a condition ends: the statement, or ``and`` (the lines that pass both are fewer) with no ``or`` after.
+_END = r"\s*(?=:|\]|\)|$|and\b(?![^:\]\n]*\bor\b))"
 #: ``if 'X' in l``, ``if 'x' not in l.lower()``, ``if re.search('RE', l)``, ``if l.startswith('X')``, ``if not ...``.
 _CONDITIONS = (
-    ("fixed", re.compile(r"\bif\s+(?P<neg>not\s+)?" + _LIT + r"\s+(?P<notin>not\s+)?in\s+\w+(?P<low>\.lower\(\))?"
-                         + _END)),
+    ("fixed", re.compile(r"\bif\s+(?P<neg>not\s+)?" + _LIT
+                         + r"\s+(?P<notin>not\s+)?in\s+(?P<var>\w+)(?P<low>\.lower\(\))?" + _END)),
     ("re", re.compile(r"\bif\s+(?P<neg>not\s+)?re\.(?P<how>search|match)\(\s*" + _LIT
-                      + r"\s*,\s*\w+\s*(?P<fold>,\s*(?:re\.)?(?:I|IGNORECASE)\s*)?\)" + _END)),
-    ("start", re.compile(r"\bif\s+(?P<neg>not\s+)?\w+\.startswith\(\s*" + _LIT + r"\s*\)" + _END)),
+                      + r"\s*,\s*(?P<var>\w+)\s*(?P<fold>,\s*(?:re\.)?(?:I|IGNORECASE)\s*)?\)" + _END)),
+    ("start", re.compile(r"\bif\s+(?P<neg>not\s+)?(?P<var>\w+)\.startswith\(\s*" + _LIT + r"\s*\)" + _END)),
 )
 
 
@@ -104,13 +105,19 @@ def _expressions(match: re.Match[str]) -> str:
 
 def condition(part: str, code: str, start: int) -> tuple[str, str, bool, bool] | None:
     """(pattern, grep syntax, inverted, ignoring case) of the one condition that picks what ``part`` prints: in
-    the statement (a comprehension, ``if C: print(l)``) or the ``if`` block it is in; None when there is none."""
+    the statement (a comprehension, ``if C: print(l)``) or the ``if`` block it is in; None when there is none.
+    The condition tests a loop's variable (``for l in ...``: a line) and the print prints from it: ``if 'X' in
+    text: print(text)`` of a whole text is no grep."""
     line_start = code.rfind("\n", 0, start) + 1
     heads = _headers(code, line_start)
+    printed = re.split(r"\bfor\b", part)[0]
     for text in (code[line_start:start + len(part)], *heads[:1]):
         for kind, pattern in _CONDITIONS:
             found = pattern.search(text)
-            picked = _picked(kind, found) if found is not None else None
+            if found is None or not re.search(rf"\bfor\s+{found.group('var')}\s+in\b", code) \
+                    or not re.search(rf"\b{found.group('var')}\b", printed):
+                continue
+            picked = _picked(kind, found)
             if picked is not None:
                 return picked
     return None

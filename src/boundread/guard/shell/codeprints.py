@@ -215,6 +215,8 @@ def _grep(code: str) -> tuple[str, str, bool, bool] | None:
     from boundread.guard.shell import codeloops
 
     parts = _dumping(code)
+    if any(_READ_ALL.search(re.split(r"\bfor\b", part)[0]) for part, _ in parts):
+        return None  # `if f.startswith('big'): print(open(f).read())` prints files, not lines
     picked = {codeloops.condition(part, code, start) for part, start in parts}
     return picked.pop() if len(picked) == 1 and None not in picked else None
 
