@@ -62,6 +62,27 @@ def test_sed_printing_long_or_many_lines_is_still_denied(command: str, folder: P
     assert _denied(command, folder)
 
 
+@pytest.mark.parametrize("command", [
+    "grep 'a39999=' bundle.min.js | cut -c1-80",  # one line of 1.5 MB, cut to 80 characters
+    "grep return bundle.min.js | sort | cut -b1-100", "head -n 3 bundle.min.js | cut -c1-100",
+    "cat data.csv | cut -c1-5",  # 30,000 lines x 6 bytes: under the cap
+    "grep -n 'city-3' data.csv | cut -c 1-10",
+])
+def test_a_later_cut_bounds_each_line_the_stages_before_it_kept(command: str, folder: Path) -> None:
+    assert not _denied(command, folder)
+
+
+@pytest.mark.parametrize("command", [
+    "grep -o . bundle.min.js | cut -c1-80",  # -o: each match a line of its own - 1.5 million lines
+    "tr ';' '\\n' < bundle.min.js | cut -c1-80",  # lines split: cut's input has 40,000 of them
+    "grep return bundle.min.js | tr ';' '\\n' | cut -c1-80",
+    "cat data.csv | cut -c1-20",  # 30,000 lines x 21 bytes: over the cap
+    "cat -A bundle.min.js | cut -c1-80",  # -A marks the line ends: not the file's lines as they are
+])
+def test_a_cut_after_a_stage_that_may_split_lines_bounds_nothing(command: str, folder: Path) -> None:
+    assert _denied(command, folder)
+
+
 @pytest.fixture(scope="module")
 def tree(tmp_path_factory: pytest.TempPathFactory) -> Path:
     import os

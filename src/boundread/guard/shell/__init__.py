@@ -143,8 +143,12 @@ def _walk_plain(lists: list[list[list[str]]], env: Env, ctx: Ctx) -> Stream:
         if len(pipeline) == 1:
             out.add(walk.command(pipeline[0], env, ctx, Stream()))
             continue
-        stream = Stream()
+        from boundread.guard.shell import linecut
+
+        stream, kept = Stream(), True  # as walk.run: a later `cut -c1-N` bounds the lines the stages kept
         for argv in pipeline:
-            stream = walk.command(argv, env.copy(), ctx, stream)
+            stage_env = env.copy()
+            stream = linecut.bounded(argv, kept, walk.command(argv, stage_env, ctx, stream), stage_env, ctx)
+            kept = kept and linecut.keeps_lines(argv)
         out.add(stream)
     return out

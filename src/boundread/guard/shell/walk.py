@@ -70,9 +70,13 @@ def _run(node: Node, kind: str, env: Env, ctx: Ctx, stdin: Stream) -> Stream:
     if kind == "redirected_statement":
         return _redirected(node, env, ctx, stdin)
     if kind == "pipeline":
-        stream = stdin
+        from boundread.guard.shell import linecut
+
+        stream, kept = stdin, True  # kept: every stage so far printed lines of the files it read, as they are
         for stage in node.named_children:
-            stream = run(stage, env.copy(), ctx, stream)
+            stage_env, words = env.copy(), linecut.argv(stage)
+            stream = linecut.bounded(words, kept, run(stage, stage_env, ctx, stream), stage_env, ctx)
+            kept = kept and linecut.keeps_lines(words)
         return stream
     if kind == "subshell":
         return _sequence(node.named_children, env.copy(), ctx, stdin)
