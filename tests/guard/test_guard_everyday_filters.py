@@ -92,6 +92,7 @@ def tree(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (root / "src" / "app.py").write_text("# TODO: split this\nprint('hi')\n")
     (root / "notes.txt").write_text("nothing to do\n")
     os.mkfifo(root / "pipe")  # a FIFO in the folder: a walk skips it, a read of it by name blocks
+    (root / "app.min.js").write_text(";".join(f"var a{n}=function(b){{return b*{n}}}" for n in range(40_000)))
     return root
 
 
@@ -103,4 +104,16 @@ def test_a_folder_walk_skips_fifos_devices_and_sockets(command: str, tree: Path)
 @pytest.mark.parametrize("command", ["rg TODO pipe", "grep TODO pipe", "grep -r -D read TODO .",
                                      "grep -rn --devices=read TODO .", "find . -exec cat {} +"])
 def test_a_fifo_named_or_read_on_purpose_is_still_denied(command: str, tree: Path) -> None:
+    assert _denied(command, tree)
+
+
+@pytest.mark.parametrize("command", ["rg -n TODO", "grep -n TODO app.min.js", "grep -iF todo app.min.js",
+                                     "rg -e TODO -e FIXME ."])
+def test_a_fixed_string_found_nowhere_in_a_minified_file_prints_nothing(command: str, tree: Path) -> None:
+    assert not _denied(command, tree)  # its one 1.5 MB line cannot be seen whole in the sample, but is scanned
+
+
+@pytest.mark.parametrize("command", ["rg -n return", "grep return app.min.js", "grep -v TODO app.min.js",
+                                     "grep 'TO.O' app.min.js"])
+def test_a_minified_file_that_may_match_is_still_denied(command: str, tree: Path) -> None:
     assert _denied(command, tree)

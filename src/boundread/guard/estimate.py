@@ -29,6 +29,8 @@ _CLASSES = {"alpha": "a-zA-Z", "digit": "0-9", "alnum": "a-zA-Z0-9", "upper": "A
             "space": " \\t\\n\\r\\f\\v", "blank": " \\t", "punct": "!-/:-@\\[-`{-~", "xdigit": "0-9A-Fa-f",
             "word": "\\w", "cntrl": "\\x00-\\x1f\\x7f", "print": " -~", "graph": "!-~"}
 _META = frozenset("\\.^$*+?()[]{}|")
+#: A fixed string found nowhere in the file prints nothing: the file is scanned for it up to SCAN_MOST bytes.
+SCAN_MOST, SCAN_CHUNK = 32 * 1024 * 1024, 1024 * 1024
 #: Seconds one file's estimate may take: past it, the lines not yet looked at are taken to match.
 SECONDS = 0.05
 #: A group that repeats and holds a repeat (``(a+)+``, ``(.*)*``): backtracking can take exponential time on one
@@ -51,7 +53,40 @@ def printed(path: str, size: int, spec: Grep, compressed_size: int | None = None
     prefix = (len(path.rsplit("/", 1)[-1]) + 1 if spec.names else 0) + (_NUMBER if spec.numbers else 0)
     deadline = monotonic() + SECONDS
     out = sum(_window_output(data, first, last, matcher, spec, prefix, deadline) for data, first, last in windows)
+    if out and not spec.compressed and _absent(path, spec):
+        return 0  # `rg TODO` of a minified file: its long lines were taken to match, and TODO is nowhere in it
     return round(out * total / sampled)
+
+
+def _absent(path: str, spec: Grep) -> bool:
+    """True when ``spec`` is fixed strings (none inverted) and none of them is anywhere in the file: then no line
+    matches, whatever the sample guessed of lines too long to see whole. Reads at most SCAN_MOST bytes."""
+    if spec.invert or not spec.patterns:
+        return False
+    words = [part for given in spec.patterns for part in given.split("\n")]
+    if not all(words) or (spec.syntax != "fixed" and any(ch in _META for word in words for ch in word)):
+        return False
+    wanted = [word.encode("utf-8", "surrogateescape") for word in words]
+    if spec.ignore_case:
+        if not all(word.isascii() for word in wanted):
+            return False
+        wanted = [word.lower() for word in wanted]
+    keep = max(len(word) for word in wanted) - 1
+    try:
+        with open(path, "rb") as fh:
+            carried, read = b"", 0
+            while read < SCAN_MOST:
+                chunk = fh.read(SCAN_CHUNK)
+                if not chunk:
+                    return True
+                read += len(chunk)
+                text = carried + (chunk.lower() if spec.ignore_case else chunk)
+                if any(word in text for word in wanted):
+                    return False
+                carried = text[-keep:] if keep else b""
+    except OSError:
+        return False
+    return False  # not read to its end: it may be there
 
 
 def distinct(path: str, size: int, spec: Grep | None, compressed_size: int | None = None) -> int:
