@@ -54,17 +54,23 @@ ALLOWED = [
     "python3 -c \"import json; json.dump([json.loads(l) for l in open('events.jsonl')], open('out/e.json', 'w'))\"",
     _loop("with open('big.log') as src, open('out/copy.log', 'w') as dst:\n    for line in src:\n"
           "        dst.write(line.upper())"),
+    _loop("with open('big.log') as f, open('out/e.txt', 'w') as out:\n    for line in f:\n"
+          "        print(line, end='', file=out)"),
+    "ruby -e \"File.write('out/r.txt', File.read('big.txt'))\"",
     # 2. a count or a sum printed after the loop
     _loop('import json\nn = 0\nfor line in open("events.jsonl"):\n    n += json.loads(line)["type"] == "buy"\n'
           "print(n)"),
     _loop("total = errors = 0\nwith open('big.log') as f:\n    for line in f:\n        total += 1\n"
           "        errors += 'ERROR' in line\nprint(f'{errors:,} of {total} lines', errors / total)"),
+    "node -e \"let n = 0; for (const l of require('fs').readFileSync('big.log', 'utf8').split('\\n')) "
+    "n += l.length; console.log(n)\"",
     # 3. names, not content
     "python3 -c \"import zipfile; print(zipfile.ZipFile('report.docx').namelist())\"",
     "python3 -c \"import zipfile; "
     "[print(i.filename, i.file_size) for i in zipfile.ZipFile('report.docx').infolist()]\"",
     "python3 -c \"import tarfile; print(tarfile.open('logs.tar').getnames())\"",
     "python3 -c \"import os; print(os.listdir('out'))\"",
+    "python3 -c \"import glob; print(glob.glob('*.log')); print(len(open('big.log').read()))\"",
     # 4. a grep of a rare pattern
     "python3 -c \"[print(l, end='') for l in open('big.log') if 'ERROR' in l]\"",
     "python3 -c \"import re; [print(l, end='') for l in open('big.log') if re.search(r'ERR(OR)?', l)]\"",
@@ -72,6 +78,9 @@ ALLOWED = [
     _loop("with open('big.log') as f:\n    for line in f:\n        if line.startswith('2024-01-01 ERROR'):\n"
           "            print(line.rstrip())"),
     "python3 -c \"[print(l, end='') for l in open('big.log') if 'ERROR' in l and 'worker' in l]\"",
+    "python3 -c \"print(''.join(l for l in open('big.log') if 'ERROR' in l))\"",
+    "python3 -c \"import re; p = re.compile('error', re.I); "
+    "[print(l, end='') for l in open('big.log') if p.search(l)]\"",
 ]
 
 DENIED = [
@@ -89,6 +98,10 @@ DENIED = [
     _loop("for line in open('big.log'):\n    if 'ERROR' in line:\n        print(line, end='')\n"
           "    print(line, end='')"),
     "python3 -c \"[print(l, end='') for l in open('big.log') if 'ERROR' in l or 'INFO' in l]\"",
+    "python3 -c \"import re; p = re.compile('INFO'); [print(l, end='') for l in open('big.log') if p.search(l)]\"",
+    "python3 -c \"print(''.join(l for l in open('big.log') if 'INFO' in l))\"",
+    "python3 -c \"import sys; [print(l, end='', file=sys.stderr) for l in open('big.log')]\"",
+    "ruby -e \"File.write('out/s.txt', File.read('big.txt'))\" && cat out/s.txt",
     # the condition tests the whole text, or the print reads a file: no grep of lines
     _loop("text = open('big.log').read()\nif 'ERROR' in text:\n    print(text)"),
     _loop("for name in ['big.log', 'small.txt']:\n    if name.startswith('big'):\n"

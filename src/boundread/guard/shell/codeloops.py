@@ -17,8 +17,8 @@ _NAME = re.compile(r"\b[A-Za-z_]\w*")
 #: The names a print of numbers may carry besides the numbers: the call, its keywords, number formatting.
 _PLAIN = frozenset({"print", "sep", "end", "flush", "round", "int", "float", "str", "abs", "format", "sys",
                     "stdout", "write", "console", "log", "puts", "say", "repr"})
-_NUMBER_SET = re.compile(r"^\s*((?:\w+\s*[,=]\s*)*\w+)\s*=\s*(-?[\d_.]+(?:\s*,\s*-?[\d_.]+)*|"
-                         r"(?:len|sum|max|min|round|int|float|abs)\(.*)\s*;?\s*$")
+_NUMBER_SET = re.compile(r"^\s*(?:(?:let|var|const|my|our|local)\s+)?((?:\w+\s*[,=]\s*)*\w+)\s*=\s*"
+                         r"(-?[\d_.]+(?:\s*,\s*-?[\d_.]+)*|(?:len|sum|max|min|round|int|float|abs)\(.*)\s*;?\s*$")
 _ASSIGN = re.compile(r"^\s*(\w+)\s*=(?!=)")
 _BINDS = re.compile(r"\b(?:for|as)\s+(\w+)")
 _LOOK_BACK = 400  # lines read up from a statement for the blocks it is in (a longer block is not seen)
@@ -35,7 +35,12 @@ _CONDITIONS = (
     ("re", re.compile(r"\bif\s+(?P<neg>not\s+)?re\.(?P<how>search|match)\(\s*" + _LIT
                       + r"\s*,\s*(?P<var>\w+)\s*(?P<fold>,\s*(?:re\.)?(?:I|IGNORECASE)\s*)?\)" + _END)),
     ("start", re.compile(r"\bif\s+(?P<neg>not\s+)?(?P<var>\w+)\.startswith\(\s*" + _LIT + r"\s*\)" + _END)),
+    ("compiled", re.compile(r"\bif\s+(?P<neg>not\s+)?(?P<name>\w+)\.(?P<how>search|match)\(\s*(?P<var>\w+)\s*\)"
+                            + _END)),
 )
+#: ``pattern = re.compile('RE')`` (``re.I``: ignoring case), for ``if pattern.search(line)``.
+_COMPILED = r"\b{}\s*=\s*re\.compile\(\s*" + _LIT.replace("{", "{{").replace("}", "}}") \
+    + r"\s*(?P<fold>,\s*(?:re\.)?(?:I|IGNORECASE)\s*)?\)"
 
 
 def numbers(code: str) -> set[str]:
@@ -117,6 +122,10 @@ def condition(part: str, code: str, start: int) -> tuple[str, str, bool, bool] |
             if found is None or not re.search(rf"\bfor\s+{found.group('var')}\s+in\b", code) \
                     or not re.search(rf"\b{found.group('var')}\b", printed):
                 continue
+            if kind == "compiled":
+                found = _compiled(code, found)
+                if found is None:
+                    continue
             picked = _picked(kind, found)
             if picked is not None:
                 return picked
@@ -131,10 +140,21 @@ def _picked(kind: str, found: re.Match[str]) -> tuple[str, str, bool, bool] | No
         if lowered and literal != literal.lower():
             return None  # `'ERROR' in l.lower()` never matches: an odd case, left to the whole-file judgement
         return literal, "fixed", negated != bool(found.group("notin")), lowered
-    if kind == "re":
+    if kind in ("re", "compiled"):
         anchor = "^" if found.group("how") == "match" else ""
         return anchor + literal, "perl", negated, bool(found.group("fold"))
     return "^" + re.escape(_unescape(literal)), "perl", negated, False
+
+
+def _compiled(code: str, found: re.Match[str]) -> re.Match[str] | None:
+    """The ``re.compile`` a condition's pattern object was made by, as a match with the groups of a ``re``
+    condition (``neg`` and ``how`` from the condition itself)."""
+    made = re.search(_COMPILED.format(re.escape(found.group("name"))), code)
+    if made is None:
+        return None
+    text = f"if {found.group('neg') or ''}re.{found.group('how')}({made.group('q')}{made.group('lit')}" \
+           f"{made.group('q')}, {found.group('var')}{', re.I' if made.group('fold') else ''}):"
+    return _CONDITIONS[1][1].search(text)
 
 
 def _unescape(text: str) -> str:

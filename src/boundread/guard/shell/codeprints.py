@@ -37,7 +37,9 @@ _READ_ALL = re.compile(
     r"mammoth|tabula|camelot|MarkItDown|pymupdf4llm|\bpartition\w*\(|read_epub\(|BeautifulSoup\(|rtf_to_text|"
     r"pyexcel|docx2python|pdftotext\.PDF|PdfDocument\(|ezodf|json\.load\(|yaml\.(safe_|full_)?load\(|"
     r"tomllib\.load\(|JSON\.parse\(|\.parse\(\s*['\"]")
-_PRINTS = re.compile(r"\bprint|\bputs\b|\bsay\b|stdout|console\.log|\becho\b|\bpp?\(|(?:^|[{;])\s*pp?\s|"
+#: A statement that prints: ruby's ``p x`` too, but not a variable ``p = ...`` set.
+_PRINTS = re.compile(r"\bprint|\bputs\b|\bsay\b|stdout|console\.log|\becho\b|\bpp?\(|"
+                     r"(?:^|[{;])\s*pp?\s(?!\s*[-+*/%&|^]?=)|"
                      r"readfile\(|fpassthru|pprint\(|writeLines\(|\.pipe\(|copy_stream|(?<!\.)\bwrite\(|\bcat\(|\bio\.write|"
                      r"\bdisplay\(|STDOUT|/dev/stdout|\bos\.write\(\s*1\b")
 #: What makes a printing statement print less than the file: an aggregate, a slice, a line at a time.
@@ -49,7 +51,10 @@ REDUCED = re.compile(
     r"\.info\(|\.columns\b|\.sheetnames\b|\.dtypes\b|\bhashlib\b|\.hexdigest\(|\bmd5\b|\bsha\d+\b|"
     r"\blimit\s+\d+|\.fetchone\(|\.fetchmany\(|\.keys\(", re.IGNORECASE)
 #: What lists a container's names, not its content: an archive's members, a folder's entries...
-_NAMES = re.compile(r"\.namelist\(|\.infolist\(|\.getnames\(|\.getmembers\(|\blistdir\(|\bscandir\(")
+_NAMES = re.compile(r"\.namelist\(|\.infolist\(|\.getnames\(|\.getmembers\(|\blistdir\(|\bscandir\(|\bglob\(|"
+                    r"\.iterdir\(|readdirSync\(")
+#: A print to a file the code opened, not to stdout or stderr: ``print(line, file=out)``.
+_TO_FILE = re.compile(r"\bfile\s*=\s*(?!sys\.std)[\w.]+\s*\)")
 #: ... unless the same statement reads what they name.
 _MEMBERS_READ = re.compile(r"\.read\(|\.open\((?!\s*['\"])|extractfile\(|\.extract|read_text\(|read_bytes\(")
 #: Data-frame readers (pandas, polars): printing a frame shows its first and last rows only...
@@ -151,7 +156,8 @@ def _filtered(name: str, code: str, matched: tuple[str, str, bool, bool], names:
 
 
 _WRITE_TO = re.compile(r"""\bopen\(\s*(['"])([^'"\n]{1,4096})\1\s*,\s*(?:mode\s*=\s*)?['"][wax]|"""
-                       r"""\bPath\(\s*(['"])([^'"\n]{1,4096})\3\s*\)\s*\.write_(?:text|bytes)\(""")
+                       r"""\bPath\(\s*(['"])([^'"\n]{1,4096})\3\s*\)\s*\.write_(?:text|bytes)\(|"""
+                       r"""(?:File\.write|writeFileSync|fs\.writeFile|file_put_contents)\(\s*(['"])([^'"\n]{1,4096})\5""")
 
 
 def _written(name: str, code: str, env: Env, ctx: Ctx) -> None:
@@ -159,7 +165,7 @@ def _written(name: str, code: str, env: Env, ctx: Ctx) -> None:
     reads, for a later ``cat`` of it (``open('out.txt', 'w').write(open('big.txt').read())``)."""
     from boundread.guard.shell.reads import files, write
 
-    targets = [found.group(2) or found.group(4) for found in _WRITE_TO.finditer(code)][:16]
+    targets = [found.group(2) or found.group(4) or found.group(6) for found in _WRITE_TO.finditer(code)][:16]
     sources = [lit for lit in literals(code) if lit not in targets and lit not in
                {found.group(2) for found in _CONNECT.finditer(code)}]
     if targets and sources:
@@ -196,6 +202,8 @@ def _dumping(code: str) -> list[tuple[str, int]]:
         part = match.group(0)
         if not _PRINTS.search(part) or REDUCED.search(part) or (_INDEX.search(part) and not _LOOPS.search(part)):
             continue
+        if _TO_FILE.search(part) and "stdout" not in part:
+            continue  # `print(line, file=out)`
         if _NAMES.search(part) and not _MEMBERS_READ.search(part):
             continue  # `print(zipfile.ZipFile(f).namelist())`
         if codeloops.prints_numbers(part, code, match.start(), known):
