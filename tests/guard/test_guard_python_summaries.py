@@ -79,6 +79,8 @@ ALLOWED = [
           "            print(line.rstrip())"),
     "python3 -c \"[print(l, end='') for l in open('big.log') if 'ERROR' in l and 'worker' in l]\"",
     "python3 -c \"print(''.join(l for l in open('big.log') if 'ERROR' in l))\"",
+    "node -e \"console.log(require('fs').readFileSync('big.log', 'utf8').split('\\n')"
+    ".filter(l => l.includes('ERROR')).join('\\n'))\"",
     "python3 -c \"import re; p = re.compile('error', re.I); "
     "[print(l, end='') for l in open('big.log') if p.search(l)]\"",
 ]
@@ -100,6 +102,8 @@ DENIED = [
     "python3 -c \"[print(l, end='') for l in open('big.log') if 'ERROR' in l or 'INFO' in l]\"",
     "python3 -c \"import re; p = re.compile('INFO'); [print(l, end='') for l in open('big.log') if p.search(l)]\"",
     "python3 -c \"print(''.join(l for l in open('big.log') if 'INFO' in l))\"",
+    "node -e \"console.log(require('fs').readFileSync('big.log', 'utf8').split('\\n')"
+    ".filter(l => !l.includes('ERROR')).join('\\n'))\"",
     "python3 -c \"import sys; [print(l, end='', file=sys.stderr) for l in open('big.log')]\"",
     "ruby -e \"File.write('out/s.txt', File.read('big.txt'))\" && cat out/s.txt",
     # the condition tests the whole text, or the print reads a file: no grep of lines

@@ -35,6 +35,8 @@ _CONDITIONS = (
     ("re", re.compile(r"\bif\s+(?P<neg>not\s+)?re\.(?P<how>search|match)\(\s*" + _LIT
                       + r"\s*,\s*(?P<var>\w+)\s*(?P<fold>,\s*(?:re\.)?(?:I|IGNORECASE)\s*)?\)" + _END)),
     ("start", re.compile(r"\bif\s+(?P<neg>not\s+)?(?P<var>\w+)\.startswith\(\s*" + _LIT + r"\s*\)" + _END)),
+    ("lines", re.compile(r"\.split\(\s*(?:(['\"])\\n\1|/\\r?\\n/)\s*\)\s*\.filter\(\s*\(?\s*(?P<var>\w+)\s*\)?\s*=>\s*"
+                         r"(?P<neg>!\s*)?(?P=var)\.(?P<how>includes|startsWith)\(\s*" + _LIT + r"\s*\)\s*\)")),
     ("compiled", re.compile(r"\bif\s+(?P<neg>not\s+)?(?P<name>\w+)\.(?P<how>search|match)\(\s*(?P<var>\w+)\s*\)"
                             + _END)),
 )
@@ -108,6 +110,13 @@ def _expressions(match: re.Match[str]) -> str:
     return " ".join(re.split(r"[:!]", inner)[0] for inner in re.findall(r"\{([^{}]*)\}", match.group(3)))
 
 
+def printed(part: str) -> str:
+    """What a printing statement prints from: a comprehension's value (before its ``for``), or what follows a
+    filter of a text's lines (``.split('\\n').filter(...)``: the read before it is the lines filtered)."""
+    lines = _CONDITIONS[3][1].search(part)
+    return part[lines.end():] if lines is not None else re.split(r"\bfor\b", part)[0]
+
+
 def condition(part: str, code: str, start: int) -> tuple[str, str, bool, bool] | None:
     """(pattern, grep syntax, inverted, ignoring case) of the one condition that picks what ``part`` prints: in
     the statement (a comprehension, ``if C: print(l)``) or the ``if`` block it is in; None when there is none.
@@ -115,12 +124,13 @@ def condition(part: str, code: str, start: int) -> tuple[str, str, bool, bool] |
     text: print(text)`` of a whole text is no grep."""
     line_start = code.rfind("\n", 0, start) + 1
     heads = _headers(code, line_start)
-    printed = re.split(r"\bfor\b", part)[0]
+    shown = printed(part)
     for text in (code[line_start:start + len(part)], *heads[:1]):
         for kind, pattern in _CONDITIONS:
             found = pattern.search(text)
-            if found is None or not re.search(rf"\bfor\s+{found.group('var')}\s+in\b", code) \
-                    or not re.search(rf"\b{found.group('var')}\b", printed):
+            if found is None or (kind != "lines" and not (
+                    re.search(rf"\bfor\s+{found.group('var')}\s+in\b", code)
+                    and re.search(rf"\b{found.group('var')}\b", shown))):
                 continue
             if kind == "compiled":
                 found = _compiled(code, found)
@@ -140,6 +150,10 @@ def _picked(kind: str, found: re.Match[str]) -> tuple[str, str, bool, bool] | No
         if lowered and literal != literal.lower():
             return None  # `'ERROR' in l.lower()` never matches: an odd case, left to the whole-file judgement
         return literal, "fixed", negated != bool(found.group("notin")), lowered
+    if kind == "lines":  # `.split('\\n').filter(l => l.includes('X'))`, `l.startsWith('X')`
+        literal = _unescape(literal)
+        return (literal, "fixed", negated, False) if found.group("how") == "includes" else \
+            ("^" + re.escape(literal), "perl", negated, False)
     if kind in ("re", "compiled"):
         anchor = "^" if found.group("how") == "match" else ""
         return anchor + literal, "perl", negated, bool(found.group("fold"))

@@ -149,7 +149,8 @@ def _filtered(name: str, code: str, matched: tuple[str, str, bool, bool], names:
     from boundread.guard.shell.reads import bounded, files
 
     pattern, syntax, invert, fold = matched
-    words = f"{name} -ne {code.strip()!r}" if name.startswith(("perl", "ruby")) else f"{name} -c {code.strip()!r}"
+    flag = "-ne" if name.startswith(("perl", "ruby")) else "-c" if name.startswith(("python", "pypy")) else "-e"
+    words = f"{name} {flag} {code.strip()!r}"
     bound = bounds.Bound(bounds.MATCHES, 0, words=words if len(words) <= 80 else words[:77] + "...",
                          grep=bounds.Grep((pattern,), syntax, ignore_case=fold, invert=invert))
     return files(env, names, name, bound) if names else bounded(stdin, bound, name)
@@ -223,7 +224,7 @@ def _grep(code: str) -> tuple[str, str, bool, bool] | None:
     from boundread.guard.shell import codeloops
 
     parts = _dumping(code)
-    if any(_READ_ALL.search(re.split(r"\bfor\b", part)[0]) for part, _ in parts):
+    if any(_READ_ALL.search(codeloops.printed(part)) for part, _ in parts):
         return None  # `if f.startswith('big'): print(open(f).read())` prints files, not lines
     picked = {codeloops.condition(part, code, start) for part, start in parts}
     return picked.pop() if len(picked) == 1 and None not in picked else None
