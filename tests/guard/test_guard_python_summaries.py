@@ -57,6 +57,7 @@ ALLOWED = [
     _loop("with open('big.log') as f, open('out/e.txt', 'w') as out:\n    for line in f:\n"
           "        print(line, end='', file=out)"),
     "ruby -e \"File.write('out/r.txt', File.read('big.txt'))\"",
+    "python3 -c \"open('out/x.txt','w').write(open('big.txt').read()); print('done', 'out/x.txt')\"",
     # 2. a count or a sum printed after the loop
     _loop('import json\nn = 0\nfor line in open("events.jsonl"):\n    n += json.loads(line)["type"] == "buy"\n'
           "print(n)"),
@@ -106,6 +107,8 @@ DENIED = [
     ".filter(l => !l.includes('ERROR')).join('\\n'))\"",
     "python3 -c \"import sys; [print(l, end='', file=sys.stderr) for l in open('big.log')]\"",
     "ruby -e \"File.write('out/s.txt', File.read('big.txt'))\" && cat out/s.txt",
+    "python3 -c \"n = 0; t = open('big.txt').read(); print(f'{n}: {t}')\"",
+    "ruby -e \"n = 0; t = File.read('big.txt'); puts n, \\\"#{t}\\\"\"",  # ruby interpolates
     # the condition tests the whole text, or the print reads a file: no grep of lines
     _loop("text = open('big.log').read()\nif 'ERROR' in text:\n    print(text)"),
     _loop("for name in ['big.log', 'small.txt']:\n    if name.startswith('big'):\n"

@@ -12,7 +12,9 @@ from __future__ import annotations
 import re
 
 #: A string literal (its prefix, quote and body); an f-string keeps its ``{expressions}`` for the names check.
-_STRING = re.compile(r"""\b([rRbBuUfF]{0,2})(['"])((?:(?!\2)[^\\\n]|\\.)*)\2""")
+_STRING = re.compile(r"""(?<!\w)([rRbBuUfF]{0,2})(['"])((?:(?!\2)[^\\\n]|\\.)*)\2""")
+#: Outside python a double-quoted string interpolates (``"#{File.read(f)}"``, ``"$text"``): only '...' is plain.
+_PLAIN_STRING = re.compile(r"""(?<!\w)()(')((?:(?!')[^\\\n]|\\.)*)'""")
 _NAME = re.compile(r"\b[A-Za-z_]\w*")
 #: The names a print of numbers may carry besides the numbers: the call, its keywords, number formatting.
 _PLAIN = frozenset({"print", "sep", "end", "flush", "round", "int", "float", "str", "abs", "format", "sys",
@@ -93,14 +95,15 @@ def _headers(code: str, line_start: int) -> list[str]:
     return heads
 
 
-def prints_numbers(part: str, code: str, start: int, known: set[str]) -> bool:
+def prints_numbers(part: str, code: str, start: int, known: set[str], *, python: bool) -> bool:
     """Does the printing statement ``part`` (at ``start`` in ``code``) print only numbers (``known``: the names
-    ``numbers`` found), once (not in a loop)?"""
-    if not known or not _PRINT_CALL.search(part) or in_loop(code, start):
+    ``numbers`` found) and words written in it, once (not in a loop)? (``print('done')`` is python's only: a
+    print of no number elsewhere may be a ``p`` or ``say`` this scan misreads.)"""
+    if not (known or python) or not _PRINT_CALL.search(part) or in_loop(code, start):
         return False
-    names = set(_NAME.findall(_STRING.sub(_expressions, part)))
+    names = set(_NAME.findall((_STRING if python else _PLAIN_STRING).sub(_expressions, part)))
     counted = names & known
-    return bool(counted) and names <= counted | _PLAIN
+    return (bool(counted) or python) and names <= counted | _PLAIN
 
 
 def _expressions(match: re.Match[str]) -> str:

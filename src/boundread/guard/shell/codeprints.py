@@ -98,14 +98,14 @@ def prints(name: str, code: str, flags: str, operands: list[str], env: Env, ctx:
     matched = _line_filter(code) if line_loop and "p" not in flags else None
     if matched is not None:  # `perl -ne 'print if /ERROR/'`: the lines that match, as grep prints them
         return _filtered(name, code, (matched[0], "perl", *matched[1:]), [o for o in operands if o != "-"], env, stdin)
-    grep = _grep(code) if not line_loop and _READ_ALL.search(code) else None
+    grep = _grep(code, name) if not line_loop and _READ_ALL.search(code) else None
     if grep is not None:  # `[print(l) for l in open(f) if 'ERROR' in l]`: the lines that match, as grep prints
         names = [lit for lit in literals(code) if lit not in {m.group(2) for m in _CONNECT.finditer(code)}]
         found = _filtered(name, code, grep, names, env, stdin)
         found.add(_commands(name, code, env, ctx))
         return found
     node_print = name.startswith(("node", "bun", "deno")) and "p" in flags and not REDUCED.search(code)
-    whole = _prints_whole(code) or node_print
+    whole = _prints_whole(code, name) or node_print
     if whole and not node_print and _frames_only(code):
         whole = False  # `print(pd.read_csv(f))`: pandas shows 10 rows and 10, polars 10
     if every_line:
@@ -187,18 +187,19 @@ _INDEX = re.compile(r"\[\s*-?\d+\s*\]|\bnext\(|\.first\b|\.last\b")
 _LOOPS = re.compile(r"\bfor\b|\.map\(|\.forEach\(|\beach\b|\bwhile\b")
 
 
-def _prints_whole(code: str) -> bool:
+def _prints_whole(code: str, name: str) -> bool:
     """Does a statement of ``code`` print with no reducer in it? (A statement: to a ``;`` or a line's end.)"""
-    return bool(_dumping(code))
+    return bool(_dumping(code, name))
 
 
-def _dumping(code: str) -> list[tuple[str, int]]:
+def _dumping(code: str, name: str) -> list[tuple[str, int]]:
     """The statements of ``code`` (each with where it starts) that print with no reducer: no aggregate, slice,
     single element or list of names in them, and not a print of counted numbers (codeloops.py)."""
     from boundread.guard.shell import codeloops
 
     found: list[tuple[str, int]] = []
     known = codeloops.numbers(code) if "=" in code else set()
+    python = name.startswith(("python", "pypy"))
     for match in re.finditer(r"[^;\n]+", code):
         part = match.group(0)
         if not _PRINTS.search(part) or REDUCED.search(part) or (_INDEX.search(part) and not _LOOPS.search(part)):
@@ -207,7 +208,7 @@ def _dumping(code: str) -> list[tuple[str, int]]:
             continue  # `print(line, file=out)`
         if _NAMES.search(part) and not _MEMBERS_READ.search(part):
             continue  # `print(zipfile.ZipFile(f).namelist())`
-        if codeloops.prints_numbers(part, code, match.start(), known):
+        if codeloops.prints_numbers(part, code, match.start(), known, python=python):
             continue  # `n = 0` ... `n += 1` ... `print(n)`
         found.append((part, match.start()))
         if len(found) >= _MANY:
@@ -218,12 +219,12 @@ def _dumping(code: str) -> list[tuple[str, int]]:
 _MANY = 64  # dumping statements looked at: more say the same
 
 
-def _grep(code: str) -> tuple[str, str, bool, bool] | None:
+def _grep(code: str, name: str) -> tuple[str, str, bool, bool] | None:
     """The one condition (as a grep) that picks every line the code prints whole, if there is one:
     ``[print(l) for l in open(f) if 'ERROR' in l]``."""
     from boundread.guard.shell import codeloops
 
-    parts = _dumping(code)
+    parts = _dumping(code, name)
     if any(_READ_ALL.search(codeloops.printed(part)) for part, _ in parts):
         return None  # `if f.startswith('big'): print(open(f).read())` prints files, not lines
     picked = {codeloops.condition(part, code, start) for part, start in parts}
@@ -286,8 +287,8 @@ def _sql(name: str, code: str, env: Env, ctx: Ctx) -> Stream:
     from boundread.guard.shell import databases
 
     queries = [lit.group(2) for lit in _LITERAL.finditer(code) if _SQL.match(lit.group(2))]
-    commands = [query for query in queries if not REDUCED.search(query)] if _prints_whole(code) else []
-    if "iterdump" in code and _prints_whole(code):
+    commands = [query for query in queries if not REDUCED.search(query)] if _prints_whole(code, name) else []
+    if "iterdump" in code and _prints_whole(code, name):
         commands.append(".dump")
     return databases.statements(env, ctx, found.group(2), commands, name) if commands else Stream()
 
