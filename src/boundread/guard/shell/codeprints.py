@@ -5,9 +5,11 @@ and its kin bound to the command's operands), opens, reads or converts it (``ope
 ``Document``, ``PdfReader``, ``load_workbook``, ``read_csv``, ``fileinput``...), and prints with no reducer in
 the printing statement: a count or a length (``len``, ``sum``, ``Counter``, ``.length``), a slice (``[:20]``,
 ``[-10:]``, ``.slice(0, 3000)``, ``islice``), a line at a time (``readline()``), a ``head``. Aggregates and
-slices are not dumps. A command the code runs (``os.system``, ``subprocess.run([...])``, ``execSync``, perl's
-backticks) is walked as the shell would run it; the SQL it runs on a SQLite file is sized as ``sqlite3``'s is
-(databases.py).
+slices are not dumps, nor are an archive's or folder's listing (``namelist()``, ``os.listdir``), a print to a
+file (what code that never prints reads goes to the files it writes, kept for a later ``cat``), a count printed
+after its loop, or a line filter (``if 'ERROR' in l``), sized as the grep it is (codeloops.py). A command the
+code runs (``os.system``, ``subprocess.run([...])``, ``execSync``, perl's backticks) is walked as the shell would
+run it; the SQL it runs on a SQLite file is sized as ``sqlite3``'s is (databases.py).
 """
 
 from __future__ import annotations
