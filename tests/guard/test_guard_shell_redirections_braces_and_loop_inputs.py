@@ -1,4 +1,4 @@
-"""False allows a second review found in the shell guard: a trailing redirection taken for the whole ``&&`` list,
+"""False allows once found in the shell guard: a trailing redirection taken for the whole ``&&`` list,
 known text cut by characters, brace sequences, a process substitution or here-string as a loop's input, and the
 cost of ``find`` walks and continued lines."""
 
