@@ -3,17 +3,16 @@
 Not in a project file (``pyproject.toml``, ``.boundread.toml``): the agent a budget watches can write those,
 and a URL there could point its hooks at an empty database, out of the fleet's budget (and would put a
 password in a repository). The user config is ``$XDG_CONFIG_HOME/boundread/config.toml`` (``~/.config``).
-Standard library only, for the hook path: without ``ledger_url`` in the file, ``tomllib`` is not imported.
+Standard library only, for the hook path: without ``ledger_url`` in the file, no TOML parser is imported.
 """
 
 from __future__ import annotations
 
 import os
-import sys
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any
+    pass
 
 ENV = "BOUNDREAD_LEDGER_URL"
 KEY = "ledger_url"
@@ -37,14 +36,11 @@ def find() -> str | None:
         return None
     if KEY.encode() not in data:
         return None
-    if sys.version_info < (3, 11):  # no tomllib: the environment variable only
-        return None
-    import importlib  # via importlib for mypy on 3.10
+    from boundread import tomlread
 
-    tomllib: Any = importlib.import_module("tomllib")
     try:
-        table = tomllib.loads(data.decode("utf-8")).get("budget", {})
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError):
+        table = tomlread.loads(data.decode("utf-8")).get("budget", {})
+    except (UnicodeDecodeError, tomlread.TOMLError):
         return None  # guard-check reports a broken user config already; the SQLite ledger applies
     value = table.get(KEY) if isinstance(table, dict) else None
     return value.strip() or None if isinstance(value, str) else None

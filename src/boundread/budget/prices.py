@@ -7,7 +7,6 @@ price anything: costs are computed when usage is recorded).
 
 from __future__ import annotations
 
-import importlib
 import json
 import os
 import sys
@@ -77,11 +76,9 @@ def _config_prices() -> tuple[dict[str, Any], str]:
     Never from a project file: the agent a budget watches can write ``pyproject.toml``, and a price of 0 there
     recorded its spend as $0, so the USD cap never tripped (issue 18). ``ledger_url`` is read the same way.
     """
+    from boundread import tomlread
     from boundread.budget.ledgerurl import user_config
 
-    if sys.version_info < (3, 11):  # Python 3.10: no config overrides without tomllib
-        return {}, ""
-    tomllib: Any = importlib.import_module("tomllib")
     candidate = Path(user_config())
     try:
         text = candidate.read_text(encoding="utf-8")
@@ -90,8 +87,8 @@ def _config_prices() -> tuple[dict[str, Any], str]:
     except (OSError, UnicodeDecodeError) as exc:
         raise UsageError(f"cannot read {candidate}: {exc}", "fix the file or its permissions") from exc
     try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
+        data = tomlread.loads(text)
+    except tomlread.TOMLError as exc:
         raise UsageError(f"cannot read {candidate}: {exc}", "fix the TOML") from exc
     table = data.get("budget", {}).get("prices", {}) if isinstance(data.get("budget"), dict) else {}
     return (table if isinstance(table, dict) else {}), str(candidate)

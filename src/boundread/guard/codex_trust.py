@@ -24,7 +24,6 @@ import hashlib
 import json
 import os
 import re
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -90,16 +89,13 @@ def our_hooks(hooks_file: Path, text: str | None = None) -> list[HookTrust]:
 
 def _load(path: Path) -> dict[str, Any] | None:
     """The parsed config.toml ({} when there is none); None when it cannot be read."""
-    if sys.version_info < (3, 11):  # no TOML reader in the standard library
-        return None
-    import importlib  # via importlib for mypy's 3.10 target, as in guard.config
+    from boundread import tomlread
 
-    tomllib: Any = importlib.import_module("tomllib")
     try:
-        data: dict[str, Any] = tomllib.loads(path.read_text(encoding="utf-8"))
+        data: dict[str, Any] = tomlread.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         return {}
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+    except (OSError, UnicodeDecodeError, tomlread.TOMLError):
         return None
     return data
 

@@ -1,9 +1,8 @@
 """The guard's thresholds: defaults < user config (XDG) < project config < BOUNDREAD_GUARD_* env vars.
 
 The project config is the nearest ``.boundread.toml`` (table ``[guard]``) or ``pyproject.toml``
-(table ``[tool.boundread.guard]``) found upward from the payload's ``cwd``. ``tomllib`` exists on
-Python 3.11+ only: on 3.10 files are skipped with a note and defaults + env vars apply.
-Standard library only (the hook path).
+(table ``[tool.boundread.guard]``) found upward from the payload's ``cwd``, read by :mod:`boundread.tomlread`
+(``tomllib``, or ``tomli`` on 3.10). Standard library only (the hook path).
 
 Bad settings never turn the guard off: a value that cannot be used (``line_cap = "lots"``, an
 unknown ``BOUNDREAD_GUARD_*`` variable, a file that is not valid TOML) is ignored with one note on
@@ -33,7 +32,6 @@ from __future__ import annotations
 # Hot path (guard-check runs before every agent tool call): no dataclasses, typing, pathlib or re
 # at module level - they cost more start-up time than the whole check. os.path, a Record, lazy imports.
 import os
-import sys
 
 from boundread.bytelevel import sniff
 from boundread.guard.record import Record
@@ -295,24 +293,18 @@ def _names(table: Mapping[str, Any], key: str, source: str, *, default: bool) ->
         f"{source} [{key}]: {value!r} is not true, false or a list - {what}"
 
 
-def _read_toml(path: str) -> dict[str, Any] | None:
-    if sys.version_info < (3, 11):  # no tomllib: the caller notes it, defaults + env apply
-        return None
-    import importlib  # tomllib only when a config file exists; via importlib for mypy on 3.10
+def _read_toml(path: str) -> dict[str, Any]:
+    from boundread import tomlread  # only when a config file exists
 
-    tomllib: Any = importlib.import_module("tomllib")
     with open(path, "rb") as fh:
         try:
-            data: dict[str, Any] = tomllib.load(fh)
-            return data
-        except (tomllib.TOMLDecodeError, UnicodeDecodeError, RecursionError) as exc:
+            return tomlread.loads(fh.read().decode("utf-8"))
+        except (tomlread.TOMLError, UnicodeDecodeError, RecursionError) as exc:
             raise ConfigError(f"{path}: invalid TOML ({exc}) - fix or remove the file") from None
 
 
-def _table(path: str) -> dict[str, Any] | None:
+def _table(path: str) -> dict[str, Any]:
     data = _read_toml(path)
-    if data is None:
-        return None
     if os.path.basename(path) == "pyproject.toml":
         table = _get(_get(_get(data, "tool"), "boundread"), "guard")
     else:
@@ -376,9 +368,6 @@ def load(cwd: str | os.PathLike[str] | None = None, explicit: str | None = None)
             if trusted:
                 message += "; until then project files may only tighten the guard"
             config = _note(config, f"{message}; this file is ignored")
-            continue
-        if table is None:
-            config = _note(config, f"{path} ignored: Python 3.10 has no tomllib (use BOUNDREAD_GUARD_* env vars)")
             continue
         if trusted:
             locked, note = _lock(table, path)

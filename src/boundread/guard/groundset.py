@@ -188,16 +188,11 @@ def table(text: str) -> object:
     boundread gives its boundread lines, so that two broken texts compare by what they say about it."""
     if "boundread" not in text:
         return None
-    import sys
+    from boundread import tomlread
 
-    if sys.version_info < (3, 11):  # no tomllib: the guard reads no TOML file at all (guard/config.py)
-        return None
-    import importlib
-
-    tomllib = importlib.import_module("tomllib")
     try:
-        data = tomllib.loads(text)
-    except (ValueError, RecursionError):
+        data = tomlread.loads(text)
+    except (tomlread.TOMLError, RecursionError):
         return tuple(line.strip() for line in text.splitlines() if "boundread" in line)
     tool = data.get("tool")
     return tool.get("boundread") if isinstance(tool, dict) else None
