@@ -162,6 +162,8 @@ def doctor(
     boundary(as_json, work)
 
 
+# The options are guard/main.py's: the hook path parses them with argparse, without Typer. This declaration is for
+# the help, the man page and completion; tests/test_guard_check_options.py fails when the two lists differ.
 def guard_check(
     agent: Annotated[str | None, typer.Option("--agent", metavar="NAME",
                                                  autocompletion=lambda incomplete: _dialects(incomplete),
@@ -177,13 +179,17 @@ def guard_check(
                                                    help="Print the decision for FILE and its rule.")] = None,
     config: Annotated[str | None, typer.Option("--config", metavar="PATH",
                                                   help="Read the guard settings from this TOML file.")] = None,
+    mode: Annotated[str | None, typer.Option("--mode", metavar="MODE",
+                                                help="What a refused whole read becomes when the config sets no "
+                                                "mode: deny (the default), or redirect (a bounded read instead, "
+                                                "where the agent takes a rewrite).")] = None,
 ) -> None:
     """Pre-tool hook: read one hook payload (JSON) on stdin, deny whole-file reads of big or binary files."""
     from boundread.guard.main import run
 
     argv: list[str] = []
     for flag, value in (("--agent", agent), ("--path", path), ("--command", command), ("--explain", explain),
-                        ("--config", config)):
+                        ("--config", config), ("--mode", mode)):
         if value is not None:
             argv += [flag, value]
     if as_json:
