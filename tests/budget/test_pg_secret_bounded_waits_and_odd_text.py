@@ -1,4 +1,5 @@
-"""The PostgreSQL ledger under faults: the password never reaches the agent, every wait is bounded, and odd text is one key everywhere.
+"""The PostgreSQL ledger under faults: the password never reaches the agent, every wait is bounded, and odd text
+is one key everywhere.
 
 Faults come from a proxy between the ledger and the real server (``pgserver.Stall``): it stops forwarding what the
 client sends once a trigger passes, or delivers the server's answer up to a mark and then nothing. Either way it

@@ -347,3 +347,21 @@ def is_recovery(tool_input: Any) -> bool:
     program = words[0].replace("\\", "/").rsplit("/", 1)[-1]
     return program in ("boundread", "boundread.exe") and words[1:3] == ["budget", "recover"] and (
         words[3:] in ([], ["--json"]))
+
+
+def budget_refusal(payload: dict[str, Any], tool: str, tool_input: Any) -> str | None:
+    """The self-cap refusal of this call where its session has a budget, without recording it (as the first step
+    of ``check_tool_call`` finds it): guard-check asks when the guard's own ground refused the call, so a
+    budgeted session still gets the budget's refusal, which ends the session. None where budgets were never set."""
+    from boundread.budget.ledgerurl import find
+    from boundread.budget.sidecar import exists, path_for
+
+    url = find()
+    if url:
+        stand_in = os.path.join(_state_dir(), "budget.postgres")  # noqa: PTH118
+        return _self_cap(payload, tool, tool_input, stand_in + ".sqlite3", stand_in + ".limits.json", url)
+    ledger = _ledger_file()
+    side = path_for(ledger)
+    if not os.path.exists(ledger) and not exists(side):  # noqa: PTH110
+        return None
+    return _self_cap(payload, tool, tool_input, ledger, side)

@@ -97,7 +97,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-__all__ = ["DEPTH_ENV", "FILE_NAMES", "PROTECTED_ENV", "USER_ACTION", "Protected", "budget_refusal", "command_of",
+__all__ = ["DEPTH_ENV", "FILE_NAMES", "PROTECTED_ENV", "USER_ACTION", "Protected", "command_of",
            "reason", "refusal", "suspect"]
 
 _READ_TOOLS = frozenset({"read", "read_file", "read_many_files", "glob", "grep", "ls", "list_directory",
@@ -153,22 +153,3 @@ def _inside(path: str, cwd: str | None, protected: Protected) -> bool:
             if candidate == root or candidate.startswith(root.rstrip(os.sep) + os.sep):
                 return True
     return False
-
-
-def budget_refusal(payload: dict[str, Any], tool: str, tool_input: Any) -> str | None:
-    """The self-cap refusal of this call where its session has a budget, without recording it (as the first step
-    of ``enforce.check_tool_call`` finds it): guard-check asks when the guard's own ground refused the call, so a
-    budgeted session still gets the budget's refusal, which ends the session. None where budgets were never set."""
-    from boundread.budget.enforce import _ledger_file, _self_cap, _state_dir
-    from boundread.budget.ledgerurl import find
-    from boundread.budget.sidecar import exists, path_for
-
-    url = find()
-    if url:
-        stand_in = os.path.join(_state_dir(), "budget.postgres")
-        return _self_cap(payload, tool, tool_input, stand_in + ".sqlite3", stand_in + ".limits.json", url)
-    ledger = _ledger_file()
-    side = path_for(ledger)
-    if not os.path.exists(ledger) and not exists(side):  # noqa: PTH110
-        return None
-    return _self_cap(payload, tool, tool_input, ledger, side)

@@ -206,7 +206,7 @@ def _budget_first(refused: Decision, payload: Mapping[str, Any], call: dialects.
     check refuses the call too: that refusal ends the session (an agent that tried to lift its cap; Codex's turn
     is interrupted, as for any budget stop)."""
     try:
-        from boundread.budget.selfcap import budget_refusal
+        from boundread.budget.enforce import budget_refusal
     except ImportError:
         return refused
     why = budget_refusal(dict(payload), call.tool, call.tool_input)

@@ -16,13 +16,13 @@ from __future__ import annotations
 
 import re
 
+from boundread.guard.shell.codewords import LITERAL, REDUCED, literals, looks_like_path
 from boundread.guard.shell.state import UNKNOWN, Env, Stream
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from boundread.guard.shell.state import Ctx
 
-_LITERAL = re.compile(r"""(['"])((?:(?!\1)[^\\\n]|\\.){0,4096})\1""")
 _READ_ALL = re.compile(
     r"\.read\(\s*(-1)?\s*\)|\.readlines\(\s*\)|\.read_text\(|\.read_bytes\(|\bin\s+open\(|\*\s*open\(|copyfileobj|"
     r"readFileSync|readFile\(|createReadStream|Bun\.file|Deno\.readTextFile|Deno\.readFile|"
@@ -44,14 +44,6 @@ _PRINTS = re.compile(r"\bprint|\bputs\b|\bsay\b|stdout|console\.log|\becho\b|\bp
                      r"(?:^|[{;])\s*pp?\s(?!\s*[-+*/%&|^]?=)|"
                      r"readfile\(|fpassthru|pprint\(|writeLines\(|\.pipe\(|copy_stream|(?<!\.)\bwrite\(|\bcat\(|\bio\.write|"
                      r"\bdisplay\(|STDOUT|/dev/stdout|\bos\.write\(\s*1\b")
-#: What makes a printing statement print less than the file: an aggregate, a slice, a line at a time.
-REDUCED = re.compile(
-    r"\blen\(|\bsum\(|\bCounter\(|\.count\(|\bcount\(|\.length\b|\.size\b|\bmax\(|\bmin\(|(?<!\.)\bany\(|(?<!\.)\ball\(|"
-    r"\bset\(|most_common|\.shape\b|getsize|\bnrow\(|\bncol\(|\blength\(|\bdim\(|"
-    r"\[\s*:\s*-?\d+\s*\]|\[\s*-\d+\s*:\s*\]|\[\s*\d+\s*:\s*-?\d+\s*\]|\.slice\(\s*-?\d|\.substring\(|"
-    r"\.substr\(|islice\(|\.readline\(\s*\)|\.head\(|\.tail\(|\bhead\(|\btail\(|\.nunique\(|\.describe\(|"
-    r"\.info\(|\.columns\b|\.sheetnames\b|\.dtypes\b|\bhashlib\b|\.hexdigest\(|\bmd5\b|\bsha\d+\b|"
-    r"\blimit\s+\d+|\.fetchone\(|\.fetchmany\(|\.keys\(", re.IGNORECASE)
 #: What lists a container's names, not its content: an archive's members, a folder's entries...
 _NAMES = re.compile(r"\.namelist\(|\.infolist\(|\.getnames\(|\.getmembers\(|\blistdir\(|\bscandir\(|\bglob\(|"
                     r"\.iterdir\(|readdirSync\(")
@@ -121,8 +113,8 @@ def prints(name: str, code: str, flags: str, operands: list[str], env: Env, ctx:
         out.add(files(env, [o for o in operands if o != "-"], name))
     elif whole and (_READ_ALL.search(code) or node_print):
         databases = {match.group(2) for match in _CONNECT.finditer(code)}
-        named = [match.group(2) for match in _LITERAL.finditer(code)][:64]
-        out.add(files(env, [lit for lit in named if _looks_like_path(lit) and lit not in databases], name))
+        named = [match.group(2) for match in LITERAL.finditer(code)][:64]
+        out.add(files(env, [lit for lit in named if looks_like_path(lit) and lit not in databases], name))
         if (name.startswith(("perl", "ruby")) and ("<>" in code or "$<" in code)) or "ARGF" in code \
                 or "fileinput" in code:
             out.add(files(env, [o for o in operands if o != "-" and not o.startswith("-")], name))
@@ -267,16 +259,16 @@ def _commands(name: str, code: str, env: Env, ctx: Ctx) -> Stream:
         rest = code[match.end():match.end() + 4200]
         listed = _LIST.match(rest)
         if listed is not None:
-            argv = [lit.group(2) for lit in _LITERAL.finditer(listed.group(1))]
+            argv = [lit.group(2) for lit in LITERAL.finditer(listed.group(1))]
             if argv and all(UNKNOWN not in word for word in argv):
                 out.add(ctx.command(argv, env.copy(), Stream()))
             continue
-        literal = _LITERAL.match(rest)
+        literal = LITERAL.match(rest)
         if literal is None or UNKNOWN in literal.group(2):
             continue
         then = _LIST.match(rest[literal.end():].lstrip(" ,"))  # `os.execvp('cat', ['cat', f])`, `spawnSync('cat', [f])`
         if then is not None:
-            argv = [literal.group(2), *(lit.group(2) for lit in _LITERAL.finditer(then.group(1)))]
+            argv = [literal.group(2), *(lit.group(2) for lit in LITERAL.finditer(then.group(1)))]
             if all(UNKNOWN not in word for word in argv):
                 out.add(ctx.command(argv, env.copy(), Stream()))
             continue
@@ -295,22 +287,12 @@ def _sql(name: str, code: str, env: Env, ctx: Ctx) -> Stream:
         return Stream()
     from boundread.guard.shell import databases
 
-    queries = [lit.group(2) for lit in _LITERAL.finditer(code) if _SQL.match(lit.group(2))]
+    queries = [lit.group(2) for lit in LITERAL.finditer(code) if _SQL.match(lit.group(2))]
     commands = [query for query in queries if not REDUCED.search(query)] if _prints_whole(code, name) else []
     if "iterdump" in code and _prints_whole(code, name):
         commands.append(".dump")
     return databases.statements(env, ctx, found.group(2), commands, name) if commands else Stream()
 
 
-def literals(code: str) -> list[str]:
-    """The string literals of ``code`` that could name a file."""
-    return [found.group(2) for found in _LITERAL.finditer(code) if _looks_like_path(found.group(2))][:64]
-
-
 def _unescaped(text: str) -> str:
     return text.replace("\\'", "'").replace('\\"', '"')
-
-
-def _looks_like_path(text: str) -> bool:
-    return 0 < len(text) < 4096 and "\n" not in text and not text.startswith(("http:", "https:")) \
-        and text not in ("r", "rb", "w", "wb", "utf-8", "utf8", "ascii", "latin-1")

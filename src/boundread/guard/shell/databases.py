@@ -80,7 +80,7 @@ def _duckdb(args: list[str], env: Env) -> Stream:
     """``duckdb -csv -c "select * from 'data.csv'"``: a query over a file prints the file's rows (in any mode but
     its default, which shows 40) - unless it counts, aggregates or has a LIMIT. A ``.duckdb`` file's tables
     are not sized."""
-    from boundread.guard.shell.codeprints import REDUCED, literals
+    from boundread.guard.shell.codewords import REDUCED, literals
     from boundread.guard.shell.reads import files
 
     sql = [args[k + 1] for k, arg in enumerate(args[:-1]) if arg in ("-c", "-s")]

@@ -70,12 +70,12 @@ def bounded(stream: Stream, bound: Bound | None, program: str) -> Stream:
 
 
 def _reshaped(found: tuple[Bound, ...], path: str, bound: Bound) -> Bound:
-    """``bound`` on a flow, or - when the flow is jq's pretty-printed output (jsonprint) - its lines as bytes."""
+    """``bound`` on a flow, or - when the flow is jq's pretty-printed output (jsonwidth.py) - its lines as bytes."""
     if bound.unit != LINES or not any(mark.unit.startswith("json-") for mark in found):
         return bound
-    from boundread.guard.shell import jsonprint  # it imports this module
+    from boundread.guard.shell import jsonwidth
 
-    return jsonprint.reshaped(found, path, bound) or bound
+    return jsonwidth.reshaped(found, path, bound) or bound
 
 
 def _cut(text: str, bound: Bound) -> tuple[str, bool]:
