@@ -309,7 +309,9 @@ _AWK_LINE = _NR + r"==\s*(\d+)"
 _AWK_FROM = _NR + r">=?\s*\d+"  # `NR>1`: every line but the first few
 
 
-def _awk(name: str, args: list[str]) -> Reading | None:
+def awk_operands(args: list[str]) -> tuple[str, list[str]] | None:
+    """(the program, the files) of awk's arguments; None when the program is in a file (``-f``) or missing.
+    The one reading of awk's command line: the summary, filter and whole-print models all start here."""
     import re
 
     program: str | None = None
@@ -328,8 +330,16 @@ def _awk(name: str, args: list[str]) -> Reading | None:
         elif not re.match(r"^[A-Za-z_][A-Za-z0-9_]*=", arg):  # `var=value` operands are assignments
             files.append(arg)
         k += 1
-    if program is None:
+    return None if program is None else (program, files)
+
+
+def _awk(name: str, args: list[str]) -> Reading | None:
+    import re
+
+    operands = awk_operands(args)
+    if operands is None:
         return None
+    program, files = operands
     rest = _without_blocks(program)
     if re.search(r"(?<![=!<>~])=(?!=)[^;}(]*\$0\b", rest) and re.search(r"\bprint", program):
         return Reading(tuple(files), None)  # `{a[NR] = $0} END {for (...) print a[i]}`: keeps lines to print

@@ -8,11 +8,10 @@ that does anything else is left as bounds.py reads it.
 
 from __future__ import annotations
 
-from boundread.guard.bounds import MATCHES, Bound, Grep
+from boundread.guard.bounds import MATCHES, Bound, Grep, awk_operands
 
 _RE = r"/((?:[^/\\]|\\.)+)/"
 _SED_VALUES = frozenset({"-l", "--line-length", "-s"})
-_AWK_VALUES = frozenset({"-F", "-v", "--field-separator", "--assign"})
 
 
 def sed(name: str, args: list[str]) -> tuple[list[str], Bound] | None:
@@ -58,23 +57,10 @@ def awk(name: str, args: list[str]) -> tuple[list[str], Bound] | None:
     """(the files, the bound) of ``awk '/RE/'``, ``awk '/RE/ {print ...}'``, ``awk '$0 ~ /RE/'``."""
     import re
 
-    program: str | None = None
-    names: list[str] = []
-    k = 0
-    while k < len(args):
-        arg = args[k]
-        if arg in _AWK_VALUES:
-            k += 1
-        elif arg.startswith("-") and arg != "-":
-            if arg in ("-f", "--file"):
-                return None
-        elif program is None:
-            program = arg
-        elif "=" not in arg:
-            names.append(arg)
-        k += 1
-    if program is None:
+    operands = awk_operands(args)
+    if operands is None:
         return None
+    program, names = operands
     match = re.fullmatch(r"\s*(?:\$0\s*~\s*)?" + _RE + r"\s*(\{\s*print\b[^{}]*\}\s*)?;?\s*", program)
     if match is None:
         return None

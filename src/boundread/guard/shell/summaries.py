@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import os
 
-from boundread.guard.bounds import BYTES, DISTINCT, LINES, Bound
+from boundread.guard.bounds import BYTES, DISTINCT, LINES, Bound, awk_operands
 from boundread.guard.shell.reads import spare
 from boundread.guard.shell.state import UNKNOWN, Env, Stream
 
@@ -29,7 +29,6 @@ _NONE = 1 << 62
 #: The most bytes ``shape`` reads to count a file's lines (a few ms on the hook path).
 SHAPE_MOST = 32 * 1024 * 1024
 _MOST_FIELDS = 3
-_AWK_VALUES = frozenset({"-F", "-v", "--field-separator", "--assign"})
 _CUT_VALUES = frozenset({"-d", "-f", "-c", "-b", "--delimiter", "--fields", "--characters", "--bytes",
                          "--output-delimiter"})
 
@@ -38,23 +37,10 @@ def awk_projection(name: str, args: list[str]) -> tuple[list[str], Bound] | None
     """``awk [-F SEP] '{print $2}' FILES``: (the files, a FIELDS bound); None for any other awk program."""
     import re
 
-    program: str | None = None
-    names: list[str] = []
-    k = 0
-    while k < len(args):
-        arg = args[k]
-        if arg in _AWK_VALUES:
-            k += 1
-        elif arg.startswith("-") and arg != "-":
-            if arg in ("-f", "--file"):
-                return None
-        elif program is None:
-            program = arg
-        elif "=" not in arg:
-            names.append(arg)
-        k += 1
-    if program is None:
+    operands = awk_operands(args)
+    if operands is None:
         return None
+    program, names = operands
     field = r"\$(?:[1-9][0-9]*|NF)"
     fields = rf"({field}(?:\s*,?\s*(?:{field}|\"[^\"$]*\"))*)"  # `$1, $7`, `$1 " " $2`
     match = re.fullmatch(rf"\s*\{{\s*print\s*\(?\s*{fields}\s*\)?\s*;?\s*}}\s*", program)
