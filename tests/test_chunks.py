@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 from boundread.chunks.manifest import Manifest, Params
 from boundread.chunks.plan import chunk, whole
 from boundread.chunks.split import LINE, Cut, Piece, Splitter
+from boundread.contract.model import Request
 from boundread.core import engine
-from boundread.core.model import Request
 from boundread.limits import est_tokens
 from tests.helpers import run
 

@@ -16,8 +16,8 @@ import pytest
 from boundread.chunks.feed import ARCHIVES
 from boundread.chunks.manifest import Params
 from boundread.chunks.plan import chunk, whole
+from boundread.contract.model import Request
 from boundread.core import engine
-from boundread.core.model import Request
 from boundread.errors import BoundreadError
 from boundread.limits import est_tokens
 from tests.sweep_helpers import MB, child_env, run_measured

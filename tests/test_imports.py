@@ -81,3 +81,29 @@ def test_no_import_circles() -> None:
         graphlib.TopologicalSorter(import_graph()).prepare()
     except graphlib.CycleError as exc:
         raise AssertionError("import circle: " + " -> ".join(exc.args[1])) from None
+
+
+def _package(module: str) -> str:
+    return module.split(".")[1] if "." in module else module
+
+
+#: The document side, lowest first: a package imports only packages at its own level or below, so the
+#: handler contract sits under the formats that implement it and the engine that calls them sits above.
+LAYERS = (
+    {"errors", "units", "tomlread"},
+    {"limits", "bytelevel"},
+    {"contract", "ranges"},
+    {"formats"},
+    {"core"},
+)
+
+
+def test_the_document_side_is_layered() -> None:
+    level = {package: n for n, packages in enumerate(LAYERS) for package in packages}
+    uphill = sorted(
+        f"{module} -> {target}"
+        for module, targets in import_graph().items()
+        for target in targets
+        if _package(module) in level and level.get(_package(target), len(LAYERS)) > level[_package(module)]
+    )
+    assert uphill == []

@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
+from boundread.contract.model import Request
+from boundread.contract.sink import Sink
 from boundread.core import engine
 from boundread.core.demo import write_samples
-from boundread.core.model import Request
-from boundread.core.sink import Sink
 from boundread.limits import Limits
 from boundread.ranges import parse_spans
 from boundread.render import views

@@ -24,8 +24,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from boundread.contract.model import Request, Span
 from boundread.core import engine
-from boundread.core.model import Request, Span
 from boundread.errors import BoundreadError
 from boundread.limits import Limits
 

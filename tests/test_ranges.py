@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from boundread.core.model import Span
+from boundread.contract.model import Span
 from boundread.errors import UsageError
 from boundread.ranges import OPEN_END, parse_span, parse_spans
 

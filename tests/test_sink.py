@@ -7,8 +7,8 @@ import re
 from hypothesis import given
 from hypothesis import strategies as st
 
-from boundread.core.model import Span
-from boundread.core.sink import Sink
+from boundread.contract.model import Span
+from boundread.contract.sink import Sink
 from boundread.limits import Deadline, Limits
 
 LOG = "".join(f"line {n} {'ERROR' if n % 10 == 0 else 'ok'}\n" for n in range(1, 101))

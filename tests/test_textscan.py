@@ -21,9 +21,9 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from boundread.bytelevel.sniff import Sniffed
+from boundread.contract import sink as sinkmod
+from boundread.contract.model import Request, Source, Span
 from boundread.core import engine
-from boundread.core import sink as sinkmod
-from boundread.core.model import Request, Source, Span
 from boundread.errors import UsageError
 from boundread.formats.text import needles, scan, tail
 from boundread.limits import Limits

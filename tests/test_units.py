@@ -34,8 +34,8 @@ def test_man_page_sizes_are_in_units_py_units() -> None:
 
 
 def test_an_estimate_names_its_sample_in_decimal_units(monkeypatch: pytest.MonkeyPatch) -> None:
-    from boundread.core.model import Request
-    from boundread.core.source import source_for_bytes
+    from boundread.contract.model import Request
+    from boundread.contract.source import source_for_bytes
     from boundread.formats.office import odp
     from tests.formats.test_pptx import make_odp
 

@@ -18,7 +18,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from boundread.api import chunk, extract, info, list_zip, pages, sheets
     from boundread.chunks.manifest import Chunk, Manifest
-    from boundread.core.model import Entry, ExtractResult, InfoResult, Listing, Request, Span
+    from boundread.contract.model import Entry, ExtractResult, InfoResult, Listing, Request, Span
     from boundread.errors import (
         BoundreadError,
         Corrupt,
@@ -33,11 +33,10 @@ if TYPE_CHECKING:
     from boundread.limits import Limits
 
 _LAZY = {
-    "extract": "boundread.api", "info": "boundread.api", "list_zip": "boundread.api", "pages": "boundread.api",
-    "sheets": "boundread.api", "chunk": "boundread.api", "Chunk": "boundread.chunks.manifest",
-    "Manifest": "boundread.chunks.manifest", "Entry": "boundread.core.model", "ExtractResult": "boundread.core.model",
-    "InfoResult": "boundread.core.model", "Listing": "boundread.core.model", "Request": "boundread.core.model",
-    "Span": "boundread.core.model", "Limits": "boundread.limits",
+    **dict.fromkeys(("extract", "info", "list_zip", "pages", "sheets", "chunk"), "boundread.api"),
+    **dict.fromkeys(("Chunk", "Manifest"), "boundread.chunks.manifest"),
+    **dict.fromkeys(("Entry", "ExtractResult", "InfoResult", "Listing", "Request", "Span"), "boundread.contract.model"),
+    "Limits": "boundread.limits",
     **dict.fromkeys(("BoundreadError", "Corrupt", "Encrypted", "ExitCode", "NotFound", "Refused", "TimedOut",
                      "Unsupported", "UsageError"), "boundread.errors"),
 }

@@ -13,8 +13,9 @@ from pathlib import Path
 from typing import Any
 
 from boundread.chunks.manifest import Manifest as ChunkManifest
+from boundread.contract import kinds
+from boundread.contract.model import ExtractResult, InfoResult, Listing, Request
 from boundread.core import engine
-from boundread.core.model import ExtractResult, InfoResult, Listing, Request
 from boundread.errors import UsageError
 from boundread.formats.ocr import check_mode
 from boundread.limits import Limits
@@ -67,7 +68,7 @@ def pages(path: str | Path, ranges: str, **kwargs: Any) -> ExtractResult:
     return extract(path, pages=ranges, **kwargs)
 
 
-WORKBOOKS = ("xlsx", "xls", "ods")
+WORKBOOKS = kinds.WORKBOOKS
 
 
 def sheets(path: str | Path, *names: str, **kwargs: Any) -> ExtractResult | list[dict[str, Any]]:

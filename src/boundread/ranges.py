@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import sys
 
-from boundread.core.model import Span
+from boundread.contract.model import Span
 from boundread.errors import UsageError
 
 _PART = re.compile(r"^\s*(\d+)\s*(?:(-)\s*(\d*)\s*)?$")

@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 from boundread.bytelevel import zipdir
-from boundread.core.model import Request
-from boundread.core.source import source_for_bytes, source_for_path
+from boundread.contract.model import Request
+from boundread.contract.source import source_for_bytes, source_for_path
 from boundread.errors import Corrupt
 from boundread.formats.archives import handler as archive
 from boundread.formats.archives import zipfiles

@@ -20,9 +20,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from boundread.core.model import FILE, Request, Source
-from boundread.core.sink import Sink
-from boundread.core.source import source_for_bytes, source_for_path
+from boundread.contract.model import FILE, Request, Source
+from boundread.contract.sink import Sink
+from boundread.contract.source import source_for_bytes, source_for_path
 from boundread.errors import BoundreadError, Corrupt, Encrypted, Refused, Unsupported, UsageError
 from boundread.formats.archives import handler as archive
 from boundread.formats.archives.common import escape_reason, link_escape

@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 
 from boundread.bytelevel.sniff import Sniffed
-from boundread.core.model import FILE, Request, Source, Span
-from boundread.core.sink import Sink
-from boundread.core.source import source_for_bytes, source_for_path
+from boundread.contract.model import FILE, Request, Source, Span
+from boundread.contract.sink import Sink
+from boundread.contract.source import source_for_bytes, source_for_path
 from boundread.errors import Corrupt, Encrypted, Refused, UsageError
 from boundread.formats.office import docx
 from boundread.limits import Limits

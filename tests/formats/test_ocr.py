@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 from tests.helpers import run
 
-from boundread.core.model import FILE, Request, Span
-from boundread.core.sink import Sink
-from boundread.core.source import source_for_path
+from boundread.contract.model import FILE, Request, Span
+from boundread.contract.sink import Sink
+from boundread.contract.source import source_for_path
 from boundread.formats import ocr
 from boundread.formats.pdf import handler as pdf
 from boundread.limits import Deadline, Limits

@@ -8,9 +8,9 @@ from typing import IO, Any, cast
 
 import pytest
 
-from boundread.core.model import FILE, Request, Source, Span
-from boundread.core.sink import Sink
-from boundread.core.source import source_for_bytes
+from boundread.contract.model import FILE, Request, Source, Span
+from boundread.contract.sink import Sink
+from boundread.contract.source import source_for_bytes
 from boundread.errors import Encrypted, ExitCode, Refused
 from boundread.formats.sheets import handler as sheets
 from boundread.formats.sheets import ods_rows

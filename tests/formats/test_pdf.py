@@ -16,9 +16,9 @@ from hypothesis import strategies as st
 from tests.helpers import run
 from tests.test_verdicts import check_same_verdict
 
-from boundread.core.model import FILE, Outcome, Request, Source, Span
-from boundread.core.sink import Sink
-from boundread.core.source import source_for_bytes, source_for_path
+from boundread.contract.model import FILE, Outcome, Request, Source, Span
+from boundread.contract.sink import Sink
+from boundread.contract.source import source_for_bytes, source_for_path
 from boundread.errors import Corrupt, Encrypted, ExitCode, UsageError
 from boundread.formats import ocr
 from boundread.formats.pdf import handler as pdf

@@ -19,6 +19,24 @@ def test_registry_kinds_match_each_module(name: str, kinds: tuple[str, ...]) -> 
     assert callable(module.info) and callable(module.extract)
 
 
+def test_the_typed_list_is_the_registry() -> None:
+    """formats/checked.py is where mypy checks each handler against the contract: it must hold every one."""
+    from boundread.formats import checked
+
+    named = tuple(importlib.import_module(f"boundread.formats.{name}") for name, _ in HANDLERS)
+    assert checked.HANDLERS == named
+
+
+def test_every_kind_family_is_handled_whole() -> None:
+    """A family (workbooks, paged documents, archives) is read by handlers that take each of its kinds."""
+    from boundread.contract import kinds
+
+    for family in (kinds.WORKBOOKS, kinds.PAGED, kinds.DOCUMENTS, kinds.ARCHIVES, kinds.LEGACY):
+        for kind in family:
+            assert kind in handler_for(kind).KINDS
+    assert kinds.family_words(kinds.PAGED) == "pdf, pptx or odp"
+
+
 def test_every_sniffed_kind_has_a_handler() -> None:
     kinds = {sniff.PDF, sniff.DOCX, sniff.XLSX, sniff.XLS, sniff.ODS, sniff.PPTX, sniff.ODT, sniff.ODP, sniff.DOC,
              sniff.PPT, *sniff.ARCHIVE_KINDS, sniff.IMAGE, sniff.TEXT, sniff.BINARY}

@@ -13,9 +13,9 @@ from hypothesis import strategies as st
 
 import boundread
 from boundread.bytelevel.sniff import Sniffed
-from boundread.core.model import FILE, Request, Source, Span
-from boundread.core.sink import Sink
-from boundread.core.source import source_for_bytes, source_for_path
+from boundread.contract.model import FILE, Request, Source, Span
+from boundread.contract.sink import Sink
+from boundread.contract.source import source_for_bytes, source_for_path
 from boundread.errors import Corrupt, Encrypted, ExitCode, Refused, Unsupported, UsageError
 from boundread.formats.sheets import handler as sheets
 from boundread.formats.sheets.tabular import cell_text
@@ -416,8 +416,8 @@ def test_an_explicit_row_range_is_not_truncation_and_resumes_with_its_width(tmp_
     for n in range(40):
         sheet.write_row(n, 0, [f"row-{n + 1}", n + 1])
     book.close()
+    from boundread.contract.model import Request, Span
     from boundread.core.engine import extract as engine_extract
-    from boundread.core.model import Request, Span
 
     result = engine_extract(path, Request(sheets=("Data",), rows=Span(1, 5)), to_stdout=True)
     assert not result.truncated and result.text is not None and "row-5," in result.text and "row-6," not in result.text

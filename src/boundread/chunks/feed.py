@@ -10,16 +10,17 @@ from __future__ import annotations
 import re
 
 from boundread.chunks.split import HEADING, LINE, NEVER, PARAGRAPH, UNIT, Piece, Splitter, Unit
-from boundread.core.sink import Sink
+from boundread.contract import kinds
+from boundread.contract.sink import Sink
 from boundread.limits import Deadline, Limits
 
 _PAGE = re.compile(r"--- (page|slide) (\d+) / [^\n]* ---\n")
 _SHEET = re.compile(r"--- sheet '(.*)' \(rows (\d+)-\d+ of [^\n]*\) ---\n")
 
-SHEETS = ("xlsx", "xls", "ods")
-DOCUMENTS = ("docx", "odt")
-PAGED = ("pdf", "pptx", "odp")
-ARCHIVES = ("zip", "7z", "tar", "rar")
+SHEETS = kinds.WORKBOOKS
+DOCUMENTS = kinds.DOCUMENTS
+PAGED = kinds.PAGED
+ARCHIVES = tuple(k for k in kinds.ARCHIVES if k not in kinds.STREAMS)  # one stream is text
 
 
 class Feeder:

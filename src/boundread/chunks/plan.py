@@ -22,10 +22,10 @@ from boundread.chunks import manifest as mf
 from boundread.chunks.feed import ARCHIVES, ChunkSink
 from boundread.chunks.manifest import Chunk, Cost, Manifest, Params, Resume, SourceFacts
 from boundread.chunks.split import UNIT, Cut, Piece, Splitter, Unit
+from boundread.contract.model import FILE, Outcome, Request, Source
+from boundread.contract.sink import Sink
+from boundread.contract.source import source_for_bytes
 from boundread.core import engine, fit, output
-from boundread.core.model import FILE, Outcome, Request, Source
-from boundread.core.sink import Sink
-from boundread.core.source import source_for_bytes
 from boundread.errors import BoundreadError, UsageError
 from boundread.limits import CHARS_PER_TOKEN, Deadline, Limits, est_tokens
 from boundread.units import KB, human_bytes

@@ -13,7 +13,7 @@ import codecs
 
 from boundread.chunks.feed import ChunkSink
 from boundread.chunks.split import LINE, NEVER, Origin, Piece
-from boundread.core.model import Outcome, Source
+from boundread.contract.model import Outcome, Source
 
 BLOCK = 1 << 20
 _SAFE = ("utf-8", "utf-8-sig", "ascii", "latin-1", "iso8859", "cp125", "cp437", "cp850", "mac-roman", "koi8")

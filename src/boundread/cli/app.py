@@ -19,10 +19,11 @@ import typer
 
 from boundread import __version__, render
 from boundread.cli.boundary import AtLeast, Command, Group, boundary, offer
+from boundread.contract import kinds
+from boundread.contract.model import FILE, ExtractResult, Request
+from boundread.contract.sink import Sink
 from boundread.core import engine
-from boundread.core.model import FILE, ExtractResult, Request
 from boundread.core.output import Replacing, check_dest
-from boundread.core.sink import Sink
 from boundread.errors import BoundreadError, ExitCode, UsageError
 from boundread.formats.ocr import check_mode
 from boundread.limits import Limits
@@ -233,7 +234,7 @@ def pages(
         selection = f"pages-{engine.pages_text(req.pages)}" + ("-layout" if layout else "")
         replacing = _check_output(output, stdout)
         result = engine.extract(file, req, output_path=output, to_stdout=stdout, selection=selection,
-                                kinds=("pdf", "pptx", "odp"), watch=_watch())
+                                kinds=kinds.PAGED, watch=_watch())
         return _emit_extract(result, "pages", as_json, replacing)
 
     boundary(as_json, work)
@@ -264,7 +265,7 @@ def sheets(
                        fmt=_check_format(fmt))
         if not names:  # the listing is a reading: a workbook extract cannot read fails here as it does there
             result = engine.info(file, req, describe=False)
-            if result.kind not in ("xlsx", "xls", "ods"):
+            if result.kind not in kinds.WORKBOOKS:
                 raise UsageError(f"{file} is {result.kind}, not a workbook", _advice_for(result.kind, result.path))
             itself = engine.command_line(("sheets", FILE), result.path)
             result = dataclasses.replace(result, next=tuple(step for step in result.next if step != itself))
@@ -278,7 +279,7 @@ def sheets(
         selection = "sheet-" + "-".join(names) + (f"-rows-{rows}" if rows else "")
         replacing = _check_output(output, stdout)
         result_x = engine.extract(file, req, output_path=output, to_stdout=stdout, selection=selection,
-                                  suffix=_FORMAT_SUFFIX[fmt], kinds=("xlsx", "xls", "ods"), watch=_watch())
+                                  suffix=_FORMAT_SUFFIX[fmt], kinds=kinds.WORKBOOKS, watch=_watch())
         return _emit_extract(result_x, "sheets", as_json, replacing)
 
     boundary(as_json, work)

@@ -22,9 +22,7 @@ from xml.etree.ElementTree import ParseError
 
 from boundread import formats
 from boundread.bytelevel.sniff import kind_from_name, symlink_target
-from boundread.core import fit, output
-from boundread.core.detect import detect
-from boundread.core.model import (
+from boundread.contract.model import (
     FILE,
     Details,
     ExtractResult,
@@ -36,8 +34,10 @@ from boundread.core.model import (
     Span,
     Suggestion,
 )
-from boundread.core.sink import Sink
-from boundread.core.source import source_for_bytes, source_for_path
+from boundread.contract.sink import Sink
+from boundread.contract.source import source_for_bytes, source_for_path
+from boundread.core import fit, output
+from boundread.core.detect import detect
 from boundread.errors import BoundreadError, Corrupt, Encrypted, Refused, Unsupported, UsageError
 from boundread.limits import Deadline, est_tokens
 from boundread.ranges import OPEN_END, span_text

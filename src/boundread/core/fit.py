@@ -9,12 +9,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from boundread.core.model import Request
+from boundread.contract import kinds
+from boundread.contract.model import Request
 from boundread.errors import UsageError
 
-_WORKBOOKS = ("xlsx", "xls", "ods")
-_SLIDES = ("pptx", "odp")
-_ARCHIVES = ("zip", "7z", "tar", "gz", "bz2", "xz", "rar")
+_WORKBOOKS = kinds.WORKBOOKS
+_SLIDES = kinds.SLIDES
+_ARCHIVES = kinds.ARCHIVES
 _TEXT_ONLY = ("text",)
 
 

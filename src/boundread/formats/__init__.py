@@ -1,6 +1,7 @@
 """One module per kind of file, grouped by family, and the ordered registry that picks one.
 
-Every handler module has the same shape (no base class, no import-time scanning):
+Every handler module has the shape of ``contract.handler.Handler`` (no base class, no import-time
+scanning; ``checked.py`` has mypy check each module against it):
 
     KINDS: tuple[str, ...]                                   # sniff kinds it handles
     def info(src: Source, req: Request) -> Details           # cheap: cost must not grow with length
@@ -22,26 +23,28 @@ module's KINDS).
 from __future__ import annotations
 
 import importlib
-from types import ModuleType
+from typing import cast
 
+from boundread.contract import kinds
+from boundread.contract.handler import Handler
 from boundread.errors import Unsupported
 
 #: Specific before generic; the first entry whose kinds include the kind wins.
 HANDLERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("pdf.handler", ("pdf",)),
-    ("office.docx", ("docx", "odt")),
+    ("office.docx", kinds.DOCUMENTS),
     ("office.pptx", ("pptx",)),
     ("office.odp", ("odp",)),
-    ("sheets.handler", ("xlsx", "xls", "ods")),
-    ("archives.handler", ("zip", "7z", "tar", "gz", "bz2", "xz", "rar")),
+    ("sheets.handler", kinds.WORKBOOKS),
+    ("archives.handler", kinds.ARCHIVES),
     ("image", ("image",)),
     ("text.handler", ("text",)),
-    ("binary", ("binary", "doc", "ppt")),
+    ("binary", ("binary", *kinds.LEGACY)),
 )
 
 
-def handler_for(kind: str) -> ModuleType:
-    for name, kinds in HANDLERS:
-        if kind in kinds:
-            return importlib.import_module(f"boundread.formats.{name}")
+def handler_for(kind: str) -> Handler:
+    for name, handled in HANDLERS:
+        if kind in handled:
+            return cast(Handler, importlib.import_module(f"boundread.formats.{name}"))
     raise Unsupported(f"no handler for {kind} files", "run `boundread info` to see what it is")

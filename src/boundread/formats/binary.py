@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import zlib
 
-from boundread.core.model import FILE, Details, Outcome, Request, Source
-from boundread.core.sink import Sink
+from boundread.contract import kinds
+from boundread.contract.model import FILE, Details, Outcome, Request, Source
+from boundread.contract.sink import Sink
 from boundread.errors import Unsupported
 
-KINDS: tuple[str, ...] = ("binary", "doc", "ppt")
+KINDS: tuple[str, ...] = ("binary", *kinds.LEGACY)
 
 _SEVENZ = b"7z\xbc\xaf\x27\x1c"
 

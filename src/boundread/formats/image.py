@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import struct
 
-from boundread.core.model import FILE, Details, Outcome, Request, Source
-from boundread.core.sink import Sink
+from boundread.contract.model import FILE, Details, Outcome, Request, Source
+from boundread.contract.sink import Sink
 from boundread.errors import NoText, Refused, Unsupported
 from boundread.formats import ocr
 from boundread.units import human_bytes

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import os
 
+from boundread.contract import kinds
 from boundread.guard import reason
 
 SLICE_CHARS = 24_000  # ~6k tokens: under Claude Code's 30,000-character Bash cap and its Read token cap
@@ -27,8 +28,8 @@ INDEX = ".boundread-redirect.json"
 MAX_INDEX = 256  # entries kept in INDEX, the newest
 _LAYOUT = 3  # of a slice file, in INDEX's keys: a boundread that writes them otherwise never reuses the old ones
 #             (3: a slice of page markers only is no slice, so none made before is reused)
-_WORKBOOKS = ("xlsx", "xls", "ods")  # a sheet's row count is its declared size: it may claim rows it lacks
-STREAMS = ("gz", "bz2", "xz")  # one compressed file, not an archive: its first part, not a one-row listing
+_WORKBOOKS = kinds.WORKBOOKS  # a sheet's row count is its declared size: it may claim rows it lacks
+STREAMS = kinds.STREAMS  # one compressed file, not an archive: its first part, not a one-row listing
 _MOST_ENTRIES = SLICE_CHARS // 24  # an archive's entries listed at most: more never fit (a row is 30+ chars)
 _HEADER_ROOM = 1_000  # of SLICE_CHARS, kept for a slice file's header
 _ROW = 60  # characters of a listing's row but its name (sizes, ratio, time, flags, the gaps)
@@ -153,8 +154,8 @@ def listing(real: str) -> tuple[str, int, int] | None:
     import time
 
     from boundread import render
+    from boundread.contract.model import Listing, Request, Source
     from boundread.core import engine
-    from boundread.core.model import Listing, Request, Source
     from boundread.errors import BoundreadError
     from boundread.limits import Limits
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from boundread.core.model import ExtractResult, InfoResult, Listing
+from boundread.contract.model import ExtractResult, InfoResult, Listing
 from boundread.mcp import calls
 from boundread.render.listing import listing_words
 from boundread.render.text import scalar

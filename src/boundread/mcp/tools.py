@@ -16,15 +16,16 @@ from pathlib import Path
 from typing import Any
 
 from boundread import render
+from boundread.contract import kinds
+from boundread.contract.model import FILE, ExtractResult, Listing, Request
 from boundread.core import engine, output
-from boundread.core.model import FILE, ExtractResult, Listing, Request
 from boundread.errors import BoundreadError, NotFound, UsageError
 from boundread.limits import Limits, est_tokens
 from boundread.mcp import calls, text
 from boundread.ranges import parse_span, parse_spans
 from boundread.render.listing import listing_next
 
-WORKBOOKS = ("xlsx", "xls", "ods")
+WORKBOOKS = kinds.WORKBOOKS
 # characters into one selection an ``offset`` may reach; an offset call re-reads the selection up to
 # offset + max_chars, so one call holds at most twice the larger of this and the server's cap
 OFFSET_REACH = 100_000
@@ -112,7 +113,7 @@ def pages(config: Config, target: Target, page_range: str, *, layout: bool = Fal
     selection = f"pages-{page_range}" + ("-layout" if layout else "")
     read = _read(config, max_chars, offset, lambda lim: engine.extract(
         target.real, Request(limits=lim, pages=spans, layout=layout, password=password), to_stdout=True,
-        selection=selection, kinds=("pdf", "pptx", "odp")))
+        selection=selection, kinds=kinds.PAGED))
     call = {"path": target.shown, "range": page_range, "layout": layout or None}
     return _slice("pages", read, target, [selection], call=call)
 

@@ -15,11 +15,11 @@ import sys
 import textwrap
 from typing import TYPE_CHECKING, Any, TextIO
 
-from boundread.core.model import ExtractResult, InfoResult, Listing, Source
+from boundread.contract.model import ExtractResult, InfoResult, Listing, Source
 from boundread.errors import BoundreadError
 
 if TYPE_CHECKING:
-    from boundread.core.sink import Sink
+    from boundread.contract.sink import Sink
 
 SCHEMA = 1
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from boundread.core.model import Listing, Source
+from boundread.contract.model import Listing, Source
 
 
 def listing_next(src: Source, listing: Listing) -> list[str]:

@@ -18,8 +18,8 @@ from rich.progress import ProgressColumn, Task
 from rich.table import Table
 from rich.text import Text
 
-from boundread.core.model import InfoResult, Listing, Source
-from boundread.core.sink import Sink
+from boundread.contract.model import InfoResult, Listing, Source
+from boundread.contract.sink import Sink
 from boundread.render.listing import listing_next, listing_words
 from boundread.render.text import count, scalar
 from boundread.units import human_bytes

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from datetime import datetime, timezone
 from typing import Protocol
 
-from boundread.core.model import FILE, Entry, Listing, Request, Span, Suggestion
+from boundread.contract.model import FILE, Entry, Listing, Request, Span, Suggestion
 from boundread.errors import Refused, UsageError
 from boundread.limits import Limits
 from boundread.ranges import OPEN_END, span_text

@@ -14,12 +14,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from boundread.bytelevel.sniff import kind_from_name
-from boundread.core.model import FILE, Details, Entry, Listing, Outcome, Request, Source, Suggestion
-from boundread.core.sink import Sink
+from boundread.contract import kinds
+from boundread.contract.model import FILE, Details, Entry, Listing, Outcome, Request, Source, Suggestion
+from boundread.contract.sink import Sink
 from boundread.errors import Encrypted, Unsupported, UsageError
 from boundread.formats.archives.common import ENCRYPTED, NESTED, display, next_page
 
-KINDS: tuple[str, ...] = ("zip", "7z", "tar", "gz", "bz2", "xz", "rar")
+KINDS: tuple[str, ...] = kinds.ARCHIVES
 
 #: Kinds whose bytes are a zip: ``list-zip`` shows their parts when asked.
 _ZIP_BASED = frozenset({"zip", "docx", "xlsx", "pptx", "odt", "ods", "odp"})

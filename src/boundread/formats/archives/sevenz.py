@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from datetime import datetime, timedelta, timezone
 from typing import TYPE_CHECKING, Any
 
-from boundread.core.model import Listing, Request, Source
+from boundread.contract.model import Listing, Request, Source
 from boundread.errors import Corrupt, Encrypted, Refused, Unsupported
 from boundread.formats.archives.common import (
     Collector,

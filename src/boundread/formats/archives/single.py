@@ -19,8 +19,8 @@ from pathlib import PurePosixPath
 from typing import IO
 
 from boundread.bytelevel.textenc import guess_encoding
-from boundread.core.model import FILE, Details, Listing, Outcome, Request, Source
-from boundread.core.sink import Sink
+from boundread.contract.model import FILE, Details, Listing, Outcome, Request, Source
+from boundread.contract.sink import Sink
 from boundread.errors import Corrupt, Refused
 from boundread.formats.archives.common import (
     CHUNK,

@@ -16,7 +16,7 @@ import zlib
 from collections.abc import Iterator
 
 from boundread.bytelevel.names import Decoder, plausible_utf8
-from boundread.core.model import Entry, Listing, Request, Source
+from boundread.contract.model import Entry, Listing, Request, Source
 from boundread.errors import Corrupt, Refused
 from boundread.formats.archives.common import (
     Collector,

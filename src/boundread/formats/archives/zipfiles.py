@@ -15,7 +15,7 @@ import zlib
 from typing import IO
 
 from boundread.bytelevel import zipdir
-from boundread.core.model import Entry, Listing, Request, Source
+from boundread.contract.model import Entry, Listing, Request, Source
 from boundread.errors import Corrupt, Encrypted, Refused, Unsupported
 from boundread.formats.archives.common import (
     Collector,

@@ -11,14 +11,15 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterable, Iterator
 
-from boundread.core.model import FILE, Details, Outcome, Request, Source
-from boundread.core.sink import Sink
+from boundread.contract import kinds
+from boundread.contract.model import FILE, Details, Outcome, Request, Source
+from boundread.contract.sink import Sink
 from boundread.errors import Corrupt, Refused, UsageError
 from boundread.formats.office.ooxml import Package, Progress, open_package
 from boundread.formats.office.wordstream import Block, blocks, docx_styles
 from boundread.units import MB
 
-KINDS: tuple[str, ...] = ("docx", "odt")
+KINDS: tuple[str, ...] = kinds.DOCUMENTS
 
 MAMMOTH_MAX = 3 * 1024 * 1024  # uncompressed document.xml above this is streamed, not converted whole
 XML_PER_CHAR = 20  # ... and so is one over 20 bytes per character asked for (mammoth converts it all)

@@ -9,8 +9,8 @@ from __future__ import annotations
 import re
 from xml.etree.ElementTree import Element
 
-from boundread.core.model import FILE, Details, Outcome, Request, Source
-from boundread.core.sink import Sink
+from boundread.contract.model import FILE, Details, Outcome, Request, Source
+from boundread.contract.sink import Sink
 from boundread.errors import Corrupt
 from boundread.formats._xml import attr, local, odf_text
 from boundread.formats.office.ooxml import Package, open_package

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import IO
 from xml.etree.ElementTree import Element, ParseError
 
-from boundread.core.model import Source
+from boundread.contract.model import Source
 from boundread.errors import Corrupt, Encrypted, Refused
 from boundread.formats._xml import attr, local
 

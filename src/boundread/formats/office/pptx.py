@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from xml.etree.ElementTree import Element
 
-from boundread.core.model import FILE, Details, Outcome, Request, Source
-from boundread.core.sink import Sink
+from boundread.contract.model import FILE, Details, Outcome, Request, Source
+from boundread.contract.sink import Sink
 from boundread.errors import Corrupt
 from boundread.formats._xml import attr, local
 from boundread.formats.office.ooxml import Package, open_package

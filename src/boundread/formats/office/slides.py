@@ -8,8 +8,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from boundread.core.model import FILE, Outcome, Request
-from boundread.core.sink import Sink
+from boundread.contract.model import FILE, Outcome, Request
+from boundread.contract.sink import Sink
 from boundread.errors import UsageError
 
 

@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, BinaryIO, Protocol, cast
 
-from boundread.core.model import Source
+from boundread.contract.model import Source
 from boundread.errors import Corrupt, Encrypted
 from boundread.formats.ocr import Grey
 from boundread.formats.pdf.layout import Glyph, direction, grid_text, miner_glyphs, pdfium_glyphs

@@ -13,8 +13,8 @@ from collections.abc import Generator
 from contextlib import closing
 from dataclasses import dataclass
 
-from boundread.core.model import FILE, Details, Outcome, Request, Source, Span, Suggestion
-from boundread.core.sink import Sink
+from boundread.contract.model import FILE, Details, Outcome, Request, Source, Span, Suggestion
+from boundread.contract.sink import Sink
 from boundread.errors import Encrypted, NoText, UsageError
 from boundread.formats import ocr
 from boundread.formats.pdf import parallel

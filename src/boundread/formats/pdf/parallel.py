@@ -36,7 +36,7 @@ import warnings
 from collections.abc import Callable, Generator, Iterator
 from typing import BinaryIO
 
-from boundread.core.model import Source
+from boundread.contract.model import Source
 from boundread.formats.pdf.engines import Page, PdfiumDoc
 from boundread.limits import Deadline
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from boundread.core.model import Request, Source
+from boundread.contract.model import Request, Source
 from boundread.formats import ocr
 from boundread.formats.pdf.engines import UNREADABLE, MinerDoc, OpenFailed, Page, PdfDoc, PdfiumDoc, clean, readable
 from boundread.limits import Deadline

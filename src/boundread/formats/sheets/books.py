@@ -20,7 +20,7 @@ from typing import Any
 from xml.etree.ElementTree import ParseError
 
 from boundread.bytelevel.ole import stream_names as ole_stream_names
-from boundread.core.model import Source
+from boundread.contract.model import Source
 from boundread.errors import Corrupt, Encrypted, Refused, Unsupported
 from boundread.formats.sheets.xlsx_peek import SheetMeta, read_workbook
 

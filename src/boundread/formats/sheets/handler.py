@@ -12,15 +12,16 @@ import contextlib
 from dataclasses import dataclass
 from pathlib import Path
 
-from boundread.core.model import FILE, Details, Outcome, Request, Source, Span, Suggestion
-from boundread.core.sink import Sink
+from boundread.contract import kinds
+from boundread.contract.model import FILE, Details, Outcome, Request, Source, Span, Suggestion
+from boundread.contract.sink import Sink
 from boundread.errors import UsageError
 from boundread.formats.sheets.books import Book, check_readable, open_book
 from boundread.formats.sheets.tabular import RowFormatter, cell_text, trim
 from boundread.formats.sheets.xlsx_peek import HUGE_CELLS, SheetMeta
 from boundread.limits import Limits
 
-KINDS: tuple[str, ...] = ("xlsx", "xls", "ods")
+KINDS: tuple[str, ...] = kinds.WORKBOOKS
 
 EMPTY_RUN = 1000  # consecutive empty rows after which a sheet is taken to have ended
 MORE_SHEETS = 10  # unread sheets named one by one in `next`; past them `sheets F` lists them all

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import io
 
-from boundread.core.model import FILE, Details, Outcome, Request, Source
-from boundread.core.sink import Sink
+from boundread.contract.model import FILE, Details, Outcome, Request, Source
+from boundread.contract.sink import Sink
 from boundread.formats.text import scan, tail
 
 KINDS: tuple[str, ...] = ("text",)

@@ -93,7 +93,7 @@ def _regex(pattern: re.Pattern[str], dec: str) -> Finder:
     (MULTILINE), no match can reach past its line (_within_lines), and a line the sink would cut at MAX_LINE
     is flagged unsearched, so the lines found are the lines the sink's pattern matches. Stretches start small
     and double, so dense matches cost little each."""
-    from boundread.core.sink import MAX_LINE
+    from boundread.contract.sink import MAX_LINE
 
     lines = re.compile(pattern.pattern, pattern.flags | re.MULTILINE)
 

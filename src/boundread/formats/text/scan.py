@@ -16,14 +16,14 @@ import codecs
 from collections.abc import Callable, Iterator
 from typing import IO
 
-from boundread.core import sink as sinkmod
-from boundread.core.sink import Sink
+from boundread.contract import sink as sinkmod
+from boundread.contract.sink import Sink
 from boundread.formats.text import needles
 from boundread.formats.text.needles import Buffer, Finder
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from boundread.core.model import Source
+    from boundread.contract.model import Source
 
 BLOCK = 4 << 20  # bytes read at a time (tests shrink it to hit the block edges)
 _BOM = codecs.BOM_UTF8

@@ -8,8 +8,8 @@ import io
 import re
 from typing import IO
 
-from boundread.core.model import FILE, Outcome, Request, Source
-from boundread.core.sink import Sink
+from boundread.contract.model import FILE, Outcome, Request, Source
+from boundread.contract.sink import Sink
 from boundread.formats.text import scan
 from boundread.formats.text.needles import Buffer
 

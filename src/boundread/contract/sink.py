@@ -12,7 +12,7 @@ import re
 from collections import deque
 from collections.abc import Sequence
 
-from boundread.core.model import Span
+from boundread.contract.model import Span
 from boundread.limits import Deadline, Limits
 
 MAX_LINE = 1 << 20  # characters of one input line kept for matching

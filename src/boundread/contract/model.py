@@ -3,7 +3,7 @@
 A format handler (a module the registry in :mod:`boundread.formats` names, e.g.
 ``boundread.formats.pdf.handler``) receives a :class:`Source` and a :class:`Request` and returns
 :class:`Details` (from ``info``) or an :class:`Outcome` (from ``extract``, after writing text into
-a :class:`~boundread.core.sink.Sink`). It never prints and never exits.
+a :class:`~boundread.contract.sink.Sink`). It never prints and never exits.
 """
 
 from __future__ import annotations

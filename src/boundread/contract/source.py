@@ -7,7 +7,7 @@ import stat
 from pathlib import Path
 
 from boundread.bytelevel.sniff import sniff_data, sniff_path
-from boundread.core.model import Source
+from boundread.contract.model import Source
 from boundread.errors import NotFound
 
 

@@ -1,0 +1,28 @@
+"""The kinds of file, grouped into the families commands accept: declared once, used everywhere.
+
+Each handler's ``KINDS`` is one of these families (or one kind of it), so the registry, ``pages``,
+``sheets``, the option checks, the chunker, the MCP tools and the guard's slices cannot disagree on
+what a workbook or a paged document is.
+"""
+
+from __future__ import annotations
+
+#: Read by sheets and rows: ``sheets``, ``--rows``, ``--format``.
+WORKBOOKS: tuple[str, ...] = ("xlsx", "xls", "ods")
+#: Presentations: slides are their pages.
+SLIDES: tuple[str, ...] = ("pptx", "odp")
+#: Read by pages: ``pages``, ``--pages``.
+PAGED: tuple[str, ...] = ("pdf", *SLIDES)
+#: Word-processing documents: read whole, bounded by characters and lines.
+DOCUMENTS: tuple[str, ...] = ("docx", "odt")
+#: One compressed file, not an archive of members.
+STREAMS: tuple[str, ...] = ("gz", "bz2", "xz")
+#: Listed by ``list-zip``, read by ``--member``.
+ARCHIVES: tuple[str, ...] = ("zip", "7z", "tar", *STREAMS, "rar")
+#: Old binary formats boundread names but does not read.
+LEGACY: tuple[str, ...] = ("doc", "ppt")
+
+
+def family_words(kinds: tuple[str, ...]) -> str:
+    """``("pdf", "pptx", "odp")`` -> ``"pdf, pptx or odp"``, for messages."""
+    return kinds[0] if len(kinds) == 1 else f"{', '.join(kinds[:-1])} or {kinds[-1]}"
