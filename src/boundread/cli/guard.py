@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 from pathlib import Path
 from typing import Annotated
 
@@ -9,6 +10,7 @@ import typer
 
 from boundread.cli.boundary import Command, boundary
 from boundread.errors import BoundreadError, ExitCode, UsageError
+from boundread.guard.options import DESCRIPTION, EXAMPLES, OPTIONS, Option
 
 
 def register(app: typer.Typer) -> None:
@@ -20,9 +22,8 @@ def register(app: typer.Typer) -> None:
     app.command("doctor", cls=Command, short_help=_first_sentence(doctor),
                 epilog="Examples: boundread doctor\n\nboundread doctor --agent claude --agent codex\n\n"
                        "boundread doctor --user --json")(doctor)
-    app.command("guard-check", cls=Command, epilog="Examples: boundread guard-check < payload.json\n\n"
-                                                   "boundread guard-check --command 'cat report.pdf' --json\n\n"
-                                                   "boundread guard-check --explain report.pdf")(guard_check)
+    app.command("guard-check", cls=Command, short_help=_first_sentence(guard_check),
+                epilog="Examples: " + "\n\n".join(EXAMPLES))(guard_check)
 
 
 def _first_sentence(command: object) -> str:
@@ -33,15 +34,9 @@ def _first_sentence(command: object) -> str:
 
 
 def _agents(incomplete: str, *more: str) -> list[str]:
-    from boundread.guard.install import AGENTS
+    from boundread.agents.install import AGENTS
 
     return [name for name in (*AGENTS, *more) if name.startswith(incomplete)]
-
-
-def _dialects(incomplete: str) -> list[str]:
-    from boundread.guard.dialects import AGENTS
-
-    return [name for name in AGENTS if name.startswith(incomplete)]
 
 
 def init(
@@ -73,7 +68,7 @@ def init(
 
     The hooks call `boundread` when this shell's PATH finds this installation, else its absolute path (a hook
     whose command is not found lets every read through). Check the result with `boundread doctor`."""
-    from boundread.guard import doctor, gemini_trust, install, locate
+    from boundread.agents import doctor, gemini_trust, install, locate
 
     program = locate.program()
     root = (directory or Path.cwd()).absolute()
@@ -148,7 +143,7 @@ def doctor(
 
     Exit status: 0 when every check is ready, 2 when something is not."""
     from boundread import render
-    from boundread.guard import doctor as checkup
+    from boundread.agents import doctor as checkup
 
     def work() -> int:
         report = checkup.diagnose(agents, directory, user=user)
@@ -162,36 +157,35 @@ def doctor(
     boundary(as_json, work)
 
 
-# The options are guard/main.py's: the hook path parses them with argparse, without Typer. This declaration is for
-# the help, the man page and completion; tests/test_guard_check_options.py fails when the two lists differ.
-def guard_check(
-    agent: Annotated[str | None, typer.Option("--agent", metavar="NAME",
-                                                 autocompletion=lambda incomplete: _dialects(incomplete),
-                                                 help="Answer in this agent's format "
-                                                 "(default: detected from the payload).")] = None,
-    path: Annotated[str | None, typer.Option("--path", metavar="FILE",
-                                                help="Check a read of FILE: exit 0 allow, 2 deny.")] = None,
-    command: Annotated[str | None, typer.Option("--command", metavar="CMD",
-                                                   help="Check the shell command CMD.")] = None,
-    as_json: Annotated[bool, typer.Option("--json", help='Print {"decision", "reason", "kind", "rule"}.')]
-    = False,
-    explain: Annotated[str | None, typer.Option("--explain", metavar="FILE",
-                                                   help="Print the decision for FILE and its rule.")] = None,
-    config: Annotated[str | None, typer.Option("--config", metavar="PATH",
-                                                  help="Read the guard settings from this TOML file.")] = None,
-    mode: Annotated[str | None, typer.Option("--mode", metavar="MODE",
-                                                help="What a refused whole read becomes when the config sets no "
-                                                "mode: deny (the default), or redirect (a bounded read instead, "
-                                                "where the agent takes a rewrite).")] = None,
-) -> None:
-    """Pre-tool hook: read one hook payload (JSON) on stdin, deny whole-file reads of big or binary files."""
+def guard_check(**given: str | bool | None) -> None:
+    """The options Typer parsed, handed back as argv to the hook's own parser (guard/main.py), so both paths run
+    the same code; the help text is guard/options.py's DESCRIPTION (set below with the signature)."""
     from boundread.guard.main import run
 
     argv: list[str] = []
-    for flag, value in (("--agent", agent), ("--path", path), ("--command", command), ("--explain", explain),
-                        ("--config", config), ("--mode", mode)):
-        if value is not None:
-            argv += [flag, value]
-    if as_json:
-        argv.append("--json")
+    for option in OPTIONS:
+        value = given.get(option.dest)
+        if option.switch and value:
+            argv.append(option.flag)
+        elif not option.switch and value is not None:
+            argv += [option.flag, str(value)]
     raise typer.Exit(run(argv))
+
+
+def _typer_option(option: Option) -> inspect.Parameter:
+    """One guard/options.py record as the keyword parameter Typer reads: its help, value name and completion."""
+    choices = option.choices
+    complete = None if choices is None else (
+        lambda incomplete: [word for word in choices() if word.startswith(incomplete)])
+    info = typer.Option(option.flag, metavar=option.metavar, help=option.help, autocompletion=complete)
+    kind = bool if option.switch else str | None
+    return inspect.Parameter(option.dest, inspect.Parameter.KEYWORD_ONLY, annotation=Annotated[kind, info],
+                             default=False if option.switch else None)
+
+
+# The options are guard/options.py's, which the hook path parses with argparse, without Typer: Typer reads the
+# command's signature, so the signature is built from that one declaration.
+_SIGNATURE = inspect.Signature([_typer_option(option) for option in OPTIONS])
+guard_check.__signature__ = _SIGNATURE  # type: ignore[attr-defined]
+guard_check.__annotations__ = {param.name: param.annotation for param in _SIGNATURE.parameters.values()}
+guard_check.__doc__ = DESCRIPTION

@@ -25,7 +25,7 @@ import os
 import sys
 
 from boundread.guard import config as guard_config
-from boundread.guard import dialects, ground, jsonio
+from boundread.guard import dialects, ground, jsonio, options
 from boundread.guard.decide import ALLOW, DENY, Decision, check_command, check_read
 
 TYPE_CHECKING = False
@@ -33,7 +33,6 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
     from typing import IO, Any, NoReturn
 
-PROG = "boundread guard-check"
 # A PreToolUse payload is small; a post-tool one carries the tool's output, twice in Gemini's AfterTool
 # (llmContent and returnDisplay): 32 MB lets a 15 MB output be saved whole and replaced. Past the cap the
 # client's own cut applies (Gemini shows the model 40 KB; Claude Code persists big Bash output itself).
@@ -51,52 +50,43 @@ class _ArgError(Exception):
 
 
 def _parser() -> Any:
-    import argparse  # only when options are given: the usual hook argv skips it
+    """argparse over guard/options.py's declaration; only when options are given: the usual hook argv skips it."""
+    import argparse
 
     class _Parser(argparse.ArgumentParser):
         def error(self, message: str) -> NoReturn:
             raise _ArgError(message)
 
-    parser = _Parser(
-        prog=PROG,
-        description="Pre-tool hook: deny whole-file reads of PDFs, Office files, archives, binaries and big "
-                    "text, and say which boundread command to run instead. Reads one hook payload (JSON) on "
-                    "stdin and answers in the sending agent's format.",
-        epilog="Examples: boundread guard-check < payload.json | boundread guard-check --path report.pdf | "
-               "boundread guard-check --command 'cat report.pdf' --json | "
-               "boundread guard-check --explain x.pdf")
-    parser.add_argument("--agent", choices=dialects.AGENTS,
-                        help="answer in this agent's format (default: detected from the payload)")
-    parser.add_argument("--path", metavar="FILE",
-                        help="check a read of FILE (no payload): exit 0 allow, 2 deny")
-    parser.add_argument("--command", metavar="CMD", help="check the shell command CMD (no payload)")
-    parser.add_argument("--json", action="store_true",
-                        help='print {"decision", "reason", "kind", "rule"} on stdout')
-    parser.add_argument("--explain", metavar="FILE",
-                        help="print the decision for FILE and the rule that made it")
-    parser.add_argument("--config", metavar="PATH", help="read the guard settings from this TOML file only")
-    parser.add_argument("--mode", choices=("deny", "redirect"),
-                        help="what a refused whole read becomes when the config sets no mode: deny (the "
-                             "default), or redirect (a bounded read instead, where the agent takes a rewrite)")
+    parser = _Parser(prog=options.PROG, description=options.DESCRIPTION,
+                     epilog="Examples: " + " | ".join(options.EXAMPLES))
+    for option in options.OPTIONS:
+        if option.switch:
+            parser.add_argument(option.flag, dest=option.dest, action="store_true", help=option.help)
+        else:
+            parser.add_argument(option.flag, dest=option.dest, metavar=option.metavar, help=option.help,
+                                choices=option.choices() if option.choices else None)
     return parser
 
 
 class _HookArgs:
-    """The parsed options of the hook's usual argv (what argparse would give)."""
+    """The parsed options of the hook's usual argv (what argparse would give): one attribute per option."""
 
-    __slots__ = ("agent", "path", "command", "json", "explain", "config", "mode")  # noqa: RUF023 - field order = argument order
+    __slots__ = options.DESTS
+    agent: str | None
+    mode: str | None
+    config: str | None
 
     def __init__(self, agent: str | None, mode: str | None = None) -> None:
+        for option in options.OPTIONS:
+            setattr(self, option.dest, False if option.switch else None)
         self.agent, self.mode = agent, mode
-        self.path = self.command = self.explain = self.config = None
-        self.json = False
 
 
 def _fast_args(argv: list[str]) -> _HookArgs | None:
     """The hook's usual argv (what init writes: ``[--mode M] [--agent NAME]``) without building the parser."""
     agent = mode = None
     words = list(argv)
-    if len(words) >= 2 and words[0] == "--mode" and words[1] in ("deny", "redirect"):
+    if len(words) >= 2 and words[0] == "--mode" and words[1] in options.MODES:
         mode, words = words[1], words[2:]
     if words and not (len(words) == 2 and words[0] == "--agent" and words[1] in dialects.AGENTS):
         return None
