@@ -12,12 +12,12 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from boundread import __version__
+from boundread import __version__, agents
+from boundread.agents import doctor, gemini_trust, install, locate
 from boundread.cli.app import app
-from boundread.guard import doctor, gemini_trust, install, locate
 
 #: The name of doctor's check of the pre-tool guard a plain init registers: it lists the tools of the matcher.
-PRE = {agent: f"guard hook on PreToolUse ({', '.join(install.PRE_MATCHERS[agent].split('|'))})"
+PRE = {agent: f"guard hook on PreToolUse ({', '.join(agents.module(agent).PRE_MATCHER.split('|'))})"
        for agent in ("claude", "codex")}
 
 SCRIPT = Path(sys.executable).parent / "boundread"  # this installation's console script
@@ -142,7 +142,7 @@ def test_a_matcher_that_leaves_out_the_file_tools_is_a_problem(tmp_path: Path, m
     assert check["ok"] is False and "leaves out Write, Edit, MultiEdit, NotebookEdit" in check["detail"]
     _init(tmp_path)  # what an earlier init wrote is replaced; a matcher the user widened is kept
     kept = json.loads(_settings(tmp_path).read_text())["hooks"]["PreToolUse"][0]["matcher"]
-    assert kept == (install.PRE_MATCHERS["claude"] if matcher == "Read|Bash" else matcher)
+    assert kept == (agents.module("claude").PRE_MATCHER if matcher == "Read|Bash" else matcher)
 
 
 @pytest.mark.parametrize("text", ["{oops", "[1, 2]", '{"hooks": []}', "\xff\xfe"])
@@ -236,7 +236,7 @@ def test_codex_and_gemini_budget_ingest_on_every_event(tmp_path: Path, agent: st
     result = _doctor("--dir", str(tmp_path), "--agent", agent, "--json")
     assert result.exit_code == 0, result.stdout
     checks = _checks(result, agent)
-    events = ", ".join(install.INGEST_AGENT_EVENTS[agent])
+    events = ", ".join(agents.module(agent).INGEST_EVENTS)
     assert checks["budget ingest"] == {"name": "budget ingest", "ok": True, "detail": f"on {events}", "fix": ""}
     pre = {"codex": "PreToolUse (every tool)", "gemini": "BeforeTool (every tool)",
            "copilot": "preToolUse (bash, view)"}

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from boundread.guard.codex_trust import hook_hash as hook_hash  # the one Codex must agree with
+from boundread.agents.codex_trust import hook_hash as hook_hash  # the one Codex must agree with
 from tests.e2e.conftest import RUN_TIMEOUT, Workspace, client
 from tests.e2e.fakemodel.openai_responses import (
     OpenAIResponses,

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from boundread.guard import codex_trust
+from boundread.agents import codex_trust
 from tests.e2e import codex
 from tests.e2e.conftest import Workspace
 from tests.e2e.fakemodel.server import Turn

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from boundread.guard import codex_trust, install
+from boundread.agents import codex_trust, install
 
 pytestmark = pytest.mark.skipif(sys.version_info < (3, 11), reason="reading config.toml needs tomllib (3.11+)")
 

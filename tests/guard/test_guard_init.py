@@ -17,8 +17,9 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
+from boundread import agents
+from boundread.agents import base, doctor, install, locate
 from boundread.errors import Corrupt, UsageError
-from boundread.guard import doctor, install, locate
 
 EXISTING: dict[str, Any] = {
     "permissions": {"allow": ["Bash(npm test)"]},
@@ -35,7 +36,7 @@ SCRIPT = Path(sys.executable).parent / "boundread"  # this installation's consol
 
 
 GUARD = "boundread guard-check --mode redirect"  # what init registers for Claude Code
-#: What init adds for the agents whose redirect mode is verified (install.REDIRECT_AGENTS).
+#: What init adds for the agents whose redirect mode is verified (each agent module's REDIRECT).
 MODE = {"codex": " --mode redirect", "gemini": " --mode redirect"}
 
 def _init(root: Path, **kw: object) -> list[install.Change]:
@@ -49,7 +50,7 @@ def test_fresh_claude_project(tmp_path: Path) -> None:
     _init(tmp_path)
     settings = json.loads((tmp_path / ".claude" / "settings.json").read_text())
     group = settings["hooks"]["PreToolUse"][0]
-    assert group["matcher"] == install.PRE_MATCHERS["claude"]  # the read, shell, file-writing and MCP tools
+    assert group["matcher"] == agents.module("claude").PRE_MATCHER  # the read, shell, file-writing and MCP tools
     assert group["hooks"][0]["command"] == "boundread guard-check --mode redirect"
     batch = settings["hooks"]["PostToolBatch"]  # Claude Code refuses a Read of .xlsx/.zip before PreToolUse
     assert batch == [{"hooks": [{"type": "command", "command": GUARD, "timeout": 10}]}]
@@ -128,7 +129,7 @@ def test_other_agents(tmp_path: Path, agent: str, settings: str, section: str) -
 def test_gemini_hook_shape(tmp_path: Path) -> None:
     _init(tmp_path, agent="gemini")
     group = json.loads((tmp_path / ".gemini" / "settings.json").read_text())["hooks"]["BeforeTool"][0]
-    assert group["matcher"] == install.PRE_MATCHERS["gemini"]
+    assert group["matcher"] == agents.module("gemini").PRE_MATCHER
     assert group["hooks"][0]["timeout"] == 10000  # milliseconds in Gemini
     (after,) = json.loads((tmp_path / ".gemini" / "settings.json").read_text())["hooks"]["AfterTool"]
     assert after["matcher"] == "run_shell_command|read_file|read_many_files|mcp_.*"
@@ -205,7 +206,7 @@ def _pre_tool_matchers(root: Path) -> list[object]:
     return [group.get("matcher") for group in settings["hooks"]["PreToolUse"] if install.ours(group)]
 
 
-def _guard_checks(root: Path) -> dict[str, doctor.Check]:
+def _guard_checks(root: Path) -> dict[str, base.Check]:
     checks = doctor.check_agent("claude", doctor.Scope(root, root / "home", False))
     return {check.name: check for check in checks if check.name.startswith("guard hook on PreToolUse")}
 
@@ -213,7 +214,7 @@ def _guard_checks(root: Path) -> dict[str, doctor.Check]:
 def test_budget_puts_the_guard_on_every_tool_and_doctor_checks_it(tmp_path: Path) -> None:
     """A cap must stop an Agent spawn, WebFetch or an MCP call too, not only Read and Bash."""
     _init(tmp_path)
-    assert _pre_tool_matchers(tmp_path) == [install.PRE_MATCHERS["claude"]]
+    assert _pre_tool_matchers(tmp_path) == [agents.module("claude").PRE_MATCHER]
     assert [c.ok for c in _guard_checks(tmp_path).values()] == [True]  # no budget: the guarded tools are enough
     _init(tmp_path, budget=True)  # after a plain init: widened in place, not a second handler
     assert _pre_tool_matchers(tmp_path) == ["*"]
@@ -232,8 +233,8 @@ def test_budget_puts_the_guard_on_every_tool_and_doctor_checks_it(tmp_path: Path
 def test_init_keeps_a_matcher_the_user_widened(tmp_path: Path) -> None:
     _init(tmp_path)
     path = tmp_path / ".claude" / "settings.json"
-    widened = install.PRE_MATCHERS["claude"] + "|Grep"
-    old = f'"matcher": "{install.PRE_MATCHERS["claude"]}"'
+    widened = agents.module("claude").PRE_MATCHER + "|Grep"
+    old = f'"matcher": "{agents.module("claude").PRE_MATCHER}"'
     path.write_text(path.read_text().replace(old, f'"matcher": "{widened}"'))
     _init(tmp_path, program=locate.Program("/opt/venv/bin/boundread"))  # a new program, the user's matcher
     assert _pre_tool_matchers(tmp_path) == [widened]
@@ -407,7 +408,7 @@ def test_budget_for_codex_gemini_and_copilot(tmp_path: Path, agent: str, setting
     dry = install.plan(agent, tmp_path, home=tmp_path / "home", budget=True, program=BARE)
     added = [line for line in dry[0].diff().splitlines() if line.startswith("+")
              and re.search(r'"(command|bash)": "boundread budget ingest"', line)]
-    assert len(added) == len(install.INGEST_AGENT_EVENTS[agent])  # one handler per event
+    assert len(added) == len(agents.module(agent).INGEST_EVENTS)  # one handler per event
     assert not path.exists()  # plan writes nothing
     _init(tmp_path, agent=agent, budget=True)
     assert json.loads(path.read_text()) == expected
@@ -431,7 +432,7 @@ def test_budget_after_a_plain_codex_or_gemini_init_widens_the_guard_in_place(tmp
 def test_codex_trust_covers_every_budget_hook(tmp_path: Path) -> None:
     """Codex runs only a hook it trusts: --trust records the guard (pre and post) and the three ingest hooks, each by
     the key and hash Codex computes (checked against Codex itself in tests/e2e/test_codex_budget.py)."""
-    from boundread.guard import codex_trust
+    from boundread.agents import codex_trust
 
     _init(tmp_path, agent="codex", budget=True)
     hooks_file = tmp_path / ".codex" / "hooks.json"
@@ -542,7 +543,7 @@ def test_cli_init_names_the_absolute_path_and_why(tmp_path: Path, monkeypatch: p
 
 
 def test_cli_init_codex_says_how_to_trust_the_hook(tmp_path: Path) -> None:
-    from boundread.guard import doctor
+    from boundread.agents import doctor
 
     runner, app = _cli()
     done = runner.invoke(app, ["init", "--dir", str(tmp_path), "--agent", "codex"])

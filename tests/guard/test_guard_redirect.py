@@ -13,8 +13,10 @@ from typing import Any
 
 import pytest
 
-from boundread.guard import install, redirect, slices
+from boundread import agents
+from boundread.agents import install
 from boundread.guard import main as guard_main
+from boundread.guard import redirect, slices
 from conftest import SENTINEL, guard_env
 
 
@@ -289,7 +291,7 @@ def test_init_writes_redirect_mode_for_the_verified_clients_and_updates_an_older
                             ("cursor", ".cursor/hooks.json")):
         install.apply(install.plan(agent, tmp_path, home=tmp_path / "home", program=plain))
         text = (tmp_path / settings).read_text(encoding="utf-8")
-        assert ("--mode redirect" in text) is (agent in install.REDIRECT_AGENTS)
+        assert ("--mode redirect" in text) is agents.module(agent).REDIRECT
 
 
 @pytest.mark.parametrize(("command", "found"), [

@@ -32,8 +32,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from boundread.agents import install
 from boundread.errors import Corrupt
-from boundread.guard import install
 
 LEVELS = ("TRUST_FOLDER", "TRUST_PARENT", "DO_NOT_TRUST")
 ENV = "GEMINI_CLI_TRUST_WORKSPACE"

@@ -1,21 +1,15 @@
 """``boundread init``: register the guard-check hook and install the skill text for one agent.
 
-Settings JSON is merged (nothing else lost or reordered), written atomically, and only when it changes, so
-running init twice adds nothing. For Claude Code the guard runs on PreToolUse (Read, Bash; with ``budget``
-every tool, see :data:`BUDGET_MATCHER`), on PostToolBatch (Claude Code refuses a Read of .xlsx/.docx/.zip/...
-itself, before any PreToolUse hook, and PostToolBatch is where the guard can still tell the model what to run)
-and on PostToolUse for Bash, where it replaces a binary or over-cap output that slipped past the PreToolUse
-check (:mod:`boundread.guard.posttool`); for Gemini CLI on BeforeTool and, for the same second line, on
-AfterTool; for Codex on PreToolUse and PostToolUse (Bash), where ``{"decision": "block"}`` replaces the output the
-model sees. Cursor and Copilot cannot replace a tool's output: their pre-tool event only. With
-``budget`` (Claude Code, Codex, Gemini CLI and Copilot CLI: the clients whose logs ``budget ingest`` reads)
-the ingest command is registered after every tool call, on each new prompt and when the agent stops
-(:data:`INGEST_AGENT_EVENTS`), and the pre-tool guard sees every tool (not Copilot's: its matcher is
-unverified). The program in front of the commands is
-``boundread`` when the PATH finds this installation, else its absolute path (:mod:`boundread.guard.locate`);
-running init again updates it. ``uninstall`` removes only handlers whose command is ``boundread guard-check``
-or ``boundread budget ingest``, with or without a path in front (both, with or without ``budget``:
-uninstalling leaves nothing of ours).
+Where each agent keeps its hooks, on which events and for which tools, is its own module's ``target``
+(boundread/agents/<agent>.py); this module is what they share: the command lines, the settings merge, the skill
+text, the writer. Settings JSON is merged (nothing else lost or reordered), written atomically, and only when it
+changes, so running init twice adds nothing. With ``budget`` (the clients whose logs ``budget ingest`` reads: an
+agent module with ``INGEST_EVENTS``) the ingest command is registered after every tool call, on each new prompt
+and when the agent stops, and the pre-tool guard sees every tool (not Copilot's: its matcher is unverified). The
+program in front of the commands is ``boundread`` when the PATH finds this installation, else its absolute path
+(:mod:`boundread.agents.locate`); running init again updates it. ``uninstall`` removes only handlers whose
+command is ``boundread guard-check`` or ``boundread budget ingest``, with or without a path in front (both, with
+or without ``budget``: uninstalling leaves nothing of ours).
 A settings file that is not valid JSON is reported and left untouched. A written file keeps the
 mode of the file it replaces (a new one gets 0644); a symlinked settings file stays a symlink.
 """
@@ -28,68 +22,31 @@ import os
 import re
 import shlex
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
+from boundread import agents
+from boundread.agents import locate
+from boundread.agents.base import Hook, Target
 from boundread.errors import Corrupt, UsageError
-from boundread.guard import locate
 
 MARK = "boundread guard-check"
 INGEST = "boundread budget ingest"
-GUARD_EVENTS = {"claude": ("PreToolUse", "PostToolBatch", "PostToolUse"),  # events whose payload guard-check
-                "gemini": ("BeforeTool", "AfterTool")}  # answers (the others: their one pre-tool event)
-#: The pre-tool guard's tools without a budget: the read and shell tools, MCP tools (a shell server's command is
-#: judged as Bash), and the file-writing tools, which the guard checks for a change to its own ground (the hook
-#: settings, boundread's config and state: guard/ground.py). Claude Code reads a matcher with a '.' as an
-#: unanchored regex (so Read covers NotebookRead, Edit MultiEdit and NotebookEdit); Gemini CLI reads any as a regex.
-PRE_MATCHERS = {"claude": "Read|Bash|Write|Edit|MultiEdit|NotebookEdit|mcp__.*", "codex": "Bash|apply_patch",
-                "gemini": "read_file|read_many_files|run_shell_command|write_file|replace|mcp_.*"}
-#: What earlier inits wrote as the pre-tool matcher: an init replaces these with PRE_MATCHERS (they were not
-#: widened by the user, and they leave the file tools, and so the guard's own ground, unguarded).
-OLD_PRE_MATCHERS = frozenset({"Read|Bash", "Bash", "read_file|run_shell_command"})
-POST_MATCHERS = {"claude": "Bash", "codex": "Bash", "gemini": "run_shell_command|read_file|read_many_files|mcp_.*"}
-#: Where ``init --budget`` registers ``budget ingest``, per agent; the first is after every tool call (matcher
-#: "*"; Copilot's flat handlers take none), the others take no matcher. The prompt events let ingest answer a new
-#: prompt in a capped session; the stop events catch the last answer. Claude Code ends a sub-agent with
-#: SubagentStop, Gemini CLI a session with SessionEnd; Codex has neither (its Stop ends the turn, the parent's
-#: rollout names its sub-agents').
-INGEST_AGENT_EVENTS = {
-    "claude": ("PostToolUse", "UserPromptSubmit", "Stop", "SubagentStop", "SessionEnd"),
-    "codex": ("PostToolUse", "UserPromptSubmit", "Stop"),
-    "gemini": ("AfterTool", "BeforeAgent", "AfterAgent", "SessionEnd"),
-    "copilot": ("postToolUse", "userPromptSubmitted", "agentStop", "subagentStop", "sessionEnd"),
-}
-INGEST_EVENTS = INGEST_AGENT_EVENTS["claude"]
-BUDGET_AGENTS = tuple(INGEST_AGENT_EVENTS)  # the agents whose logs `budget ingest` reads
-INGEST_TIMEOUT = 60  # seconds: a first ingest of a long log reads it all, and a timed-out ingest blocks nothing
 #: The pre-tool matcher with ``budget``: every tool, so that a cap also stops an Agent/Task spawn, Write,
 #: WebFetch and MCP calls, ``--deny-tool`` applies to any tool, and ``--max-calls`` counts them all. The guard
 #: decides the tools it knows and allows the others (the budget check is then the only work). Claude Code and
 #: Codex read "*" as every tool, Gemini CLI "*" (or "") too.
 BUDGET_MATCHER = "*"
+#: What earlier inits wrote as the pre-tool matcher: an init replaces these with each agent's PRE_MATCHER (they
+#: were not widened by the user, and they leave the file tools, and so the guard's own ground, unguarded).
+OLD_PRE_MATCHERS = frozenset({"Read|Bash", "Bash", "read_file|run_shell_command"})
+INGEST_TIMEOUT = 60  # seconds: a first ingest of a long log reads it all, and a timed-out ingest blocks nothing
 BEGIN, END = "<!-- boundread:begin -->", "<!-- boundread:end -->"
-AGENTS = ("claude", "codex", "gemini", "cursor", "copilot")
-NAMES = {"claude": "Claude Code", "codex": "Codex", "gemini": "Gemini CLI", "cursor": "Cursor",
-         "copilot": "GitHub Copilot CLI"}
-#: The agents whose hook command gets ``--mode redirect``: those whose pre-tool answer can rewrite the call,
-#: verified with the real clients (tests/e2e/test_redirect.py). ``mode`` in a config file still wins.
-REDIRECT_AGENTS = ("claude", "codex", "gemini")
+AGENTS = agents.INSTALLABLE
 NEW_FILE_MODE = 0o644
-
-Hook = tuple[str, dict[str, Any]]  # (event, the hook group or flat hook registered on it)
-
-
-@dataclass(frozen=True)
-class Target:
-    settings: Path
-    hooks: tuple[Hook, ...]  # the guard-check registration
-    skill: Path | None
-    section: bool  # True: a marked section in AGENTS.md/GEMINI.md; False: the whole SKILL.md
-    header: dict[str, Any]  # top-level keys a new settings file starts with
-    ingest: tuple[Hook, ...] = ()  # the budget ingest registration (Claude Code, Codex, Gemini CLI)
-
 
 @dataclass(frozen=True)
 class Change:
@@ -110,79 +67,54 @@ class Change:
 
 def target(agent: str, root: Path, home: Path, user: bool, program: str = locate.NAME, *,
            budget: bool = False) -> Target:
-    """Where ``agent`` keeps its hooks and instructions, for a project (root) or the user (home).
+    """Where ``agent`` keeps its hooks and instructions, for a project (root) or the user (home): its own
+    module's ``target`` (boundread/agents/<agent>.py).
 
     ``program`` starts boundread in the hook commands: the bare name or this installation's script.
     ``budget``: the pre-tool guard-check for every tool, not only the file and shell tools.
     """
-    base = home if user else root
-    mode = " --mode redirect" if agent in REDIRECT_AGENTS else ""
-    command = f"{program} guard-check{mode}" + ("" if agent == "claude" else f" --agent {agent}")
-    nested = {"type": "command", "command": command, "timeout": 10}
-    if agent == "claude":  # PostToolBatch is not a tool event: no matcher
-        return Target(base / ".claude" / "settings.json",
-                      (("PreToolUse", {"matcher": BUDGET_MATCHER if budget else PRE_MATCHERS["claude"],
-                                       "hooks": [nested]}),
-                       ("PostToolBatch", {"hooks": [dict(nested)]}),
-                       ("PostToolUse", {"matcher": POST_MATCHERS["claude"], "hooks": [dict(nested)]})),
-                      base / ".claude" / "skills" / "boundread" / "SKILL.md", False, {}, _ingest_hooks(agent, program))
-    if agent == "codex":
-        return Target(base / ".codex" / "hooks.json",
-                      (("PreToolUse", {"matcher": BUDGET_MATCHER if budget else PRE_MATCHERS["codex"],
-                                       "hooks": [nested]}),
-                       ("PostToolUse", {"matcher": POST_MATCHERS["codex"], "hooks": [dict(nested)]})),
-                      (home / ".codex" / "AGENTS.md") if user else root / "AGENTS.md", True, {},
-                      _ingest_hooks(agent, program))
-    if agent == "gemini":
-        hook = {"name": "boundread-guard", "type": "command", "command": command, "timeout": 10000}
-        return Target(base / ".gemini" / "settings.json",
-                      (("BeforeTool", {"matcher": BUDGET_MATCHER if budget else PRE_MATCHERS["gemini"],
-                                       "hooks": [hook]}),
-                       ("AfterTool", {"matcher": POST_MATCHERS["gemini"], "hooks": [dict(hook)]})),
-                      (home / ".gemini" / "GEMINI.md") if user else root / "GEMINI.md", True, {},
-                      _ingest_hooks(agent, program))
-    if agent == "cursor":
-        return Target(base / ".cursor" / "hooks.json",
-                      tuple((event, {"command": command}) for event in ("beforeReadFile", "beforeShellExecution")),
-                      None if user else root / "AGENTS.md", True, {"version": 1})
-    if agent == "copilot":
-        folder = (home / ".copilot" / "hooks") if user else root / ".github" / "hooks"
-        shell = f"& {command}" if program.startswith("'") else command  # PowerShell runs a quoted path with &
-        hook = {"type": "command", "bash": command, "powershell": shell, "matcher": "bash|view",
-                "timeoutSec": 30}
-        return Target(folder / "boundread.json", (("preToolUse", hook),), None if user else root / "AGENTS.md",
-                      True, {"version": 1}, _ingest_hooks(agent, program))
-    raise UsageError(f"unknown agent {agent!r}", f"use one of: {', '.join(AGENTS)}")
+    if agent not in AGENTS:
+        raise UsageError(f"unknown agent {agent!r}", f"use one of: {', '.join(AGENTS)}")
+    return agents.module(agent).target(root, home, user, program, budget)
 
 
-def _ingest_hooks(agent: str, program: str) -> tuple[Hook, ...]:
-    """``budget ingest`` on ``agent``'s :data:`INGEST_AGENT_EVENTS`: after every tool call (matcher "*"), on a
-    new prompt, when the agent (or a sub-agent) stops, when the session ends.
+def command(agent: str, program: str) -> str:
+    """The guard-check command line in ``agent``'s hook: with ``--mode redirect`` where its pre-tool answer can
+    rewrite the call (verified with the real clients, tests/e2e/test_redirect.py; ``mode`` in a config file still
+    wins), and ``--agent`` unless the payload is Claude Code's."""
+    mode = " --mode redirect" if agents.module(agent).REDIRECT else ""
+    return f"{program} guard-check{mode}" + ("" if agent == "claude" else f" --agent {agent}")
+
+
+def pre_matcher(agent: str, budget: bool) -> str:
+    """The pre-tool matcher: every tool with ``budget``, else the agent's read, shell, file-writing and MCP tools."""
+    return BUDGET_MATCHER if budget else agents.module(agent).PRE_MATCHER
+
+
+def ingest_hooks(events: tuple[str, ...], handler: Callable[[], dict[str, Any]], *, flat: bool = False
+                 ) -> tuple[Hook, ...]:
+    """``budget ingest`` (``handler()``, one per event) on an agent's INGEST_EVENTS: after every tool call (the
+    first event, matcher "*"), on a new prompt, when the agent (or a sub-agent) stops, when the session ends.
+    ``flat``: handlers without groups (Copilot's; with no matcher one runs for every tool).
 
     Stop can fire before the last assistant message is in Claude Code's transcript; SessionEnd gives ingest a
     later look (Claude Code gives SessionEnd hooks about 1.5 s, enough for an ingest, which reads only the new
-    bytes). Gemini CLI's timeouts are milliseconds, and its hooks have a name.
+    bytes).
     """
-    def handler() -> dict[str, Any]:
-        command = f"{program} budget ingest"
-        if agent == "copilot":  # PowerShell runs a quoted path with &
-            return {"type": "command", "bash": command, "powershell": f"& {command}" if program.startswith("'")
-                    else command, "timeoutSec": INGEST_TIMEOUT}
-        if agent == "gemini":
-            return {"name": "boundread-budget", "type": "command", "command": command,
-                    "timeout": INGEST_TIMEOUT * 1000}
-        return {"type": "command", "command": command, "timeout": INGEST_TIMEOUT}
-
-    events = INGEST_AGENT_EVENTS[agent]
-    if agent == "copilot":  # flat handlers; with no matcher one runs for every tool
+    if flat:
         return tuple((event, handler()) for event in events)
     return tuple((event, {"matcher": BUDGET_MATCHER, "hooks": [handler()]} if event == events[0] else
                   {"hooks": [handler()]}) for event in events)
 
 
+def ingest_handler(program: str) -> dict[str, Any]:
+    """The usual ``budget ingest`` handler (Claude Code's and Codex's shape)."""
+    return {"type": "command", "command": f"{program} budget ingest", "timeout": INGEST_TIMEOUT}
+
+
 def agent_name(agent: str) -> str:
     """How the agent calls itself, for messages."""
-    return NAMES.get(agent, agent)
+    return agents.label(agent)
 
 
 def strings(entry: object) -> list[str]:
@@ -356,8 +288,9 @@ def plan(agent: str = "claude", root: Path | None = None, *, user: bool = False,
     removes the ingest registration whether or not ``budget`` is given. ``program`` (default:
     :func:`locate.program`) starts boundread in the commands.
     """
-    if budget and agent not in BUDGET_AGENTS:
-        raise UsageError(f"--budget works with --agent {', '.join(BUDGET_AGENTS)}: `budget ingest` reads their"
+    budgeted = agents.budgeted()
+    if budget and agent not in budgeted:
+        raise UsageError(f"--budget works with --agent {', '.join(budgeted)}: `budget ingest` reads their"
                          f" logs, not {agent_name(agent)}'s",
                          "drop --budget and record usage by hand with `boundread budget add --session S --model M"
                          " --input N --output N`")
@@ -374,7 +307,7 @@ def plan(agent: str = "claude", root: Path | None = None, *, user: bool = False,
 def codex_trust_change(hooks: Change, *, user: bool = False, home: Path | None = None) -> Change:
     """The change to the user's Codex config.toml that trusts the boundread hooks of ``hooks`` (the planned
     .codex/hooks.json), and the project folder unless ``user`` (the user's own hooks have none)."""
-    from boundread.guard import codex_trust
+    from boundread.agents import codex_trust
 
     path, before, after = codex_trust.trusted_config(hooks.path, home or Path.home(), hooks_text=hooks.after,
                                                      folder=not user)

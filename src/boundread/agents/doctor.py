@@ -4,8 +4,9 @@ Per agent, one check per line: the settings file, the hook on each event ``init`
 command in it (found on this PATH - the agent inherits the PATH of the shell that starts it -, runs,
 same version as this boundread), the skill or AGENTS.md section, for Claude Code, Codex, Gemini CLI and
 Copilot CLI the budget ingest hooks (all of them when any is there, or when the ledger has limits for this
-project: a cap that never sees what is spent never trips), for Codex whether it trusts the hooks, and for
-Gemini CLI whether it trusts the folder (it runs no settings hook in one it does not). Nothing here raises
+project: a cap that never sees what is spent never trips), and the agent's own checks (its module's ``checks``:
+whether Codex trusts the hooks, whether Gemini CLI trusts the folder - it runs no settings hook in one it does
+not). Nothing here raises
 for a broken settings file: that is a problem to report, with its fix.
 
 Then the guard's settings as a hook call in the project would see them, each with the layer that set it (the
@@ -26,9 +27,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from boundread import __version__
+from boundread import __version__, agents
+from boundread.agents import install, locate
+from boundread.agents.base import Check, Target
 from boundread.errors import BoundreadError, UsageError
-from boundread.guard import install, locate
 
 RUN_TIMEOUT = 10.0  # seconds for `<hook program> --version`
 SHELL_WORDS = frozenset({"&&", "||", ";", "|", "&"})
@@ -37,32 +39,9 @@ PATH_NOTE = "the agent inherits the PATH of the shell that starts it"
 
 def codex_trust_hint(settings: Path) -> str:
     """How to make Codex run the hooks registered in ``settings`` (``<project>/.codex/hooks.json``)."""
-    from boundread.guard import codex_trust
+    from boundread.agents import codex_trust
 
     return codex_trust.hint(settings.parent.parent)
-
-
-def codex_trusted(settings: Path, home: Path) -> bool | None:
-    """Whether Codex runs the boundread hooks in ``settings``; None: cannot tell (Python 3.10 has no
-    TOML reader, or the user's config.toml does not parse)."""
-    from boundread.guard import codex_trust
-
-    user_level = settings.parent.resolve() == codex_trust.config_path(home).parent.resolve()
-    trust = codex_trust.check(settings.parent.parent, home)
-    if user_level and trust.folder is not None:  # the user's own hooks: no folder to trust
-        return bool(trust.hooks) and all(ok for _, ok in trust.hooks)
-    return trust.ready
-
-
-@dataclass(frozen=True)
-class Check:
-    name: str
-    ok: bool | None  # None: cannot tell (does not make the agent not ready)
-    detail: str
-    fix: str = ""
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"name": self.name, "ok": self.ok, "detail": self.detail, "fix": self.fix}
 
 
 @dataclass(frozen=True)
@@ -181,7 +160,7 @@ def check_agent(agent: str, scope: Scope) -> list[Check]:
     if data is not None:
         hooks = data.get("hooks")
         hooks = hooks if isinstance(hooks, dict) else {}
-        events = install.INGEST_AGENT_EVENTS.get(agent, ())
+        events = agents.module(agent).INGEST_EVENTS
         budget = any(_entries(hooks, event, "budget ingest") for event in events)
         wanted = install.target(agent, scope.root, scope.home, scope.user, budget=True).hooks if budget else spec.hooks
         checks += [_guard_hook(agent, event, entry, hooks, scope, budget) for event, entry in wanted]
@@ -190,14 +169,12 @@ def check_agent(agent: str, scope: Scope) -> list[Check]:
             checks.append(_ingest(agent, hooks, scope))
     if spec.skill is not None:
         checks.append(_skill(agent, spec, scope))
-    if agent == "codex" and data is not None:
-        checks.append(_trust(spec.settings, scope.home))
-    if agent == "gemini" and data is not None:
-        checks.append(_gemini_trust(scope))
+    if data is not None:
+        checks += agents.module(agent).checks(spec.settings, scope.root, scope.home)
     return checks
 
 
-def _settings(agent: str, spec: install.Target, scope: Scope) -> tuple[list[Check], dict[str, Any] | None]:
+def _settings(agent: str, spec: Target, scope: Scope) -> tuple[list[Check], dict[str, Any] | None]:
     try:
         text, data = install.load(spec.settings)
     except BoundreadError as exc:
@@ -350,14 +327,14 @@ def _run(argv: list[str]) -> subprocess.CompletedProcess[str]:
 def _ingest(agent: str, hooks: dict[str, Any], scope: Scope) -> Check:
     """``budget ingest`` on every event ``init --budget`` registers for ``agent``; optional unless the ledger has
     limits for this project (or all): then a missing ingest leaves the token and USD caps blind."""
-    events = install.INGEST_AGENT_EVENTS[agent]
+    events = agents.module(agent).INGEST_EVENTS
     fix = f"run {scope.init(agent, '--budget')}"
     there = [event for event in events if _entries(hooks, event, "budget ingest")]
     if not there:
         limited = [] if scope.user else _limits_here(scope.root)
         if limited:
             return Check("budget ingest", False, f"not registered, yet the ledger has limits for {limited[0]}: "
-                         f"{install.agent_name(agent)}'s spend never reaches them, so a token or USD cap never "
+                         f"{agents.label(agent)}'s spend never reaches them, so a token or USD cap never "
                          "trips", fix)
         return Check("budget ingest", True, f"not registered (optional: `{scope.init(agent, '--budget')[1:-1]}` "
                                             "records what sessions spend)")
@@ -383,7 +360,7 @@ def _limits_here(root: Path) -> list[str]:
     return [label for key, label in wanted.items() if key in limited]
 
 
-def _skill_present(spec: install.Target) -> bool:
+def _skill_present(spec: Target) -> bool:
     assert spec.skill is not None
     try:
         text = spec.skill.read_text(encoding="utf-8")
@@ -394,7 +371,7 @@ def _skill_present(spec: install.Target) -> bool:
     return re.search(r"^name:\s*boundread\s*$", text, re.MULTILINE) is not None
 
 
-def _skill(agent: str, spec: install.Target, scope: Scope) -> Check:
+def _skill(agent: str, spec: Target, scope: Scope) -> Check:
     assert spec.skill is not None
     name = "AGENTS section" if spec.section else "skill"
     if not _skill_present(spec):
@@ -403,31 +380,6 @@ def _skill(agent: str, spec: install.Target, scope: Scope) -> Check:
     change = install.skill_change(spec, uninstall=False)
     stale = " (differs from this version's text: init updates it)" if change and change.changed else ""
     return Check(name, True, f"installed in {spec.skill}{stale}")
-
-
-def _trust(settings: Path, home: Path) -> Check:
-    trusted = codex_trusted(settings, home)
-    if trusted is None:
-        return Check("trusted", None, "cannot tell whether Codex trusts the hook", codex_trust_hint(settings))
-    if trusted:
-        return Check("trusted", True, "Codex trusts the hook")
-    return Check("trusted", False, "Codex does not trust the folder or the hook as it is now, and skips the hook "
-                 "without a word", codex_trust_hint(settings))
-
-
-def _gemini_trust(scope: Scope) -> Check:
-    """Gemini runs the hooks of its settings (the project's and the user's) only in a folder it trusts: this one
-    (with --user: the folder doctor runs for, where Gemini would start)."""
-    from boundread.guard import gemini_trust
-
-    trust = gemini_trust.check(scope.root, scope.home)
-    if trust.trusted:
-        return Check("trusted", True, f"Gemini CLI trusts {scope.root}: {trust.detail}")
-    fix = f"unset {trust.variable} where you start gemini" if trust.variable else gemini_trust.how(scope.root)
-    if trust.trusted is None:
-        return Check("trusted", None, f"cannot tell whether Gemini CLI trusts {scope.root}: {trust.detail}", fix)
-    return Check("trusted", False, f"Gemini CLI does not trust {scope.root} ({trust.detail}): it runs none of "
-                 "its settings' hooks there, without a word", fix)
 
 
 SETTINGS_HEADER = "guard settings (each with the file that set it):"

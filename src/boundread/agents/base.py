@@ -1,0 +1,53 @@
+"""The one interface every client module in boundread/agents/ has (:class:`Agent`), and the records it gives:
+:class:`Target` (where ``init`` registers it), :class:`Check` (a ``doctor`` line).
+
+A Protocol that a module satisfies (mypy checks each client module against it in agents/checked.py), as the
+format handlers satisfy contract/handler.py. Not on guard-check's path: the client modules name these types for
+typing only, and import them only in the functions ``init`` and ``doctor`` call.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+Hook = tuple[str, dict[str, Any]]  # (event, the hook group or flat hook registered on it)
+
+
+@dataclass(frozen=True)
+class Target:
+    settings: Path
+    hooks: tuple[Hook, ...]  # the guard-check registration
+    skill: Path | None
+    section: bool  # True: a marked section in AGENTS.md/GEMINI.md; False: the whole SKILL.md
+    header: dict[str, Any]  # top-level keys a new settings file starts with
+    ingest: tuple[Hook, ...] = ()  # the budget ingest registration (Claude Code, Codex, Gemini CLI)
+
+
+@dataclass(frozen=True)
+class Check:
+    name: str
+    ok: bool | None  # None: cannot tell (does not make the agent not ready)
+    detail: str
+    fix: str = ""
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "ok": self.ok, "detail": self.detail, "fix": self.fix}
+
+
+
+class Agent(Protocol):
+    """One client: how its hook payload is read and its answer written, and how ``init``/``doctor`` set it up."""
+
+    NAME: str  # the --agent name
+    LABEL: str  # how the client calls itself, for messages
+    PRE_MATCHER: str  # init's pre-tool matcher without a budget ('' where the client takes none)
+    REDIRECT: bool  # its pre-tool answer can rewrite the call: init writes --mode redirect
+    INGEST_EVENTS: tuple[str, ...]  # where init --budget registers `budget ingest` (the first: after every tool)
+
+    def target(self, root: Path, home: Path, user: bool, program: str, budget: bool) -> Target:
+        """Where init registers the hooks and the skill text, for a project (root) or the user (home)."""
+
+    def checks(self, settings: Path, root: Path, home: Path) -> list[Check]:
+        """``doctor``'s checks of this client's own (its trust), once its hook settings were read."""
