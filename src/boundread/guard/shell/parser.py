@@ -103,6 +103,13 @@ def _path_finder() -> object | None:
 
 
 def _binding(package: str) -> ModuleType:
+    """The package's compiled ``_binding`` module, loaded without the package.
+
+    Not the public API (``tree_sitter.Parser``, ``tree_sitter_bash.language``) on purpose: it is the same objects,
+    behind an ``__init__`` that imports typing and importlib.resources (~20 ms on every parsed command), and
+    tree-sitter offers no lighter door. What this relies on - the ``_binding`` modules, the core binding reading
+    only ``re.compile`` and ``enum.IntEnum`` as it initialises, the public classes being the binding's - is
+    checked against the installed tree-sitter by tests/guard/test_guard_shell_parser_loading.py."""
     name = package + "._binding"
     if name in sys.modules:
         return sys.modules[name]
