@@ -46,15 +46,31 @@ def guess_encoding(sample: bytes) -> str:
     return "latin-1"
 
 
+#: Characters a text in UTF-16/32 holds, besides the printable ones: the line and tab controls.
+_UNIT_CONTROLS = frozenset("\t\n\r\f\x1b")
+
+
 def _bomless_utf16(sample: bytes) -> str:
-    even_zeros = sample[0::2].count(0)
-    odd_zeros = sample[1::2].count(0)
-    half = max(1, len(sample) // 2)
-    if odd_zeros > 0.4 * half and even_zeros < 0.05 * half:
-        return "utf-16-le"
-    if even_zeros > 0.4 * half and odd_zeros < 0.05 * half:
-        return "utf-16-be"
-    return ""
+    """UTF-32 or UTF-16 without a BOM, or "" (binary). Each of the four readings that decodes strictly into
+    printable characters (no NUL, no other control, no private-use or unassigned-looking surrogates) is a
+    candidate; the one with the most ASCII characters wins: the zero bytes that sent us here are the high
+    halves of ASCII characters in the right reading, and stray characters U+XX00 in the wrong one."""
+    best, best_ascii = "", 0
+    for name, unit in (("utf-32-le", 4), ("utf-32-be", 4), ("utf-16-le", 2), ("utf-16-be", 2)):
+        cut = len(sample) - len(sample) % unit
+        if unit == 2 and cut >= 2:  # a surrogate pair cut at the sample's end
+            high = sample[cut - 1] if name == "utf-16-le" else sample[cut - 2]
+            cut -= 2 if 0xD8 <= high <= 0xDB else 0
+        try:
+            text = sample[:cut].decode(name)
+        except UnicodeDecodeError:
+            continue
+        if not text or not all(ch.isprintable() or ch in _UNIT_CONTROLS for ch in text):
+            continue
+        ascii_chars = sum(1 for ch in text if ch < "\x80")
+        if ascii_chars > best_ascii:
+            best, best_ascii = name, ascii_chars
+    return best
 
 
 def _looks_cp932(sample: bytes) -> bool:

@@ -6,7 +6,7 @@ import io
 
 from boundread.contract.model import FILE, Details, Outcome, Request, Source
 from boundread.contract.sink import Sink
-from boundread.formats.text import scan, tail
+from boundread.formats.text import charset, scan, tail
 
 KINDS: tuple[str, ...] = ("text",)
 
@@ -14,8 +14,11 @@ SAMPLE_BYTES = 2_000_000  # info reads at most this much (2 MB); above it figure
 CHUNK_CHARS = 64 * 1024
 
 
-def _encoding(src: Source) -> str:
-    return src.sniffed.encoding or "utf-8"
+def _choice(src: Source, req: Request) -> charset.Choice:
+    """The encoding, decided once per file from a bounded sample (formats/text/charset.py). No Request field
+    carries a user's --encoding yet (issue 22): when contract/model.py gains one, it is passed here."""
+    del req
+    return charset.choose(src)
 
 
 def info(src: Source, req: Request) -> Details:
@@ -25,18 +28,23 @@ def info(src: Source, req: Request) -> Details:
     with src.open() as fh:
         sample = fh.read(SAMPLE_BYTES)
     exact = len(sample) >= src.size
-    text = sample.decode(_encoding(src), errors="replace").replace("\r\n", "\n")
+    choice = _choice(src, req)
+    text = _lines_of(sample.decode(choice.encoding, errors="replace"))
     scale = 1.0 if exact else src.size / max(len(sample), 1)
     lines = text.count("\n") + (1 if text and not text.endswith("\n") else 0)
     longest = max(map(len, text.split("\n")))
     fields: dict[str, object] = {
-        "encoding": _encoding(src),
+        "encoding": choice.encoding,
+        "encoding_from": choice.how,
         "lines": round(lines * scale),
         "lines_estimated": not exact,
         "longest_line": longest,
     }
     fields.update(_table_shape(text))
+    if choice.confidence is not None:
+        fields["encoding_confidence"] = round(choice.confidence, 2)
     details = Details(fields=fields, est_chars=round(len(text) * scale), estimated=not exact)
+    details.warnings.extend(choice.warnings())
     if not exact:
         details.warnings.append(f"figures estimated from the first {SAMPLE_BYTES // 1_000_000} MB")
     if longest > 100_000:
@@ -47,6 +55,11 @@ def info(src: Source, req: Request) -> Details:
         details.next.append(("extract", FILE, "--tail", str(window)))
     details.next.append(("extract", FILE, "--grep", "PATTERN", "--context", "2"))
     return details
+
+
+def _lines_of(text: str) -> str:
+    """``text`` with every line end (CRLF, a lone CR, LF) as ``\\n``, as the extract's universal newlines read it."""
+    return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
 
 
 def _window(chars: int, lines: int, req: Request) -> int:
@@ -72,13 +85,20 @@ def _table_shape(text: str) -> dict[str, object]:
 
 
 def extract(src: Source, req: Request, sink: Sink) -> Outcome:
+    choice = _choice(src, req)
+    outcome = _extract(src, req, sink, choice.encoding)
+    outcome.warnings.extend(choice.warnings())
+    return outcome
+
+
+def _extract(src: Source, req: Request, sink: Sink, encoding: str) -> Outcome:
     if req.tail is not None:
-        return tail.tail(src, req, sink, _encoding(src))
-    if sink.filtering and scan.codec(_encoding(src)) is not None:  # --lines / --grep over byte blocks
-        scan.scan(src, sink, _encoding(src))
+        return tail.tail(src, req, sink, encoding)
+    if sink.filtering and scan.codec(encoding) is not None:  # --lines / --grep over byte blocks
+        scan.scan(src, sink, encoding)
         return Outcome(unit="lines", totals={"bytes": src.size})
     with src.open() as raw:
-        reader = io.TextIOWrapper(raw, encoding=_encoding(src), errors="replace", newline=None)
+        reader = io.TextIOWrapper(raw, encoding=encoding, errors="replace", newline=None)
         sink.progress.start(src.size, "bytes")
         while chunk := reader.read(CHUNK_CHARS):
             sink.progress.done = raw.tell()

@@ -7,7 +7,7 @@ the Python work is per match, not per line. A line the byte search flags is deco
 own pattern, so the bytes only ever narrow the search: the output is the generic path's, byte for byte.
 
 Only for encodings where a newline is one ``\\n`` byte that no other character contains and a character decodes
-on its own (UTF-8, ASCII, Latin-1, the cp125x and ISO 8859 code pages); others take the generic path.
+on its own (UTF-8, ASCII, Latin-1, the cp125x, ISO 8859, KOI8 and DOS code pages); others take the generic path.
 """
 
 from __future__ import annotations
@@ -28,7 +28,13 @@ if TYPE_CHECKING:
 BLOCK = 4 << 20  # bytes read at a time (tests shrink it to hit the block edges)
 _BOM = codecs.BOM_UTF8
 _FAST = frozenset({"utf-8", "utf-8-sig", "ascii", *(f"iso8859-{n}" for n in range(1, 17)),
-                   *(f"cp125{n}" for n in range(9))})
+                   *(f"cp125{n}" for n in range(9)), "koi8-r", "koi8-u", "cp866", "cp437", "cp850", "mac-cyrillic",
+                   "mac-greek", "mac-roman"})
+#: Multi-byte code pages whose bytes 0x0A and 0x0D only ever stand for LF and CR (never half of a character), so
+#: a line can be found from the end; their other bytes can, so a literal found as bytes may straddle two
+#: characters and they take the generic path forwards.
+NEWLINE_SAFE = frozenset({"cp932", "shift_jis", "euc_jp", "gbk", "gb18030", "gb2312", "big5", "cp950", "cp949",
+                          "euc_kr"})
 
 
 def codec(encoding: str) -> str | None:

@@ -21,7 +21,7 @@ def tail(src: Source, req: Request, sink: Sink, encoding: str) -> Outcome:
     file. Line numbers would need a count of the whole file, so the summary says "the last N lines"."""
     wanted = req.tail or 0
     outcome = Outcome(unit="lines", totals={"bytes": src.size})
-    backwards = scan.codec(encoding) is not None or codecs.lookup(encoding).name == "cp932"
+    backwards = scan.codec(encoding) is not None or codecs.lookup(encoding).name in scan.NEWLINE_SAFE
     with src.open() as raw:
         if backwards:
             start, total = _tail_start(raw, src.size, wanted)
