@@ -16,7 +16,7 @@ __version__ = "0.1.0"
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from boundread.api import chunk, extract, info, list_zip, pages, sheets
+    from boundread.api import Sheet, chunk, extract, info, list_zip, pages, sheet_list, sheets
     from boundread.chunks.manifest import Chunk, Manifest
     from boundread.contract.model import Entry, ExtractResult, InfoResult, Listing, Request, Span
     from boundread.errors import (
@@ -33,7 +33,8 @@ if TYPE_CHECKING:
     from boundread.limits import Limits
 
 _LAZY = {
-    **dict.fromkeys(("extract", "info", "list_zip", "pages", "sheets", "chunk"), "boundread.api"),
+    **dict.fromkeys(("extract", "info", "list_zip", "pages", "sheets", "sheet_list", "Sheet", "chunk"),
+                    "boundread.api"),
     **dict.fromkeys(("Chunk", "Manifest"), "boundread.chunks.manifest"),
     **dict.fromkeys(("Entry", "ExtractResult", "InfoResult", "Listing", "Request", "Span"), "boundread.contract.model"),
     "Limits": "boundread.limits",
@@ -73,6 +74,7 @@ __all__ = [
     "NotFound",
     "Refused",
     "Request",
+    "Sheet",
     "Span",
     "TimedOut",
     "Unsupported",
@@ -83,5 +85,6 @@ __all__ = [
     "info",
     "list_zip",
     "pages",
+    "sheet_list",
     "sheets",
 ]

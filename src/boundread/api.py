@@ -1,121 +1,220 @@
-"""The Python API: the same work as the CLI, returning typed results instead of printing.
+"""The front door: every read boundread does, as typed calls. The CLI, the MCP server, the guard's redirect
+slices and ``chunks`` call these; so does a Python program.
 
-    from boundread import info, pages, extract
+    from boundread import info, pages, extract, sheet_list
     about = info("report.pdf")                  # InfoResult: kind, fields["pages"], est_tokens, next
     part = pages("report.pdf", "1-5")           # ExtractResult: output file, chars, truncated, next
     hits = extract("server.log", grep="ERROR", context=2, stdout=True).text
+    names = [sheet["name"] for sheet in sheet_list("prices.xlsx")]
+
+Each call takes explicit keyword parameters and returns one type. A read is stated once, by :func:`ask`
+(the Request the handler reads, the engine's line filters, the kinds of file it accepts); its output file's
+name follows from it (:mod:`boundread.core.naming`), so one request lands in one file whichever shell made it.
 """
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
 import shlex
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TypedDict
 
 from boundread.chunks.manifest import Manifest as ChunkManifest
-from boundread.contract import kinds
-from boundread.contract.model import ExtractResult, InfoResult, Listing, Request
-from boundread.core import engine
+from boundread.contract import kinds as families
+from boundread.contract.model import FILE, ExtractResult, InfoResult, Listing, Request, Source
+from boundread.contract.sink import Sink
+from boundread.core import engine as core
+from boundread.core import naming
+from boundread.core.engine import Filters
 from boundread.errors import UsageError
 from boundread.formats.ocr import check_mode
 from boundread.limits import Limits
 from boundread.ranges import parse_span, parse_spans
 
+#: wraps a read, e.g. in a progress display on stderr (the CLI's, when a person watches)
+Watch = Callable[[Sink], contextlib.AbstractContextManager[object]]
+FORMATS = tuple(naming.FORMAT_SUFFIX)
+ENGINES = ("auto", "pdfium", "pdfminer")
+
+
+@dataclass(frozen=True)
+class Ask:
+    """One read, as :func:`ask` states it for every shell: what the handler reads (``request``), the
+    engine's line filters, and the kinds of file it accepts (None: any)."""
+
+    request: Request
+    filters: Filters = dataclasses.field(default_factory=Filters)
+    kinds: tuple[str, ...] | None = None
+
+    def bounded(self, limits: Limits) -> Ask:
+        """The same read under other limits (an MCP call re-reads a selection up to an offset)."""
+        return dataclasses.replace(self, request=dataclasses.replace(self.request, limits=limits))
+
+    def file_name(self, source_name: str, result: ExtractResult, *, offset: int = 0) -> str:
+        """The name of the file that holds this read's text of ``source_name``, once ``result`` said what it
+        holds (the pages the file has); ``offset``: an MCP call's characters skipped into it."""
+        held = core.selection(self.request, self.filters).held(result.totals)
+        return naming.file_name(source_name, dataclasses.replace(held, offset=offset))
+
+
+def ask(*, pages: str | None = None, sheets: tuple[str, ...] = (), rows: str | None = None, fmt: str = "csv",
+        layout: bool = False, engine: str = "auto", lines: str | None = None, tail: int | None = None,
+        grep: str | None = None, ignore_case: bool = False, context: int = 0, member: str | None = None,
+        password: str | None = None, limits: Limits | None = None, ocr: str = "auto", ocr_lang: str = "eng",
+        kinds: tuple[str, ...] | None = None) -> Ask:
+    """A read stated once: ranges parsed, names checked, the Request and the filters built."""
+    request = Request(limits=limits or Limits(), pages=parse_spans(pages) if pages else (), sheets=tuple(sheets),
+                      rows=parse_span(rows, "rows") if rows else None, fmt=check_format(fmt),
+                      layout=layout, engine=check_engine(engine),
+                      password=password, ocr=check_mode(ocr), ocr_lang=ocr_lang, tail=tail)
+    filters = Filters(lines=parse_span(lines) if lines else None, grep=grep, ignore_case=ignore_case,
+                      context=context, member=member)
+    return Ask(request, filters, kinds)
+
+
+def run(path: str | Path, read: Ask, *, output: str | Path | None = None, stdout: bool = False,
+        watch: Watch | None = None) -> ExtractResult:
+    """Do the read ``read``: its text to ``output`` (default: the output folder, under the name of what it
+    holds), or in ``.text`` with ``stdout=True``."""
+    return core.extract(path, read.request, read.filters, output_path=output, to_stdout=stdout, kinds=read.kinds,
+                        watch=watch)
+
 
 def info(path: str | Path, *, password: str | None = None, limits: Limits | None = None) -> InfoResult:
     """What a file is and what is cheap to know about it."""
-    return engine.info(path, Request(limits=limits or Limits(), password=password))
+    return core.info(path, Request(limits=limits or Limits(), password=password))
 
 
-def extract(
-    path: str | Path,
-    *,
-    pages: str | None = None,
-    sheets: tuple[str, ...] = (),
-    lines: str | None = None,
-    tail: int | None = None,
-    grep: str | None = None,
-    ignore_case: bool = False,
-    context: int = 0,
-    member: str | None = None,
-    output: str | Path | None = None,
-    stdout: bool = False,
-    password: str | None = None,
-    limits: Limits | None = None,
-    ocr: str = "auto",
-    ocr_lang: str = "eng",
-    **options: Any,
-) -> ExtractResult:
+def extract(path: str | Path, *, pages: str | None = None, sheets: tuple[str, ...] = (), rows: str | None = None,
+            fmt: str = "csv", layout: bool = False, engine: str = "auto", lines: str | None = None,
+            tail: int | None = None, grep: str | None = None, ignore_case: bool = False, context: int = 0,
+            member: str | None = None, output: str | Path | None = None, stdout: bool = False,
+            password: str | None = None, limits: Limits | None = None, ocr: str = "auto", ocr_lang: str = "eng",
+            watch: Watch | None = None) -> ExtractResult:
     """Bounded text of any supported file. ``stdout=True`` returns it in ``.text`` instead of a file.
     ``ocr``: auto (scanned pages and images, when Tesseract is installed), force or never; ``ocr_lang``: e.g.
     ``"eng+deu"``. ``tail``: only the last N lines of a text file, read from its end (not with lines or grep).
-    ``options``: fmt, layout, engine, rows (as for the CLI)."""
-    rows = options.pop("rows", None)
-    unknown = set(options) - {"fmt", "layout", "engine"}
-    if unknown:
-        raise UsageError(f"unknown options {sorted(unknown)}", "see help(boundread.extract)")
-    req = Request(limits=limits or Limits(), pages=parse_spans(pages) if pages else (), sheets=tuple(sheets),
-                  rows=parse_span(rows, "rows") if rows else None, password=password,
-                  ocr=check_mode(ocr), ocr_lang=ocr_lang, tail=tail, **options)
-    filters = engine.Filters(lines=parse_span(lines) if lines else None, grep=grep, ignore_case=ignore_case,
-                             context=context, member=member)
-    selection = f"pages-{pages}" if pages else "text"
-    return engine.extract(path, req, filters, output_path=output, to_stdout=stdout, selection=selection)
+    ``fmt``: a workbook's rows as csv, tsv or markdown; ``engine``: the PDF text engine."""
+    read = ask(pages=pages, sheets=sheets, rows=rows, fmt=fmt, layout=layout, engine=engine, lines=lines,
+               tail=tail, grep=grep, ignore_case=ignore_case, context=context, member=member, password=password,
+               limits=limits, ocr=ocr, ocr_lang=ocr_lang)
+    return run(path, read, output=output, stdout=stdout, watch=watch)
 
 
-def pages(path: str | Path, ranges: str, **kwargs: Any) -> ExtractResult:
-    """PDF pages or pptx slides, e.g. ``pages("report.pdf", "1-5")``."""
-    return extract(path, pages=ranges, **kwargs)
+def pages(path: str | Path, ranges: str, *, layout: bool = False, engine: str = "auto", ocr: str = "auto",
+          ocr_lang: str = "eng", output: str | Path | None = None, stdout: bool = False,
+          password: str | None = None, limits: Limits | None = None, watch: Watch | None = None) -> ExtractResult:
+    """PDF pages or pptx (odp) slides, e.g. ``pages("report.pdf", "1-5")``; another kind is a UsageError."""
+    read = ask(pages=ranges, layout=layout, engine=engine, ocr=ocr, ocr_lang=ocr_lang, password=password,
+               limits=limits, kinds=families.PAGED)
+    return run(path, read, output=output, stdout=stdout, watch=watch)
 
 
-WORKBOOKS = kinds.WORKBOOKS
-
-
-def sheets(path: str | Path, *names: str, **kwargs: Any) -> ExtractResult | list[dict[str, Any]]:
-    """Without names: the list of sheets and sizes. With names: their rows (csv by default).
-
-    The listing is a reading, as ``boundread sheets F`` is: a workbook that extract cannot read (a bomb,
-    damaged, encrypted, too old) raises the same error (Refused, Corrupt...), and a file that is no workbook
-    raises UsageError. ``password`` and ``limits`` apply to both forms."""
+def sheets(path: str | Path, *names: str, rows: str | None = None, fmt: str = "csv",
+           output: str | Path | None = None, stdout: bool = False, limits: Limits | None = None,
+           watch: Watch | None = None) -> ExtractResult:
+    """The rows of the named sheets (names or 1-based indices) as csv, tsv or markdown:
+    ``sheets("prices.xlsx", "Prices 2026", rows="201-400")``. :func:`sheet_list` lists the sheets."""
     if not names:
-        unknown = set(kwargs) - {"password", "limits"}
-        if unknown:
-            raise UsageError(f"unknown options {sorted(unknown)} without a sheet name",
-                             "name a sheet to read rows, or see help(boundread.sheets)")
-        result = engine.info(path, Request(limits=kwargs.get("limits") or Limits(), password=kwargs.get("password")),
-                             describe=False)
-        if result.kind not in WORKBOOKS:
-            raise UsageError(f"{result.path} is {result.kind}, not a workbook",
-                             f"use `boundread info {shlex.quote(result.path)}` to see what it is")
-        sheet_list: list[dict[str, Any]] = result.fields.get("sheets", [])
-        return sheet_list
-    return extract(path, sheets=names, **kwargs)
+        raise UsageError("no sheet named", "name one, e.g. sheets(path, \"1\"); sheet_list(path) lists them")
+    read = ask(sheets=names, rows=rows, fmt=fmt, limits=limits, kinds=families.WORKBOOKS)
+    return run(path, read, output=output, stdout=stdout, watch=watch)
+
+
+class Sheet(TypedDict):
+    """One sheet as the workbook declares it (what ``boundread sheets F`` lists)."""
+
+    index: int  # 1-based, in workbook order
+    name: str
+    rows: int | None
+    cols: int | None
+    hidden: bool
+    state: str  # visible | hidden | veryHidden
+    type: str  # worksheet | chartsheet | dialogsheet | macrosheet
+    dimension: str | None
+    xml_bytes: int | None
+
+
+def sheet_info(path: str | Path, *, password: str | None = None, limits: Limits | None = None) -> InfoResult:
+    """A workbook described for ``sheets F``: its sheets in ``fields["sheets"]``, its next steps (not this
+    listing itself). The listing is a reading: a workbook extract cannot read (a bomb, damaged, encrypted, too
+    old) raises what extract raises (Refused, Corrupt...), and a file that is no workbook a UsageError."""
+    result = core.info(path, Request(limits=limits or Limits(), password=password), describe=False)
+    if result.kind not in families.WORKBOOKS:
+        raise UsageError(f"{result.path} is {result.kind}, not a workbook", _advice_for(result.kind, result.path))
+    itself = core.command_line(("sheets", FILE), result.path)
+    return dataclasses.replace(result, next=tuple(step for step in result.next if step != itself))
+
+
+def sheet_list(path: str | Path, *, password: str | None = None, limits: Limits | None = None) -> list[Sheet]:
+    """The sheets of a workbook and their sizes, raising as :func:`sheet_info` does."""
+    listed: list[Sheet] = sheet_info(path, password=password, limits=limits).fields.get("sheets", [])
+    return listed
+
+
+@dataclass(frozen=True)
+class Archive:
+    """An archive's listing and the archive as it was opened (its name, kind and size, for the listing's
+    view and its ``next`` page)."""
+
+    source: Source
+    listing: Listing
+
+
+def list_archive(path: str | Path, *, password: str | None = None, limits: Limits | None = None,
+                 entries: str | None = None, match: str | None = None) -> Archive:
+    """An archive's table of contents; nothing is extracted. ``entries``: a page, ``"501-1000"`` (1-based,
+    ``"501-"`` to the end; at most ``limits.max_entries``); ``match``: only names matching this fnmatch pattern
+    (case-sensitive, ``*`` crosses ``/``), ``entries`` counted among them."""
+    req = Request(limits=limits or Limits(), password=password, match=match,
+                  entries=parse_span(entries, "entries") if entries else None)
+    return Archive(*core.list_archive(path, req))
 
 
 def list_zip(path: str | Path, *, password: str | None = None, limits: Limits | None = None,
              entries: str | None = None, match: str | None = None) -> Listing:
-    """An archive's table of contents; nothing is extracted. ``entries``: a page, ``"501-1000"`` (1-based,
-    ``"501-"`` to the end; at most ``limits.max_entries``); ``match``: only names matching this fnmatch pattern
-    (case-sensitive, ``*`` crosses ``/``), ``entries`` counted among them. ``.resume``: the next page's command."""
-    req = Request(limits=limits or Limits(), password=password, match=match,
-                  entries=parse_span(entries, "entries") if entries else None)
-    return engine.list_archive(path, req)[1]
+    """:func:`list_archive`'s listing alone; ``.resume`` is the next page's command."""
+    return list_archive(path, password=password, limits=limits, entries=entries, match=match).listing
 
 
 def chunk(path: str | Path, tokens: int = 20_000, output: str | Path | None = None, *, overlap: int = 0,
-           max_lines: int | None = 2000, max_chunks: int = 200, start: int = 1, model: str | None = None,
-           password: str | None = None, fmt: str = "csv", layout: bool = False,
-           timeout: float | None = 120.0) -> ChunkManifest:
+          max_lines: int | None = 2000, max_chunks: int = 200, start: int = 1, model: str | None = None,
+          password: str | None = None, fmt: str = "csv", layout: bool = False,
+          timeout: float | None = 120.0, watch: Watch | None = None) -> ChunkManifest:
     """The whole document as chunk files of at most ``tokens`` tokens in ``output`` (default
     ``boundread-out/<name>.chunks``), and their manifest: ``chunk("report.pdf", 20_000).chunks[0].span`` ->
     ``'pages 1-4'`` (the CLI's ``boundread chunks``). ``model`` prices reading every chunk once; ``start`` goes
-    on after ``max_chunks``."""
+    on after ``max_chunks``; ``max_lines`` None: no line bound per chunk."""
     from boundread.chunks.manifest import Params
-    from boundread.chunks.plan import chunk as run
+    from boundread.chunks.plan import chunk as run_chunks
 
     if tokens < 50 or overlap < 0 or max_chunks < 1 or start < 1:
         raise UsageError(f"tokens={tokens}, overlap={overlap}, max_chunks={max_chunks}, start={start}",
                          "tokens >= 50, overlap >= 0, max_chunks and start >= 1")
-    params = Params(tokens=tokens, overlap=overlap, max_lines=max_lines, format=fmt, layout=layout)
-    return run(path, params, output, start=start, max_chunks=max_chunks, model=model, password=password,
-               timeout=timeout)
+    params = Params(tokens=tokens, overlap=overlap, max_lines=max_lines, format=check_format(fmt), layout=layout)
+    return run_chunks(path, params, output, start=start, max_chunks=max_chunks, model=model, password=password,
+                      timeout=timeout, watch=watch)
+
+
+def check_format(fmt: str) -> str:
+    """``fmt`` when it is a rows format (csv, tsv, markdown); a UsageError naming them otherwise."""
+    if fmt not in FORMATS:
+        raise UsageError(f"unknown --format {fmt!r}", "use csv, tsv or markdown")
+    return fmt
+
+
+def check_engine(name: str) -> str:
+    """``name`` when it is a PDF text engine (auto, pdfium, pdfminer); a UsageError naming them otherwise."""
+    if name not in ENGINES:
+        raise UsageError(f"unknown --engine {name!r}", "use auto, pdfium or pdfminer")
+    return name
+
+
+def _advice_for(kind: str, path: str) -> str:
+    """What to run on a file that is no workbook: its own command where it has one."""
+    name = shlex.quote(path)
+    return {"pdf": f"use `boundread pages {name} 1-5`", "text": f"use `boundread extract {name} --lines 1-1000`"}.get(
+        kind, f"use `boundread info {name}` to see what it is")

@@ -1,6 +1,7 @@
 """``chunks``: run the format's handler once, as ``extract`` does, and cut its text into chunk files of at most
 ``tokens`` tokens each, with a manifest. The engine's machinery (detection, the handler, the hard time limit,
-damage turned into one clear error) is reused; only the sink differs.
+damage turned into one clear error) is reused; only the sink differs. That is why this module calls the
+engine's pieces and not the front door: the front door (``boundread.api.chunk``) calls it.
 
 A rerun on an unchanged source reuses the manifest; a changed source (or other parameters) is rewritten.
 ``--max-chunks`` stops after that many chunks; ``start`` (``--from``) goes on exactly where a run stopped: the
@@ -25,7 +26,7 @@ from boundread.chunks.split import UNIT, Cut, Piece, Splitter, Unit
 from boundread.contract.model import FILE, Outcome, Request, Source
 from boundread.contract.sink import Sink
 from boundread.contract.source import source_for_bytes
-from boundread.core import engine, fit, output
+from boundread.core import engine, fit, naming, output
 from boundread.errors import BoundreadError, UsageError
 from boundread.limits import CHARS_PER_TOKEN, Deadline, Limits, est_tokens
 from boundread.units import KB, human_bytes
@@ -41,7 +42,7 @@ def whole(timeout: float | None = None) -> Limits:
 
 
 def default_folder(name: str) -> Path:
-    return output.out_dir() / f"{output.slug(Path(name).name, 80)}.chunks"
+    return output.out_dir() / naming.chunks_folder_name(name)
 
 
 @dataclasses.dataclass
@@ -155,8 +156,8 @@ def _read(src: Source, req: Request, sink: ChunkSink, deadline: Deadline, watch:
                 work = lambda: _members(src, req, sink)  # noqa: E731
             else:
                 work = lambda: formats.handler_for(src.kind).extract(src, req, sink)  # noqa: E731
-            outcome: Outcome = engine._guarded(src, deadline, work)
-    except engine._Expired:
+            outcome: Outcome = engine.guarded(src, deadline, work)
+    except engine.Expired:
         sink.expire()
         outcome = Outcome()
     except KeyboardInterrupt:

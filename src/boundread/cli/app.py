@@ -1,4 +1,5 @@
-"""The Typer app. Each command parses its options, calls ONE engine function, hands the result to render.
+"""The Typer app. Each command parses its options, calls ONE front-door function (:mod:`boundread.api`), hands
+the result to render.
 
 Errors cross one boundary (:func:`boundread.cli.boundary.boundary`): a BoundreadError becomes one stderr line (or a JSON
 error in ``--json`` mode) and its documented exit code. Anything else is a bug and shows its traceback.
@@ -7,9 +8,7 @@ error in ``--json`` mode) and its documented exit code. Anything else is a bug a
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import os
-import shlex
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -17,17 +16,13 @@ from typing import Annotated
 
 import typer
 
-from boundread import __version__, render
+from boundread import __version__, api, render
 from boundread.cli.boundary import AtLeast, Command, Group, boundary, offer
-from boundread.contract import kinds
-from boundread.contract.model import FILE, ExtractResult, Request
+from boundread.contract.model import ExtractResult
 from boundread.contract.sink import Sink
-from boundread.core import engine
 from boundread.core.output import Replacing, check_dest
-from boundread.errors import BoundreadError, ExitCode, UsageError
-from boundread.formats.ocr import check_mode
+from boundread.errors import BoundreadError, ExitCode
 from boundread.limits import Limits
-from boundread.ranges import parse_span, parse_spans
 from boundread.units import MB
 
 app = typer.Typer(
@@ -68,9 +63,6 @@ MaxRowsOpt = Annotated[int, typer.Option("--max-rows", metavar="N", click_type=A
 MaxColsOpt = Annotated[int, typer.Option("--max-cols", metavar="N", click_type=AtLeast(1),
                                          help="At most this many columns.")]
 
-_FORMAT_SUFFIX = {"csv": ".csv", "tsv": ".tsv", "markdown": ".md"}
-
-
 def _version(value: bool) -> None:
     if value:
         typer.echo(f"boundread {__version__}")
@@ -83,12 +75,6 @@ def main(
                                           help="Print the version and exit.")] = False,
 ) -> None:
     """Inspect first (info), then extract a bounded slice to a file, then read the slice in parts."""
-
-
-def _request(*, timeout: float, max_chars: int = 100_000, max_lines: int | None = None, **fields: object) -> Request:
-    limits = Limits(max_chars=max_chars, max_lines=max_lines, timeout=timeout,
-                    **{k: v for k, v in fields.items() if k.startswith("max_")})  # type: ignore[arg-type]
-    return Request(limits=limits, **{k: v for k, v in fields.items() if not k.startswith("max_")})  # type: ignore[arg-type]
 
 
 def _watch() -> Callable[[Sink], contextlib.AbstractContextManager[object]] | None:
@@ -125,15 +111,15 @@ def info(
     """What a file is, cheaply, before anyone reads it: kind, size, pages/sheets/entries, tokens, next steps."""
 
     def work() -> int:
-        req = _request(timeout=timeout, password=password)
+        limits = Limits(timeout=timeout)
         if len(files) == 1:
-            result = engine.info(files[0], req)
+            result = api.info(files[0], password=password, limits=limits)
             render.print_json("info", render.as_dict(result)) if as_json else render.print_info(result)
             return 0
         worst, results = 0, []
         for path in files:
             try:
-                results.append(render.as_dict(result := engine.info(path, req)))
+                results.append(render.as_dict(result := api.info(path, password=password, limits=limits)))
                 if not as_json:
                     render.print_info(result)
             except BoundreadError as exc:
@@ -191,19 +177,13 @@ def extract(
     """The text of any supported file, bounded, written to a file; the summary says what was cut and what next."""
 
     def work() -> int:
-        req = _request(timeout=timeout, max_chars=max_chars, max_lines=max_lines, max_matches=max_matches,
-                       max_member_bytes=max_member_mb * MB, max_rows=max_rows, max_cols=max_cols,
-                       pages=parse_spans(pages) if pages else (),
-                       sheets=tuple(sheet or ()), rows=parse_span(rows, "rows") if rows else None,
-                       fmt=_check_format(fmt), layout=layout, engine=_check_engine(engine_name), password=password,
-                       ocr=check_mode(ocr_mode), ocr_lang=ocr_lang, tail=tail)
-        filters = engine.Filters(lines=parse_span(lines) if lines else None, grep=grep, ignore_case=ignore_case,
-                                 context=context, member=member)
-        selection = (f"pages-{engine.pages_text(req.pages)}" if pages else
-                     "sheet-" + "-".join(sheet) if sheet else "text")
+        limits = Limits(max_chars=max_chars, max_lines=max_lines, max_matches=max_matches,
+                        max_member_bytes=max_member_mb * MB, max_rows=max_rows, max_cols=max_cols, timeout=timeout)
         replacing = _check_output(output, stdout)
-        result = engine.extract(file, req, filters, output_path=output, to_stdout=stdout, selection=selection,
-                                watch=_watch())
+        result = api.extract(file, pages=pages, sheets=tuple(sheet or ()), rows=rows, fmt=fmt, layout=layout,
+                             engine=engine_name, lines=lines, tail=tail, grep=grep, ignore_case=ignore_case,
+                             context=context, member=member, output=output, stdout=stdout, password=password,
+                             limits=limits, ocr=ocr_mode, ocr_lang=ocr_lang, watch=_watch())
         return _emit_extract(result, "extract", as_json, replacing)
 
     boundary(as_json, work)
@@ -228,13 +208,10 @@ def pages(
     """PDF pages or pptx slides, each after a `--- page N / TOTAL ---` marker line."""
 
     def work() -> int:
-        req = _request(timeout=timeout, max_chars=max_chars, pages=parse_spans(page_range), layout=layout,
-                       engine=_check_engine(engine_name), password=password,
-                       ocr=check_mode(ocr_mode), ocr_lang=ocr_lang)
-        selection = f"pages-{engine.pages_text(req.pages)}" + ("-layout" if layout else "")
         replacing = _check_output(output, stdout)
-        result = engine.extract(file, req, output_path=output, to_stdout=stdout, selection=selection,
-                                kinds=kinds.PAGED, watch=_watch())
+        result = api.pages(file, page_range, layout=layout, engine=engine_name, ocr=ocr_mode, ocr_lang=ocr_lang,
+                           output=output, stdout=stdout, password=password,
+                           limits=Limits(max_chars=max_chars, timeout=timeout), watch=_watch())
         return _emit_extract(result, "pages", as_json, replacing)
 
     boundary(as_json, work)
@@ -260,15 +237,10 @@ def sheets(
     """Without a sheet: the sheets and their sizes. With sheets: their rows as csv, tsv or markdown."""
 
     def work() -> int:
-        req = _request(timeout=timeout, max_chars=max_chars, max_rows=max_rows, max_cols=max_cols,
-                       sheets=tuple(names or ()), rows=parse_span(rows, "rows") if rows else None,
-                       fmt=_check_format(fmt))
+        limits = Limits(max_chars=max_chars, max_rows=max_rows, max_cols=max_cols, timeout=timeout)
+        api.check_format(fmt)
         if not names:  # the listing is a reading: a workbook extract cannot read fails here as it does there
-            result = engine.info(file, req, describe=False)
-            if result.kind not in kinds.WORKBOOKS:
-                raise UsageError(f"{file} is {result.kind}, not a workbook", _advice_for(result.kind, result.path))
-            itself = engine.command_line(("sheets", FILE), result.path)
-            result = dataclasses.replace(result, next=tuple(step for step in result.next if step != itself))
+            result = api.sheet_info(file, limits=limits)
             if as_json:
                 render.print_json("sheets", {"path": result.path, "kind": result.kind,
                                              "sheets": result.fields.get("sheets", []), "next": list(result.next),
@@ -276,10 +248,9 @@ def sheets(
             else:
                 render.print_info(result)
             return 0
-        selection = "sheet-" + "-".join(names) + (f"-rows-{rows}" if rows else "")
         replacing = _check_output(output, stdout)
-        result_x = engine.extract(file, req, output_path=output, to_stdout=stdout, selection=selection,
-                                  suffix=_FORMAT_SUFFIX[fmt], kinds=kinds.WORKBOOKS, watch=_watch())
+        result_x = api.sheets(file, *names, rows=rows, fmt=fmt, output=output, stdout=stdout, limits=limits,
+                              watch=_watch())
         return _emit_extract(result_x, "sheets", as_json, replacing)
 
     boundary(as_json, work)
@@ -306,9 +277,9 @@ def list_zip(
     """Every entry of an archive with sizes, ratios and warnings (zip slip, bombs, nesting). Extracts nothing."""
 
     def work() -> int:
-        src, listing = engine.list_archive(archive, _request(
-            timeout=timeout, max_entries=max_entries, password=password, match=match,
-            entries=parse_span(entries, "entries") if entries else None))
+        listed = api.list_archive(archive, password=password, limits=Limits(max_entries=max_entries, timeout=timeout),
+                                  entries=entries, match=match)
+        src, listing = listed.source, listed.listing
         if as_json:
             render.print_json("list-zip", render.listing_dict(src, listing))
         else:
@@ -329,8 +300,8 @@ def demo(
 
     def work() -> int:
         samples = write_samples(folder)
-        about = engine.info(samples["report.pdf"])
-        result = engine.extract(samples["report.pdf"], Request(pages=parse_spans("1-2")), selection="pages-1-2")
+        about = api.info(samples["report.pdf"])
+        result = api.pages(samples["report.pdf"], "1-2")
         if as_json:
             render.print_json("demo", {"samples": [str(p) for p in samples.values()],
                                        "info": render.as_dict(about), "pages": render.as_dict(result)})
@@ -343,24 +314,6 @@ def demo(
         return 0
 
     boundary(as_json, work)
-
-
-def _check_format(fmt: str) -> str:
-    if fmt not in _FORMAT_SUFFIX:
-        raise UsageError(f"unknown --format {fmt!r}", "use csv, tsv or markdown")
-    return fmt
-
-
-def _check_engine(name: str) -> str:
-    if name not in ("auto", "pdfium", "pdfminer"):
-        raise UsageError(f"unknown --engine {name!r}", "use auto, pdfium or pdfminer")
-    return name
-
-
-def _advice_for(kind: str, path: str) -> str:
-    name = shlex.quote(path)
-    return {"pdf": f"use `boundread pages {name} 1-5`", "text": f"use `boundread extract {name} --lines 1-1000`"}.get(
-        kind, f"use `boundread info {name}` to see what it is")
 
 
 def _mount_optional() -> None:

@@ -53,20 +53,16 @@ def chunks(
     headings, paragraphs or lines, and a manifest (spans, tokens, hashes, the cost with --model) for map-reduce."""
 
     def work() -> int:
-        from boundread import render
-        from boundread.chunks.manifest import Params
-        from boundread.chunks.plan import chunk
+        from boundread import api, render
 
-        if fmt not in ("csv", "tsv", "markdown"):
-            raise UsageError(f"unknown --format {fmt!r}", "use csv, tsv or markdown")
+        api.check_format(fmt)
         watch = render.progress if sys.stderr.isatty() and not os.environ.get("NO_PROGRESS") else None
         if max_lines and overlap * 2 > max_lines:
             raise UsageError(f"--overlap {overlap} is more than half of --max-lines {max_lines}",
                              f"pass --overlap {max_lines // 2} or less")
-        params = Params(tokens=tokens, overlap=overlap, max_lines=max_lines or None, format=fmt, layout=layout)
-        result = chunk(file, params, output,
-                       start=start, max_chunks=max_chunks, model=model, password=password, timeout=timeout,
-                       watch=watch)
+        result = api.chunk(file, tokens, output, overlap=overlap, max_lines=max_lines or None, max_chunks=max_chunks,
+                           start=start, model=model, password=password, fmt=fmt, layout=layout, timeout=timeout,
+                           watch=watch)
         if as_json:
             render.print_json("chunks", result.as_dict())
         else:

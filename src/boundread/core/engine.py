@@ -36,8 +36,9 @@ from boundread.contract.model import (
 )
 from boundread.contract.sink import Sink
 from boundread.contract.source import source_for_bytes, source_for_path
-from boundread.core import fit, output
+from boundread.core import fit, naming, output
 from boundread.core.detect import detect
+from boundread.core.naming import Selection
 from boundread.errors import BoundreadError, Corrupt, Encrypted, Refused, Unsupported, UsageError
 from boundread.limits import Deadline, est_tokens
 from boundread.ranges import OPEN_END, span_text
@@ -48,7 +49,7 @@ T = TypeVar("T")
 _DAMAGE = (zipfile.BadZipFile, zlib.error, EOFError, struct.error, ParseError, UnicodeDecodeError)
 
 
-class _Expired(BaseException):
+class Expired(BaseException):
     """Raised by the alarm; a BaseException so that libraries' ``except Exception`` cannot eat it."""
 
 
@@ -79,14 +80,14 @@ def info(path: str | Path, req: Request | None = None, *, describe: bool = True)
     deadline = Deadline(req.limits.timeout)
     problem: dict[str, object] | None = None
     try:
-        details: Details = _guarded(src, deadline, lambda: handler.info(src, req))
+        details: Details = guarded(src, deadline, lambda: handler.info(src, req))
     except (Encrypted, Corrupt, Refused, Unsupported) as exc:
         if not describe:
             raise
         # info describes; "it is damaged / encrypted / a bomb" is a description, not a failure
         problem = {"code": exc.code, "exit_code": int(exc.exit_code), "message": str(exc)}
         details = Details(fields={"problem": exc.code}, encrypted=isinstance(exc, Encrypted), warnings=[str(exc)])
-    except _Expired:
+    except Expired:
         details = Details(warnings=[f"info stopped after {deadline.seconds:g} s (timeout)"])
     chars = details.est_chars
     return InfoResult(
@@ -113,14 +114,12 @@ def extract(
     *,
     output_path: str | Path | None = None,
     to_stdout: bool = False,
-    selection: str = "text",
-    suffix: str = ".txt",
     kinds: tuple[str, ...] | None = None,
     watch: Callable[[Sink], contextlib.AbstractContextManager[object]] | None = None,
 ) -> ExtractResult:
-    """Extract bounded text. It goes to ``output_path`` (or the default file), or is returned
-    in ``.text`` when ``to_stdout`` is set. ``kinds`` restricts the kinds accepted (``pages``
-    takes PDF and PowerPoint only). ``watch`` wraps the work, e.g. in a progress display."""
+    """Extract bounded text. It goes to ``output_path`` (or the default file, named by :mod:`naming` for
+    what it holds), or is returned in ``.text`` when ``to_stdout`` is set. ``kinds`` restricts the kinds
+    accepted (``pages`` takes PDF and PowerPoint only). ``watch`` wraps the work, e.g. in a progress display."""
     req = req or Request()
     filters = filters or Filters()
     src = open_source(path)
@@ -132,14 +131,14 @@ def extract(
     if filters.member is not None:
         from boundread.formats.archives import handler as archives
 
-        data = _guarded(src, deadline, lambda: archives.read_member(src, filters.member or "", req))
+        data = guarded(src, deadline, lambda: archives.read_member(src, filters.member or "", req))
         target = source_for_bytes(f"{src.name}:{filters.member}", data)
     if kinds is not None and target.kind not in kinds:
         raise UsageError(f"{target.name} is {target.kind}, not {' or '.join(kinds)}",
                          f"use `boundread info {shlex.quote(target.name)}` to see what to run")
     try:
         return _extract(src, target, req, filters, deadline, warnings, output_path=output_path,
-                        to_stdout=to_stdout, selection=selection, suffix=suffix, watch=watch)
+                        to_stdout=to_stdout, watch=watch)
     except BoundreadError as exc:
         if target is src or "`boundread info`" not in exc.fix:
             raise
@@ -157,8 +156,6 @@ def _extract(
     *,
     output_path: str | Path | None,
     to_stdout: bool,
-    selection: str,
-    suffix: str,
     watch: Callable[[Sink], contextlib.AbstractContextManager[object]] | None,
 ) -> ExtractResult:
     _check_tail(req, filters)
@@ -168,8 +165,8 @@ def _extract(
     sink = Sink(req.limits, deadline, window=filters.lines, grep=pattern, context=filters.context)
     try:
         with watch(sink) if watch else contextlib.nullcontext():
-            outcome: Outcome = _guarded(target, deadline, lambda: handler.extract(target, req, sink))
-    except _Expired:
+            outcome: Outcome = guarded(target, deadline, lambda: handler.extract(target, req, sink))
+    except Expired:
         sink.expire()
         outcome = Outcome()
     except KeyboardInterrupt:  # Ctrl-C: keep what was read, marked truncated ("interrupted"), as a timeout does
@@ -180,11 +177,9 @@ def _extract(
     written: Path | None = None
     if req.tail is not None and not outcome.done:  # stopped by the alarm or Ctrl-C before the tail said what it read
         outcome.done = f"the last {req.tail:,} lines, cut short"
-    if not to_stdout:
-        if req.tail is not None and selection == "text":
-            selection = f"tail-{req.tail}"
-        selection = clamped_selection(selection, req, outcome)
-        dest = Path(output_path) if output_path else _default_dest(src.name, selection, filters, suffix)
+    if not to_stdout:  # named now that the read said what it holds (the pages the file has)
+        held = selection(req, filters).held(outcome.totals)
+        dest = Path(output_path) if output_path else naming.default_path(src.name, held)
         written = output.write_atomic(dest, text, never=src.path)
     steps = _continuations(outcome, sink, filters, src, target, req)
     return ExtractResult(
@@ -214,7 +209,7 @@ def list_archive(path: str | Path, req: Request | None = None) -> tuple[Source, 
     req = req or Request()
     src = open_source(path)
     deadline = Deadline(req.limits.timeout)
-    return src, _guarded(src, deadline, lambda: archives.listing(src, req))
+    return src, guarded(src, deadline, lambda: archives.listing(src, req))
 
 
 def command_line(suggestion: Suggestion, name: str) -> str:
@@ -225,7 +220,7 @@ def command_line(suggestion: Suggestion, name: str) -> str:
     return "boundread " + " ".join(shlex.quote(word) for word in words)
 
 
-def _guarded(src: Source, deadline: Deadline, work: Callable[[], T]) -> T:
+def guarded(src: Source, deadline: Deadline, work: Callable[[], T]) -> T:
     """Run handler code under the hard time limit, turning damage into one clear error."""
     try:
         with _alarm(deadline):
@@ -248,7 +243,7 @@ def _alarm(deadline: Deadline) -> Iterator[None]:
         return
 
     def expire(signum: int, frame: object) -> None:
-        raise _Expired
+        raise Expired
 
     previous = signal.signal(signal.SIGALRM, expire)
     signal.setitimer(signal.ITIMER_REAL, remaining + 0.25)
@@ -275,30 +270,10 @@ def _mislabel(src: Source) -> str | None:
     return f"named like a {hint} file but it is {src.kind} (judged by its content)"
 
 
-def pages_text(spans: tuple[Span, ...] | list[Span]) -> str:
-    """``(Span(1, 5), Span(8, 8))`` -> ``1-5,8``: how a page selection reads in an output file's name."""
-    return ",".join(str(span) for span in spans)
-
-
-def clamped_selection(selection: str, req: Request, outcome: Outcome) -> str:
-    """``pages-10-99`` on a 12-page file names what was read: ``pages-10-12`` (the handler warns it clamped)."""
-    total = outcome.totals.get("pages", outcome.totals.get("slides"))
-    if not req.pages or not isinstance(total, int) or total < 1:
-        return selection
-    read = [Span(span.first, min(span.last, total)) for span in req.pages if span.first <= total]
-    asked, got = pages_text(req.pages), pages_text(read)
-    return selection.replace(f"pages-{asked}", f"pages-{got}", 1) if read and got != asked else selection
-
-
-def _default_dest(name: str, selection: str, filters: Filters, suffix: str) -> Path:
-    parts = [f"member-{output.member_slug(filters.member)}"] if filters.member else []
-    if selection != "text" or not (filters.lines or filters.grep):
-        parts.append(selection)
-    if filters.grep is not None:
-        parts.append(f"grep-{output.slug(filters.grep, 30)}")
-    if filters.lines is not None:
-        parts.append(f"lines-{span_text(filters.lines)}")
-    return output.default_output(name, ".".join(parts), suffix)
+def selection(req: Request, filters: Filters) -> Selection:
+    """What a read selects, as its output file's name says it (:mod:`boundread.core.naming`)."""
+    return Selection(pages=req.pages, layout=req.layout, sheets=req.sheets, rows=req.rows, fmt=req.fmt,
+                     tail=req.tail, grep=filters.grep, lines=filters.lines, member=filters.member)
 
 
 def _check_tail(req: Request, filters: Filters) -> None:

@@ -1,8 +1,9 @@
 """Where extracted text goes: a predictable file name, written atomically, never over the input.
 
 Default folder: ``$BOUNDREAD_OUT_DIR``, else ``./boundread-out`` (created with a ``.gitignore`` of
-``*`` so it never pollutes a repository). Name: ``<input name>.<selection>.txt``, e.g.
-``report.pdf.pages-1-5.txt`` — the same request always lands in the same place.
+``*`` so it never pollutes a repository). The name is :mod:`boundread.core.naming`'s, built from the
+pieces here (``slug``, ``member_slug``): ``report.pdf.pages-1-5.txt`` - the same request always lands in
+the same place.
 """
 
 from __future__ import annotations
@@ -64,11 +65,6 @@ def member_slug(name: str, limit: int = MEMBER_BYTES) -> str:
         return readable
     digest = hashlib.blake2s(nfc.encode("utf-8", "surrogatepass"), digest_size=4).hexdigest()
     return f"{slug(name, limit - 9)}-{digest}"
-
-
-def default_output(source_name: str, selection: str, suffix: str = ".txt") -> Path:
-    base = slug(Path(source_name).name, BASE_BYTES)
-    return out_dir() / f"{base}.{slug(selection, SELECTION_BYTES)}{suffix}"
 
 
 def _umask() -> int:

@@ -66,9 +66,9 @@ def first_part(absolute: str, given: str, cwd: str, rule: str, kind: str,
     context = f"boundread redirect: {shown} ({about}) was not read whole; this Read got {holds}{said}"
     from pathlib import Path
 
-    from boundread.core import output
+    from boundread.core import naming, output
 
-    name = f"{output.slug(os.path.basename(real), 80)}.{_digest(real + chr(0) + shown)}.first-part.txt"
+    name = naming.first_part_name(real, _digest(real + chr(0) + shown))
     written = output.write_atomic(Path(out) / name, header + text, never=Path(real), out_folder=True)
     index[key] = {"file": written.name, "context": context}
     _save_index(out, index)
@@ -153,9 +153,8 @@ def listing(real: str) -> tuple[str, int, int] | None:
     import io
     import time
 
-    from boundread import render
-    from boundread.contract.model import Listing, Request, Source
-    from boundread.core import engine
+    from boundread import api, render
+    from boundread.contract.model import Listing, Source
     from boundread.errors import BoundreadError
     from boundread.limits import Limits
 
@@ -168,7 +167,8 @@ def listing(real: str) -> tuple[str, int, int] | None:
     started = time.monotonic()
     room = SLICE_CHARS - _HEADER_ROOM
     try:
-        src, listing = engine.list_archive(real, Request(limits=Limits(max_entries=_MOST_ENTRIES, timeout=DEADLINE)))
+        listed = api.list_archive(real, limits=Limits(max_entries=_MOST_ENTRIES, timeout=DEADLINE))
+        src, listing = listed.source, listed.listing
         # a first guess without rich (a table of 1,000 rows takes it most of a second): the columns but the
         # name take about _ROW characters, and a name wider than the page folds onto lines padded as wide
         used, count = _ROW * 4 + sum(len(warning) + 14 for warning in listing.warnings), 0
@@ -183,7 +183,8 @@ def listing(real: str) -> tuple[str, int, int] | None:
                 left = DEADLINE - (time.monotonic() - started)
                 if left <= 0:
                     return None
-                src, shown = engine.list_archive(real, Request(limits=Limits(max_entries=count, timeout=left)))
+                again = api.list_archive(real, limits=Limits(max_entries=count, timeout=left))
+                src, shown = again.source, again.listing
             else:
                 shown = listing
             text = printed(src, shown)

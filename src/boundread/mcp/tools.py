@@ -1,4 +1,6 @@
-"""The work behind each MCP tool, on boundread's engine: blocking, so the server runs it in a worker thread.
+"""The work behind each MCP tool, through boundread's front door (:mod:`boundread.api`): blocking, so the server
+runs it in a worker thread. A slice is read to memory and saved later under the name the CLI gives the same
+read (:meth:`boundread.api.Ask.file_name`), in the server's output folder.
 
 Each function takes the :class:`Target` (the real path, inside the roots, and the name the agent used) and
 returns a :class:`Reply`: the text the model reads, the JSON envelope (schema 1, as ``--json`` prints it)
@@ -15,17 +17,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from boundread import render
+from boundread import api, render
 from boundread.contract import kinds
-from boundread.contract.model import FILE, ExtractResult, Listing, Request
-from boundread.core import engine, output
+from boundread.contract.model import ExtractResult, Listing, Request
+from boundread.core import naming, output
 from boundread.errors import BoundreadError, NotFound, UsageError
 from boundread.limits import Limits, est_tokens
 from boundread.mcp import calls, text
-from boundread.ranges import parse_span, parse_spans
+from boundread.ranges import parse_span
 from boundread.render.listing import listing_next
 
-WORKBOOKS = kinds.WORKBOOKS
 # characters into one selection an ``offset`` may reach; an offset call re-reads the selection up to
 # offset + max_chars, so one call holds at most twice the larger of this and the server's cap
 OFFSET_REACH = 100_000
@@ -101,7 +102,7 @@ def failed(exc: BoundreadError, target: Target | None, path: str) -> Reply:
 
 
 def info(config: Config, target: Target, password: str | None = None) -> Reply:
-    result = engine.info(target.real, Request(limits=limits(config), password=password))
+    result = api.info(target.real, password=password, limits=limits(config))
     result = dataclasses.replace(result, path=target.shown)
     data = {**render.as_dict(result), "resolved": str(target.real), "next_calls": _calls(result.next, target)}
     return Reply(text.info_text(result, target.shown, str(target.real)), envelope("info", data))
@@ -109,13 +110,10 @@ def info(config: Config, target: Target, password: str | None = None) -> Reply:
 
 def pages(config: Config, target: Target, page_range: str, *, layout: bool = False, password: str | None = None,
           max_chars: int | None = None, offset: int = 0) -> Reply:
-    spans = parse_spans(page_range)
-    selection = f"pages-{page_range}" + ("-layout" if layout else "")
-    read = _read(config, max_chars, offset, lambda lim: engine.extract(
-        target.real, Request(limits=lim, pages=spans, layout=layout, password=password), to_stdout=True,
-        selection=selection, kinds=kinds.PAGED))
+    ask = api.ask(pages=page_range, layout=layout, password=password, kinds=kinds.PAGED)
+    read = _read(config, max_chars, offset, ask, target)
     call = {"path": target.shown, "range": page_range, "layout": layout or None}
-    return _slice("pages", read, target, [selection], call=call)
+    return _slice("pages", read, target, call=call)
 
 
 def sheets(config: Config, target: Target, sheet: str | None = None, rows: str | None = None, *,
@@ -124,32 +122,28 @@ def sheets(config: Config, target: Target, sheet: str | None = None, rows: str |
         if rows is not None:
             raise UsageError("rows needs a sheet", f"pass sheet= too, e.g. sheets(path={target.shown!r}, sheet=\"1\","
                                                    f" rows={rows!r})")
-        result = engine.info(target.real, Request(limits=limits(config)), describe=False)
-        if result.kind not in WORKBOOKS:
-            raise UsageError(f"{target.shown} is {result.kind}, not a workbook",
-                             f"use `boundread info {target.real}` to see what it is")
-        itself = engine.command_line(("sheets", FILE), result.path)
-        steps = tuple(step for step in result.next if step != itself)
+        result = api.sheet_info(target.real, limits=limits(config))
+        steps = tuple(result.next)
         data = {"path": target.shown, "kind": result.kind, "sheets": result.fields.get("sheets", []),
                 "next": list(steps), "warnings": list(result.warnings), "next_calls": _calls(steps, target)}
         lines = [f"{target.shown}: {result.kind} workbook", *text.sheet_lines(data["sheets"])]
         lines += [f"warning: {w}" for w in result.warnings]
         lines += text.next_lines(steps, str(target.real), target.shown, more=False)
         return Reply("\n".join(lines), envelope("sheets", data))
-    span = parse_span(rows, "rows") if rows else None
-    selection = f"sheet-{sheet}" + (f"-rows-{rows}" if rows else "")
-    read = _read(config, max_chars, offset, lambda lim: engine.extract(
-        target.real, Request(limits=lim, sheets=(sheet,), rows=span), to_stdout=True, selection=selection,
-        kinds=WORKBOOKS), max_rows=max_rows)
+    ask = api.ask(sheets=(sheet,), rows=rows, kinds=kinds.WORKBOOKS)
+    read = _read(config, max_chars, offset, ask, target, max_rows=max_rows)
     call = {"path": target.shown, "sheet": sheet, "rows": rows, "max_rows": max_rows if max_rows != 200 else None}
-    return _slice("sheets", read, target, [selection], suffix=".csv", call=call)
+    return _slice("sheets", read, target, call=call)
 
 
 def list_zip(config: Config, target: Target, *, max_entries: int = 500, password: str | None = None,
              entries: str | None = None, match: str | None = None) -> Reply:
-    span = parse_span(entries, "entries") if entries else None
-    req = Request(limits=limits(config, max_entries=max_entries), password=password, entries=span, match=match)
-    src, listing = engine.list_archive(target.real, req)
+    listed = api.list_archive(target.real, password=password, limits=limits(config, max_entries=max_entries),
+                              entries=entries, match=match)
+    src, listing = listed.source, listed.listing
+    # the page the call asked for, as the listing's own next page is worked out from it (a cut body's next page)
+    req = Request(limits=limits(config, max_entries=max_entries), entries=parse_span(entries, "entries") if entries
+                  else None, match=match)
     lines = text.listing_lines(target.shown, listing)
     body, cut = _bounded("\n".join(lines) + "\n", config.max_chars)
     listing, unshown = _cut_listing(listing, lines, len(body), req) if cut else (listing, None)
@@ -158,7 +152,7 @@ def list_zip(config: Config, target: Target, *, max_entries: int = 500, password
     steps += [calls.render("extract", {"path": target.shown, "member": first})] if first else []
 
     def finish() -> Reply:
-        saved, warning = _save(target, body, output.default_output(target.shown, "list").name)
+        saved, warning = _save(target, body, naming.listing_name(target.shown))
         tail = [f"saved: {saved}" if saved else f"saved: nowhere ({warning})"]
         tail += ["cut: the listing is longer than max_chars" + (f"; {unshown}" if unshown else "")] if cut else []
         tail += [f"next: {step}" for step in steps] or ["next: none - the archive has no member to read"]
@@ -175,20 +169,12 @@ def extract(config: Config, target: Target, *, pages: str | None = None, lines: 
             password: str | None = None, offset: int = 0) -> Reply:
     if context < 0:
         raise UsageError(f"context={context}", "pass 0 or more lines of context")
-    spans, span = parse_spans(pages) if pages else (), parse_span(rows, "rows") if rows else None
-    filters = engine.Filters(lines=parse_span(lines) if lines else None, grep=grep, ignore_case=ignore_case,
-                             context=context, member=member)
-    read = _read(config, max_chars, offset, lambda lim: engine.extract(
-        target.real, Request(limits=lim, pages=spans, sheets=(sheet,) if sheet else (), rows=span,
-                             password=password), filters, to_stdout=True,
-        selection=f"pages-{pages}" if pages else f"sheet-{sheet}" if sheet else "text"))
-    parts = [f"member-{output.member_slug(member)}"] if member else []
-    parts += [f"pages-{pages}"] if pages else [f"sheet-{sheet}"] if sheet else []
-    parts += [f"grep-{output.slug(grep, 30)}"] if grep is not None else []
-    parts += [f"lines-{lines}"] if lines else []
+    ask = api.ask(pages=pages, sheets=(sheet,) if sheet else (), rows=rows, lines=lines, grep=grep,
+                  ignore_case=ignore_case, context=context, member=member, password=password)
+    read = _read(config, max_chars, offset, ask, target)
     call = {"path": target.shown, "member": member, "pages": pages, "sheet": sheet, "rows": rows, "lines": lines,
             "grep": grep, "ignore_case": ignore_case or None, "context": context or None}
-    return _slice("extract", read, target, parts or ["text"], call=call)
+    return _slice("extract", read, target, call=call)
 
 
 @dataclass(frozen=True)
@@ -200,12 +186,13 @@ class Read:
     offset: int
     chars: int  # this call's cap
     reach: int  # how far into the selection an offset may go
+    name: str  # of the file the slice is saved to: the CLI's for the same read, ``from-N`` after an offset
 
 
-def _read(config: Config, max_chars: int | None, offset: int, run: Callable[[Limits], ExtractResult],
-          **fields: Any) -> Read:
-    """Run the engine for this call: from the start of the selection, or re-read up to ``offset + chars``
-    characters and keep what follows the offset (the selection's text is the same on every run)."""
+def _read(config: Config, max_chars: int | None, offset: int, ask: api.Ask, target: Target, **fields: Any) -> Read:
+    """Read ``ask`` for this call, to memory: from the start of the selection, or re-read up to ``offset + chars``
+    characters and keep what follows the offset (the selection's text is the same on every run). ``fields``:
+    the call's own limits (max_rows)."""
     bounds = limits(config, max_chars, **fields)
     chars, reach = bounds.max_chars, max(OFFSET_REACH, config.max_chars)
     if offset < 0:
@@ -214,15 +201,16 @@ def _read(config: Config, max_chars: int | None, offset: int, run: Callable[[Lim
         raise UsageError(f"offset={offset:,} is past the {reach:,} characters an offset reaches",
                          "narrow the selection (one page, lines=\"A-B\", rows=\"A-B\") and read it from its start")
     if not offset:
-        result = run(bounds)
-        return Read(result, result.text or "", 0, chars, reach)
-    result = run(dataclasses.replace(bounds, max_chars=offset + chars))
+        result = api.run(target.real, ask.bounded(bounds), stdout=True)
+        return Read(result, result.text or "", 0, chars, reach, ask.file_name(target.shown, result))
+    result = api.run(target.real, ask.bounded(dataclasses.replace(bounds, max_chars=offset + chars)), stdout=True)
+    name = ask.file_name(target.shown, result, offset=offset)
     body = (result.text or "")[offset:]
     inner = f"max_chars {offset + chars:,} reached"
     result = dataclasses.replace(
         result, chars=len(body), est_tokens=est_tokens(len(body)), lines=body.count("\n"),
         truncated_reasons=tuple(f"max_chars {chars:,} reached" if r == inner else r for r in result.truncated_reasons))
-    return Read(result, body, offset, chars, reach)
+    return Read(result, body, offset, chars, reach, name)
 
 
 def _next(read: Read, target: Target, call: dict[str, Any], tool: str) -> tuple[list[str], list[str]]:
@@ -246,17 +234,14 @@ def _next(read: Read, target: Target, call: dict[str, Any], tool: str) -> tuple[
                               "read on"]
 
 
-def _slice(command: str, read: Read, target: Target, parts: list[str], suffix: str = ".txt", *,
-           call: dict[str, Any]) -> Reply:
+def _slice(command: str, read: Read, target: Target, *, call: dict[str, Any]) -> Reply:
     """The slice's reply. Its next calls, like the CLI's, leave max_chars out: a page cut short by a small
     max_chars continues with the same range, which the default cap reads whole; when the server's own cap is
     below one page (row, line), the next call goes on from an ``offset`` instead. The slice is saved when the
     reply is settled (:func:`settle`), not in the worker."""
     result, body = read.result, read.body
     steps, notes = _next(read, target, call, command)
-    if read.offset:
-        parts = [*parts, f"from-{read.offset}"]
-    name = output.default_output(target.shown, ".".join(parts), suffix).name
+    name = read.name
 
     def finish() -> Reply:
         saved, warning = _save(target, body, name)
@@ -323,15 +308,12 @@ def chunks(config: Config, target: Target, tokens: int = 20_000, *, overlap: int
            start: int = 1, model: str | None = None, password: str | None = None) -> Reply:
     """The whole file as chunk files in the output folder, and the plan: one line per chunk (its file, span and
     tokens), the total and, with ``model``, the cost of reading every chunk once; the call that goes on."""
-    from boundread.chunks.manifest import Params
-    from boundread.chunks.plan import chunk
-
     if tokens < 50 or overlap < 0 or max_chunks < 1 or start < 1:
         raise UsageError(f"tokens={tokens}, overlap={overlap}, max_chunks={max_chunks}, start={start}",
                          "pass tokens >= 50, overlap >= 0, max_chunks and start >= 1")
-    folder = target.out_dir / f"{output.slug(Path(target.shown).name, 80)}.chunks"
-    result = chunk(target.real, Params(tokens=tokens, overlap=overlap), folder, start=start, max_chunks=max_chunks,
-                   model=model, password=password, timeout=engine_timeout(config))
+    folder = target.out_dir / naming.chunks_folder_name(target.shown)
+    result = api.chunk(target.real, tokens, folder, overlap=overlap, max_chunks=max_chunks, start=start, model=model,
+                       password=password, timeout=engine_timeout(config))
     totals = result.totals()
     lines = [f"{target.shown}: {result.kind}, {totals['chunks']} chunks of at most ~{tokens:,} tokens, "
              f"~{totals['est_tokens']:,} tokens in all ({result.status}; manifest {result.path})"]

@@ -1,0 +1,113 @@
+"""The name of an output file, derived once from what the read selected, so it says what the file holds.
+
+Every shell names its files here - the CLI's ``extract``, ``pages`` and ``sheets``, the Python API, the MCP
+tools, the chunker's folder and the guard's redirect slices - so one request lands in one file whichever way
+it was asked: ``extract w.xlsx --sheet S --format markdown``, ``sheets w.xlsx S --format markdown`` and
+``boundread.extract("w.xlsx", sheets=("S",), fmt="markdown")`` all write ``w.xlsx.sheet-S.md``.
+
+Name: ``<input name>.<parts>.<suffix>``, the parts in this order, each only when the read asked for it:
+``member-M``, ``pages-P[-layout]`` (the pages the file has: ``pages 1-300`` of a 57-page PDF is
+``pages-1-57``), ``layout`` (no pages named), ``sheet-A-B[-rows-R]`` or ``rows-R``, ``tail-N``,
+``grep-G``, ``lines-L``; ``text`` when none of these narrows it; then ``from-N`` (an MCP call that reads on
+from character N). The suffix is the rows' format (``.csv``, ``.tsv``, ``.md``) when the file holds named
+sheets' rows, else ``.txt``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from boundread.contract.model import Span
+from boundread.core.output import BASE_BYTES, SELECTION_BYTES, member_slug, out_dir, slug
+from boundread.ranges import span_text
+
+#: a workbook's rows, as ``--format`` writes them
+FORMAT_SUFFIX = {"csv": ".csv", "tsv": ".tsv", "markdown": ".md"}
+GREP_BYTES = 30  # of a pattern in a name: enough to tell two searches apart, short enough to read
+
+
+@dataclass(frozen=True)
+class Selection:
+    """What one read selects, in the words its output file's name says it with."""
+
+    pages: tuple[Span, ...] = ()
+    layout: bool = False
+    sheets: tuple[str, ...] = ()
+    rows: Span | None = None
+    fmt: str = "csv"
+    tail: int | None = None
+    grep: str | None = None
+    lines: Span | None = None
+    member: str | None = None
+    offset: int = 0  # an MCP call's characters skipped into the selection
+
+    def held(self, totals: Mapping[str, object]) -> Selection:
+        """The selection as the file holds it, once the read said how many pages (slides) there are:
+        ``pages 10-99`` of a 12-page file holds ``pages 10-12``; pages past the end are not named."""
+        total = totals.get("pages", totals.get("slides"))
+        if not self.pages or not isinstance(total, int) or total < 1:
+            return self
+        read = tuple(Span(span.first, min(span.last, total)) for span in self.pages if span.first <= total)
+        return dataclasses.replace(self, pages=read) if read else self
+
+
+def pages_text(spans: Sequence[Span]) -> str:
+    """``(Span(1, 5), Span(8, 8))`` -> ``1-5,8``: how a page selection reads in a name and a command."""
+    return ",".join(str(span) for span in spans)
+
+
+def parts(sel: Selection) -> list[str]:
+    """The name's middle, part by part (see the module's docstring for the order)."""
+    narrowed: list[str] = []
+    if sel.pages:
+        narrowed.append(f"pages-{pages_text(sel.pages)}" + ("-layout" if sel.layout else ""))
+    elif sel.layout:
+        narrowed.append("layout")
+    if sel.sheets:
+        narrowed.append("sheet-" + "-".join(sel.sheets) + (f"-rows-{span_text(sel.rows)}" if sel.rows else ""))
+    elif sel.rows is not None:
+        narrowed.append(f"rows-{span_text(sel.rows)}")
+    if sel.tail is not None:
+        narrowed.append(f"tail-{sel.tail}")
+    if sel.grep is not None:
+        narrowed.append(f"grep-{slug(sel.grep, GREP_BYTES)}")
+    if sel.lines is not None:
+        narrowed.append(f"lines-{span_text(sel.lines)}")
+    member = [f"member-{member_slug(sel.member)}"] if sel.member is not None else []
+    return [*member, *(narrowed or ["text"]), *([f"from-{sel.offset}"] if sel.offset else [])]
+
+
+def suffix(sel: Selection) -> str:
+    """``.csv``/``.tsv``/``.md`` for named sheets' rows (the format they are written in), else ``.txt``."""
+    return FORMAT_SUFFIX.get(sel.fmt, ".txt") if sel.sheets else ".txt"
+
+
+def file_name(source_name: str, sel: Selection) -> str:
+    """``report.pdf`` + pages 1-5 -> ``report.pdf.pages-1-5.txt``: the one name of what ``sel`` holds of
+    ``source_name`` (its last component; the folder is the caller's)."""
+    base = slug(Path(source_name).name, BASE_BYTES)
+    return f"{base}.{slug('.'.join(parts(sel)), SELECTION_BYTES)}{suffix(sel)}"
+
+
+def default_path(source_name: str, sel: Selection) -> Path:
+    """Where a read goes without ``-o``: the output folder (``$BOUNDREAD_OUT_DIR``, else ``./boundread-out``)."""
+    return out_dir() / file_name(source_name, sel)
+
+
+def listing_name(source_name: str) -> str:
+    """An archive's listing saved by the MCP ``list_zip`` tool: ``a.zip.list.txt``."""
+    return f"{slug(Path(source_name).name, BASE_BYTES)}.list.txt"
+
+
+def chunks_folder_name(source_name: str) -> str:
+    """The folder ``chunks`` writes without ``-o``: ``report.pdf.chunks``."""
+    return f"{slug(Path(source_name).name, BASE_BYTES)}.chunks"
+
+
+def first_part_name(source_name: str, key: str) -> str:
+    """A redirect slice (a refused Read's first part): ``report.pdf.<key>.first-part.txt``, ``key`` telling
+    apart the paths and ways of naming one file that share a basename."""
+    return f"{slug(Path(source_name).name, BASE_BYTES)}.{key}.first-part.txt"
