@@ -23,7 +23,7 @@ import pgserver
 import pytest
 from typer.testing import CliRunner
 
-from boundread.budget import enforce, pghook
+from boundread.budget import enforce, libpq
 from boundread.budget.ledger import ledger_path
 from boundread.budget.model import BudgetLimits, Scope
 from boundread.budget.postgres import PostgresLedger
@@ -109,7 +109,7 @@ def test_the_hook_behind_a_server_that_stops_answering_denies_within_its_timeout
         ledger.set_limits(Scope("global"), BudgetLimits(max_calls=100))
     proxy, url = via(pg_url, mark)
     if not lean:
-        monkeypatch.setattr(pghook, "LIBPQ", ("libpq-that-is-not-there.so",))
+        monkeypatch.setattr(libpq, "LIBPQ", ("libpq-that-is-not-there.so",))
     monkeypatch.setenv("BOUNDREAD_LEDGER_URL", url)
     start = time.monotonic()
     reason = enforce.check_tool_call({"session_id": "s"}, "Bash", {"command": "ls"})

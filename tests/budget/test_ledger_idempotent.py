@@ -19,7 +19,7 @@ import psycopg
 import pytest
 from typer.testing import CliRunner
 
-from boundread.budget import enforce, hookpath, pghook
+from boundread.budget import enforce, hookpath, libpq, pghook
 from boundread.budget.ledger import ledger_path, open_ledger
 from boundread.budget.model import BudgetLimits, Scope
 from boundread.budget.postgres import PostgresLedger
@@ -89,7 +89,7 @@ def test_a_hook_whose_commit_answer_is_lost_answers_what_the_ledger_recorded(
     with PostgresLedger(pg_url) as ledger:
         ledger.set_limits(Scope("session", "s"), BudgetLimits(max_calls=1))
     if not lean:
-        monkeypatch.setattr(pghook, "LIBPQ", ("libpq-that-is-not-there.so",))
+        monkeypatch.setattr(libpq, "LIBPQ", ("libpq-that-is-not-there.so",))
     monkeypatch.setenv("BOUNDREAD_LEDGER_URL", url)
     assert enforce.check_tool_call({"session_id": "s"}, "Bash", {"command": "ls"}) is None  # recorded, allowed
     assert proxy.cut == 1

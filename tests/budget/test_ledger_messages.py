@@ -19,7 +19,7 @@ import psycopg
 import pytest
 from typer.testing import CliRunner
 
-from boundread.budget import enforce, pghook
+from boundread.budget import enforce, libpq
 from boundread.budget.errors import LedgerError
 from boundread.budget.model import BudgetLimits, Scope
 from boundread.budget.postgres import PostgresLedger
@@ -57,7 +57,7 @@ def test_an_unencoded_password_shows_no_piece_of_itself(
     url = (f"postgresql://fleet:{PASSWORD}@{fleet_role}" if form == "raw URL"
            else f"host={host} port={port} user=fleet dbname=postgres password=Qx7 Zk9")
     if not lean:
-        monkeypatch.setattr(pghook, "LIBPQ", ("libpq-that-is-not-there.so",))
+        monkeypatch.setattr(libpq, "LIBPQ", ("libpq-that-is-not-there.so",))
     monkeypatch.setenv("BOUNDREAD_LEDGER_URL", url)
     reason = enforce.check_tool_call({"session_id": "s"}, "Bash", {"command": "ls"})
     err = capsys.readouterr().err
@@ -81,7 +81,7 @@ def test_the_password_encoded_as_the_message_says_works(
     with PostgresLedger(url) as ledger:
         ledger.set_limits(Scope("session", "s"), BudgetLimits(max_calls=1))
     if not lean:
-        monkeypatch.setattr(pghook, "LIBPQ", ("libpq-that-is-not-there.so",))
+        monkeypatch.setattr(libpq, "LIBPQ", ("libpq-that-is-not-there.so",))
     monkeypatch.setenv("BOUNDREAD_LEDGER_URL", url)
     assert enforce.check_tool_call({"session_id": "s"}, "Bash", {"command": "ls"}) is None
     reason = enforce.check_tool_call({"session_id": "s"}, "Bash", {"command": "pwd"})

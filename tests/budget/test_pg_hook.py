@@ -19,7 +19,7 @@ import psycopg
 import pytest
 from test_hook_path import CALLS, CASES, CONSOLE, SLOW, _env
 
-from boundread.budget import enforce, pghook, pgschema
+from boundread.budget import enforce, libpq, pghook, pgschema
 from boundread.budget.digest import action_digest
 from boundread.budget.hookpath import NeedsLedger
 from boundread.budget.model import BudgetLimits, Scope, UsageRecord
@@ -103,7 +103,7 @@ def test_new_tables_and_an_old_schema_go_through_the_ledger(
 
 
 def test_without_libpq_for_ctypes_psycopg_decides(pg_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(pghook, "LIBPQ", ("libpq-that-is-not-there.so",))
+    monkeypatch.setattr(libpq, "LIBPQ", ("libpq-that-is-not-there.so",))
     monkeypatch.setenv("BOUNDREAD_LEDGER_URL", pg_url)
     with PostgresLedger(pg_url) as ledger:
         ledger.set_limits(Scope("global"), BudgetLimits(deny_tools=("Write",)))

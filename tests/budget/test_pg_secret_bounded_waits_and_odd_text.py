@@ -19,7 +19,7 @@ import psycopg
 import pytest
 from typer.testing import CliRunner
 
-from boundread.budget import enforce, pghook, pgschema
+from boundread.budget import enforce, libpq, pghook, pgschema
 from boundread.budget.errors import LedgerError
 from boundread.budget.hookpath import Unusable
 from boundread.budget.ledger import open_ledger
@@ -47,7 +47,7 @@ def via(pg_server: pgserver.Server) -> Iterator[Callable[..., tuple[pgserver.Sta
 
 
 def _no_libpq(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(pghook, "LIBPQ", ("libpq-that-is-not-there.so",))
+    monkeypatch.setattr(libpq, "LIBPQ", ("libpq-that-is-not-there.so",))
 
 
 # 1. the password

@@ -38,6 +38,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     import sqlite3 as sqlite
     from typing import Any
+
+    from boundread.budget.connection import Connection
 else:
     try:  # the C module: the sqlite3 package also imports datetime & co. for adapters never used here
         import _sqlite3 as sqlite
@@ -160,7 +162,7 @@ def check(
 
 
 def _write(
-    db: Any, deadline: float, path: str, found: list[Any], scopes: list[tuple[str, str]], keys: tuple[str, ...],
+    db: Connection, deadline: float, path: str, found: list[Any], scopes: list[tuple[str, str]], keys: tuple[str, ...],
     session: str, project: str | None, tool: str, digest: str, depth: int, call_id: str, settled: bool,
 ) -> str | None:
     """The write transaction: short, and nothing imported in it (``Preload``: roll back, import, once more)."""
@@ -168,8 +170,8 @@ def _write(
         try:
             db.execute(f"PRAGMA busy_timeout = {max(int((deadline - time.monotonic()) * 1000), 0)}")
             db.execute("BEGIN IMMEDIATE")  # closing without COMMIT rolls back
-            verdict, writes = _record(_runner(db), found, scopes, keys, session, project, tool, digest, depth, call_id,
-                                      settled=settled)
+            verdict, writes = decide_and_record(_runner(db), found, scopes, keys, session, project, tool, digest,
+                                                depth, call_id, settled=settled)
             for sql, params in writes:
                 db.execute(sql, params)
             db.execute("COMMIT")
@@ -181,7 +183,7 @@ def _write(
             raise Unusable(_explain(path, exc)) from None
 
 
-def _runner(db: Any) -> Any:
+def _runner(db: Connection) -> Any:
     def run(batch: list[tuple[str, tuple[object, ...]]]) -> list[list[Any]]:
         return [db.execute(sql, params).fetchall() for sql, params in batch]
 
@@ -243,7 +245,7 @@ def may_trip_soon(
     limits = {str(row[0]): row[1:] for row in seen}
     for key in keys:
         row = limits.get(key)
-        if row is None or not _set(row):
+        if row is None or not limits_set(row):
             continue
         repeat = row[4]
         if isinstance(repeat, int) and repeat > len(recent) == HINT_RECENT and run > HINT_RECENT:
@@ -274,7 +276,7 @@ def _keeper(path: str) -> sqlite.Connection | None:
     return keeper
 
 
-def _record(
+def decide_and_record(  # the lean path's decision, for SQLite here and for libpq (pghook.py)
     run: Any,
     seen: list[Any],
     scopes: list[tuple[str, str]],
@@ -317,7 +319,7 @@ def _record(
         return (None if allowed else str(reason or "denied before (the same call id)")), []
     rows = {row[0]: row[1:] for row in rows_now}
     limited = [(kind, name, rows[key]) for (kind, name), key in zip(scopes, keys, strict=True) if key in rows]
-    limited = [(kind, name, row) for kind, name, row in limited if _set(row)]
+    limited = [(kind, name, row) for kind, name, row in limited if limits_set(row)]
     spent = {key: found[0] for key, found in zip(_counted(scopes, keys, seen), spent_rows, strict=True)}
     missing = [(kind, name) for kind, name, row in limited if _counts(row) and scope_key(kind, name) not in spent]
     if missing:  # a limit set since the first read: its scope's spend too
@@ -382,7 +384,7 @@ def _counts(row: tuple[object, ...]) -> bool:
     return usd is not None or isinstance(tokens, int) or isinstance(calls, int)
 
 
-def _set(row: tuple[object, ...]) -> bool:
+def limits_set(row: tuple[object, ...]) -> bool:
     """Not ``BudgetLimits.empty``, read from the ``limits`` row as ``ledger.limits_from_row`` reads it."""
     tokens, usd, max_depth, calls, repeat, deny, agents, per_minute, _overshoot = row
     ints = (tokens, max_depth, calls, repeat, agents, per_minute)

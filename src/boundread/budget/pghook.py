@@ -30,15 +30,16 @@ from boundread.budget.hookpath import (
     NeedsLedger,
     Preload,
     Unusable,
-    _record,
-    _set,
+    decide_and_record,
     hint_reads,
+    limits_set,
     may_trip_soon,
     new_call_id,
     own_project,
     preload,
     scopes_of,
 )
+from boundread.budget.libpq import Missing, load
 from boundread.budget.pgschema import ANSWER_S, CONNECT_S, LOCK_SCOPES
 from boundread.budget.schema import (
     CALL_BY_ID,
@@ -51,9 +52,11 @@ from boundread.budget.schema import (
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Iterator
     from typing import Any
 
-LIBPQ = ("libpq.so.5", "libpq.5.dylib", "libpq.dll")
+    from boundread.budget.connection import Connection
+
 _INTS = (20, 21, 23)  # int8, int2, int4
 _NUMERIC = 1700
 _OK = (1, 2)  # PGRES_COMMAND_OK, PGRES_TUPLES_OK
@@ -74,30 +77,13 @@ class PgError(Exception):
         self.lost = lost
 
 
-def _load() -> Any:
-    for name in LIBPQ:
-        try:
-            lib = ctypes.CDLL(name)
-            break
-        except OSError:
-            continue
-    else:
-        raise NeedsLedger("no libpq for ctypes")
-    p, c, i = ctypes.c_void_p, ctypes.c_char_p, ctypes.c_int
-    for fn, res, args in (
-        ("PQconnectdbParams", p, [ctypes.POINTER(c), ctypes.POINTER(c), i]),
-        ("PQstatus", i, [p]), ("PQerrorMessage", c, [p]), ("PQfinish", None, [p]),
-        ("PQsendQuery", i, [p, c]),
-        ("PQsendQueryParams", i, [p, c, i, p, ctypes.POINTER(c), p, p, i]),
-        ("PQsocket", i, [p]), ("PQconsumeInput", i, [p]), ("PQisBusy", i, [p]), ("PQgetResult", p, [p]),
-        ("PQresultStatus", i, [p]), ("PQresultErrorMessage", c, [p]), ("PQresultErrorField", c, [p, i]),
-        ("PQescapeLiteral", p, [p, c, ctypes.c_size_t]), ("PQfreemem", None, [p]),
-        ("PQntuples", i, [p]), ("PQnfields", i, [p]), ("PQgetvalue", c, [p, i, i]),
-        ("PQgetisnull", i, [p, i, i]), ("PQftype", ctypes.c_uint, [p, i]), ("PQclear", None, [p]),
-    ):
-        f = getattr(lib, fn)
-        f.restype, f.argtypes = res, args
-    return lib
+def libpq() -> Any:
+    """libpq typed for ctypes (budget/libpq.py); ``NeedsLedger`` when it cannot be loaded: enforce then goes through
+    ``PostgresLedger`` (psycopg)."""
+    try:
+        return load()
+    except Missing as exc:
+        raise NeedsLedger(str(exc)) from None
 
 
 def _strings(values: list[bytes | None]) -> Any:
@@ -114,12 +100,13 @@ class Rows:
     def fetchall(self) -> list[tuple[object, ...]]:
         return self.rows
 
-    def __iter__(self) -> Any:
+    def __iter__(self) -> Iterator[tuple[object, ...]]:
         return iter(self.rows)
 
 
 class Conn:
-    """One libpq connection whose ``execute`` takes the shared SQL (``?`` placeholders) and gives typed rows.
+    """One libpq connection whose ``execute`` takes the shared SQL (``?`` placeholders) and gives typed rows: the
+    ledger's connection protocol (budget/connection.py), plus ``script`` and ``batch`` (one round trip for many).
 
     ``deadline`` (``time.monotonic``): every answer is waited for until then, and no longer."""
 
@@ -262,7 +249,7 @@ def check(
     wrong = problem(url)
     if wrong:
         raise Unusable(wrong, limited=False)
-    lib = _load()
+    lib = libpq()
     digest, call_id = action_digest(tool, tool_input), call_id or new_call_id()
     while True:
         db = _connect(lib, url, cache, deadline)
@@ -334,7 +321,7 @@ def _once(
         if not found:
             return None  # no limit applies: nothing to record (as SqlLedger.record_call)
         limited = True
-        _remember(db, cache, [str(row[0]) for row in found if _set(row[1:])])
+        _remember(db, cache, [str(row[0]) for row in found if limits_set(row[1:])])
         if hint and "boundread.budget.policy" not in sys.modules and may_trip_soon(hint, found, scopes, keys, tool,
                                                                                    digest, depth):
             preload()  # before the lock, not under it
@@ -353,8 +340,8 @@ def _decide_and_commit(
     db.script("BEGIN")
     while True:
         try:
-            verdict, writes = _record(_first_sets(db), found, scopes, keys, session, project, tool, digest, depth,
-                                      call_id, COUNT_CALL_PG, settled=settled, lock=LOCK_SCOPES)
+            verdict, writes = decide_and_record(_first_sets(db), found, scopes, keys, session, project, tool, digest,
+                                                depth, call_id, COUNT_CALL_PG, settled=settled, lock=LOCK_SCOPES)
         except Preload:  # imports outside the lock, then once more
             db.script("ROLLBACK")
             preload()
@@ -424,3 +411,9 @@ def _remember(db: Conn, cache: str, found: list[str]) -> None:
         sidecar.write(cache, held)
     except OSError:
         pass  # a cache: the next call tries again
+
+
+if TYPE_CHECKING:
+    def _a_connection(conn: Conn) -> Connection:
+        """mypy checks the libpq connection against the protocol sqlite3's and psycopg's share (never called)."""
+        return conn

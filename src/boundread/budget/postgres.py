@@ -30,7 +30,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from boundread.budget import sidecar
 from boundread.budget.errors import LedgerBusy, LedgerError
@@ -52,6 +52,9 @@ from boundread.budget.rows import limits_json, state_dir
 from boundread.budget.schema import COUNT_CALL_PG, CURRENT_VERSION, clean_params
 from boundread.budget.sqlbase import SqlLedger
 
+if TYPE_CHECKING:
+    import psycopg
+
 _T = TypeVar("_T")
 # SQLSTATEs of a passing failure: serialization, deadlock, lock_timeout, statement_timeout, too many connections
 PASSING = ("40001", "40P01", "55P03", "57014", "53300")
@@ -70,11 +73,11 @@ def placeholders(sql: str) -> str:
 class _Db:
     """A psycopg connection whose ``execute`` takes the shared SQL, each statement watched (``_Watch``)."""
 
-    def __init__(self, conn: Any, watch: _Watch) -> None:
+    def __init__(self, conn: psycopg.Connection[Any], watch: _Watch) -> None:
         self.conn = conn
         self.watch = watch
 
-    def execute(self, sql: str, params: Sequence[object] = ()) -> Any:
+    def execute(self, sql: str, params: Sequence[object] = ()) -> psycopg.Cursor[Any]:
         """Text parameters cleaned (``schema.clean``): PostgreSQL refuses NUL, which would stop ingest for good."""
         self.watch.arm(self.conn)
         try:
@@ -144,6 +147,7 @@ class PostgresLedger(SqlLedger):
     COUNT_CALL = COUNT_CALL_PG
     SESSION_ORDER = "seq"
     RETRY_S = CALL_RETRY_S = STATEMENT_MS / 1000
+    _db: _Db
 
     def __init__(self, url: str, *, connect_timeout: float = CONNECT_S) -> None:
         self.url = url

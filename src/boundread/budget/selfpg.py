@@ -20,15 +20,15 @@ def has_budget(url: str, keys: Sequence[str]) -> bool:
     """Whether the server's ``limits`` table sets a limit on any of ``keys`` (scope keys); True when unsure."""
     import time
 
-    from boundread.budget.hookpath import NeedsLedger, _set
-    from boundread.budget.pghook import UNDEFINED_TABLE, Conn, PgError, _load
+    from boundread.budget.hookpath import NeedsLedger, limits_set
+    from boundread.budget.pghook import UNDEFINED_TABLE, Conn, PgError, libpq
     from boundread.budget.pgschema import CONNECT_S
     from boundread.budget.schema import LIMIT_COLS
 
     if not keys:
         return False
     try:
-        db = Conn(_load(), url, CONNECT_S, time.monotonic() + 2 * CONNECT_S)
+        db = Conn(libpq(), url, CONNECT_S, time.monotonic() + 2 * CONNECT_S)
     except (NeedsLedger, PgError, OSError):
         return True
     try:
@@ -38,4 +38,4 @@ def has_budget(url: str, keys: Sequence[str]) -> bool:
         return exc.state != UNDEFINED_TABLE
     finally:
         db.close()
-    return any(_set(row[1:]) for row in rows)
+    return any(limits_set(row[1:]) for row in rows)

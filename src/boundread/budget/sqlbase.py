@@ -20,6 +20,7 @@ from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 from typing import Any, TypeVar
 
+from boundread.budget.connection import LedgerConnection
 from boundread.budget.errors import LedgerBusy
 from boundread.budget.model import BudgetLimits, CallView, Scope, ScopeView, Totals, UsageRecord, from_nanos, to_nanos
 from boundread.budget.rows import (
@@ -48,20 +49,20 @@ _SET = ", ".join(f"{col} = excluded.{col}" for col in LIMIT_COLS.split(", "))
 class SqlLedger:
     """Everything a ledger does, in SQL both SQLite and PostgreSQL take."""
 
-    _db: Any
+    _db: LedgerConnection  # each store narrows it to its own connection (mypy checks it against the protocol)
     GREATEST = "MAX"  # the two-argument maximum
     COUNT_CALL = COUNT_CALL
     SESSION_ORDER = "rowid"  # insertion order of `sessions`
     RETRY_S = 0.0  # how long a write that meets a lock or loses its COMMIT's answer is tried again
     CALL_RETRY_S = 0.0  # the same for a tool call's record (the hook's fallback: its own bound applies)
 
-    def _tx(self) -> AbstractContextManager[Any]:
+    def _tx(self) -> AbstractContextManager[LedgerConnection]:
         raise NotImplementedError
 
     def _guarded(self, read: Callable[[], _T]) -> _T:
         raise NotImplementedError
 
-    def _lock(self, db: Any, what: str, keys: Sequence[str] = ()) -> None:
+    def _lock(self, db: LedgerConnection, what: str, keys: Sequence[str] = ()) -> None:
         """Serialize writers that decide on what they read: ``usage`` (ingest, reset) or ``limits`` rows."""
 
     def _after_limits_change(self) -> None:

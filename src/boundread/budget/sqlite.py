@@ -45,6 +45,7 @@ class SqliteLedger(SqlLedger):
     """
 
     RETRY_S = WRITE_WAIT_S
+    _db: _Connection
 
     def __init__(self, path: Path | str | None = None, *, recovering: bool = False, wait: float = 0.0) -> None:
         """``wait``: how long to try again an opening that meets a lock (many first uses at once create and migrate
@@ -142,7 +143,7 @@ class SqliteLedger(SqlLedger):
             ) from exc
 
     @contextmanager
-    def _tx(self) -> Iterator[sqlite3.Connection]:
+    def _tx(self) -> Iterator[_Connection]:
         """One write transaction; any SQLite failure inside it (a damaged page, a full disk) is a LedgerError."""
         try:
             self._db.execute("BEGIN IMMEDIATE")

@@ -26,7 +26,8 @@ HOOK_PATH: tuple[str, ...] = (
     "boundread.guard.shell.",
     "boundread.guard.posttool", "boundread.guard.postsave", "boundread.guard.batch",
     "boundread.budget", "boundread.budget.enforce", "boundread.budget.ledgerurl", "boundread.budget.sidecar",
-    "boundread.budget.digest", "boundread.budget.hookpath", "boundread.budget.pghook", "boundread.budget.schema",
+    "boundread.budget.digest", "boundread.budget.hookpath", "boundread.budget.pghook", "boundread.budget.libpq",
+    "boundread.budget.schema",
     "boundread.budget.pgschema", "boundread.budget.selfcap", "boundread.budget.selfargs",
     "boundread.budget.selfcmd", "boundread.budget.selfwords",
 )
