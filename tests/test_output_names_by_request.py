@@ -20,7 +20,7 @@ from tests.helpers import run
 
 pytest.importorskip("mcp.server.mcpserver", reason="needs the mcp extra: pip install 'boundread[mcp]'")
 
-from boundread.mcp import tools  # noqa: E402  (after the skip: it needs the mcp extra)
+from boundread.mcp import tools  # after the skip: it needs the mcp extra
 
 README = "catalogue/README.txt"
 Api = Callable[[Path], boundread.ExtractResult]
