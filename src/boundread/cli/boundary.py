@@ -9,15 +9,23 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable, Sequence
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import typer
-from typer._click.core import Context, Parameter
-from typer._click.exceptions import ClickException, NoArgsIsHelpError  # Typer's vendored click
+
+# Typer 0.26-0.28 vendor click as the private ``typer._click`` (real click's classes are others: catching
+# ``click.ClickException`` catches nothing Typer raises). The parser's errors are caught by their public base,
+# ``typer.TyperException``; ``boundread`` alone is told by its class name, as Typer's own rich_utils does. Only
+# ``ParamType`` has no public name: ``click_type=`` takes an instance of it, and AtLeast is one. Typer 0.29 drops
+# ``click_type`` and ``typer._click.types`` (hence the pin in pyproject.toml); tests/test_cli_typer_boundary.py
+# fails when an upgrade moves what is used here.
 from typer._click.types import ParamType
 from typer.core import TyperCommand, TyperGroup
 
 from boundread.errors import BoundreadError, ExitCode, UsageError
+
+if TYPE_CHECKING:
+    from typer._click.core import Context, Parameter  # types only: typer.Context and typer.CallbackParam's bases
 
 
 def boundary(as_json: bool, work: Callable[[], int]) -> NoReturn:
@@ -48,11 +56,12 @@ class Group(TyperGroup):
         options = argv[: argv.index("--")] if "--" in argv else argv
         try:
             code = super().main(argv, prog_name, complete_var, False, windows_expand_args, **extra)
-        except NoArgsIsHelpError as exc:  # `boundread` alone: the help, as before
-            exc.show()
-            code = exc.exit_code
-        except ClickException as exc:
-            code = usage_error(exc, as_json="--json" in options)
+        except typer.TyperException as exc:  # click's ClickException and its usage errors, by their public base
+            if type(exc).__name__ == "NoArgsIsHelpError":  # `boundread` alone: the help, as before
+                exc.show()  # type: ignore[attr-defined]
+                code = exc.exit_code
+            else:
+                code = usage_error(exc, as_json="--json" in options)
         except typer.Abort:
             code = int(ExitCode.INTERRUPTED)
         except BrokenPipeError:
@@ -101,7 +110,7 @@ def offer(*words: str) -> Callable[[str], list[str]]:
     return complete
 
 
-def usage_error(exc: ClickException, *, as_json: bool) -> int:
+def usage_error(exc: typer.TyperException, *, as_json: bool) -> int:
     """A parser error as one line (``boundread: error: <what> - <fix>``) or a JSON error; its exit code."""
     from boundread import render
 
