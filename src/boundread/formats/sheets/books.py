@@ -22,6 +22,7 @@ from xml.etree.ElementTree import ParseError
 from boundread.bytelevel.ole import stream_names as ole_stream_names
 from boundread.contract.model import Source
 from boundread.errors import Corrupt, Encrypted, Refused, Unsupported
+from boundread.formats.sheets.cellfmt import Uncached
 from boundread.formats.sheets.xlsx_peek import SheetMeta, read_workbook
 
 SMALL = 5 * 1024 * 1024  # xls: sheet sizes in info only below this (calamine loads whole sheets)
@@ -43,6 +44,8 @@ class Book:
     _rows: Any = None  # (sheet, first, last, max_cols) -> Rows
     _errors: tuple[type[BaseException], ...] = ()
     broken: str | None = None  # why the last rows() stopped early on a damaged sheet
+    #: formula cells the last rows() read without a computed value (xlsx)
+    uncached: Uncached = dataclasses.field(default_factory=Uncached)
     _measure: Any = None  # (sheet) -> sheet with rows/cols filled in, when the listing left them out
 
     def measure(self, sheet: SheetMeta) -> SheetMeta:
@@ -58,6 +61,7 @@ class Book:
     def rows(self, sheet: SheetMeta, first: int, last: int, max_cols: int) -> Rows:
         """The sheet's rows from ``first``; a damaged part ends the rows and sets ``broken``."""
         self.broken = None
+        self.uncached = Uncached()
         try:
             yield from self._rows(sheet, first, last, max_cols)
         except self._errors as exc:
@@ -112,11 +116,13 @@ def _xlsx(src: Source) -> Iterator[Book]:
             def rows(sheet: SheetMeta, first: int, last: int, max_cols: int) -> Rows:
                 if sheet.part is None:
                     return _nothing()
-                return xlsx_rows.stream_rows(zf, sheet.part, workbook, strings, dates, first, max_cols)
+                return xlsx_rows.stream_rows(zf, sheet.part, workbook, strings, dates, first, max_cols,
+                                             book.uncached)
 
             try:
                 damaged = (ParseError, zlib.error, EOFError, OSError, zipfile.BadZipFile)  # a bomb is no damage
-                yield Book(workbook.sheets, workbook.macros, workbook.strings_bytes, rows, damaged)
+                book = Book(workbook.sheets, workbook.macros, workbook.strings_bytes, rows, damaged)
+                yield book
             finally:
                 strings.close()
     except DefusedXmlException:

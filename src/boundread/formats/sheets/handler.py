@@ -166,6 +166,9 @@ def _write_sheet(book: Book, sheet: SheetMeta, req: Request, sink: Sink, outcome
             if not state.take(number, [cell_text(v) for v in values], cut, last, fmt, sink):
                 break
     words = _words(sheet, first, state.written_last)
+    uncached = book.uncached.warning(sheet.name)
+    if uncached:
+        outcome.warnings.append(uncached)
     if book.broken:
         outcome.warnings.append(f"sheet '{sheet.name}': stopped at a damaged part after row "
                                 f"{state.written_last} ({book.broken})")

@@ -64,6 +64,9 @@ class RowFormatter:
         if self.fmt == "markdown":
             return self._markdown(cells)
         out = io.StringIO()
+        if any("\r" in cell for cell in cells):  # the csv module quotes a CR only when it ends lines itself
+            csv.writer(out, lineterminator="\r\n").writerow(cells)
+            return out.getvalue()[:-2] + "\n"
         csv.writer(out, lineterminator="\n").writerow(cells)
         return out.getvalue()
 

@@ -54,6 +54,9 @@ class Workbook:
     strings_part: str | None = None
     strings_bytes: int = 0
     styles_part: str | None = None
+    #: <calcPr fullCalcOnLoad="1">: the writer asks for every formula to be computed on open (xlsxwriter,
+    #: which saves 0 for each formula's value unless told the value)
+    full_calc: bool = False
 
 
 def iterparse(stream: Any, events: tuple[str, ...]) -> Iterator[tuple[str, Any]]:
@@ -89,12 +92,14 @@ def read_workbook(zf: zipfile.ZipFile) -> Workbook:
         raise KeyError("xl/workbook.xml")
     targets, special = _relationships(zf, parts)
     raw: list[tuple[str, str, str | None]] = []
-    date1904 = False
+    date1904 = full_calc = False
     with zf.open(parts["xl/workbook.xml"]) as stream:
         for _event, elem in iterparse(stream, ("end",)):
             name = local(elem.tag)
             if name == "workbookPr":
                 date1904 = elem.get("date1904", "0").lower() in ("1", "true")
+            elif name == "calcPr":
+                full_calc = elem.get("fullCalcOnLoad", "0").lower() in ("1", "true")
             elif name == "sheet":
                 rid = next((v for k, v in elem.attrib.items() if local(k) == "id"), None)
                 raw.append((elem.get("name", ""), elem.get("state", "visible"), rid))
@@ -113,7 +118,7 @@ def read_workbook(zf: zipfile.ZipFile) -> Workbook:
     strings = parts.get(special.get("sharedStrings", "xl/sharedstrings.xml"))
     styles = parts.get(special.get("styles", "xl/styles.xml"))
     return Workbook(
-        sheets=tuple(sheets), date1904=date1904,
+        sheets=tuple(sheets), date1904=date1904, full_calc=full_calc,
         macros=any(key.endswith("vbaproject.bin") for key in parts),
         strings_part=strings.filename if strings else None,
         strings_bytes=strings.file_size if strings else 0,

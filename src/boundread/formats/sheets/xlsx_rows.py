@@ -12,9 +12,11 @@ import datetime as dt
 import re
 import zipfile
 from collections.abc import Generator, Iterator
+from dataclasses import dataclass, field
 from typing import IO, Any
 
 from boundread.formats._xml import local
+from boundread.formats.sheets.cellfmt import BUILTIN_DURATIONS, Uncached, duration_text, is_duration, unescape
 from boundread.formats.sheets.xlsx_peek import Workbook, cell_position, iterparse
 
 _DATE_IDS = frozenset({14, 15, 16, 17, 18, 19, 20, 21, 22, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36,
@@ -62,7 +64,8 @@ class SharedStrings:
 
 
 def rich_text(elem: Any) -> str:
-    """The text of an <si> or <is>: its <t>, or its runs' <t>, never the phonetic <rPh> hints."""
+    """The text of an <si> or <is>: its <t>, or its runs' <t>, never the phonetic <rPh> hints; ``_xHHHH_``
+    escapes decoded."""
     parts = []
     for child in elem:
         name = local(child.tag)
@@ -70,13 +73,21 @@ def rich_text(elem: Any) -> str:
             parts.append(child.text or "")
         elif name == "r":
             parts.extend(t.text or "" for t in child if local(t.tag) == "t")
-    return "".join(parts)
+    return unescape("".join(parts))
 
 
-def date_styles(zf: zipfile.ZipFile, part: str | None) -> frozenset[int]:
-    """Indices of the cellXfs whose number format shows a date or a time."""
+@dataclass(frozen=True)
+class Styles:
+    """What the cell styles (cellXfs indices) say about numbers: dates, and elapsed times with their format."""
+
+    dates: frozenset[int] = frozenset()
+    durations: dict[int, str] = field(default_factory=dict)
+
+
+def date_styles(zf: zipfile.ZipFile, part: str | None) -> Styles:
+    """The cellXfs whose number format shows a date or a time, and those that show elapsed time."""
     if part is None:
-        return frozenset()
+        return Styles()
     codes: dict[int, str] = {}
     xfs: list[int] = []
     in_xfs = False
@@ -89,7 +100,10 @@ def date_styles(zf: zipfile.ZipFile, part: str | None) -> frozenset[int]:
                 codes[int(elem.get("numFmtId", "0"))] = elem.get("formatCode", "")
             elif event == "end" and name == "xf" and in_xfs:
                 xfs.append(int(elem.get("numFmtId", "0")))
-    return frozenset(i for i, fmt in enumerate(xfs) if fmt in _DATE_IDS or _is_date_code(codes.get(fmt)))
+    durations = {i: BUILTIN_DURATIONS.get(fmt) or codes[fmt] for i, fmt in enumerate(xfs)
+                 if fmt in BUILTIN_DURATIONS or is_duration(codes.get(fmt, ""))}
+    dates = frozenset(i for i, fmt in enumerate(xfs) if fmt in _DATE_IDS or _is_date_code(codes.get(fmt)))
+    return Styles(dates - durations.keys(), durations)
 
 
 def _is_date_code(code: str | None) -> bool:
@@ -118,13 +132,14 @@ def from_serial(serial: float, date1904: bool) -> dt.datetime | dt.time | float:
 
 
 def stream_rows(
-    zf: zipfile.ZipFile, part: str, book: Workbook, strings: SharedStrings, dates: frozenset[int],
-    first: int, max_cols: int,
+    zf: zipfile.ZipFile, part: str, book: Workbook, strings: SharedStrings, styles: Styles,
+    first: int, max_cols: int, uncached: Uncached,
 ) -> Generator[tuple[int, list[Any], bool], None, None]:
     """(row number, values of columns 1..max_cols, cut) for each <row> at or after ``first``.
 
     ``cut`` is True when the row has a value beyond ``max_cols``. The caller stops iterating
-    when it has enough; the stream is closed when the generator is.
+    when it has enough; the stream is closed when the generator is. Formula cells read without a computed
+    value are noted in ``uncached``.
     """
     with zf.open(part) as raw:
         stream, row_no = skip_to_row(raw, first) if first > 64 else (raw, 0)
@@ -139,7 +154,7 @@ def stream_rows(
                 continue
             row_no = _int(elem.get("r"), row_no + 1)
             if row_no >= first:
-                values, cut = _row_values(elem, book, strings, dates, max_cols)
+                values, cut = _row_values(elem, _Cells(book, strings, styles, uncached), max_cols)
                 yield row_no, values, cut
             if sheet_data is not None:
                 sheet_data.clear()
@@ -207,9 +222,18 @@ def skip_to_row(raw: IO[bytes], first: int, chunk: int = 1 << 20) -> tuple[Any, 
         buf = buf[min(keep, len(buf)):]
 
 
-def _row_values(
-    row: Any, book: Workbook, strings: SharedStrings, dates: frozenset[int], max_cols: int
-) -> tuple[list[Any], bool]:
+@dataclass(frozen=True)
+class _Cells:
+    """What reading a cell's value needs: the book's date system, its strings and styles, and where to note
+    a formula without a value."""
+
+    book: Workbook
+    strings: SharedStrings
+    styles: Styles
+    uncached: Uncached
+
+
+def _row_values(row: Any, cells: _Cells, max_cols: int) -> tuple[list[Any], bool]:
     values: list[Any] = []
     col = 0
     anchor: str | None = None  # the last reference not yet turned into a column number
@@ -234,9 +258,9 @@ def _row_values(
         col = position[1] if position else col + 1
         anchor, since = None, 0
         if col > max_cols:
-            cut = cut or _value(cell, book, strings, dates) not in (None, "")
+            cut = cut or _value(cell, cells) not in (None, "")
             continue
-        value = _value(cell, book, strings, dates)
+        value = _value(cell, cells)
         if value is None or value == "":
             continue
         if col > len(values):
@@ -245,26 +269,32 @@ def _row_values(
     return values, cut
 
 
-def _value(cell: Any, book: Workbook, strings: SharedStrings, dates: frozenset[int]) -> Any:
+def _value(cell: Any, cells: _Cells) -> Any:
     kind = cell.get("t", "n")
     if kind == "inlineStr":
         inline = next((child for child in cell if local(child.tag) == "is"), None)
         return rich_text(inline) if inline is not None else None
     v = next((child.text for child in cell if local(child.tag) == "v"), None)
+    if any(local(child.tag) == "f" for child in cell) and (
+            not v or (cells.book.full_calc and v.strip() in ("0", ""))):
+        cells.uncached.add(cell.get("r") or "?")
     if v is None:
         return None
     if kind == "s":
-        return strings.get(_int(v, -1))
+        return cells.strings.get(_int(v, -1))
     if kind == "b":
         return v.strip() in ("1", "true")
     if kind in ("str", "e", "d"):
-        return v
+        return unescape(v)
     try:
         number = float(v)
     except ValueError:
         return v
-    if _int(cell.get("s"), 0) in dates:
-        return from_serial(number, book.date1904)
+    style = _int(cell.get("s"), 0)
+    if style in cells.styles.durations:
+        return duration_text(number, cells.styles.durations[style])
+    if style in cells.styles.dates:
+        return from_serial(number, cells.book.date1904)
     return number
 
 

@@ -1,0 +1,113 @@
+"""Cell values as the spreadsheet shows them (issue 22, item 3): ``_xHHHH_`` escapes decoded, elapsed-time
+formats as durations in 1900- and 1904-based workbooks, formulas without a computed value flagged.
+
+Workbooks are generated here with xlsxwriter (which escapes control characters as ``_xHHHH_`` and saves 0 for a
+formula's value unless told it) and openpyxl (which saves formulas with no value at all).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from tests.helpers import run
+
+from boundread.formats.sheets.cellfmt import duration_text, is_duration, unescape
+
+ELAPSED = (255 * 3600 + 10 * 60 + 10) / 86400  # 255:10:10 as a count of days
+
+
+def _extract(path: Path) -> tuple[list[list[str]], list[str]]:
+    import csv
+    import io
+
+    result = run("extract", str(path), "--stdout", "--json")
+    assert result.exit_code == 0, result.stderr
+    data = json.loads(result.stdout)
+    body = data["text"].split("\n", 1)[1]  # below the "--- sheet" header
+    return list(csv.reader(io.StringIO(body, newline=""))), data["warnings"]
+
+
+@pytest.mark.parametrize("date1904", [False, True])
+def test_escapes_and_elapsed_time_read_as_shown(tmp_path: Path, date1904: bool) -> None:
+    import xlsxwriter  # type: ignore[import-untyped]
+
+    path = tmp_path / "book.xlsx"
+    wb = xlsxwriter.Workbook(str(path), {"date_1904": date1904})
+    ws = wb.add_worksheet("S")
+    ws.write_string(0, 0, "first\rsecond _x0041_ kept")  # xlsxwriter writes _x000D_ and _x005F_x0041_
+    ws.write_number(0, 1, ELAPSED, wb.add_format({"num_format": "[hh]:mm:ss"}))
+    ws.write_number(0, 2, ELAPSED, wb.add_format({"num_format": "[mm]:ss"}))
+    ws.write_number(0, 3, ELAPSED, wb.add_format({"num_format": "[h]:mm:ss.00"}))
+    ws.write_number(0, 4, ELAPSED, wb.add_format({"num_format": 46}))  # built-in [h]:mm:ss
+    ws.write_number(0, 5, 45418.5, wb.add_format({"num_format": "yyyy-mm-dd hh:mm"}))
+    wb.close()
+    rows, warnings = _extract(path)
+    assert rows[0][0] == "first\rsecond _x0041_ kept"
+    assert rows[0][1:5] == ["255:10:10", "15310:10", "255:10:10.00", "255:10:10"]
+    assert rows[0][5] == ("2028-05-07T12:00:00" if date1904 else "2024-05-06T12:00:00")  # dates still dates
+    assert not warnings
+
+
+def test_a_formula_without_a_computed_value_is_flagged_not_a_silent_zero(tmp_path: Path) -> None:
+    import openpyxl
+    import xlsxwriter
+
+    placeholder = tmp_path / "xlsxwriter.xlsx"  # saves <v>0</v> and asks Excel to compute on open
+    wb = xlsxwriter.Workbook(str(placeholder))
+    ws = wb.add_worksheet("Calc")
+    ws.write_number(0, 0, 21)
+    ws.write_formula(0, 1, "=A1*2")
+    ws.write_formula(0, 2, "=A1*3", None, 63)  # told its value: nothing to flag
+    for row in range(1, 26):
+        ws.write_formula(row, 1, f"=A{row}+1")
+    wb.close()
+    rows, warnings = _extract(placeholder)
+    assert rows[0] == ["21", "0", "63"]
+    flagged = [w for w in warnings if "formula cell(s) saved without a computed value" in w]
+    assert len(flagged) == 1
+    assert flagged[0].startswith("sheet 'Calc': 26 formula cell(s)")
+    assert "B1, B2, B3" in flagged[0] and "C1" not in flagged[0] and "and 6 more" in flagged[0]
+
+    bare = tmp_path / "openpyxl.xlsx"  # saves the formula and no value at all
+    book = openpyxl.Workbook()
+    sheet = book.active
+    assert sheet is not None
+    sheet["A1"], sheet["B1"] = 5, "=A1+1"
+    book.save(bare)
+    rows, warnings = _extract(bare)
+    assert rows[0] == ["5"]
+    assert any(w.startswith("sheet 'Sheet': 1 formula cell(s)") and ": B1 -" in w for w in warnings)
+
+
+def test_computed_formulas_are_not_flagged(tmp_path: Path) -> None:
+    import xlsxwriter
+
+    path = tmp_path / "computed.xlsx"
+    wb = xlsxwriter.Workbook(str(path))
+    ws = wb.add_worksheet("S")
+    ws.write_formula(0, 0, "=1+1", None, 2)
+    ws.write_formula(0, 1, '="a"&"b"', None, "ab")
+    wb.close()
+    rows, warnings = _extract(path)
+    assert rows[0] == ["2", "ab"]
+    assert not warnings
+
+
+def test_the_ecma_escape_rule() -> None:
+    assert unescape("a_x000D_b") == "a\rb"
+    assert unescape("_x005F_x000D_") == "_x000D_"  # the escaped underscore: the rest is literal text
+    assert unescape("_x005f_") == "_"
+    assert unescape("_xD83D__xDE00_") == "\U0001f600"  # a UTF-16 pair joined
+    assert unescape("_xD83D_ alone") == "\ufffd alone"
+    assert unescape("_x12_ _xZZZZ_ plain") == "_x12_ _xZZZZ_ plain"
+
+
+def test_elapsed_time_formats() -> None:
+    assert is_duration("[h]:mm:ss") and is_duration("[Red][mm]:ss") and is_duration('[h]"h "mm"m"')
+    assert not is_duration("hh:mm:ss") and not is_duration("d [h]") and not is_duration('"[h]" 0')
+    assert duration_text(ELAPSED, '[h]"h "mm"m"') == "255h 10m"
+    assert duration_text(-ELAPSED, "[h]:mm:ss") == "-255:10:10"
+    assert duration_text(1.5 / 86400, "[s].0") == "1.5"
+    assert duration_text(0.5 / 86400, "[h]:mm:ss") == "0:00:01"  # half a second shows as one, as in Excel
