@@ -13,9 +13,6 @@ from boundread.contract import kinds
 from boundread.contract.model import Request
 from boundread.errors import UsageError
 
-_WORKBOOKS = kinds.WORKBOOKS
-_SLIDES = kinds.SLIDES
-_ARCHIVES = kinds.ARCHIVES
 _TEXT_ONLY = ("text",)
 
 
@@ -29,10 +26,10 @@ class _Option:
 #: Request fields a handler reads only for some kinds. A field set to anything but its default on another kind
 #: would be ignored silently; the generic bounds (--lines, --grep, --max-chars, ...) apply to every kind.
 OPTIONS: tuple[_Option, ...] = (
-    _Option("pages", "--pages", ("pdf", *_SLIDES)),
-    _Option("sheets", "--sheet", _WORKBOOKS),
-    _Option("rows", "--rows", _WORKBOOKS),
-    _Option("fmt", "--format", _WORKBOOKS),
+    _Option("pages", "--pages", kinds.PAGED),
+    _Option("sheets", "--sheet", kinds.WORKBOOKS),
+    _Option("rows", "--rows", kinds.WORKBOOKS),
+    _Option("fmt", "--format", kinds.WORKBOOKS),
     _Option("layout", "--layout", ("pdf",)),
     _Option("engine", "--engine", ("pdf",)),
     _Option("ocr", "--ocr", ("pdf", "image")),
@@ -61,7 +58,7 @@ def check(req: Request, kind: str, name: str, container: str | None = None) -> N
 def applicable(kind: str) -> str:
     """The options that apply to ``kind``, as a user would type them: ``--pages, --layout, ...``."""
     own = [option.flag for option in OPTIONS if kind in option.kinds and option.kinds != _TEXT_ONLY]
-    if kind in _ARCHIVES:
+    if kind in kinds.ARCHIVES:
         own.insert(0, "--member NAME")
     return ", ".join([*own, _generic(kind)]) if own else ""
 
