@@ -323,7 +323,9 @@ def test_a_prompt_is_refused_when_a_locked_ledger_cannot_say_what_was_spent(
     finally:
         holder.kill()
         holder.wait()
-    assert took < hookcli.HOOK_S + 4, f"{took:.1f} s: the hook's bound is {hookcli.HOOK_S:g} s and one lock wait"
+    # the holder keeps the lock for 60 s: a hook that ended well before that gave up at its own bound (HOOK_S, 8 s),
+    # as the answer's reason says; 3x the bound holds on a loaded machine (bench/hook_deadlines.py times it)
+    assert took < 3 * hookcli.HOOK_S, f"{took:.1f} s: the hook's bound is {hookcli.HOOK_S:g} s"
     assert code == 0 and answer is not None and answer["decision"] == "block", err
     assert "spend is unknown" in answer["reason"]
 

@@ -25,7 +25,7 @@ import pytest
 from boundread.budget import enforce, sidecar
 from boundread.budget.ledger import open_ledger
 from boundread.budget.model import BudgetLimits, Scope
-from boundread.budget.pgschema import CACHE
+from boundread.budget.pgschema import ANSWER_S, CACHE
 from boundread.budget.postgres import PostgresLedger
 
 SRC = str(Path(__file__).resolve().parents[2] / "src")
@@ -121,7 +121,9 @@ def test_a_full_server_is_doubt_for_a_machine_that_never_saw_the_limits(
     monkeypatch.setenv("BOUNDREAD_LEDGER_URL", url)  # a fresh state folder: no cache of the fleet's limits
     start = time.monotonic()
     reason = enforce.check_tool_call({"session_id": "new"}, "Bash", {"command": "ls"})
-    assert time.monotonic() - start < 9.5
+    # the retries end at the hook's deadline (ANSWER_S, 6 s), which the reason shows; unbounded, they never end.
+    # 3x the deadline holds on a loaded machine; bench/hook_deadlines.py measures the real time
+    assert time.monotonic() - start < 3 * ANSWER_S
     assert reason is not None and reason.startswith("budget ledger unusable") and "too many clients" in reason
     cache = Path(os.environ["BOUNDREAD_STATE_DIR"]) / CACHE
     cache.parent.mkdir(parents=True, exist_ok=True)

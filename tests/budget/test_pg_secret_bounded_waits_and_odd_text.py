@@ -28,7 +28,7 @@ from boundread.budget.postgres import PostgresLedger
 from boundread.cli.budget import budget_app
 
 SECRET = "TopSecret"
-CLOSE_S = 8.0
+CLOSE_S = 30.0  # half of it is several times each bounded wait here (1-2 s), on a loaded machine too
 SET_DONE = b"C\x00\x00\x00\x08SET\x00"  # the SET's CommandComplete, the first result of pghook's first script
 
 

@@ -114,7 +114,7 @@ def test_the_wait_is_bounded_and_quiet_files_do_not_wait(tmp_path: Path) -> None
     parent, _ = _layout(tmp_path, agents=0)
     began = time.monotonic()
     assert sessionfiles.settle(parent, "a message that never comes", limit=0.3) >= 0.3
-    assert time.monotonic() - began < 1.5
+    assert time.monotonic() - began < 3.0  # ended by its limit (the message never comes): 10x it, for a loaded machine
     clock = iter([0.0, 0.0, 0.1, 0.2, 0.31, 9.0])  # injected clock: settled once unchanged for QUIET
     assert sessionfiles.settle(parent, None, clock=lambda: next(clock), sleep=lambda _: None) == pytest.approx(0.31)
     assert sessionfiles.settle(tmp_path / "gone.jsonl", None, limit=0.05) >= 0.05

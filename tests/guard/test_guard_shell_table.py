@@ -519,7 +519,7 @@ def test_a_huge_word_parses_in_linear_time(work: Path) -> None:
     start = time.perf_counter()
     assert check_command("cat " + "a" * 300_000, cwd=work).decision == "allow"
     assert check_command("cat app.log " + "b" * 300_000, cwd=work).decision == "deny"
-    assert time.perf_counter() - start < 10  # the hand-written tokenizer took 81 s
+    assert time.perf_counter() - start < 10  # the hook's 10 s timeout (~0.1 s here); a hand-written tokenizer took 81 s
 
 
 def test_a_syntax_error_does_not_fail_open(work: Path) -> None:
