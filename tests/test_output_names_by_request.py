@@ -160,3 +160,18 @@ def test_the_sheet_list_is_typed_and_sheets_names_what_it_reads(samples: Path) -
     assert "sheet_list" in err.value.fix
     with pytest.raises(boundread.UsageError):
         boundread.extract(samples / "server.log", fmt="json")
+
+
+def test_a_page_read_cut_short_is_named_for_the_pages_it_reached(samples: Path) -> None:
+    """``pages 1-300`` cut by --max-chars inside page 4 holds pages 1-4: its name says so, as its summary does,
+    and the next read (from page 4) names its own pages - in the CLI, the library and MCP alike."""
+    result = run("pages", "report.pdf", "1-300", "--max-chars", "3000", "--json")
+    envelope = json.loads(result.stdout)
+    assert envelope["done"].startswith("pages 1-4 of 12") and envelope["next"] == ["boundread pages report.pdf 4-12"]
+    assert Path(envelope["output"]).name == "report.pdf.pages-1-4.txt"
+    library = boundread.pages(samples / "report.pdf", "1-300", limits=boundread.Limits(max_chars=3000))
+    assert library.output is not None and Path(library.output).name == "report.pdf.pages-1-4.txt"
+    reply = _mcp(samples, 'pages(path="report.pdf", range="1-300", max_chars=3000)')
+    assert reply.saved is not None and reply.saved.name == "report.pdf.pages-1-4.txt"
+    following = json.loads(run("pages", "report.pdf", "4-12", "--max-chars", "3000", "--json").stdout)
+    assert Path(following["output"]).name == f"report.pdf.pages-{following['done'].split()[1]}.txt"

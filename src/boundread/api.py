@@ -56,7 +56,7 @@ class Ask:
     def file_name(self, source_name: str, result: ExtractResult, *, offset: int = 0) -> str:
         """The name of the file that holds this read's text of ``source_name``, once ``result`` said what it
         holds (the pages the file has); ``offset``: an MCP call's characters skipped into it."""
-        held = core.selection(self.request, self.filters).held(result.totals)
+        held = core.selection(self.request, self.filters).held(result.totals, result.done, cut=result.truncated)
         return naming.file_name(source_name, dataclasses.replace(held, offset=offset))
 
 

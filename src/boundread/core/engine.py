@@ -177,8 +177,10 @@ def _extract(
     written: Path | None = None
     if req.tail is not None and not outcome.done:  # stopped by the alarm or Ctrl-C before the tail said what it read
         outcome.done = f"the last {req.tail:,} lines, cut short"
-    if not to_stdout:  # named now that the read said what it holds (the pages the file has)
-        held = selection(req, filters).held(outcome.totals)
+    done = outcome.done or _done_lines(sink, filters)
+    cut = bool(outcome.truncated or sink.reasons)
+    if not to_stdout:  # named now that the read said what it holds (the pages the file has, those it reached)
+        held = selection(req, filters).held(outcome.totals, done, cut=cut)
         dest = Path(output_path) if output_path else naming.default_path(src.name, held)
         written = output.write_atomic(dest, text, never=src.path)
     steps = _continuations(outcome, sink, filters, src, target, req)
@@ -190,9 +192,9 @@ def _extract(
         chars=sink.chars,
         lines=sink.lines + (1 if text and not text.endswith("\n") else 0),
         est_tokens=est_tokens(sink.chars),
-        truncated=bool(outcome.truncated or sink.reasons),
+        truncated=cut,
         truncated_reasons=tuple(outcome.truncated + sink.reasons),
-        done=outcome.done or _done_lines(sink, filters),
+        done=done,
         totals=outcome.totals,
         warnings=tuple(warnings + outcome.warnings + sink.warnings),
         next=tuple(command_line(step, src.name) for step in steps),

@@ -16,6 +16,7 @@ sheets' rows, else ``.txt``.
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -44,14 +45,28 @@ class Selection:
     member: str | None = None
     offset: int = 0  # an MCP call's characters skipped into the selection
 
-    def held(self, totals: Mapping[str, object]) -> Selection:
-        """The selection as the file holds it, once the read said how many pages (slides) there are:
-        ``pages 10-99`` of a 12-page file holds ``pages 10-12``; pages past the end are not named."""
+    def held(self, totals: Mapping[str, object], done: str = "", *, cut: bool = False) -> Selection:
+        """The selection as the file holds it, once the read said what it read: ``pages 10-99`` of a 12-page
+        file holds ``pages 10-12`` (``totals``); ``pages 1-300`` cut short by ``--max-chars`` (a timeout,
+        Ctrl-C) inside page 13 holds ``pages 1-13`` (``done``, the summary's words, when ``cut``), so the
+        name, the summary and the ``next`` that goes on from page 13 agree."""
         total = totals.get("pages", totals.get("slides"))
         if not self.pages or not isinstance(total, int) or total < 1:
             return self
-        read = tuple(Span(span.first, min(span.last, total)) for span in self.pages if span.first <= total)
+        last = min(total, last_page(done) or total) if cut else total
+        read = tuple(Span(span.first, min(span.last, last)) for span in self.pages if span.first <= last)
         return dataclasses.replace(self, pages=read) if read else self
+
+
+_DONE_PAGES = re.compile(r"(?:pages|slides) ([\d, -]+) of \d")
+
+
+def last_page(done: str) -> int | None:
+    """The last page (slide) a read's summary says it wrote: ``pages 1-13 of 57 (page 13 cut short)`` -> 13,
+    ``slides 1-3, 5 of 9`` -> 5; None when it names none (``no pages of 57``, a line count)."""
+    found = _DONE_PAGES.match(done)
+    numbers = re.findall(r"\d+", found.group(1)) if found else []
+    return int(numbers[-1]) if numbers else None
 
 
 def pages_text(spans: Sequence[Span]) -> str:
