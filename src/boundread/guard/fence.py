@@ -19,6 +19,7 @@ from __future__ import annotations
 HOOK_PATH: tuple[str, ...] = (
     "boundread", "boundread.__main__", "boundread.units",
     "boundread.bytelevel.",  # reading the bytes a kind starts with, a zip's central directory: os and stat only
+    "boundread.agents", "boundread.agents.dialect",  # the payload dialects: agents/__init__ imports no client
     "boundread.guard", "boundread.guard.main", "boundread.guard.options", "boundread.guard.config",
     "boundread.guard.jsonio", "boundread.guard.dialects", "boundread.guard.decide", "boundread.guard.facts",
     "boundread.guard.bounds", "boundread.guard.reason", "boundread.guard.special", "boundread.guard.outputs",
@@ -45,7 +46,8 @@ REDIRECT: tuple[str, ...] = (
 
 #: A sub-agent spawn where the session has a budget is checked against the whole ledger (budget/agents.py):
 #: rare, so the full store, and psycopg when the ledger is PostgreSQL.
-SPAWN: tuple[str, ...] = ("boundread.budget.", "boundread.errors")
+SPAWN: tuple[str, ...] = ("boundread.budget.", "boundread.errors",
+                          "boundread.agents.claudelog")  # the session's transcript: the sub-agents so far
 SPAWN_THIRD_PARTY: tuple[str, ...] = ("psycopg.", "psycopg_binary.", "psycopg_c.", "typing_extensions.")
 
 #: Never, on any path: the CLI's and the MCP server's frameworks and the modules built on them.
