@@ -1,7 +1,9 @@
 """guard-check runs before every agent tool call: its start-up cost is the product (issue 3, Speed).
 
 Timing is measured in bench/; this test pins the cause instead - which modules a call imports - so the
-hot path cannot silently regress to dataclasses, typing, pathlib, zipfile or json (re) again.
+hot path cannot silently regress to dataclasses, typing, pathlib, zipfile or json (re) again. Which modules
+any call may load at all - boundread's and others' - is declared in guard/fence.py and checked for every
+client's payloads by test_guard_fence.py.
 """
 
 from __future__ import annotations
