@@ -54,11 +54,34 @@ def plausible_utf8(raw: bytes) -> str | None:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
         return None
-    for ch in text:
-        code = ord(ch)
-        if code >= 0x80 and not any(lo <= code <= hi for lo, hi in _PLAUSIBLE):
-            return None
+    if any(ch >= "\x80" and not _common(ord(ch)) for ch in text):
+        return None
     return text
+
+
+def _common(code: int) -> bool:
+    """A code point in one of the scripts a file name is plausibly written in."""
+    return any(lo <= code <= hi for lo, hi in _PLAUSIBLE)
+
+
+#: The label of a name shown as UTF-8 with the bytes that are not UTF-8 escaped.
+ESCAPED = "utf-8, invalid bytes as \\xNN"
+
+
+def mostly_utf8(raw: bytes) -> bool:
+    """``raw`` is UTF-8 with a few bad bytes (a name cut or patched by a tool), not a legacy code page: it
+    does not decode strictly, and two thirds or more of its non-ASCII bytes form characters of common
+    scripts (a legacy name pairs up so only by chance: cp866 "Привет" has one 3-byte sequence, U+0A22, in
+    its 6 bytes, and cp866 "список" is all valid UTF-8, of rare scripts)."""
+    text = raw.decode("utf-8", "surrogateescape")
+    high = sum(1 for byte in raw if byte >= 0x80)
+    good = sum(len(ch.encode()) for ch in text if ch >= "\x80" and _common(ord(ch)))
+    return good < high and good * 3 >= high * 2
+
+
+def escaped_utf8(raw: bytes) -> str:
+    """``raw`` as UTF-8, each byte that is not part of a valid character shown as ``\\xNN``."""
+    return raw.decode("utf-8", "backslashreplace")
 
 
 def _decodes(raw: bytes, codec: str) -> bool:

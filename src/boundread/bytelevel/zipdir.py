@@ -6,8 +6,9 @@ instead. It follows zipfile's reading of the format (end record search, zip64 lo
 a prepended stub shifting every offset) and is standard library only, with no module-level imports:
 the guard-check hook imports it before every agent tool call.
 
-Names: ASCII as is; UTF-8 when flag bit 11 says so; else the Info-ZIP Unicode Path field (0x7075)
-when its CRC matches the name's bytes; else a legacy name, decoded by :class:`.names.Decoder` with
+Names: the Info-ZIP Unicode Path field (0x7075) when present and its CRC matches the name's bytes (even
+over an ASCII or flagged name: tools write "" or "????" there); else ASCII as is; UTF-8 when flag bit 11
+says so; else a legacy name, decoded by :class:`.names.Decoder` with
 one guessed code page per archive (``Record.name_encoding`` says which; the detector is imported
 only then).
 
@@ -170,12 +171,12 @@ def records(fh: IO[bytes], end: End | None = None) -> Iterator[Record]:
         raw = buf[at + 46:at + 46 + nlen]
         rec = Record()
         encoding = None
-        if raw.isascii():
+        if xlen and (unicode := _unicode_path(buf[at + 46 + nlen:at + 46 + nlen + xlen], raw)) is not None:
+            name = unicode  # the field wins where its CRC matches: the header's name may be "" or "????"
+        elif raw.isascii():
             name = raw.decode("ascii")
         elif flags & 0x800:
             name = raw.decode("utf-8", "replace")
-        elif (unicode := _unicode_path(buf[at + 46 + nlen:at + 46 + nlen + xlen], raw)) is not None:
-            name = unicode
         else:
             if decoder is None:
                 from boundread.bytelevel.names import Decoder

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from datetime import datetime, timezone
 from typing import Protocol
 
+from boundread.bytelevel.names import ESCAPED
 from boundread.contract.model import FILE, Entry, Listing, Request, Span, Suggestion
 from boundread.errors import Refused, UsageError
 from boundread.limits import Limits
@@ -187,8 +188,13 @@ class Collector:
         lst.matching = self.matched if self.req.match is not None else None
         for key, names in self._flagged.items():
             lst.warnings.append(_summary(key, names, self.limits))
-        if self._guessed:
-            used = ", ".join(f"{count:,} as {enc}" for enc, count in self._guessed.items())
+        escaped = self._guessed.get(ESCAPED, 0)
+        guessed = {enc: count for enc, count in self._guessed.items() if enc != ESCAPED}
+        if escaped:
+            lst.warnings.append(f"{escaped:,} name(s) hold bytes that are not valid UTF-8, "
+                                "shown as \\xNN (name such a member as shown)")
+        if guessed:
+            used = ", ".join(f"{count:,} as {enc}" for enc, count in guessed.items())
             lst.warnings.append(f"names not marked UTF-8 were decoded by a guess ({used}); "
                                 "each entry's name_encoding says which")
         if total_compressed and lst.total_size / total_compressed > self.limits.max_ratio:

@@ -15,7 +15,7 @@ import tarfile
 import zlib
 from collections.abc import Iterator
 
-from boundread.bytelevel.names import Decoder, plausible_utf8
+from boundread.bytelevel.names import ESCAPED, Decoder, escaped_utf8, mostly_utf8, plausible_utf8
 from boundread.contract.model import Entry, Listing, Request, Source
 from boundread.errors import Corrupt, Refused
 from boundread.formats.archives.common import (
@@ -65,21 +65,26 @@ def _skip_limit(src: Source, fmt: str, limits: Limits) -> int | None:
     return max(int(limits.max_ratio * src.size), limits.max_member_bytes)
 
 
-def _decoded(name: str, decoder: Decoder) -> tuple[str, str | None]:
+def _decoded(name: str, decoder: Decoder, pax: bool = False) -> tuple[str, str | None]:
     """A header name that is not UTF-8 comes back with surrogate escapes, and a short legacy one can
     pass for UTF-8 of rare scripts (cp866 "список" is valid UTF-8): their bytes get the archive's
-    guessed code page (:mod:`boundread.bytelevel.names`), and the label says so."""
+    guessed code page (:mod:`boundread.bytelevel.names`), and the label says so. A pax name (UTF-8 by
+    the standard) or a name that is mostly UTF-8 is shown as UTF-8 with its bad bytes escaped (``\\xNN``)
+    and labelled so: one stray byte does not make the whole name cp437."""
     if name.isascii():
         return name, None
     raw = name.encode("utf-8", "surrogateescape")
     if plausible_utf8(raw) is not None:
         return name, None
+    if pax or mostly_utf8(raw):
+        return escaped_utf8(raw), ESCAPED
     return decoder.decode(raw)
 
 
 def _entry(member: tarfile.TarInfo, limits: Limits, decoder: Decoder) -> Entry:
-    name, encoding = _decoded(member.name, decoder)
-    link = _decoded(member.linkname, decoder)[0] if member.issym() or member.islnk() else None
+    name, encoding = _decoded(member.name, decoder, "path" in member.pax_headers)
+    link = (_decoded(member.linkname, decoder, "linkpath" in member.pax_headers)[0]
+            if member.issym() or member.islnk() else None)
     return make_entry(
         name, member.size if member.isfile() else 0, None, iso_from_epoch(member.mtime), limits,
         is_dir=member.isdir(), is_symlink=member.issym(), link_target=link, hard_link=member.islnk(),
@@ -152,7 +157,8 @@ def read_member(src: Source, name: str, req: Request) -> bytes:
     with _opened(src) as archive:
         try:
             while (member := archive.next()) is not None:
-                if _same(_decoded(member.name, decoder)[0], name) or _same(member.name, name):
+                shown = _decoded(member.name, decoder, "path" in member.pax_headers)[0]
+                if _same(shown, name) or _same(member.name, name):
                     break
                 if skip_limit is not None and member.offset_data + member.size > skip_limit:
                     raise Refused(
