@@ -36,7 +36,7 @@ ARCHIVE_KINDS = frozenset({ZIP, SEVENZ, TAR, GZ, BZ2, XZ, RAR})
 _EXTENSIONS: dict[str, str] = {
     ".pdf": PDF, ".docx": DOCX, ".docm": DOCX, ".dotx": DOCX, ".xlsx": XLSX, ".xlsm": XLSX,
     ".xltx": XLSX, ".xls": XLS, ".ods": ODS, ".pptx": PPTX, ".pptm": PPTX, ".ppsx": PPTX,
-    ".odt": ODT, ".odp": ODP, ".doc": DOC, ".ppt": PPT, ".zip": ZIP, ".jar": ZIP, ".7z": SEVENZ,
+    ".xlsb": XLSX, ".odt": ODT, ".odp": ODP, ".doc": DOC, ".ppt": PPT, ".zip": ZIP, ".jar": ZIP, ".7z": SEVENZ,
     ".tar": TAR, ".tgz": TAR, ".tbz2": TAR, ".txz": TAR, ".gz": GZ, ".bz2": BZ2, ".xz": XZ,
     ".rar": RAR, ".png": IMAGE, ".jpg": IMAGE, ".jpeg": IMAGE, ".gif": IMAGE, ".webp": IMAGE,
     ".tif": IMAGE, ".tiff": IMAGE, ".bmp": IMAGE, ".txt": TEXT, ".csv": TEXT, ".tsv": TEXT,
@@ -226,27 +226,49 @@ def _sniff_zip(path: Container) -> Sniffed:
     from boundread.bytelevel import zipdir
 
     names: set[str] = set()
+    odf = manifest = None
     try:
         with _Opened(path) as fh:
             for rec in zipdir.records(fh):
                 names.add(rec.name)
                 if rec.name == "mimetype" and rec.size < 200 and rec.method in (0, 8) and not rec.flags & 0x61:
-                    kind = _ODF_MIMETYPES.get(zipdir.read_data(fh, rec)[:200].strip())
-                    if kind:
-                        return Sniffed(kind, mime_of(kind))
-                if len(names) >= ZIP_NAMES:
+                    odf = _ODF_MIMETYPES.get(zipdir.read_data(fh, rec)[:200].strip())
+                elif rec.name == "META-INF/manifest.xml":
+                    manifest = rec
+                if (odf and manifest) or len(names) >= ZIP_NAMES:
                     break
+            if odf:
+                return _odf(fh, odf, manifest)
     except (zipdir.BadZip, OSError, EOFError):
         return Sniffed(ZIP, mime_of(ZIP), note="zip signature, unreadable central directory")
     if "[Content_Types].xml" in names:
         tops = {name.split("/", 1)[0] for name in names}
         macro = any(name.endswith("vbaProject.bin") for name in names)
+        if "xl/workbook.bin" in names:  # Excel's binary workbook: the OOXML package, BIFF12 parts
+            return Sniffed(XLSX, "application/vnd.ms-excel.sheet.binary.macroEnabled.12", subtype="xlsb")
         for top, kind, plain, with_macros in (
             ("word", DOCX, "docx", "docm"), ("xl", XLSX, "xlsx", "xlsm"), ("ppt", PPTX, "pptx", "pptm"),
         ):
             if top in tops:
                 return Sniffed(kind, mime_of(kind), subtype=with_macros if macro else plain)
     return Sniffed(ZIP, mime_of(ZIP))
+
+
+#: Manifests bigger than this are not read by the sniff (a real one lists each part in a line: a few KB).
+MANIFEST_BYTES = 1 << 20
+
+
+def _odf(fh: IO[bytes], kind: str, manifest: object) -> Sniffed:
+    """An ODF document; encrypted when its manifest gives a part ``encryption-data`` (ODF's password
+    protection, which encrypts every part but the mimetype and the manifest)."""
+    from boundread.bytelevel import zipdir
+
+    rec = manifest if isinstance(manifest, zipdir.Record) else None
+    readable = rec is not None and rec.size <= MANIFEST_BYTES and rec.method in (0, 8) and not rec.flags & 0x61
+    if readable and rec is not None and b"encryption-data" in zipdir.read_data(fh, rec):
+        return Sniffed(kind, mime_of(kind), subtype="encrypted-odf", encrypted=True,
+                           note="password-protected ODF document (manifest encryption-data)")
+    return Sniffed(kind, mime_of(kind))
 
 
 class _Opened:  # a tiny context manager: contextlib costs start-up time on the hot path

@@ -190,7 +190,8 @@ class Package:
 def open_package(src: Source, what: str, app: str) -> Iterator[Package]:
     """The source as a Package; encrypted and unreadable containers raise with the fix."""
     if src.sniffed.encrypted:
-        raise Encrypted(f"{src.name} is password-protected", f"remove the password in {app} and save a copy")
+        odf = " (ODF encryption, which boundread cannot decrypt)" if src.sniffed.subtype == "encrypted-odf" else ""
+        raise Encrypted(f"{src.name} is password-protected{odf}", f"remove the password in {app} and save a copy")
     with src.open() as fh:
         try:
             zf = zipfile.ZipFile(fh)

@@ -1,7 +1,7 @@
 """Open a workbook of any spreadsheet kind behind one small interface: its sheets, and their rows.
 
 xlsx and ods go through our own zip + defusedxml peek and row stream (bounded by what is asked);
-xls goes through python-calamine, which loads a whole sheet to read it (calamine refuses cell-count
+xls and xlsb go through python-calamine, which loads a whole sheet to read it (calamine refuses cell-count
 bombs itself, quickly: "Cell limit exceeded"; BIFF8 caps a sheet at 65,536 x 256 anyway). Library
 errors become boundread errors here.
 """
@@ -75,7 +75,9 @@ def _nothing() -> Rows:
 def check_readable(src: Source) -> None:
     """Encrypted workbooks and pre-OLE Excel files stop here, before any library sees them."""
     if src.sniffed.encrypted:
-        raise Encrypted(f"{src.name} is password-protected", "remove the password in Excel and save a copy")
+        app = "LibreOffice" if src.kind == "ods" else "Excel"
+        odf = " (ODF encryption, which boundread cannot decrypt)" if src.sniffed.subtype == "encrypted-odf" else ""
+        raise Encrypted(f"{src.name} is password-protected{odf}", f"remove the password in {app} and save a copy")
     if src.sniffed.subtype == "biff2-4":
         with src.open() as fh:
             version = _BIFF.get(fh.read(2), "BIFF4")
@@ -87,7 +89,7 @@ def check_readable(src: Source) -> None:
 def open_book(src: Source, *, sizes: bool = True) -> Iterator[Book]:
     """The workbook, open for the duration of the block. ``sizes``: xls/ods sheet sizes (costly)."""
     check_readable(src)
-    if src.kind == "xlsx":
+    if src.kind == "xlsx" and src.sniffed.subtype != "xlsb":
         with _xlsx(src) as book:
             yield book
     elif src.kind == "ods":
@@ -188,13 +190,17 @@ def _calamine(src: Source, sizes: bool) -> Iterator[Book]:
 
     errors = (pc.CalamineError, pc.ZipError, pc.XmlError, pc.WorksheetNotFound, ValueError, OSError)
     with contextlib.ExitStack() as stack:
-        if src.path is not None:
+        ext = "xlsb" if src.sniffed.subtype == "xlsb" else src.kind
+        if src.path is not None and src.path.suffix.lower() == f".{ext}":
             path = str(src.path)
         else:  # calamine picks the reader by extension; from_filelike hides the real error in a guess
             spill = stack.enter_context(tempfile.TemporaryDirectory(prefix="boundread-"))
-            path = str(Path(spill) / f"member.{src.kind}")
-            with open(path, "wb") as out:
-                out.write(src.data or b"")
+            path = str(Path(spill) / f"member.{ext}")
+            if src.path is not None:  # named otherwise (book.xlsx that is an xlsb): a link, not a copy
+                Path(path).symlink_to(src.path.resolve())
+            else:
+                with open(path, "wb") as out:
+                    out.write(src.data or b"")
         try:
             wb = pc.CalamineWorkbook.from_path(path)
         except pc.PasswordError:

@@ -36,7 +36,7 @@ def info(src: Source, req: Request) -> Details:
     for sheet in sheets:
         if sheet.type != "worksheet":
             continue
-        if src.kind == "xlsx" and sheet.dimension is None:
+        if src.kind == "xlsx" and src.sniffed.subtype != "xlsb" and sheet.dimension is None:
             details.warnings.append(f"sheet '{sheet.name}': size unknown (no <dimension>)")
         if sheet.rows and sheet.cols and sheet.rows * sheet.cols > HUGE_CELLS:
             details.warnings.append(f"sheet '{sheet.name}' declares {sheet.rows:,} x {sheet.cols:,} cells; "
@@ -251,7 +251,7 @@ def _names(names: list[str], most: int = 20) -> str:
 def _estimate(src: Source, sheets: tuple[SheetMeta, ...], strings_bytes: int) -> int:
     """Characters of the whole book as csv: from the sheet XML sizes (xlsx) or declared sizes."""
     xml = sum(s.xml_bytes or 0 for s in sheets if s.type == "worksheet")
-    if src.kind == "xlsx":
+    if src.kind == "xlsx" and src.sniffed.subtype != "xlsb":
         return xml // 6 + strings_bytes * 2 // 3
     cells = sum((s.rows or 0) * (s.cols or 0) for s in sheets)
     return cells * 4 if cells else src.size // 2

@@ -34,9 +34,19 @@ def cell_text(value: Any) -> str:
         return value.isoformat(timespec="seconds" if not value.microsecond else "milliseconds")
     if isinstance(value, (dt.date, dt.time)):
         return value.isoformat()
-    if isinstance(value, dt.timedelta):
-        return str(value)
+    if isinstance(value, dt.timedelta):  # calamine's reading of an elapsed-time format: shown as [h]:mm:ss
+        return _elapsed(value)
     return str(value)
+
+
+def _elapsed(value: dt.timedelta) -> str:
+    """255:10:10, not "10 days, 15:10:10": elapsed time in hours, as Excel's ``[h]:mm:ss`` shows it."""
+    micros = abs(value) // dt.timedelta(microseconds=1)
+    seconds, micro = divmod(micros, 1_000_000)
+    text = f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"
+    if micro:
+        text += f".{micro:06d}".rstrip("0")
+    return ("-" if value < dt.timedelta(0) else "") + text
 
 
 def trim(cells: Sequence[str]) -> list[str]:
