@@ -20,12 +20,13 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from boundread.bytelevel import charset
 from boundread.bytelevel.sniff import Sniffed
 from boundread.contract import sink as sinkmod
 from boundread.contract.model import Request, Source, Span
 from boundread.core import engine
 from boundread.errors import UsageError
-from boundread.formats.text import charset, needles, scan, tail
+from boundread.formats.text import needles, scan, tail
 from boundread.limits import Limits
 from boundread.ranges import OPEN_END
 from tests.helpers import run, run_json
@@ -69,9 +70,9 @@ def _forced(path: Path, encoding: str, *, fast: bool, block: int, max_line: int,
     """Read ``path`` as text in ``encoding`` (whatever its bytes look like), by the fast or the generic path."""
     with contextlib.ExitStack() as stack:
         stack.enter_context(mock.patch.object(engine, "open_source", lambda _: _source(path, encoding)))
-        # forced as a user's --encoding forces it: the handler's own choice (formats/text/charset) is not asked
+        # forced as a user's --encoding forces it: the handler's own choice (bytelevel/charset) is not asked
         forced = charset.Choice(encoding, "--encoding")
-        stack.enter_context(mock.patch.object(charset, "choose", lambda _src, _override=None: forced))
+        stack.enter_context(mock.patch.object(charset, "decide", lambda *_args, **_kw: forced))
         stack.enter_context(mock.patch.object(scan, "BLOCK", block))
         stack.enter_context(mock.patch.object(needles, "STRETCH", stretch or max(1, block // 2)))
         stack.enter_context(mock.patch.object(sinkmod, "MAX_LINE", max_line))

@@ -14,8 +14,8 @@ from unittest import mock
 import pytest
 from tests.helpers import run
 
+from boundread.bytelevel import charset
 from boundread.bytelevel.sniff import sniff_bytes
-from boundread.formats.text import charset
 
 RU = "Съешь же ещё этих мягких французских булок, да выпей чаю. Широкая электрификация южных губерний."
 EL = "Ξεσκεπάζω την ψυχοφθόρα βδελυγμία. Το ελληνικό αλφάβητο χρησιμοποιείται για τη γραφή της γλώσσας."
@@ -182,3 +182,16 @@ def test_the_sample_is_bounded_whatever_the_file(tmp_path: Path) -> None:
         out, _ = _extract(path, "--tail", "1")
     assert out.strip() == f"4000 {RU}"
     assert seen == [charset.SAMPLE_BYTES]
+
+
+def test_compressed_text_gets_the_same_decision(tmp_path: Path) -> None:
+    """A .gz of a legacy-encoded file with CR-only ends: decoded, guessed aloud, one line per CR."""
+    import gzip
+
+    text, encoding, end, codec = LEGACY["shift-jis-cr"]
+    lines = _lines(text)
+    path = tmp_path / "notes.txt.gz"
+    path.write_bytes(gzip.compress(end.join(lines).encode(encoding)))
+    out, warnings = _extract(path)
+    assert out.splitlines() == lines
+    assert any(w.startswith(f"encoding guessed: {codec}") for w in warnings)

@@ -1,5 +1,7 @@
 """Which encoding a text file is read in, decided once per file from a bounded sample, and how sure that is.
 
+The text handler (formats/text) and compressed single files (formats/archives/single.py) both ask here.
+
 The order (issue 22): the user's choice wins; then what the file declares (a BOM, an XML prolog's
 ``encoding=``, an HTML ``<meta charset>``, a Python/Emacs ``-*- coding: X -*-`` line) when its bytes agree;
 then UTF-8 when the sample is valid UTF-8 (ASCII included: no detector, so the grep of a UTF-8 log pays
@@ -17,10 +19,6 @@ from __future__ import annotations
 import codecs
 import re
 from dataclasses import dataclass
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from boundread.contract.model import Source
 
 SAMPLE_BYTES = 64 * 1024
 #: Where a declaration is looked for: the XML prolog and HTML ``<meta>`` come first (HTML says 1,024 bytes).
@@ -63,13 +61,6 @@ class Choice:
                    else "the detector had no answer: from the byte pattern")
             out.append(f"encoding guessed: {self.encoding} ({why})")
         return out
-
-
-def choose(src: Source, override: str | None = None) -> Choice:
-    """The encoding ``src`` is read in: read its first ``SAMPLE_BYTES`` (once) and decide."""
-    with src.open() as fh:
-        sample = fh.read(SAMPLE_BYTES)
-    return decide(sample, src.sniffed.encoding, override, complete=len(sample) >= src.size)
 
 
 def decide(sample: bytes, sniffed: str, override: str | None = None, *, complete: bool = False) -> Choice:

@@ -18,6 +18,7 @@ import zlib
 from pathlib import PurePosixPath
 from typing import IO
 
+from boundread.bytelevel import charset
 from boundread.bytelevel.textenc import guess_encoding
 from boundread.contract.model import FILE, Details, Listing, Outcome, Request, Source
 from boundread.contract.sink import Sink
@@ -147,6 +148,21 @@ def _damaged(src: Source, fmt: str, exc: BaseException) -> Corrupt:
                    f"`{tool} -t {shlex.quote(src.name)}` confirms it; only a good copy can be read")
 
 
+class _LineEnds:
+    """CRLF and a lone CR as LF, across chunk edges, as the text handler's universal newlines read them."""
+
+    def __init__(self) -> None:
+        self.after_cr = False
+
+    def translate(self, text: str) -> str:
+        if self.after_cr and text.startswith("\n"):
+            text = text[1:]
+        if not text:
+            return text
+        self.after_cr = text.endswith("\r")
+        return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
+
+
 def extract(src: Source, req: Request, sink: Sink) -> Outcome:
     """The decompressed text, streamed into the sink and capped; binary content is only named."""
     fmt = _format(src)
@@ -164,10 +180,14 @@ def extract(src: Source, req: Request, sink: Sink) -> Outcome:
             outcome.warnings.append(f"{inner} is binary data once decompressed: there is no text to show")
             outcome.done = "nothing (binary content)"
             return outcome
+        choice = charset.decide(chunk[:charset.SAMPLE_BYTES], encoding, complete=len(chunk) < min(CHUNK, cap))
+        encoding = choice.encoding
+        outcome.warnings.extend(choice.warnings())
         decoder = codecs.getincrementaldecoder(encoding)(errors="replace")
+        ends = _LineEnds()
         while chunk:
             produced += len(chunk)
-            if not sink.write(decoder.decode(chunk)):
+            if not sink.write(ends.translate(decoder.decode(chunk))):
                 break
             if produced >= cap:
                 outcome.truncated.append(f"decompression cap {human_bytes(cap)} reached")
@@ -180,6 +200,6 @@ def extract(src: Source, req: Request, sink: Sink) -> Outcome:
                                         f"({reason}): the text stops there")
                 break
         else:
-            sink.write(decoder.decode(b"", final=True))
+            sink.write(ends.translate(decoder.decode(b"", final=True)))
     outcome.totals = {"decompressed_bytes_read": produced, "encoding": encoding}
     return outcome

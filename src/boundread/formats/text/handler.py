@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import io
 
+from boundread.bytelevel import charset
 from boundread.contract.model import FILE, Details, Outcome, Request, Source
 from boundread.contract.sink import Sink
-from boundread.formats.text import charset, scan, tail
+from boundread.formats.text import scan, tail
 
 KINDS: tuple[str, ...] = ("text",)
 
@@ -15,10 +16,13 @@ CHUNK_CHARS = 64 * 1024
 
 
 def _choice(src: Source, req: Request) -> charset.Choice:
-    """The encoding, decided once per file from a bounded sample (formats/text/charset.py). No Request field
-    carries a user's --encoding yet (issue 22): when contract/model.py gains one, it is passed here."""
+    """The encoding, decided once per file from its first ``charset.SAMPLE_BYTES`` (one read, whatever the
+    size). No Request field carries a user's --encoding yet (issue 22): when contract/model.py gains one, it
+    is passed to ``decide`` here."""
     del req
-    return charset.choose(src)
+    with src.open() as fh:
+        sample = fh.read(charset.SAMPLE_BYTES)
+    return charset.decide(sample, src.sniffed.encoding, complete=len(sample) >= src.size)
 
 
 def info(src: Source, req: Request) -> Details:
