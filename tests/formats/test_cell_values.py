@@ -111,3 +111,14 @@ def test_elapsed_time_formats() -> None:
     assert duration_text(-ELAPSED, "[h]:mm:ss") == "-255:10:10"
     assert duration_text(1.5 / 86400, "[s].0") == "1.5"
     assert duration_text(0.5 / 86400, "[h]:mm:ss") == "0:00:01"  # half a second shows as one, as in Excel
+
+
+def test_a_duration_read_by_calamine_or_from_ods_shows_elapsed_hours() -> None:
+    """xls/xlsb (calamine) and ods give a duration as a timedelta: shown as [h]:mm:ss, not "10 days, 15:10:10"."""
+    import datetime as dt
+
+    from boundread.formats.sheets.tabular import cell_text
+
+    assert cell_text(dt.timedelta(days=10, seconds=54610)) == "255:10:10"
+    assert cell_text(dt.timedelta(seconds=36610, microseconds=100000)) == "10:10:10.1"
+    assert cell_text(-dt.timedelta(hours=30, minutes=5)) == "-30:05:00"
