@@ -175,3 +175,10 @@ def test_a_page_read_cut_short_is_named_for_the_pages_it_reached(samples: Path) 
     assert reply.saved is not None and reply.saved.name == "report.pdf.pages-1-4.txt"
     following = json.loads(run("pages", "report.pdf", "4-12", "--max-chars", "3000", "--json").stdout)
     assert Path(following["output"]).name == f"report.pdf.pages-{following['done'].split()[1]}.txt"
+
+
+def test_the_sheet_listing_refuses_a_bad_rows_or_format_as_a_rows_read_does(samples: Path) -> None:
+    for option in (["--rows", "abc"], ["--format", "json"]):
+        listed = run("sheets", "prices.xlsx", *option)
+        read = run("sheets", "prices.xlsx", "Notes", *option)
+        assert listed.exit_code == read.exit_code == 2 and listed.stderr == read.stderr

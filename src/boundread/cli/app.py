@@ -238,7 +238,7 @@ def sheets(
 
     def work() -> int:
         limits = Limits(max_chars=max_chars, max_rows=max_rows, max_cols=max_cols, timeout=timeout)
-        api.check_format(fmt)
+        api.ask(rows=rows, fmt=fmt)  # a bad --rows or --format is refused with the listing too, as with rows
         if not names:  # the listing is a reading: a workbook extract cannot read fails here as it does there
             result = api.sheet_info(file, limits=limits)
             if as_json:
