@@ -77,7 +77,7 @@ def test_info_lists_sheets_from_the_workbook_xml(book: Path) -> None:
     assert details.estimated and details.est_chars and details.est_chars > 0
     # info shows the sheet table, so `sheets F` (the same table) is no next step; reading the sheets is
     assert details.next == [("sheets", FILE, name, "--max-rows", "50") for name in ("Prices", "Wide")]
-    assert boundread.sheets(book) == details.fields["sheets"]  # the Python API's sheet list is info's
+    assert boundread.sheet_list(book) == details.fields["sheets"]  # the Python API's sheet list is info's
 
 
 def test_extract_default_reads_visible_worksheets_with_cached_values(book: Path) -> None:
@@ -443,7 +443,7 @@ def test_api_sheet_list_of_a_bomb_raises_what_the_cli_says(tmp_path: Path, name:
     path = tmp_path / name
     path.write_bytes(data())
     with pytest.raises(Refused) as err:
-        boundread.sheets(path)
+        boundread.sheet_list(path)
     code, error = _cli_error(path)
     assert code == err.value.exit_code == ExitCode.REFUSED
     assert error["code"] == err.value.code == "refused" and error["message"] == str(err.value)
@@ -453,20 +453,20 @@ def test_api_sheet_list_of_a_bomb_raises_what_the_cli_says(tmp_path: Path, name:
 def test_api_sheet_list_of_the_corpus_ods_bomb_raises(corpus_dir: Path) -> None:
     path = corpus_dir / "ods-issue_594_dos.ods"
     with pytest.raises(Refused) as err:
-        boundread.sheets(path)
+        boundread.sheet_list(path)
     assert "spreadsheet bomb" in err.value.what
     assert _cli_error(path) == (7, {"code": "refused", "message": str(err.value), "exit_code": 7})
 
 
 def test_api_sheet_list_reads_a_sane_book_and_refuses_a_non_workbook(book: Path, tmp_path: Path) -> None:
-    listed = boundread.sheets(book)
+    listed = boundread.sheet_list(book)
     assert isinstance(listed, list) and [s["name"] for s in listed] == [
         s["name"] for s in sheets.info(source_for_path(book), Request()).fields["sheets"]]
     assert listed
     text = tmp_path / "notes.txt"
     text.write_text("SENTINEL plain text\n", encoding="utf-8")
     with pytest.raises(UsageError) as err:
-        boundread.sheets(text)
+        boundread.sheet_list(text)
     assert "not a workbook" in err.value.what
     with pytest.raises(UsageError):
         boundread.sheets(book, fmt="tsv")  # an option for rows, with no sheet to read
