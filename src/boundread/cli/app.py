@@ -20,7 +20,7 @@ from boundread import __version__, api, render
 from boundread.cli.boundary import AtLeast, Command, Group, boundary, offer
 from boundread.contract.model import ExtractResult
 from boundread.contract.sink import Sink
-from boundread.core.output import Replacing, check_dest
+from boundread.core.output import Replacing, check_dest, is_stdout, out_dir
 from boundread.errors import BoundreadError, ExitCode
 from boundread.limits import Limits
 from boundread.units import MB
@@ -42,7 +42,7 @@ TimeoutOpt = Annotated[float, typer.Option("--timeout", metavar="SECONDS", click
 PasswordOpt = Annotated[str | None, typer.Option("--password", metavar="PASSWORD",
                                                  help="Password for an encrypted pdf, zip or 7z.")]
 OutOpt = Annotated[Path | None, typer.Option("-o", "--output", metavar="PATH",
-                                             help="Write the text here (default: ./boundread-out/).")]
+                                             help="Write the text here (default: ./boundread-out/); - for stdout.")]
 StdoutOpt = Annotated[bool, typer.Option("--stdout", help="Print the text on stdout; the summary goes to stderr.")]
 MaxCharsOpt = Annotated[int, typer.Option("--max-chars", metavar="N", click_type=AtLeast(1),
                                            help="Stop after this many characters (~4 per token).")]
@@ -82,9 +82,20 @@ def _watch() -> Callable[[Sink], contextlib.AbstractContextManager[object]] | No
     return render.progress if sys.stderr.isatty() and not os.environ.get("NO_PROGRESS") else None
 
 
+def _target(output: Path | None, stdout: bool) -> tuple[Path | None, bool]:
+    """``-o -`` is stdout, as pdftotext, curl and tar take it: (the file to write or None, to stdout)."""
+    return (None, True) if is_stdout(output) else (output, stdout)
+
+
 def _check_output(output: Path | None, stdout: bool) -> Replacing | None:
-    """Refuse a bad ``-o`` before any work; what it will replace (an existing file or symlink), if anything."""
-    return None if output is None or stdout else check_dest(output)
+    """Refuse a bad ``-o`` (or a default folder that leads outside the working folder) before any work; what
+    it will replace (an existing file or symlink), if anything."""
+    if stdout:
+        return None
+    if output is None:
+        out_dir()
+        return None
+    return check_dest(output)
 
 
 def _emit_extract(result: ExtractResult, command: str, as_json: bool, replaced: Replacing | None = None) -> int:
@@ -179,10 +190,11 @@ def extract(
     def work() -> int:
         limits = Limits(max_chars=max_chars, max_lines=max_lines, max_matches=max_matches,
                         max_member_bytes=max_member_mb * MB, max_rows=max_rows, max_cols=max_cols, timeout=timeout)
-        replacing = _check_output(output, stdout)
+        output_, stdout_ = _target(output, stdout)
+        replacing = _check_output(output_, stdout_)
         result = api.extract(file, pages=pages, sheets=tuple(sheet or ()), rows=rows, fmt=fmt, layout=layout,
                              engine=engine_name, lines=lines, tail=tail, grep=grep, ignore_case=ignore_case,
-                             context=context, member=member, output=output, stdout=stdout, password=password,
+                             context=context, member=member, output=output_, stdout=stdout_, password=password,
                              limits=limits, ocr=ocr_mode, ocr_lang=ocr_lang, watch=_watch())
         return _emit_extract(result, "extract", as_json, replacing)
 
@@ -208,9 +220,10 @@ def pages(
     """PDF pages or pptx slides, each after a `--- page N / TOTAL ---` marker line."""
 
     def work() -> int:
-        replacing = _check_output(output, stdout)
+        output_, stdout_ = _target(output, stdout)
+        replacing = _check_output(output_, stdout_)
         result = api.pages(file, page_range, layout=layout, engine=engine_name, ocr=ocr_mode, ocr_lang=ocr_lang,
-                           output=output, stdout=stdout, password=password,
+                           output=output_, stdout=stdout_, password=password,
                            limits=Limits(max_chars=max_chars, timeout=timeout), watch=_watch())
         return _emit_extract(result, "pages", as_json, replacing)
 
@@ -248,8 +261,9 @@ def sheets(
             else:
                 render.print_info(result)
             return 0
-        replacing = _check_output(output, stdout)
-        result_x = api.sheets(file, *names, rows=rows, fmt=fmt, output=output, stdout=stdout, limits=limits,
+        output_, stdout_ = _target(output, stdout)
+        replacing = _check_output(output_, stdout_)
+        result_x = api.sheets(file, *names, rows=rows, fmt=fmt, output=output_, stdout=stdout_, limits=limits,
                               watch=_watch())
         return _emit_extract(result_x, "sheets", as_json, replacing)
 

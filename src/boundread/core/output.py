@@ -27,8 +27,36 @@ _DOTS = re.compile(r"\.{2,}")
 BASE_BYTES, SELECTION_BYTES, MEMBER_BYTES = 80, 140, 60
 
 
+#: folders of the kernel's and the devices' own files: an ``-o`` there would replace or write through them
+SYSTEM_FOLDERS = ("/dev", "/proc", "/sys")
+#: what ``-o`` names to mean stdout, as pdftotext, curl and tar take it
+STDOUT = "-"
+
+
 def out_dir() -> Path:
-    return Path(os.environ.get("BOUNDREAD_OUT_DIR") or "boundread-out")
+    """The output folder: ``$BOUNDREAD_OUT_DIR`` as given, else ``./boundread-out`` - which must be in the
+    working folder: a ``boundread-out`` symlink planted in a project (a cloned repository) that points outside
+    it would make every default write land there, so it is refused with the way out."""
+    chosen = os.environ.get("BOUNDREAD_OUT_DIR")
+    if chosen:
+        return Path(chosen)
+    default = Path("boundread-out")
+    if default.is_symlink():
+        here, there = os.path.realpath("."), os.path.realpath(default)
+        if not _within(there, here):
+            raise UsageError(f"./boundread-out is a symlink to {os.readlink(default)}, outside this folder",
+                             "remove the link (rm boundread-out), pass -o, or set BOUNDREAD_OUT_DIR")
+    return default
+
+
+def _within(path: str, folder: str) -> bool:
+    """Whether the absolute ``path`` is ``folder`` or below it."""
+    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
+
+
+def is_stdout(dest: Path | str | None) -> bool:
+    """Whether an ``-o`` value means stdout (``-o -``)."""
+    return dest is not None and os.fspath(dest) == STDOUT
 
 
 def _kept(char: str) -> bool:
@@ -101,6 +129,7 @@ def check_dest(dest: Path | str) -> Replacing | None:
         shown = "'' or '.'" if text in ("", ".") else text  # Typer reads an empty -o as '.'
         raise UsageError(f"-o {shown} names no file", "pass a file path, e.g. -o out.txt")
     path = Path(text)
+    _check_system(path)
     _check_folder(path)
     try:
         st = path.lstat()
@@ -109,13 +138,29 @@ def check_dest(dest: Path | str) -> Replacing | None:
     except OSError as exc:
         raise NotFound(f"cannot write {path} ({exc.strerror})", "pass -o with a writable path") from None
     if stat.S_ISLNK(st.st_mode):
-        return Replacing(str(path), "symlink", target=os.readlink(path))
+        target = os.readlink(path)
+        if not _within(os.path.realpath(path), os.path.realpath(path.parent)):
+            raise UsageError(f"-o {path} is a symlink to {target}, outside its folder",
+                             "pass another -o path, or remove the link first")
+        return Replacing(str(path), "symlink", target=target)
     if stat.S_ISDIR(st.st_mode):
         raise UsageError(f"-o {path} is a folder", f"pass a file path, e.g. -o {path / 'out.txt'}")
     if not stat.S_ISREG(st.st_mode):  # a rename over /dev/null would replace the device itself
         raise UsageError(f"-o {path} is not a regular file (a device, FIFO or socket)",
                          "pass a file path, or use --stdout")
     return Replacing(str(path), "file", bytes=st.st_size)
+
+
+def _check_system(path: Path) -> None:
+    """Refuse a path under /dev, /proc or /sys, as written or once its links are followed, by name alone:
+    run as root, a rename there replaces the machine's own entries (``-o /dev/stdout`` replaced the symlink
+    to /proc/self/fd/1 with a regular file)."""
+    named = os.path.normpath(Path.cwd() / path)  # as written: /dev/../dev/stdout is /dev/stdout, links kept
+    for place in (named, str(Path(os.path.realpath(path.parent)) / path.name), os.path.realpath(path)):
+        system = next((folder for folder in SYSTEM_FOLDERS if _within(place, folder)), None)
+        if system is not None:
+            raise UsageError(f"-o {path} is under {system}, which boundread never writes",
+                             f"use -o {STDOUT} (or --stdout) for stdout, or a path of your own")
 
 
 def _check_folder(path: Path) -> None:
@@ -155,6 +200,7 @@ def write_atomic(dest: Path, text: str, *, never: Path | None = None, out_folder
             with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
                 fh.write(text)
             os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; give the file the usual mode
+            check_dest(dest)  # again: what dest names may have changed while the text was read
             os.replace(tmp, dest)
         except BaseException:
             Path(tmp).unlink(missing_ok=True)
