@@ -206,3 +206,38 @@ def test_a_western_file_with_one_accented_byte_keeps_its_letter(tmp_path: Path) 
     out, warnings = _extract(path)
     assert "Õakman,AL," in out
     assert any(w.startswith("encoding guessed: ") and "not sure" in w for w in warnings)
+
+
+def test_utf8_with_a_stray_byte_stays_utf8_and_says_so(tmp_path: Path) -> None:
+    """A code page would garble every character of a UTF-8 file that has one broken byte: it stays UTF-8."""
+    path = tmp_path / "cut.txt"
+    body = "\n".join(_lines(RU)).encode()
+    path.write_bytes(body[:700] + b"\xff" + body[700:])
+    out, warnings = _extract(path)
+    assert out.count(RU) == 29 and out.count("\ufffd") == 1
+    assert any("1 byte(s) of the first" in w and "not valid UTF-8" in w for w in warnings)
+    assert not any(w.startswith("encoding guessed") for w in warnings)
+
+
+@pytest.mark.parametrize(("text", "encoding", "codec"), [
+    ("Zażółć gęślą jaźń, pchnąć w tę łódź jeża.", "cp1250", "cp1250"),
+    ("Pijamalı hasta yağız şoföre çabucak güvendi.", "cp1254", "cp1254"),
+    ("مرحبا بالعالم، هذا نص قصير باللغة العربية.", "cp1256", "cp1256"),
+    ("Įlinkdama fechtuotojo špaga sublykčiojusi pragręžė apvalų arbūzą", "cp1257", "cp1257"),
+    ("Ça va très bien, déjà vu, ñandú año español", "cp1252", "cp1252"),  # chardet's top: ISO-8859-4
+])
+def test_one_sentence_is_enough_for_the_detector(tmp_path: Path, text: str, encoding: str, codec: str) -> None:
+    path = tmp_path / "short.txt"
+    path.write_bytes(text.encode(encoding) + b"\n")
+    out, warnings = _extract(path)
+    assert out.strip() == text
+    assert any(w.startswith(f"encoding guessed: {codec} (confidence 0.") for w in warnings)
+
+
+def test_a_legacy_byte_after_an_ascii_head_is_read_as_western_not_replaced(tmp_path: Path) -> None:
+    """The 8 KiB sniff saw ASCII (so "utf-8"); the 64 KB sample shows a Latin-1 byte: cp1252, said aloud."""
+    path = tmp_path / "late.log"
+    path.write_bytes(b"plain ascii line\n" * 1000 + "café crème\n".encode("latin-1"))
+    out, warnings = _extract(path, "--tail", "1")
+    assert out.strip() == "café crème"
+    assert any(w.startswith("encoding guessed: cp1252") for w in warnings)
