@@ -20,7 +20,7 @@ import shlex
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TypedDict
+from typing import TextIO, TypedDict
 
 from boundread.chunks.manifest import Manifest as ChunkManifest
 from boundread.contract import kinds as families
@@ -76,11 +76,12 @@ def ask(*, pages: str | None = None, sheets: tuple[str, ...] = (), rows: str | N
 
 
 def run(path: str | Path, read: Ask, *, output: str | Path | None = None, stdout: bool = False,
-        watch: Watch | None = None) -> ExtractResult:
+        watch: Watch | None = None, stream: TextIO | None = None) -> ExtractResult:
     """Do the read ``read``: its text to ``output`` (default: the output folder, under the name of what it
-    holds), or in ``.text`` with ``stdout=True``."""
+    holds), or in ``.text`` with ``stdout=True`` - or, given a ``stream`` too, written there as it is
+    extracted (a reader that closes it stops the read; ``.text`` is None)."""
     return core.extract(path, read.request, read.filters, output_path=output, to_stdout=stdout, kinds=read.kinds,
-                        watch=watch)
+                        watch=watch, stream=stream)
 
 
 def info(path: str | Path, *, password: str | None = None, limits: Limits | None = None) -> InfoResult:
@@ -93,35 +94,51 @@ def extract(path: str | Path, *, pages: str | None = None, sheets: tuple[str, ..
             tail: int | None = None, grep: str | None = None, ignore_case: bool = False, context: int = 0,
             member: str | None = None, output: str | Path | None = None, stdout: bool = False,
             password: str | None = None, limits: Limits | None = None, ocr: str = "auto", ocr_lang: str = "eng",
-            watch: Watch | None = None) -> ExtractResult:
+            watch: Watch | None = None, stream: TextIO | None = None, head: int | None = None) -> ExtractResult:
     """Bounded text of any supported file. ``stdout=True`` returns it in ``.text`` instead of a file.
     ``ocr``: auto (scanned pages and images, when Tesseract is installed), force or never; ``ocr_lang``: e.g.
     ``"eng+deu"``. ``tail``: only the last N lines of a text file, read from its end (not with lines or grep).
-    ``fmt``: a workbook's rows as csv, tsv or markdown; ``engine``: the PDF text engine."""
-    read = ask(pages=pages, sheets=sheets, rows=rows, fmt=fmt, layout=layout, engine=engine, lines=lines,
-               tail=tail, grep=grep, ignore_case=ignore_case, context=context, member=member, password=password,
-               limits=limits, ocr=ocr, ocr_lang=ocr_lang)
-    return run(path, read, output=output, stdout=stdout, watch=watch)
+    ``fmt``: a workbook's rows as csv, tsv or markdown; ``engine``: the PDF text engine. ``head``: only the
+    first N lines (``lines="1-N"``, named so). ``stream``: with ``stdout=True``, where the text goes as it is
+    extracted."""
+    read = ask(pages=pages, sheets=sheets, rows=rows, fmt=fmt, layout=layout, engine=engine,
+               lines=head_lines(head, lines, tail), tail=tail, grep=grep, ignore_case=ignore_case, context=context,
+               member=member, password=password, limits=limits, ocr=ocr, ocr_lang=ocr_lang)
+    return run(path, read, output=output, stdout=stdout, watch=watch, stream=stream)
+
+
+def head_lines(head: int | None, lines: str | None, tail: int | None) -> str | None:
+    """``head`` N as the line window ``1-N``; it names the same lines as ``--lines`` and the opposite end to
+    ``--tail``, so it combines with neither."""
+    if head is None:
+        return lines
+    if head < 1:
+        raise UsageError(f"--head {head}: no lines to show", "give a count of 1 or more, e.g. --head 100")
+    if lines is not None or tail is not None:
+        raise UsageError("--head does not combine with " + ("--lines" if lines is not None else "--tail"),
+                         "use one of --head N, --tail N or --lines A-B")
+    return f"1-{head}"
 
 
 def pages(path: str | Path, ranges: str, *, layout: bool = False, engine: str = "auto", ocr: str = "auto",
           ocr_lang: str = "eng", output: str | Path | None = None, stdout: bool = False,
-          password: str | None = None, limits: Limits | None = None, watch: Watch | None = None) -> ExtractResult:
+          password: str | None = None, limits: Limits | None = None, watch: Watch | None = None,
+          stream: TextIO | None = None) -> ExtractResult:
     """PDF pages or pptx (odp) slides, e.g. ``pages("report.pdf", "1-5")``; another kind is a UsageError."""
     read = ask(pages=ranges, layout=layout, engine=engine, ocr=ocr, ocr_lang=ocr_lang, password=password,
                limits=limits, kinds=families.PAGED)
-    return run(path, read, output=output, stdout=stdout, watch=watch)
+    return run(path, read, output=output, stdout=stdout, watch=watch, stream=stream)
 
 
 def sheets(path: str | Path, *names: str, rows: str | None = None, fmt: str = "csv",
            output: str | Path | None = None, stdout: bool = False, limits: Limits | None = None,
-           watch: Watch | None = None) -> ExtractResult:
+           watch: Watch | None = None, stream: TextIO | None = None) -> ExtractResult:
     """The rows of the named sheets (names or 1-based indices) as csv, tsv or markdown:
     ``sheets("prices.xlsx", "Prices 2026", rows="201-400")``. :func:`sheet_list` lists the sheets."""
     if not names:
         raise UsageError("no sheet named", "name one, e.g. sheets(path, \"1\"); sheet_list(path) lists them")
     read = ask(sheets=names, rows=rows, fmt=fmt, limits=limits, kinds=families.WORKBOOKS)
-    return run(path, read, output=output, stdout=stdout, watch=watch)
+    return run(path, read, output=output, stdout=stdout, watch=watch, stream=stream)
 
 
 class Sheet(TypedDict):

@@ -12,7 +12,7 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, TextIO
 
 import typer
 
@@ -20,6 +20,7 @@ from boundread import __version__, api, render
 from boundread.cli.boundary import AtLeast, Command, Group, boundary, offer
 from boundread.contract.model import ExtractResult
 from boundread.contract.sink import Sink
+from boundread.contract.stream import CLOSED
 from boundread.core.output import Replacing, check_dest, is_stdout, out_dir
 from boundread.errors import BoundreadError, ExitCode
 from boundread.limits import Limits
@@ -43,7 +44,8 @@ PasswordOpt = Annotated[str | None, typer.Option("--password", metavar="PASSWORD
                                                  help="Password for an encrypted pdf, zip or 7z.")]
 OutOpt = Annotated[Path | None, typer.Option("-o", "--output", metavar="PATH",
                                              help="Write the text here (default: ./boundread-out/); - for stdout.")]
-StdoutOpt = Annotated[bool, typer.Option("--stdout", help="Print the text on stdout; the summary goes to stderr.")]
+StdoutOpt = Annotated[bool, typer.Option("--stdout", help="Print the text on stdout as it is extracted; "
+                                                           "the summary goes to stderr.")]
 MaxCharsOpt = Annotated[int, typer.Option("--max-chars", metavar="N", click_type=AtLeast(1),
                                            help="Stop after this many characters (~4 per token).")]
 MaxLinesOpt = Annotated[int | None, typer.Option("--max-lines", metavar="N", click_type=AtLeast(1),
@@ -77,9 +79,29 @@ def main(
     """Inspect first (info), then extract a bounded slice to a file, then read the slice in parts."""
 
 
-def _watch() -> Callable[[Sink], contextlib.AbstractContextManager[object]] | None:
-    """A progress line on stderr for long extractions, when a person is watching stderr."""
+def _watch(stream: TextIO | None = None) -> Callable[[Sink], contextlib.AbstractContextManager[object]] | None:
+    """A progress line on stderr for long extractions, when a person is watching stderr - and the text is
+    not streaming onto the same terminal, where the line would cut into it."""
+    if stream is not None and stream.isatty():
+        return None
     return render.progress if sys.stderr.isatty() and not os.environ.get("NO_PROGRESS") else None
+
+
+def _stream(stdout: bool, as_json: bool) -> TextIO | None:
+    """Where ``--stdout`` text goes as it is extracted: stdout itself, except in ``--json`` (one object)."""
+    return sys.stdout if stdout and not as_json else None
+
+
+def _reader_gone(result: ExtractResult) -> bool:
+    """The reader of streamed text closed it (``| head -1``): stdout is pointed at /dev/null, so the exit's
+    flush of what Python still holds for it cannot fail with a BrokenPipeError."""
+    if CLOSED not in result.truncated_reasons:
+        return False
+    with contextlib.suppress(OSError, ValueError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    return True
 
 
 def _target(output: Path | None, stdout: bool) -> tuple[Path | None, bool]:
@@ -105,7 +127,8 @@ def _emit_extract(result: ExtractResult, command: str, as_json: bool, replaced: 
     else:
         if result.text is not None:  # ends with a newline, so the summary (on stderr) never glues onto it
             typer.echo(result.text, nl=bool(result.text) and not result.text.endswith("\n"))
-        render.print_extract(result, to_stderr=result.text is not None,
+        _reader_gone(result)
+        render.print_extract(result, to_stderr=result.output is None,
                              replaced=replaced.describe() if replaced and result.output else None)
     if "interrupted" in result.truncated_reasons:
         return int(ExitCode.INTERRUPTED)
@@ -156,6 +179,8 @@ def extract(
                                                     help="Sheet name or 1-based index; repeatable.")] = None,
     lines: Annotated[str | None, typer.Option("--lines", metavar="A-B",
                                               help="Only lines A-B of the text (A- for the rest).")] = None,
+    head: Annotated[int | None, typer.Option("--head", metavar="N", click_type=AtLeast(1),
+                                             help="Only the first N lines of the text.")] = None,
     tail: Annotated[int | None, typer.Option("--tail", metavar="N", click_type=AtLeast(1),
                                              help="Only the last N lines of a text file, read from its end.")] = None,
     grep: Annotated[str | None, typer.Option("--grep", metavar="PATTERN",
@@ -192,10 +217,12 @@ def extract(
                         max_member_bytes=max_member_mb * MB, max_rows=max_rows, max_cols=max_cols, timeout=timeout)
         output_, stdout_ = _target(output, stdout)
         replacing = _check_output(output_, stdout_)
+        stream = _stream(stdout_, as_json)
         result = api.extract(file, pages=pages, sheets=tuple(sheet or ()), rows=rows, fmt=fmt, layout=layout,
-                             engine=engine_name, lines=lines, tail=tail, grep=grep, ignore_case=ignore_case,
-                             context=context, member=member, output=output_, stdout=stdout_, password=password,
-                             limits=limits, ocr=ocr_mode, ocr_lang=ocr_lang, watch=_watch())
+                             engine=engine_name, lines=lines, head=head, tail=tail, grep=grep,
+                             ignore_case=ignore_case, context=context, member=member, output=output_,
+                             stdout=stdout_, password=password, limits=limits, ocr=ocr_mode, ocr_lang=ocr_lang,
+                             watch=_watch(stream), stream=stream)
         return _emit_extract(result, "extract", as_json, replacing)
 
     boundary(as_json, work)
@@ -222,9 +249,10 @@ def pages(
     def work() -> int:
         output_, stdout_ = _target(output, stdout)
         replacing = _check_output(output_, stdout_)
+        stream = _stream(stdout_, as_json)
         result = api.pages(file, page_range, layout=layout, engine=engine_name, ocr=ocr_mode, ocr_lang=ocr_lang,
                            output=output_, stdout=stdout_, password=password,
-                           limits=Limits(max_chars=max_chars, timeout=timeout), watch=_watch())
+                           limits=Limits(max_chars=max_chars, timeout=timeout), watch=_watch(stream), stream=stream)
         return _emit_extract(result, "pages", as_json, replacing)
 
     boundary(as_json, work)
@@ -263,8 +291,9 @@ def sheets(
             return 0
         output_, stdout_ = _target(output, stdout)
         replacing = _check_output(output_, stdout_)
+        stream = _stream(stdout_, as_json)
         result_x = api.sheets(file, *names, rows=rows, fmt=fmt, output=output_, stdout=stdout_, limits=limits,
-                              watch=_watch())
+                              watch=_watch(stream), stream=stream)
         return _emit_extract(result_x, "sheets", as_json, replacing)
 
     boundary(as_json, work)

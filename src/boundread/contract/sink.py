@@ -4,6 +4,10 @@ A handler loops ``for chunk in ...: if not sink.write(chunk): break``. The sink 
 ``max_chars``, ``max_lines`` and the deadline, and optionally filters the text by line: a window
 (``--lines A-B``) or a grep (``--grep P --context N --max-matches M``). Memory stays bounded by the
 limits, not by the input: a line longer than ``MAX_LINE`` is cut before it is matched.
+
+With a ``stream`` (``--stdout``, the pager of ``view``) the text goes there as it is written, not kept: a
+reader sees the first match while the file is still being read, and a reader that has gone (``| head -1``,
+a pager quit early) stops the read at once.
 """
 
 from __future__ import annotations
@@ -11,8 +15,10 @@ from __future__ import annotations
 import re
 from collections import deque
 from collections.abc import Sequence
+from typing import TextIO
 
 from boundread.contract.model import Span
+from boundread.contract.stream import CLOSED, Stream
 from boundread.limits import Deadline, Limits
 
 MAX_LINE = 1 << 20  # characters of one input line kept for matching
@@ -45,6 +51,7 @@ class Sink:
         window: Span | None = None,
         grep: re.Pattern[str] | None = None,
         context: int = 0,
+        stream: TextIO | None = None,
     ) -> None:
         self.limits = limits
         self.deadline = deadline or Deadline(limits.timeout)
@@ -69,6 +76,8 @@ class Sink:
         self._after = 0
         self._last_emitted = 0
         self._stop_after: int | None = None
+        self.stream = Stream(stream) if stream is not None else None
+        self.ends_line = True  # the text written so far is empty or ends with a newline
 
     @property
     def filtering(self) -> bool:
@@ -79,7 +88,13 @@ class Sink:
         return bool(self.reasons)
 
     def text(self) -> str:
+        """What was written (nothing when it was streamed: the reader has it)."""
         return "".join(self._parts)
+
+    @property
+    def reader_gone(self) -> bool:
+        """The streamed text's reader closed it (``| head -1`` had its line)."""
+        return self.stream is not None and self.stream.closed
 
     def write(self, text: str) -> bool:
         """Add text; False means stop reading (the caller breaks out of its loop)."""
@@ -90,16 +105,21 @@ class Sink:
             return False
         if self.filtering:
             self._feed(text)
+            if self.stream is not None and not self.stream.tick():
+                self._stop(CLOSED)
         else:
             self._emit(text, count_input=True)
         return not self.full
 
     def close(self) -> None:
-        """Flush a last line that had no newline."""
+        """Flush a last line that had no newline, and what waits for the stream's reader."""
         if self.filtering and self._partial and not self.full:
             line = "".join(self._partial)
             self._partial.clear()
             self._line(line)
+        ended = self.stream is None or self.stream.write("" if self.ends_line else "\n")  # a summary starts a line
+        if not ended or (self.stream is not None and not self.stream.tick(force=True)):
+            self._stop(CLOSED)
 
     def feed_line(self, line: str) -> None:
         """One whole input line, without its newline, as ``write`` would have split it off: the fast text path
@@ -114,6 +134,8 @@ class Sink:
         """``count`` input lines that cannot change the output (before the window, or not matching the grep),
         counted, not read. ``last``: the final ones (cut at MAX_LINE), the context before the next match."""
         self.line_no += count
+        if self.stream is not None and not self.stream.tick():  # a burst before this gap reaches the reader now
+            self._stop(CLOSED)
         if self.context and self.grep is not None and last:
             first = self.line_no - len(last) + 1
             self._before.extend(zip(range(first, self.line_no + 1), last, strict=True))
@@ -161,7 +183,12 @@ class Sink:
                     end = text.find("\n", end + 1)
                 text, cut_reason = text[: end + 1], f"max_lines {limits.max_lines:,} reached"
         if text:
-            self._parts.append(text)
+            if self.stream is None:
+                self._parts.append(text)
+            elif not self.stream.write(text):
+                self._stop(CLOSED)
+                return
+            self.ends_line = text.endswith("\n")
             self.chars += len(text)
             newlines = text.count("\n")
             self.lines += newlines

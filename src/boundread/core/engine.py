@@ -17,7 +17,7 @@ import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TypeVar
+from typing import TextIO, TypeVar
 from xml.etree.ElementTree import ParseError
 
 from boundread import formats
@@ -116,10 +116,12 @@ def extract(
     to_stdout: bool = False,
     kinds: tuple[str, ...] | None = None,
     watch: Callable[[Sink], contextlib.AbstractContextManager[object]] | None = None,
+    stream: TextIO | None = None,
 ) -> ExtractResult:
     """Extract bounded text. It goes to ``output_path`` (or the default file, named by :mod:`naming` for
-    what it holds), or is returned in ``.text`` when ``to_stdout`` is set. ``kinds`` restricts the kinds
-    accepted (``pages`` takes PDF and PowerPoint only). ``watch`` wraps the work, e.g. in a progress display."""
+    what it holds), or is returned in ``.text`` when ``to_stdout`` is set - or, with a ``stream`` too, written
+    there as it is extracted (``.text`` None). ``kinds`` restricts the kinds accepted (``pages`` takes PDF and
+    PowerPoint only). ``watch`` wraps the work, e.g. in a progress display."""
     req = req or Request()
     filters = filters or Filters()
     src = open_source(path)
@@ -138,7 +140,7 @@ def extract(
                          f"use `boundread info {shlex.quote(target.name)}` to see what to run")
     try:
         return _extract(src, target, req, filters, deadline, warnings, output_path=output_path,
-                        to_stdout=to_stdout, watch=watch)
+                        to_stdout=to_stdout, watch=watch, stream=stream if to_stdout else None)
     except BoundreadError as exc:
         if target is src or "`boundread info`" not in exc.fix:
             raise
@@ -157,12 +159,13 @@ def _extract(
     output_path: str | Path | None,
     to_stdout: bool,
     watch: Callable[[Sink], contextlib.AbstractContextManager[object]] | None,
+    stream: TextIO | None = None,
 ) -> ExtractResult:
     _check_tail(req, filters)
     fit.check(req, target.kind, target.name, container=src.kind if target is not src else None)
     handler = formats.handler_for(target.kind)
     pattern = _compile(filters)
-    sink = Sink(req.limits, deadline, window=filters.lines, grep=pattern, context=filters.context)
+    sink = Sink(req.limits, deadline, window=filters.lines, grep=pattern, context=filters.context, stream=stream)
     try:
         with watch(sink) if watch else contextlib.nullcontext():
             outcome: Outcome = guarded(target, deadline, lambda: handler.extract(target, req, sink))
@@ -190,7 +193,7 @@ def _extract(
         bytes=src.size,
         output=str(written) if written else None,
         chars=sink.chars,
-        lines=sink.lines + (1 if text and not text.endswith("\n") else 0),
+        lines=sink.lines + (0 if sink.ends_line else 1),
         est_tokens=est_tokens(sink.chars),
         truncated=cut,
         truncated_reasons=tuple(outcome.truncated + sink.reasons),
@@ -198,7 +201,7 @@ def _extract(
         totals=outcome.totals,
         warnings=tuple(warnings + outcome.warnings + sink.warnings),
         next=tuple(command_line(step, src.name) for step in steps),
-        text=text if to_stdout else None,
+        text=text if to_stdout and stream is None else None,
         member=filters.member,
         timed_out=sink.timed_out,
     )
