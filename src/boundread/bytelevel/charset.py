@@ -10,8 +10,10 @@ of the file. A detector's pick is a guess, and the output says so, with its conf
 
 The sample is bounded by construction: one read of ``SAMPLE_BYTES`` from the start, whatever the file's
 size. Measured with chardet 7.7 on 64 KB samples (KOI8-R, cp1251, cp866, ISO-8859-7, GB2312, Shift-JIS,
-EUC-JP, cp1252): 5-8 ms a file, plus ~50 ms to import chardet and ~70 ms for its first call (it loads its
-models), paid only by files that are not UTF-8.
+EUC-JP, cp1252) on a shared 2-core machine: 5-20 ms a sample, plus 50-190 ms to import chardet and 70-370 ms
+for its first call (it loads its models) - paid once per command, and only by text that is not UTF-8, ASCII,
+BOM-marked or declared (``boundread info`` of a 110 KB cp1251 file: 584 ms against 309 ms for its UTF-8 twin,
+best of 7).
 """
 
 from __future__ import annotations
@@ -40,8 +42,6 @@ _CODING = re.compile(rb"^[ \t\f]*(?:#|//|;|--|%|/\*).*?"
                      rb"(?:-\*-.*?\bcoding:|\bcoding[:=]|fileencoding=)[ \t]*([-\w.]+)")
 #: Labels that HTML reads as windows-1252 (the WHATWG Encoding Standard), where Latin-1 would lose 0x80-0x9F.
 _HTML_LATIN1 = frozenset({"latin-1", "iso8859-1", "ascii"})
-#: What the byte-pattern sniff (bytelevel/textenc.py) can say besides UTF-8: its guesses, checked here.
-_UNICODE = frozenset({"utf-8", "utf-8-sig", "utf-16", "utf-32"})
 
 
 @dataclass(frozen=True)
