@@ -18,6 +18,7 @@ from decimal import Decimal
 from pathlib import Path
 
 from boundread import formats
+from boundread.bytelevel import charset
 from boundread.chunks import feed, textread
 from boundread.chunks import manifest as mf
 from boundread.chunks.feed import ARCHIVES, ChunkSink
@@ -106,7 +107,7 @@ def chunk(path: str | Path, params: Params, folder: str | Path | None = None, *,
                         overlap_by=feed.overlap_by(src.kind), limit=start - 1 + max_chunks,
                         max_lines=params.max_lines)
     sink = ChunkSink(req.limits, deadline, splitter, feed.feeder_for(src.kind, splitter))
-    encoding = src.sniffed.encoding or "utf-8"
+    encoding, said = _text_encoding(src)
     by_offset = src.kind == "text" and textread.seekable(encoding)
     offset = 0
     if by_offset and old is not None and old.resume is not None and old.resume.chunk == start > 1:
@@ -124,7 +125,7 @@ def chunk(path: str | Path, params: Params, folder: str | Path | None = None, *,
     complete = not (splitter.stopped or sink.timed_out or sink.interrupted)
     status = "continued" if start > 1 else "rewritten" if why else "written"
     why = [] if start > 1 and not offset else why
-    warnings = [*outcome.warnings, *splitter.warnings]
+    warnings = [*(said if by_offset else ()), *outcome.warnings, *splitter.warnings]  # the handler says its own
     if (big := max((c.bytes for c in run.written), default=0)) > GUARD_TEXT_BYTES:
         warnings.append(f"a chunk file is {human_bytes(big)}: over {human_bytes(GUARD_TEXT_BYTES)}, the guard asks "
                         "for bounded reads of it - use fewer --tokens for one whole read per chunk")
@@ -143,6 +144,17 @@ def chunk(path: str | Path, params: Params, folder: str | Path | None = None, *,
     result = _finish(result, model, max_chunks, password is not None)
     output.write_atomic(where / mf.NAME, mf.dump(result), never=src.path)
     return result
+
+
+def _text_encoding(src: Source) -> tuple[str, list[str]]:
+    """The text handler's decision (bytelevel/charset.py: declared, UTF-8, else a detector on the first 64 KB)
+    and what it says of a guess, so a KOI8-R log is chunked in the letters ``extract`` gives it."""
+    if src.kind != "text":
+        return "utf-8", []
+    with src.open() as fh:
+        sample = fh.read(charset.SAMPLE_BYTES)
+    choice = charset.decide(sample, src.sniffed.encoding, complete=len(sample) >= src.size)
+    return choice.encoding, choice.warnings()
 
 
 def _read(src: Source, req: Request, sink: ChunkSink, deadline: Deadline, watch: Watch | None,
