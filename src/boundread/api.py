@@ -20,12 +20,13 @@ import shlex
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TextIO, TypedDict
+from typing import TypedDict
 
 from boundread.chunks.manifest import Manifest as ChunkManifest
 from boundread.contract import kinds as families
 from boundread.contract.model import FILE, ExtractResult, InfoResult, Listing, Request, Source
 from boundread.contract.sink import Sink
+from boundread.contract.stream import Writer
 from boundread.core import engine as core
 from boundread.core import naming
 from boundread.core.engine import Filters
@@ -76,7 +77,7 @@ def ask(*, pages: str | None = None, sheets: tuple[str, ...] = (), rows: str | N
 
 
 def run(path: str | Path, read: Ask, *, output: str | Path | None = None, stdout: bool = False,
-        watch: Watch | None = None, stream: TextIO | None = None) -> ExtractResult:
+        watch: Watch | None = None, stream: Writer | None = None) -> ExtractResult:
     """Do the read ``read``: its text to ``output`` (default: the output folder, under the name of what it
     holds), or in ``.text`` with ``stdout=True`` - or, given a ``stream`` too, written there as it is
     extracted (a reader that closes it stops the read; ``.text`` is None)."""
@@ -94,7 +95,7 @@ def extract(path: str | Path, *, pages: str | None = None, sheets: tuple[str, ..
             tail: int | None = None, grep: str | None = None, ignore_case: bool = False, context: int = 0,
             member: str | None = None, output: str | Path | None = None, stdout: bool = False,
             password: str | None = None, limits: Limits | None = None, ocr: str = "auto", ocr_lang: str = "eng",
-            watch: Watch | None = None, stream: TextIO | None = None, head: int | None = None) -> ExtractResult:
+            watch: Watch | None = None, stream: Writer | None = None, head: int | None = None) -> ExtractResult:
     """Bounded text of any supported file. ``stdout=True`` returns it in ``.text`` instead of a file.
     ``ocr``: auto (scanned pages and images, when Tesseract is installed), force or never; ``ocr_lang``: e.g.
     ``"eng+deu"``. ``tail``: only the last N lines of a text file, read from its end (not with lines or grep).
@@ -123,7 +124,7 @@ def head_lines(head: int | None, lines: str | None, tail: int | None) -> str | N
 def pages(path: str | Path, ranges: str, *, layout: bool = False, engine: str = "auto", ocr: str = "auto",
           ocr_lang: str = "eng", output: str | Path | None = None, stdout: bool = False,
           password: str | None = None, limits: Limits | None = None, watch: Watch | None = None,
-          stream: TextIO | None = None) -> ExtractResult:
+          stream: Writer | None = None) -> ExtractResult:
     """PDF pages or pptx (odp) slides, e.g. ``pages("report.pdf", "1-5")``; another kind is a UsageError."""
     read = ask(pages=ranges, layout=layout, engine=engine, ocr=ocr, ocr_lang=ocr_lang, password=password,
                limits=limits, kinds=families.PAGED)
@@ -132,7 +133,7 @@ def pages(path: str | Path, ranges: str, *, layout: bool = False, engine: str = 
 
 def sheets(path: str | Path, *names: str, rows: str | None = None, fmt: str = "csv",
            output: str | Path | None = None, stdout: bool = False, limits: Limits | None = None,
-           watch: Watch | None = None, stream: TextIO | None = None) -> ExtractResult:
+           watch: Watch | None = None, stream: Writer | None = None) -> ExtractResult:
     """The rows of the named sheets (names or 1-based indices) as csv, tsv or markdown:
     ``sheets("prices.xlsx", "Prices 2026", rows="201-400")``. :func:`sheet_list` lists the sheets."""
     if not names:

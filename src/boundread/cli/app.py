@@ -361,8 +361,9 @@ def demo(
 
 def _mount_optional() -> None:
     """Commands that live in their own modules (guard-check/init, budget)."""
-    from boundread.cli import budget, chunks, guard, mcp
+    from boundread.cli import budget, chunks, guard, mcp, view
 
+    view.register(app)
     chunks.register(app)
     guard.register(app)
     mcp.register(app)

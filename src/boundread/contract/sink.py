@@ -15,10 +15,9 @@ from __future__ import annotations
 import re
 from collections import deque
 from collections.abc import Sequence
-from typing import TextIO
 
 from boundread.contract.model import Span
-from boundread.contract.stream import CLOSED, Stream
+from boundread.contract.stream import CLOSED, Stream, Writer
 from boundread.limits import Deadline, Limits
 
 MAX_LINE = 1 << 20  # characters of one input line kept for matching
@@ -51,7 +50,7 @@ class Sink:
         window: Span | None = None,
         grep: re.Pattern[str] | None = None,
         context: int = 0,
-        stream: TextIO | None = None,
+        stream: Writer | None = None,
     ) -> None:
         self.limits = limits
         self.deadline = deadline or Deadline(limits.timeout)

@@ -9,10 +9,18 @@ import os
 import select
 import stat
 import time
-from typing import TextIO
+from typing import Protocol
 
 FLUSH_EVERY = 0.05  # seconds: text streamed in a burst reaches the reader at least this often
 CLOSED = "the reader closed the output"  # the reason a streamed read stopped when its reader went away
+
+
+class Writer(Protocol):
+    """Where streamed text goes: stdout, a pager's stdin, any text file object."""
+
+    def write(self, text: str, /) -> int: ...
+
+    def flush(self) -> None: ...
 
 
 class Stream:
@@ -24,7 +32,7 @@ class Stream:
 
     __slots__ = ("_flushed", "_pending", "_poll", "closed", "out")
 
-    def __init__(self, out: TextIO) -> None:
+    def __init__(self, out: Writer) -> None:
         self.out = out
         self.closed = False
         self._flushed = 0.0
@@ -68,10 +76,10 @@ class Stream:
         return False
 
 
-def _pipe_poll(out: TextIO) -> select.poll | None:
+def _pipe_poll(out: Writer) -> select.poll | None:
     """A poller of ``out``'s file when it is a pipe (whose closed reading end it reports), else None."""
     try:
-        fd = out.fileno()
+        fd = out.fileno()  # type: ignore[attr-defined]
         if not stat.S_ISFIFO(os.fstat(fd).st_mode):
             return None
     except (OSError, ValueError, AttributeError):  # io.StringIO, a test runner's capture

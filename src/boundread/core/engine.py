@@ -17,7 +17,7 @@ import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TextIO, TypeVar
+from typing import TypeVar
 from xml.etree.ElementTree import ParseError
 
 from boundread import formats
@@ -36,6 +36,7 @@ from boundread.contract.model import (
 )
 from boundread.contract.sink import Sink
 from boundread.contract.source import source_for_bytes, source_for_path
+from boundread.contract.stream import Writer
 from boundread.core import fit, naming, output
 from boundread.core.detect import detect
 from boundread.core.naming import Selection
@@ -116,7 +117,7 @@ def extract(
     to_stdout: bool = False,
     kinds: tuple[str, ...] | None = None,
     watch: Callable[[Sink], contextlib.AbstractContextManager[object]] | None = None,
-    stream: TextIO | None = None,
+    stream: Writer | None = None,
 ) -> ExtractResult:
     """Extract bounded text. It goes to ``output_path`` (or the default file, named by :mod:`naming` for
     what it holds), or is returned in ``.text`` when ``to_stdout`` is set - or, with a ``stream`` too, written
@@ -159,7 +160,7 @@ def _extract(
     output_path: str | Path | None,
     to_stdout: bool,
     watch: Callable[[Sink], contextlib.AbstractContextManager[object]] | None,
-    stream: TextIO | None = None,
+    stream: Writer | None = None,
 ) -> ExtractResult:
     _check_tail(req, filters)
     fit.check(req, target.kind, target.name, container=src.kind if target is not src else None)

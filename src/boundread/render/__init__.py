@@ -88,9 +88,11 @@ def plural(n: int, word: str) -> str:
     return f"{n:,} {word}" + ("" if n == 1 else "s")
 
 
-def print_extract(result: ExtractResult, *, to_stderr: bool = False, replaced: str | None = None) -> None:
+def print_extract(result: ExtractResult, *, to_stderr: bool = False, replaced: str | None = None,
+                  stream: TextIO | None = None) -> None:
     """The summary of an extraction: plain lines (agents read them; no rich needed). ``replaced``: what ``-o``
-    wrote over (``replaced out.txt (1.2 KB)``)."""
+    wrote over (``replaced out.txt (1.2 KB)``). ``stream``: where to, instead of stdout or stderr (the pager
+    of ``view``, after the text)."""
     subject = f"{result.path}:{result.member}" if result.member else result.path
     facts = [result.kind, *([result.done] if result.done else [])]
     facts += [plural(result.chars, "char"), plural(result.lines, "line"), "~" + plural(result.est_tokens, "token")]
@@ -109,8 +111,8 @@ def print_extract(result: ExtractResult, *, to_stderr: bool = False, replaced: s
     if "interrupted" in result.truncated_reasons:
         lines.append("interrupted (Ctrl-C): kept what was read" + (" - `next` goes on from there" if result.next
                                                                    else ""))
-    stream = sys.stderr if to_stderr else sys.stdout
-    stream.write("\n".join(fold(lines, stream)) + "\n")
+    out = stream or (sys.stderr if to_stderr else sys.stdout)
+    out.write("\n".join(fold(lines, out)) + "\n")
 
 
 def fold(lines: list[str], stream: TextIO) -> list[str]:

@@ -1,0 +1,147 @@
+"""The ``view`` command: a bounded slice for a person to read. On a terminal it goes to the pager (``$PAGER``,
+default ``less -R`` with ``LESS=FRX`` as git sets it: one screen is printed and the pager quits) as it is
+extracted, the summary and the ``next`` line at its end; off a terminal it is plain stdout, the summary on
+stderr, as ``extract --stdout``. The pager starts with the first text, so an error is one line on stderr.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+from typing import IO, Annotated
+
+import typer
+
+from boundread import api, render
+from boundread.cli.boundary import AtLeast, Command, boundary
+from boundread.contract.stream import CLOSED, Writer
+from boundread.errors import ExitCode, UsageError
+from boundread.limits import Limits
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``view`` to the app."""
+    app.command("view", cls=Command,
+                epilog="Examples: boundread view report.pdf --pages 1-5\n\n"
+                       "boundread view server.log --grep ERROR --context 2\n\n"
+                       "boundread view server.log --head 50")(view)
+
+
+def view(
+    file: Annotated[Path, typer.Argument(metavar="FILE", help="The file to read.", show_default=False)],
+    pages: Annotated[str | None, typer.Option("--pages", metavar="RANGE",
+                                              help="PDF pages / pptx slides, e.g. 1-5,8.")] = None,
+    sheet: Annotated[list[str] | None, typer.Option("--sheet", metavar="SHEET",
+                                                    help="Sheet name or 1-based index; repeatable.")] = None,
+    rows: Annotated[str | None, typer.Option("--rows", metavar="A-B",
+                                             help="Sheet rows A-B (1-based), e.g. 201-400.")] = None,
+    lines: Annotated[str | None, typer.Option("--lines", metavar="A-B",
+                                              help="Only lines A-B of the text (A- for the rest).")] = None,
+    head: Annotated[int | None, typer.Option("--head", metavar="N", click_type=AtLeast(1),
+                                             help="Only the first N lines of the text.")] = None,
+    tail: Annotated[int | None, typer.Option("--tail", metavar="N", click_type=AtLeast(1),
+                                             help="Only the last N lines of a text file, read from its end.")] = None,
+    grep: Annotated[str | None, typer.Option("--grep", metavar="PATTERN",
+                                             help="Only lines matching this regular expression.")] = None,
+    ignore_case: Annotated[bool, typer.Option("-i", "--ignore-case", help="Case-insensitive --grep.")] = False,
+    context: Annotated[int, typer.Option("--context", "-C", metavar="N", click_type=AtLeast(0),
+                                         help="Lines of context around each match.")] = 0,
+    max_matches: Annotated[int, typer.Option("--max-matches", metavar="N", click_type=AtLeast(1),
+                                             help="Stop after this many matches.")] = 100,
+    member: Annotated[str | None, typer.Option("--member", metavar="NAME",
+                                               help="One member of an archive, read in memory.")] = None,
+    max_chars: Annotated[int, typer.Option("--max-chars", metavar="N", click_type=AtLeast(1),
+                                           help="Stop after this many characters (~4 per token).")] = 100_000,
+    password: Annotated[str | None, typer.Option("--password", metavar="PASSWORD",
+                                                 help="Password for an encrypted pdf, zip or 7z.")] = None,
+    timeout: Annotated[float, typer.Option("--timeout", metavar="SECONDS", click_type=AtLeast(0.1, float),
+                                           help="Stop after this many seconds (exit 8).")] = 60.0,
+) -> None:
+    """A bounded slice for a person: in $PAGER on a terminal (less -R), plain stdout otherwise."""
+
+    def work() -> int:
+        limits = Limits(max_chars=max_chars, max_matches=max_matches, timeout=timeout)
+        pager = Pager.wanted()
+        out: Writer = pager if pager is not None else sys.stdout
+        try:
+            result = api.extract(file, pages=pages, sheets=tuple(sheet or ()), rows=rows, lines=lines, head=head,
+                                 tail=tail, grep=grep, ignore_case=ignore_case, context=context, member=member,
+                                 password=password, limits=limits, stdout=True, stream=out)
+            gone = CLOSED in result.truncated_reasons
+            if pager is not None and not gone:
+                summary = io.StringIO()
+                render.print_extract(result, stream=summary)
+                with contextlib.suppress(OSError):
+                    pager.write(summary.getvalue())
+            elif pager is None:
+                render.print_extract(result, to_stderr=True)
+        finally:
+            if pager is not None:
+                pager.close()
+        if "interrupted" in result.truncated_reasons:
+            return int(ExitCode.INTERRUPTED)
+        return int(ExitCode.TIMEOUT) if result.timed_out else 0
+
+    boundary(False, work)
+
+
+class Pager:
+    """The user's pager, started with the first write (an error before any text stays one line on stderr)."""
+
+    def __init__(self, command: list[str]) -> None:
+        self.command = command
+        self.process: subprocess.Popen[str] | None = None
+
+    @classmethod
+    def wanted(cls) -> Pager | None:
+        """A pager when stdout is a terminal and ``$BOUNDREAD_PAGER``/``$PAGER`` (default ``less -R``) is not
+        empty or ``cat``; None for plain stdout."""
+        if not sys.stdout.isatty():
+            return None
+        chosen = os.environ.get("BOUNDREAD_PAGER", os.environ.get("PAGER", "less -R"))
+        try:
+            command = shlex.split(chosen)
+        except ValueError:
+            raise UsageError(f"cannot read the pager command {chosen!r}",
+                             "set PAGER to a command, e.g. less -R") from None
+        return None if not command or command == ["cat"] else cls(command)
+
+    def _stdin(self) -> IO[str]:
+        if self.process is None:
+            env = {**os.environ, "LESS": os.environ.get("LESS", "FRX"), "LV": os.environ.get("LV", "-c")}
+            try:
+                self.process = subprocess.Popen(self.command, stdin=subprocess.PIPE, env=env, text=True,
+                                                encoding="utf-8", errors="replace")
+            except OSError as exc:
+                raise UsageError(f"cannot start the pager {self.command[0]} ({exc.strerror})",
+                                 "set PAGER to an installed pager (less -R), or PAGER=cat") from None
+        assert self.process.stdin is not None
+        return self.process.stdin
+
+    def write(self, text: str) -> int:
+        return self._stdin().write(text)
+
+    def flush(self) -> None:
+        if self.process is not None:
+            self._stdin().flush()
+
+    def isatty(self) -> bool:
+        return False
+
+    def close(self) -> None:
+        """Let the pager show the end and wait for the person to quit it."""
+        if self.process is None:
+            return
+        with contextlib.suppress(OSError):
+            self._stdin().close()
+        while True:
+            try:
+                self.process.wait()
+                return
+            except KeyboardInterrupt:  # Ctrl-C in less is the pager's, as with git
+                continue
