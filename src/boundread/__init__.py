@@ -17,6 +17,20 @@ __version__ = "0.1.0"
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from boundread.api import Sheet, chunk, extract, info, list_zip, pages, sheet_list, sheets
+    from boundread.budget import (
+        BudgetError,
+        CostCap,
+        CostCapExceeded,
+        DepthExceeded,
+        Guard,
+        Policy,
+        PolicyDenied,
+        TokenBudget,
+        TokenBudgetExceeded,
+        carry_depth,
+        current_depth,
+        max_depth,
+    )
     from boundread.chunks.manifest import Chunk, Manifest
     from boundread.contract.model import Entry, ExtractResult, InfoResult, Listing, Request, Span
     from boundread.errors import (
@@ -32,7 +46,11 @@ if TYPE_CHECKING:
     )
     from boundread.limits import Limits
 
+#: the runaway guards (depth, tokens, cost, policy): ``from boundread import max_depth``, as from boundread.budget
+_GUARDS = ("BudgetError", "CostCap", "CostCapExceeded", "DepthExceeded", "Guard", "Policy", "PolicyDenied",
+           "TokenBudget", "TokenBudgetExceeded", "carry_depth", "current_depth", "max_depth")
 _LAZY = {
+    **dict.fromkeys(_GUARDS, "boundread.budget"),
     **dict.fromkeys(("extract", "info", "list_zip", "pages", "sheets", "sheet_list", "Sheet", "chunk"),
                     "boundread.api"),
     **dict.fromkeys(("Chunk", "Manifest"), "boundread.chunks.manifest"),
@@ -61,29 +79,41 @@ def __getattr__(name: str) -> object:
 
 __all__ = [
     "BoundreadError",
+    "BudgetError",
     "Chunk",
     "Corrupt",
+    "CostCap",
+    "CostCapExceeded",
+    "DepthExceeded",
     "Encrypted",
     "Entry",
     "ExitCode",
     "ExtractResult",
+    "Guard",
     "InfoResult",
     "Limits",
     "Listing",
     "Manifest",
     "NotFound",
+    "Policy",
+    "PolicyDenied",
     "Refused",
     "Request",
     "Sheet",
     "Span",
     "TimedOut",
+    "TokenBudget",
+    "TokenBudgetExceeded",
     "Unsupported",
     "UsageError",
     "__version__",
+    "carry_depth",
     "chunk",
+    "current_depth",
     "extract",
     "info",
     "list_zip",
+    "max_depth",
     "pages",
     "sheet_list",
     "sheets",

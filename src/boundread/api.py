@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import shlex
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,8 +26,8 @@ from boundread.contract import kinds as families
 from boundread.contract.model import FILE, ExtractResult, InfoResult, Listing, Request, Source
 from boundread.contract.sink import Sink
 from boundread.contract.stream import Writer
+from boundread.core import advice, naming
 from boundread.core import engine as core
-from boundread.core import naming
 from boundread.core.engine import Filters
 from boundread.errors import UsageError
 from boundread.formats.ocr import check_mode
@@ -162,7 +161,8 @@ def sheet_info(path: str | Path, *, password: str | None = None, limits: Limits 
     old) raises what extract raises (Refused, Corrupt...), and a file that is no workbook a UsageError."""
     result = core.info(path, Request(limits=limits or Limits(), password=password), describe=False)
     if result.kind not in families.WORKBOOKS:
-        raise UsageError(f"{result.path} is {result.kind}, not a workbook", _advice_for(result.kind, result.path))
+        raise UsageError(f"{result.path} is {result.kind}, not a workbook",
+                         advice.command_for(result.kind, result.path))
     itself = core.command_line(("sheets", FILE), result.path)
     return dataclasses.replace(result, next=tuple(step for step in result.next if step != itself))
 
@@ -229,10 +229,3 @@ def check_engine(name: str) -> str:
     if name not in ENGINES:
         raise UsageError(f"unknown --engine {name!r}", "use auto, pdfium or pdfminer")
     return name
-
-
-def _advice_for(kind: str, path: str) -> str:
-    """What to run on a file that is no workbook: its own command where it has one."""
-    name = shlex.quote(path)
-    return {"pdf": f"use `boundread pages {name} 1-5`", "text": f"use `boundread extract {name} --lines 1-1000`"}.get(
-        kind, f"use `boundread info {name}` to see what it is")

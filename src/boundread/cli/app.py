@@ -137,18 +137,24 @@ def _emit_extract(result: ExtractResult, command: str, as_json: bool, replaced: 
 
 @app.command(cls=Command, epilog="Example: boundread info report.pdf prices.xlsx catalogue.zip")
 def info(
-    files: Annotated[list[Path], typer.Argument(metavar="FILE...", help="Files to describe.", show_default=False)],
+    files: Annotated[list[Path], typer.Argument(readable=False,  # the read says 'permission denied', exit 3
+                                                metavar="FILE...", help="Files to describe.", show_default=False)],
     password: PasswordOpt = None,
-    as_json: JsonOpt = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object (schema 1) on stdout: files, a list "
+                                          "of one object per FILE; with one FILE its fields are also at the top.")
+                       ] = False,
     timeout: TimeoutOpt = 30.0,
 ) -> None:
     """What a file is, cheaply, before anyone reads it: kind, size, pages/sheets/entries, tokens, next steps."""
 
     def work() -> int:
         limits = Limits(timeout=timeout)
-        if len(files) == 1:
+        if len(files) == 1:  # "files" always: one shape for one FILE or several
             result = api.info(files[0], password=password, limits=limits)
-            render.print_json("info", render.as_dict(result)) if as_json else render.print_info(result)
+            if as_json:
+                render.print_json("info", {**(data := render.as_dict(result)), "files": [data]})
+            else:
+                render.print_info(result)
             return 0
         worst, results = 0, []
         for path in files:
@@ -172,7 +178,8 @@ def info(
 @app.command(cls=Command, epilog="Examples: boundread extract server.log --grep 'ERROR|FATAL' --context 2\n\n"
              "boundread extract bundle.zip --member docs/spec.pdf --pages 1-3")
 def extract(
-    file: Annotated[Path, typer.Argument(metavar="FILE", help="The file to extract text from.", show_default=False)],
+    file: Annotated[Path, typer.Argument(readable=False,  # the read says 'permission denied', exit 3
+                                         metavar="FILE", help="The file to extract text from.", show_default=False)],
     pages: Annotated[str | None, typer.Option("--pages", metavar="RANGE",
                                               help="PDF pages / pptx slides, e.g. 1-5,8.")] = None,
     sheet: Annotated[list[str] | None, typer.Option("--sheet", metavar="SHEET",
@@ -231,7 +238,8 @@ def extract(
 @app.command(cls=Command,
              epilog="Examples: boundread pages report.pdf 1-5\n\nboundread pages report.pdf 1,3,8-10 --layout")
 def pages(
-    file: Annotated[Path, typer.Argument(metavar="FILE", help="A PDF or PowerPoint file.", show_default=False)],
+    file: Annotated[Path, typer.Argument(readable=False,  # the read says 'permission denied', exit 3
+                                         metavar="FILE", help="A PDF or PowerPoint file.", show_default=False)],
     page_range: Annotated[str, typer.Argument(metavar="RANGE", help="Pages or slides: 1-5, 7 or 1,3,8-10.")],
     layout: LayoutOpt = False,
     engine_name: EngineOpt = "auto",
@@ -261,7 +269,7 @@ def pages(
 @app.command(cls=Command,
              epilog="Examples: boundread sheets prices.xlsx\n\nboundread sheets prices.xlsx 'Lista 2024' --max-rows 50")
 def sheets(
-    file: Annotated[Path, typer.Argument(metavar="FILE", help="An xlsx, xlsm, xls or ods workbook.",
+    file: Annotated[Path, typer.Argument(readable=False, metavar="FILE", help="An xlsx, xlsm, xls or ods workbook.",
                                                 show_default=False)],
     names: Annotated[list[str] | None, typer.Argument(metavar="[SHEET]...",
                                                          help="Sheet names or 1-based indices.")] = None,
@@ -303,7 +311,7 @@ def sheets(
              epilog="Examples: boundread list-zip catalogue.zip\n\nboundread list-zip many.zip --entries 501-1000"
                     "\n\nboundread list-zip many.zip --match '*.pdf'")
 def list_zip(
-    archive: Annotated[Path, typer.Argument(metavar="ARCHIVE",
+    archive: Annotated[Path, typer.Argument(readable=False, metavar="ARCHIVE",
                                             help="zip, 7z, tar(.gz/.bz2/.xz), or any zip-based file.",
                                             show_default=False)],
     entries: Annotated[str | None, typer.Option("--entries", metavar="A-B",

@@ -21,7 +21,7 @@ def register(app: typer.Typer) -> None:
 
 
 def chunks(
-    file: Annotated[Path, typer.Argument(metavar="FILE", help="The document to cut into chunks.",
+    file: Annotated[Path, typer.Argument(readable=False, metavar="FILE", help="The document to cut into chunks.",
                                          show_default=False)],
     tokens: Annotated[int, typer.Option("--tokens", metavar="N", click_type=AtLeast(50),
                                         help="At most this many tokens per chunk (boundread's estimate).")] = 20_000,

@@ -33,7 +33,7 @@ def register(app: typer.Typer) -> None:
 
 
 def view(
-    file: Annotated[Path, typer.Argument(metavar="FILE", help="The file to read.", show_default=False)],
+    file: Annotated[Path, typer.Argument(readable=False, metavar="FILE", help="The file to read.", show_default=False)],
     pages: Annotated[str | None, typer.Option("--pages", metavar="RANGE",
                                               help="PDF pages / pptx slides, e.g. 1-5,8.")] = None,
     sheet: Annotated[list[str] | None, typer.Option("--sheet", metavar="SHEET",

@@ -37,11 +37,11 @@ from boundread.contract.model import (
 from boundread.contract.sink import Sink
 from boundread.contract.source import source_for_bytes, source_for_path
 from boundread.contract.stream import Writer
-from boundread.core import fit, naming, output
+from boundread.core import advice, fit, naming, output
 from boundread.core.detect import detect
 from boundread.core.naming import Selection
 from boundread.errors import BoundreadError, Corrupt, Encrypted, Refused, Unsupported, UsageError
-from boundread.limits import Deadline, est_tokens
+from boundread.limits import Deadline, Limits, est_tokens
 from boundread.ranges import OPEN_END, span_text
 
 T = TypeVar("T")
@@ -138,7 +138,8 @@ def extract(
         target = source_for_bytes(f"{src.name}:{filters.member}", data)
     if kinds is not None and target.kind not in kinds:
         raise UsageError(f"{target.name} is {target.kind}, not {' or '.join(kinds)}",
-                         f"use `boundread info {shlex.quote(target.name)}` to see what to run")
+                         advice.command_for(target.kind, target.name) if target is src
+                         else f"use `boundread info {shlex.quote(target.name)}` to see what to run")
     try:
         return _extract(src, target, req, filters, deadline, warnings, output_path=output_path,
                         to_stdout=to_stdout, watch=watch, stream=stream if to_stdout else None)
@@ -314,7 +315,24 @@ def _resume(outcome: Outcome, sink: Sink, filters: Filters, src: Source, target:
         resume = ("extract", FILE, "--tail", str(req.tail), *_more_time(sink))  # O(N): only time was short
     elif resume is None and sink.stop_line is not None and req.tail is None:
         resume = _line_resume(sink, filters)
+        resume = (*resume, *_own_limits(sink, filters)) if resume else None
     return resume
+
+
+def _own_limits(sink: Sink, filters: Filters) -> tuple[str, ...]:
+    """After Ctrl-C or a timeout the read stopped short of the bounds the user set: the command that goes on
+    keeps their own ``--max-matches``, ``--max-chars`` and ``--max-lines`` (the defaults go unsaid)."""
+    if not (sink.interrupted or sink.timed_out):
+        return ()
+    own, default = sink.limits, Limits()
+    words: list[str] = []
+    if filters.grep is not None and own.max_matches != default.max_matches:
+        words += ["--max-matches", str(own.max_matches)]
+    if own.max_chars != default.max_chars:
+        words += ["--max-chars", str(own.max_chars)]
+    if own.max_lines is not None and own.max_lines != default.max_lines:
+        words += ["--max-lines", str(own.max_lines)]
+    return tuple(words)
 
 
 def _line_resume(sink: Sink, filters: Filters) -> Suggestion | None:
