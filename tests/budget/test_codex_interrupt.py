@@ -1,4 +1,4 @@
-"""Ending a Codex turn from a hook (budget/interrupt.py): SIGINT to the ``codex`` session process above the hook,
+"""Ending a Codex turn from a hook (agents/codex_interrupt.py): SIGINT to the ``codex`` session process above the hook,
 never to a server (``app-server``) that runs other sessions, never when turned off. Real processes: a parent whose
 argv says ``codex`` (``exec -a``) runs the hook, which looks up its ancestors as it would under Codex."""
 
@@ -16,7 +16,7 @@ PARENT = """
 import signal, subprocess, sys, os
 got = []
 signal.signal(signal.SIGINT, lambda *a: got.append(1))
-hook = subprocess.run([os.environ["HOOK_PYTHON"], "-c", "from boundread.budget.interrupt import interrupt_codex;"
+hook = subprocess.run([os.environ["HOOK_PYTHON"], "-c", "from boundread.agents.codex_interrupt import interrupt_codex;"
                        " print(interrupt_codex())"], capture_output=True, text=True, check=True)
 print(hook.stdout.strip(), os.getpid(), bool(got))
 """

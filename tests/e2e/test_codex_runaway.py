@@ -2,7 +2,7 @@
 
 Codex 0.171 honours ``continue: false`` only from UserPromptSubmit: from PostToolUse it logs "Stopped" and sends
 the next request, from PreToolUse it is a failed hook (the call runs). So where the budget ends a Codex session
-mid-turn, the hook also interrupts the Codex process, as Ctrl-C does (budget/interrupt.py): "turn interrupted",
+mid-turn, the hook also interrupts the Codex process, as Ctrl-C does (agents/codex_interrupt.py): "turn interrupted",
 exit 1. The scripted model never gives up on its own; the server counts what was spent.
 """
 

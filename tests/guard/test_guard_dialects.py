@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from boundread.guard import dialects
+from boundread.agents import detect
 from conftest import guard_argv, guard_env
 
 PAYLOADS = Path(__file__).resolve().parents[1] / "payloads"
@@ -38,7 +38,7 @@ def test_every_agent_has_payloads() -> None:
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: f"{c.parent.name}/{c.stem}")
 def test_detected_from_shape(case: Path) -> None:
-    assert dialects.detect(json.loads(case.read_text(encoding="utf-8"))) == case.parent.name
+    assert detect(json.loads(case.read_text(encoding="utf-8"))) == case.parent.name
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: f"{c.parent.name}/{c.stem}")

@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from boundread.guard import dialects
+from boundread import agents
+from boundread.agents import dialect
 from boundread.guard.main import run
 
 
@@ -48,22 +49,22 @@ def test_an_mcp_shell_tool_doing_everyday_work_is_allowed(command: str, folder: 
 
 
 def test_an_argv_list_is_one_command_line(folder: Path) -> None:
-    call = dialects.parse({"cwd": str(folder), "tool_name": "mcp__shell__run", "tool_input":
+    call = agents.parse({"cwd": str(folder), "tool_name": "mcp__shell__run", "tool_input":
                            {"cmd": ["cat", "big.log"]}}, "claude")
-    assert (call.action, call.command) == (dialects.COMMAND, "cat big.log")
+    assert (call.action, call.command) == (dialect.COMMAND, "cat big.log")
 
 
 def test_gemini_names_mcp_tools_with_one_underscore(folder: Path) -> None:
-    call = dialects.parse({"cwd": str(folder), "tool_name": "mcp_shell_execute_command",
+    call = agents.parse({"cwd": str(folder), "tool_name": "mcp_shell_execute_command",
                            "tool_input": {"command": "cat big.log"}}, "gemini")
-    assert call.action == dialects.COMMAND
+    assert call.action == dialect.COMMAND
 
 
 def test_other_tools_with_a_command_key_are_not_commands(folder: Path) -> None:
     """Only an MCP tool's command is a shell command; a built-in tool of another name keeps its own meaning."""
-    call = dialects.parse({"cwd": str(folder), "tool_name": "SlashCommand", "tool_input": {"command": "cat big.log"}},
+    call = agents.parse({"cwd": str(folder), "tool_name": "SlashCommand", "tool_input": {"command": "cat big.log"}},
                           "claude")
-    assert call.action == dialects.OTHER
-    empty = dialects.parse({"cwd": str(folder), "tool_name": "mcp__shell__run", "tool_input": {"command": ""}},
+    assert call.action == dialect.OTHER
+    empty = agents.parse({"cwd": str(folder), "tool_name": "mcp__shell__run", "tool_input": {"command": ""}},
                            "claude")
-    assert empty.action == dialects.OTHER
+    assert empty.action == dialect.OTHER

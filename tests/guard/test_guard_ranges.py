@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from boundread.guard import dialects
+from boundread.agents import dialect
 from boundread.guard.main import run
 
 
@@ -95,4 +95,4 @@ def test_copilot_view_range(huge_log: Path, capsys: pytest.CaptureFixture[str]) 
     ({}, (None, None)),
 ])
 def test_read_range(args: dict[str, object], expected: tuple[object, object]) -> None:
-    assert dialects.read_range(args) == expected
+    assert dialect.read_range(args) == expected

@@ -9,7 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from boundread.guard import check_read, dialects
+from boundread import agents
+from boundread.agents import dialect
+from boundread.guard import check_read
 from boundread.guard.main import run
 
 
@@ -155,15 +157,15 @@ def test_claude_powershell_tool(project: Path, capsys: pytest.CaptureFixture[str
 def test_argv_list_commands(argv: list[str], project: Path) -> None:
     import shlex
 
-    call = dialects.parse(_claude("Bash", project, command=argv), "codex")
-    assert call.action == dialects.COMMAND
+    call = agents.parse(_claude("Bash", project, command=argv), "codex")
+    assert call.action == dialect.COMMAND
     assert shlex.split(call.command) == argv
 
 
 def test_codex_local_shell_argv(project: Path) -> None:
     payload = {"session_id": "x", "turn_id": "t", "cwd": str(project), "hook_event_name": "PreToolUse",
                "tool_name": "local_shell", "tool_input": {"command": ["bash", "-lc", "cat report.pdf"]}}
-    call = dialects.parse(payload, dialects.detect(payload))
+    call = agents.parse(payload, agents.detect(payload))
     assert call.command == "bash -lc 'cat report.pdf'"
 
 

@@ -1,33 +1,46 @@
 """One room per agent: what each client needs - its hook payload and answer (its dialect), its settings and trust
-files, its ``init`` registration, its ``doctor`` checks - in one module per client.
+files, its ``init`` registration, its ``doctor`` checks, its log reader - in the files of that client.
 
-    claude.py   Claude Code (and the Agent SDK's hooks: claude-sdk)    cursor.py    Cursor
-    codex.py    Codex CLI (codex_trust.py: its config.toml trust)      cline.py     Cline
-    gemini.py   Gemini CLI (gemini_trust.py: its trusted folders)      windsurf.py  Windsurf
-    copilot.py  GitHub Copilot CLI                                     sdk.py       OpenAI Agents SDK, LangChain
+    claude.py   Claude Code, and the Agent SDK's hooks (claude-sdk); claudelog.py: its transcripts
+    codex.py    Codex CLI; codex_trust.py: its config.toml trust; codexlog.py: its rollouts
+    gemini.py   Gemini CLI; gemini_trust.py: its trusted folders; geminilog.py: its chat files
+    copilot.py  GitHub Copilot CLI; copilotlog.py: its session events
+    cursor.py   Cursor            cline.py   Cline            windsurf.py   Windsurf
+    sdk.py      the Claude Agent SDK, the OpenAI Agents SDK, LangChain; sdkbudget.py: the budget inside them
 
 Every client module has the same names (the :class:`boundread.agents.base.Agent` Protocol; mypy checks each
 module against it in agents/checked.py): ``NAME``, ``LABEL``, ``parse`` (its payload as a
 :class:`~boundread.agents.dialect.Call`), ``reply`` (a decision in its words), ``target`` (where ``init`` registers
 the hooks), ``checks`` (its own ``doctor`` checks), ``INGEST_EVENTS`` (where ``init --budget`` registers
 ``budget ingest``), ``REDIRECT`` and ``PRE_MATCHER``. What they share is beside them: dialect.py (the normalised
-call, the shared shape of a pre-tool answer), install.py (the settings writer), doctor.py, locate.py.
+call, the shared shape of a pre-tool answer, the generic dialect), install.py (the settings writer), doctor.py,
+locate.py. A client's own heavier files (its trust, its log reader) carry its name and load only when used: the
+log readers when ``budget ingest`` reads a session's files (budget/sessionfiles.py), the trust files for
+``init --trust`` and ``doctor``.
 
-This module is the registry guard-check, ``init``, ``doctor`` and ``budget ingest`` iterate over: adding a
-client is adding its module, its line in :data:`MODULES` (and, for hook payloads, its shape in :func:`detect`)
-and its e2e test. Standard library only and nothing loaded at import: guard-check reads this before every agent
-tool call, and then loads the one module of the agent that sent the payload.
+This module is the registry guard-check, ``init`` and ``doctor`` iterate over: adding a client is adding its
+module, its line in :data:`MODULES` (and, for hook payloads, its shape in :func:`detect`) and its e2e test; a
+client with a log ``budget ingest`` reads adds its reader and its line in budget/sessionfiles.py's ``client_of``.
+
+Standard library only and nothing loaded at import: guard-check reads this before every agent tool call, and
+then loads the one module of the agent that sent the payload.
 """
 
 from __future__ import annotations
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from boundread.agents.base import Agent
+    from collections.abc import Mapping
+    from typing import Any
+
+    from boundread.agents.base import Agent, Backstop, Dialect
+    from boundread.agents.dialect import Call, Reply
+    from boundread.guard.decide import Decision
 
 #: Each name ``--agent`` takes -> the module that speaks its dialect. claude-sdk is Claude Code's dialect from
 #: the Agent SDK's hooks (no rewrite); generic answers a deny with exit 2 and the reason on stderr.
-MODULES = {"claude": "claude", "codex": "codex", "gemini": "gemini", "cursor": "cursor", "copilot": "copilot"}
+MODULES = {"claude": "claude", "claude-sdk": "claude", "codex": "codex", "gemini": "gemini", "cursor": "cursor",
+           "copilot": "copilot", "cline": "cline", "windsurf": "windsurf", "generic": "dialect"}
 AGENTS = tuple(MODULES)
 #: The clients ``init`` registers and ``doctor`` checks, in that order (Cline's and Windsurf's hooks are
 #: written by hand).
@@ -35,15 +48,76 @@ INSTALLABLE = ("claude", "codex", "gemini", "cursor", "copilot")
 
 
 def module(agent: str) -> Agent:
-    """The module of ``agent`` (a name in :data:`AGENTS`), imported on first use."""
+    """The module of ``agent`` (one of :data:`INSTALLABLE`), imported on first use."""
     return __import__(f"boundread.agents.{MODULES[agent]}", fromlist=["NAME"])
+
+
+def dialect_of(agent: str) -> Dialect:
+    """The module that reads ``agent``'s payload and writes its answer (any name in :data:`AGENTS`)."""
+    return __import__(f"boundread.agents.{MODULES[agent]}", fromlist=["parse"])
+
+
+def backstop_of(agent: str) -> Backstop:
+    """The module that reads ``agent``'s post-tool payload and replaces an output (claude, codex, gemini)."""
+    return __import__(f"boundread.agents.{MODULES[agent]}", fromlist=["post_reply"])
+
+
+def parse(payload: Mapping[str, Any], agent: str) -> Call:
+    """``payload`` as sent by ``agent``, as one normalised tool call."""
+    return dialect_of(agent).parse(payload, agent)
+
+
+def reply(agent: str, decision: Decision, event: str = "") -> Reply:
+    """``decision`` in the words ``agent`` understands (``event``: the payload's hook event)."""
+    return dialect_of(agent).reply(decision, event, agent)
+
+
+def range_params(agent: str) -> str:
+    """The range parameters of ``agent``'s read tool, as a deny reason names them."""
+    return dialect_of(agent).RANGE_PARAMS
 
 
 def label(agent: str) -> str:
     """How the agent calls itself, for messages."""
-    return module(agent).LABEL if agent in MODULES else agent
+    return module(agent).LABEL if MODULES.get(agent, "dialect") != "dialect" else agent
 
 
 def budgeted() -> tuple[str, ...]:
     """The clients whose logs ``budget ingest`` reads: those with events to register it on."""
     return tuple(agent for agent in INSTALLABLE if module(agent).INGEST_EVENTS)
+
+
+def detect(payload: Mapping[str, Any]) -> str:
+    """The agent that sent ``payload``, from its shape (raises PayloadError when unknown).
+
+    One table for all clients, in this order, because the shapes overlap: the snake_case shape
+    (``hook_event_name`` + ``tool_name`` + ``tool_input``) wins over Copilot's ``toolName``: a Claude payload
+    that also carries a ``toolName`` key is still Claude's.
+    """
+    event = str(payload.get("hook_event_name") or payload.get("hookEventName") or "")
+    if "preToolUse" in payload and ("hookName" in payload or "clineVersion" in payload):
+        return "cline"
+    if "agent_action_name" in payload or "tool_info" in payload:
+        return "windsurf"
+    snake = "hook_event_name" in payload and "tool_name" in payload and "tool_input" in payload
+    if "toolName" in payload and not snake:
+        return "copilot"
+    if event in ("beforeReadFile", "beforeShellExecution", "preToolUse") or "conversation_id" in payload \
+            or "cursor_version" in payload:
+        return "cursor"
+    if event == "BeforeTool":
+        return "gemini"
+    if event == "PostToolBatch":  # Claude Code only (main.py answers it before parse)
+        return "claude"
+    if event == "PreToolUse":
+        if "turn_id" in payload:
+            return "codex"
+        if "timestamp" in payload and "tool_use_id" not in payload:
+            return "copilot"
+        return "claude"
+    if "toolName" in payload:
+        return "copilot"
+    from boundread.agents.dialect import PayloadError
+
+    raise PayloadError("unknown payload shape (no hook_event_name, toolName, preToolUse or tool_info) - "
+                       "pass --agent NAME, or use --path/--command")

@@ -10,7 +10,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from boundread.agents.dialect import Call, Reply
+    from boundread.guard.decide import Decision
+    from boundread.guard.postsave import Output
 
 Hook = tuple[str, dict[str, Any]]  # (event, the hook group or flat hook registered on it)
 
@@ -37,17 +44,50 @@ class Check:
 
 
 
-class Agent(Protocol):
-    """One client: how its hook payload is read and its answer written, and how ``init``/``doctor`` set it up."""
+class Dialect(Protocol):
+    """How a client's hook payload is read and its answer written: what guard-check needs of it."""
+
+    RANGE_PARAMS: str  # how its read tool takes a range, for a deny reason
+
+    def parse(self, payload: Mapping[str, Any], agent: str, /) -> Call:
+        """``payload`` as one normalised tool call (``agent``: the name it came under, e.g. claude-sdk)."""
+
+    def reply(self, decision: Decision, event: str, agent: str, /) -> Reply:
+        """``decision`` in the words this client understands (``event``: the payload's hook event)."""
+
+
+class Client(Dialect, Protocol):
+    """A client with a name: every module in boundread/agents/ but the generic dialect."""
 
     NAME: str  # the --agent name
     LABEL: str  # how the client calls itself, for messages
+
+
+class Backstop(Protocol):
+    """A client whose post-tool hook can replace a tool's output (guard/posttool.py): how its payload holds the
+    output, whether it cut the hook's copy, and how the replacement is answered."""
+
+    LABEL: str
+
+    def post_output(self, payload: Mapping[str, Any], /) -> Output | None:
+        """The tool's output as the model gets it; None for a shape left alone."""
+
+    def post_cut(self, text: str, /) -> int:
+        """The tokens of the whole output when the client cut the hook's copy of it; 0 when not cut."""
+
+    def post_reply(self, text: str, payload: Mapping[str, Any], /) -> str:
+        """The answer that gives the model ``text`` instead of the output."""
+
+
+class Agent(Client, Protocol):
+    """A client ``init`` sets up and ``doctor`` checks: its dialect, and where and how its hooks are registered."""
+
     PRE_MATCHER: str  # init's pre-tool matcher without a budget ('' where the client takes none)
     REDIRECT: bool  # its pre-tool answer can rewrite the call: init writes --mode redirect
     INGEST_EVENTS: tuple[str, ...]  # where init --budget registers `budget ingest` (the first: after every tool)
 
-    def target(self, root: Path, home: Path, user: bool, program: str, budget: bool) -> Target:
+    def target(self, root: Path, home: Path, user: bool, program: str, budget: bool, /) -> Target:
         """Where init registers the hooks and the skill text, for a project (root) or the user (home)."""
 
-    def checks(self, settings: Path, root: Path, home: Path) -> list[Check]:
+    def checks(self, settings: Path, root: Path, home: Path, /) -> list[Check]:
         """``doctor``'s checks of this client's own (its trust), once its hook settings were read."""

@@ -1,11 +1,15 @@
-"""Every client module, typed as :class:`~boundread.agents.base.Agent`: mypy checks each one's names and
-signatures against the Protocol here. Imported only by the test that checks this list against the registry,
-never by a command (it would load every client)."""
+"""Every client module, typed as :class:`~boundread.agents.base.Agent` (or, set up by hand, ``Client``): mypy
+checks each one's names and signatures against the Protocol here. Imported only by the test that checks this
+list against the registry, never by a command (it would load every client)."""
 
 from __future__ import annotations
 
-from boundread.agents import claude, codex, copilot, cursor, gemini
-from boundread.agents.base import Agent
+from boundread.agents import claude, cline, codex, copilot, cursor, gemini, windsurf
+from boundread.agents.base import Agent, Backstop, Client
 
 #: In the registry's order (agents.MODULES).
 AGENTS: tuple[Agent, ...] = (claude, codex, gemini, cursor, copilot)
+#: The clients whose hooks are set up by hand: their dialect only.
+CLIENTS: tuple[Client, ...] = (cline, windsurf)
+#: The clients whose post-tool hook replaces an output (guard/posttool.py).
+BACKSTOPS: tuple[Backstop, ...] = (claude, codex, gemini)

@@ -8,11 +8,19 @@ guard/posttool.py). The Agent SDK's hooks send the same payload (``--agent claud
 
 from __future__ import annotations
 
+from boundread.agents import dialect
+from boundread.agents.dialect import Reply
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Mapping
     from pathlib import Path
+    from typing import Any
 
     from boundread.agents.base import Check, Target
+    from boundread.agents.dialect import Call
+    from boundread.guard.decide import Decision
+    from boundread.guard.postsave import Output
 
 NAME = "claude"
 LABEL = "Claude Code"
@@ -25,6 +33,72 @@ POST_MATCHER = "Bash"
 REDIRECT = True
 #: Claude Code ends a sub-agent with SubagentStop; SessionEnd gives ingest a later look than Stop.
 INGEST_EVENTS: tuple[str, ...] = ("PostToolUse", "UserPromptSubmit", "Stop", "SubagentStop", "SessionEnd")
+RANGE_PARAMS = "offset/limit"  # how its read tool takes a range, for a deny reason
+
+
+def parse(payload: Mapping[str, Any], agent: str) -> Call:
+    """The snake_case payload (claude-sdk: the Agent SDK's hooks send the same)."""
+    return dialect.snake(payload, agent)
+
+
+def reply(decision: Decision, event: str, agent: str) -> Reply:
+    """A deny as ``hookSpecificOutput`` (exit 0), with ``continue: false`` when the budget ends the session; a
+    redirect as ``updatedInput`` (not from the Agent SDK's hooks)."""
+    if decision.denied:
+        deny = {"hookSpecificOutput": dialect.pre_tool_deny(dialect.why(decision))}
+        if decision.stop:
+            return Reply(dialect.dump({"continue": False, "stopReason": decision.stop, **deny}))
+        return Reply(dialect.dump(deny))
+    if decision.updated is not None and agent == NAME:
+        return dialect.pre_tool_rewrite(decision)
+    return Reply()
+
+
+
+#: Where Claude Code keeps a Bash output over ``bashOutputMaxChars`` (30,000 characters) in its own file.
+_PERSISTED = ("persistedOutputPath", "persistedOutputSize")
+
+
+def post_output(payload: Mapping[str, Any]) -> Output | None:
+    """PostToolUse's ``tool_response``: Bash's ``{"stdout", "stderr", ...}`` (the whole size from
+    ``persistedOutputSize`` when Claude Code kept it in a file) or a plain string; None for any other shape."""
+    from boundread.guard.postsave import Output, size_of, spill_of, whole
+
+    response = payload.get("tool_response")
+    if isinstance(response, str):
+        return whole(response)
+    if not isinstance(response, dict) or response.get("isImage") is True:
+        return None
+    stdout, stderr = response.get("stdout"), response.get("stderr")
+    if not isinstance(stdout, str):
+        return None
+    err = stderr if isinstance(stderr, str) and stderr else ""
+    if spill_of(stdout) or spill_of(err):  # a spilled string is kept whole in its file: stdout (or stderr) alone
+        big = stdout if size_of(stdout) >= size_of(err) else err
+        return Output(big, size_of(stdout) + size_of(err), spill=spill_of(big))
+    text = stdout + ("\n" + err if err else "")
+    path, size = response.get(_PERSISTED[0]), response.get(_PERSISTED[1])
+    if isinstance(path, str) and path and isinstance(size, int) and not isinstance(size, bool):
+        return Output(text, max(size, size_of(text)), path)
+    return Output(text, size_of(text))
+
+
+def post_cut(text: str) -> int:
+    """Claude Code hands the hook the output it gives the model: nothing was cut."""
+    return 0
+
+
+def post_reply(text: str, payload: Mapping[str, Any]) -> str:
+    """``updatedToolOutput`` in the tool's own output shape (for Bash ``{"stdout", "stderr", ...}``): what the model
+    gets instead."""
+    response, tool = payload.get("tool_response"), str(payload.get("tool_name") or "tool")
+    replaced: Any = text
+    if isinstance(response, dict):
+        replaced = {key: value for key, value in response.items() if key not in _PERSISTED}
+        replaced.update(stdout=text, stderr="", isImage=False)
+    elif tool == "Bash":  # a cut payload: Bash's shape all the same
+        replaced = {"stdout": text, "stderr": "", "interrupted": False, "isImage": False}
+    return dialect.dump({"hookSpecificOutput": {"hookEventName": "PostToolUse", "updatedToolOutput": replaced}})
 
 
 def target(root: Path, home: Path, user: bool, program: str, budget: bool) -> Target:

@@ -4,16 +4,24 @@
 guard-check answers PreToolUse (Bash and apply_patch: a deny as ``hookSpecificOutput``, a rewrite as
 ``updatedInput``) and PostToolUse for Bash, where ``{"decision": "block"}`` replaces the output the model sees.
 Codex takes ``continue: false`` from PreToolUse as a failed hook: a budget stop interrupts its turn instead
-(budget/interrupt.py).
+(agents/codex_interrupt.py).
 """
 
 from __future__ import annotations
 
+from boundread.agents import dialect
+from boundread.agents.dialect import Reply
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Mapping
     from pathlib import Path
+    from typing import Any
 
     from boundread.agents.base import Check, Target
+    from boundread.agents.dialect import Call
+    from boundread.guard.decide import Decision
+    from boundread.guard.postsave import Output
 
 NAME = "codex"
 LABEL = "Codex"
@@ -22,6 +30,53 @@ POST_MATCHER = "Bash"
 REDIRECT = True
 #: Codex has no SubagentStop or SessionEnd: its Stop ends the turn, the parent's rollout names its sub-agents'.
 INGEST_EVENTS: tuple[str, ...] = ("PostToolUse", "UserPromptSubmit", "Stop")
+RANGE_PARAMS = "offset/limit"  # how its read tool takes a range, for a deny reason
+
+
+def parse(payload: Mapping[str, Any], agent: str) -> Call:
+    """Claude Code's snake_case payload, with a ``turn_id``; a command may be an argv list."""
+    return dialect.snake(payload, agent)
+
+
+def reply(decision: Decision, event: str, agent: str) -> Reply:
+    """Claude Code's answers, without ``continue: false``: Codex takes it from PreToolUse as a failed hook (a budget
+    stop interrupts the turn instead)."""
+    if decision.denied:
+        return Reply(dialect.dump({"hookSpecificOutput": dialect.pre_tool_deny(dialect.why(decision))}))
+    if decision.updated is not None:
+        return dialect.pre_tool_rewrite(decision)
+    return Reply()
+
+
+
+#: How Codex opens the hook's copy of a shell output it cut (the model may get more of it).
+_CUT = "Warning: truncated output (original token count: "
+
+
+def post_output(payload: Mapping[str, Any]) -> Output | None:
+    """PostToolUse's ``tool_response``: a shell output as one string; an MCP result as ``{"content": [...]}``."""
+    from boundread.guard.postsave import parts, whole
+
+    response = payload.get("tool_response")
+    if isinstance(response, str):
+        return whole(response)
+    return parts(response.get("content")) if isinstance(response, dict) else None
+
+
+def post_cut(text: str) -> int:
+    """The tokens of the whole output when Codex cut the hook's copy: it cuts a shell output to its default policy
+    (about 10,000 tokens) for the hook, while the model gets up to ``tool_output_token_limit`` of it (1 MB reached
+    the model in a real run), and says so in a first line that counts the whole; 0 when not cut."""
+    if not text.startswith(_CUT):
+        return 0
+    digits = text[len(_CUT):len(_CUT) + 20].split(")", 1)[0]
+    return int(digits) if digits.isdigit() else 0
+
+
+def post_reply(text: str, payload: Mapping[str, Any]) -> str:
+    """``{"decision": "block", "reason": R}``: R is what the model gets in place of the output (Codex refuses
+    ``updatedMCPToolOutput`` and has no ``updatedToolOutput``)."""
+    return dialect.dump({"decision": "block", "reason": text})
 
 
 def target(root: Path, home: Path, user: bool, program: str, budget: bool) -> Target:

@@ -7,18 +7,45 @@ snake_case) is answered in both shapes. Copilot cannot replace a tool's output: 
 
 from __future__ import annotations
 
+from boundread.agents import dialect
+from boundread.agents.dialect import Reply
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Mapping
     from pathlib import Path
     from typing import Any
 
     from boundread.agents.base import Check, Target
+    from boundread.agents.dialect import Call
+    from boundread.guard.decide import Decision
 
 NAME = "copilot"
 LABEL = "GitHub Copilot CLI"
 PRE_MATCHER = "bash|view"  # also with a budget: its matcher for every tool is unverified
 REDIRECT = False
 INGEST_EVENTS: tuple[str, ...] = ("postToolUse", "userPromptSubmitted", "agentStop", "subagentStop", "sessionEnd")
+RANGE_PARAMS = "view_range"  # how its read tool takes a range, for a deny reason
+
+
+def parse(payload: Mapping[str, Any], agent: str) -> Call:
+    """``toolName`` and ``toolArgs`` (a JSON string); the VS Code-compatible hooks send the snake_case payload."""
+    if "toolName" not in payload:
+        return dialect.snake(payload, agent)
+    return dialect.tool_call(agent, str(payload["toolName"]), dialect.as_dict(payload.get("toolArgs"), "toolArgs"),
+                             str(payload.get("cwd") or ""), str(payload.get("hook_event_name") or ""))
+
+
+def reply(decision: Decision, event: str, agent: str) -> Reply:
+    """``permissionDecision`` (its exit 2 does not block); to the VS Code-compatible payload in both shapes."""
+    if not decision.denied:
+        return Reply()
+    why = dialect.why(decision)
+    body: dict[str, Any] = {"permissionDecision": "deny", "permissionDecisionReason": why}
+    if event == "PreToolUse":
+        body["hookSpecificOutput"] = dialect.pre_tool_deny(why)
+    return Reply(dialect.dump(body))
+
 
 
 def target(root: Path, home: Path, user: bool, program: str, budget: bool) -> Target:

@@ -5,17 +5,49 @@ pre-tool events only.
 
 from __future__ import annotations
 
+from boundread.agents import dialect
+from boundread.agents.dialect import Reply
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Mapping
     from pathlib import Path
+    from typing import Any
 
     from boundread.agents.base import Check, Target
+    from boundread.agents.dialect import Call
+    from boundread.guard.decide import Decision
 
 NAME = "cursor"
 LABEL = "Cursor"
 PRE_MATCHER = ""  # its events are the read and the shell already
 REDIRECT = False
 INGEST_EVENTS: tuple[str, ...] = ()  # budget ingest reads no Cursor log
+RANGE_PARAMS = "offset/limit"  # how its read tool takes a range, for a deny reason
+
+
+def parse(payload: Mapping[str, Any], agent: str) -> Call:
+    """beforeReadFile and beforeShellExecution carry the file or the command at the top; preToolUse is
+    snake_case. The folder is ``cwd``, else the first workspace root."""
+    roots = payload.get("workspace_roots") or [""]
+    cwd = str(payload.get("cwd") or "") or str(roots[0] if isinstance(roots, list) and roots else "")
+    event = str(payload.get("hook_event_name") or "")
+    if event == "beforeReadFile":
+        return dialect.tool_call(agent, "Read", payload, cwd, event)
+    if event == "beforeShellExecution":
+        return dialect.tool_call(agent, "Shell", payload, cwd, event)
+    return dialect.tool_call(agent, str(payload.get("tool_name") or ""),
+                             dialect.as_dict(payload.get("tool_input"), "tool_input"), cwd, event or "preToolUse")
+
+
+def reply(decision: Decision, event: str, agent: str) -> Reply:
+    """``permission``: allow, or deny with the reason for the user and the agent (both spellings)."""
+    if not decision.denied:
+        return Reply(dialect.dump({"permission": "allow"}))
+    why = dialect.why(decision)
+    return Reply(dialect.dump({"permission": "deny", "user_message": why, "agent_message": why,
+                               "userMessage": why, "agentMessage": why}))
+
 
 
 def target(root: Path, home: Path, user: bool, program: str, budget: bool) -> Target:

@@ -9,12 +9,19 @@ hooks have a name.
 
 from __future__ import annotations
 
+from boundread.agents import dialect
+from boundread.agents.dialect import Reply
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Mapping
     from pathlib import Path
     from typing import Any
 
     from boundread.agents.base import Check, Target
+    from boundread.agents.dialect import Call
+    from boundread.guard.decide import Decision
+    from boundread.guard.postsave import Output
 
 NAME = "gemini"
 LABEL = "Gemini CLI"
@@ -24,6 +31,57 @@ POST_MATCHER = "run_shell_command|read_file|read_many_files|mcp_.*"
 REDIRECT = True
 #: BeforeAgent lets ingest refuse a new prompt in a capped session; Gemini ends a session with SessionEnd.
 INGEST_EVENTS: tuple[str, ...] = ("AfterTool", "BeforeAgent", "AfterAgent", "SessionEnd")
+RANGE_PARAMS = "start_line/end_line"  # how its read tool takes a range, for a deny reason
+
+
+def parse(payload: Mapping[str, Any], agent: str) -> Call:
+    """The snake_case payload on BeforeTool; ``read_file`` takes ``start_line``/``end_line``."""
+    return dialect.snake(payload, agent)
+
+
+def reply(decision: Decision, event: str, agent: str) -> Reply:
+    """``{"decision": "deny"}`` (BeforeTool's ``continue: false`` stops the whole agent loop: a budget stop), or a
+    rewrite as ``hookSpecificOutput.tool_input`` (0.61 takes it as the whole input); ``{}`` allows."""
+    why = dialect.why(decision)
+    if decision.denied and decision.stop:
+        return Reply(dialect.dump({"decision": "deny", "reason": why, "continue": False,
+                                   "stopReason": decision.stop}))
+    if decision.denied:
+        return Reply(dialect.dump({"decision": "deny", "reason": why}))
+    if decision.updated is not None:
+        inner: dict[str, Any] = {"hookEventName": "BeforeTool", "tool_input": decision.updated}
+        if decision.context:
+            inner["additionalContext"] = decision.context
+        return Reply(dialect.dump({"decision": "allow", "hookSpecificOutput": inner}))
+    return Reply("{}")
+
+
+
+def post_output(payload: Mapping[str, Any]) -> Output | None:
+    """AfterTool's ``llmContent`` (what the model gets) for the size; the shell's raw ``returnDisplay`` to save."""
+    from boundread.guard.postsave import Output, parts, size_of, spill_of
+
+    response = payload.get("tool_response")
+    if not isinstance(response, dict):
+        return None
+    content = parts(response.get("llmContent"))
+    if content is None:
+        return None
+    display = response.get("returnDisplay")
+    if payload.get("tool_name") == "run_shell_command" and isinstance(display, str) and display:
+        return Output(display, max(content.size, size_of(display)), spill=spill_of(display))
+    return content
+
+
+def post_cut(text: str) -> int:
+    """Gemini CLI cuts an output after AfterTool, not before: the hook sees all it kept."""
+    return 0
+
+
+def post_reply(text: str, payload: Mapping[str, Any]) -> str:
+    """``{"decision": "deny", "reason": R}`` replaces the whole result with ``{"error": R}`` (Gemini ignores an
+    answer's ``tool_output``, ``llmContent`` and ``tool_response``); R opens with "Not an error"."""
+    return dialect.dump({"decision": "deny", "reason": text})
 
 
 def target(root: Path, home: Path, user: bool, program: str, budget: bool) -> Target:

@@ -95,7 +95,7 @@ def main(stdin: IO[str] | None = None) -> int:
     reply = json.dumps(body, ensure_ascii=False) + "\n" if body else ""
     codex_turn = agent_of(payload) == "codex" and payload.get("hook_event_name") not in PROMPT_EVENTS
     if body.get("continue") is False and codex_turn:  # Codex 0.171 goes on after continue:false: interrupt it
-        from boundread.budget.interrupt import interrupt_codex
+        from boundread.agents.codex_interrupt import interrupt_codex
 
         if interrupt_codex():
             sys.stderr.write(f"boundread: {body.get('stopReason')} (interrupted the Codex turn)\n")

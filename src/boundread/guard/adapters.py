@@ -28,10 +28,10 @@ import shlex
 from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from boundread.agents.dialect import read_range
 from boundread.errors import Unsupported
 from boundread.guard.config import GuardConfig
 from boundread.guard.decide import ALLOW, Decision, check_command, check_read
-from boundread.guard.dialects import read_range
 
 if TYPE_CHECKING:
     from boundread.budget.guards import Guard

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import os
 
+from boundread.agents.dialect import read_range
+
 # On the guard-check path: standard library only, no json or typing at run time; os.path, not pathlib.
 # ruff: noqa: PTH109, PTH111, PTH118
 from boundread.guard import jsonio
 from boundread.guard.decide import check_command, check_read, suggestions
-from boundread.guard.dialects import read_range
 from boundread.guard.reason import OPENING, quote
 
 TYPE_CHECKING = False

@@ -21,10 +21,12 @@ HOOK_PATH: tuple[str, ...] = (
     "boundread.bytelevel.",  # reading the bytes a kind starts with, a zip's central directory: os and stat only
     "boundread.agents", "boundread.agents.dialect",  # the payload dialects: agents/__init__ imports no client
     "boundread.guard", "boundread.guard.main", "boundread.guard.options", "boundread.guard.config",
-    "boundread.guard.jsonio", "boundread.guard.dialects", "boundread.guard.decide", "boundread.guard.facts",
+    "boundread.guard.jsonio", "boundread.guard.decide", "boundread.guard.facts",
     "boundread.guard.bounds", "boundread.guard.reason", "boundread.guard.special", "boundread.guard.outputs",
     "boundread.guard.record", "boundread.guard.ground", "boundread.guard.groundset", "boundread.guard.tools",
     "boundread.guard.shell.",
+    "boundread.agents.claude", "boundread.agents.codex", "boundread.agents.gemini", "boundread.agents.cursor",
+    "boundread.agents.copilot", "boundread.agents.cline", "boundread.agents.windsurf",  # the one client that sent it
     "boundread.guard.posttool", "boundread.guard.postsave", "boundread.guard.batch",
     "boundread.budget", "boundread.budget.enforce", "boundread.budget.ledgerurl", "boundread.budget.sidecar",
     "boundread.budget.digest", "boundread.budget.hookpath", "boundread.budget.pghook", "boundread.budget.libpq",

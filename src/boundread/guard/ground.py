@@ -49,9 +49,9 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
     from typing import Any
 
+    from boundread.agents.dialect import Call
     from boundread.guard.config import GuardConfig
     from boundread.guard.decide import Decision
-    from boundread.guard.dialects import Call
     from boundread.guard.groundset import Ground
 
 RULE = "own-ground"
@@ -88,8 +88,8 @@ class _Words:
 
 def check(call: Call, cfg: GuardConfig) -> Decision | None:
     """The refusal of a call that would change the guard's own ground, or None (most calls: after a substring
-    test). Reads (the agent's own read tool, the read tools dialects.py knows) are never refused here."""
-    from boundread.guard.dialects import COMMAND, READ
+    test). Reads (the agent's own read tool, the read tools agents/dialect.py knows) are never refused here."""
+    from boundread.agents.dialect import COMMAND, READ
 
     if call.action == READ or call.tool.lower() in _READS:
         return None
@@ -143,7 +143,7 @@ def _absolute(path: str, cwd: str) -> str:
 
 
 def _judge(call: Call, texts: list[str], cfg: GuardConfig) -> str | None:
-    from boundread.guard.dialects import COMMAND
+    from boundread.agents.dialect import COMMAND
     from boundread.guard.groundset import Ground
 
     ground = Ground("\n".join(texts), tuple(source for source in cfg.sources if os.sep in source))

@@ -24,8 +24,10 @@ from __future__ import annotations
 import os
 import sys
 
+from boundread import agents
+from boundread.agents import dialect
 from boundread.guard import config as guard_config
-from boundread.guard import dialects, ground, jsonio, options
+from boundread.guard import ground, jsonio, options
 from boundread.guard.decide import ALLOW, DENY, Decision, check_command, check_read
 
 TYPE_CHECKING = False
@@ -88,7 +90,7 @@ def _fast_args(argv: list[str]) -> _HookArgs | None:
     words = list(argv)
     if len(words) >= 2 and words[0] == "--mode" and words[1] in options.MODES:
         mode, words = words[1], words[2:]
-    if words and not (len(words) == 2 and words[0] == "--agent" and words[1] in dialects.AGENTS):
+    if words and not (len(words) == 2 and words[0] == "--agent" and words[1] in agents.AGENTS):
         return None
     if words:
         agent = words[1]
@@ -136,10 +138,10 @@ def _run(args: Any, stdin: IO[str] | None) -> int:
             from boundread.guard import posttool
 
             return posttool.run(payload, args.config)
-        agent = agent or dialects.detect(payload)
-        call = dialects.parse(payload, agent)
+        agent = agent or agents.detect(payload)
+        call = agents.parse(payload, agent)
         cfg = guard_config.load(call.cwd or None, args.config)
-    except (dialects.PayloadError, OSError) as exc:
+    except (dialect.PayloadError, OSError) as exc:
         return _emit(_failure(str(exc), None, args.config), agent or "generic", args.json)
     _notes(cfg)
     decision = _decide(call, cfg)
@@ -153,7 +155,7 @@ def _run(args: Any, stdin: IO[str] | None) -> int:
     ran: Mapping[str, Any] = call.tool_input if decision.updated is None else {**call.tool_input, **decision.updated}
     decision = with_budget(decision, payload, call.tool, ran)
     if decision.stop and agent == "codex":  # Codex cannot be stopped by its pre-tool answer: interrupt its turn
-        from boundread.budget.interrupt import interrupt_codex
+        from boundread.agents.codex_interrupt import interrupt_codex
 
         interrupt_codex()
     return _emit(decision, agent, args.json, call.event)
@@ -174,24 +176,24 @@ def _batch(payload: Mapping[str, Any], config_path: str | None) -> int:
     return 0
 
 
-def _decide(call: dialects.Call, cfg: guard_config.GuardConfig) -> Decision:
-    ranges = call.range_params or dialects.range_params(call.agent)
+def _decide(call: dialect.Call, cfg: guard_config.GuardConfig) -> Decision:
+    ranges = call.range_params or agents.range_params(call.agent)
     decision = Decision(ALLOW, rule="other-tool")
-    if call.action == dialects.READ and not call.reads:
+    if call.action == dialect.READ and not call.reads:
         return check_read(call.path, offset=call.offset, limit=call.limit, pages=call.pages,
                           cwd=call.cwd or None, config=cfg, range_params=ranges)
-    if call.action == dialects.COMMAND:
+    if call.action == dialect.COMMAND:
         decision = check_command(call.command, cwd=call.cwd or None, config=cfg)
     if call.reads and not decision.denied:  # a read tool beyond the agent's own, PowerShell's Get-Content
         from boundread.guard import tools
 
         found = tools.check_reads(call.reads, call.cwd or None, cfg, ranges,
-                                  combined=call.action == dialects.READ)
-        return found if found.denied or call.action == dialects.READ else decision
+                                  combined=call.action == dialect.READ)
+        return found if found.denied or call.action == dialect.READ else decision
     return decision
 
 
-def _budget_first(refused: Decision, payload: Mapping[str, Any], call: dialects.Call, agent: str) -> Decision:
+def _budget_first(refused: Decision, payload: Mapping[str, Any], call: dialect.Call, agent: str) -> Decision:
     """The budget's self-cap refusal instead of the guard's own-ground one, where the session has a budget and its
     check refuses the call too: that refusal ends the session (an agent that tried to lift its cap; Codex's turn
     is interrupted, as for any budget stop)."""
@@ -206,7 +208,7 @@ def _budget_first(refused: Decision, payload: Mapping[str, Any], call: dialects.
 
     decision = Decision(DENY, BUDGET_OPENING + why, rule="budget", stop=end_session(dict(payload), why))
     if agent == "codex":
-        from boundread.budget.interrupt import interrupt_codex
+        from boundread.agents.codex_interrupt import interrupt_codex
 
         interrupt_codex()
     return decision
@@ -299,7 +301,7 @@ def _failure(message: str, cfg: guard_config.GuardConfig | None, config_path: st
 def _emit(decision: Decision, agent: str, as_json: bool = False, event: str = "") -> int:
     if decision.error:
         sys.stderr.write(f"boundread: error: {decision.error} (guard-check on_error={decision.decision})\n")
-    reply = dialects.json_reply(decision) if as_json else dialects.reply(agent, decision, event)
+    reply = dialect.json_reply(decision) if as_json else agents.reply(agent, decision, event)
     if reply.stdout:
         sys.stdout.write(reply.stdout)
         sys.stdout.flush()
@@ -344,7 +346,7 @@ def _read_payload(stdin: IO[str] | None) -> dict[str, Any]:
                         lambda: read(1024 * 1024).encode("utf-8", "surrogatepass"), "over")
     text = text[1:] if text.startswith(jsonio.BOM) else text  # Windows tools write one
     if not text.strip():
-        raise dialects.PayloadError("empty stdin - pipe one hook payload (JSON) in, or use --path/--command")
+        raise dialect.PayloadError("empty stdin - pipe one hook payload (JSON) in, or use --path/--command")
     try:
         payload = jsonio.loads(text)
     except ValueError as exc:  # json.JSONDecodeError
@@ -353,7 +355,7 @@ def _read_payload(stdin: IO[str] | None) -> dict[str, Any]:
             return _big([text.encode("utf-8", "surrogatepass")], bytes, "early", len(text.encode()))
         return _big([text.encode("utf-8", "surrogatepass")], bytes, f"invalid JSON on stdin ({msg}, line {line})")
     if not isinstance(payload, dict):
-        raise dialects.PayloadError(f"the payload is not a JSON object (a {type(payload).__name__}) - send "
+        raise dialect.PayloadError(f"the payload is not a JSON object (a {type(payload).__name__}) - send "
                                     "the hook payload object")
     return payload
 
@@ -377,7 +379,7 @@ def _big(chunks: list[bytes], more: Any, why: str, size: int = 0) -> dict[str, A
                "whole payload at once")
     else:
         why += " - send one hook payload (a JSON object)"
-    raise dialects.PayloadError(why)
+    raise dialect.PayloadError(why)
 
 
 def _read_stdin() -> str | dict[str, Any]:
@@ -386,9 +388,9 @@ def _read_stdin() -> str | dict[str, Any]:
     MAX_PAYLOAD, or at the deadline, a post-tool payload is read on as it streams (:func:`_big`)."""
     stream = sys.stdin
     if stream is None:
-        raise dialects.PayloadError("no stdin - pipe the hook payload in, or use --path/--command")
+        raise dialect.PayloadError("no stdin - pipe the hook payload in, or use --path/--command")
     if stream.isatty():
-        raise dialects.PayloadError("stdin is a terminal - pipe the hook payload in, or use --path/--command")
+        raise dialect.PayloadError("stdin is a terminal - pipe the hook payload in, or use --path/--command")
     try:
         fd = stream.fileno()
     except (OSError, ValueError):

@@ -25,7 +25,7 @@ MODES = ("deny", "redirect")
 
 def _agents() -> tuple[str, ...]:
     """The dialects guard-check answers in (read when a parser is built, not when this module is imported)."""
-    from boundread.guard.dialects import AGENTS
+    from boundread.agents import AGENTS
 
     return tuple(AGENTS)
 

@@ -4,6 +4,8 @@
 to read in parts. The bytes come from the fullest copy there is: the client's own file of the output (Claude
 Code keeps Bash output over 30,000 characters in one), else the file a payload too big to hold was spilled
 into (:mod:`boundread.guard.bigpayload`), else the text in the payload.
+Here too: an output's size as the cap counts it (:func:`size_of`, :func:`whole`, :func:`parts`), which each
+client's ``post_output`` (boundread/agents/) uses.
 """
 
 # os.path on purpose, not pathlib: importing pathlib costs milliseconds of start-up on the hook path.
@@ -17,6 +19,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterator
 
 CHUNK = 1024 * 1024
+_SMALL = 256  # characters: under posttool.FLOOR (1,024 bytes) however they encode, so counted without encoding
 _NAME_SAFE = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
 
 
@@ -28,6 +31,44 @@ class Output:
 
     def __init__(self, text: str, size: int, persisted: str = "", spill: str = "") -> None:
         self.text, self.size, self.persisted, self.spill = text, size, persisted, spill
+
+
+def parts(value: object) -> Output | None:
+    """A string, or a list of ``{"text": ...}`` parts (Gemini's and MCP's content)."""
+    if isinstance(value, str):
+        return whole(value)
+    if not isinstance(value, list):
+        return None
+    texts = [text for text in (part.get("text") for part in value if isinstance(part, dict))
+             if isinstance(text, str)]
+    if len(texts) == 1:
+        return whole(texts[0])
+    size = sum(size_of(text) for text in texts) + max(len(texts) - 1, 0)
+    spilled = [text for text in texts if spill_of(text)]
+    if spilled:  # several parts, one too big to hold: that one is what is saved
+        return Output(spilled[0], size, spill=spill_of(spilled[0]))
+    return Output("\n".join(texts), size)
+
+
+def whole(text: str) -> Output:
+    """One string as a whole output."""
+    return Output(text, size_of(text), spill=spill_of(text))
+
+
+def spill_of(text: str) -> str:
+    """The file a string too big to hold was spilled into (a ``bigpayload.Spill``), else ""."""
+    path = getattr(text, "path", "")
+    return path if isinstance(path, str) else ""
+
+
+def size_of(text: str) -> int:
+    """UTF-8 bytes of ``text`` (of the whole string, for one spilled to a file)."""
+    spilled = getattr(text, "size", None)
+    if isinstance(spilled, int):
+        return spilled
+    if len(text) <= _SMALL:
+        return len(text)
+    return len(text.encode("utf-8", "surrogatepass"))
 
 
 def out_folder(cwd: str) -> str:

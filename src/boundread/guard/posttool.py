@@ -11,7 +11,9 @@ and boundread's own ``Limits.max_chars`` (100,000 characters at ``limits.CHARS_P
 counted in UTF-8 bytes (RESULT_BYTES = 100,000): the same for ASCII, and sooner for text whose characters
 take several bytes and, as tokens go, count more each. A guard config with a lower ``text_max_bytes`` lowers
 it; a higher one does not raise it (a project file could otherwise let everything through). The same number
-holds in each client, measured on what that client hands its model:
+holds in each client, measured on what that client hands its model (each client's part - where its payload
+holds the output, how it cut it, how the replacement is answered - is its module's ``post_output``,
+``post_cut`` and ``post_reply``: agents/claude.py, agents/gemini.py, agents/codex.py):
 
 - Claude Code 2.1.332: the tool's output (Bash ``stdout`` + ``stderr``). ``hookSpecificOutput.
   updatedToolOutput`` in the tool's own output shape (for Bash ``{"stdout", "stderr", "interrupted",
@@ -49,7 +51,6 @@ import os
 import sys
 
 from boundread.bytelevel import sniff
-from boundread.guard import jsonio
 from boundread.guard.config import ConfigError, shown_size
 from boundread.guard.config import load as load_config
 from boundread.guard.postsave import Output, out_folder, save
@@ -61,6 +62,7 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
     from typing import Any
 
+    from boundread.agents.base import Backstop
     from boundread.guard.config import GuardConfig
 
 __all__ = ["CUT", "EVENTS", "FLOOR", "RESULT_BYTES", "Output", "answer", "cap", "out_folder", "run", "summary"]
@@ -73,8 +75,6 @@ SAMPLE = 8192  # characters looked at to tell binary from text
 PREVIEW_LINES, PREVIEW_WIDTH = 5, 160
 CUT = "boundread-payload-cut"  # set by guard/bigpayload.py on a payload it could not read to its end: why
 SPILLS = "boundread-payload-spills"  # set by guard/bigpayload.py: the folder its spilled strings are in
-_PERSISTED = ("persistedOutputPath", "persistedOutputSize")
-_CODEX_CUT = "Warning: truncated output (original token count: "
 _CONTROL = frozenset(chr(code) for code in range(32)) - set("\t\n\r\f\b\x1b")
 
 
@@ -107,13 +107,12 @@ def answer(payload: Mapping[str, Any], config_path: str | None = None,
     event = payload.get("hook_event_name")
     if event not in EVENTS:
         return ""
-    codex = event == "PostToolUse" and "turn_id" in payload  # Codex sends turn_id, Claude Code does not
-    response = payload.get("tool_response")
-    output = _codex_output(response) if codex else \
-        _claude_output(response) if event == "PostToolUse" else _gemini_output(payload, response)
+    client = _client(payload)
+    output = client.post_output(payload)
     cut = str(payload.get(CUT) or "")
-    if codex and output is not None and not cut:
-        cut = _codex_cut(output.text)
+    if output is not None and not cut:
+        tokens = client.post_cut(output.text)
+        cut = f"{client.LABEL} cut it from {tokens:,} tokens" if tokens > RESULT_TOKENS else ""
     if not cut and (output is None or output.size <= FLOOR):
         return ""
     cwd = str(payload.get("cwd") or "") or os.getcwd()
@@ -130,106 +129,16 @@ def answer(payload: Mapping[str, Any], config_path: str | None = None,
         return ""
     tool = str(payload.get("tool_name") or "tool")
     text = summary(output, binary, tool, cwd, limit, cut)
-    if event == "AfterTool":  # Gemini: the reason replaces the whole result
-        return jsonio.dumps({"decision": "deny", "reason": text}) + "\n"
-    if codex:  # Codex: the block reason is what the model gets instead
-        return jsonio.dumps({"decision": "block", "reason": text}) + "\n"
-    replaced: Any = text
-    if isinstance(response, dict):
-        replaced = {key: value for key, value in response.items() if key not in _PERSISTED}
-        replaced.update(stdout=text, stderr="", isImage=False)
-    elif tool == "Bash":  # a cut payload: Bash's shape all the same
-        replaced = {"stdout": text, "stderr": "", "interrupted": False, "isImage": False}
-    body = {"hookSpecificOutput": {"hookEventName": "PostToolUse", "updatedToolOutput": replaced}}
-    return jsonio.dumps(body) + "\n"
+    return client.post_reply(text, payload)
 
 
-def _claude_output(response: object) -> Output | None:
-    """Bash's ``{"stdout", "stderr", ...}`` or a plain string; None for any other shape (left alone)."""
-    if isinstance(response, str):
-        return _whole(response)
-    if not isinstance(response, dict) or response.get("isImage") is True:
-        return None
-    stdout, stderr = response.get("stdout"), response.get("stderr")
-    if not isinstance(stdout, str):
-        return None
-    err = stderr if isinstance(stderr, str) and stderr else ""
-    if _spill(stdout) or _spill(err):  # a spilled string is kept whole in its file: stdout (or stderr) alone
-        big = stdout if _size(stdout) >= _size(err) else err
-        return Output(big, _size(stdout) + _size(err), spill=_spill(big))
-    text = stdout + ("\n" + err if err else "")
-    path, size = response.get("persistedOutputPath"), response.get("persistedOutputSize")
-    if isinstance(path, str) and path and isinstance(size, int) and not isinstance(size, bool):
-        return Output(text, max(size, _size(text)), path)
-    return Output(text, _size(text))
+def _client(payload: Mapping[str, Any]) -> Backstop:
+    """The client that sent a post-tool payload: Gemini CLI's AfterTool, Codex's PostToolUse (with a ``turn_id``),
+    Claude Code's PostToolUse."""
+    from boundread import agents
 
-
-def _gemini_output(payload: Mapping[str, Any], response: object) -> Output | None:
-    """``llmContent`` (what the model gets) for the size; the shell's raw ``returnDisplay`` to save."""
-    if not isinstance(response, dict):
-        return None
-    content = _parts(response.get("llmContent"))
-    if content is None:
-        return None
-    display = response.get("returnDisplay")
-    if payload.get("tool_name") == "run_shell_command" and isinstance(display, str) and display:
-        return Output(display, max(content.size, _size(display)), spill=_spill(display))
-    return content
-
-
-def _codex_output(response: object) -> Output | None:
-    """Codex hands a shell output over as one string; an MCP result as ``{"content": [{"text"}...]}``."""
-    if isinstance(response, str):
-        return _whole(response)
-    return _parts(response.get("content")) if isinstance(response, dict) else None
-
-
-def _codex_cut(text: str) -> str:
-    """Why a Codex output is over the goal although its payload is not: Codex cuts a shell output to its
-    default policy (about 10,000 tokens) for the hook, while the model gets up to ``tool_output_token_limit``
-    of it (1 MB reached the model in a real run), and says so in a first line that counts the whole."""
-    if not text.startswith(_CODEX_CUT):
-        return ""
-    digits = text[len(_CODEX_CUT):len(_CODEX_CUT) + 20].split(")", 1)[0]
-    tokens = int(digits) if digits.isdigit() else 0
-    return f"Codex cut it from {tokens:,} tokens" if tokens > RESULT_TOKENS else ""
-
-
-def _parts(value: object) -> Output | None:
-    """A string, or a list of ``{"text": ...}`` parts (Gemini's and MCP's content)."""
-    if isinstance(value, str):
-        return _whole(value)
-    if not isinstance(value, list):
-        return None
-    texts = [text for text in (part.get("text") for part in value if isinstance(part, dict))
-             if isinstance(text, str)]
-    if len(texts) == 1:
-        return _whole(texts[0])
-    size = sum(_size(text) for text in texts) + max(len(texts) - 1, 0)
-    spilled = [text for text in texts if _spill(text)]
-    if spilled:  # several parts, one too big to hold: that one is what is saved
-        return Output(spilled[0], size, spill=_spill(spilled[0]))
-    return Output("\n".join(texts), size)
-
-
-def _whole(text: str) -> Output:
-    return Output(text, _size(text), spill=_spill(text))
-
-
-def _spill(text: str) -> str:
-    """The file a string too big to hold was spilled into (a ``bigpayload.Spill``), else ""."""
-    path = getattr(text, "path", "")
-    return path if isinstance(path, str) else ""
-
-
-def _size(text: str) -> int:
-    """UTF-8 bytes of ``text`` (of the whole string, for one spilled to a file)."""
-    spilled = getattr(text, "size", None)
-    if isinstance(spilled, int):
-        return spilled
-    if len(text) <= FLOOR // 4:
-        return len(text)
-    return len(text.encode("utf-8", "surrogatepass"))
+    event = payload.get("hook_event_name")
+    return agents.backstop_of("gemini" if event == "AfterTool" else "codex" if "turn_id" in payload else "claude")
 
 
 def _binary(sample: str) -> bool:

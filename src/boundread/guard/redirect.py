@@ -36,7 +36,8 @@ from __future__ import annotations
 
 import os
 
-from boundread.guard import dialects, permissions, reason, slices
+from boundread.agents import dialect
+from boundread.guard import permissions, reason, slices
 from boundread.guard.config import GuardConfig
 from boundread.guard.decide import ALLOW, Decision, absolute_path, check_read
 from boundread.guard.slices import SLICE_CHARS
@@ -52,19 +53,19 @@ _SHELL_SPECIAL = frozenset("|;&<>$`(){}[]*?!~#\\\n\r")
 _RANGE_KEYS = ("offset", "limit", "pages", "start_line", "end_line", "view_range")
 
 
-def rewrite(call: dialects.Call, decision: Decision, cfg: GuardConfig) -> Decision:
+def rewrite(call: dialect.Call, decision: Decision, cfg: GuardConfig) -> Decision:
     """The rewritten call for a denied one, or ``decision`` itself when no rewrite is safe."""
     if call.agent not in REWRITES or call.reads or not decision.denied or decision.rule in ("budget", "error"):
         return decision
-    target = call.path if call.action == dialects.READ else decision.path
+    target = call.path if call.action == dialect.READ else decision.path
     # the project is the payload's folder, not the folder a command asks to run in (Codex workdir, Gemini dir_path)
     if not target or not permissions.may_rewrite(call.agent, call.tool, [absolute_path(target, call.cwd)],
                                                  call.root_cwd):
         return decision  # outside the project, or a client rule the rewrite would step around: the deny stands
     try:
-        if call.action == dialects.READ and REWRITES[call.agent]:
+        if call.action == dialect.READ and REWRITES[call.agent]:
             found = _read(call, decision, cfg)
-        elif call.action == dialects.COMMAND:
+        elif call.action == dialect.COMMAND:
             found = _command(call, decision)
         else:
             found = None
@@ -74,7 +75,7 @@ def rewrite(call: dialects.Call, decision: Decision, cfg: GuardConfig) -> Decisi
 
 
 # Read ------------------------------------------------------------------------------------------------
-def _read(call: dialects.Call, decision: Decision, cfg: GuardConfig) -> Decision | None:
+def _read(call: dialect.Call, decision: Decision, cfg: GuardConfig) -> Decision | None:
     if any(call.tool_input.get(key) is not None for key in _RANGE_KEYS):
         return None  # a range the guard refused: the agent asked for that part, the deny says why
     absolute = absolute_path(call.path, call.cwd)
@@ -92,7 +93,7 @@ def _read(call: dialects.Call, decision: Decision, cfg: GuardConfig) -> Decision
                     updated={**call.tool_input, key: slice_path}, context=context)
 
 
-def _text_range(call: dialects.Call, decision: Decision, cfg: GuardConfig, absolute: str) -> Decision | None:
+def _text_range(call: dialect.Call, decision: Decision, cfg: GuardConfig, absolute: str) -> Decision | None:
     lines = _fitting_lines(absolute, min(SLICE_CHARS, cfg.text_max_bytes), cfg.line_cap)
     first, last = REWRITES[call.agent]
     while lines:
@@ -129,7 +130,7 @@ def _fitting_lines(path: str, most: int, cap: int) -> int:
 _CUT = ("grep-output", "output-sum", "remote-unbounded")
 
 
-def _command(call: dialects.Call, decision: Decision) -> Decision | None:
+def _command(call: dialect.Call, decision: Decision) -> Decision | None:
     if decision.rule in _CUT:
         return _cut(call, decision)
     if decision.rule not in _PRINTED:
@@ -189,7 +190,7 @@ def _command(call: dialects.Call, decision: Decision) -> Decision | None:
                     updated=updated, context=context)
 
 
-def _cut(call: dialects.Call, decision: Decision) -> Decision | None:
+def _cut(call: dialect.Call, decision: Decision) -> Decision | None:
     """``grep PAT F`` of one file: ``boundread extract F --grep PAT --max-matches N --stdout`` (its ``next:`` line
     names the rest); anything else: the command as it is, its output through ``head -c SLICE_CHARS``."""
     key = next((k for k in ("command", "cmd", "command_line") if isinstance(call.tool_input.get(k), str)), None)
@@ -212,7 +213,7 @@ def _cut(call: dialects.Call, decision: Decision) -> Decision | None:
                     updated=updated, context=context)
 
 
-def _bounded_grep(call: dialects.Call, decision: Decision) -> str | None:
+def _bounded_grep(call: dialect.Call, decision: Decision) -> str | None:
     """The bounded grep for a command that is nothing but one grep of the file the deny names."""
     if any(ch in _SHELL_SPECIAL for ch in call.command.replace("'", "").replace('"', "")):
         return None
@@ -231,7 +232,7 @@ def _bounded_grep(call: dialects.Call, decision: Decision) -> str | None:
     return f"{command} | head -c {SLICE_CHARS}"
 
 
-def _bounded_log(call: dialects.Call, decision: Decision) -> str | None:
+def _bounded_log(call: dialect.Call, decision: Decision) -> str | None:
     """The log command with its bound (``docker logs --tail 200 web``) for a command that is nothing but it."""
     from boundread.guard.shell.remote import LOG
 

@@ -69,11 +69,11 @@ def status(
 
 
 def _dialects() -> Any:
-    """guard-check's dialect module (agent detection and deny answers), when it is installed."""
+    """The agents registry (agent detection, each client's payload and deny answer), when it is installed."""
     import importlib
 
     try:
-        return importlib.import_module("boundread.guard.dialects")
+        return importlib.import_module("boundread.agents")
     except ImportError:
         return None
 

@@ -1,9 +1,11 @@
-"""Each agent's hook payload in, each agent's answer out. Detection is by the payload's shape.
+"""What every client's dialect shares: one tool call normalised across agents (:class:`Call`), the answer
+(:class:`Reply`), the snake_case payload most clients send, the shape of a pre-tool answer, and the generic
+dialect (exit 2 and the reason on stderr: ``--agent generic``, Windsurf).
 
-The contracts (verified against each agent's hook documentation): Claude Code and Codex answer a deny with
-``hookSpecificOutput`` JSON and exit 0; Gemini with ``{"decision": "deny"}``; Cursor with
-``permission``; Copilot with ``permissionDecision`` (its exit 2 does not block); Cline with
-``cancel``; Windsurf and the generic CLI with exit 2 and the reason on stderr.
+Each client's own payload and answer are its module's ``parse`` and ``reply`` (agents/claude.py ...), verified
+against each agent's hook documentation: Claude Code and Codex answer a deny with ``hookSpecificOutput`` JSON and
+exit 0; Gemini with ``{"decision": "deny"}``; Cursor with ``permission``; Copilot with ``permissionDecision`` (its
+exit 2 does not block); Cline with ``cancel``; Windsurf and the generic CLI with exit 2 and the reason on stderr.
 """
 
 # os.path on purpose, not pathlib: importing pathlib costs milliseconds of start-up on the hook path.
@@ -25,7 +27,6 @@ if TYPE_CHECKING:
     from boundread.guard import tools
     from boundread.guard.decide import Decision
 
-AGENTS = ("claude", "claude-sdk", "codex", "gemini", "cursor", "copilot", "cline", "windsurf", "generic")
 READ, COMMAND, OTHER = "read", "command", "other"
 _READ_TOOLS = {"read", "read_file", "view", "readfile", "read-file"}
 _SHELL_TOOLS = {"bash", "powershell", "shell", "run_shell_command", "execute_command", "run_terminal_cmd",
@@ -81,40 +82,7 @@ class Reply(Record):
         self._init(stdout, stderr, code)
 
 
-def detect(payload: Mapping[str, Any]) -> str:
-    """The agent that sent ``payload``, from its shape (raises PayloadError when unknown).
-
-    The snake_case shape (``hook_event_name`` + ``tool_name`` + ``tool_input``) wins over Copilot's
-    ``toolName``: a Claude payload that also carries a ``toolName`` key is still Claude's.
-    """
-    event = str(payload.get("hook_event_name") or payload.get("hookEventName") or "")
-    if "preToolUse" in payload and ("hookName" in payload or "clineVersion" in payload):
-        return "cline"
-    if "agent_action_name" in payload or "tool_info" in payload:
-        return "windsurf"
-    snake = "hook_event_name" in payload and "tool_name" in payload and "tool_input" in payload
-    if "toolName" in payload and not snake:
-        return "copilot"
-    if event in ("beforeReadFile", "beforeShellExecution", "preToolUse") or "conversation_id" in payload \
-            or "cursor_version" in payload:
-        return "cursor"
-    if event == "BeforeTool":
-        return "gemini"
-    if event == "PostToolBatch":  # Claude Code only (main.py answers it before parse)
-        return "claude"
-    if event == "PreToolUse":
-        if "turn_id" in payload:
-            return "codex"
-        if "timestamp" in payload and "tool_use_id" not in payload:
-            return "copilot"
-        return "claude"
-    if "toolName" in payload:
-        return "copilot"
-    raise PayloadError("unknown payload shape (no hook_event_name, toolName, preToolUse or tool_info) - "
-                       "pass --agent NAME, or use --path/--command")
-
-
-def _as_dict(value: object, what: str) -> Mapping[str, Any]:
+def as_dict(value: object, what: str) -> Mapping[str, Any]:
     if isinstance(value, str):
         try:
             value = jsonio.loads(value) if value.strip() else {}
@@ -129,7 +97,7 @@ def _as_dict(value: object, what: str) -> Mapping[str, Any]:
     raise PayloadError(f"missing or malformed {what}")
 
 
-def _call(agent: str, tool: str, args: Mapping[str, Any], cwd: str, event: str = "") -> Call:
+def tool_call(agent: str, tool: str, args: Mapping[str, Any], cwd: str, event: str = "") -> Call:
     low = tool.lower()
     if low in _READ_TOOLS:
         path = next((args[key] for key in ("file_path", "path", "absolute_path", "target_file") if args.get(key)), None)
@@ -214,15 +182,6 @@ def _line(value: object, default: int | None = None) -> int | None:
     return int(text) if int(text) > 0 else None
 
 
-#: How each agent's read tool takes a range, for the deny reason of a big text file.
-RANGE_PARAMS = {"gemini": "start_line/end_line", "copilot": "view_range"}
-
-
-def range_params(agent: str) -> str:
-    """The range parameters of ``agent``'s read tool, as a deny reason names them."""
-    return RANGE_PARAMS.get(agent, "offset/limit")
-
-
 def _join(cwd: str, folder: str) -> str:
     """``str(Path(cwd) / folder)``."""
     parts = [part for part in os.path.join(cwd, folder).split(os.sep) if part not in ("", ".")]
@@ -230,98 +189,50 @@ def _join(cwd: str, folder: str) -> str:
     return lead + os.sep.join(parts) if parts else (lead or ".")
 
 
+def snake(payload: Mapping[str, Any], agent: str) -> Call:
+    """The snake_case payload (``tool_name``, ``tool_input``, ``cwd``, ``hook_event_name``): Claude Code's, which
+    Codex, Gemini CLI and Copilot's VS Code-compatible hooks send too."""
+    tool = str(payload.get("tool_name") or "")
+    if not tool:
+        raise PayloadError("missing tool_name")
+    return tool_call(agent, tool, as_dict(payload.get("tool_input"), "tool_input"),
+                     str(payload.get("cwd") or ""), str(payload.get("hook_event_name") or ""))
+
+
+RANGE_PARAMS = "offset/limit"  # no read tool of its own: a deny reason names the usual ones
+
+
 def parse(payload: Mapping[str, Any], agent: str) -> Call:
-    """Normalise ``payload`` as sent by ``agent``."""
-    cwd = str(payload.get("cwd") or "")
-    event = str(payload.get("hook_event_name") or "")
-    snake = agent in ("claude", "claude-sdk", "codex", "gemini")
-    if snake or (agent == "copilot" and "toolName" not in payload):
-        tool = str(payload.get("tool_name") or "")
-        if not tool:
-            raise PayloadError("missing tool_name")
-        return _call(agent, tool, _as_dict(payload.get("tool_input"), "tool_input"), cwd, event)
-    if agent == "copilot":
-        args = _as_dict(payload.get("toolArgs"), "toolArgs")
-        return _call(agent, str(payload["toolName"]), args, cwd, event)
-    if agent == "cursor":
-        roots = payload.get("workspace_roots") or [""]
-        cwd = cwd or str(roots[0] if isinstance(roots, list) and roots else "")
-        if event == "beforeReadFile":
-            return _call(agent, "Read", payload, cwd, event)
-        if event == "beforeShellExecution":
-            return _call(agent, "Shell", payload, cwd, event)
-        return _call(agent, str(payload.get("tool_name") or ""),
-                     _as_dict(payload.get("tool_input"), "tool_input"), cwd, event or "preToolUse")
-    if agent == "cline":
-        body = _as_dict(payload.get("preToolUse"), "preToolUse")
-        roots = payload.get("workspaceRoots") or [""]
-        cwd = str(roots[0] if isinstance(roots, list) and roots else "")
-        params = _as_dict(body.get("parameters"), "parameters")
-        return _call(agent, str(body.get("toolName") or ""), params, cwd)
-    if agent == "windsurf":
-        name = str(payload.get("agent_action_name") or "")
-        info = _as_dict(payload.get("tool_info"), "tool_info")
-        tool = {"pre_read_code": "read", "pre_run_command": "shell"}.get(name, name)
-        return _call(agent, tool, info, str(info.get("cwd") or ""), name)
-    raise PayloadError(f"unknown agent {agent!r} - use one of: {', '.join(AGENTS)}")
+    """``--agent generic`` names no payload shape: it is for --path/--command, and for answers."""
+    raise PayloadError(f"unknown agent {agent!r} - pass the agent that sent the payload with --agent, or leave "
+                       "--agent out to detect it")
 
 
-def reply(agent: str, decision: Decision, event: str = "") -> Reply:
-    """The answer ``agent`` understands. Exit 1 is never used: it does not block anywhere."""
-    deny, why = decision.denied, decision.reason or "Not an error: boundread refused this tool call on purpose"
-    if decision.updated is not None and not deny:
-        rewritten = rewrite_reply(agent, decision)
-        if rewritten is not None:
-            return rewritten
-    if agent in ("claude", "claude-sdk", "codex"):
-        if not deny:
-            return Reply()
-        if decision.stop and agent != "codex":  # Codex takes continue:false from PreToolUse as a failed hook
-            return Reply(_dump({"continue": False, "stopReason": decision.stop,
-                                "hookSpecificOutput": _claude_deny(why)}))
-        return Reply(_dump({"hookSpecificOutput": _claude_deny(why)}))
-    if agent == "gemini":
-        if deny and decision.stop:  # BeforeTool's continue:false stops the whole agent loop
-            return Reply(_dump({"decision": "deny", "reason": why, "continue": False, "stopReason": decision.stop}))
-        return Reply(_dump({"decision": "deny", "reason": why}) if deny else "{}")
-    if agent == "cursor":
-        if not deny:
-            return Reply(_dump({"permission": "allow"}))
-        return Reply(_dump({"permission": "deny", "user_message": why, "agent_message": why,
-                            "userMessage": why, "agentMessage": why}))
-    if agent == "copilot":
-        if not deny:
-            return Reply()
-        body: dict[str, Any] = {"permissionDecision": "deny", "permissionDecisionReason": why}
-        if event == "PreToolUse":  # the VS Code-compatible payload: answer in both shapes
-            body["hookSpecificOutput"] = _claude_deny(why)
-        return Reply(_dump(body))
-    if agent == "cline":
-        return Reply(_dump({"cancel": True, "errorMessage": why} if deny else {"cancel": False}))
-    return Reply(stderr=why + "\n", code=2) if deny else Reply()  # windsurf, generic
+def reply(decision: Decision, event: str = "", agent: str = "generic") -> Reply:
+    """Exit 2 and the reason on stderr: the generic CLI's (and Windsurf's) deny. Exit 1 is never used: it does not
+    block anywhere."""
+    return Reply(stderr=why(decision) + "\n", code=2) if decision.denied else Reply()
 
 
-def rewrite_reply(agent: str, decision: Decision) -> Reply | None:
-    """An allow that runs ``decision.updated`` instead of the call (redirect mode), for the agents whose
-    pre-tool answer can carry one; None for the others (redirect.py never makes one for them).
+def why(decision: Decision) -> str:
+    """The reason a deny gives the model."""
+    return decision.reason or "Not an error: boundread refused this tool call on purpose"
 
-    Claude Code and Codex: ``permissionDecision: allow`` with ``updatedInput`` (the whole input) and
-    ``additionalContext``; Gemini CLI: ``hookSpecificOutput.tool_input`` (0.61 takes it as the whole input).
-    """
-    context = decision.context
-    if agent in ("claude", "codex"):
-        body: dict[str, Any] = {"hookEventName": "PreToolUse", "permissionDecision": "allow",
-                                "permissionDecisionReason": "boundread redirect: a bounded read instead",
-                                "updatedInput": decision.updated}
-        if context:
-            body["additionalContext"] = context
-        return Reply(_dump({"hookSpecificOutput": body}))
-    if agent == "gemini":
-        inner: dict[str, Any] = {"hookEventName": "BeforeTool", "tool_input": decision.updated}
-        if context:
-            inner["additionalContext"] = context
-        return Reply(_dump({"decision": "allow", "hookSpecificOutput": inner}))
-    return None
+
+def pre_tool_deny(reason: str) -> dict[str, str]:
+    """The ``hookSpecificOutput`` of a PreToolUse deny: Claude Code's, Codex's and Copilot's VS Code shape."""
+    return {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": reason}
+
+
+def pre_tool_rewrite(decision: Decision) -> Reply:
+    """An allow that runs ``decision.updated`` instead of the call (redirect mode), as Claude Code and Codex take it:
+    ``permissionDecision: allow`` with ``updatedInput`` (the whole input) and ``additionalContext``."""
+    body: dict[str, Any] = {"hookEventName": "PreToolUse", "permissionDecision": "allow",
+                            "permissionDecisionReason": "boundread redirect: a bounded read instead",
+                            "updatedInput": decision.updated}
+    if decision.context:
+        body["additionalContext"] = decision.context
+    return Reply(dump({"hookSpecificOutput": body}))
 
 
 def json_reply(decision: Decision) -> Reply:
@@ -332,12 +243,9 @@ def json_reply(decision: Decision) -> Reply:
         body.update(updated_input=decision.updated, context=decision.context)
     if decision.stop:  # the budget's deny ends the session too
         body["stop"] = decision.stop
-    return Reply(_dump(body), code=2 if decision.denied else 0)
+    return Reply(dump(body), code=2 if decision.denied else 0)
 
 
-def _claude_deny(why: str) -> dict[str, str]:
-    return {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": why}
-
-
-def _dump(body: Mapping[str, Any]) -> str:
+def dump(body: Mapping[str, Any]) -> str:
+    """One answer object on one line."""
     return jsonio.dumps(body) + "\n"
