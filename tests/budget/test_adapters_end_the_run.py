@@ -17,15 +17,15 @@ import pytest
 from helpers_budget import assistant_line, pre_tool_use, write_transcript
 from typer.testing import CliRunner
 
-from boundread.budget import Guard, Policy, PolicyDenied, TokenBudget, TokenBudgetExceeded, sessionfiles
-from boundread.budget.nextrequest import TokenBudgetWouldPass
-from boundread.cli.budget import budget_app
-from boundread.errors import UsageError
-from boundread.guard.adapters import (
+from boundread.agents.sdk import (
     claude_agent_sdk_budget_hooks,
     claude_agent_sdk_hook,
     langchain_middleware,
 )
+from boundread.budget import Guard, Policy, PolicyDenied, TokenBudget, TokenBudgetExceeded, sessionfiles
+from boundread.budget.nextrequest import TokenBudgetWouldPass
+from boundread.cli.budget import budget_app
+from boundread.errors import UsageError
 
 REQUEST = 10 + 100 + 1000 + 50  # the tokens of one request of write_transcript
 

@@ -11,8 +11,8 @@ import pytest
 from captured import Case, case, lines
 from typer.testing import CliRunner
 
+from boundread.agents.codexlog import CodexLines
 from boundread.budget import hookcli, sessionfiles, transcript
-from boundread.budget.codexlog import CodexLines
 from boundread.budget.ledger import ledger_path, open_ledger
 from boundread.budget.model import Scope, Totals
 from boundread.budget.transcript import ingest, ingest_all

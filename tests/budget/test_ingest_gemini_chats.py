@@ -200,7 +200,7 @@ def test_an_over_long_line_is_skipped(resumed: Case, monkeypatch: pytest.MonkeyP
 
 
 def test_sub_agent_folders_are_looked_up_by_safe_names_only(spawning: Case) -> None:
-    from boundread.budget.geminilog import session_files
+    from boundread.agents.geminilog import session_files
 
     paths, _ = session_files(spawning.main, "../../..")
     assert paths == [spawning.main]

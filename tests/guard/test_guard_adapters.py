@@ -11,14 +11,14 @@ from typing import Any
 
 import pytest
 
-from boundread.budget import Guard, Policy, PolicyDenied
-from boundread.guard.adapters import (
+from boundread.agents.sdk import (
     MissingFramework,
     check_arguments,
     claude_agent_sdk_hook,
     langchain_middleware,
     openai_tool_guardrail,
 )
+from boundread.budget import Guard, Policy, PolicyDenied
 
 
 def test_check_arguments(project: Path) -> None:

@@ -78,7 +78,7 @@ class SessionFiles:
 def client_of(path: Path) -> str:
     """Which agent wrote ``path``: "codex", "gemini", "copilot" or "claude" (the default), from its first line
     or place."""
-    from boundread.budget import copilotlog, geminilog
+    from boundread.agents import copilotlog, geminilog
 
     head = _head(path)
     first = head.split(b"\n", 1)[0]
@@ -108,7 +108,7 @@ def _head(path: Path) -> bytes:
 
 def files_of(path: Path, payload: dict[str, Any] | None = None) -> SessionFiles:
     """The files of the session ``path`` belongs to, ``path`` first; ``payload``: the hook's, for its ids."""
-    from boundread.budget import codexlog, copilotlog, geminilog
+    from boundread.agents import codexlog, copilotlog, geminilog
 
     payload = payload or {}
     sid = payload.get("session_id") or payload.get("sessionId")
@@ -150,7 +150,7 @@ def payload_files(payload: dict[str, Any]) -> SessionFiles | None:
 
 def _copilot_events(payload: dict[str, Any]) -> Path | None:
     """The events file a Copilot CLI payload stands for: camelCase ``sessionId``, no ``transcript_path``."""
-    from boundread.budget import copilotlog
+    from boundread.agents import copilotlog
 
     sid = payload.get("sessionId")
     if "transcript_path" in payload or not isinstance(sid, str):

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
-from boundread.budget.claudelog import ClaudeLines
+from boundread.agents.claudelog import ClaudeLines
 from boundread.budget.ledger import Ledger
 from boundread.budget.logline import LineReader, kind_of, open_regular
 from boundread.budget.model import UsageRecord

@@ -1,4 +1,4 @@
-"""The budget inside the agent frameworks, without the frameworks: what the adapters (adapters.py) ask.
+"""The budget inside the agent frameworks, without the frameworks: what the adapters (agents/sdk.py) ask.
 
 A refused tool call is one more billed turn, so inside a framework too a cap ends the run, and before the model
 request that would cross it (issue 18):
