@@ -148,3 +148,16 @@ def test_an_output_folder_link_inside_the_project_is_followed(tree: Path, monkey
     result = runner.invoke(app, ["extract", "in.txt"])
     assert result.exit_code == 0, result.output
     assert (project / "build" / "in.txt.text.txt").read_text() == "sentinel-23 line\n"
+
+
+def test_a_link_planted_under_a_default_name_is_replaced_never_written_through(tree: Path) -> None:
+    """boundread chose the name in its own folder: the link there is replaced by the file; its target is kept."""
+    out = tree / "out"  # the tests' BOUNDREAD_OUT_DIR
+    out.mkdir()
+    (out / "in.txt.text.txt").symlink_to(tree / "outside" / "precious.txt")
+    before = snapshot(tree / "outside")
+    result = runner.invoke(app, ["extract", "in.txt"])
+    assert result.exit_code == 0, result.output
+    assert not (out / "in.txt.text.txt").is_symlink()
+    assert (out / "in.txt.text.txt").read_text() == "sentinel-23 line\n"
+    assert snapshot(tree / "outside") == before

@@ -187,7 +187,7 @@ def _extract(
     if not to_stdout:  # named now that the read said what it holds (the pages the file has, those it reached)
         held = selection(req, filters).held(outcome.totals, done, cut=cut)
         dest = Path(output_path) if output_path else naming.default_path(src.name, held)
-        written = output.write_atomic(dest, text, never=src.path)
+        written = output.write_atomic(dest, text, never=src.path, named=output_path is not None)
     steps = _continuations(outcome, sink, filters, src, target, req)
     return ExtractResult(
         path=src.name,

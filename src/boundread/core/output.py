@@ -119,8 +119,10 @@ class Replacing:
         return {"path": self.path, "was": self.what, "bytes": self.bytes, "target": self.target}
 
 
-def check_dest(dest: Path | str) -> Replacing | None:
-    """Refuse an ``-o`` that cannot name a file (empty, a folder, a device, under a file) before any work is done.
+def check_dest(dest: Path | str, *, named: bool = True) -> Replacing | None:
+    """Refuse an ``-o`` that cannot name a file (empty, a folder, a device, under a file, under /dev, /proc or
+    /sys) before any work is done; and, when a person ``named`` it, a symlink that leads out of its folder (a
+    name boundread chose in its own folder - a chunk, a default output - replaces such a link, never its target).
 
     Returns what the write will replace, or None for a new file.
     """
@@ -139,7 +141,7 @@ def check_dest(dest: Path | str) -> Replacing | None:
         raise NotFound(f"cannot write {path} ({exc.strerror})", "pass -o with a writable path") from None
     if stat.S_ISLNK(st.st_mode):
         target = os.readlink(path)
-        if not _within(os.path.realpath(path), os.path.realpath(path.parent)):
+        if named and not _within(os.path.realpath(path), os.path.realpath(path.parent)):
             raise UsageError(f"-o {path} is a symlink to {target}, outside its folder",
                              "pass another -o path, or remove the link first")
         return Replacing(str(path), "symlink", target=target)
@@ -179,14 +181,16 @@ def _check_folder(path: Path) -> None:
                            "pass -o with a path in a folder")
 
 
-def write_atomic(dest: Path, text: str, *, never: Path | None = None, out_folder: bool = False) -> Path:
+def write_atomic(dest: Path, text: str, *, never: Path | None = None, out_folder: bool = False,
+                 named: bool = False) -> Path:
     """Write ``text`` to ``dest`` through a temporary file and a rename; refuse to touch ``never``.
 
     The rename replaces what ``dest`` names: a symlink there is replaced, its target never written.
     A folder it creates gets the output folder's ``.gitignore`` when it is ``out_dir()`` or the caller
-    says it is an output folder (``out_folder``: the guard's, found from the payload's cwd).
+    says it is an output folder (``out_folder``: the guard's, found from the payload's cwd). ``named``: the
+    path is the person's ``-o`` (see :func:`check_dest`).
     """
-    check_dest(dest)
+    check_dest(dest, named=named)
     if never is not None and _same_place(dest, never):
         raise UsageError(f"{dest} is the input file", "choose another -o path")
     folder = dest.parent
@@ -200,7 +204,7 @@ def write_atomic(dest: Path, text: str, *, never: Path | None = None, out_folder
             with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
                 fh.write(text)
             os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; give the file the usual mode
-            check_dest(dest)  # again: what dest names may have changed while the text was read
+            check_dest(dest, named=named)  # again: what dest names may have changed while the text was read
             os.replace(tmp, dest)
         except BaseException:
             Path(tmp).unlink(missing_ok=True)
