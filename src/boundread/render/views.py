@@ -35,6 +35,9 @@ def console(stderr: bool = False) -> Console:
     return Console(stderr=stderr, highlight=False, soft_wrap=not tty, emoji=False, width=None if tty else 240)
 
 
+NARROW = 70  # columns below which the progress line drops its rate and finds rather than wrap
+
+
 @contextlib.contextmanager
 def progress(sink: Sink, delay: float = 0.5, out: Console | None = None) -> Iterator[None]:
     """A transient progress bar on stderr while a long extraction runs, shown after ``delay``: percent of the
@@ -46,9 +49,13 @@ def progress(sink: Sink, delay: float = 0.5, out: Console | None = None) -> Iter
             return
         from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, TimeRemainingColumn
 
-        bar = Progress(TextColumn("{task.description}"), BarColumn(), TaskProgressColumn(), RateColumn(),
-                       TimeRemainingColumn(), TextColumn("{task.fields[found]}"),
-                       console=out or console(stderr=True), transient=True, refresh_per_second=8)
+        screen = out or console(stderr=True)
+        narrow = screen.width < NARROW  # the bar, percent and time left fit 40 columns; the rate and finds do not
+        columns = [TextColumn("{task.description}"), BarColumn(bar_width=max(5, min(40, screen.width - 62))),
+                   TaskProgressColumn(), RateColumn(), TimeRemainingColumn(), TextColumn("{task.fields[found]}")]
+        if narrow:
+            columns = [columns[0], BarColumn(bar_width=max(5, screen.width - 30)), columns[2], columns[4]]
+        bar = Progress(*columns, console=screen, transient=True, refresh_per_second=8)
         with bar:
             task = bar.add_task("reading", total=None, found="", unit="bytes")
             while True:
@@ -142,8 +149,9 @@ def print_listing(src: Source, listing: Listing) -> None:
         name = entry.name + (f" -> {entry.link_target}" if entry.link_target else "")
         rows.append((human_bytes(entry.size), human_bytes(entry.compressed), ratio,
                      (entry.modified or "")[:16].replace("T", " "), flags, name))
-    # the small columns never wrap; on a narrow terminal the time, then the packed size, make room for the
-    # names, and a name longer than the room left breaks after a '/', '-' or '_', not mid-word
+    # the small columns never wrap; on a narrow terminal the time, then the packed size (then the time and the
+    # ratio altogether) make room for the names, and a name longer than the room left breaks after a '/', '-'
+    # or '_', not mid-word
     keep = list(range(len(columns)))
     room = _room(out.width, columns, rows, keep)
     if room < 30:
@@ -152,6 +160,10 @@ def print_listing(src: Source, listing: Listing) -> None:
     if room < 24:
         keep.remove(1)
         room = _room(out.width, columns, rows, keep)
+    for column in (3, 2):  # a 40-column terminal: the time, then the ratio, before names cut to a few letters
+        if room < 20:
+            keep.remove(column)
+            room = _room(out.width, columns, rows, keep)
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
     for i in keep:
         table.add_column(columns[i][0], justify=columns[i][1], no_wrap=True)  # type: ignore[arg-type]
