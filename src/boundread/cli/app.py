@@ -17,6 +17,7 @@ from typing import Annotated, TextIO
 import typer
 
 from boundread import __version__, api, render
+from boundread.cli import complete
 from boundread.cli.boundary import AtLeast, Command, Group, boundary, offer
 from boundread.contract.model import ExtractResult
 from boundread.contract.sink import Sink
@@ -182,7 +183,7 @@ def extract(
                                          metavar="FILE", help="The file to extract text from.", show_default=False)],
     pages: Annotated[str | None, typer.Option("--pages", metavar="RANGE",
                                               help="PDF pages / pptx slides, e.g. 1-5,8.")] = None,
-    sheet: Annotated[list[str] | None, typer.Option("--sheet", metavar="SHEET",
+    sheet: Annotated[list[str] | None, typer.Option("--sheet", metavar="SHEET", autocompletion=complete.sheet_names,
                                                     help="Sheet name or 1-based index; repeatable.")] = None,
     lines: Annotated[str | None, typer.Option("--lines", metavar="A-B",
                                               help="Only lines A-B of the text (A- for the rest).")] = None,
@@ -197,7 +198,7 @@ def extract(
                                          help="Lines of context around each match.")] = 0,
     max_matches: Annotated[int, typer.Option("--max-matches", metavar="N", click_type=AtLeast(1),
                                              help="Stop after this many matches.")] = 100,
-    member: Annotated[str | None, typer.Option("--member", metavar="NAME",
+    member: Annotated[str | None, typer.Option("--member", metavar="NAME", autocompletion=complete.member_names,
                                                help="One member of an archive, read in memory.")] = None,
     max_member_mb: Annotated[int, typer.Option("--max-member-mb", metavar="MB", click_type=AtLeast(1),
                                                help="Refuse a --member that unpacks to more than this.")] = 32,
@@ -271,7 +272,7 @@ def pages(
 def sheets(
     file: Annotated[Path, typer.Argument(readable=False, metavar="FILE", help="An xlsx, xlsm, xls or ods workbook.",
                                                 show_default=False)],
-    names: Annotated[list[str] | None, typer.Argument(metavar="[SHEET]...",
+    names: Annotated[list[str] | None, typer.Argument(metavar="[SHEET]...", autocompletion=complete.sheet_names,
                                                          help="Sheet names or 1-based indices.")] = None,
     fmt: FormatOpt = "csv",
     rows: RowsOpt = None,

@@ -18,6 +18,7 @@ from typing import IO, Annotated
 import typer
 
 from boundread import api, render
+from boundread.cli import complete
 from boundread.cli.boundary import AtLeast, Command, boundary
 from boundread.contract.stream import CLOSED, Writer
 from boundread.errors import ExitCode, UsageError
@@ -36,7 +37,7 @@ def view(
     file: Annotated[Path, typer.Argument(readable=False, metavar="FILE", help="The file to read.", show_default=False)],
     pages: Annotated[str | None, typer.Option("--pages", metavar="RANGE",
                                               help="PDF pages / pptx slides, e.g. 1-5,8.")] = None,
-    sheet: Annotated[list[str] | None, typer.Option("--sheet", metavar="SHEET",
+    sheet: Annotated[list[str] | None, typer.Option("--sheet", metavar="SHEET", autocompletion=complete.sheet_names,
                                                     help="Sheet name or 1-based index; repeatable.")] = None,
     rows: Annotated[str | None, typer.Option("--rows", metavar="A-B",
                                              help="Sheet rows A-B (1-based), e.g. 201-400.")] = None,
@@ -53,7 +54,7 @@ def view(
                                          help="Lines of context around each match.")] = 0,
     max_matches: Annotated[int, typer.Option("--max-matches", metavar="N", click_type=AtLeast(1),
                                              help="Stop after this many matches.")] = 100,
-    member: Annotated[str | None, typer.Option("--member", metavar="NAME",
+    member: Annotated[str | None, typer.Option("--member", metavar="NAME", autocompletion=complete.member_names,
                                                help="One member of an archive, read in memory.")] = None,
     max_chars: Annotated[int, typer.Option("--max-chars", metavar="N", click_type=AtLeast(1),
                                            help="Stop after this many characters (~4 per token).")] = 100_000,
