@@ -12,6 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 from boundread.cli.app import app
+from boundread.cli.view import as_view
 from tests import terminal
 
 runner = CliRunner()
@@ -41,10 +42,10 @@ def test_on_a_terminal_the_slice_and_its_summary_go_to_the_pager(log: Path, page
                                 env={"PAGER": str(pager)}, cwd=tmp_path)
     assert code == 0, screen
     paged = (tmp_path / "paged.txt").read_text()
-    text, _, summary = paged.partition("wrote ")
+    text, _, summary = paged.partition("\n(end of the slice)\n")
     assert text == "7:line 7 ERROR\n14:line 14 ERROR\n21:line 21 ERROR\n", paged
     assert "max_matches 3 reached" in summary and "next:" in summary
-    assert "boundread extract " in summary.split("next:")[1] and "--grep ERROR" in summary, summary
+    assert f"boundread view {log} --grep ERROR --lines 22-" in summary.split("next:")[1], summary
     assert (tmp_path / "less.txt").read_text() == "FRX"
     assert "line 7" not in screen  # the pager had it, not the terminal
     assert not (tmp_path / "boundread-out").exists() and not (tmp_path / "out").exists()
@@ -55,7 +56,7 @@ def test_the_users_less_settings_are_kept(log: Path, pager: Path, tmp_path: Path
                            cwd=tmp_path)
     assert code == 0
     assert (tmp_path / "less.txt").read_text() == "-S"
-    assert (tmp_path / "paged.txt").read_text().startswith("line 1 ok\nline 2 ok\nwrote ")
+    assert (tmp_path / "paged.txt").read_text().startswith("line 1 ok\nline 2 ok\n\n(end of the slice)\n  ")
 
 
 def test_pager_cat_prints_on_the_terminal(log: Path, tmp_path: Path) -> None:
@@ -108,3 +109,18 @@ def test_a_pager_quit_early_ends_the_read_quietly(tmp_path: Path, monkeypatch: p
     assert code == 0, screen
     assert "Traceback" not in screen and "BrokenPipe" not in screen and "Exception" not in screen, screen
     assert (tmp_path / "paged.txt").read_text() == "1:1 ERROR something failed here\n"
+
+
+@pytest.mark.parametrize(("step", "said"), [
+    ("boundread extract a.log --grep ERROR --lines 1995-", "boundread view a.log --grep ERROR --lines 1995-"),
+    ("boundread pages 'my r.pdf' 6-10", "boundread view 'my r.pdf' --pages 6-10"),
+    ("boundread sheets b.xlsx 'Prices 2026' --rows 201-400",
+     "boundread view b.xlsx --sheet 'Prices 2026' --rows 201-400"),
+    ("boundread extract b.xlsx --sheet=-neg --rows 5-9", "boundread view b.xlsx --sheet=-neg --rows 5-9"),
+    ("boundread sheets b.xlsx", "boundread sheets b.xlsx"),  # the sheet list: view has none
+    ("boundread extract a.pdf --pages 3 --layout", "boundread extract a.pdf --pages 3 --layout"),  # no --layout
+    ("boundread sheets b.xlsx --rows 5-9 -- -neg", "boundread sheets b.xlsx --rows 5-9 -- -neg"),
+    ("boundread list-zip a.zip --entries 501-", "boundread list-zip a.zip --entries 501-"),
+])
+def test_next_is_said_with_view_where_view_can_say_it(step: str, said: str) -> None:
+    assert as_view(step) == said

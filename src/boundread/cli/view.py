@@ -7,6 +7,7 @@ stderr, as ``extract --stdout``. The pager starts with the first text, so an err
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import io
 import os
 import shlex
@@ -74,9 +75,10 @@ def view(
                                  tail=tail, grep=grep, ignore_case=ignore_case, context=context, member=member,
                                  password=password, limits=limits, stdout=True, stream=out)
             gone = CLOSED in result.truncated_reasons
+            result = dataclasses.replace(result, next=tuple(as_view(step) for step in result.next))
             if pager is not None and not gone:
                 summary = io.StringIO()
-                render.print_extract(result, stream=summary)
+                render.print_extract(result, stream=summary, heading="\n(end of the slice)")
                 with contextlib.suppress(OSError):
                     pager.write(summary.getvalue())
             elif pager is None:
@@ -89,6 +91,32 @@ def view(
         return int(ExitCode.TIMEOUT) if result.timed_out else 0
 
     boundary(False, work)
+
+
+#: the options of view that a `next` of extract may carry: a step with any other goes on with extract
+VIEW_OPTIONS = frozenset(("--pages", "--sheet", "--rows", "--lines", "--head", "--tail", "--grep", "-i",
+                          "--ignore-case", "--context", "-C", "--max-matches", "--member", "--max-chars",
+                          "--password", "--timeout"))
+
+
+def as_view(step: str) -> str:
+    """A ``next`` step said with ``view`` where view can say it: ``boundread extract F --lines 51-100`` ->
+    ``boundread view F --lines 51-100``, ``boundread pages F 6-10`` -> ``boundread view F --pages 6-10``,
+    ``boundread sheets F S --rows 201-400`` -> ``boundread view F --sheet S --rows 201-400``; else as it was."""
+    try:
+        words = shlex.split(step)
+    except ValueError:
+        return step
+    if len(words) < 3 or words[0] != "boundread" or words[1] not in ("extract", "pages", "sheets"):
+        return step
+    command, file, rest = words[1], words[2], words[3:]
+    if command != "extract":
+        if not rest or rest[0].startswith("-"):
+            return step  # the sheet list, or a step view does not take
+        rest = ["--pages" if command == "pages" else "--sheet", rest[0], *rest[1:]]
+    if any(word.startswith("-") and word.split("=")[0] not in VIEW_OPTIONS for word in rest):
+        return step
+    return shlex.join(["boundread", "view", file, *rest])
 
 
 class Pager:

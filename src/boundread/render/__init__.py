@@ -89,14 +89,14 @@ def plural(n: int, word: str) -> str:
 
 
 def print_extract(result: ExtractResult, *, to_stderr: bool = False, replaced: str | None = None,
-                  stream: TextIO | None = None) -> None:
+                  stream: TextIO | None = None, heading: str | None = None) -> None:
     """The summary of an extraction: plain lines (agents read them; no rich needed). ``replaced``: what ``-o``
     wrote over (``replaced out.txt (1.2 KB)``). ``stream``: where to, instead of stdout or stderr (the pager
-    of ``view``, after the text)."""
+    of ``view``, after the text); ``heading``: its first line, instead of where the text was written."""
     subject = f"{result.path}:{result.member}" if result.member else result.path
     facts = [result.kind, *([result.done] if result.done else [])]
     facts += [plural(result.chars, "char"), plural(result.lines, "line"), "~" + plural(result.est_tokens, "token")]
-    lines = [f"wrote {result.output or 'the text to stdout'}", *([f"  {replaced}"] if replaced else []),
+    lines = [heading or f"wrote {result.output or 'the text to stdout'}", *([f"  {replaced}"] if replaced else []),
              f"  {subject}: " + " · ".join(facts),
              "  truncated: " + ("; ".join(result.truncated_reasons) if result.truncated else "no")]
     engines = result.totals.get("engines") or {}
