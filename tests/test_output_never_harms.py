@@ -161,3 +161,15 @@ def test_a_link_planted_under_a_default_name_is_replaced_never_written_through(t
     assert not (out / "in.txt.text.txt").is_symlink()
     assert (out / "in.txt.text.txt").read_text() == "sentinel-23 line\n"
     assert snapshot(tree / "outside") == before
+
+
+@pytest.mark.parametrize("folder", ["/dev/boundread-chunks", "/proc/boundread-chunks", "/sys/x/chunks"])
+def test_chunks_never_makes_a_folder_in_a_system_folder(tree: Path, monkeypatch: pytest.MonkeyPatch,
+                                                        folder: str) -> None:
+    from boundread.chunks import plan
+
+    def no_folder(*args: object) -> None:
+        raise AssertionError("the folder was about to be made")
+
+    monkeypatch.setattr(plan, "_prepare", no_folder)
+    _refused(["chunks", "in.txt", "-o", folder], "which boundread never writes")

@@ -56,6 +56,10 @@ def chunks(
         from boundread import api, render
 
         api.check_format(fmt)
+        if output is not None:  # before the folder is made: never a folder under /dev, /proc or /sys
+            from boundread.core.output import check_system
+
+            check_system(output)
         watch = render.progress if sys.stderr.isatty() and not os.environ.get("NO_PROGRESS") else None
         if max_lines and overlap * 2 > max_lines:
             raise UsageError(f"--overlap {overlap} is more than half of --max-lines {max_lines}",

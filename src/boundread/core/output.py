@@ -131,7 +131,7 @@ def check_dest(dest: Path | str, *, named: bool = True) -> Replacing | None:
         shown = "'' or '.'" if text in ("", ".") else text  # Typer reads an empty -o as '.'
         raise UsageError(f"-o {shown} names no file", "pass a file path, e.g. -o out.txt")
     path = Path(text)
-    _check_system(path)
+    check_system(path)
     _check_folder(path)
     try:
         st = path.lstat()
@@ -153,7 +153,7 @@ def check_dest(dest: Path | str, *, named: bool = True) -> Replacing | None:
     return Replacing(str(path), "file", bytes=st.st_size)
 
 
-def _check_system(path: Path) -> None:
+def check_system(path: Path) -> None:
     """Refuse a path under /dev, /proc or /sys, as written or once its links are followed, by name alone:
     run as root, a rename there replaces the machine's own entries (``-o /dev/stdout`` replaced the symlink
     to /proc/self/fd/1 with a regular file)."""
