@@ -24,7 +24,7 @@ def test_the_typed_list_is_the_registry() -> None:
     from boundread.formats import checked
 
     named = tuple(importlib.import_module(f"boundread.formats.{name}") for name, _ in HANDLERS)
-    assert checked.HANDLERS == named
+    assert named == checked.HANDLERS
 
 
 def test_every_kind_family_is_handled_whole() -> None:
