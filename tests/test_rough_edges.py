@@ -105,3 +105,18 @@ def test_importing_boundread_still_loads_nothing_else() -> None:
     code = "import sys, boundread; print(sorted(m for m in sys.modules if m.startswith('boundread')))"
     loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert loaded.strip() == "['boundread']"
+
+
+def test_a_line_window_past_the_end_is_said_as_pages_says_a_clamp(samples: dict[str, Path]) -> None:
+    log = samples["server.log"]
+    total = log.read_text().count("\n")
+    past = api.extract(log, lines=f"{total - 1}-{total + 100}", stdout=True)
+    assert past.warnings == (f"asked lines {total - 1}-{total + 100} but the text has {total:,}: "
+                             f"read {total - 1:,}-{total:,}",)
+    beyond = api.extract(log, lines=f"{total + 10}-{total + 20}", stdout=True)
+    assert beyond.text == "" and beyond.warnings[-1].endswith("no lines there")
+    for quiet in (api.extract(log, lines=f"{total - 1}-{total}", stdout=True),  # ends where the text ends
+                  api.extract(log, lines=f"{total - 1}-", stdout=True),  # to the end, whatever it is
+                  api.extract(log, head=total + 100, stdout=True),  # head -n: the first N there are
+                  api.extract(log, lines="1-999999", limits=Limits(max_chars=100), stdout=True)):  # cut, not clamped
+        assert not any(w.startswith("asked lines") for w in quiet.warnings), quiet.warnings

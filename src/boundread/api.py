@@ -64,14 +64,15 @@ def ask(*, pages: str | None = None, sheets: tuple[str, ...] = (), rows: str | N
         layout: bool = False, engine: str = "auto", lines: str | None = None, tail: int | None = None,
         grep: str | None = None, ignore_case: bool = False, context: int = 0, member: str | None = None,
         password: str | None = None, limits: Limits | None = None, ocr: str = "auto", ocr_lang: str = "eng",
-        kinds: tuple[str, ...] | None = None) -> Ask:
-    """A read stated once: ranges parsed, names checked, the Request and the filters built."""
+        kinds: tuple[str, ...] | None = None, head: bool = False) -> Ask:
+    """A read stated once: ranges parsed, names checked, the Request and the filters built. ``head``: the
+    line window is ``--head N`` (see :func:`head_lines`)."""
     request = Request(limits=limits or Limits(), pages=parse_spans(pages) if pages else (), sheets=tuple(sheets),
                       rows=parse_span(rows, "rows") if rows else None, fmt=check_format(fmt),
                       layout=layout, engine=check_engine(engine),
                       password=password, ocr=check_mode(ocr), ocr_lang=ocr_lang, tail=tail)
     filters = Filters(lines=parse_span(lines) if lines else None, grep=grep, ignore_case=ignore_case,
-                      context=context, member=member)
+                      context=context, member=member, head=head)
     return Ask(request, filters, kinds)
 
 
@@ -103,7 +104,7 @@ def extract(path: str | Path, *, pages: str | None = None, sheets: tuple[str, ..
     extracted."""
     read = ask(pages=pages, sheets=sheets, rows=rows, fmt=fmt, layout=layout, engine=engine,
                lines=head_lines(head, lines, tail), tail=tail, grep=grep, ignore_case=ignore_case, context=context,
-               member=member, password=password, limits=limits, ocr=ocr, ocr_lang=ocr_lang)
+               member=member, password=password, limits=limits, ocr=ocr, ocr_lang=ocr_lang, head=head is not None)
     return run(path, read, output=output, stdout=stdout, watch=watch, stream=stream)
 
 

@@ -63,6 +63,7 @@ class Filters:
     ignore_case: bool = False
     context: int = 0
     member: str | None = None
+    head: bool = False  # the window is ``--head N``: the first N lines, however many the text has (no warning)
 
 
 def open_source(path: str | Path) -> Source:
@@ -183,6 +184,7 @@ def _extract(
     if req.tail is not None and not outcome.done:  # stopped by the alarm or Ctrl-C before the tail said what it read
         outcome.done = f"the last {req.tail:,} lines, cut short"
     done = outcome.done or _done_lines(sink, filters)
+    warnings += _window_clamped(sink, filters, cut=bool(outcome.truncated or sink.reasons))
     cut = bool(outcome.truncated or sink.reasons)
     if not to_stdout:  # named now that the read said what it holds (the pages the file has, those it reached)
         held = selection(req, filters).held(outcome.totals, done, cut=cut)
@@ -395,6 +397,16 @@ def _sheet_named(rest: list[str]) -> str | None:
         del rest[at:at + 2]
         return named[0] if named else None
     return rest.pop(0) if rest and not rest[0].startswith("-") else None
+
+
+def _window_clamped(sink: Sink, filters: Filters, *, cut: bool) -> list[str]:
+    """``--lines 90-200`` of a 150-line text read to its end: said, as ``pages`` says a clamped range."""
+    window = filters.lines
+    if window is None or filters.head or window.last == OPEN_END or cut or sink.line_no >= window.last:
+        return []
+    total = sink.line_no
+    read = f"read {window.first:,}-{total:,}" if total >= window.first else "no lines there"
+    return [f"asked lines {span_text(window)} but the text has {total:,}: {read}"]
 
 
 def _done_lines(sink: Sink, filters: Filters) -> str:
