@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from boundread.agents import claude, gemini
 from boundread.guard import permissions
 
 
@@ -19,9 +20,9 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     (root / "docs" / "report.pdf").write_bytes(b"%PDF-1.4\n")
     monkeypatch.delenv("CLAUDE_PROJECT_DIR", raising=False)
     monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path / "user-claude"))
-    monkeypatch.setattr(permissions, "_MANAGED", ())
-    monkeypatch.setattr(permissions, "_MANAGED_DROPINS", ())
-    monkeypatch.setattr(permissions, "_GEMINI_SYSTEM", ())
+    monkeypatch.setattr(claude, "_MANAGED", ())
+    monkeypatch.setattr(claude, "_MANAGED_DROPINS", ())
+    monkeypatch.setattr(gemini, "_SYSTEM", ())
     for name in ("GEMINI_CLI_SYSTEM_SETTINGS_PATH", "GEMINI_CLI_SYSTEM_DEFAULTS_PATH"):
         monkeypatch.delenv(name, raising=False)
     return root
@@ -126,7 +127,7 @@ def test_claude_managed_drop_in_settings_keep_the_deny(project: Path, tmp_path: 
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     pdf = str(project / "docs" / "report.pdf")
     dropins = tmp_path / "managed-settings.d"
-    monkeypatch.setattr(permissions, "_MANAGED_DROPINS", (str(tmp_path / "absent"), str(dropins)))
+    monkeypatch.setattr(claude, "_MANAGED_DROPINS", (str(tmp_path / "absent"), str(dropins)))
     assert permissions.may_rewrite("claude", "Bash", [pdf], str(project))  # no folder
     dropins.mkdir()
     _rules(dropins / "10-allow.json", allow=["Bash"])
@@ -138,9 +139,9 @@ def test_claude_managed_drop_in_settings_keep_the_deny(project: Path, tmp_path: 
     (dropins / "50-deny.json").unlink()
     looped = tmp_path / "looped.d"
     looped.symlink_to(looped)  # a folder that cannot be read (ELOOP, as EACCES would be) may hold rules
-    monkeypatch.setattr(permissions, "_MANAGED_DROPINS", (str(dropins), str(looped)))
+    monkeypatch.setattr(claude, "_MANAGED_DROPINS", (str(dropins), str(looped)))
     assert not permissions.may_rewrite("claude", "Bash", [pdf], str(project))
-    monkeypatch.setattr(permissions, "_MANAGED_DROPINS", (str(dropins),))
+    monkeypatch.setattr(claude, "_MANAGED_DROPINS", (str(dropins),))
     assert permissions.may_rewrite("claude", "Bash", [pdf], str(project))
     (dropins / "bad.json").write_text("{not json", encoding="utf-8")
     assert not permissions.may_rewrite("claude", "Bash", [pdf], str(project))
@@ -153,7 +154,7 @@ def test_gemini_system_settings_and_policies_keep_the_deny(project: Path, tmp_pa
     monkeypatch.delenv("GEMINI_CLI_HOME", raising=False)
     system = tmp_path / "etc-gemini-cli"
     system.mkdir()
-    monkeypatch.setattr(permissions, "_GEMINI_SYSTEM", (str(system),))
+    monkeypatch.setattr(gemini, "_SYSTEM", (str(system),))
     pdf = str(project / "docs" / "report.pdf")
     excluded = json.dumps({"tools": {"exclude": ["run_shell_command"]}})
     (system / "settings.json").write_text(json.dumps({"tools": {"exclude": []}}), encoding="utf-8")

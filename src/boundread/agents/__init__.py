@@ -12,7 +12,9 @@ Every client module has the same names (the :class:`boundread.agents.base.Agent`
 module against it in agents/checked.py): ``NAME``, ``LABEL``, ``parse`` (its payload as a
 :class:`~boundread.agents.dialect.Call`), ``reply`` (a decision in its words), ``target`` (where ``init`` registers
 the hooks), ``checks`` (its own ``doctor`` checks), ``INGEST_EVENTS`` (where ``init --budget`` registers
-``budget ingest``), ``REDIRECT`` and ``PRE_MATCHER``. What they share is beside them: dialect.py (the normalised
+``budget ingest``), ``REDIRECT`` and ``PRE_MATCHER``; a client with a post-tool backstop has ``post_output``,
+``post_cut`` and ``post_reply`` (guard/posttool.py asks them), one whose answer can rewrite a call ``user_rules``
+(what a rewrite must not step around: guard/permissions.py). What they share is beside them: dialect.py (the normalised
 call, the shared shape of a pre-tool answer, the generic dialect), install.py (the settings writer), doctor.py,
 locate.py. A client's own heavier files (its trust, its log reader) carry its name and load only when used: the
 log readers when ``budget ingest`` reads a session's files (budget/sessionfiles.py), the trust files for
@@ -33,7 +35,7 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
     from typing import Any
 
-    from boundread.agents.base import Agent, Backstop, Dialect
+    from boundread.agents.base import Agent, Backstop, Dialect, Rewriter
     from boundread.agents.dialect import Call, Reply
     from boundread.guard.decide import Decision
 
@@ -60,6 +62,12 @@ def dialect_of(agent: str) -> Dialect:
 def backstop_of(agent: str) -> Backstop:
     """The module that reads ``agent``'s post-tool payload and replaces an output (claude, codex, gemini)."""
     return __import__(f"boundread.agents.{MODULES[agent]}", fromlist=["post_reply"])
+
+
+def rewriter_of(agent: str) -> Rewriter:
+    """The module of a client whose pre-tool answer can rewrite a call (its ``REDIRECT``): the rules a rewrite must
+    not step around."""
+    return __import__(f"boundread.agents.{MODULES[agent]}", fromlist=["user_rules"])
 
 
 def parse(payload: Mapping[str, Any], agent: str) -> Call:

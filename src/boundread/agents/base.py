@@ -79,6 +79,14 @@ class Backstop(Protocol):
         """The answer that gives the model ``text`` instead of the output."""
 
 
+class Rewriter(Protocol):
+    """A client whose pre-tool answer can rewrite the call (redirect mode): whether a rule of the user's names the
+    tool, which a rewritten input would step around (guard/permissions.py)."""
+
+    def user_rules(self, tool: str, root: str, /) -> bool:
+        """True when a rule of the user's (or a file that may hold one) could be stepped around by a rewrite."""
+
+
 class Agent(Client, Protocol):
     """A client ``init`` sets up and ``doctor`` checks: its dialect, and where and how its hooks are registered."""
 

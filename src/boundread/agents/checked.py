@@ -5,7 +5,7 @@ list against the registry, never by a command (it would load every client)."""
 from __future__ import annotations
 
 from boundread.agents import claude, cline, codex, copilot, cursor, gemini, windsurf
-from boundread.agents.base import Agent, Backstop, Client
+from boundread.agents.base import Agent, Backstop, Client, Rewriter
 
 #: In the registry's order (agents.MODULES).
 AGENTS: tuple[Agent, ...] = (claude, codex, gemini, cursor, copilot)
@@ -13,3 +13,5 @@ AGENTS: tuple[Agent, ...] = (claude, codex, gemini, cursor, copilot)
 CLIENTS: tuple[Client, ...] = (cline, windsurf)
 #: The clients whose post-tool hook replaces an output (guard/posttool.py).
 BACKSTOPS: tuple[Backstop, ...] = (claude, codex, gemini)
+#: The clients whose pre-tool answer can rewrite a call (their REDIRECT): the rules a rewrite keeps to.
+REWRITERS: tuple[Rewriter, ...] = (claude, codex, gemini)

@@ -8,6 +8,8 @@ guard/posttool.py). The Agent SDK's hooks send the same payload (``--agent claud
 
 from __future__ import annotations
 
+import os
+
 from boundread.agents import dialect
 from boundread.agents.dialect import Reply
 
@@ -34,6 +36,9 @@ REDIRECT = True
 #: Claude Code ends a sub-agent with SubagentStop; SessionEnd gives ingest a later look than Stop.
 INGEST_EVENTS: tuple[str, ...] = ("PostToolUse", "UserPromptSubmit", "Stop", "SubagentStop", "SessionEnd")
 RANGE_PARAMS = "offset/limit"  # how its read tool takes a range, for a deny reason
+_SETTINGS = (".claude/settings.json", ".claude/settings.local.json")  # a project's, beside the user's and managed
+_MANAGED = ("/etc/claude-code/managed-settings.json", "/Library/Application Support/ClaudeCode/managed-settings.json")
+_MANAGED_DROPINS = ("/etc/claude-code/managed-settings.d", "/Library/Application Support/ClaudeCode/managed-settings.d")
 
 
 def parse(payload: Mapping[str, Any], agent: str) -> Call:
@@ -99,6 +104,43 @@ def post_reply(text: str, payload: Mapping[str, Any]) -> str:
     elif tool == "Bash":  # a cut payload: Bash's shape all the same
         replaced = {"stdout": text, "stderr": "", "interrupted": False, "isImage": False}
     return dialect.dump({"hookSpecificOutput": {"hookEventName": "PostToolUse", "updatedToolOutput": replaced}})
+
+
+def user_rules(tool: str, root: str) -> bool:
+    """Does any deny or ask rule in Claude Code's settings (managed, its drop-in ``managed-settings.d/*.json``,
+    user, project, local) name ``tool`` (``Bash``, ``Bash(cat:*)``)? Claude Code checks its rules on the input a
+    hook hands back, so a rewrite would step around such a rule (guard/permissions.py)."""
+    from boundread.guard.permissions import json_files
+
+    config = os.environ.get("CLAUDE_CONFIG_DIR") or os.environ.get("HOME", "") + "/.claude"
+    files = [*_MANAGED, f"{config}/settings.json", *(f"{root}/{name}" for name in _SETTINGS)]
+    for folder in _MANAGED_DROPINS:
+        found = json_files(folder)
+        if found is None:
+            return True  # a drop-in folder we cannot read (or list whole) may hold rules
+        files += found
+    return any(_names(file, tool) for file in files)
+
+
+def _names(file: str, tool: str) -> bool:
+    from boundread.guard.permissions import settings_of
+
+    data = settings_of(file)
+    if isinstance(data, bool):
+        return data
+    permissions = data.get("permissions")
+    if not isinstance(permissions, dict):
+        return False
+    for key in ("deny", "ask"):
+        rules = permissions.get(key)
+        if isinstance(rules, list) and any(isinstance(rule, str) and _rule_tool(rule) == tool for rule in rules):
+            return True
+    return False
+
+
+def _rule_tool(rule: str) -> str:
+    """``Bash(cat:*)`` -> ``Bash``; ``Read`` -> ``Read``."""
+    return rule.split("(", 1)[0].strip()
 
 
 def target(root: Path, home: Path, user: bool, program: str, budget: bool) -> Target:

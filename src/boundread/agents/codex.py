@@ -9,6 +9,8 @@ Codex takes ``continue: false`` from PreToolUse as a failed hook: a budget stop 
 
 from __future__ import annotations
 
+import os
+
 from boundread.agents import dialect
 from boundread.agents.dialect import Reply
 
@@ -77,6 +79,15 @@ def post_reply(text: str, payload: Mapping[str, Any]) -> str:
     """``{"decision": "block", "reason": R}``: R is what the model gets in place of the output (Codex refuses
     ``updatedMCPToolOutput`` and has no ``updatedToolOutput``)."""
     return dialect.dump({"decision": "block", "reason": text})
+
+
+def user_rules(tool: str, root: str) -> bool:
+    """Is there an execution-policy ``.rules`` file (the user's, the project's)? Whether Codex checks it again on a
+    rewritten input was not verified: where one exists, no rewrite steps around it (guard/permissions.py)."""
+    from boundread.guard.permissions import any_file
+
+    home = os.environ.get("CODEX_HOME") or os.environ.get("HOME", "") + "/.codex"
+    return any_file(f"{home}/rules", ".rules") or any_file(f"{root}/.codex/rules", ".rules")
 
 
 def target(root: Path, home: Path, user: bool, program: str, budget: bool) -> Target:

@@ -9,6 +9,8 @@ hooks have a name.
 
 from __future__ import annotations
 
+import os
+
 from boundread.agents import dialect
 from boundread.agents.dialect import Reply
 
@@ -32,6 +34,7 @@ REDIRECT = True
 #: BeforeAgent lets ingest refuse a new prompt in a capped session; Gemini ends a session with SessionEnd.
 INGEST_EVENTS: tuple[str, ...] = ("AfterTool", "BeforeAgent", "AfterAgent", "SessionEnd")
 RANGE_PARAMS = "start_line/end_line"  # how its read tool takes a range, for a deny reason
+_SYSTEM = ("/etc/gemini-cli", "/Library/Application Support/GeminiCli")  # Storage.getSystemConfigDir()
 
 
 def parse(payload: Mapping[str, Any], agent: str) -> Call:
@@ -82,6 +85,38 @@ def post_reply(text: str, payload: Mapping[str, Any]) -> str:
     """``{"decision": "deny", "reason": R}`` replaces the whole result with ``{"error": R}`` (Gemini ignores an
     answer's ``tool_output``, ``llmContent`` and ``tool_response``); R opens with "Not an error"."""
     return dialect.dump({"decision": "deny", "reason": text})
+
+
+def user_rules(tool: str, root: str) -> bool:
+    """Does Gemini CLI restrict its tools here - a tool exclusion or core-tool list (``tools.exclude``,
+    ``tools.core``, the older ``excludeTools``/``coreTools``), a policy path setting in its system defaults, system,
+    user or project settings, a policy file? Then a rewrite is not made (guard/permissions.py)."""
+    from boundread.guard.permissions import any_file
+
+    home = os.environ.get("GEMINI_CLI_HOME") or os.environ.get("HOME", "")
+    system = os.environ.get("GEMINI_CLI_SYSTEM_SETTINGS_PATH")
+    systems = [system] if system else [f"{folder}/settings.json" for folder in _SYSTEM]
+    defaults = os.environ.get("GEMINI_CLI_SYSTEM_DEFAULTS_PATH")
+    files = [*systems, *([defaults] if defaults else (f"{os.path.dirname(file)}/system-defaults.json"  # noqa: PTH120
+                                                      for file in systems)),
+             f"{home}/.gemini/settings.json", f"{root}/.gemini/settings.json"]
+    policies = [*(f"{folder}/policies" for folder in _SYSTEM), f"{home}/.gemini/policies",
+                f"{root}/.gemini/policies"]
+    if any(any_file(folder, ".toml") for folder in policies):
+        return True
+    return any(_restricts(file) for file in files)
+
+
+def _restricts(file: str) -> bool:
+    from boundread.guard.permissions import settings_of
+
+    data = settings_of(file)
+    if isinstance(data, bool):
+        return data
+    tools = data.get("tools")
+    lists = [data.get("excludeTools"), data.get("coreTools"), data.get("policyPaths"), data.get("adminPolicyPaths"),
+             *((tools.get("exclude"), tools.get("core")) if isinstance(tools, dict) else ())]
+    return any(bool(found) for found in lists)
 
 
 def target(root: Path, home: Path, user: bool, program: str, budget: bool) -> Target:

@@ -18,6 +18,8 @@ Read rules are checked before the hook, and held). So a call is rewritten only w
   does not find out by stepping around them.)
 
 Otherwise the deny stands: a deny grants nothing. Runs only on the redirect path (a call about to be denied).
+Which rules each client has, and where, is its module's ``user_rules`` (agents/claude.py, agents/gemini.py,
+agents/codex.py); the readers they share are here.
 """
 
 from __future__ import annotations
@@ -29,12 +31,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-_CLAUDE_SETTINGS = (".claude/settings.json", ".claude/settings.local.json")
-_MANAGED = ("/etc/claude-code/managed-settings.json", "/Library/Application Support/ClaudeCode/managed-settings.json")
-_MANAGED_DROPINS = ("/etc/claude-code/managed-settings.d", "/Library/Application Support/ClaudeCode/managed-settings.d")
-_GEMINI_SYSTEM = ("/etc/gemini-cli", "/Library/Application Support/GeminiCli")  # Storage.getSystemConfigDir()
-_MOST_DROPINS = 64  # files in a drop-in folder read at most: more are taken as rules
-_MOST_BYTES = 4 << 20  # a settings file larger than this is not read: the rules are taken to exist
+MOST_DROPINS = 64  # files in a drop-in folder read at most: more are taken as rules
+MOST_BYTES = 4 << 20  # a settings file larger than this is not read: the rules are taken to exist
 
 
 def project_root(cwd: str) -> str:
@@ -53,72 +51,31 @@ def may_rewrite(agent: str, tool: str, paths: list[str], cwd: str) -> bool:
     root = project_root(cwd)
     if not paths or not all(inside(path, root) for path in paths):
         return False
-    if agent == "claude":
-        return not _claude_rules(tool, root)
-    if agent == "gemini":
-        return not _gemini_rules(root)
-    if agent == "codex":
-        home = os.environ.get("CODEX_HOME") or os.environ.get("HOME", "") + "/.codex"
-        return not (_any_file(f"{home}/rules", ".rules") or _any_file(f"{root}/.codex/rules", ".rules"))
-    return False
+    from boundread import agents
+
+    if agents.MODULES.get(agent) != agent or not agents.module(agent).REDIRECT:  # its answer carries no rewrite
+        return False
+    return not agents.rewriter_of(agent).user_rules(tool, root)
 
 
-def _claude_rules(tool: str, root: str) -> bool:
-    """Does any deny or ask rule in Claude Code's settings name ``tool`` (``Bash``, ``Bash(cat:*)``)?"""
-    config = os.environ.get("CLAUDE_CONFIG_DIR") or os.environ.get("HOME", "") + "/.claude"
-    files = [*_MANAGED, f"{config}/settings.json", *(f"{root}/{name}" for name in _CLAUDE_SETTINGS)]
-    for folder in _MANAGED_DROPINS:
-        found = _json_files(folder)
-        if found is None:
-            return True  # a drop-in folder we cannot read (or list whole) may hold rules
-        files += found
-    return any(_names(file, tool) for file in files)
-
-
-def _json_files(folder: str) -> list[str] | None:
+def json_files(folder: str) -> list[str] | None:
     """The ``*.json`` files in ``folder`` ([] when there is none); None when it cannot be read or holds too many."""
     try:
         with os.scandir(folder) as entries:
             names = []
             for seen, entry in enumerate(entries):
-                if seen >= _MOST_DROPINS * 4:
+                if seen >= MOST_DROPINS * 4:
                     return None
                 if entry.name.endswith(".json"):
                     names.append(entry.path)
-            return None if len(names) > _MOST_DROPINS else sorted(names)
+            return None if len(names) > MOST_DROPINS else sorted(names)
     except (FileNotFoundError, NotADirectoryError):
         return []
     except OSError:
         return None
 
 
-def _gemini_rules(root: str) -> bool:
-    """Does Gemini CLI restrict its tools (exclusions, a core list) or run policy files here?"""
-    home = os.environ.get("GEMINI_CLI_HOME") or os.environ.get("HOME", "")
-    system = os.environ.get("GEMINI_CLI_SYSTEM_SETTINGS_PATH")
-    systems = [system] if system else [f"{folder}/settings.json" for folder in _GEMINI_SYSTEM]
-    defaults = os.environ.get("GEMINI_CLI_SYSTEM_DEFAULTS_PATH")
-    files = [*systems, *([defaults] if defaults else (f"{os.path.dirname(file)}/system-defaults.json"  # noqa: PTH120
-                                                      for file in systems)),
-             f"{home}/.gemini/settings.json", f"{root}/.gemini/settings.json"]
-    policies = [*(f"{folder}/policies" for folder in _GEMINI_SYSTEM), f"{home}/.gemini/policies",
-                f"{root}/.gemini/policies"]
-    if any(_any_file(folder, ".toml") for folder in policies):
-        return True
-    return any(_gemini_restricts(file) for file in files)
-
-
-def _gemini_restricts(file: str) -> bool:
-    data = _settings(file)
-    if isinstance(data, bool):
-        return data
-    tools = data.get("tools")
-    lists = [data.get("excludeTools"), data.get("coreTools"), data.get("policyPaths"), data.get("adminPolicyPaths"),
-             *((tools.get("exclude"), tools.get("core")) if isinstance(tools, dict) else ())]
-    return any(bool(found) for found in lists)
-
-
-def _any_file(folder: str, suffix: str) -> bool:
+def any_file(folder: str, suffix: str) -> bool:
     try:
         with os.scandir(folder) as entries:
             return any(entry.name.endswith(suffix) for entry in entries)
@@ -128,7 +85,7 @@ def _any_file(folder: str, suffix: str) -> bool:
         return True  # a folder we cannot read may hold rules
 
 
-def _settings(file: str) -> dict[str, Any] | bool:
+def settings_of(file: str) -> dict[str, Any] | bool:
     """A settings file's JSON object; False when there is no file, True (rules may hide there) when it is not one."""
     data = _load(file)
     if data is None:
@@ -139,7 +96,7 @@ def _settings(file: str) -> dict[str, Any] | bool:
 def _load(file: str) -> object | None:
     """The JSON in ``file``; None when there is none; ``True`` (taken as rules) when it cannot be read."""
     try:
-        if os.stat(file).st_size > _MOST_BYTES:
+        if os.stat(file).st_size > MOST_BYTES:
             return True
         with open(file, encoding="utf-8") as fh:
             return json.load(fh)  # type: ignore[no-any-return]
@@ -147,22 +104,3 @@ def _load(file: str) -> object | None:
         return None
     except (OSError, ValueError, RecursionError):
         return True  # a file we cannot read may hold rules: do not step around them
-
-
-def _names(file: str, tool: str) -> bool:
-    data = _settings(file)
-    if isinstance(data, bool):
-        return data
-    permissions = data.get("permissions")
-    if not isinstance(permissions, dict):
-        return False
-    for key in ("deny", "ask"):
-        rules = permissions.get(key)
-        if isinstance(rules, list) and any(isinstance(rule, str) and _rule_tool(rule) == tool for rule in rules):
-            return True
-    return False
-
-
-def _rule_tool(rule: str) -> str:
-    """``Bash(cat:*)`` -> ``Bash``; ``Read`` -> ``Read``."""
-    return rule.split("(", 1)[0].strip()
