@@ -64,6 +64,12 @@ def backstop_of(agent: str) -> Backstop:
     return __import__(f"boundread.agents.{MODULES[agent]}", fromlist=["post_reply"])
 
 
+def rewrites(agent: str) -> bool:
+    """Does ``agent``'s pre-tool answer carry a rewritten input (its module's ``REDIRECT``; verified with the real
+    clients in tests/e2e/test_redirect.py)? Not from the Agent SDK's hooks (claude-sdk)."""
+    return agent in INSTALLABLE and MODULES[agent] == agent and module(agent).REDIRECT
+
+
 def rewriter_of(agent: str) -> Rewriter:
     """The module of a client whose pre-tool answer can rewrite a call (its ``REDIRECT``): the rules a rewrite must
     not step around."""

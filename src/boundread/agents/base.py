@@ -83,6 +83,8 @@ class Rewriter(Protocol):
     """A client whose pre-tool answer can rewrite the call (redirect mode): whether a rule of the user's names the
     tool, which a rewritten input would step around (guard/permissions.py)."""
 
+    READ_RANGE: tuple[str, ...]  # its read tool's line-range parameters a rewrite sets (first, last or count)
+
     def user_rules(self, tool: str, root: str, /) -> bool:
         """True when a rule of the user's (or a file that may hold one) could be stepped around by a rewrite."""
 

@@ -36,6 +36,7 @@ REDIRECT = True
 #: Claude Code ends a sub-agent with SubagentStop; SessionEnd gives ingest a later look than Stop.
 INGEST_EVENTS: tuple[str, ...] = ("PostToolUse", "UserPromptSubmit", "Stop", "SubagentStop", "SessionEnd")
 RANGE_PARAMS = "offset/limit"  # how its read tool takes a range, for a deny reason
+READ_RANGE: tuple[str, ...] = ("offset", "limit")  # what a redirect sets on Read: the first line, how many
 _SETTINGS = (".claude/settings.json", ".claude/settings.local.json")  # a project's, beside the user's and managed
 _MANAGED = ("/etc/claude-code/managed-settings.json", "/Library/Application Support/ClaudeCode/managed-settings.json")
 _MANAGED_DROPINS = ("/etc/claude-code/managed-settings.d", "/Library/Application Support/ClaudeCode/managed-settings.d")

@@ -33,6 +33,7 @@ REDIRECT = True
 #: Codex has no SubagentStop or SessionEnd: its Stop ends the turn, the parent's rollout names its sub-agents'.
 INGEST_EVENTS: tuple[str, ...] = ("PostToolUse", "UserPromptSubmit", "Stop")
 RANGE_PARAMS = "offset/limit"  # how its read tool takes a range, for a deny reason
+READ_RANGE: tuple[str, ...] = ()  # no read tool a redirect rewrites: Codex reads with shell commands
 
 
 def parse(payload: Mapping[str, Any], agent: str) -> Call:

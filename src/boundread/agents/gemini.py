@@ -34,6 +34,7 @@ REDIRECT = True
 #: BeforeAgent lets ingest refuse a new prompt in a capped session; Gemini ends a session with SessionEnd.
 INGEST_EVENTS: tuple[str, ...] = ("AfterTool", "BeforeAgent", "AfterAgent", "SessionEnd")
 RANGE_PARAMS = "start_line/end_line"  # how its read tool takes a range, for a deny reason
+READ_RANGE: tuple[str, ...] = ("start_line", "end_line")  # what a redirect sets on read_file (inclusive)
 _SYSTEM = ("/etc/gemini-cli", "/Library/Application Support/GeminiCli")  # Storage.getSystemConfigDir()
 
 

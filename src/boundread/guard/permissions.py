@@ -53,7 +53,7 @@ def may_rewrite(agent: str, tool: str, paths: list[str], cwd: str) -> bool:
         return False
     from boundread import agents
 
-    if agents.MODULES.get(agent) != agent or not agents.module(agent).REDIRECT:  # its answer carries no rewrite
+    if not agents.rewrites(agent):  # its answer carries no rewrite
         return False
     return not agents.rewriter_of(agent).user_rules(tool, root)
 

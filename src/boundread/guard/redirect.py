@@ -1,6 +1,6 @@
 """Redirect mode: a refused whole read becomes a bounded one in the same tool call.
 
-Where the client takes a rewritten tool input from its pre-tool hook (REWRITES), a call that the
+Where the client takes a rewritten tool input from its pre-tool hook (``agents.rewrites``), a call that the
 guard denies is answered with an allow and the input to run instead:
 
 - a Read of a PDF, an Office file or an archive with no range: the Read is pointed at a slice
@@ -36,15 +36,13 @@ from __future__ import annotations
 
 import os
 
+from boundread import agents
 from boundread.agents import dialect
 from boundread.guard import permissions, reason, slices
 from boundread.guard.config import GuardConfig
 from boundread.guard.decide import ALLOW, Decision, absolute_path, check_read
 from boundread.guard.slices import SLICE_CHARS
 
-#: The agents whose pre-tool answer can rewrite the call's input, verified with the real clients
-#: (tests/e2e/test_redirect.py), and how each one's read tool takes a line range.
-REWRITES = {"claude": ("offset", "limit"), "gemini": ("start_line", "end_line"), "codex": ()}
 _SLICED = ("pdf", "office", "archive")  # rules whose Read goes to a slice: the first part, or the listing
 _PRINTED = ("pdf", "office", "text-size", "archive")  # rules a dump command is rewritten for
 _DUMPERS = frozenset({"cat", "bat", "batcat", "less", "more", "nl", "head", "tail"})  # not tac: the end first
@@ -55,7 +53,7 @@ _RANGE_KEYS = ("offset", "limit", "pages", "start_line", "end_line", "view_range
 
 def rewrite(call: dialect.Call, decision: Decision, cfg: GuardConfig) -> Decision:
     """The rewritten call for a denied one, or ``decision`` itself when no rewrite is safe."""
-    if call.agent not in REWRITES or call.reads or not decision.denied or decision.rule in ("budget", "error"):
+    if not agents.rewrites(call.agent) or call.reads or not decision.denied or decision.rule in ("budget", "error"):
         return decision
     target = call.path if call.action == dialect.READ else decision.path
     # the project is the payload's folder, not the folder a command asks to run in (Codex workdir, Gemini dir_path)
@@ -63,7 +61,7 @@ def rewrite(call: dialect.Call, decision: Decision, cfg: GuardConfig) -> Decisio
                                                  call.root_cwd):
         return decision  # outside the project, or a client rule the rewrite would step around: the deny stands
     try:
-        if call.action == dialect.READ and REWRITES[call.agent]:
+        if call.action == dialect.READ and agents.rewriter_of(call.agent).READ_RANGE:
             found = _read(call, decision, cfg)
         elif call.action == dialect.COMMAND:
             found = _command(call, decision)
@@ -95,7 +93,7 @@ def _read(call: dialect.Call, decision: Decision, cfg: GuardConfig) -> Decision 
 
 def _text_range(call: dialect.Call, decision: Decision, cfg: GuardConfig, absolute: str) -> Decision | None:
     lines = _fitting_lines(absolute, min(SLICE_CHARS, cfg.text_max_bytes), cfg.line_cap)
-    first, last = REWRITES[call.agent]
+    first, last = agents.rewriter_of(call.agent).READ_RANGE
     while lines:
         verdict = check_read(call.path, offset=1, limit=lines, cwd=call.cwd or None, config=cfg)
         if not verdict.denied:
