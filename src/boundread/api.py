@@ -26,7 +26,7 @@ from boundread.contract import kinds as families
 from boundread.contract.model import FILE, ExtractResult, InfoResult, Listing, Request, Source
 from boundread.contract.sink import Sink
 from boundread.contract.stream import Writer
-from boundread.core import advice, naming
+from boundread.core import advice, fit, naming
 from boundread.core import engine as core
 from boundread.core.engine import Filters
 from boundread.errors import UsageError
@@ -64,13 +64,15 @@ def ask(*, pages: str | None = None, sheets: tuple[str, ...] = (), rows: str | N
         layout: bool = False, engine: str = "auto", lines: str | None = None, tail: int | None = None,
         grep: str | None = None, ignore_case: bool = False, context: int = 0, member: str | None = None,
         password: str | None = None, limits: Limits | None = None, ocr: str = "auto", ocr_lang: str = "eng",
-        kinds: tuple[str, ...] | None = None, head: bool = False) -> Ask:
+        kinds: tuple[str, ...] | None = None, head: bool = False, encoding: str | None = None) -> Ask:
     """A read stated once: ranges parsed, names checked, the Request and the filters built. ``head``: the
-    line window is ``--head N`` (see :func:`head_lines`)."""
+    line window is ``--head N`` (see :func:`head_lines`); ``encoding``: text decoded with this Python codec
+    instead of the guessed one."""
     request = Request(limits=limits or Limits(), pages=parse_spans(pages) if pages else (), sheets=tuple(sheets),
                       rows=parse_span(rows, "rows") if rows else None, fmt=check_format(fmt),
                       layout=layout, engine=check_engine(engine),
-                      password=password, ocr=check_mode(ocr), ocr_lang=ocr_lang, tail=tail)
+                      password=password, ocr=check_mode(ocr), ocr_lang=ocr_lang, tail=tail,
+                      encoding=fit.encoding(encoding))
     filters = Filters(lines=parse_span(lines) if lines else None, grep=grep, ignore_case=ignore_case,
                       context=context, member=member, head=head)
     return Ask(request, filters, kinds)
@@ -95,16 +97,19 @@ def extract(path: str | Path, *, pages: str | None = None, sheets: tuple[str, ..
             tail: int | None = None, grep: str | None = None, ignore_case: bool = False, context: int = 0,
             member: str | None = None, output: str | Path | None = None, stdout: bool = False,
             password: str | None = None, limits: Limits | None = None, ocr: str = "auto", ocr_lang: str = "eng",
-            watch: Watch | None = None, stream: Writer | None = None, head: int | None = None) -> ExtractResult:
+            watch: Watch | None = None, stream: Writer | None = None, head: int | None = None,
+            encoding: str | None = None) -> ExtractResult:
     """Bounded text of any supported file. ``stdout=True`` returns it in ``.text`` instead of a file.
     ``ocr``: auto (scanned pages and images, when Tesseract is installed), force or never; ``ocr_lang``: e.g.
     ``"eng+deu"``. ``tail``: only the last N lines of a text file, read from its end (not with lines or grep).
     ``fmt``: a workbook's rows as csv, tsv or markdown; ``engine``: the PDF text engine. ``head``: only the
     first N lines (``lines="1-N"``, named so). ``stream``: with ``stdout=True``, where the text goes as it is
-    extracted."""
+    extracted. ``encoding``: a text file's (or compressed text's) codec, e.g. ``"cp1251"``, instead of the
+    guessed one."""
     read = ask(pages=pages, sheets=sheets, rows=rows, fmt=fmt, layout=layout, engine=engine,
                lines=head_lines(head, lines, tail), tail=tail, grep=grep, ignore_case=ignore_case, context=context,
-               member=member, password=password, limits=limits, ocr=ocr, ocr_lang=ocr_lang, head=head is not None)
+               member=member, password=password, limits=limits, ocr=ocr, ocr_lang=ocr_lang, head=head is not None,
+               encoding=encoding)
     return run(path, read, output=output, stdout=stdout, watch=watch, stream=stream)
 
 
@@ -202,11 +207,11 @@ def list_zip(path: str | Path, *, password: str | None = None, limits: Limits | 
 def chunk(path: str | Path, tokens: int = 20_000, output: str | Path | None = None, *, overlap: int = 0,
           max_lines: int | None = 2000, max_chunks: int = 200, start: int = 1, model: str | None = None,
           password: str | None = None, fmt: str = "csv", layout: bool = False,
-          timeout: float | None = 120.0, watch: Watch | None = None) -> ChunkManifest:
+          timeout: float | None = 120.0, watch: Watch | None = None, encoding: str | None = None) -> ChunkManifest:
     """The whole document as chunk files of at most ``tokens`` tokens in ``output`` (default
     ``boundread-out/<name>.chunks``), and their manifest: ``chunk("report.pdf", 20_000).chunks[0].span`` ->
     ``'pages 1-4'`` (the CLI's ``boundread chunks``). ``model`` prices reading every chunk once; ``start`` goes
-    on after ``max_chunks``; ``max_lines`` None: no line bound per chunk."""
+    on after ``max_chunks``; ``max_lines`` None: no line bound per chunk; ``encoding``: a text file's codec."""
     from boundread.chunks.manifest import Params
     from boundread.chunks.plan import chunk as run_chunks
 
@@ -215,7 +220,7 @@ def chunk(path: str | Path, tokens: int = 20_000, output: str | Path | None = No
                          "tokens >= 50, overlap >= 0, max_chunks and start >= 1")
     params = Params(tokens=tokens, overlap=overlap, max_lines=max_lines, format=check_format(fmt), layout=layout)
     return run_chunks(path, params, output, start=start, max_chunks=max_chunks, model=model, password=password,
-                      timeout=timeout, watch=watch)
+                      timeout=timeout, watch=watch, encoding=encoding)
 
 
 def check_format(fmt: str) -> str:

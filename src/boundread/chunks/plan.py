@@ -70,11 +70,13 @@ class _Run:
 
 def chunk(path: str | Path, params: Params, folder: str | Path | None = None, *, start: int = 1,
           max_chunks: int = MAX_CHUNKS, model: str | None = None, password: str | None = None,
-          timeout: float | None = 120.0, watch: Watch | None = None) -> Manifest:
-    """Chunk ``path`` into ``folder`` (default ``boundread-out/<name>.chunks``); the manifest describes them."""
+          timeout: float | None = 120.0, watch: Watch | None = None, encoding: str | None = None) -> Manifest:
+    """Chunk ``path`` into ``folder`` (default ``boundread-out/<name>.chunks``); the manifest describes them.
+    ``encoding``: decode text with this codec, not the guessed one."""
     src = engine.open_source(path)
     assert src.path is not None
-    req = Request(limits=whole(timeout), password=password, fmt=params.format, layout=params.layout)
+    req = Request(limits=whole(timeout), password=password, fmt=params.format, layout=params.layout,
+                  encoding=fit.encoding(encoding))
     fit.check(req, src.kind, src.name)
     where = Path(folder) if folder is not None else default_folder(src.name)
     _check_folder(where)
@@ -85,6 +87,8 @@ def chunk(path: str | Path, params: Params, folder: str | Path | None = None, *,
     except mf.Unusable as exc:
         old, unusable = None, f"the manifest there was not usable ({exc})"
     why = mf.changes(old, facts, params) if old is not None else [f"{unusable}: chunked it again"] if unusable else []
+    if req.encoding and old is not None and not why and start == 1:  # the manifest does not record it
+        why = [f"--encoding {req.encoding}: chunked it again in that encoding"]
     if start > 1:
         _check_from(start, old, why, src.name, unusable)
         assert old is not None
@@ -107,7 +111,7 @@ def chunk(path: str | Path, params: Params, folder: str | Path | None = None, *,
                         overlap_by=feed.overlap_by(src.kind), limit=start - 1 + max_chunks,
                         max_lines=params.max_lines)
     sink = ChunkSink(req.limits, deadline, splitter, feed.feeder_for(src.kind, splitter))
-    encoding, said = _text_encoding(src)
+    encoding, said = _text_encoding(src, req.encoding)
     by_offset = src.kind == "text" and textread.seekable(encoding)
     offset = 0
     if by_offset and old is not None and old.resume is not None and old.resume.chunk == start > 1:
@@ -146,14 +150,15 @@ def chunk(path: str | Path, params: Params, folder: str | Path | None = None, *,
     return result
 
 
-def _text_encoding(src: Source) -> tuple[str, list[str]]:
-    """The text handler's decision (bytelevel/charset.py: declared, UTF-8, else a detector on the first 64 KB)
-    and what it says of a guess, so a KOI8-R log is chunked in the letters ``extract`` gives it."""
+def _text_encoding(src: Source, override: str | None = None) -> tuple[str, list[str]]:
+    """The text handler's decision (bytelevel/charset.py: the user's ``--encoding``, declared, UTF-8, else a
+    detector on the first 64 KB) and what it says of a guess, so a KOI8-R log is chunked in the letters
+    ``extract`` gives it."""
     if src.kind != "text":
         return "utf-8", []
     with src.open() as fh:
         sample = fh.read(charset.SAMPLE_BYTES)
-    choice = charset.decide(sample, src.sniffed.encoding, complete=len(sample) >= src.size)
+    choice = charset.decide(sample, src.sniffed.encoding, override, complete=len(sample) >= src.size)
     return choice.encoding, choice.warnings()
 
 

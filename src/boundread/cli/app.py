@@ -63,6 +63,9 @@ FormatOpt = Annotated[str, typer.Option("--format", metavar="NAME", autocompleti
 RowsOpt = Annotated[str | None, typer.Option("--rows", metavar="A-B", help="Sheet rows A-B (1-based), e.g. 201-400.")]
 MaxRowsOpt = Annotated[int, typer.Option("--max-rows", metavar="N", click_type=AtLeast(1),
                                          help="At most this many rows per sheet.")]
+EncodingOpt = Annotated[str | None, typer.Option("--encoding", metavar="NAME",
+                                                 help="Text: decode with this Python codec (cp1251, koi8-r, "
+                                                      "shift_jis) instead of the guessed one.")]
 MaxColsOpt = Annotated[int, typer.Option("--max-cols", metavar="N", click_type=AtLeast(1),
                                          help="At most this many columns.")]
 
@@ -215,6 +218,7 @@ def extract(
     engine_name: EngineOpt = "auto",
     ocr_mode: OcrOpt = "auto",
     ocr_lang: OcrLangOpt = "eng",
+    encoding: EncodingOpt = None,
     as_json: JsonOpt = False,
     timeout: TimeoutOpt = 60.0,
 ) -> None:
@@ -230,7 +234,7 @@ def extract(
                              engine=engine_name, lines=lines, head=head, tail=tail, grep=grep,
                              ignore_case=ignore_case, context=context, member=member, output=output_,
                              stdout=stdout_, password=password, limits=limits, ocr=ocr_mode, ocr_lang=ocr_lang,
-                             watch=_watch(stream), stream=stream)
+                             watch=_watch(stream), stream=stream, encoding=encoding)
         return _emit_extract(result, "extract", as_json, replacing)
 
     boundary(as_json, work)

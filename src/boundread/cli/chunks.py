@@ -45,6 +45,9 @@ def chunks(
     fmt: Annotated[str, typer.Option("--format", metavar="NAME", autocompletion=offer("csv", "tsv", "markdown"),
                                      help="Workbook rows as csv, tsv or markdown.")] = "csv",
     layout: Annotated[bool, typer.Option("--layout", help="PDF: keep the physical layout.")] = False,
+    encoding: Annotated[str | None, typer.Option("--encoding", metavar="NAME",
+                                                 help="Text: decode with this Python codec (cp1251, koi8-r, "
+                                                      "shift_jis) instead of the guessed one.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the manifest (schema 1) on stdout.")] = False,
     timeout: Annotated[float, typer.Option("--timeout", metavar="SECONDS", click_type=AtLeast(0.1, float),
                                            help="Stop after this many seconds (exit 8); --from goes on.")] = 120.0,
@@ -66,7 +69,7 @@ def chunks(
                              f"pass --overlap {max_lines // 2} or less")
         result = api.chunk(file, tokens, output, overlap=overlap, max_lines=max_lines or None, max_chunks=max_chunks,
                            start=start, model=model, password=password, fmt=fmt, layout=layout, timeout=timeout,
-                           watch=watch)
+                           watch=watch, encoding=encoding)
         if as_json:
             render.print_json("chunks", result.as_dict())
         else:

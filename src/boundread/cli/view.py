@@ -61,6 +61,9 @@ def view(
                                            help="Stop after this many characters (~4 per token).")] = 100_000,
     password: Annotated[str | None, typer.Option("--password", metavar="PASSWORD",
                                                  help="Password for an encrypted pdf, zip or 7z.")] = None,
+    encoding: Annotated[str | None, typer.Option("--encoding", metavar="NAME",
+                                                 help="Text: decode with this Python codec (cp1251, koi8-r, "
+                                                      "shift_jis) instead of the guessed one.")] = None,
     timeout: Annotated[float, typer.Option("--timeout", metavar="SECONDS", click_type=AtLeast(0.1, float),
                                            help="Stop after this many seconds (exit 8).")] = 60.0,
 ) -> None:
@@ -73,7 +76,7 @@ def view(
         try:
             result = api.extract(file, pages=pages, sheets=tuple(sheet or ()), rows=rows, lines=lines, head=head,
                                  tail=tail, grep=grep, ignore_case=ignore_case, context=context, member=member,
-                                 password=password, limits=limits, stdout=True, stream=out)
+                                 password=password, limits=limits, stdout=True, stream=out, encoding=encoding)
             gone = CLOSED in result.truncated_reasons
             result = dataclasses.replace(result, next=tuple(as_view(step) for step in result.next))
             if pager is not None and not gone:
@@ -96,7 +99,7 @@ def view(
 #: the options of view that a `next` of extract may carry: a step with any other goes on with extract
 VIEW_OPTIONS = frozenset(("--pages", "--sheet", "--rows", "--lines", "--head", "--tail", "--grep", "-i",
                           "--ignore-case", "--context", "-C", "--max-matches", "--member", "--max-chars",
-                          "--password", "--timeout"))
+                          "--password", "--timeout", "--encoding"))
 
 
 def as_view(step: str) -> str:

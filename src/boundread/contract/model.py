@@ -70,6 +70,7 @@ class Request:
     ocr: str = "auto"  # pdf pages without text, images: auto (when Tesseract is installed) | force | never
     ocr_lang: str = "eng"  # Tesseract language packs, several joined with "+"
     tail: int | None = None  # text: only the last N lines, read from the end
+    encoding: str | None = None  # text (plain or compressed): decode with this codec, not the guessed one
     entries: Span | None = None  # archive listing: entries A-B (1-based, of those --match keeps)
     match: str | None = None  # archive listing: only names matching this fnmatch pattern
 

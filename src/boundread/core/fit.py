@@ -6,6 +6,7 @@ now it says ``--pages does not apply to text`` and which options a text file tak
 
 from __future__ import annotations
 
+import codecs
 from dataclasses import dataclass
 from typing import Any
 
@@ -13,14 +14,13 @@ from boundread.contract import kinds
 from boundread.contract.model import Request
 from boundread.errors import UsageError
 
-_TEXT_ONLY = ("text",)
-
 
 @dataclass(frozen=True)
 class _Option:
     field: str  # the Request field it sets
     flag: str  # how the command line spells it
     kinds: tuple[str, ...]  # the kinds of file it applies to
+    value: str = ""  # what follows the flag, in a message (for the text options listed with the generic bounds)
 
 
 #: Request fields a handler reads only for some kinds. A field set to anything but its default on another kind
@@ -35,7 +35,8 @@ OPTIONS: tuple[_Option, ...] = (
     _Option("ocr", "--ocr", ("pdf", "image")),
     _Option("ocr_lang", "--ocr-lang", ("pdf", "image")),
     _Option("password", "--password", ("pdf", "zip", "7z")),
-    _Option("tail", "--tail", ("text",)),
+    _Option("tail", "--tail", ("text",), "N"),
+    _Option("encoding", "--encoding", ("text", *kinds.STREAMS), "NAME"),
 )
 
 _GENERIC = "--lines A-B, --grep PATTERN, --max-chars N"
@@ -57,16 +58,31 @@ def check(req: Request, kind: str, name: str, container: str | None = None) -> N
 
 def applicable(kind: str) -> str:
     """The options that apply to ``kind``, as a user would type them: ``--pages, --layout, ...``."""
-    own = [option.flag for option in OPTIONS if kind in option.kinds and option.kinds != _TEXT_ONLY]
+    own = [option.flag for option in OPTIONS if kind in option.kinds and not option.value]
     if kind in kinds.ARCHIVES:
         own.insert(0, "--member NAME")
     return ", ".join([*own, _generic(kind)]) if own else ""
 
 
 def _generic(kind: str) -> str:
-    """The generic bounds, and for text its own --tail (text reads as lines, so it sits with them)."""
-    return ", ".join([_GENERIC, *(f"{option.flag} N" for option in OPTIONS if option.kinds == _TEXT_ONLY
+    """The generic bounds, and for text its own --encoding and --tail (text reads as lines, so they sit with
+    them)."""
+    return ", ".join([_GENERIC, *(f"{option.flag} {option.value}" for option in OPTIONS if option.value
                                   and kind in option.kinds)])
+
+
+def encoding(name: str | None) -> str | None:
+    """``name`` when Python has a codec by that name (``--encoding cp1251``), else a UsageError: a typo would
+    otherwise surface deep in the read, or not at all for a file that is ASCII."""
+    if name is None:
+        return None
+    try:
+        text = getattr(codecs.lookup(name), "_is_text_encoding", True)  # base64, rot13: codecs, but not of text
+    except LookupError:
+        text = False
+    if not text:
+        raise UsageError(f"unknown encoding {name}", "name a Python codec, e.g. cp1251, koi8-r, shift_jis")
+    return name
 
 
 def _set(req: Request, default: Request, field: str) -> bool:

@@ -176,11 +176,12 @@ def extract(src: Source, req: Request, sink: Sink) -> Outcome:
         except _ERRORS as exc:
             raise _damaged(src, fmt, exc) from None
         encoding = guess_encoding(chunk[:8192])
-        if not encoding:
+        if not encoding and not req.encoding:  # a named encoding says it is text (BOM-less UTF-16, say)
             outcome.warnings.append(f"{inner} is binary data once decompressed: there is no text to show")
             outcome.done = "nothing (binary content)"
             return outcome
-        choice = charset.decide(chunk[:charset.SAMPLE_BYTES], encoding, complete=len(chunk) < min(CHUNK, cap))
+        choice = charset.decide(chunk[:charset.SAMPLE_BYTES], encoding or "", req.encoding,
+                                complete=len(chunk) < min(CHUNK, cap))
         encoding = choice.encoding
         outcome.warnings.extend(choice.warnings())
         decoder = codecs.getincrementaldecoder(encoding)(errors="replace")

@@ -17,12 +17,10 @@ CHUNK_CHARS = 64 * 1024
 
 def _choice(src: Source, req: Request) -> charset.Choice:
     """The encoding, decided once per file from its first ``charset.SAMPLE_BYTES`` (one read, whatever the
-    size). No Request field carries a user's --encoding yet (issue 22): when contract/model.py gains one, it
-    is passed to ``decide`` here."""
-    del req
+    size); the user's ``--encoding`` wins over any guess."""
     with src.open() as fh:
         sample = fh.read(charset.SAMPLE_BYTES)
-    return charset.decide(sample, src.sniffed.encoding, complete=len(sample) >= src.size)
+    return charset.decide(sample, src.sniffed.encoding, req.encoding, complete=len(sample) >= src.size)
 
 
 def info(src: Source, req: Request) -> Details:
