@@ -114,12 +114,30 @@ def usage_error(exc: typer.TyperException, *, as_json: bool) -> int:
     """A parser error as one line (``boundread: error: <what> - <fix>``) or a JSON error; its exit code."""
     from boundread import render
 
+    _keep_close_options(exc)
     message = exc.format_message().strip().rstrip(".")
     what = message[:1].lower() + message[1:] if message[1:2].islower() else message
     ctx = getattr(exc, "ctx", None)
     where = ctx.command_path if ctx is not None else "boundread"
     render.print_error(UsageError(what, f"see `{where} --help`"), as_json=as_json)
     return int(exc.exit_code) if exc.exit_code else 2
+
+
+#: how alike a mistyped option and a real one must be to be suggested (difflib's ratio): click's own
+#: cut-off (0.6) offered ``--rows`` for ``--bogus`` (0.62); ``--max-char`` -> ``--max-chars`` is 0.95
+CLOSE = 0.75
+
+
+def _keep_close_options(exc: typer.TyperException) -> None:
+    """Drop click's suggestions for an unknown option that are not close to what was typed; with none left,
+    the message drops its ``(Possible options: ...)``."""
+    given, possible = getattr(exc, "option_name", None), getattr(exc, "possibilities", None)
+    if not isinstance(given, str) or not possible:
+        return
+    from difflib import SequenceMatcher
+
+    exc.possibilities = [option for option in possible  # type: ignore[attr-defined]
+                         if SequenceMatcher(None, given, option).ratio() >= CLOSE]
 
 
 def _silence_stdout() -> None:
