@@ -248,3 +248,15 @@ def test_info_without_tesseract_names_the_install(scans: dict[str, Path]) -> Non
 def test_summary_says_the_text_came_from_ocr(scans: dict[str, Path], tmp_path: Path) -> None:
     result = run("pages", str(scans["scan.pdf"]), "1-2", "-o", str(tmp_path / "o.txt"))
     assert result.exit_code == 0 and "  read by: tesseract (OCR) pages 1-2\n" in result.stdout
+
+
+def test_without_pillow_an_image_is_one_error_line_not_a_traceback(scans: dict[str, Path],
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """tesserocr's wheels do not bring Pillow, which decodes the image: its absence is 'OCR is not installed'."""
+    monkeypatch.setitem(sys.modules, "PIL", None)
+    assert ocr.missing("eng") == "OCR is not installed"
+    result = run("extract", str(scans["photo.png"]), "--stdout")
+    assert result.exit_code != 0
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("boundread: error: ") and "OCR is not installed" in lines[0]
+    assert "pip install 'boundread[ocr]'" in lines[0]

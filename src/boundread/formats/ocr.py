@@ -49,8 +49,11 @@ def tessdata_dir() -> Path | None:
 
 
 def missing(lang: str) -> str | None:
-    """Why OCR cannot run for ``lang`` (``eng``, ``eng+deu``), or None when it can."""
+    """Why OCR cannot run for ``lang`` (``eng``, ``eng+deu``), or None when it can. Pillow decodes the images
+    (:func:`open_image`) and tesserocr's wheels do not bring it: without it an image's OCR would end in a
+    ModuleNotFoundError traceback, so it is asked for with the binding (both come with ``boundread[ocr]``)."""
     try:
+        import PIL  # noqa: F401
         import tesserocr  # noqa: F401
     except ImportError:
         return "OCR is not installed"
