@@ -42,7 +42,8 @@ def test_generation_is_deterministic(generated: dict[str, str]) -> None:
 
 
 def test_check_mode_names_the_stale_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    (tmp_path / "README.md").write_text((ROOT / "README.md").read_text(encoding="utf-8"), encoding="utf-8")
+    (tmp_path / "docs").mkdir()
+    (tmp_path / docs.REFERENCE).write_text((ROOT / docs.REFERENCE).read_text(encoding="utf-8"), encoding="utf-8")
     assert docs.main(["--root", str(tmp_path)]) == 0
     assert docs.main(["--check", "--root", str(tmp_path)]) == 0
     (tmp_path / docs.MAN).write_text(".TH OLD 1\n", encoding="utf-8")
@@ -93,8 +94,8 @@ def test_man_page_documents_every_command_option_and_exit_code(
     assert man.isascii()
 
 
-def test_exit_codes_need_every_code_in_the_readme() -> None:
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+def test_exit_codes_need_every_code_in_the_reference() -> None:
+    readme = (ROOT / docs.REFERENCE).read_text(encoding="utf-8")
     assert [code for code, _ in docs.exit_codes(readme)] == [int(c) for c in ExitCode]
     with pytest.raises(ValueError, match="lacks 7"):
         docs.exit_codes(readme.replace("| 7 |", "| 70 |"))

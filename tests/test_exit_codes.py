@@ -12,7 +12,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def test_interrupted_is_a_documented_exit_code() -> None:
     assert ExitCode(130) is ExitCode.INTERRUPTED
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    readme = (ROOT / docs.REFERENCE).read_text(encoding="utf-8")
     meanings = dict(docs.exit_codes(readme))
     assert meanings[130].startswith("interrupted (Ctrl-C)")
 

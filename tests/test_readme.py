@@ -1,4 +1,4 @@
-"""The README's tour works as written: every `$ boundread ...` line runs, in order, on the demo files."""
+"""The README and docs/ work as written: every `$ boundread ...` line runs, in order, on the demo files."""
 
 from __future__ import annotations
 
@@ -11,15 +11,23 @@ import pytest
 from boundread.formats import ocr
 from tests.helpers import run
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+ROOT = Path(__file__).resolve().parents[1]
+README = ROOT / "README.md"
+#: in the order a reader meets them: the README's links, then the reference pages
+DOCS = [README, *(ROOT / "docs" / name for name in ("tour.md", "agents.md", "mcp.md", "budget.md", "python.md",
+                                                     "reference.md", "benchmarks.md", "development.md"))]
 # Commands whose documented answer is not 0 (the README shows the exit code next to them).
 EXPECTED_EXIT = {("budget", "check"): 2}
 # `pages ... --ocr force` needs Tesseract: without it the documented answer is "no text" (4).
 OCR_EXIT = 0 if ocr.missing("eng") is None else 4
 
 
-def readme_commands() -> list[list[str]]:
-    text = README.read_text(encoding="utf-8")
+def _text(pages: list[Path]) -> str:
+    return "\n".join(page.read_text(encoding="utf-8") for page in pages)
+
+
+def readme_commands(pages: list[Path] = DOCS) -> list[list[str]]:
+    text = _text(pages)
     blocks = re.findall(r"```[a-z]*\n(.*?)```", text, flags=re.S)
     commands = [shlex.split(line[len("$ boundread "):]) for block in blocks for line in block.splitlines()
                 if line.startswith("$ boundread ")]
@@ -27,7 +35,7 @@ def readme_commands() -> list[list[str]]:
 
 
 def python_examples() -> list[str]:
-    text = README.read_text(encoding="utf-8")
+    text = _text(DOCS)
     return [block for block in re.findall(r"```python\n(.*?)```", text, flags=re.S) if "import boundread\n" in block]
 
 
@@ -40,9 +48,17 @@ def demo_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def test_the_readme_has_a_tour() -> None:
-    commands = [words[0] for words in readme_commands()]
-    for command in ("info", "pages", "sheets", "list-zip", "extract", "budget"):
+    commands = [words[0] for words in readme_commands([README])]
+    for command in ("info", "sheets", "extract", "budget"):
         assert command in commands
+    commands = [words[0] for words in readme_commands()]
+    for command in ("info", "pages", "sheets", "list-zip", "extract", "chunks", "budget"):
+        assert command in commands
+
+
+def test_every_page_the_readme_names_is_there() -> None:
+    named = set(re.findall(r"docs/[a-z-]+\.md", README.read_text(encoding="utf-8")))
+    assert named == {str(page.relative_to(ROOT)) for page in DOCS[1:]}
 
 
 def test_every_readme_command_runs_as_documented(demo_dir: Path) -> None:

@@ -3,7 +3,7 @@
     python -m boundread.cli.docs            write completions/ and man/boundread.1
     python -m boundread.cli.docs --check    exit 1, naming the files that differ from the app
 
-Deterministic: the same app and README give the same bytes (no dates; boundread's own version only).
+Deterministic: the same app and docs/reference.md give the same bytes (no dates; boundread's own version only).
 """
 
 from __future__ import annotations
@@ -92,7 +92,8 @@ FILES = (
     (".claude/, .codex/, .gemini/, .cursor/, .github/hooks/, AGENTS.md, GEMINI.md",
      "Where `boundread init` registers the hook and the skill for each agent (`--dry-run` shows the change)."),
 )
-SEE_ALSO = r"\fBpdftotext\fR(1), \fBunzip\fR(1), \fB7z\fR(1), \fBtar\fR(1); README.md in the source distribution."
+SEE_ALSO = (r"\fBpdftotext\fR(1), \fBunzip\fR(1), \fB7z\fR(1), \fBtar\fR(1); "
+            "README.md and docs/ in the source distribution.")
 
 
 def cli() -> Any:
@@ -200,13 +201,17 @@ def _command(words: tuple[str, ...], cmd: Any) -> list[str]:
     return lines
 
 
+#: where the exit codes are explained, in a table the man page takes its EXIT STATUS from
+REFERENCE = "docs/reference.md"
+
+
 def exit_codes(readme: str) -> list[tuple[int, str]]:
-    """ExitCode's values with their meanings from README.md's "Exit codes" table; each code must be there."""
+    """ExitCode's values with their meanings from docs/reference.md's "Exit codes" table; each code must be there."""
     section = readme.split("## Exit codes", 1)[-1].split("\n## ", 1)[0]
     meanings = {int(code): text.strip() for code, text in re.findall(r"^\|\s*(\d+)\s*\|(.+)\|\s*$", section, re.M)}
     missing = [str(int(code)) for code in ExitCode if int(code) not in meanings]
     if missing:
-        raise ValueError(f"README.md's Exit codes table lacks {', '.join(missing)}")
+        raise ValueError(f"{REFERENCE}'s Exit codes table lacks {', '.join(missing)}")
     return [(int(code), meanings[int(code)]) for code in ExitCode]
 
 
@@ -264,7 +269,7 @@ def man_page(command: Any, readme: str) -> str:
 def generate(root: Path) -> dict[str, str]:
     """Every generated file (path relative to the repo root -> text), built in memory."""
     files = {path: completion(shell) for shell, path in COMPLETIONS.items()}
-    files[MAN] = man_page(cli(), (root / "README.md").read_text(encoding="utf-8"))
+    files[MAN] = man_page(cli(), (root / REFERENCE).read_text(encoding="utf-8"))
     return files
 
 
