@@ -20,6 +20,7 @@ from boundread.formats.sheets.books import Book, check_readable, open_book
 from boundread.formats.sheets.tabular import RowFormatter, cell_text, trim
 from boundread.formats.sheets.xlsx_peek import HUGE_CELLS, SheetMeta
 from boundread.limits import Limits
+from boundread.ranges import OPEN_END, span_text
 
 KINDS: tuple[str, ...] = kinds.WORKBOOKS
 
@@ -161,8 +162,11 @@ def _write_sheet(book: Book, sheet: SheetMeta, req: Request, sink: Sink, outcome
         else None
     fmt = RowFormatter(req.fmt, width)
     state = _Loop(first)
+    if sheet.rows is not None:  # the rows to read are known: the progress line has a percent and time left
+        sink.progress.start(max(min(last, sheet.rows) - first + 1, 0), "rows")
     with contextlib.closing(book.rows(sheet, first, last, limits.max_cols)) as rows:
         for number, values, cut in rows:
+            sink.progress.advance(max(min(number, last) - first + 1 - sink.progress.done, 0))
             if not state.take(number, [cell_text(v) for v in values], cut, last, fmt, sink):
                 break
     words = _words(sheet, first, state.written_last)
@@ -183,6 +187,8 @@ def _write_sheet(book: Book, sheet: SheetMeta, req: Request, sink: Sink, outcome
                                 f"(at row {state.empty_stop:,})")
     if state.sink_stop is not None:
         return _Written(words, state.sink_stop)
+    if _past_end(req, sheet, last, state):
+        outcome.warnings.append(_clamped(req.rows or Span(first, last), sheet))
     if state.remained:
         capped = req.rows is None or req.rows.last > last  # the row bound, not the user's range, ended it
         reason = f"max_rows {limits.max_rows} reached"
@@ -198,6 +204,7 @@ class _Loop:
     """The per-sheet row loop's state: blank rows are held back until a row with values follows."""
 
     def __init__(self, first: int) -> None:
+        self.first = first
         self.expected = first  # the next row number to write
         self.written_last = first - 1
         self.empty_run = 0
@@ -234,6 +241,23 @@ class _Loop:
         self.expected = self.written_last = number
         self.expected += 1
         return True
+
+
+def _past_end(req: Request, sheet: SheetMeta, last: int, state: _Loop) -> bool:
+    """The user's --rows ran past the sheet's end and the end, not a bound, stopped the read; a row read past
+    the declared size (a stale <dimension>) says the size is wrong, so nothing is said."""
+    if req.rows is None or req.rows.last == OPEN_END or sheet.rows is None or last <= sheet.rows:
+        return False
+    wrote_any = state.written_last >= state.first
+    return not (state.remained or state.empty_stop) and (not wrote_any or state.written_last <= sheet.rows)
+
+
+def _clamped(asked: Span, sheet: SheetMeta) -> str:
+    """What a row range past the sheet's end read, as ``pages`` says of pages past a PDF's: ``asked rows
+    290-320 but sheet 'S' has 301: read 290-301`` (an open end, ``290-``, says nothing: it means the end)."""
+    rows = sheet.rows or 0
+    read = f"read {asked.first:,}-{rows:,}" if rows >= asked.first else "no rows there"
+    return f"asked rows {span_text(asked)} but sheet '{sheet.name}' has {rows:,}: {read}"
 
 
 def _words(sheet: SheetMeta, first: int, written_last: int) -> str:

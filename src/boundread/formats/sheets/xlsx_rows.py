@@ -192,6 +192,8 @@ def skip_to_row(raw: IO[bytes], first: int, chunk: int = 1 << 20) -> tuple[Any, 
     while True:
         data = raw.read(chunk)
         if not data:
+            if head is not None and (ended := buf.find(b"</sheetData")) >= 0:
+                return Joined(head + buf[ended:], raw), count  # no row at or after ``first``: none to parse
             return Joined((head or b"") + buf, raw), 0 if head is None else count
         buf += data
         if head is None:
@@ -219,6 +221,9 @@ def skip_to_row(raw: IO[bytes], first: int, chunk: int = 1 << 20) -> tuple[Any, 
             if count >= first:
                 return Joined(head + buf[match.start():], raw), count - 1
             keep = max(keep, end + 1) if end + 1 <= len(buf) else keep
+        ended = buf.find(b"</sheetData")
+        if ended >= 0:  # the rows end before ``first``: the tail of a row left in ``buf`` would not parse
+            return Joined(head + buf[ended:], raw), count
         buf = buf[min(keep, len(buf)):]
 
 
