@@ -6,7 +6,7 @@
     .venv/bin/python bench/guard_sets.py --run --labels       # check each label: run every command for real
     .venv/bin/python bench/guard_sets.py --backstop           # what reaches the model after both hooks
 
-Each command goes to guard-check (``boundread.guard.main.run``, in this process) as a Claude Code PreToolUse
+Each command goes to guard-check (``boundread.hook.main.run``, in this process) as a Claude Code PreToolUse
 payload, from the folder tests/guard/sets/workspace.py builds (in ``--work DIR``, default a tmp folder; reused
 when it is there). A dump that is allowed is a bypass; an everyday command that is denied is a false deny.
 
@@ -18,7 +18,7 @@ tests/guard/test_guard_heldout.py asserts the rates.
 
 ``--backstop`` runs every command the pre-tool guard lets run (in redirect mode, the rewrite; with ``--alone``
 every command, the backstop alone), for real, and
-hands its output to the PostToolUse/AfterTool backstop (``boundread.guard.posttool``) as each client would: a
+hands its output to the PostToolUse/AfterTool backstop (``boundread.hook.posttool``) as each client would: a
 Claude Code Bash ``tool_response`` (over 30,000 characters: the first 30,000, and the rest in the file Claude
 Code keeps, ``persistedOutputPath``), a Gemini CLI ``AfterTool`` (``llmContent`` and ``returnDisplay``) and a
 Codex ``PostToolUse`` (the output as one string). What reaches the model is the backstop's answer, or the
@@ -127,7 +127,7 @@ def post_payload(client: str, case: cases.Case, output: str, cwd: Path, scratch:
 
 def reaching(client: str, payload: dict[str, Any]) -> str | None:
     """What the backstop hands the model instead of the output; None when it lets the output through."""
-    from boundread.guard import posttool
+    from boundread.hook import posttool
 
     reply = posttool.answer(payload)
     if not reply:

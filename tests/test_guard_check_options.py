@@ -1,7 +1,7 @@
-"""guard-check is parsed twice: by argparse on the hook path (guard/main.py, no Typer at start-up) and by Typer for
+"""guard-check is parsed twice: by argparse on the hook path (hook/main.py, no Typer at start-up) and by Typer for
 `boundread guard-check --help`, the man page and completion (cli/guard.py). The two lists drifted once: `--mode`,
 which every hook `init` writes uses, was missing from the help and the man page, and `guard-check --mode redirect
---help` failed (issue 20). Both are now built from one declaration (guard/options.py); here each generated form is
+--help` failed (issue 20). Both are now built from one declaration (hook/options.py); here each generated form is
 compared with it option by option, and the flags are checked to be spelt nowhere else in the source."""
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 from boundread.cli import docs
 from boundread.cli import guard as cli_guard
 from boundread.cli.app import app
-from boundread.guard import main, options
+from boundread.hook import main, options
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "boundread"
 DECLARED = {option.flag: option for option in options.OPTIONS}
@@ -63,9 +63,9 @@ def test_completion_offers_the_declared_choices() -> None:
 
 def test_no_second_declaration_of_the_options() -> None:
     """A flag of guard-check spelt as a string in either parser's module is a second list in the making. The fast
-    argv reader in guard/main.py reads the two words `init` writes, `--mode` and `--agent`, and nothing else; the
+    argv reader in hook/main.py reads the two words `init` writes, `--mode` and `--agent`, and nothing else; the
     Typer side spells none (cli/guard.py's own `--agent` belongs to init and doctor, outside guard_check)."""
-    hook = (SRC / "guard" / "main.py").read_text(encoding="utf-8")
+    hook = (SRC / "hook" / "main.py").read_text(encoding="utf-8")
     assert {flag for flag in DECLARED if f'"{flag}"' in hook} <= {"--mode", "--agent"}
     assert "add_argument(\"" not in hook and "add_argument('" not in hook
     helped = inspect.getsource(cli_guard.guard_check) + inspect.getsource(cli_guard._typer_option)

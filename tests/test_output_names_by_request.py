@@ -143,7 +143,7 @@ def test_a_listing_chunks_and_a_redirect_slice_are_named_by_the_source(samples: 
     assert Path(boundread.chunk(samples / "report.pdf", 1000).folder).name == "report.pdf.chunks"
     chunked = _mcp(samples, 'chunks(path="report.pdf", tokens=1000)')
     assert chunked.saved is not None and chunked.saved.parent.name == "report.pdf.chunks"
-    from boundread.guard import slices
+    from boundread.hook import slices
 
     made = slices.first_part(str(samples / "report.pdf"), "report.pdf", str(samples), "document", "pdf")
     assert made is not None

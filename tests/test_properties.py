@@ -291,7 +291,7 @@ def near_real(draw: st.DrawFn, folder: str, target: str) -> Any:
 
 
 def run_guard(argv: list[str], text: str) -> tuple[int, str]:
-    from boundread.guard.main import run
+    from boundread.hook.main import run
 
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):

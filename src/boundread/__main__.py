@@ -15,11 +15,11 @@ import sys
 def main() -> None:
     argv = sys.argv[1:]
     if argv[:1] == ["guard-check"] and not {"-h", "--help"} & set(argv[1:]):  # help: Typer's, as the others
-        from boundread.guard.main import run
+        from boundread.hook.main import run
 
         sys.exit(run(argv[1:]))
     if argv == ["budget", "ingest"]:  # the PostToolUse hook `init --budget` registers: no Typer either
-        from boundread.budget.hookcli import main as ingest_hook
+        from boundread.hook.ingest import main as ingest_hook
 
         sys.exit(ingest_hook())
     if argv == ["--version"]:  # what Typer's eager --version option prints

@@ -17,7 +17,7 @@ import pytest
 from helpers_budget import assistant_line, pre_tool_use, write_transcript
 from typer.testing import CliRunner
 
-from boundread.agents.sdk import (
+from boundread.adapters.sdk import (
     claude_agent_sdk_budget_hooks,
     claude_agent_sdk_hook,
     langchain_middleware,

@@ -21,7 +21,7 @@ from typer.testing import CliRunner
 from boundread.budget import sidecar
 from boundread.budget.ledger import ledger_path
 from boundread.cli.budget import budget_app
-from boundread.guard.main import run as guard_check
+from boundread.hook.main import run as guard_check
 
 SESSION = "s-tamper"
 _CALL_IDS = itertools.count(1)

@@ -12,9 +12,9 @@ import pytest
 from helpers_budget import pre_tool_use, write_transcript
 from typer.testing import CliRunner
 
-from boundread.budget import hookcli
 from boundread.cli.budget import budget_app
-from boundread.guard import main as guard_main
+from boundread.hook import ingest as hookcli
+from boundread.hook import main as guard_main
 
 REQUEST = 10 + 100 + 1000 + 50  # the tokens of one request of write_transcript
 
@@ -198,9 +198,9 @@ def test_no_budget_no_answer(transcript: Path, capsys: pytest.CaptureFixture[str
 
 def test_with_sub_agents_at_work_the_next_round_counts_each_of_them(backend: str) -> None:
     """Each agent sends its whole context again: the next round is every working agent's last request."""
-    from boundread.budget.hookcli import open_budget_ledger
     from boundread.budget.model import UsageRecord
     from boundread.budget.verdict import after_request
+    from boundread.hook.ingest import open_budget_ledger
 
     budget("set", "--session", "s", "--max-tokens", "950")
     with open_budget_ledger() as ledger:
@@ -343,9 +343,9 @@ def test_a_session_refused_at_its_first_call_stays_ended(
 
 def test_new_limits_let_only_their_scopes_ended_sessions_go_on(backend: str, transcript: Path) -> None:
     """Through the Python API as through the CLI; a session of another scope stays ended."""
-    from boundread.budget.hookcli import open_budget_ledger
     from boundread.budget.model import BudgetLimits, Scope
     from boundread.budget.verdict import after_request, halt
+    from boundread.hook.ingest import open_budget_ledger
 
     with open_budget_ledger() as ledger:
         for session in ("a", "b"):

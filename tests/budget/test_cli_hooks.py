@@ -96,9 +96,9 @@ def test_no_ledger_means_no_work() -> None:
 
 
 def test_guard_check_subprocess_denies_on_the_repeat_policy(tmp_path: Path) -> None:
-    pytest.importorskip("boundread.guard.main")
+    pytest.importorskip("boundread.hook.main")
     assert run("set", "--session", "g", "--max-repeat", "3").exit_code == 0
-    code = "import sys; from boundread.guard.main import run; sys.exit(run(sys.argv[1:]))"
+    code = "import sys; from boundread.hook.main import run; sys.exit(run(sys.argv[1:]))"
     env = {**os.environ, "PYTHONPATH": SRC}
     outs = [
         subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=60,

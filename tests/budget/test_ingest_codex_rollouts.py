@@ -12,11 +12,12 @@ from captured import Case, case, lines
 from typer.testing import CliRunner
 
 from boundread.agents.codexlog import CodexLines
-from boundread.budget import hookcli, sessionfiles, transcript
 from boundread.budget.ledger import ledger_path, open_ledger
 from boundread.budget.model import Scope, Totals
 from boundread.budget.transcript import ingest, ingest_all
 from boundread.cli.budget import budget_app
+from boundread.hook import ingest as hookcli
+from boundread.hook import sessionfiles, transcript
 
 runner = CliRunner()
 

@@ -9,11 +9,12 @@ import pytest
 from captured import Case, case, lines
 from typer.testing import CliRunner
 
-from boundread.budget import hookcli, sessionfiles
 from boundread.budget.ledger import open_ledger
 from boundread.budget.model import Scope, Totals
 from boundread.budget.transcript import SessionIngest, ingest_all
 from boundread.cli.budget import budget_app
+from boundread.hook import ingest as hookcli
+from boundread.hook import sessionfiles
 
 runner = CliRunner()
 

@@ -214,14 +214,14 @@ def test_a_write_that_fails_mid_call_denies_the_budgeted_session_only() -> None:
 
 def test_the_guard_allows_the_recovery_it_suggests(tmp_path: Path) -> None:
     """The deny names `boundread budget recover`: guard-check itself must let that command through."""
-    pytest.importorskip("boundread.guard.main")
+    pytest.importorskip("boundread.hook.main")
     with SqliteLedger() as ledger:
         ledger.set_limits(Scope("global"), BudgetLimits(max_calls=100))
         ledger.add_usage("s", [UsageRecord("m", 1, key=f"k{i}") for i in range(300)])
     path = ledger_path()
     _checkpoint(path)
     _damage(path)
-    code = "import sys; from boundread.guard.main import run; sys.exit(run(sys.argv[1:]))"
+    code = "import sys; from boundread.hook.main import run; sys.exit(run(sys.argv[1:]))"
     env = {**os.environ, "PYTHONPATH": SRC}
 
     def guard(*args: str, payload: dict[str, object] | None = None) -> subprocess.CompletedProcess[str]:

@@ -25,7 +25,7 @@ from boundread.budget.hookpath import NeedsLedger
 from boundread.budget.model import BudgetLimits, Scope, UsageRecord
 from boundread.budget.policy import decide
 from boundread.budget.postgres import PostgresLedger
-from boundread.guard import fence
+from boundread.hook import fence
 
 _CALL_IDS = itertools.count(1)  # a new tool_use_id per call, as the clients give
 
@@ -78,7 +78,7 @@ def test_an_allowed_call_imports_no_psycopg_and_nothing_slow(pg_url: str, tmp_pa
     assert not {n for n in names if n.split(".")[0] == "psycopg"}
     assert not names & SLOW, sorted(names & SLOW)
     outside = sorted(n for n in names if n.startswith("boundread") and not fence.within(n, fence.HOOK_PATH))
-    assert outside == []  # the hook path's fence (guard/fence.py) holds on the libpq path too
+    assert outside == []  # the hook path's fence (hook/fence.py) holds on the libpq path too
     assert _rows(pg_url, "SELECT session, tool, allowed FROM calls") == [("s1", "Bash", 1)]
 
 

@@ -25,7 +25,7 @@ from boundread.budget.selfcmd import judge
 from boundread.budget.selfwords import Protected
 from boundread.budget.sidecar import path_for, seal_for
 from boundread.cli.budget import budget_app
-from boundread.guard.main import run as guard_check
+from boundread.hook.main import run as guard_check
 
 _CALL_IDS = itertools.count(1)  # a new tool_use_id per call, as the clients give
 
@@ -298,7 +298,7 @@ def test_what_the_agent_needs_stays_allowed(project: Path, command: str) -> None
 
 def test_the_same_commands_are_allowed_where_no_budget_applies(project: Path) -> None:
     """The check is for the sessions a budget binds: an unbudgeted one is not watched (a global cap would be). The
-    state folder is the guard's own ground in any guarded session, though (guard/ground.py), with its reason."""
+    state folder is the guard's own ground in any guarded session, though (hook/ground.py), with its reason."""
     for command in ATTEMPTS[:3]:
         assert _bash(project, _fill(command), session="free") is None, command
     for command in ("rm -f @LEDGER@", "echo '{}' > @SIDE@"):

@@ -13,9 +13,9 @@ from typer.testing import CliRunner
 
 from boundread.budget.agentmeta import read_meta, spawn_depth
 from boundread.budget.agents import gate, sync
-from boundread.budget.hookcli import open_budget_ledger
 from boundread.cli.budget import budget_app
-from boundread.guard import main as guard_main
+from boundread.hook import main as guard_main
+from boundread.hook.ingest import open_budget_ledger
 
 SESSION = "s-agents"
 

@@ -24,7 +24,7 @@ TURNS = 40  # far more than any cap below allows
 
 async def _query(workspace: Workspace, model: FakeModel, prompt: str, *, budget: bool = False,
                  resume: str | None = None) -> list[Any]:
-    from boundread.agents.sdk import claude_agent_sdk_budget_hooks, claude_agent_sdk_hook
+    from boundread.adapters.sdk import claude_agent_sdk_budget_hooks, claude_agent_sdk_hook
 
     hooks: dict[str, list[Any]] = {"PreToolUse": [sdk.HookMatcher(hooks=[claude_agent_sdk_hook()])]}
     if budget:  # else the pre-tool hook alone: the guard, and the ledger's check of each call

@@ -1,7 +1,7 @@
 """The backstop inside the real Gemini CLI (0.61) for an output whose AfterTool payload is over guard-check's
 32 MiB stdin cap: Gemini sends the output twice (``llmContent`` and ``returnDisplay``), and guard-check used to
 refuse such a payload (``on_error=allow``), so the output went on unreplaced. Now it is read as it streams
-(guard/bigpayload.py) and the model gets the short answer.
+(hook/bigpayload.py) and the model gets the short answer.
 
 Measured: Gemini keeps the last 16 MiB of a shell output (here 16.8 MB of the 21 MB printed); with the quotes
 of each line written as ``\\"``, twice over, its payload was 37.9 MB, read in under a second. (``seq 1 3000000``
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from boundread.guard import main
+from boundread.hook import main
 from tests.e2e import gemini
 from tests.e2e.conftest import Workspace
 from tests.e2e.fakemodel.server import Call, Turn

@@ -31,7 +31,7 @@ def _run(model: FakeModel, project: Path, prompt: str, budget: Guard | None = No
          model_name: str = "gpt-5.5") -> str:
     from openai import AsyncOpenAI
 
-    from boundread.agents.sdk import openai_run_hooks, openai_tool_guardrail
+    from boundread.adapters.sdk import openai_run_hooks, openai_tool_guardrail
 
     @agents.function_tool(tool_input_guardrails=[openai_tool_guardrail(cwd=str(project), budget=budget)])
     def read_file(path: str) -> str:

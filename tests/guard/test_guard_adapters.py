@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from boundread.agents.sdk import (
+from boundread.adapters.sdk import (
     MissingFramework,
     check_arguments,
     claude_agent_sdk_hook,

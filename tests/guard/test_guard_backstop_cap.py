@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from boundread.guard import posttool
 from boundread.guard.config import GuardConfig
+from boundread.hook import posttool
 
 LINE = "paragraph {n:06d}: the quarterly report says the numbers went up and then down again.\n"
 

@@ -12,7 +12,7 @@ import pytest
 
 from boundread.guard import check_read
 from boundread.guard.config import GuardConfig
-from boundread.guard.main import run
+from boundread.hook.main import run
 from conftest import guard_argv, guard_env
 
 HEAVY = ("typer", "rich", "click", "pdfminer", "openpyxl", "mammoth", "py7zr", "magic", "pypdfium2",
@@ -89,7 +89,7 @@ def test_dev_zero(tmp_path: Path) -> None:
 
 
 def test_guard_path_imports_the_standard_library_only(project: Path) -> None:
-    probe = ("import sys, io, json; from boundread.guard.main import run; "
+    probe = ("import sys, io, json; from boundread.hook.main import run; "
              "run([], io.StringIO(sys.argv[1])); run(['--command', 'cat report.pdf | head']); "
              "print(json.dumps(sorted(sys.modules)))")
     payload = _claude(str(project / "report.pdf"), project)

@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from boundread.guard import batch
 from boundread.guard.config import GuardConfig
-from boundread.guard.main import run
 from boundread.guard.reason import OPENING
+from boundread.hook import batch
+from boundread.hook.main import run
 from conftest import guard_argv, guard_env
 
 CAPTURED = Path(__file__).resolve().parents[1] / "payloads" / "claude" / "post_tool_batch.json"

@@ -2,7 +2,7 @@
 
 guard-check refuses stdin over MAX_PAYLOAD (32 MiB) and JSON it cannot parse, with ``on_error`` (allow by
 default): Gemini CLI's AfterTool sends a shell output twice (``llmContent`` and ``returnDisplay``), so its
-biggest outputs passed unreplaced. A post-tool payload is now read as it streams (guard/bigpayload.py): its
+biggest outputs passed unreplaced. A post-tool payload is now read as it streams (hook/bigpayload.py): its
 big strings spilled to files, what could be read answered as any over-cap output. A pre-tool payload gets
 the refusal it always had.
 """
@@ -23,7 +23,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from boundread.guard import bigpayload, main, posttool
+from boundread.hook import bigpayload, main, posttool
 from conftest import guard_env
 
 LINE = "2026-12-02T05:00:00Z INFO worker request {n:08d} served in 12 ms\n"

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from boundread.guard import config
-from boundread.guard.main import run
+from boundread.hook.main import run
 
 needs_tomllib = pytest.mark.skipif(sys.version_info < (3, 11), reason="tomllib needs Python 3.11+")
 

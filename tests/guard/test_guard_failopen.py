@@ -16,8 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from boundread.guard import config, main
-from boundread.guard.main import run
+from boundread.guard import config
+from boundread.hook import main
+from boundread.hook.main import run
 from conftest import guard_argv, guard_env
 
 needs_tomllib = pytest.mark.skipif(sys.version_info < (3, 11), reason="tomllib needs Python 3.11+")

@@ -1,4 +1,4 @@
-"""What one guard-check call loads stays inside the fence declared in guard/fence.py (issue 20 part 4).
+"""What one guard-check call loads stays inside the fence declared in hook/fence.py (issue 20 part 4).
 
 Each client's captured payloads (tests/payloads: Claude Code, Codex, Gemini CLI, Copilot CLI, Cursor, Cline,
 Windsurf) run through guard-check as the client's settings call it, pre-tool, post-tool, PostToolBatch, in
@@ -21,7 +21,7 @@ import pytest
 
 from boundread.budget.model import BudgetLimits, Scope
 from boundread.budget.sqlite import SqliteLedger
-from boundread.guard import fence
+from boundread.hook import fence
 from conftest import guard_env
 
 PAYLOADS = Path(__file__).resolve().parents[1] / "payloads"
@@ -77,7 +77,7 @@ def _payload(case: Path, project: Path) -> str:
 @pytest.mark.parametrize("case", CASES, ids=lambda c: f"{c.parent.name}/{c.stem}")
 def test_each_client_payload_stays_on_the_hook_path(case: Path, project: Path) -> None:
     names, out = _loaded(_payload(case, project), _args(case), project)
-    assert "boundread.guard.main" in names  # it really ran
+    assert "boundread.hook.main" in names  # it really ran
     if case.name.startswith("deny-"):
         assert "boundread" in out, out  # the reason names the bounded command
     assert _outside(names, fence.HOOK_PATH, fence.HOOK_THIRD_PARTY) == []
@@ -97,8 +97,9 @@ def test_redirect_fence_is_tight_where_nothing_is_sliced(project: Path) -> None:
     payload = {"session_id": "f", "transcript_path": "/t", "cwd": str(project), "hook_event_name": "PreToolUse",
                "tool_name": "Bash", "tool_input": {"command": "cat big.log"}, "tool_use_id": "t1"}
     names, out = _loaded(json.dumps(payload), ["--mode", "redirect"], project)
-    assert "boundread.guard.redirect" in names and "updatedInput" in out
-    redirect_only = tuple(entry for entry in fence.REDIRECT if entry.startswith("boundread.guard."))
+    assert "boundread.hook.redirect" in names and "updatedInput" in out
+    redirect_only = tuple(entry for entry in fence.REDIRECT
+                          if entry.startswith(("boundread.hook.", "boundread.agents.")))
     assert _outside(names, fence.HOOK_PATH + redirect_only + ("boundread.contract", "boundread.contract.kinds"),
                     fence.HOOK_THIRD_PARTY) == []
 
@@ -114,7 +115,7 @@ def test_the_post_tool_backstop_stays_on_the_hook_path(event: str, project: Path
                    "timestamp": "2026-12-01T07:30:51.776Z", "tool_name": "run_shell_command",
                    "tool_input": {"command": "seq"}, "tool_response": {"llmContent": BIG, "returnDisplay": BIG}}
     names, out = _loaded(json.dumps(payload), [] if event == "PostToolUse" else ["--agent", "gemini"], project)
-    assert "boundread.guard.posttool" in names and out  # it really replaced the output
+    assert "boundread.hook.posttool" in names and out  # it really replaced the output
     assert _outside(names, fence.HOOK_PATH, fence.HOOK_THIRD_PARTY) == []
 
 
@@ -152,7 +153,7 @@ def test_a_budgeted_spawn_adds_only_the_ledger(project: Path, tmp_path: Path,
 
 def test_the_fence_catches_a_heavy_import() -> None:
     """The check itself: Typer, a format reader or a CLI module would be reported."""
-    names = {"boundread.guard.main", "typer", "typer.main", "pdfminer", "boundread.cli.app", "json", "re"}
+    names = {"boundread.hook.main", "typer", "typer.main", "pdfminer", "boundread.cli.app", "json", "re"}
     assert _outside(names, fence.HOOK_PATH, fence.HOOK_THIRD_PARTY) == ["boundread.cli.app", "pdfminer", "typer",
                                                                        "typer.main"]
     assert _outside(names, fence.HOOK_PATH, None) == ["boundread.cli.app", "typer", "typer.main"]

@@ -13,7 +13,7 @@ import pytest
 
 from boundread import agents
 from boundread.agents import dialect
-from boundread.guard.main import run
+from boundread.hook.main import run
 
 
 @pytest.fixture(scope="module")

@@ -138,7 +138,7 @@ def _redirected(command: str, cwd: Path) -> str | None:
     import io
     import json
 
-    from boundread.guard import main
+    from boundread.hook import main
 
     payload = {"session_id": "s", "transcript_path": "/dev/null", "cwd": str(cwd), "hook_event_name": "PreToolUse",
                "tool_name": "Bash", "tool_input": {"command": command}, "tool_use_id": "t"}

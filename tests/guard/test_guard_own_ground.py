@@ -1,4 +1,4 @@
-"""The guard protects its own ground (guard/ground.py): from inside a guarded session, no client's tool may change
+"""The guard protects its own ground (hook/ground.py): from inside a guarded session, no client's tool may change
 the hook settings, boundread's config or state, or the environment the hooks run with - and reading them, or
 everyday work beside them, stays allowed. Each payload is in its client's own shape and tool names."""
 
@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from boundread.guard.main import run
+from boundread.hook.main import run
 
 ACTION = "ask the user to do it from their own terminal"
 
@@ -185,5 +185,5 @@ def test_the_check_imports_nothing_slow(command: str, tmp_path: Path) -> None:
                           capture_output=True, text=True, env={**guard_env(), "HOME": os.environ["HOME"]},
                           timeout=60, check=True)
     names = {line.split("|")[-1].strip() for line in done.stderr.splitlines() if line.startswith("import time:")}
-    assert "boundread.guard.ground" in names and not names & SLOW, sorted(names & SLOW)
+    assert "boundread.hook.ground" in names and not names & SLOW, sorted(names & SLOW)
     assert ("deny" in done.stdout) == (".claude" in command)

@@ -1,5 +1,5 @@
 """Redirect mode rewrites a call only where the rewrite cannot grant what the client would have refused
-(guard/permissions.py): every file it reads inside the project, and no Claude Code deny or ask rule naming the
+(hook/permissions.py): every file it reads inside the project, and no Claude Code deny or ask rule naming the
 tool. Claude Code 2.1.332 checks its Bash rules on the rewritten command, so a rewrite would step around them."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from boundread.agents import claude, gemini
-from boundread.guard import permissions
+from boundread.hook import permissions
 
 
 @pytest.fixture

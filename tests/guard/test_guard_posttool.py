@@ -21,8 +21,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from boundread.guard import main, posttool
 from boundread.guard.config import GuardConfig
+from boundread.hook import main, posttool
 from conftest import guard_env
 
 LINE = "2026-11-29T08:00:00Z INFO worker request {n:08d} served in 12 ms"
@@ -264,7 +264,7 @@ def test_the_pre_tool_path_does_not_import_it(tmp_path: Path) -> None:
                "tool_name": "Bash", "tool_input": {"command": "ls"}, "tool_use_id": "t1"}
     code = ("import sys, json; sys.argv[1:] = ['guard-check']; from boundread.__main__ import main\n"
             "try:\n    main()\nexcept SystemExit:\n    pass\n"
-            "print('LOADED' if 'boundread.guard.posttool' in sys.modules else 'NOT-LOADED', file=sys.stderr)")
+            "print('LOADED' if 'boundread.hook.posttool' in sys.modules else 'NOT-LOADED', file=sys.stderr)")
     result = subprocess.run([sys.executable, "-c", code], input=json.dumps(payload), capture_output=True,
                             text=True, env=guard_env(), cwd=tmp_path, timeout=60, check=False)
     assert "NOT-LOADED" in result.stderr

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from boundread.agents import dialect
-from boundread.guard.main import run
+from boundread.hook.main import run
 
 
 @pytest.fixture(scope="module")

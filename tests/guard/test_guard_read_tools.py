@@ -12,7 +12,7 @@ import pytest
 from boundread import agents
 from boundread.agents import dialect
 from boundread.guard import check_read
-from boundread.guard.main import run
+from boundread.hook.main import run
 
 
 def _claude(tool: str, cwd: Path, **tool_input: object) -> dict[str, object]:

@@ -1,4 +1,4 @@
-"""Redirect mode (guard/redirect.py): a refused whole read answered with the bounded read to run instead."""
+"""Redirect mode (hook/redirect.py): a refused whole read answered with the bounded read to run instead."""
 
 from __future__ import annotations
 
@@ -15,8 +15,8 @@ import pytest
 
 from boundread import agents
 from boundread.agents import install
-from boundread.guard import main as guard_main
-from boundread.guard import redirect, slices
+from boundread.hook import main as guard_main
+from boundread.hook import redirect, slices
 from conftest import SENTINEL, guard_env
 
 
@@ -271,7 +271,7 @@ def test_an_allowed_call_in_redirect_mode_loads_nothing_more(project: Path) -> N
                             text=True, env=guard_env(), cwd=project, timeout=60, check=True)
     names = {line.split("|")[-1].strip() for line in result.stderr.splitlines() if line.startswith("import time:")}
     assert result.stdout == "" and "boundread.guard.decide" in names
-    assert not names & {"boundread.guard.redirect", "boundread.guard.slices", "json", "re", "typing", "pathlib",
+    assert not names & {"boundread.hook.redirect", "boundread.hook.slices", "json", "re", "typing", "pathlib",
                         "dataclasses", "argparse"}
 
 

@@ -1,5 +1,5 @@
 """Redirect mode's parts, checked by running what it suggests: the header's commands, the rewritten shell
-commands, in the folder the call came from (guard/redirect.py)."""
+commands, in the folder the call came from (hook/redirect.py)."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from test_guard_redirect import claude_bash, claude_read, gemini_read, hook
 
-from boundread.guard import redirect, slices
+from boundread.hook import redirect, slices
 from conftest import SENTINEL
 
 RULE = "-" * 72

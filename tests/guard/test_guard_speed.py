@@ -2,7 +2,7 @@
 
 Timing is measured in bench/; this test pins the cause instead - which modules a call imports - so the
 hot path cannot silently regress to dataclasses, typing, pathlib, zipfile or json (re) again. Which modules
-any call may load at all - boundread's and others' - is declared in guard/fence.py and checked for every
+any call may load at all - boundread's and others' - is declared in hook/fence.py and checked for every
 client's payloads by test_guard_fence.py.
 """
 

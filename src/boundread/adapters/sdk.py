@@ -101,7 +101,7 @@ def claude_agent_sdk_hook(config: GuardConfig | None = None, *, budget: bool = T
 
     async def boundread_guard(input_data: dict[str, Any], tool_use_id: str | None,
                               context: Any) -> dict[str, Any]:
-        from boundread.agents import sdkbudget
+        from boundread.adapters import sdkbudget
 
         tool = str(input_data.get("tool_name") or "")
         args = input_data.get("tool_input") or {}
@@ -134,10 +134,10 @@ def claude_agent_sdk_budget_hooks() -> dict[str, list[Any]]:
         from claude_agent_sdk import HookMatcher
     except ModuleNotFoundError as exc:
         raise _missing(exc, "the Claude Agent SDK (claude-agent-sdk)") from None
-    from boundread.agents.sdkbudget import CLAUDE_SDK_EVENTS
+    from boundread.adapters.sdkbudget import CLAUDE_SDK_EVENTS
 
     async def boundread_budget(input_data: dict[str, Any], tool_use_id: str | None, context: Any) -> dict[str, Any]:
-        from boundread.agents.sdkbudget import claude_sdk_budget_answer
+        from boundread.adapters.sdkbudget import claude_sdk_budget_answer
 
         return await _in_thread(claude_sdk_budget_answer, dict(input_data))
 
@@ -196,7 +196,7 @@ def openai_run_hooks(guard: Guard, model: str | None = None) -> Any:
         from agents.run_config import ModelInputData
     except ModuleNotFoundError as exc:
         raise _missing(exc, "the OpenAI Agents SDK (openai-agents)") from None
-    from boundread.agents.sdkbudget import openai_usage, record
+    from boundread.adapters.sdkbudget import openai_usage, record
 
     class BoundreadBudget(RunHooks):
         """Count each response; end the run before the request that would pass a cap."""
@@ -253,7 +253,7 @@ def langchain_middleware(config: GuardConfig | None = None, cwd: str | None = No
         from langchain_core.messages import ToolMessage
     except ModuleNotFoundError as exc:
         raise _missing(exc, "LangChain (langchain>=1.0)") from None
-    from boundread.agents import sdkbudget
+    from boundread.adapters import sdkbudget
 
     def refusal(request: Any) -> ToolMessage | None:
         call = request.tool_call

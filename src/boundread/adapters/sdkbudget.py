@@ -1,4 +1,4 @@
-"""The budget inside the agent frameworks, without the frameworks: what the adapters (agents/sdk.py) ask.
+"""The budget inside the agent frameworks, without the frameworks: what the adapters (adapters/sdk.py) ask.
 
 A refused tool call is one more billed turn, so inside a framework too a cap ends the run, and before the model
 request that would cross it (issue 18):
@@ -41,7 +41,7 @@ _OPENAI_USAGE = ("input_tokens", "output_tokens", "total_tokens", "input_tokens_
 def pre_tool(decision: Decision, payload: Mapping[str, Any], tool: str, tool_input: object) -> Decision:
     """``decision`` (the guard's) with the budget's verdict on the call, exactly guard-check's: the ledger
     records the call, and a cap's deny carries ``stop`` (the session ends)."""
-    from boundread.guard.main import with_budget  # the one place guard-check consults the budget
+    from boundread.hook.main import with_budget  # the one place guard-check consults the budget
 
     return with_budget(decision, payload, tool, tool_input)
 
@@ -60,7 +60,7 @@ def claude_sdk_budget_answer(payload: dict[str, Any]) -> dict[str, Any]:
     end the session, a word for the model, or {}. A new session's first prompt has no transcript yet: its
     verdict (a capped project) still comes. Blocking (files, the ledger): call it in a worker thread."""
     from boundread.budget.hookanswer import PROMPT_EVENTS
-    from boundread.budget.hookcli import ingest_payload, verdict_reply
+    from boundread.hook.ingest import ingest_payload, verdict_reply
 
     result = None  # ingest_payload waits for the call's request to reach the transcript (sessionfiles.settle_call)
     try:

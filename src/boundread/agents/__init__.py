@@ -6,26 +6,26 @@ files, its ``init`` registration, its ``doctor`` checks, its log reader - in the
     gemini.py   Gemini CLI; gemini_trust.py: its trusted folders; geminilog.py: its chat files
     copilot.py  GitHub Copilot CLI; copilotlog.py: its session events
     cursor.py   Cursor            cline.py   Cline            windsurf.py   Windsurf
-    sdk.py      the Claude Agent SDK, the OpenAI Agents SDK, LangChain; sdkbudget.py: the budget inside them
 
 Every client module has the same names (the :class:`boundread.agents.base.Agent` Protocol; mypy checks each
 module against it in agents/checked.py): ``NAME``, ``LABEL``, ``parse`` (its payload as a
 :class:`~boundread.agents.dialect.Call`), ``reply`` (a decision in its words), ``target`` (where ``init`` registers
 the hooks), ``checks`` (its own ``doctor`` checks), ``INGEST_EVENTS`` (where ``init --budget`` registers
 ``budget ingest``), ``REDIRECT`` and ``PRE_MATCHER``; a client with a post-tool backstop has ``post_output``,
-``post_cut`` and ``post_reply`` (guard/posttool.py asks them), one whose answer can rewrite a call ``user_rules``
-(what a rewrite must not step around: guard/permissions.py). What they share is beside them: dialect.py (the normalised
-call, the shared shape of a pre-tool answer, the generic dialect), install.py (the settings writer), doctor.py,
-locate.py. A client's own heavier files (its trust, its log reader) carry its name and load only when used: the
-log readers when ``budget ingest`` reads a session's files (budget/sessionfiles.py), the trust files for
-``init --trust`` and ``doctor``.
+``post_cut`` and ``post_reply`` (hook/posttool.py asks them), one whose answer can rewrite a call ``user_rules``
+(what a rewrite must not step around: hook/permissions.py). What they share is beside them: dialect.py (the
+normalised call, the shared shape of a pre-tool answer, the generic dialect), install.py (the settings writer),
+rulefiles.py (the settings readers ``user_rules`` share), doctor.py, locate.py. A client's own heavier files
+(its trust, its log reader) carry its name and load only when used: the log readers when ``budget ingest`` reads
+a session's files (budget/sessionfiles.py), the trust files for ``init --trust`` and ``doctor``.
 
 This module is the registry guard-check, ``init`` and ``doctor`` iterate over: adding a client is adding its
 module, its line in :data:`MODULES` (and, for hook payloads, its shape in :func:`detect`) and its e2e test; a
 client with a log ``budget ingest`` reads adds its reader and its line in budget/sessionfiles.py's ``client_of``.
 
 Standard library only and nothing loaded at import: guard-check reads this before every agent tool call, and
-then loads the one module of the agent that sent the payload.
+then loads the one module of the agent that sent the payload. The layers: guard/ (the decision, which knows no
+client) < budget/ < agents/ < hook/ (the guard-check entry) < adapters/ (the frameworks' in-process hooks).
 """
 
 from __future__ import annotations

@@ -64,7 +64,7 @@ class Client(Dialect, Protocol):
 
 
 class Backstop(Protocol):
-    """A client whose post-tool hook can replace a tool's output (guard/posttool.py): how its payload holds the
+    """A client whose post-tool hook can replace a tool's output (hook/posttool.py): how its payload holds the
     output, whether it cut the hook's copy, and how the replacement is answered."""
 
     LABEL: str
@@ -81,7 +81,7 @@ class Backstop(Protocol):
 
 class Rewriter(Protocol):
     """A client whose pre-tool answer can rewrite the call (redirect mode): whether a rule of the user's names the
-    tool, which a rewritten input would step around (guard/permissions.py)."""
+    tool, which a rewritten input would step around (hook/permissions.py)."""
 
     READ_RANGE: tuple[str, ...]  # its read tool's line-range parameters a rewrite sets (first, last or count)
 

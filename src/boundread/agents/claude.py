@@ -3,7 +3,7 @@
 guard-check answers PreToolUse (a deny as ``hookSpecificOutput``, exit 0; a rewrite as ``updatedInput``),
 PostToolBatch (Claude Code refuses a Read of .xlsx/.docx/.zip/... itself, before any PreToolUse hook, and
 PostToolBatch is where the guard can still tell the model what to run) and PostToolUse for Bash (the backstop,
-guard/posttool.py). The Agent SDK's hooks send the same payload (``--agent claude-sdk``), without the rewrite.
+hook/posttool.py). The Agent SDK's hooks send the same payload (``--agent claude-sdk``), without the rewrite.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ NAME = "claude"
 LABEL = "Claude Code"
 #: The pre-tool guard's tools without a budget: the read and shell tools, MCP tools (a shell server's command is
 #: judged as Bash), and the file-writing tools, which the guard checks for a change to its own ground (the hook
-#: settings, boundread's config and state: guard/ground.py). Claude Code reads a matcher with a '.' as an
+#: settings, boundread's config and state: hook/ground.py). Claude Code reads a matcher with a '.' as an
 #: unanchored regex (so Read covers NotebookRead, Edit MultiEdit and NotebookEdit).
 PRE_MATCHER = "Read|Bash|Write|Edit|MultiEdit|NotebookEdit|mcp__.*"
 POST_MATCHER = "Bash"
@@ -110,8 +110,8 @@ def post_reply(text: str, payload: Mapping[str, Any]) -> str:
 def user_rules(tool: str, root: str) -> bool:
     """Does any deny or ask rule in Claude Code's settings (managed, its drop-in ``managed-settings.d/*.json``,
     user, project, local) name ``tool`` (``Bash``, ``Bash(cat:*)``)? Claude Code checks its rules on the input a
-    hook hands back, so a rewrite would step around such a rule (guard/permissions.py)."""
-    from boundread.guard.permissions import json_files
+    hook hands back, so a rewrite would step around such a rule (hook/permissions.py)."""
+    from boundread.agents.rulefiles import json_files
 
     config = os.environ.get("CLAUDE_CONFIG_DIR") or os.environ.get("HOME", "") + "/.claude"
     files = [*_MANAGED, f"{config}/settings.json", *(f"{root}/{name}" for name in _SETTINGS)]
@@ -124,7 +124,7 @@ def user_rules(tool: str, root: str) -> bool:
 
 
 def _names(file: str, tool: str) -> bool:
-    from boundread.guard.permissions import settings_of
+    from boundread.agents.rulefiles import settings_of
 
     data = settings_of(file)
     if isinstance(data, bool):

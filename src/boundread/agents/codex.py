@@ -84,8 +84,8 @@ def post_reply(text: str, payload: Mapping[str, Any]) -> str:
 
 def user_rules(tool: str, root: str) -> bool:
     """Is there an execution-policy ``.rules`` file (the user's, the project's)? Whether Codex checks it again on a
-    rewritten input was not verified: where one exists, no rewrite steps around it (guard/permissions.py)."""
-    from boundread.guard.permissions import any_file
+    rewritten input was not verified: where one exists, no rewrite steps around it (hook/permissions.py)."""
+    from boundread.agents.rulefiles import any_file
 
     home = os.environ.get("CODEX_HOME") or os.environ.get("HOME", "") + "/.codex"
     return any_file(f"{home}/rules", ".rules") or any_file(f"{root}/.codex/rules", ".rules")

@@ -91,8 +91,8 @@ def post_reply(text: str, payload: Mapping[str, Any]) -> str:
 def user_rules(tool: str, root: str) -> bool:
     """Does Gemini CLI restrict its tools here - a tool exclusion or core-tool list (``tools.exclude``,
     ``tools.core``, the older ``excludeTools``/``coreTools``), a policy path setting in its system defaults, system,
-    user or project settings, a policy file? Then a rewrite is not made (guard/permissions.py)."""
-    from boundread.guard.permissions import any_file
+    user or project settings, a policy file? Then a rewrite is not made (hook/permissions.py)."""
+    from boundread.agents.rulefiles import any_file
 
     home = os.environ.get("GEMINI_CLI_HOME") or os.environ.get("HOME", "")
     system = os.environ.get("GEMINI_CLI_SYSTEM_SETTINGS_PATH")
@@ -109,7 +109,7 @@ def user_rules(tool: str, root: str) -> bool:
 
 
 def _restricts(file: str) -> bool:
-    from boundread.guard.permissions import settings_of
+    from boundread.agents.rulefiles import settings_of
 
     data = settings_of(file)
     if isinstance(data, bool):

@@ -61,7 +61,7 @@ _API = ("budget set", "budget reset", "budget recover", "budget add", "budget in
 
 def judge(command: str, cwd: str | None, protected: Protected) -> str | None:
     """The refusal of ``command`` run in ``cwd`` inside a session that ``protected`` binds (a session with a
-    budget; any guarded session for guard/ground.py's set), or None to let it through."""
+    budget; any guarded session for hook/ground.py's set), or None to let it through."""
     found = effects(command, cwd)
     verdict = (_sets(found, protected) or _writes(found, protected) or _runs(found, protected)
                or _codes(found, protected))

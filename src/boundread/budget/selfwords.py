@@ -1,5 +1,5 @@
 """The words the self-cap check, the guard's own-ground check and their command judge share: what a session may not
-change (``Protected``: the budget's set; guard/ground.py derives the guard's), the variables it may not set, the
+change (``Protected``: the budget's set; hook/ground.py derives the guard's), the variables it may not set, the
 cheap first test (``suspect``) and the one-line refusal (budget/selfcap.py has the budget's model).
 
 Standard library only: guard-check loads it for every call that its cheap test cannot pass at once.
@@ -59,7 +59,7 @@ class Protected:
     it). Only strings are made up front: the disk (``roots``' real paths, ``ledger_there``) is asked when
     needed.
 
-    The judge (selfcmd.py) asks the set, not these fields alone, so that guard/ground.py's ``Ground`` can widen it:
+    The judge (selfcmd.py) asks the set, not these fields alone, so that hook/ground.py's ``Ground`` can widen it:
     ``place`` (is a path protected, or a folder that holds protected files), ``guards_env``, ``reason``, and what
     the class says: ``budget`` (the budget's commands, the ledger's address and ``BOUNDREAD_DEPTH`` are judged),
     ``strict`` (a script too big to read, or not followed whole, is refused), ``own`` (how a refusal names the

@@ -10,7 +10,7 @@ import typer
 
 from boundread.cli.boundary import Command, boundary
 from boundread.errors import BoundreadError, ExitCode, UsageError
-from boundread.guard.options import DESCRIPTION, EXAMPLES, OPTIONS, Option
+from boundread.hook.options import DESCRIPTION, EXAMPLES, OPTIONS, Option
 
 
 def register(app: typer.Typer) -> None:
@@ -158,9 +158,9 @@ def doctor(
 
 
 def guard_check(**given: str | bool | None) -> None:
-    """The options Typer parsed, handed back as argv to the hook's own parser (guard/main.py), so both paths run
-    the same code; the help text is guard/options.py's DESCRIPTION (set below with the signature)."""
-    from boundread.guard.main import run
+    """The options Typer parsed, handed back as argv to the hook's own parser (hook/main.py), so both paths run
+    the same code; the help text is hook/options.py's DESCRIPTION (set below with the signature)."""
+    from boundread.hook.main import run
 
     argv: list[str] = []
     for option in OPTIONS:
@@ -173,7 +173,7 @@ def guard_check(**given: str | bool | None) -> None:
 
 
 def _typer_option(option: Option) -> inspect.Parameter:
-    """One guard/options.py record as the keyword parameter Typer reads: its help, value name and completion."""
+    """One hook/options.py record as the keyword parameter Typer reads: its help, value name and completion."""
     choices = option.choices
     complete = None if choices is None else (
         lambda incomplete: [word for word in choices() if word.startswith(incomplete)])
@@ -183,7 +183,7 @@ def _typer_option(option: Option) -> inspect.Parameter:
                              default=False if option.switch else None)
 
 
-# The options are guard/options.py's, which the hook path parses with argparse, without Typer: Typer reads the
+# The options are hook/options.py's, which the hook path parses with argparse, without Typer: Typer reads the
 # command's signature, so the signature is built from that one declaration.
 _SIGNATURE = inspect.Signature([_typer_option(option) for option in OPTIONS])
 guard_check.__signature__ = _SIGNATURE  # type: ignore[attr-defined]

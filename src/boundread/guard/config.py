@@ -9,7 +9,7 @@ unknown ``BOUNDREAD_GUARD_*`` variable, a file that is not valid TOML) is ignore
 stderr, and the value below it applies - at worst the default. ``on_error`` is case-insensitive.
 
 Trust: the project config lives in the project, and the agent the guard watches can write files
-there, ``.boundread.toml`` included (guard/ground.py refuses that from inside a guarded session, but a
+there, ``.boundread.toml`` included (hook/ground.py refuses that from inside a guarded session, but a
 file can also come with a repository the agent clones). The user config
 (``$XDG_CONFIG_HOME/boundread/config.toml``, or ``--config PATH``) and the hook's environment are the
 user's. So a project file may only tighten the settings that weaken the guard (LOCKABLE): a threshold
@@ -59,7 +59,7 @@ class GuardConfig(Record):
     ``extract_max_bytes`` / ``extract_max_entries``: unzip / 7z x / tar -x of a bigger archive is denied;
     ``allow``: globs of paths that are always allowed; ``on_error``: what a broken hook answers;
     ``mode``: what a refused read becomes - ``deny`` (refused, with the commands to run), ``redirect``
-    (rewritten into a bounded one where the client can take a rewrite, guard/redirect.py), or ``""``:
+    (rewritten into a bounded one where the client can take a rewrite, hook/redirect.py), or ``""``:
     as the hook command says (``guard-check --mode redirect``, what ``init`` writes), else deny.
     ``sources`` (the layers read, in order), ``notes`` and ``origins`` (each setting that a layer
     changed, and that layer: ``origin``) do not take part in ``==``.

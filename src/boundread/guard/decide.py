@@ -30,7 +30,7 @@ class Decision(Record):
     """``decision`` is allow or deny; ``rule`` names what decided; ``error`` is set when the guard
     could not look (then ``decision`` is the configured ``on_error``).
 
-    ``updated``: set on an allow that rewrites the call (redirect mode, guard/redirect.py): the tool
+    ``updated``: set on an allow that rewrites the call (redirect mode, hook/redirect.py): the tool
     input to run instead, whole; ``context`` then tells the model what it got and what comes next.
     ``stop``: set on a deny that ends the agent's session too (the budget's), for the user: why, and the fix."""
 

@@ -1,9 +1,9 @@
 """Where a replaced tool output goes: the output folder, one file per output, written atomically.
 
-:mod:`boundread.guard.posttool` decides that an output is replaced; this keeps the whole of it for the agent
+:mod:`boundread.hook.posttool` decides that an output is replaced; this keeps the whole of it for the agent
 to read in parts. The bytes come from the fullest copy there is: the client's own file of the output (Claude
 Code keeps Bash output over 30,000 characters in one), else the file a payload too big to hold was spilled
-into (:mod:`boundread.guard.bigpayload`), else the text in the payload.
+into (:mod:`boundread.hook.bigpayload`), else the text in the payload.
 Here too: an output's size as the cap counts it (:func:`size_of`, :func:`whole`, :func:`parts`), which each
 client's ``post_output`` (boundread/agents/) uses.
 """

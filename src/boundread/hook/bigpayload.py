@@ -4,7 +4,7 @@ A tool's output arrives inside the PostToolUse/AfterTool payload, and Gemini CLI
 and ``returnDisplay``, each up to its 16 MB buffer); an MCP tool's can be any size. Parsing such a payload with
 ``json.loads`` holds it two or three times over. Here the JSON is read in chunks: the small values (event, cwd,
 tool name) are kept, and every string over SPILL_OVER is decoded straight into a file of its own, of which only
-the first HEAD bytes stay in memory (a :class:`Spill`). :mod:`boundread.guard.posttool` then answers as for any
+the first HEAD bytes stay in memory (a :class:`Spill`). :mod:`boundread.hook.posttool` then answers as for any
 payload, copying a spilled output from its file. Memory: the chunk being read, the kept values, one head per
 spilled string.
 
@@ -341,7 +341,7 @@ def read(chunks: list[bytes], more: Callable[[], bytes]) -> dict[str, Any] | Non
     The payload comes back with ``posttool.SPILLS`` (the folder of its spilled strings: posttool.run removes
     it) and, when the input stopped before the payload's end, ``posttool.CUT`` (why, and after how many bytes).
     """
-    from boundread.guard.posttool import CUT, EVENTS, SPILLS
+    from boundread.hook.posttool import CUT, EVENTS, SPILLS
 
     if chunks and chunks[0].startswith(BOM):  # Windows tools write one
         chunks = [chunks[0][len(BOM):], *chunks[1:]]

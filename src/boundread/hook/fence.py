@@ -20,14 +20,14 @@ HOOK_PATH: tuple[str, ...] = (
     "boundread", "boundread.__main__", "boundread.units",
     "boundread.bytelevel.",  # reading the bytes a kind starts with, a zip's central directory: os and stat only
     "boundread.agents", "boundread.agents.dialect",  # the payload dialects: agents/__init__ imports no client
-    "boundread.guard", "boundread.guard.main", "boundread.guard.options", "boundread.guard.config",
+    "boundread.hook", "boundread.guard", "boundread.hook.main", "boundread.hook.options", "boundread.guard.config",
     "boundread.guard.jsonio", "boundread.guard.decide", "boundread.guard.facts",
     "boundread.guard.bounds", "boundread.guard.reason", "boundread.guard.special", "boundread.guard.outputs",
-    "boundread.guard.record", "boundread.guard.ground", "boundread.guard.groundset", "boundread.guard.tools",
+    "boundread.guard.record", "boundread.hook.ground", "boundread.hook.groundset", "boundread.guard.tools",
     "boundread.guard.shell.",
     "boundread.agents.claude", "boundread.agents.codex", "boundread.agents.gemini", "boundread.agents.cursor",
     "boundread.agents.copilot", "boundread.agents.cline", "boundread.agents.windsurf",  # the one client that sent it
-    "boundread.guard.posttool", "boundread.guard.postsave", "boundread.guard.batch",
+    "boundread.hook.posttool", "boundread.guard.postsave", "boundread.hook.batch",
     "boundread.budget", "boundread.budget.enforce", "boundread.budget.ledgerurl", "boundread.budget.sidecar",
     "boundread.budget.digest", "boundread.budget.hookpath", "boundread.budget.pghook", "boundread.budget.libpq",
     "boundread.budget.schema",
@@ -37,18 +37,19 @@ HOOK_PATH: tuple[str, ...] = (
 #: Outside the standard library, only the shell parser's tree-sitter binding and grammar (guard/shell/parser.py).
 HOOK_THIRD_PARTY: tuple[str, ...] = ("tree_sitter.", "tree_sitter_bash.")
 
-#: A refused read in redirect mode is answered with a bounded slice of the file (guard/redirect.py,
-#: guard/slices.py): the extraction engine runs in the hook, with whatever its format needs, and an archive's
+#: A refused read in redirect mode is answered with a bounded slice of the file (hook/redirect.py,
+#: hook/slices.py): the extraction engine runs in the hook, with whatever its format needs, and an archive's
 #: listing is printed by render.py (rich) exactly as `list-zip` prints it. Only then.
 REDIRECT: tuple[str, ...] = (
-    "boundread.guard.redirect", "boundread.guard.slices", "boundread.guard.permissions",
+    "boundread.hook.redirect", "boundread.hook.slices", "boundread.hook.permissions",
+    "boundread.agents.rulefiles",  # the settings a rewrite must not step around
     "boundread.api", "boundread.errors", "boundread.limits", "boundread.ranges", "boundread.units", "boundread.render.",
     "boundread.contract.", "boundread.core.", "boundread.formats.", "boundread.chunks.", "boundread.bytelevel.",
 )
 
 #: A sub-agent spawn where the session has a budget is checked against the whole ledger (budget/agents.py):
 #: rare, so the full store, and psycopg when the ledger is PostgreSQL.
-SPAWN: tuple[str, ...] = ("boundread.budget.", "boundread.errors",
+SPAWN: tuple[str, ...] = ("boundread.budget.", "boundread.errors", "boundread.hook.ingest",
                           "boundread.agents.claudelog")  # the session's transcript: the sub-agents so far
 SPAWN_THIRD_PARTY: tuple[str, ...] = ("psycopg.", "psycopg_binary.", "psycopg_c.", "typing_extensions.")
 

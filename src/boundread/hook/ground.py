@@ -24,7 +24,7 @@ write_file/replace, Copilot's create/edit, Cursor's, Cline's and Windsurf's edit
 paths it is given, as named and as the disk resolves them (a link into ``.claude/``); Codex's ``apply_patch`` by
 the files its patch adds, updates, deletes or moves to; a shell command (Bash, Codex's shell, Gemini's
 run_shell_command, PowerShell...) by the budget's self-cap judge (budget/selfcmd.py) over the wider set
-(guard/groundset.py): redirections, ``rm``/``mv``/``cp``/``ln``/``tee``/``sed -i``/``dd``, code an interpreter
+(hook/groundset.py): redirections, ``rm``/``mv``/``cp``/``ln``/``tee``/``sed -i``/``dd``, code an interpreter
 runs that names one of the files, an archive unpacked into a hook folder, a folder removed that holds one.
 Reading them stays allowed. Each refusal names what was refused and says the user must do it from their own
 terminal.
@@ -52,7 +52,7 @@ if TYPE_CHECKING:
     from boundread.agents.dialect import Call
     from boundread.guard.config import GuardConfig
     from boundread.guard.decide import Decision
-    from boundread.guard.groundset import Ground
+    from boundread.hook.groundset import Ground
 
 RULE = "own-ground"
 #: Tools that change no file (a read, a search, a fetch, a sub-agent's prompt): never looked at here.
@@ -144,7 +144,7 @@ def _absolute(path: str, cwd: str) -> str:
 
 def _judge(call: Call, texts: list[str], cfg: GuardConfig) -> str | None:
     from boundread.agents.dialect import COMMAND
-    from boundread.guard.groundset import Ground
+    from boundread.hook.groundset import Ground
 
     ground = Ground("\n".join(texts), tuple(source for source in cfg.sources if os.sep in source))
     patch = next((text for text in texts if "*** Begin Patch" in text), None)
@@ -204,7 +204,7 @@ def _changes(absolute: str, ground: Ground, pyproject: Callable[[str], str]) -> 
 def _pyproject(call: Call, path: str, ground: Ground) -> str:
     """What a file tool would change in ``path``: boundread's project config when the ``[tool.boundread]``
     table it leaves differs from the one there (or cannot be told), else ''."""
-    from boundread.guard.groundset import PROJECT, read_text, table
+    from boundread.hook.groundset import PROJECT, read_text, table
 
     old = read_text(path)
     new = _new_text(call.tool, call.tool_input, old)
@@ -257,7 +257,7 @@ def _patch(call: Call, patch: str, ground: Ground) -> str | None:
 def _patched_pyproject(path: str, lines: list[str], ground: Ground) -> str:
     """A patch's hunk on a pyproject.toml: boundread's project config when the text it leaves has another
     ``[tool.boundread]`` table (a hunk whose lines are not found is taken as changing it, if there is one)."""
-    from boundread.guard.groundset import PROJECT, read_text, table
+    from boundread.hook.groundset import PROJECT, read_text, table
 
     old = read_text(path)
     text = old

@@ -1,4 +1,4 @@
-"""What no guarded agent may change, budget or not: the guard's own ground (guard/ground.py has the model).
+"""What no guarded agent may change, budget or not: the guard's own ground (hook/ground.py has the model).
 
 ``Ground`` widens the budget's protected set (budget/selfwords.py ``Protected``: the state folder, the seal beside
 it, the user config folder) with files known by their names wherever they are - each agent's hook settings and

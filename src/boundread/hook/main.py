@@ -27,8 +27,9 @@ import sys
 from boundread import agents
 from boundread.agents import dialect
 from boundread.guard import config as guard_config
-from boundread.guard import ground, jsonio, options
+from boundread.guard import jsonio
 from boundread.guard.decide import ALLOW, DENY, Decision, check_command, check_read
+from boundread.hook import ground, options
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -52,7 +53,7 @@ class _ArgError(Exception):
 
 
 def _parser() -> Any:
-    """argparse over guard/options.py's declaration; only when options are given: the usual hook argv skips it."""
+    """argparse over hook/options.py's declaration; only when options are given: the usual hook argv skips it."""
     import argparse
 
     class _Parser(argparse.ArgumentParser):
@@ -135,7 +136,7 @@ def _run(args: Any, stdin: IO[str] | None) -> int:
         if payload.get("hook_event_name") == "PostToolBatch":
             return _batch(payload, args.config)
         if payload.get("hook_event_name") in ("PostToolUse", "AfterTool"):  # bound what slipped through
-            from boundread.guard import posttool
+            from boundread.hook import posttool
 
             return posttool.run(payload, args.config)
         agent = agent or agents.detect(payload)
@@ -149,7 +150,7 @@ def _run(args: Any, stdin: IO[str] | None) -> int:
     if refused is not None:
         return _emit(_budget_first(refused, payload, call, agent), agent, args.json, call.event)
     if decision.denied and (cfg.mode or args.mode) == "redirect":  # the config's mode wins over --mode
-        from boundread.guard import redirect
+        from boundread.hook import redirect
 
         decision = redirect.rewrite(call, decision, cfg)
     ran: Mapping[str, Any] = call.tool_input if decision.updated is None else {**call.tool_input, **decision.updated}
@@ -164,7 +165,7 @@ def _run(args: Any, stdin: IO[str] | None) -> int:
 def _batch(payload: Mapping[str, Any], config_path: str | None) -> int:
     """Claude Code's PostToolBatch: advice as additionalContext, or nothing. Never a deny, never an error."""
     try:
-        from boundread.guard import batch
+        from boundread.hook import batch
 
         cfg = guard_config.load(str(payload.get("cwd") or "") or None, config_path)
         reply = batch.answer(payload, cfg)
@@ -250,8 +251,8 @@ def _spawn_gate(payload: dict[str, Any]) -> tuple[str | None, str | None]:
     from boundread.budget.agents import forget, gate
     from boundread.budget.enforce import UNUSABLE, project_of, session_of
     from boundread.budget.errors import LedgerError
-    from boundread.budget.hookcli import open_budget_ledger
     from boundread.budget.verdict import OPENING, after_request
+    from boundread.hook.ingest import open_budget_ledger
 
     session, project = session_of(payload) or "default", project_of(payload)
     try:
@@ -273,7 +274,7 @@ def _unspawn(payload: dict[str, Any], key: str) -> None:
     from boundread.budget.agents import forget
     from boundread.budget.enforce import session_of
     from boundread.budget.errors import LedgerError
-    from boundread.budget.hookcli import open_budget_ledger
+    from boundread.hook.ingest import open_budget_ledger
 
     try:
         with open_budget_ledger() as ledger:
@@ -362,9 +363,9 @@ def _read_payload(stdin: IO[str] | None) -> dict[str, Any]:
 
 def _big(chunks: list[bytes], more: Any, why: str, size: int = 0) -> dict[str, Any]:
     """A payload that ``json`` cannot take - over MAX_PAYLOAD, cut short or broken - read by the streaming
-    reader (guard/bigpayload.py): a post-tool one is answered with the bounded replacement, never passed
+    reader (hook/bigpayload.py): a post-tool one is answered with the bounded replacement, never passed
     unread; anything else is refused as before, for ``why``."""
-    from boundread.guard import bigpayload
+    from boundread.hook import bigpayload
 
     payload = bigpayload.read(chunks, more)
     if payload is not None:

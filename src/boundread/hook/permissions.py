@@ -19,20 +19,12 @@ Read rules are checked before the hook, and held). So a call is rewritten only w
 
 Otherwise the deny stands: a deny grants nothing. Runs only on the redirect path (a call about to be denied).
 Which rules each client has, and where, is its module's ``user_rules`` (agents/claude.py, agents/gemini.py,
-agents/codex.py); the readers they share are here.
+agents/codex.py); the readers they share are agents/rulefiles.py.
 """
 
 from __future__ import annotations
 
-import json
 import os
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any
-
-MOST_DROPINS = 64  # files in a drop-in folder read at most: more are taken as rules
-MOST_BYTES = 4 << 20  # a settings file larger than this is not read: the rules are taken to exist
 
 
 def project_root(cwd: str) -> str:
@@ -56,51 +48,3 @@ def may_rewrite(agent: str, tool: str, paths: list[str], cwd: str) -> bool:
     if not agents.rewrites(agent):  # its answer carries no rewrite
         return False
     return not agents.rewriter_of(agent).user_rules(tool, root)
-
-
-def json_files(folder: str) -> list[str] | None:
-    """The ``*.json`` files in ``folder`` ([] when there is none); None when it cannot be read or holds too many."""
-    try:
-        with os.scandir(folder) as entries:
-            names = []
-            for seen, entry in enumerate(entries):
-                if seen >= MOST_DROPINS * 4:
-                    return None
-                if entry.name.endswith(".json"):
-                    names.append(entry.path)
-            return None if len(names) > MOST_DROPINS else sorted(names)
-    except (FileNotFoundError, NotADirectoryError):
-        return []
-    except OSError:
-        return None
-
-
-def any_file(folder: str, suffix: str) -> bool:
-    try:
-        with os.scandir(folder) as entries:
-            return any(entry.name.endswith(suffix) for entry in entries)
-    except FileNotFoundError:
-        return False
-    except OSError:
-        return True  # a folder we cannot read may hold rules
-
-
-def settings_of(file: str) -> dict[str, Any] | bool:
-    """A settings file's JSON object; False when there is no file, True (rules may hide there) when it is not one."""
-    data = _load(file)
-    if data is None:
-        return False
-    return data if isinstance(data, dict) else True
-
-
-def _load(file: str) -> object | None:
-    """The JSON in ``file``; None when there is none; ``True`` (taken as rules) when it cannot be read."""
-    try:
-        if os.stat(file).st_size > MOST_BYTES:
-            return True
-        with open(file, encoding="utf-8") as fh:
-            return json.load(fh)  # type: ignore[no-any-return]
-    except FileNotFoundError:
-        return None
-    except (OSError, ValueError, RecursionError):
-        return True  # a file we cannot read may hold rules: do not step around them

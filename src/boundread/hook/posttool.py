@@ -24,7 +24,7 @@ holds the output, how it cut it, how the replacement is answered - is its module
 - Gemini CLI 0.61: ``llmContent``. It ignores ``tool_output``, ``llmContent`` and ``tool_response`` in an
   AfterTool answer; ``{"decision": "deny", "reason": R}`` replaces the whole result with ``{"error": R}``,
   which is the mechanism used (R opens with "Not an error"). It keeps the last 16 MiB of a shell output and
-  sends it twice, a payload over guard-check's 32 MiB stdin cap (guard/bigpayload.py). Its own cut
+  sends it twice, a payload over guard-check's 32 MiB stdin cap (hook/bigpayload.py). Its own cut
   (``truncateToolOutputThreshold``, 40,000 characters, shell and one-part MCP results only) comes after
   AfterTool and can be turned off.
 - Codex 0.171: the ``tool_response`` string. Codex cuts the hook's copy of a shell output to ~10,000 tokens
@@ -35,7 +35,7 @@ holds the output, how it cut it, how the replacement is answered - is its module
   test_codex_posttool.py), the one way it has: ``updatedMCPToolOutput`` is refused ("unsupported") and
   there is no ``updatedToolOutput``.
 
-A payload too big to hold or parse whole reaches :func:`run` from :mod:`boundread.guard.bigpayload`: its big
+A payload too big to hold or parse whole reaches :func:`run` from :mod:`boundread.hook.bigpayload`: its big
 strings spilled to files (copied from there) or, where the reading stopped early, marked ``CUT``; a cut
 payload always gets the short answer - an output the hook could not read whole is not passed on.
 
@@ -73,8 +73,8 @@ RESULT_BYTES = RESULT_TOKENS * 4  # limits.CHARS_PER_TOKEN (not imported: limits
 FLOOR = 1024  # bytes: an output this small is never replaced, whatever the config says
 SAMPLE = 8192  # characters looked at to tell binary from text
 PREVIEW_LINES, PREVIEW_WIDTH = 5, 160
-CUT = "boundread-payload-cut"  # set by guard/bigpayload.py on a payload it could not read to its end: why
-SPILLS = "boundread-payload-spills"  # set by guard/bigpayload.py: the folder its spilled strings are in
+CUT = "boundread-payload-cut"  # set by hook/bigpayload.py on a payload it could not read to its end: why
+SPILLS = "boundread-payload-spills"  # set by hook/bigpayload.py: the folder its spilled strings are in
 _CONTROL = frozenset(chr(code) for code in range(32)) - set("\t\n\r\f\b\x1b")
 
 

@@ -4,7 +4,7 @@ Where the client takes a rewritten tool input from its pre-tool hook (``agents.r
 guard denies is answered with an allow and the input to run instead:
 
 - a Read of a PDF, an Office file or an archive with no range: the Read is pointed at a slice
-  file in the output folder (guard/slices.py): the first part that fits SLICE_CHARS (an archive:
+  file in the output folder (hook/slices.py): the first part that fits SLICE_CHARS (an archive:
   its listing, the entries that fit), with a header saying what the original is, which part this
   is, what was skipped, and the commands for the next part and for a grep across it;
 - a Read of a big text file with no range: the same file, with the first lines that fit
@@ -38,10 +38,11 @@ import os
 
 from boundread import agents
 from boundread.agents import dialect
-from boundread.guard import permissions, reason, slices
+from boundread.guard import reason
 from boundread.guard.config import GuardConfig
 from boundread.guard.decide import ALLOW, Decision, absolute_path, check_read
-from boundread.guard.slices import SLICE_CHARS
+from boundread.hook import permissions, slices
+from boundread.hook.slices import SLICE_CHARS
 
 _SLICED = ("pdf", "office", "archive")  # rules whose Read goes to a slice: the first part, or the listing
 _PRINTED = ("pdf", "office", "text-size", "archive")  # rules a dump command is rewritten for

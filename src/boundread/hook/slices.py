@@ -1,4 +1,4 @@
-"""The files redirect mode points a refused Read at (guard/redirect.py): a document's first part, an
+"""The files redirect mode points a refused Read at (hook/redirect.py): a document's first part, an
 archive's listing, each with a header that says what the original is, which part this is, what was
 skipped, and the commands for the rest.
 

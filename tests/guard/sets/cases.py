@@ -1,7 +1,7 @@
 """The command sets (``dumps-*.txt``, ``everyday-*.txt`` here) and how each command is put to guard-check.
 
 A case is sent as a Claude Code PreToolUse payload (Bash, or the MCP tool its ``@TOOL`` prefix names) to
-``boundread.guard.main.run`` - guard-check's own entry point, in this process - in deny mode unless asked.
+``boundread.hook.main.run`` - guard-check's own entry point, in this process - in deny mode unless asked.
 """
 
 from __future__ import annotations
@@ -61,7 +61,7 @@ def payload(case: Case, cwd: Path) -> dict[str, Any]:
 
 def ask(case: Case, cwd: Path, mode: str = "deny") -> Answer:
     """guard-check's answer to the case (its stdout parsed as Claude Code parses it)."""
-    from boundread.guard import main
+    from boundread.hook import main
 
     out = io.StringIO()
     with contextlib.redirect_stdout(out):

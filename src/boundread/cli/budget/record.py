@@ -156,7 +156,7 @@ def ingest_cmd(
     payload on stdin)."""
 
     def work() -> int:
-        from boundread.budget import hookcli
+        from boundread.hook import ingest as hookcli
 
         if transcript is None:
             result = hookcli.ingest_payload(sys.stdin.read() if sys.stdin and not sys.stdin.isatty() else "", session)
