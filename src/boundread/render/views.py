@@ -91,6 +91,15 @@ def _found(sink: Sink) -> str:
     return f"{sink.chars:,} chars"
 
 
+def _checked(fields: dict[str, Any], key: str, shown: str) -> str:
+    """A PDF's ``pages without text`` and how many pages were looked at, when not all: ``0 of 20 checked``
+    (the JSON keeps the two numbers apart, ``pages_without_text`` and ``pages_checked``)."""
+    checked = fields.get("pages_checked")
+    if key != "pages_without_text" or not isinstance(checked, int) or checked >= (fields.get("pages") or 0):
+        return shown
+    return f"{shown} of {checked:,} checked"
+
+
 def print_info(result: InfoResult) -> None:
     out = console()
     out.print(Text(f"{result.path}", style="bold"))
@@ -108,9 +117,9 @@ def print_info(result: InfoResult) -> None:
         approx = "~" if result.est_tokens_estimated else ""
         rows.append(("est. tokens", f"{approx}{result.est_tokens:,}"))
     for key, value in result.fields.items():
-        if key not in ("sheets", "problem") and value not in (None, "", [], {}):
+        if key not in ("sheets", "problem", "pages_checked") and value not in (None, "", [], {}):
             shown = human_bytes(value) if key in BYTE_FIELDS and isinstance(value, int) else scalar(value)
-            rows.append((key.replace("_", " "), shown))
+            rows.append((key.replace("_", " "), _checked(result.fields, key, shown)))
     table = Table(box=None, show_header=False, pad_edge=False, padding=(0, 2, 0, 2))
     table.add_column(style="cyan", no_wrap=True)
     table.add_column(overflow="fold")

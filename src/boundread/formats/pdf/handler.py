@@ -78,7 +78,7 @@ def info(src: Source, req: Request) -> Details:
                 chars += len(page.text)
                 has_text = has_text or bool(page.text.strip())
         details.fields = {"pages": doc.pages, **meta, "text_layer": has_text, "engine": doc.engine,
-                          "pages_without_text": no_text if checked == doc.pages else f"{no_text} of {checked} checked"}
+                          "pages_without_text": no_text, "pages_checked": checked}
     if sampled:
         details.est_chars = round(chars * doc.pages / sampled)
         details.estimated = sampled < doc.pages
