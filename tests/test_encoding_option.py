@@ -103,3 +103,12 @@ def test_the_mcp_extract_tool_takes_it(prices: Path) -> None:
     reply = tools.settle(tools.extract(config, target, encoding="cp1251"))
     assert "100 руб" in reply.text
     assert "100 руб" not in tools.settle(tools.extract(config, target)).text
+
+
+def test_info_counts_in_it_and_its_next_steps_keep_it(prices: Path) -> None:
+    about = api.info(prices, encoding="cp1251")
+    assert (about.fields["encoding"], about.fields["encoding_from"]) == ("cp1251", "--encoding")
+    assert not any("guessed" in warning for warning in about.warnings), about.warnings
+    assert about.next and all(step.endswith(" --encoding cp1251") for step in about.next), about.next
+    done = run("info", str(prices), "--encoding", "nope")
+    assert done.exit_code == 2 and "unknown encoding nope" in done.stderr

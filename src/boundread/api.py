@@ -87,9 +87,14 @@ def run(path: str | Path, read: Ask, *, output: str | Path | None = None, stdout
                         watch=watch, stream=stream)
 
 
-def info(path: str | Path, *, password: str | None = None, limits: Limits | None = None) -> InfoResult:
-    """What a file is and what is cheap to know about it."""
-    return core.info(path, Request(limits=limits or Limits(), password=password))
+def info(path: str | Path, *, password: str | None = None, limits: Limits | None = None,
+         encoding: str | None = None) -> InfoResult:
+    """What a file is and what is cheap to know about it. ``encoding``: a text file's codec, for its line
+    count and size in characters, instead of the guessed one."""
+    request = Request(limits=limits or Limits(), password=password, encoding=fit.encoding(encoding))
+    result = core.info(path, request)
+    fit.check(request, result.kind, result.path)
+    return result
 
 
 def extract(path: str | Path, *, pages: str | None = None, sheets: tuple[str, ...] = (), rows: str | None = None,

@@ -147,6 +147,7 @@ def info(
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object (schema 1) on stdout: files, a list "
                                           "of one object per FILE; with one FILE its fields are also at the top.")
                        ] = False,
+    encoding: EncodingOpt = None,
     timeout: TimeoutOpt = 30.0,
 ) -> None:
     """What a file is, cheaply, before anyone reads it: kind, size, pages/sheets/entries, tokens, next steps."""
@@ -154,7 +155,7 @@ def info(
     def work() -> int:
         limits = Limits(timeout=timeout)
         if len(files) == 1:  # "files" always: one shape for one FILE or several
-            result = api.info(files[0], password=password, limits=limits)
+            result = api.info(files[0], password=password, limits=limits, encoding=encoding)
             if as_json:
                 render.print_json("info", {**(data := render.as_dict(result)), "files": [data]})
             else:
@@ -163,7 +164,8 @@ def info(
         worst, results = 0, []
         for path in files:
             try:
-                results.append(render.as_dict(result := api.info(path, password=password, limits=limits)))
+                results.append(render.as_dict(result := api.info(path, password=password, limits=limits,
+                                                                 encoding=encoding)))
                 if not as_json:
                     render.print_info(result)
             except BoundreadError as exc:

@@ -56,6 +56,8 @@ def info(src: Source, req: Request) -> Details:
     if round(lines * scale) > window:  # more than one window: a log's end is read from the end (O(N), any size)
         details.next.append(("extract", FILE, "--tail", str(window)))
     details.next.append(("extract", FILE, "--grep", "PATTERN", "--context", "2"))
+    if req.encoding:  # the steps read in the encoding this description used
+        details.next = [(*step, "--encoding", req.encoding) for step in details.next]
     return details
 
 
