@@ -13,7 +13,7 @@ from helpers_budget import pre_tool_use, write_transcript
 from typer.testing import CliRunner
 
 from boundread.cli.budget import budget_app
-from boundread.hook import ingest as hookcli
+from boundread.hook import ingest as ingest_hook
 from boundread.hook import main as guard_main
 
 REQUEST = 10 + 100 + 1000 + 50  # the tokens of one request of write_transcript
@@ -27,7 +27,7 @@ def budget(*args: str) -> Any:
 
 def hook(payload: dict[str, Any], capsys: pytest.CaptureFixture[str]) -> tuple[int, dict[str, Any] | None, str]:
     """Run the ingest hook on ``payload``: exit code, the JSON answer (None: none), stderr."""
-    code = hookcli.main(io.StringIO(json.dumps(payload)))
+    code = ingest_hook.main(io.StringIO(json.dumps(payload)))
     out, err = capsys.readouterr()
     answer = json.loads(out) if out.startswith("{") else None
     return code, answer, err
@@ -219,7 +219,7 @@ def test_a_prompt_hook_prints_nothing_but_its_answer(
     model. With a budget far from its caps there is no answer at all."""
     budget("set", "--session", "s", "--max-tokens", "1000000")
     write_transcript(transcript, 0, 1)
-    code = hookcli.main(io.StringIO(json.dumps(prompt("s", transcript))))
+    code = ingest_hook.main(io.StringIO(json.dumps(prompt("s", transcript))))
     out, err = capsys.readouterr()
     assert (code, out) == (0, "") and "1 new request(s)" in err
 
@@ -325,7 +325,7 @@ def test_a_prompt_is_refused_when_a_locked_ledger_cannot_say_what_was_spent(
         holder.wait()
     # the holder keeps the lock for 60 s: a hook that ended well before that gave up at its own bound (HOOK_S, 8 s),
     # as the answer's reason says; 3x the bound holds on a loaded machine (bench/hook_deadlines.py times it)
-    assert took < 3 * hookcli.HOOK_S, f"{took:.1f} s: the hook's bound is {hookcli.HOOK_S:g} s"
+    assert took < 3 * ingest_hook.HOOK_S, f"{took:.1f} s: the hook's bound is {ingest_hook.HOOK_S:g} s"
     assert code == 0 and answer is not None and answer["decision"] == "block", err
     assert "spend is unknown" in answer["reason"]
 

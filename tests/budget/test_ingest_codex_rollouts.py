@@ -12,12 +12,12 @@ from captured import Case, case, lines
 from typer.testing import CliRunner
 
 from boundread.agents.codexlog import CodexLines
+from boundread.budget import sessionfiles, transcript
 from boundread.budget.ledger import ledger_path, open_ledger
 from boundread.budget.model import Scope, Totals
 from boundread.budget.transcript import ingest, ingest_all
 from boundread.cli.budget import budget_app
-from boundread.hook import ingest as hookcli
-from boundread.hook import sessionfiles, transcript
+from boundread.hook import ingest as ingest_hook
 
 runner = CliRunner()
 
@@ -86,7 +86,7 @@ def test_ingested_after_every_line_each_request_counts_once(resumed: Case, backe
     for line in whole:
         with resumed.main.open("ab") as f:
             f.write(line)
-        hookcli.ingest_payload(json.dumps(stop))
+        ingest_hook.ingest_payload(json.dumps(stop))
     assert _totals(resumed.expected["session"]).tokens == resumed.tokens
 
 
@@ -111,14 +111,14 @@ def test_the_model_is_found_before_a_read_that_starts_mid_turn(resumed: Case) ->
 
 def test_the_hook_payloads_as_captured_count_the_session(resumed: Case) -> None:
     for payload in resumed.payloads:
-        hookcli.ingest_payload(json.dumps(payload))
+        ingest_hook.ingest_payload(json.dumps(payload))
     assert _totals(resumed.expected["session"]).tokens == resumed.tokens
 
 
 def test_a_sub_agent_rollout_is_found_from_the_parent_and_named_by_its_thread(spawning: Case,
                                                                                 backend: str) -> None:
     (stop,) = spawning.events("Stop")
-    result = hookcli.ingest_payload(json.dumps(stop))
+    result = ingest_hook.ingest_payload(json.dumps(stop))
     assert (result.records, len(result.files)) == (5, 2)
     assert _totals(spawning.expected["session"]).tokens == spawning.tokens
     if backend == "sqlite":
@@ -129,10 +129,10 @@ def test_a_sub_agent_rollout_is_found_from_the_parent_and_named_by_its_thread(sp
 def test_the_sub_agents_own_hook_then_the_parents_count_it_once(spawning: Case) -> None:
     child_hook = next(p for p in spawning.payloads if p.get("agent_id"))
     assert child_hook["agent_id"] == spawning.expected["agent"] and child_hook["transcript_path"] != str(spawning.main)
-    first = hookcli.ingest_payload(json.dumps(child_hook))
+    first = ingest_hook.ingest_payload(json.dumps(child_hook))
     assert (first.session, first.records) == (spawning.expected["session"], 2)
     for payload in spawning.payloads:
-        hookcli.ingest_payload(json.dumps(payload))
+        ingest_hook.ingest_payload(json.dumps(payload))
     assert _totals(spawning.expected["session"]).tokens == spawning.tokens
 
 

@@ -9,12 +9,12 @@ import pytest
 from captured import Case, case, lines
 from typer.testing import CliRunner
 
+from boundread.budget import sessionfiles
 from boundread.budget.ledger import open_ledger
 from boundread.budget.model import Scope, Totals
 from boundread.budget.transcript import SessionIngest, ingest_all
 from boundread.cli.budget import budget_app
-from boundread.hook import ingest as hookcli
-from boundread.hook import sessionfiles
+from boundread.hook import ingest as ingest_hook
 
 runner = CliRunner()
 
@@ -58,7 +58,7 @@ def test_the_hook_payloads_as_captured_count_the_session(resumed: Case) -> None:
     """Only agentStop names the file; the other events carry the sessionId, which finds it under COPILOT_HOME."""
     assert sum("transcriptPath" in p for p in resumed.payloads) == 2
     for payload in resumed.payloads:
-        hookcli.ingest_payload(json.dumps(payload))
+        ingest_hook.ingest_payload(json.dumps(payload))
     assert _totals(resumed.expected["session"]).tokens == resumed.tokens
 
 
@@ -70,7 +70,7 @@ def test_ingested_after_every_line_each_request_counts_once(resumed: Case) -> No
     for line in whole:
         with path.open("ab") as f:
             f.write(line)
-        hookcli.ingest_payload(json.dumps(hook))
+        ingest_hook.ingest_payload(json.dumps(hook))
     assert _totals(resumed.expected["session"]).tokens == resumed.tokens
 
 
@@ -94,7 +94,7 @@ def test_a_session_id_that_is_no_folder_name_names_no_file(resumed: Case) -> Non
     from boundread.errors import UsageError
 
     with pytest.raises(UsageError, match="no transcript"):
-        hookcli.ingest_payload(json.dumps({"sessionId": "../../etc", "cwd": "/"}))
+        ingest_hook.ingest_payload(json.dumps({"sessionId": "../../etc", "cwd": "/"}))
 
 
 @pytest.mark.parametrize(("line", "warning"), [

@@ -10,12 +10,12 @@ import pytest
 from captured import Case, case, lines
 from typer.testing import CliRunner
 
+from boundread.budget import sessionfiles, transcript
 from boundread.budget.ledger import ledger_path, open_ledger
 from boundread.budget.model import Scope, Totals
 from boundread.budget.transcript import ingest_all
 from boundread.cli.budget import budget_app
-from boundread.hook import ingest as hookcli
-from boundread.hook import sessionfiles, transcript
+from boundread.hook import ingest as ingest_hook
 
 runner = CliRunner()
 
@@ -79,20 +79,20 @@ def test_ingested_after_every_line_each_message_counts_once(resumed: Case, backe
     for line in whole:
         with resumed.main.open("ab") as f:
             f.write(line)
-        hookcli.ingest_payload(json.dumps(hook))
+        ingest_hook.ingest_payload(json.dumps(hook))
     assert _totals(resumed.expected["session"]).tokens == resumed.tokens
 
 
 def test_the_hook_payloads_as_captured_count_the_session(resumed: Case) -> None:
     for payload in resumed.payloads:
-        hookcli.ingest_payload(json.dumps(payload))
+        ingest_hook.ingest_payload(json.dumps(payload))
     assert _totals(resumed.expected["session"]).tokens == resumed.tokens
 
 
 def test_a_sub_agent_file_is_found_from_the_parents_payload(spawning: Case, backend: str) -> None:
     """Gemini's hooks inside a sub-agent name the parent's file; the sub-agent's is chats/<session>/<id>.jsonl."""
     (end,) = spawning.events("SessionEnd")
-    result = hookcli.ingest_payload(json.dumps(end))
+    result = ingest_hook.ingest_payload(json.dumps(end))
     assert (result.session, result.records, len(result.files)) == (spawning.expected["session"], 6, 2)
     assert _totals(spawning.expected["session"]).tokens == spawning.tokens
     if backend == "sqlite":

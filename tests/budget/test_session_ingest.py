@@ -12,13 +12,13 @@ from typing import Any
 import pytest
 from helpers_budget import assistant_line, write_transcript
 
+from boundread.budget import sessionfiles
 from boundread.budget.ledger import ledger_path, open_ledger
 from boundread.budget.model import Scope, UsageRecord
 from boundread.budget.schema import CURRENT_VERSION, V1, V2
 from boundread.budget.sqlite import SqliteLedger
 from boundread.budget.transcript import ingest_all
-from boundread.hook import ingest as hookcli
-from boundread.hook import sessionfiles
+from boundread.hook import ingest as ingest_hook
 
 SID = "0d5f-session"
 
@@ -57,15 +57,15 @@ def _output(session: str = SID) -> int:
 def test_a_post_tool_use_from_a_sub_agent_counts_every_sub_agent(tmp_path: Path, backend: str) -> None:
     """The payload names only the parent's transcript (as Claude Code sends it from inside a sub-agent)."""
     parent, subs = _layout(tmp_path)
-    result = hookcli.ingest_payload(_payload(parent, agent_id="a0", agent_type="general-purpose"))
+    result = ingest_hook.ingest_payload(_payload(parent, agent_id="a0", agent_type="general-purpose"))
     assert (result.records, len(result.files), result.unchanged) == (2 + 6, 3, 0)
     assert _output() == 8 * 100
     with open(subs[1], "a", encoding="utf-8") as f:  # one sub-agent goes on; the others are only stat'ed
         f.write(_side(999))
-    again = hookcli.ingest_payload(_payload(parent))
+    again = ingest_hook.ingest_payload(_payload(parent))
     assert (again.records, again.unchanged, [f.transcript for f in again.files]) == (1, 2, [str(subs[1])])
     assert again.new_bytes == len(_side(999))
-    said = hookcli.describe(again)
+    said = ingest_hook.describe(again)
     assert "1 new request(s), 0 repeat(s)" in said and "in 3 transcript(s)" in said
 
 
@@ -84,8 +84,9 @@ def test_subagent_stop_names_the_agent_transcript_and_waits_for_its_final_line(t
 
     writer = threading.Thread(target=late_flush)
     writer.start()
-    result = hookcli.ingest_payload(_payload(parent, "SubagentStop", agent_id="late", agent_transcript_path=str(agent),
-                                             last_assistant_message="sub-agent finished its work"))
+    result = ingest_hook.ingest_payload(_payload(parent, "SubagentStop", agent_id="late",
+                                                 agent_transcript_path=str(agent),
+                                                 last_assistant_message="sub-agent finished its work"))
     writer.join()
     assert 0.2 < result.waited < sessionfiles.LIMIT
     assert result.records == 2 + 2 and _output() == 4 * 100
@@ -105,7 +106,7 @@ def test_stop_without_the_final_text_waits_for_quiet_and_a_whole_line(tmp_path: 
     writer = threading.Thread(target=two_writes)
     writer.start()
     time.sleep(0.05)
-    result = hookcli.ingest_payload(_payload(parent, "Stop", last_assistant_message=""))
+    result = ingest_hook.ingest_payload(_payload(parent, "Stop", last_assistant_message=""))
     writer.join()
     assert result.waited >= 0.35 + sessionfiles.QUIET - 0.1
     assert result.records == 3
@@ -123,10 +124,10 @@ def test_the_wait_is_bounded_and_quiet_files_do_not_wait(tmp_path: Path) -> None
 
 def test_session_end_is_accepted_and_catches_what_stop_missed(tmp_path: Path) -> None:
     parent, _ = _layout(tmp_path, agents=0)
-    hookcli.ingest_payload(_payload(parent, "PostToolUse"))
+    ingest_hook.ingest_payload(_payload(parent, "PostToolUse"))
     with open(parent, "a", encoding="utf-8") as f:  # the final message, flushed after Stop had read the file
         f.write(assistant_line(50))
-    end = hookcli.ingest_payload(json.dumps({"session_id": SID, "transcript_path": str(parent), "cwd": "/work/proj",
+    end = ingest_hook.ingest_payload(json.dumps({"session_id": SID, "transcript_path": str(parent), "cwd": "/work/proj",
                                              "hook_event_name": "SessionEnd", "reason": "other"}))
     assert end.records == 1 and _output() == 300
 

@@ -6,7 +6,7 @@ request that would cross it (issue 18):
 - Claude Agent SDK: its hooks are Claude Code's, answered in-process. Before a tool call, the budget check is
   guard-check's (a budget deny also ends the session: ``continue_: False`` + ``stopReason``); after each tool call
   and at each prompt, the session's transcripts are ingested and the budget's verdict given, as ``budget ingest``
-  gives it to the CLI (``hookcli``), in the SDK's Python names.
+  gives it to the CLI (hook/ingest.py), in the SDK's Python names.
 - OpenAI Agents SDK and LangChain have no transcript: a ``Guard`` (budget/guards.py) is told each response's usage
   (``record``) and asked before each request (``Guard.before_request``).
 """

@@ -156,10 +156,11 @@ def ingest_cmd(
     payload on stdin)."""
 
     def work() -> int:
-        from boundread.hook import ingest as hookcli
+        from boundread.hook import ingest as ingest_hook
 
         if transcript is None:
-            result = hookcli.ingest_payload(sys.stdin.read() if sys.stdin and not sys.stdin.isatty() else "", session)
+            text = sys.stdin.read() if sys.stdin and not sys.stdin.isatty() else ""
+            result = ingest_hook.ingest_payload(text, session)
         else:
             from boundread.budget.ledger import open_ledger
             from boundread.budget.sessionfiles import files_of
@@ -172,7 +173,7 @@ def ingest_cmd(
             typer.echo(f"boundread: warning: {warning}", err=True)
         from boundread.render.budget import ingest_dict
 
-        emit("budget ingest", ingest_dict(result), hookcli.describe(result), as_json)
+        emit("budget ingest", ingest_dict(result), ingest_hook.describe(result), as_json)
         return 0
 
     if transcript is None:  # run as a hook: Stop/SubagentStop read exit 2 as "do not stop", so never use it
