@@ -31,6 +31,7 @@ class Readable(Protocol):
 
 ENCRYPTED = "encrypted"
 NESTED = "nested archive"
+NAMELESS = "no name in the zip"
 _DRIVE = re.compile(r"^[A-Za-z]:")
 _NESTED_SUFFIXES = (
     ".zip", ".7z", ".tar", ".gz", ".tgz", ".bz2", ".tbz2", ".xz", ".txz", ".rar", ".jar", ".war", ".ear",
@@ -251,6 +252,8 @@ def _summary(key: str, names: list[str], limits: Limits) -> str:
         "ratio": f"{count} {plural} expand more than {limits.max_ratio:g}x (possible zip bomb)",
         NESTED: f"{count} nested archive{'s' * (count != 1)}",
         ENCRYPTED: f"{count} encrypted {plural} (pass --password to read them)",
+        NAMELESS: f"{count} {plural} with no name in the zip (an empty name and no Unicode Path field), listed by "
+                  "place: --member takes the name shown",
     }
     return f"{texts.get(key, f'{count} {plural}: {key}')}: {shown}{more}"
 

@@ -10,6 +10,8 @@ Either way a member is held in memory only up to ``Limits.max_member_bytes``.
 
 from __future__ import annotations
 
+import dataclasses
+import re
 import shlex
 import zlib
 from typing import IO
@@ -18,6 +20,7 @@ from boundread.bytelevel import zipdir
 from boundread.contract.model import Entry, Listing, Request, Source
 from boundread.errors import Corrupt, Encrypted, Refused, Unsupported
 from boundread.formats.archives.common import (
+    NAMELESS,
     Collector,
     is_nested,
     iso_from_tuple,
@@ -32,6 +35,10 @@ from boundread.formats.archives.common import (
 _AES = 99  # WinZip AES: compress_type 99; stdlib zipfile raises NotImplementedError
 #: Records walked for the totals after the kept entries; past it (or half the timeout) totals are partial.
 TOTALS_CAP = 1_000_000
+#: An entry whose header name is empty and that has no Unicode Path field (issue 22) is listed under a made-up
+#: name by its place in the directory, flagged; ``--member`` takes that name.
+NO_NAME = "(entry {}, no name)"
+_NO_NAME = re.compile(r"\(entry ([1-9][0-9]*), no name\)")
 
 
 def _reason(exc: BaseException) -> str:
@@ -47,10 +54,11 @@ def _broken(src: Source, exc: BaseException) -> Corrupt:
     )
 
 
-def _entry(rec: zipdir.Record, req: Request) -> Entry:
-    return make_entry(rec.name, rec.size, rec.compressed, iso_from_tuple(rec.date_time), req.limits,
+def _entry(rec: zipdir.Record, req: Request, name: str) -> Entry:
+    entry = make_entry(name, rec.size, rec.compressed, iso_from_tuple(rec.date_time), req.limits,
                       encrypted=rec.encrypted, is_dir=rec.is_dir, is_symlink=rec.is_symlink,
                       unlocked=req.password is not None, name_encoding=rec.name_encoding)
+    return entry if rec.name else dataclasses.replace(entry, warnings=(*entry.warnings, NAMELESS))
 
 
 def _plain(rec: zipdir.Record, max_ratio: float) -> bool:
@@ -77,12 +85,13 @@ def listing(src: Source, req: Request) -> Listing:
         try:
             end = zipdir.end_record(fh)
             for rec in zipdir.records(fh, end):
+                name = rec.name or NO_NAME.format(walked + 1)
                 if full_at is None or req.match is not None:  # past the page, only a pattern needs the name
-                    keep = collector.take(rec.name)
+                    keep = collector.take(name)
                 else:
                     keep, lst.truncated = False, True
                 if keep or not _plain(rec, limits.max_ratio):
-                    collector.record(_entry(rec, req), keep)
+                    collector.record(_entry(rec, req, name), keep)
                 else:
                     collector.count(rec.size)
                 compressed += rec.compressed
@@ -112,10 +121,11 @@ def listing(src: Source, req: Request) -> Listing:
 
 def _find(fh: IO[bytes], name: str) -> zipdir.Record | None:
     """The first record named ``name``, the directory read only up to it; else the first whose name reads
-    the same in NFC (the whole directory read)."""
+    the same in NFC (the whole directory read). ``(entry N, no name)`` is the Nth record when it has no name."""
     alike: zipdir.Record | None = None
-    for rec in zipdir.records(fh):
-        if rec.name == name:
+    place = _NO_NAME.fullmatch(name)
+    for number, rec in enumerate(zipdir.records(fh), 1):
+        if rec.name == name or (place is not None and not rec.name and number == int(place.group(1))):
             return rec
         if alike is None and same_text(rec.name, name):
             alike = rec
