@@ -14,6 +14,7 @@ from boundread import api
 from boundread.chunks.manifest import Params
 from boundread.chunks.plan import chunk
 from boundread.errors import UsageError
+from boundread.limits import Limits
 from tests.helpers import run
 
 TEXT = "item,price\nbread,100 руб\n"
@@ -112,3 +113,20 @@ def test_info_counts_in_it_and_its_next_steps_keep_it(prices: Path) -> None:
     assert about.next and all(step.endswith(" --encoding cp1251") for step in about.next), about.next
     done = run("info", str(prices), "--encoding", "nope")
     assert done.exit_code == 2 and "unknown encoding nope" in done.stderr
+
+
+def test_the_next_steps_of_a_cut_read_keep_it(tmp_path: Path) -> None:
+    log = tmp_path / "big.log"
+    log.write_bytes("".join(f"line {n} руб\n" for n in range(3000)).encode("cp1251"))
+    cut = api.extract(log, stdout=True, encoding="cp1251", limits=Limits(max_chars=200))
+    assert cut.next and all(step.endswith(" --encoding cp1251") for step in cut.next), cut.next
+    tail = api.extract(log, stdout=True, tail=5, encoding="cp1251", limits=Limits(max_chars=30))
+    assert tail.next and all(step.endswith(" --encoding cp1251") for step in tail.next), tail.next
+
+
+def test_the_next_run_of_cut_chunks_keeps_it(tmp_path: Path) -> None:
+    log = tmp_path / "big.log"
+    log.write_bytes("".join(f"line {n} руб\n" for n in range(3000)).encode("cp1251"))
+    first = chunk(log, Params(tokens=200), tmp_path / "out", max_chunks=2, encoding="cp1251")
+    assert not first.complete
+    assert first.next and first.next[0].endswith(" --encoding cp1251"), first.next

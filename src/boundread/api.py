@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import shlex
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -83,8 +84,24 @@ def run(path: str | Path, read: Ask, *, output: str | Path | None = None, stdout
     """Do the read ``read``: its text to ``output`` (default: the output folder, under the name of what it
     holds), or in ``.text`` with ``stdout=True`` - or, given a ``stream`` too, written there as it is
     extracted (a reader that closes it stops the read; ``.text`` is None)."""
-    return core.extract(path, read.request, read.filters, output_path=output, to_stdout=stdout, kinds=read.kinds,
-                        watch=watch, stream=stream)
+    result = core.extract(path, read.request, read.filters, output_path=output, to_stdout=stdout, kinds=read.kinds,
+                          watch=watch, stream=stream)
+    return carry_encoding(result, read.request.encoding)
+
+
+#: the commands that take ``--encoding``
+_DECODING = ("boundread extract ", "boundread view ", "boundread info ", "boundread chunks ")
+
+
+def carry_encoding(result: ExtractResult, encoding: str | None) -> ExtractResult:
+    """``result`` with ``--encoding`` on each next step that reads text, so the rest of a cp1251 log is read
+    in cp1251 too, not in the guess the user overrode."""
+    if not encoding:
+        return result
+    flag = f" --encoding {shlex.quote(encoding)}"
+    steps = tuple(step + flag if step.startswith(_DECODING) and " --encoding " not in step else step
+                  for step in result.next)
+    return dataclasses.replace(result, next=steps)
 
 
 def info(path: str | Path, *, password: str | None = None, limits: Limits | None = None,

@@ -145,7 +145,7 @@ def chunk(path: str | Path, params: Params, folder: str | Path | None = None, *,
                       notes=tuple(why), resume=None if complete else resume)
     if old is not None:
         mf.remove_stale(where, len(chunks), old)
-    result = _finish(result, model, max_chunks, password is not None)
+    result = _finish(result, model, max_chunks, password is not None, req.encoding)
     output.write_atomic(where / mf.NAME, mf.dump(result), never=src.path)
     return result
 
@@ -223,7 +223,8 @@ def _members(src: Source, req: Request, sink: ChunkSink) -> Outcome:
     return out
 
 
-def _finish(result: Manifest, model: str | None, max_chunks: int, password: bool = False) -> Manifest:
+def _finish(result: Manifest, model: str | None, max_chunks: int, password: bool = False,
+            encoding: str | None = None) -> Manifest:
     """The next command (when chunks remain) and the cost of reading every chunk once with ``model``."""
     nxt: tuple[str, ...] = ()
     if not result.complete:
@@ -237,6 +238,7 @@ def _finish(result: Manifest, model: str | None, max_chunks: int, password: bool
         words += ["--max-chunks", str(max_chunks)] if max_chunks != MAX_CHUNKS else []
         words += ["--password", "PASSWORD"] if password else []
         words += ["--model", model] if model else []
+        words += ["--encoding", encoding] if encoding else []
         nxt = (engine.command_line(tuple(words), result.source.path),)
     cost = price(model, result.est_tokens) if model else None
     warnings = result.warnings
