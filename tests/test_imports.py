@@ -98,12 +98,46 @@ LAYERS = (
 )
 
 
-def test_the_document_side_is_layered() -> None:
-    level = {package: n for n, packages in enumerate(LAYERS) for package in packages}
-    uphill = sorted(
+#: The hook side, lowest first: the decision knows no client and no ledger, the ledger knows no client, each
+#: client's module may use both, the hook entry (guard-check, budget ingest) combines them, and the frameworks'
+#: adapters run that hook in-process. Packages outside this table are not ranked against it.
+HOOK_LAYERS = (
+    {"guard"},
+    {"budget"},
+    {"agents"},
+    {"hook"},
+    {"adapters"},
+)
+
+
+def _uphill(layers: tuple[set[str], ...], unranked_is_above: bool) -> list[str]:
+    """The imports from a package of ``layers`` to one ranked above it (or to one outside, when that counts)."""
+    level = {package: n for n, packages in enumerate(layers) for package in packages}
+    outside = len(layers) if unranked_is_above else -1
+    return sorted(
         f"{module} -> {target}"
         for module, targets in import_graph().items()
         for target in targets
-        if _package(module) in level and level.get(_package(target), len(LAYERS)) > level[_package(module)]
+        if _package(module) in level and level.get(_package(target), outside) > level[_package(module)]
     )
-    assert uphill == []
+
+
+def test_the_document_side_is_layered() -> None:
+    assert _uphill(LAYERS, unranked_is_above=True) == []
+
+
+def test_the_hook_side_is_layered() -> None:
+    assert _uphill(HOOK_LAYERS, unranked_is_above=False) == []
+
+
+def test_no_package_circles() -> None:
+    """Two top-level packages that import each other, even through different modules, are one room split in two:
+    neither can be read, tested or moved without the other."""
+    packages: dict[str, set[str]] = {}
+    for module, targets in import_graph().items():
+        home = _package(module)
+        packages.setdefault(home, set()).update(_package(target) for target in targets if _package(target) != home)
+    try:
+        graphlib.TopologicalSorter(packages).prepare()
+    except graphlib.CycleError as exc:
+        raise AssertionError("package circle: " + " -> ".join(exc.args[1])) from None

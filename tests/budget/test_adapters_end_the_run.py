@@ -22,7 +22,8 @@ from boundread.adapters.sdk import (
     claude_agent_sdk_hook,
     langchain_middleware,
 )
-from boundread.budget import Guard, Policy, PolicyDenied, TokenBudget, TokenBudgetExceeded, sessionfiles
+from boundread.agents import sessionfiles
+from boundread.budget import Guard, Policy, PolicyDenied, TokenBudget, TokenBudgetExceeded
 from boundread.budget.nextrequest import TokenBudgetWouldPass
 from boundread.cli.budget import budget_app
 from boundread.errors import UsageError

@@ -282,7 +282,7 @@ def test_a_retried_pre_tool_hook_counts_its_call_once(
 def test_waiting_for_a_call_finds_it_in_a_line_longer_than_the_tail(tmp_path: Path) -> None:
     """A Write of a big file: the request's line is longer than the 256 KiB searched at first, and the call's id
     comes first in it. It is found at once, not after the whole wait."""
-    from boundread.budget import sessionfiles
+    from boundread.agents import sessionfiles
 
     line = json.loads(assistant_line_with_call(0, "toolu_big"))
     line["message"]["content"][0]["input"] = {"file_path": "big.txt", "content": "x" * 600_000}

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from helpers_budget import assistant_line
 
+from boundread.agents.sessionfiles import ingest_all
 from boundread.budget.ledger import ledger_path, open_ledger
 from boundread.budget.logline import unix_seconds
-from boundread.budget.transcript import ingest_all
 
 
 def _line(i: int, *, agent: str | None = None, at: str = "2026-12-02T00:49:08.268Z") -> str:

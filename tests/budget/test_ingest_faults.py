@@ -16,10 +16,10 @@ import pytest
 from helpers_budget import assistant_line, write_transcript
 from typer.testing import CliRunner
 
+from boundread.agents.sessionfiles import ingest
 from boundread.budget import transcript as transcript_mod
 from boundread.budget.ledger import open_ledger
 from boundread.budget.model import Scope
-from boundread.budget.transcript import ingest
 from boundread.cli.budget import budget_app
 
 runner = CliRunner()

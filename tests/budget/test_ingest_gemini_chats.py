@@ -10,10 +10,11 @@ import pytest
 from captured import Case, case, lines
 from typer.testing import CliRunner
 
-from boundread.budget import sessionfiles, transcript
+from boundread.agents import sessionfiles
+from boundread.agents.sessionfiles import ingest_all
+from boundread.budget import transcript
 from boundread.budget.ledger import ledger_path, open_ledger
 from boundread.budget.model import Scope, Totals
-from boundread.budget.transcript import ingest_all
 from boundread.cli.budget import budget_app
 from boundread.hook import ingest as ingest_hook
 

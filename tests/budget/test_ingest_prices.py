@@ -7,10 +7,10 @@ from pathlib import Path
 import pytest
 from helpers_budget import assistant_line, write_transcript
 
+from boundread.agents.sessionfiles import ingest
 from boundread.budget.ledger import open_ledger
 from boundread.budget.model import Scope, UsageRecord
 from boundread.budget.prices import Pricer
-from boundread.budget.transcript import ingest
 from boundread.errors import UsageError
 
 SONNET = Decimal(10 * 3 + 100 * 15 + 1000 * Decimal("0.3") + 50 * Decimal("3.75")) / 1_000_000

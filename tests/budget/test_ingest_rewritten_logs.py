@@ -6,10 +6,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from boundread.agents.sessionfiles import files_of, ingest_all
 from boundread.budget.ledger import open_ledger
 from boundread.budget.model import Scope
-from boundread.budget.sessionfiles import files_of
-from boundread.budget.transcript import ingest_all
 
 HEAD = json.dumps({"sessionId": "sess-cut", "projectHash": "p", "kind": "main"}) + "\n"
 

@@ -178,7 +178,7 @@ def test_an_odd_session_id_is_held_to_its_limit_on_every_path(
 def test_odd_text_in_a_transcript_is_recorded_and_ingest_goes_on(tmp_path: Path, backend: str) -> None:
     from helpers_budget import assistant_line
 
-    from boundread.budget.transcript import ingest_all
+    from boundread.agents.sessionfiles import ingest_all
 
     lines = [json.loads(assistant_line(i)) for i in range(3)]
     lines[0]["requestId"] = "req\u00000"

@@ -12,12 +12,12 @@ from typing import Any
 import pytest
 from helpers_budget import assistant_line, write_transcript
 
-from boundread.budget import sessionfiles
+from boundread.agents import sessionfiles
+from boundread.agents.sessionfiles import ingest_all
 from boundread.budget.ledger import ledger_path, open_ledger
 from boundread.budget.model import Scope, UsageRecord
 from boundread.budget.schema import CURRENT_VERSION, V1, V2
 from boundread.budget.sqlite import SqliteLedger
-from boundread.budget.transcript import ingest_all
 from boundread.hook import ingest as ingest_hook
 
 SID = "0d5f-session"

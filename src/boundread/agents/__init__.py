@@ -17,11 +17,11 @@ the hooks), ``checks`` (its own ``doctor`` checks), ``INGEST_EVENTS`` (where ``i
 normalised call, the shared shape of a pre-tool answer, the generic dialect), install.py (the settings writer),
 rulefiles.py (the settings readers ``user_rules`` share), doctor.py, locate.py. A client's own heavier files
 (its trust, its log reader) carry its name and load only when used: the log readers when ``budget ingest`` reads
-a session's files (budget/sessionfiles.py), the trust files for ``init --trust`` and ``doctor``.
+a session's files (agents/sessionfiles.py), the trust files for ``init --trust`` and ``doctor``.
 
 This module is the registry guard-check, ``init`` and ``doctor`` iterate over: adding a client is adding its
 module, its line in :data:`MODULES` (and, for hook payloads, its shape in :func:`detect`) and its e2e test; a
-client with a log ``budget ingest`` reads adds its reader and its line in budget/sessionfiles.py's ``client_of``.
+client with a log ``budget ingest`` reads adds its reader and its line in agents/sessionfiles.py's ``client_of``.
 
 Standard library only and nothing loaded at import: guard-check reads this before every agent tool call, and
 then loads the one module of the agent that sent the payload. The layers: guard/ (the decision, which knows no

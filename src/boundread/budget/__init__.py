@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from boundread.budget.postgres import PostgresLedger
     from boundread.budget.prices import Price, Pricer
     from boundread.budget.sqlite import SqliteLedger
-    from boundread.budget.transcript import IngestResult, ingest
+    from boundread.budget.transcript import IngestResult
 
 _WHERE = {
     "errors": (
@@ -45,7 +45,7 @@ _WHERE = {
     "model": ("BudgetLimits", "Scope", "Totals", "UsageRecord"),
     "nextrequest": ("CostCapWouldPass", "TokenBudgetWouldPass"),
     "prices": ("Price", "Pricer"),
-    "transcript": ("IngestResult", "ingest"),
+    "transcript": ("IngestResult",),
 }
 
 
@@ -83,7 +83,6 @@ __all__ = [
     "UsageRecord",
     "carry_depth",
     "current_depth",
-    "ingest",
     "ledger_path",
     "max_depth",
     "open_ledger",

@@ -1,8 +1,9 @@
 """Ingest an agent's JSONL log: each model request's usage, once, reading only new bytes.
 
 The loop here is shared by every client's format; a ``LineReader`` says which lines may carry usage and what
-they carry: ``claudelog.ClaudeLines`` (Claude Code transcripts), ``codexlog.CodexLines`` (Codex rollouts),
-``geminilog.GeminiLines`` (Gemini CLI chat files). Each record has a key naming its request, and a key counts
+they carry, and the caller passes it in (agents/sessionfiles.py tells a file's client: ``claudelog.ClaudeLines``
+for Claude Code transcripts, ``codexlog.CodexLines`` for Codex rollouts, ``geminilog.GeminiLines`` for Gemini
+CLI chat files), so the ledger side knows no client. Each record has a key naming its request, and a key counts
 once in the whole ledger (the ledger's ``add_usage`` rule). The byte offset reached is stored per file, so a
 re-ingest reads only what was appended (a file that has not grown is not even opened); a half-written last
 line is left for next time; garbage lines are skipped and counted as warnings. A file that was cut or
@@ -13,12 +14,10 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
-from boundread.agents.claudelog import ClaudeLines
 from boundread.budget.ledger import Ledger
 from boundread.budget.logline import LineReader, kind_of, open_regular
 from boundread.budget.model import UsageRecord
@@ -70,26 +69,7 @@ class SessionIngest:
         return self.notes + tuple(w for f in self.files for w in f.warnings)
 
 
-def ingest(
-    ledger: Ledger,
-    path: Path,
-    *,
-    session: str | None = None,
-    project: str | None = None,
-    pricer: Pricer | None = None,
-) -> IngestResult:
-    """Record the usage appended to ``path`` since the last ingest, priced, in batches of one transaction.
-
-    The format (Claude Code, Codex, Gemini CLI) is told from the file; so is the session, unless given."""
-    from boundread.budget import sessionfiles
-
-    files = sessionfiles.files_of(path)
-    name = str(path.resolve())
-    reader = files.readers.get(path) or ClaudeLines.of(path)
-    return _ingest_one(ledger, path, name, ledger.offset(name), session or files.session, project, pricer, reader)
-
-
-def _ingest_one(
+def ingest_file(
     ledger: Ledger,
     path: Path,
     name: str,
@@ -97,9 +77,9 @@ def _ingest_one(
     sid: str,
     project: str | None,
     pricer: Pricer | None,
-    reader: LineReader | None = None,
+    reader: LineReader,
 ) -> IngestResult:
-    reader = reader or ClaudeLines.of(path)
+    """Record the usage ``reader`` finds in ``path`` after byte ``start``, priced, in batches of one transaction."""
     lines = found = records = 0
     warnings: list[str] = []
     recorded_warnings = 0
@@ -195,23 +175,22 @@ def _skip_line(stream: Any, already: int) -> int:
     return length
 
 
-def ingest_all(
+def ingest_files(
     ledger: Ledger,
-    paths: Sequence[Path],
+    queue: list[tuple[Path, LineReader]],
     *,
     session: str,
     project: str | None = None,
     pricer: Pricer | None = None,
     waited: float = 0.0,
-    readers: Mapping[Path, LineReader] | None = None,
 ) -> SessionIngest:
-    """Ingest each file that grew since its stored offset (one stat per file for the others).
+    """Ingest each file of ``queue`` (a path and its reader) that grew since its stored offset (one stat per file
+    for the others).
 
-    The first path must exist (the session's own file); the others (sub-agents) may have gone. ``readers``
-    says each file's format (default: a Claude Code transcript); a file a reader names on the way (a Codex
-    sub-agent's rollout) is ingested after it.
+    The first path must exist (the session's own file); the others (sub-agents) may have gone. A file a reader
+    names on the way (a Codex sub-agent's rollout) is ingested after it.
     """
-    queue = [(path, (readers or {}).get(path) or ClaudeLines.of(path)) for path in paths]
+    queue = list(queue)
     names = {path: str(path.resolve()) for path, _ in queue}
     offsets = ledger.offsets(list(names.values()))
     done: list[IngestResult] = []
@@ -238,7 +217,7 @@ def ingest_all(
             unchanged += 1
             continue
         pricer = pricer or Pricer.load()
-        done.append(_ingest_one(ledger, path, name, start, session, project, pricer, reader))
+        done.append(ingest_file(ledger, path, name, start, session, project, pricer, reader))
         seen = {p for p, _ in queue}
         queue += [(p, r) for p, r in reader.found() if p not in seen]
     return SessionIngest(session, tuple(done), unchanged, waited, tuple(notes))

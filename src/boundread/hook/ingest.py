@@ -29,10 +29,10 @@ def ingest_payload(text: str, session: str | None = None) -> SessionIngest:
     """Record the usage in every file of the session a hook payload (PostToolUse, Stop, ...) names: a Claude Code
     transcript and its sub-agents', a Codex rollout (and the sub-agents' it names), a Gemini CLI chat file and its
     sub-agents' (``sessionfiles.payload_files``)."""
-    from boundread.budget import sessionfiles
+    from boundread.agents import sessionfiles
+    from boundread.agents.sessionfiles import ingest_all
     from boundread.budget.enforce import project_of, session_of
     from boundread.budget.ledger import open_ledger
-    from boundread.budget.transcript import ingest_all
 
     try:
         payload = json.loads(text) if text.strip() else {}

@@ -162,9 +162,8 @@ def ingest_cmd(
             text = sys.stdin.read() if sys.stdin and not sys.stdin.isatty() else ""
             result = ingest_hook.ingest_payload(text, session)
         else:
+            from boundread.agents.sessionfiles import files_of, ingest_all
             from boundread.budget.ledger import open_ledger
-            from boundread.budget.sessionfiles import files_of
-            from boundread.budget.transcript import ingest_all
 
             files = files_of(transcript)
             with open_ledger() as ledger:

@@ -13,6 +13,9 @@ payload stands for the whole tree: the parent's file and each sub-agent's.
 Claude Code writes the transcript on a 100 ms flush timer, so Stop and SubagentStop can fire before the final
 message is in the file. ``settle`` waits (bounded) until it is: the payload's ``last_assistant_message`` is
 the last assistant line, or else the file has stopped growing and ends with a whole line.
+
+``ingest`` and ``ingest_all`` read the files into the ledger, each with its client's reader: the loop is
+budget/transcript.py's, which knows no client.
 """
 
 from __future__ import annotations
@@ -27,7 +30,12 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from boundread.budget.ledger import Ledger
     from boundread.budget.logline import LineReader
+    from boundread.budget.prices import Pricer
+    from boundread.budget.transcript import IngestResult, SessionIngest
 
 STOPPING = ("Stop", "SubagentStop", "SessionEnd")  # the events after which nothing more may come to ingest it
 SNIFF = 4096  # bytes of a file's start that tell its client
@@ -303,3 +311,33 @@ def session_of_path(path: Path) -> str:
     if path.parent.name == "subagents" and path.parent.parent.name:
         return path.parent.parent.name
     return path.stem
+
+
+def ingest(ledger: Ledger, path: Path, *, session: str | None = None, project: str | None = None,
+           pricer: Pricer | None = None) -> IngestResult:
+    """Record the usage appended to ``path`` since the last ingest, priced, in batches of one transaction.
+
+    The format (Claude Code, Codex, Gemini CLI) is told from the file; so is the session, unless given."""
+    from boundread.budget.transcript import ingest_file
+
+    files = files_of(path)
+    name = str(path.resolve())
+    return ingest_file(ledger, path, name, ledger.offset(name), session or files.session, project, pricer,
+                       _reader(files.readers, path))
+
+
+def ingest_all(ledger: Ledger, paths: Sequence[Path], *, session: str, project: str | None = None,
+               pricer: Pricer | None = None, waited: float = 0.0,
+               readers: Mapping[Path, LineReader] | None = None) -> SessionIngest:
+    """Ingest each file that grew since its stored offset (budget/transcript.py's ``ingest_files``); ``readers``
+    says each file's format (default: a Claude Code transcript)."""
+    from boundread.budget.transcript import ingest_files
+
+    queue = [(path, _reader(readers or {}, path)) for path in paths]
+    return ingest_files(ledger, queue, session=session, project=project, pricer=pricer, waited=waited)
+
+
+def _reader(readers: Mapping[Path, LineReader], path: Path) -> LineReader:
+    from boundread.agents.claudelog import ClaudeLines
+
+    return readers.get(path) or ClaudeLines.of(path)
