@@ -93,7 +93,7 @@ def test_tools_are_listed_typed_and_read_only(project: Path) -> None:
         assert pages["required"] == ["path", "range"]
         assert pages["properties"]["range"]["type"] == "string"
         extract = listed["extract"].input_schema["properties"]
-        assert {"lines", "grep", "ignore_case", "context", "member", "sheet", "max_chars"} <= set(extract)
+        assert {"lines", "grep", "ignore_case", "context", "member", "sheet", "max_chars", "encoding"} <= set(extract)
         assert extract["context"]["type"] == "integer" and extract["ignore_case"]["type"] == "boolean"
 
     talk(project, work)
@@ -502,6 +502,8 @@ def test_init_mcp_keeps_other_servers_and_refuses_a_foreign_boundread(tmp_path: 
      'extract(path="r.pdf", grep="ERROR|FATAL", ignore_case=true, context=2, lines="5000-")'),
     ("boundread extract /r/b.zip --member docs/spec.pdf --pages 4-6",
      'extract(path="r.pdf", member="docs/spec.pdf", pages="4-6")'),
+    ("boundread extract /r/a.log --lines 18-34 --encoding cp1251",
+     'extract(path="r.pdf", lines="18-34", encoding="cp1251")'),
     ("boundread list-zip /r/b.zip", 'list_zip(path="r.pdf")'),
     ("boundread info /r/b.zip", 'info(path="r.pdf")'),
     ("boundread extract /r/a.log --max-matches 5", None),  # no tool takes it: stays a CLI command

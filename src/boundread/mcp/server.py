@@ -207,12 +207,15 @@ def build(config: Config) -> MCPServer:
         rows: Annotated[str | None, Field(description="Sheet rows A-B (with sheet).")] = None,
         password: Password = None,
         offset: Offset = 0,
+        encoding: Annotated[str | None, Field(description="Read text in this codec (cp1251, koi8-r, shift_jis) "
+                                              "instead of the declared or guessed one.")] = None,
     ) -> CallToolResult:
         """The text of any supported file (PDF, Office, sheets, archives' members, logs), bounded; grep and line
         windows read huge logs without loading them."""
         return await run(path, client_roots, lambda t: tools.extract(
             config, t, pages=pages, lines=lines, grep=grep, ignore_case=ignore_case, context=context,
-            member=member, sheet=sheet, rows=rows, max_chars=max_chars, password=password, offset=offset))
+            member=member, sheet=sheet, rows=rows, max_chars=max_chars, password=password, offset=offset,
+            encoding=encoding))
 
     @server.tool(annotations=READ_ONLY)
     async def chunks(
