@@ -42,6 +42,14 @@ def test_the_checked_list_is_the_registry() -> None:
     assert {agents.module(name).__name__ for name in agents.INSTALLABLE} == {c.__name__ for c in checked.AGENTS}
 
 
+def test_the_checked_loggers_are_the_registry() -> None:
+    """agents/checked.py holds every client whose log ``budget ingest`` reads, in the order sessionfiles asks them,
+    so mypy checks each log module against the Logger Protocol; Claude Code's is last, the default."""
+    assert [log.__name__ for log in checked.LOGGERS] == [f"boundread.agents.{name}log" for name in agents.LOGGERS]
+    assert [agents.logger_of(name) for name in agents.LOGGERS] == list(checked.LOGGERS)
+    assert agents.LOGGERS[-1] == "claude"
+
+
 def test_every_module_in_the_room_is_a_client_s_or_shared() -> None:
     """A module is a registered client, a helper they share, or one client's own (its name first: codex_trust.py,
     codexlog.py): a client module nobody iterates over would be a room nobody visits."""

@@ -21,7 +21,8 @@ a session's files (agents/sessionfiles.py), the trust files for ``init --trust``
 
 This module is the registry guard-check, ``init`` and ``doctor`` iterate over: adding a client is adding its
 module, its line in :data:`MODULES` (and, for hook payloads, its shape in :func:`detect`) and its e2e test; a
-client with a log ``budget ingest`` reads adds its reader and its line in agents/sessionfiles.py's ``client_of``.
+client with a log ``budget ingest`` reads adds its ``<name>log.py`` (the :class:`~boundread.agents.base.Logger`
+Protocol) and its place in :data:`LOGGERS`.
 
 Standard library only and nothing loaded at import: guard-check reads this before every agent tool call, and
 then loads the one module of the agent that sent the payload. The layers: guard/ (the decision, which knows no
@@ -35,7 +36,7 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
     from typing import Any
 
-    from boundread.agents.base import Agent, Backstop, Dialect, Rewriter
+    from boundread.agents.base import Agent, Backstop, Dialect, Logger, Rewriter
     from boundread.agents.dialect import Call, Reply
     from boundread.guard.decide import Decision
 
@@ -47,11 +48,19 @@ AGENTS = tuple(MODULES)
 #: The clients ``init`` registers and ``doctor`` checks, in that order (Cline's and Windsurf's hooks are
 #: written by hand).
 INSTALLABLE = ("claude", "codex", "gemini", "cursor", "copilot")
+#: The clients whose session logs ``budget ingest`` reads (each has a ``<name>log.py``), in the order a file's
+#: client is told (agents/sessionfiles.py): Claude Code last, as it claims any file no other client does.
+LOGGERS = ("codex", "gemini", "copilot", "claude")
 
 
 def module(agent: str) -> Agent:
     """The module of ``agent`` (one of :data:`INSTALLABLE`), imported on first use."""
     return __import__(f"boundread.agents.{MODULES[agent]}", fromlist=["NAME"])
+
+
+def logger_of(agent: str) -> Logger:
+    """The log module of ``agent`` (one of :data:`LOGGERS`), imported on first use: ``budget ingest`` only."""
+    return __import__(f"boundread.agents.{agent}log", fromlist=["session_of"])
 
 
 def dialect_of(agent: str) -> Dialect:

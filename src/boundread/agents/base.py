@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
 
     from boundread.agents.dialect import Call, Reply
+    from boundread.budget.logline import LineReader
     from boundread.guard.decide import Decision
     from boundread.guard.postsave import Output
 
@@ -101,3 +102,19 @@ class Agent(Client, Protocol):
 
     def checks(self, settings: Path, root: Path, home: Path, /) -> list[Check]:
         """``doctor``'s checks of this client's own (its trust), once its hook settings were read."""
+
+
+class Logger(Protocol):
+    """A client whose session log ``budget ingest`` reads (its ``<name>log.py``): how a file of its is told, and
+    which files its session spans. agents/sessionfiles.py asks each in the order of ``agents.LOGGERS``."""
+
+    def wrote(self, head: bytes, /) -> bool:
+        """Whether this client wrote a file that starts with ``head`` (its first bytes, never empty)."""
+
+    def placed(self, path: Path, /) -> bool:
+        """Whether ``path``, empty or unreadable, is where this client keeps its log."""
+
+    def session_of(self, path: Path, given: str | None, payload: Mapping[str, Any], /
+                   ) -> tuple[str, list[Path], dict[Path, LineReader]]:
+        """(the session, its files with ``path`` first, a reader for each that is not a Claude Code transcript);
+        ``given``: the hook payload's session id, ``payload``: the rest of it ({} without one)."""

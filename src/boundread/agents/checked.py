@@ -4,8 +4,20 @@ list against the registry, never by a command (it would load every client)."""
 
 from __future__ import annotations
 
-from boundread.agents import claude, cline, codex, copilot, cursor, gemini, windsurf
-from boundread.agents.base import Agent, Backstop, Client, Rewriter
+from boundread.agents import (
+    claude,
+    claudelog,
+    cline,
+    codex,
+    codexlog,
+    copilot,
+    copilotlog,
+    cursor,
+    gemini,
+    geminilog,
+    windsurf,
+)
+from boundread.agents.base import Agent, Backstop, Client, Logger, Rewriter
 
 #: In the registry's order (agents.MODULES).
 AGENTS: tuple[Agent, ...] = (claude, codex, gemini, cursor, copilot)
@@ -15,3 +27,5 @@ CLIENTS: tuple[Client, ...] = (cline, windsurf)
 BACKSTOPS: tuple[Backstop, ...] = (claude, codex, gemini)
 #: The clients whose pre-tool answer can rewrite a call (their REDIRECT): the rules a rewrite keeps to.
 REWRITERS: tuple[Rewriter, ...] = (claude, codex, gemini)
+#: The clients whose session logs ``budget ingest`` reads, in the registry's order (agents.LOGGERS).
+LOGGERS: tuple[Logger, ...] = (codexlog, geminilog, copilotlog, claudelog)

@@ -8,10 +8,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import IO
+from typing import IO, TYPE_CHECKING, Any
 
 from boundread.budget.logline import Impossible, LineReader, count_of, loads, unix_seconds
 from boundread.budget.model import UsageRecord
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 FIELDS = (
     ("input", "input_tokens"),
@@ -90,3 +93,39 @@ class ClaudeLines:
 
     def found(self) -> list[tuple[Path, LineReader]]:
         return []
+
+
+def wrote(head: bytes) -> bool:
+    """Whether a file that starts with ``head`` is a transcript: any file with content no other client claims
+    (Claude Code is last in ``agents.LOGGERS``)."""
+    return bool(head)
+
+
+def placed(path: Path) -> bool:
+    """Whether ``path`` (empty or unreadable) is a transcript: any place no other client claims."""
+    return True
+
+
+def session_of(path: Path, given: str | None, payload: Mapping[str, Any]
+               ) -> tuple[str, list[Path], dict[Path, LineReader]]:
+    """The session the file's place names and its whole tree (:func:`transcripts`); no readers given: each file
+    is read with ``ClaudeLines.of``. A payload's own id wins over the session later, in the ingest."""
+    return session_of_path(path), transcripts(path), {}
+
+
+def transcripts(parent: Path, extra: Path | None = None) -> list[Path]:
+    """``parent``, then each of its sub-agents' transcripts (sorted), then ``extra`` if it is another file."""
+    found = [parent]
+    sub = parent.with_suffix("") / "subagents"
+    if sub.is_dir():
+        found += sorted(p for p in sub.rglob("*.jsonl") if p.is_file())
+    if extra is not None and extra not in found:
+        found.append(extra)
+    return found
+
+
+def session_of_path(path: Path) -> str:
+    """``<session>.jsonl`` -> its stem; ``<session>/subagents/agent-<id>.jsonl`` -> the parent's session."""
+    if path.parent.name == "subagents" and path.parent.parent.name:
+        return path.parent.parent.name
+    return path.stem

@@ -26,11 +26,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from boundread.budget.logline import Impossible, LineReader, count_of, loads, open_regular, unix_seconds, within_input
 from boundread.budget.model import UsageRecord
 from boundread.errors import BoundreadError
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 LOOKBACK = 8 << 20  # how far back a read that starts mid-turn looks for the turn's model
 CHUNK = 256 << 10
@@ -64,6 +67,27 @@ def root_of(path: Path) -> str:
     meta = session_meta(path)
     root = meta.get("session_id") or meta.get("id")
     return root if isinstance(root, str) and root else thread_of(path)
+
+
+def wrote(head: bytes) -> bool:
+    """Whether a file that starts with ``head`` is a rollout: its first line is a ``session_meta`` record."""
+    first = head.split(b"\n", 1)[0]
+    return b'"type":"session_meta"' in first or b'"type": "session_meta"' in first
+
+
+def placed(path: Path) -> bool:
+    """Whether ``path`` (empty or unreadable) is where Codex keeps a rollout: ``rollout-*.jsonl``."""
+    return path.name.startswith("rollout-") and path.suffix == ".jsonl"
+
+
+def session_of(path: Path, given: str | None, payload: Mapping[str, Any]
+               ) -> tuple[str, list[Path], dict[Path, LineReader]]:
+    """The session (``given``: the payload's id, else the root thread) and its one file: a sub-agent's rollout
+    is found while the parent's is read (``CodexLines.found``). The payload's ``model`` prices until a
+    ``turn_context`` says."""
+    root = given or root_of(path)
+    model = payload.get("model")
+    return root, [path], {path: CodexLines(path, root, model if isinstance(model, str) and model else None)}
 
 
 def rollout_of(thread: str, near: Path) -> Path | None:

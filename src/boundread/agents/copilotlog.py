@@ -20,10 +20,13 @@ import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from boundread.budget.logline import Impossible, LineReader, count_of, loads, unix_seconds, within_input
 from boundread.budget.model import UsageRecord
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 SAFE_ID = re.compile(r"[0-9A-Za-z][0-9A-Za-z_-]{0,127}")  # a session id that is safe as a folder name
 FIELDS = ("inputTokens", "cacheReadTokens", "cacheWriteTokens", "outputTokens")
@@ -43,6 +46,24 @@ def events_of(session: str) -> Path | None:
 def is_events(path: Path) -> bool:
     """Whether ``path`` is where Copilot CLI keeps a session's events."""
     return path.name == "events.jsonl" and path.parent.parent.name == "session-state"
+
+
+def wrote(head: bytes) -> bool:
+    """Whether a file that starts with ``head`` is a session's events: a ``session.start`` by copilot-agent."""
+    first = head.split(b"\n", 1)[0]
+    return b'"type":"session.start"' in first and b'"producer":"copilot-agent"' in first
+
+
+def placed(path: Path) -> bool:
+    """Whether ``path`` (empty or unreadable) is where Copilot CLI keeps a session's events (:func:`is_events`)."""
+    return is_events(path)
+
+
+def session_of(path: Path, given: str | None, payload: Mapping[str, Any]
+               ) -> tuple[str, list[Path], dict[Path, LineReader]]:
+    """The session (``given``: the payload's id, else the events file's folder) and its one file."""
+    session = given or path.parent.name
+    return session, [path], {path: CopilotLines(session)}
 
 
 @dataclass

@@ -25,11 +25,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from boundread.budget.logline import Impossible, LineReader, count_of, loads, open_regular, unix_seconds
 from boundread.budget.model import UsageRecord
 from boundread.errors import BoundreadError
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 SAFE_ID = re.compile(r"[0-9A-Za-z][0-9A-Za-z_-]{0,127}")  # a session id that is safe in a glob and a path
 HEAD = 64 << 10  # the metadata line is small
@@ -109,6 +112,29 @@ def is_chat(path: Path) -> bool:
     if path.suffix != ".jsonl":
         return False
     return (path.parent.name == "chats" and path.name.startswith("session-")) or path.parent.parent.name == "chats"
+
+
+def wrote(head: bytes) -> bool:
+    """Whether a file that starts with ``head`` is a chat file: its first line has ``sessionId`` and
+    ``projectHash``."""
+    first = head.split(b"\n", 1)[0]
+    return b'"sessionId"' in first and b'"projectHash"' in first
+
+
+def placed(path: Path) -> bool:
+    """Whether ``path`` (empty or unreadable) is where Gemini CLI keeps a chat (:func:`is_chat`)."""
+    return is_chat(path)
+
+
+def session_of(path: Path, given: str | None, payload: Mapping[str, Any]
+               ) -> tuple[str, list[Path], dict[Path, LineReader]]:
+    """The session (``given``: the payload's id; else a sub-agent's folder, the header's ``sessionId`` or the
+    file's stem) and its files: ``path`` and its sub-agents' (:func:`session_files`)."""
+    sub = path.parent.name != "chats" and path.parent.parent.name == "chats"
+    named = header(path).get("sessionId")
+    session = given or (path.parent.name if sub else named if isinstance(named, str) and named else path.stem)
+    paths, readers = session_files(path, session)
+    return session, paths, readers
 
 
 def session_files(main: Path, session: str) -> tuple[list[Path], dict[Path, LineReader]]:

@@ -1,9 +1,9 @@
 """Which files a hook payload (or a ``--transcript``) stands for, and waiting for a stopping agent's to be written.
 
-Four clients write logs ``budget ingest`` reads: Claude Code transcripts, Codex rollouts (``codexlog``),
-Gemini CLI chat files (``geminilog``) and GitHub Copilot CLI session events (``copilotlog``). Which one wrote a
-file is told from its first line (Codex: a ``session_meta`` record; Gemini: ``sessionId`` and ``projectHash``;
-Copilot: a ``session.start`` event), else from its place.
+Four clients write logs ``budget ingest`` reads: Claude Code transcripts (``claudelog``), Codex rollouts
+(``codexlog``), Gemini CLI chat files (``geminilog``) and GitHub Copilot CLI session events (``copilotlog``).
+Each log module says how a file of its client's is told (its first line, else its place) and which files its
+session spans; this module asks them in the registry's order (``agents.LOGGERS``) and knows no client's format.
 
 Claude Code layout (2.1): ``<project-dir>/<session>.jsonl`` for the main agent, and
 ``<project-dir>/<session>/subagents/agent-<id>.jsonl`` for each sub-agent. A PostToolUse payload from inside a
@@ -46,19 +46,10 @@ TAIL = 256 * 1024  # how much of the file's end is searched for the final messag
 LONG_LINE = 16 << 20  # the longest last line searched for a call's id (transcript.MAX_LINE)
 
 
-def transcripts(parent: Path, extra: Path | None = None) -> list[Path]:
-    """``parent``, then each of its sub-agents' transcripts (sorted), then ``extra`` if it is another file."""
-    found = [parent]
-    sub = parent.with_suffix("") / "subagents"
-    if sub.is_dir():
-        found += sorted(p for p in sub.rglob("*.jsonl") if p.is_file())
-    if extra is not None and extra not in found:
-        found.append(extra)
-    return found
-
-
 def payload_transcripts(payload: dict[str, Any]) -> tuple[Path, list[Path]] | None:
     """(the file a stopping agent is still writing, every transcript of the session), or None without one."""
+    from boundread.agents.claudelog import transcripts
+
     parent = _path(payload.get("transcript_path"))
     agent = _path(payload.get("agent_transcript_path"))
     if parent is None and agent is None:
@@ -84,25 +75,16 @@ class SessionFiles:
 
 
 def client_of(path: Path) -> str:
-    """Which agent wrote ``path``: "codex", "gemini", "copilot" or "claude" (the default), from its first line
-    or place."""
-    from boundread.agents import copilotlog, geminilog
+    """Which agent wrote ``path`` (one of ``agents.LOGGERS``): the first whose log module claims the file's first
+    bytes or, when it is empty or unreadable, its place; the last (Claude Code) claims any other."""
+    from boundread.agents import LOGGERS, logger_of
 
     head = _head(path)
-    first = head.split(b"\n", 1)[0]
-    if b'"type":"session_meta"' in first or b'"type": "session_meta"' in first:
-        return "codex"
-    if b'"sessionId"' in first and b'"projectHash"' in first:
-        return "gemini"
-    if b'"type":"session.start"' in first and b'"producer":"copilot-agent"' in first:
-        return "copilot"
-    if head:
-        return "claude"
-    if path.name.startswith("rollout-") and path.suffix == ".jsonl":
-        return "codex"
-    if copilotlog.is_events(path):
-        return "copilot"
-    return "gemini" if geminilog.is_chat(path) else "claude"
+    for name in LOGGERS:
+        log = logger_of(name)
+        if log.wrote(head) if head else log.placed(path):
+            return name
+    return LOGGERS[-1]
 
 
 def _head(path: Path) -> bytes:
@@ -115,28 +97,16 @@ def _head(path: Path) -> bytes:
 
 
 def files_of(path: Path, payload: dict[str, Any] | None = None) -> SessionFiles:
-    """The files of the session ``path`` belongs to, ``path`` first; ``payload``: the hook's, for its ids."""
-    from boundread.agents import codexlog, copilotlog, geminilog
+    """The files of the session ``path`` belongs to, ``path`` first, as its client's log module finds them;
+    ``payload``: the hook's, for its ids."""
+    from boundread.agents import logger_of
 
     payload = payload or {}
     sid = payload.get("session_id") or payload.get("sessionId")
     given = sid if isinstance(sid, str) and sid else None
     client = client_of(path)
-    if client == "codex":
-        root = given or codexlog.root_of(path)
-        model = payload.get("model")
-        reader = codexlog.CodexLines(path, root, model if isinstance(model, str) and model else None)
-        return SessionFiles(client, root, [path], {path: reader}, path)
-    if client == "gemini":
-        sub = path.parent.name != "chats" and path.parent.parent.name == "chats"
-        named = geminilog.header(path).get("sessionId")
-        session = given or (path.parent.name if sub else named if isinstance(named, str) and named else path.stem)
-        paths, readers = geminilog.session_files(path, session)
-        return SessionFiles(client, session, paths, readers, path)
-    if client == "copilot":
-        session = given or path.parent.name
-        return SessionFiles(client, session, [path], {path: copilotlog.CopilotLines(session)}, path)
-    return SessionFiles(client, session_of_path(path), transcripts(path), {}, path)
+    session, paths, readers = logger_of(client).session_of(path, given, payload)
+    return SessionFiles(client, session, paths, readers, path)
 
 
 def payload_files(payload: dict[str, Any]) -> SessionFiles | None:
@@ -304,13 +274,6 @@ def _tail_has(path: Path, needle: bytes) -> bool:
             return needle in chunk
     except OSError:
         return False
-
-
-def session_of_path(path: Path) -> str:
-    """``<session>.jsonl`` -> its stem; ``<session>/subagents/agent-<id>.jsonl`` -> the parent's session."""
-    if path.parent.name == "subagents" and path.parent.parent.name:
-        return path.parent.parent.name
-    return path.stem
 
 
 def ingest(ledger: Ledger, path: Path, *, session: str | None = None, project: str | None = None,
