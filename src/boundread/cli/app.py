@@ -18,7 +18,35 @@ import typer
 
 from boundread import __version__, api, render
 from boundread.cli import complete
-from boundread.cli.boundary import AtLeast, Command, Group, boundary, offer
+from boundread.cli.boundary import AtLeast, Command, Group, boundary
+from boundread.cli.options import (
+    ContextOpt,
+    EncodingOpt,
+    EngineOpt,
+    FormatOpt,
+    GrepOpt,
+    HeadOpt,
+    IgnoreCaseOpt,
+    JsonOpt,
+    LayoutOpt,
+    LinesOpt,
+    MaxCharsOpt,
+    MaxColsOpt,
+    MaxLinesOpt,
+    MaxMatchesOpt,
+    MaxRowsOpt,
+    MemberOpt,
+    OcrLangOpt,
+    OcrOpt,
+    OutOpt,
+    PagesOpt,
+    PasswordOpt,
+    RowsOpt,
+    SheetOpt,
+    StdoutOpt,
+    TailOpt,
+    TimeoutOpt,
+)
 from boundread.contract.model import ExtractResult
 from boundread.contract.sink import Sink
 from boundread.contract.stream import CLOSED
@@ -37,37 +65,6 @@ app = typer.Typer(
     cls=Group,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
-
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object (schema 1) on stdout.")]
-TimeoutOpt = Annotated[float, typer.Option("--timeout", metavar="SECONDS", click_type=AtLeast(0.1, float),
-                                           help="Stop after this many seconds (exit 8).")]
-PasswordOpt = Annotated[str | None, typer.Option("--password", metavar="PASSWORD",
-                                                 help="Password for an encrypted pdf, zip or 7z.")]
-OutOpt = Annotated[Path | None, typer.Option("-o", "--output", metavar="PATH",
-                                             help="Write the text here (default: ./boundread-out/); - for stdout.")]
-StdoutOpt = Annotated[bool, typer.Option("--stdout", help="Print the text on stdout as it is extracted; "
-                                                           "the summary goes to stderr.")]
-MaxCharsOpt = Annotated[int, typer.Option("--max-chars", metavar="N", click_type=AtLeast(1),
-                                           help="Stop after this many characters (~4 per token).")]
-MaxLinesOpt = Annotated[int | None, typer.Option("--max-lines", metavar="N", click_type=AtLeast(1),
-                                                 help="Stop after this many output lines.")]
-LayoutOpt = Annotated[bool, typer.Option("--layout", help="Keep the physical layout (table columns on one line).")]
-EngineOpt = Annotated[str, typer.Option("--engine", metavar="NAME", autocompletion=offer("auto", "pdfium", "pdfminer"),
-                                        help="PDF text engine: auto (pdfium), pdfium or pdfminer.")]
-OcrOpt = Annotated[str, typer.Option("--ocr", metavar="MODE", autocompletion=offer("auto", "force", "never"),
-                                     help="OCR (Tesseract): auto (pages without text, images), force or never.")]
-OcrLangOpt = Annotated[str, typer.Option("--ocr-lang", metavar="LANGS",
-                                         help="Tesseract languages, several joined with +: eng+deu.")]
-FormatOpt = Annotated[str, typer.Option("--format", metavar="NAME", autocompletion=offer("csv", "tsv", "markdown"),
-                                        help="Rows as csv, tsv or markdown.")]
-RowsOpt = Annotated[str | None, typer.Option("--rows", metavar="A-B", help="Sheet rows A-B (1-based), e.g. 201-400.")]
-MaxRowsOpt = Annotated[int, typer.Option("--max-rows", metavar="N", click_type=AtLeast(1),
-                                         help="At most this many rows per sheet.")]
-EncodingOpt = Annotated[str | None, typer.Option("--encoding", metavar="NAME",
-                                                 help="Text: decode with this Python codec (cp1251, koi8-r, "
-                                                      "shift_jis) instead of the guessed one.")]
-MaxColsOpt = Annotated[int, typer.Option("--max-cols", metavar="N", click_type=AtLeast(1),
-                                         help="At most this many columns.")]
 
 def _version(value: bool) -> None:
     if value:
@@ -186,25 +183,16 @@ def info(
 def extract(
     file: Annotated[Path, typer.Argument(readable=False,  # the read says 'permission denied', exit 3
                                          metavar="FILE", help="The file to extract text from.", show_default=False)],
-    pages: Annotated[str | None, typer.Option("--pages", metavar="RANGE",
-                                              help="PDF pages / pptx slides, e.g. 1-5,8.")] = None,
-    sheet: Annotated[list[str] | None, typer.Option("--sheet", metavar="SHEET", autocompletion=complete.sheet_names,
-                                                    help="Sheet name or 1-based index; repeatable.")] = None,
-    lines: Annotated[str | None, typer.Option("--lines", metavar="A-B",
-                                              help="Only lines A-B of the text (A- for the rest).")] = None,
-    head: Annotated[int | None, typer.Option("--head", metavar="N", click_type=AtLeast(1),
-                                             help="Only the first N lines of the text.")] = None,
-    tail: Annotated[int | None, typer.Option("--tail", metavar="N", click_type=AtLeast(1),
-                                             help="Only the last N lines of a text file, read from its end.")] = None,
-    grep: Annotated[str | None, typer.Option("--grep", metavar="PATTERN",
-                                             help="Only lines matching this regular expression.")] = None,
-    ignore_case: Annotated[bool, typer.Option("-i", "--ignore-case", help="Case-insensitive --grep.")] = False,
-    context: Annotated[int, typer.Option("--context", "-C", metavar="N", click_type=AtLeast(0),
-                                         help="Lines of context around each match.")] = 0,
-    max_matches: Annotated[int, typer.Option("--max-matches", metavar="N", click_type=AtLeast(1),
-                                             help="Stop after this many matches.")] = 100,
-    member: Annotated[str | None, typer.Option("--member", metavar="NAME", autocompletion=complete.member_names,
-                                               help="One member of an archive, read in memory.")] = None,
+    pages: PagesOpt = None,
+    sheet: SheetOpt = None,
+    lines: LinesOpt = None,
+    head: HeadOpt = None,
+    tail: TailOpt = None,
+    grep: GrepOpt = None,
+    ignore_case: IgnoreCaseOpt = False,
+    context: ContextOpt = 0,
+    max_matches: MaxMatchesOpt = 100,
+    member: MemberOpt = None,
     max_member_mb: Annotated[int, typer.Option("--max-member-mb", metavar="MB", click_type=AtLeast(1),
                                                help="Refuse a --member that unpacks to more than this.")] = 32,
     max_chars: MaxCharsOpt = 100_000,

@@ -10,6 +10,7 @@ from typing import Annotated
 import typer
 
 from boundread.cli.boundary import AtLeast, Command, boundary, offer
+from boundread.cli.options import EncodingOpt, PasswordOpt
 from boundread.errors import ExitCode, UsageError
 
 
@@ -40,14 +41,11 @@ def chunks(
                                        help="Go on from chunk K of the manifest in -o (after --max-chunks).")] = 1,
     model: Annotated[str | None, typer.Option("--model", metavar="MODEL",
                                               help="Price reading every chunk once with this model.")] = None,
-    password: Annotated[str | None, typer.Option("--password", metavar="PASSWORD",
-                                                 help="Password for an encrypted pdf, zip or 7z.")] = None,
+    password: PasswordOpt = None,
     fmt: Annotated[str, typer.Option("--format", metavar="NAME", autocompletion=offer("csv", "tsv", "markdown"),
                                      help="Workbook rows as csv, tsv or markdown.")] = "csv",
     layout: Annotated[bool, typer.Option("--layout", help="PDF: keep the physical layout.")] = False,
-    encoding: Annotated[str | None, typer.Option("--encoding", metavar="NAME",
-                                                 help="Text: decode with this Python codec (cp1251, koi8-r, "
-                                                      "shift_jis) instead of the guessed one.")] = None,
+    encoding: EncodingOpt = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the manifest (schema 1) on stdout.")] = False,
     timeout: Annotated[float, typer.Option("--timeout", metavar="SECONDS", click_type=AtLeast(0.1, float),
                                            help="Stop after this many seconds (exit 8); --from goes on.")] = 120.0,

@@ -19,8 +19,24 @@ from typing import IO, Annotated
 import typer
 
 from boundread import api, render
-from boundread.cli import complete
-from boundread.cli.boundary import AtLeast, Command, boundary
+from boundread.cli.boundary import Command, boundary
+from boundread.cli.options import (
+    ContextOpt,
+    EncodingOpt,
+    GrepOpt,
+    HeadOpt,
+    IgnoreCaseOpt,
+    LinesOpt,
+    MaxCharsOpt,
+    MaxMatchesOpt,
+    MemberOpt,
+    PagesOpt,
+    PasswordOpt,
+    RowsOpt,
+    SheetOpt,
+    TailOpt,
+    TimeoutOpt,
+)
 from boundread.contract.stream import CLOSED, Writer
 from boundread.errors import ExitCode, UsageError
 from boundread.limits import Limits
@@ -36,36 +52,21 @@ def register(app: typer.Typer) -> None:
 
 def view(
     file: Annotated[Path, typer.Argument(readable=False, metavar="FILE", help="The file to read.", show_default=False)],
-    pages: Annotated[str | None, typer.Option("--pages", metavar="RANGE",
-                                              help="PDF pages / pptx slides, e.g. 1-5,8.")] = None,
-    sheet: Annotated[list[str] | None, typer.Option("--sheet", metavar="SHEET", autocompletion=complete.sheet_names,
-                                                    help="Sheet name or 1-based index; repeatable.")] = None,
-    rows: Annotated[str | None, typer.Option("--rows", metavar="A-B",
-                                             help="Sheet rows A-B (1-based), e.g. 201-400.")] = None,
-    lines: Annotated[str | None, typer.Option("--lines", metavar="A-B",
-                                              help="Only lines A-B of the text (A- for the rest).")] = None,
-    head: Annotated[int | None, typer.Option("--head", metavar="N", click_type=AtLeast(1),
-                                             help="Only the first N lines of the text.")] = None,
-    tail: Annotated[int | None, typer.Option("--tail", metavar="N", click_type=AtLeast(1),
-                                             help="Only the last N lines of a text file, read from its end.")] = None,
-    grep: Annotated[str | None, typer.Option("--grep", metavar="PATTERN",
-                                             help="Only lines matching this regular expression.")] = None,
-    ignore_case: Annotated[bool, typer.Option("-i", "--ignore-case", help="Case-insensitive --grep.")] = False,
-    context: Annotated[int, typer.Option("--context", "-C", metavar="N", click_type=AtLeast(0),
-                                         help="Lines of context around each match.")] = 0,
-    max_matches: Annotated[int, typer.Option("--max-matches", metavar="N", click_type=AtLeast(1),
-                                             help="Stop after this many matches.")] = 100,
-    member: Annotated[str | None, typer.Option("--member", metavar="NAME", autocompletion=complete.member_names,
-                                               help="One member of an archive, read in memory.")] = None,
-    max_chars: Annotated[int, typer.Option("--max-chars", metavar="N", click_type=AtLeast(1),
-                                           help="Stop after this many characters (~4 per token).")] = 100_000,
-    password: Annotated[str | None, typer.Option("--password", metavar="PASSWORD",
-                                                 help="Password for an encrypted pdf, zip or 7z.")] = None,
-    encoding: Annotated[str | None, typer.Option("--encoding", metavar="NAME",
-                                                 help="Text: decode with this Python codec (cp1251, koi8-r, "
-                                                      "shift_jis) instead of the guessed one.")] = None,
-    timeout: Annotated[float, typer.Option("--timeout", metavar="SECONDS", click_type=AtLeast(0.1, float),
-                                           help="Stop after this many seconds (exit 8).")] = 60.0,
+    pages: PagesOpt = None,
+    sheet: SheetOpt = None,
+    rows: RowsOpt = None,
+    lines: LinesOpt = None,
+    head: HeadOpt = None,
+    tail: TailOpt = None,
+    grep: GrepOpt = None,
+    ignore_case: IgnoreCaseOpt = False,
+    context: ContextOpt = 0,
+    max_matches: MaxMatchesOpt = 100,
+    member: MemberOpt = None,
+    max_chars: MaxCharsOpt = 100_000,
+    password: PasswordOpt = None,
+    encoding: EncodingOpt = None,
+    timeout: TimeoutOpt = 60.0,
 ) -> None:
     """A bounded slice for a person: in $PAGER on a terminal (less -R), plain stdout otherwise."""
 

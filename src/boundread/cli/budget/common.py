@@ -27,7 +27,6 @@ budget_app = typer.Typer(
     no_args_is_help=True,
 )
 
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object (schema 1) on stdout.")]
 SessionOpt = Annotated[
     str | None, typer.Option("--session", metavar="ID", help="Session id (default: the hook payload's session_id).")
 ]

@@ -14,7 +14,6 @@ from boundread.cli.boundary import AtLeast, Command, boundary
 from boundread.cli.budget.common import (
     COUNT_MAX,
     LIMIT_MAX,
-    JsonOpt,
     SessionOpt,
     bounded,
     budget_app,
@@ -22,6 +21,7 @@ from boundread.cli.budget.common import (
     scope_of,
     usd,
 )
+from boundread.cli.options import JsonOpt
 from boundread.errors import BoundreadError, UsageError
 
 

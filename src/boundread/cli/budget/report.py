@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from boundread.cli.boundary import Command, boundary
-from boundread.cli.budget.common import JsonOpt, OneSessionOpt, budget_app, emit, here, stdin_payload, views_of
+from boundread.cli.budget.common import OneSessionOpt, budget_app, emit, here, stdin_payload, views_of
+from boundread.cli.options import JsonOpt
 from boundread.errors import ExitCode, UsageError
 
 if TYPE_CHECKING:

@@ -9,7 +9,8 @@ from typing import Annotated
 import typer
 
 from boundread.cli.boundary import Command, boundary
-from boundread.cli.budget.common import JsonOpt, OneSessionOpt, budget_app, emit
+from boundread.cli.budget.common import OneSessionOpt, budget_app, emit
+from boundread.cli.options import JsonOpt
 from boundread.errors import UsageError
 
 
