@@ -165,6 +165,21 @@ def test_deny_mode_needs_more_turns_and_more_tokens(tmp_path_factory: pytest.Tem
     assert deny.input_chars > redirect.input_chars, (deny.input_chars, redirect.input_chars)
 
 
+@pytest.mark.parametrize("scenario", ["read-pdf", "read-log", "cat-log"])
+def test_post_tool_batch_is_silent_about_what_it_redirected(workspace: Workspace, scenario: str) -> None:
+    """Claude Code's PostToolBatch sees the call as the model made it (a whole Read, ``cat huge.log``); after a
+    redirect the model has the first part and the next step, so no "read them in bounded parts instead"."""
+    client = CLIENTS["claude"]
+    prepare(workspace, client, "redirect")
+    with client.fake_model() as model:
+        model.script(*script(client, scenario, "redirect", workspace))
+        client.run(workspace, model, "Read the file")
+        assert len(client.results(model)) == 1
+        sent = json.dumps([exchange.body for exchange in model.loop()])
+    assert "boundread redirect" in sent  # the redirect's own context reached the model
+    assert "should not) read these files whole" not in sent and "PostToolBatch hook" not in sent
+
+
 def test_redirect_falls_back_to_deny_for_a_read_with_a_range(workspace: Workspace) -> None:
     """The agent asked for that part: the deny says why it is too much (Claude Code itself refuses over 20
     pages, so the guard's cap is lowered here)."""

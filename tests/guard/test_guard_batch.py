@@ -169,3 +169,46 @@ def test_the_context_stays_under_the_clients_cap(tmp_path: Path) -> None:
     context = batch.advice(_payload(tmp_path, *calls), GuardConfig())
     assert context.count("boundread info") == batch.MAX_FILES
     assert len(context) <= batch.MAX_CONTEXT
+
+
+SLICED = ("1\t[boundread redirect] report.pdf: PDF, 9.2 kB, 40 pages. It was not read whole: this file holds its "
+          "first part, pages 1-12 of 40.\n2\tNext part: boundread extract report.pdf --pages 13-24 --stdout")
+
+
+def _redirect(capsys: pytest.CaptureFixture[str], payload: object, *argv: str) -> str | None:
+    assert run(list(argv), io.StringIO(json.dumps(payload))) == 0
+    out, _ = capsys.readouterr()
+    return str(json.loads(out)["hookSpecificOutput"]["additionalContext"]) if out else None
+
+
+@pytest.mark.parametrize("call", [
+    _read("report.pdf", SLICED),  # a whole Read pointed at the slice file
+    _read("big.log", "1\t2024-01-01 INFO first line\n2\t2024-01-01 INFO second line"),  # given a range
+    {"tool_name": "Bash", "tool_input": {"command": "cat big.log"}, "tool_use_id": "t",  # run bounded
+     "tool_response": {"stdout": "2024-01-01 INFO ...\nnext: boundread extract big.log --lines 243-", "stderr": ""}},
+])
+def test_silent_about_a_call_the_same_batch_redirected(project: Path, call: dict[str, object],
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    """The hook's own --mode redirect (what init writes): the model got the first part and the next step already."""
+    assert _redirect(capsys, _payload(project, call), "--mode", "redirect") is None
+    assert _redirect(capsys, _payload(project, call)) is not None  # deny mode: the same call went through unguarded
+
+
+def test_redirect_mode_still_advises_on_what_the_client_refused(project: Path,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    """Claude Code refuses a .xlsx before any PreToolUse hook, and a whole Read over its own size cap: no
+    redirect happened, so the commands are still the news."""
+    over = "<tool_use_error>File content (6.0MB) exceeds maximum allowed size (256KB).</tool_use_error>"
+    calls = [_read(project / "prices.xlsx"), _read(project / "report.pdf", SLICED), _read("big.log", over)]
+    context = _redirect(capsys, _payload(project, *calls), "--mode", "redirect")
+    assert context is not None and "- prices.xlsx (" in context and "- big.log (" in context
+    assert "report.pdf" not in context
+
+
+def test_the_configs_mode_wins_over_the_hooks(project: Path, tmp_path: Path,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    folder = tmp_path / "configured"
+    folder.mkdir()
+    (folder / ".boundread.toml").write_text('[guard]\nmode = "deny"\n', encoding="utf-8")
+    (folder / "report.pdf").write_bytes((project / "report.pdf").read_bytes())
+    assert _redirect(capsys, _payload(folder, _read(folder / "report.pdf", SLICED)), "--mode", "redirect")

@@ -4,6 +4,11 @@ Claude Code refuses a Read of .xlsx/.docx/.pptx/.zip/.7z/.tar/.gz itself ("This 
 binary files") before any PreToolUse hook runs, so the guard's deny reason never reaches the model.
 PostToolBatch fires after the batch; the ``additionalContext`` of its answer reaches the model in
 the next request. This never denies: a call it cannot read is skipped, and no advice is no output.
+
+In redirect mode it is silent about a call the pre-tool hook rewrote: the batch's ``tool_input`` is the call as
+the model made it (a whole Read, ``cat huge.log``), which the guard denies, but its ``tool_response`` carries
+neither the guard's refusal nor the client's own, so the bounded part arrived with the redirect's own context
+naming the next part; advice to read it "in bounded parts instead" would only invite a redundant call.
 """
 
 from __future__ import annotations
@@ -31,17 +36,19 @@ MAX_CALLS, MAX_FILES, MAX_CONTEXT = 100, 10, 8000  # Claude Code caps hook outpu
 _TEXT_KEYS = ("text", "content", "error", "message", "output", "stdout", "stderr", "result", "file")
 
 
-def answer(payload: Mapping[str, Any], config: GuardConfig) -> str:
-    """The hook's stdout for a PostToolBatch payload: the JSON answer, or "" for nothing to say."""
-    context = advice(payload, config)
+def answer(payload: Mapping[str, Any], config: GuardConfig, mode: str | None = None) -> str:
+    """The hook's stdout for a PostToolBatch payload: the JSON answer, or "" for nothing to say. ``mode``: the
+    hook command's ``--mode`` (the config's mode wins, as for PreToolUse)."""
+    context = advice(payload, config, (config.mode or mode or "deny") == "redirect")
     if not context:
         return ""
     body = {"hookSpecificOutput": {"hookEventName": EVENT, "additionalContext": context}}
     return jsonio.dumps(body) + "\n"
 
 
-def advice(payload: Mapping[str, Any], config: GuardConfig) -> str:
-    """Per file read (or dumped) whole in the batch, or refused by the client, the commands to run."""
+def advice(payload: Mapping[str, Any], config: GuardConfig, redirected: bool = False) -> str:
+    """Per file read (or dumped) whole in the batch, or refused by the client, the commands to run; with
+    ``redirected`` (redirect mode) none for a call the guard denies that ran all the same: it was rewritten."""
     calls = payload.get("tool_calls")
     if not isinstance(calls, list):
         return ""
@@ -49,7 +56,7 @@ def advice(payload: Mapping[str, Any], config: GuardConfig) -> str:
     seen: set[str] = set()
     blocks: list[str] = []
     for call in calls[:MAX_CALLS]:
-        path = _needs_advice(call, cwd, config) if isinstance(call, dict) else None
+        path = _needs_advice(call, cwd, config, redirected) if isinstance(call, dict) else None
         if path is None or _same_file(path, cwd) in seen:
             continue
         seen.add(_same_file(path, cwd))
@@ -64,8 +71,10 @@ def advice(payload: Mapping[str, Any], config: GuardConfig) -> str:
     return text if len(text) <= MAX_CONTEXT else text[:MAX_CONTEXT - 3] + "..."
 
 
-def _needs_advice(call: Mapping[str, Any], cwd: str | None, config: GuardConfig) -> str | None:
-    """The file of a Read (or Bash) call the client refused or the guard would deny; None otherwise."""
+def _needs_advice(call: Mapping[str, Any], cwd: str | None, config: GuardConfig,
+                  redirected: bool = False) -> str | None:
+    """The file of a Read (or Bash) call the client refused or the guard would deny (and, ``redirected``, did not
+    rewrite); None otherwise."""
     tool = str(call.get("tool_name") or "")
     args = _mapping(call.get("tool_input"))
     response = text_of(call.get("tool_response"))
@@ -78,14 +87,22 @@ def _needs_advice(call: Mapping[str, Any], cwd: str | None, config: GuardConfig)
             return None
         offset, limit = read_range(args)
         decision = check_read(path, offset=offset, limit=limit, pages=args.get("pages"), cwd=cwd, config=config)
-        return path if refused or decision.denied else None
+        return path if refused or (decision.denied and not (redirected and _ran(response))) else None
     if tool in ("Bash", "PowerShell"):
         command = args.get("command")
         if not isinstance(command, str) or not command:
             return None
         decision = check_command(command, cwd=cwd, config=config)
+        if redirected and _ran(response):
+            return None
         return decision.path if decision.denied and decision.path else None
     return None
+
+
+def _ran(response: str) -> bool:
+    """Did a call the guard denies run all the same (redirect mode: rewritten to its bounded part)? Not when the
+    client answered with an error (``<tool_use_error>``: a refusal, or a whole Read over its own cap)."""
+    return "<tool_use_error>" not in response
 
 
 def _same_file(path: str, cwd: str | None) -> str:

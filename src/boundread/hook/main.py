@@ -134,7 +134,7 @@ def _run(args: Any, stdin: IO[str] | None) -> int:
     try:
         payload = _read_payload(stdin)
         if payload.get("hook_event_name") == "PostToolBatch":
-            return _batch(payload, args.config)
+            return _batch(payload, args.config, args.mode)
         if payload.get("hook_event_name") in ("PostToolUse", "AfterTool"):  # bound what slipped through
             from boundread.hook import posttool
 
@@ -162,13 +162,13 @@ def _run(args: Any, stdin: IO[str] | None) -> int:
     return _emit(decision, agent, args.json, call.event)
 
 
-def _batch(payload: Mapping[str, Any], config_path: str | None) -> int:
+def _batch(payload: Mapping[str, Any], config_path: str | None, mode: str | None = None) -> int:
     """Claude Code's PostToolBatch: advice as additionalContext, or nothing. Never a deny, never an error."""
     try:
         from boundread.hook import batch
 
         cfg = guard_config.load(str(payload.get("cwd") or "") or None, config_path)
-        reply = batch.answer(payload, cfg)
+        reply = batch.answer(payload, cfg, mode)
     except Exception:  # noqa: BLE001 - advice is optional: on anything unexpected, say nothing
         return 0
     if reply:
