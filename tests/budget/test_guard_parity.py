@@ -128,7 +128,7 @@ def test_the_answers_read_as_expected() -> None:
     assert answers[:59] == ["ok"] * 59 and "60 times in a row" in answers[59] and "61 times" in answers[60]
     spent = _run(Guard(tokens=TokenBudget(1000)), SCENARIOS["a spent budget denies the next action"][1])
     assert spent[:2] == ["ok", "TokenBudgetExceeded: token budget reached: 1,000 of 1,000 tokens in session python"
-                         " - stop, or raise the budget with `boundread budget set --max-tokens N`"]
+                         " - stop, or raise tokens=TokenBudget(N) given to this Guard"]
     assert spent[2].startswith("TokenBudgetExceeded") and spent[3].startswith("TokenBudgetExceeded")
     with pytest.raises(PolicyDenied, match="forbidden"):
         Guard(policy=Policy(deny_tools=("Bash",))).allow("bash")
@@ -371,10 +371,11 @@ def test_a_decorated_generator_is_still_a_generator_function() -> None:
 
 
 def test_the_decorator_names_its_own_limit() -> None:
-    """`budget set --max-depth` sets the ledger's limit, not a decorator's: the fix names the decorator."""
+    """`budget set --max-depth` sets the ledger's limit, not a decorator's or a Guard's: the fix names the one that
+    set it."""
     with pytest.raises(DepthExceeded) as info:
         level(5)
     assert "@max_depth(2) on level" in info.value.fix and "budget set" not in info.value.fix
     with pytest.raises(DepthExceeded) as ledger_limit:
-        Deep(Guard(depth=0)).allow("x")  # the Guard's own depth limit (the ledger's, with one): depth 1 of 0
-    assert "budget set --max-depth" in ledger_limit.value.fix
+        Deep(Guard(depth=0)).allow("x")  # the Guard's own depth limit: it sets it again on each start
+    assert ledger_limit.value.fix == "stop recursing, or raise depth=N given to this Guard"

@@ -102,15 +102,15 @@ def _env_depth() -> int:
 
 
 def _refusal(db: Any, scope: Any, session: str, depth: int, now: float) -> str | None:
-    from boundread.budget.errors import DepthExceeded, PolicyDenied
+    from boundread.budget.errors import DepthExceeded, PolicyDenied, set_command
     from boundread.budget.rows import limits_of
 
     limits = limits_of(db, scope)
     where = f"session {session}" if scope.kind == "session" else scope.label
     if limits.max_depth is not None and depth > limits.max_depth:
         return str(DepthExceeded(depth, limits.max_depth, where,
-                                 "do the work in this agent, or raise the limit with `boundread budget set"
-                                 " --max-depth N` from outside the session"))
+                                 "do the work in this agent, or raise the limit with "
+                                 f"`{set_command('--max-depth N', where)}` from outside the session"))
     if limits.max_agents is None and limits.max_agents_per_minute is None:
         return None
     members = {"session": "session = ?", "project": "session IN (SELECT id FROM sessions WHERE project = ?)"}
@@ -121,14 +121,14 @@ def _refusal(db: Any, scope: Any, session: str, depth: int, now: float) -> str |
         started = int(db.execute(base, args).fetchone()[0])
         if started + 1 > limits.max_agents:
             return str(PolicyDenied("max-agents", f"sub-agent limit reached: sub-agent {started + 1} of max"
-                                    f" {limits.max_agents} in {where}", started + 1, limits.max_agents))
+                                    f" {limits.max_agents} in {where}", started + 1, limits.max_agents, where))
     if limits.max_agents_per_minute is not None:
         joiner = " AND" if where_sql else " WHERE"
         recent = int(db.execute(f"{base}{joiner} started > ?", (*args, now - MINUTE)).fetchone()[0])
         if recent + 1 > limits.max_agents_per_minute:
             return str(PolicyDenied("max-agents-per-minute", f"sub-agent rate reached: {recent + 1} started within"
                                     f" a minute, max {limits.max_agents_per_minute} in {where}", recent + 1,
-                                    limits.max_agents_per_minute))
+                                    limits.max_agents_per_minute, where))
     return None
 
 

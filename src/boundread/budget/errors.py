@@ -5,6 +5,7 @@ Standard library only: the hook path imports this module.
 
 from __future__ import annotations
 
+import shlex
 from decimal import Decimal
 
 from boundread.errors import BoundreadError, Corrupt, ExitCode
@@ -15,6 +16,8 @@ class BudgetError(BoundreadError):
 
     exit_code = ExitCode.USAGE  # the documented "deny" exit code
     code = "budget"
+    where = ""  # the scope whose limit was reached ("session ID", "project DIR", "all sessions"), when known
+    option = ""  # the ``budget set`` option that raises it (``--max-usd``), when one does
 
 
 class DepthExceeded(BudgetError):
@@ -23,10 +26,11 @@ class DepthExceeded(BudgetError):
     def __init__(self, depth: int, limit: int, where: str = "", fix: str = "") -> None:
         self.depth = depth
         self.limit = limit
+        self.where, self.option = where, "--max-depth"
         scope = f" in {where}" if where else ""
         super().__init__(
             f"depth limit reached: depth {depth} of max {limit}{scope}",
-            fix or "stop recursing, or raise the limit with `boundread budget set --max-depth N`",
+            fix or f"stop recursing, or raise the limit with `{set_command('--max-depth N', where)}`",
         )
 
 
@@ -36,10 +40,11 @@ class TokenBudgetExceeded(BudgetError):
     def __init__(self, spent: int, limit: int, where: str = "") -> None:
         self.spent = spent
         self.limit = limit
+        self.where, self.option = where, "--max-tokens"
         scope = f" in {where}" if where else ""
         super().__init__(
             f"token budget reached: {spent:,} of {limit:,} tokens{scope}",
-            "stop, or raise the budget with `boundread budget set --max-tokens N`",
+            f"stop, or raise the budget with `{set_command('--max-tokens N', where)}`",
         )
 
 
@@ -49,22 +54,29 @@ class CostCapExceeded(BudgetError):
     def __init__(self, spent: Decimal, limit: Decimal, where: str = "") -> None:
         self.spent = spent
         self.limit = limit
+        self.where, self.option = where, "--max-usd"
         scope = f" in {where}" if where else ""
         super().__init__(
             f"cost cap reached: {fmt_usd(spent)} of {fmt_usd(limit)}{scope}",
-            "stop, or raise the cap with `boundread budget set --max-usd X`",
+            f"stop, or raise the cap with `{set_command('--max-usd X', where)}`",
         )
 
 
 class PolicyDenied(BudgetError):
     code = "policy_denied"
 
-    def __init__(self, rule: str, detail: str, count: int = 0, limit: int = 0) -> None:
+    def __init__(self, rule: str, detail: str, count: int = 0, limit: int = 0, where: str = "") -> None:
         self.rule = rule
         self.count = count
         self.limit = limit
+        self.where, self.option = where, {"max-calls": "--max-calls", "max-agents": "--max-agents",
+                                          "max-agents-per-minute": "--max-agents-per-minute"}.get(rule, "")
         fixes = {
-            "max-calls": "stop, or raise the limit with `boundread budget set --max-calls N`",
+            "max-calls": f"stop, or raise the limit with `{set_command('--max-calls N', where)}`",
+            "max-agents": f"do the work in this agent, or raise the limit with "
+                          f"`{set_command('--max-agents N', where)}`",
+            "max-agents-per-minute": f"wait a minute, or raise the limit with "
+                                     f"`{set_command('--max-agents-per-minute N', where)}`",
             "max-repeat": "change approach instead of repeating the same call",
             "deny-tool": "use another tool",
         }
@@ -87,6 +99,21 @@ class LedgerBusy(LedgerError):
     def __init__(self, what: str, fix: str = "", *, ambiguous: bool = False) -> None:
         super().__init__(what, fix)
         self.ambiguous = ambiguous
+
+
+def set_command(flag: str, where: str) -> str:
+    """The ``budget set`` command that raises ``flag`` where it was reached (``where``: "session ID", "project
+    DIR", "all sessions"; anything else: the command without a scope, which ``budget set`` refuses, so never).
+
+    Without its scope the command fails (``budget set`` needs --session, --project or --global); a project's
+    limit is set from inside its folder.
+    """
+    kind, _, name = where.partition(" ")
+    if kind == "session" and name:
+        return f"boundread budget set --session {shlex.quote(name)} {flag}"
+    if kind == "project" and name:
+        return f"cd {shlex.quote(name)} && boundread budget set --project {flag}"
+    return f"boundread budget set --global {flag}"
 
 
 def fmt_usd(amount: Decimal) -> str:

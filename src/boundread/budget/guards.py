@@ -198,6 +198,11 @@ class Policy:
 Action = str | tuple[str, Any]
 
 
+#: The Guard parameter that sets each ``budget set`` option's limit, for a fix that names it.
+_GUARD_PARAMS = {"--max-tokens": "tokens=TokenBudget(N)", "--max-usd": "cost=CostCap(X)", "--max-depth": "depth=N",
+                 "--max-calls": "policy=Policy(max_calls=N)"}
+
+
 @dataclass
 class Guard:
     """The guards together. With a ledger, limits and spend are shared with hooks and other processes."""
@@ -270,7 +275,7 @@ class Guard:
                 )
         error = check_spend(totals, self.limits, f"session {self.session}")
         if error is not None:
-            raise error
+            raise self._own(error)
         return totals
 
     def before_request(self) -> str | None:
@@ -289,7 +294,7 @@ class Guard:
                 totals, last = self._spent, self._last
         error, note = look_ahead(self.session, totals, self.limits, last)
         if error is not None:
-            raise error
+            raise self._own(error)
         return note
 
     def allow(self, action: Action) -> None:
@@ -304,7 +309,20 @@ class Guard:
             with self._lock:
                 error = self._allow_here(tool, digest, depth)
         if error is not None:
-            raise error
+            raise self._own(error)
+
+    def _own(self, error: BudgetError) -> BudgetError:
+        """``error`` with a fix that works: a limit of this Guard's own session is the one given to the Guard (it
+        sets it again on each start), so ``budget set`` would not raise it; a project's or the global limit from
+        the ledger keeps its ``budget set`` fix."""
+        raises = _GUARD_PARAMS.get(error.option)
+        if raises is None or error.where != f"session {self.session}":
+            return error
+        first = error.fix.split(", or ", 1)[0] if ", or " in error.fix else "stop"
+        note = error.fix[error.fix.rindex(" ("):] if error.fix.endswith(")") else ""  # the overshoot note
+        error.fix = f"{first}, or raise {raises} given to this Guard{note}"
+        error.args = (f"{error.what} - {error.fix}",)
+        return error
 
     def _allow_here(self, tool: str, digest: str, depth: int) -> BudgetError | None:
         """``SqliteLedger.record_call`` in memory: no limits, no record; else decide, then record the call."""

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from boundread.budget.errors import BudgetError, CostCapExceeded, TokenBudgetExceeded, fmt_usd
+from boundread.budget.errors import BudgetError, CostCapExceeded, TokenBudgetExceeded, fmt_usd, set_command
 from boundread.budget.model import BudgetLimits, Scope, Totals, UsageRecord
 from boundread.budget.policy import check_spend
 from boundread.budget.verdict import caps_of, context_line
@@ -37,12 +37,13 @@ class TokenBudgetWouldPass(TokenBudgetExceeded):
 
     def __init__(self, spent: int, limit: int, next_tokens: int, where: str = "") -> None:
         self.spent, self.limit, self.next = spent, limit, next_tokens
+        self.where, self.option = where, "--max-tokens"
         scope = f" in {where}" if where else ""
         BoundreadError.__init__(
             self,
             f"the next request would pass the token budget: {spent:,} of {limit:,} tokens spent{scope}, and the next"
             f" request adds at least {next_tokens:,}",
-            f"stop here, or raise the budget with `boundread budget set --max-tokens N` ({OVERSHOOT})",
+            f"stop here, or raise the budget with `{set_command('--max-tokens N', where)}` ({OVERSHOOT})",
         )
 
 
@@ -53,12 +54,13 @@ class CostCapWouldPass(CostCapExceeded):
 
     def __init__(self, spent: Decimal, limit: Decimal, next_cost: Decimal, where: str = "") -> None:
         self.spent, self.limit, self.next = spent, limit, next_cost
+        self.where, self.option = where, "--max-usd"
         scope = f" in {where}" if where else ""
         BoundreadError.__init__(
             self,
             f"the next request would pass the cost cap: {fmt_usd(spent)} of {fmt_usd(limit)} spent{scope}, and the"
             f" next request adds about {fmt_usd(next_cost)}",
-            f"stop here, or raise the cap with `boundread budget set --max-usd X` ({OVERSHOOT})",
+            f"stop here, or raise the cap with `{set_command('--max-usd X', where)}` ({OVERSHOOT})",
         )
 
 

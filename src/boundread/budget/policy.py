@@ -48,6 +48,7 @@ def check_sequence(
             f"call limit reached: call {calls + 1} of max {limits.max_calls} in {where}",
             calls + 1,
             limits.max_calls,
+            where,
         )
     if limits.max_repeat is not None and limits.max_repeat > 0:
         run = 1 + next((i for i, d in enumerate(recent) if d != digest), len(recent))
