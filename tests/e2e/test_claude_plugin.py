@@ -21,8 +21,9 @@ from pathlib import Path
 import pytest
 
 from boundread import __version__
+from boundread.agents import claudeplugin
 from tests.e2e import claude
-from tests.e2e.conftest import Workspace, client
+from tests.e2e.conftest import BIN, Workspace, client
 from tests.e2e.fakemodel.server import Call, FakeModel, Turn
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -98,6 +99,20 @@ def test_install_enables_the_plugin_in_the_users_settings(installed: Workspace) 
     cache = Path(entry["installPath"])
     assert (cache / "hooks" / "hooks.json").is_file() and (cache / "skills" / "boundread" / "SKILL.md").is_file()
     assert not (installed.project / ".claude").exists(), "no boundread init: the hooks are the plugin's"
+
+
+def test_doctors_reading_of_the_install_matches_claude_codes(installed: Workspace,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """agents/claudeplugin.py finds the plugin where `claude plugin list` says Claude Code reads it (for a
+    marketplace added from a folder: that folder, not the cache), and sees `claude plugin disable`."""
+    monkeypatch.delenv("CLAUDE_CONFIG_DIR", raising=False)
+    (entry,) = [p for p in json.loads(_claude(installed, "plugin", "list", "--json")) if p["id"] == PLUGIN]
+    found = claudeplugin.find(installed.project, installed.home)
+    assert found is not None and found.enabled and found.folder == Path(entry["readFromFolder"]).resolve()
+    assert all(check.ok for check in claudeplugin.checks(found, path=str(BIN))), claudeplugin.checks(found)
+    _claude(installed, "plugin", "disable", PLUGIN)
+    found = claudeplugin.find(installed.project, installed.home)
+    assert found is not None and not found.enabled
 
 
 def test_a_whole_read_of_a_100_page_pdf_is_redirected_and_the_skill_is_listed(installed: Workspace) -> None:
