@@ -1,9 +1,11 @@
-"""How fast the MCP server answers when the work is slow: a grep over a 1 GB log under a 3 s call deadline,
-and quick calls made while a slow one runs.
+"""How fast the MCP server answers: ``initialize`` and ``tools/list`` after the process starts (``boundread mcp``
+against the SDK's own stdio server, which answers only once it has loaded), a grep over a 1 GB log under a 3 s
+call deadline, and quick calls made while a slow one runs.
 
-    .venv/bin/python bench/mcp_timing.py [--gb 1.0] [--timeout 3]
+    .venv/bin/python bench/mcp_timing.py [--gb 1.0] [--timeout 3] [--starts 5]
 
-Prints the seconds to write the log, the seconds the grep took to answer (due by the deadline; the rest is
+Prints the median seconds to the initialize and tools/list answers and their ratio, the seconds to write the
+log, the seconds the grep took to answer (due by the deadline; the rest is
 the transport's slack), the server's peak memory, and when each of three ``info`` calls made 0.3 s after a
 slow grep answered against the slow one. tests/test_mcp.py asserts what holds on a loaded machine (that the
 answers come, in order, within four times the deadline); the seconds are measured here and asserted nowhere.
@@ -12,7 +14,10 @@ answers come, in order, within four times the deadline); the seconds are measure
 from __future__ import annotations
 
 import argparse
+import json
 import os
+import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -84,13 +89,48 @@ async def parallel(root: Path, timeout: float) -> dict[str, float]:
     return done
 
 
+INIT = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+        "params": {"protocolVersion": "2025-06-18", "capabilities": {},
+                   "clientInfo": {"name": "bench", "version": "1"}}}
+SDK_ONLY = ("import sys; from boundread.mcp import server; from boundread.mcp.config import Config; "
+            "server.build(Config(roots=(sys.argv[1],))).run('stdio')")
+
+
+def startup(command: list[str], cwd: Path) -> tuple[float, float]:
+    """Seconds from the start of ``command`` to its initialize answer, and to its tools/list answer."""
+    started = time.monotonic()
+    proc = subprocess.Popen(command, cwd=cwd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL)
+    assert proc.stdin is not None and proc.stdout is not None
+    proc.stdin.write(json.dumps(INIT).encode() + b"\n")
+    proc.stdin.flush()
+    proc.stdout.readline()
+    answered = time.monotonic() - started
+    proc.stdin.write(b'{"jsonrpc":"2.0","method":"notifications/initialized"}\n'
+                     b'{"jsonrpc":"2.0","id":2,"method":"tools/list"}\n')
+    proc.stdin.flush()
+    proc.stdout.readline()
+    listed = time.monotonic() - started
+    proc.stdin.close()
+    proc.wait(timeout=30)
+    proc.stdout.close()
+    return answered, listed
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--gb", type=float, default=1.0, help="the log's size in GB (default 1)")
     parser.add_argument("--timeout", type=float, default=3.0, help="the server's call deadline in seconds")
+    parser.add_argument("--starts", type=int, default=5, help="server starts timed (the median is printed)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="boundread-mcp-bench-") as tmp:
         root = Path(tmp)
+        ours = [startup([str(BIN), "mcp"], root) for _ in range(args.starts)]
+        sdk = [startup([sys.executable, "-c", SDK_ONLY, str(root)], root) for _ in range(args.starts)]
+        for n, what in enumerate(("initialize", "tools/list")):
+            mine, theirs = statistics.median(t[n] for t in ours), statistics.median(t[n] for t in sdk)
+            print(f"{what:<10} answered in  {mine:6.2f} s  (the SDK's own stdio server: {theirs:.2f} s, "
+                  f"{theirs / mine:.1f}x)")
         started = time.monotonic()
         big_log(root / "huge.log", int(args.gb * (1 << 30)))
         print(f"wrote {args.gb:g} GB log          {time.monotonic() - started:6.2f} s")

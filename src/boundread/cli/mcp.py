@@ -55,21 +55,25 @@ def mcp(
     `boundread init --mcp` (Claude Code, Cursor) or `claude mcp add boundread -- boundread mcp`."""
 
     def work() -> int:
-        try:
-            from boundread.mcp import server
-        except ImportError as exc:
-            raise UsageError(f"the MCP server needs the mcp package ({exc.name} is missing)",
-                             "install it: pip install 'boundread[mcp]'") from None
-        from boundread.mcp import roots
-        from boundread.mcp.tools import Config
+        from boundread.mcp import extra, roots
+        from boundread.mcp.config import Config
 
+        if (absent := extra.missing()) is not None:
+            raise UsageError(f"the MCP server needs the mcp package ({absent} is missing)", extra.FIX)
         folders = tuple(roots.real(folder) for folder in (root or [Path.cwd()]))
         for folder in folders:
             if not Path(folder).is_dir():
                 raise NotFound(f"--root {folder} is not a folder", "pass an existing folder")
         config = Config(roots=folders, explicit_roots=bool(root), out_dir=str(out) if out else None,
                         max_chars=max_chars, timeout=timeout)
-        server.serve(config, http=http, port=port)
+        if http:
+            from boundread.mcp import server
+
+            server.serve(config, port=port)
+        else:
+            from boundread.mcp import stdio  # answers initialize before the SDK loads
+
+            stdio.serve(config)
         return 0
 
     boundary(False, work)

@@ -16,17 +16,23 @@ tool still writes its chunk files from its worker. A bad file, a bomb or a timeo
 
 from __future__ import annotations
 
+import signal
+import sys
+import threading
 import warnings
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from functools import partial
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, BinaryIO, cast
 
 import anyio
+import anyio.from_thread
+import anyio.lowlevel
 import anyio.to_thread
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ResourceError, ToolError, UnexpectedToolError
 from mcp.server.mcpserver.resolve import ListRoots, Resolve
+from mcp.server.stdio import stdio_server
 from mcp.shared.exceptions import MCPDeprecationWarning
 from mcp_types import (
     CallToolResult,
@@ -43,14 +49,11 @@ from boundread import __version__
 from boundread.errors import BoundreadError, TimedOut, UsageError
 from boundread.mcp import roots, tools
 from boundread.mcp.arguments import invalid, unknown
+from boundread.mcp.handshake import INSTRUCTIONS, Answered, same
+from boundread.mcp.stopping import Runs
 from boundread.mcp.tools import Config, Reply, Target
 
 WORKERS = 4  # extractions at once; more calls wait for a free worker
-
-INSTRUCTIONS = """Bounded reads of big files (PDF, Office, spreadsheets, archives, huge logs).
-Call info(path) first: it says what the file is and which call reads it. Every result is bounded; its
-text ends with `next: <call>`, the call that reads the next part. The slice is also saved to a file
-(the resource link). Paths are relative to the served folder."""
 
 READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True,
                             open_world_hint=False)
@@ -105,9 +108,14 @@ class _Server(MCPServer):
                 problem = invalid(name, exc.__cause__.errors(), schemas[name])
         return to_result(tools.failed(problem, None, shown))
 
+    async def serve_streams(self, read: Any, write: Any) -> None:
+        """Serve the client behind the transport's streams (MCPServer.run_stdio_async, on streams of ours)."""
+        await self._lowlevel_server.run(read, write, self._lowlevel_server.create_initialization_options())
 
-def build(config: Config) -> MCPServer:
-    """The server, its tools bound to ``config``."""
+
+def build(config: Config, runs: Runs | None = None) -> MCPServer:
+    """The server, its tools bound to ``config``; ``runs``: the chunk runs a stopping server waits for."""
+    runs = runs or Runs()
     server: MCPServer = _Server("boundread", version=__version__, instructions=INSTRUCTIONS, log_level="WARNING")
     limiter = anyio.CapacityLimiter(WORKERS)
     outputs: set[str] = set()  # the folders this server saved slices to: the only ones resources/read serves
@@ -231,17 +239,107 @@ def build(config: Config) -> MCPServer:
     ) -> CallToolResult:
         """The whole file as chunk files of at most `tokens` tokens (pages, slides, sheets with the header row,
         headings, lines) saved in the output folder, and the plan: for map-reduce, one sub-agent per chunk."""
-        return await run(path, client_roots, lambda t: tools.chunks(
-            config, t, tokens, overlap=overlap, max_chunks=max_chunks, start=start, model=model, password=password))
+        def work(target: Target) -> Reply:
+            with runs.run():
+                return tools.chunks(config, target, tokens, overlap=overlap, max_chunks=max_chunks, start=start,
+                                    model=model, password=password, watch=runs.watch)
+
+        return await run(path, client_roots, work)
 
     return server
 
 
-def serve(config: Config, *, http: bool = False, port: int = 8000) -> None:
-    """Run until the client goes: stdio, or streamable HTTP on 127.0.0.1:``port`` (path /mcp)."""
+def serve(config: Config, *, port: int = 8000) -> None:
+    """Run streamable HTTP on 127.0.0.1:``port`` (path /mcp) until stopped (stdio: :func:`serve_stdio`)."""
     warnings.simplefilter("ignore", MCPDeprecationWarning)  # roots/list: deprecated in the 2026-07-28 protocol
-    server = build(config)
-    if http:
-        server.run("streamable-http", host="127.0.0.1", port=port)
-    else:
-        server.run("stdio")
+    build(config).run("streamable-http", host="127.0.0.1", port=port)
+
+
+def serve_stdio(config: Config, first: bytes, wire_in: BinaryIO, wire_out: BinaryIO, answered: Answered | None,
+                ) -> None:
+    """Serve the client on ``wire_in``/``wire_out`` (:mod:`boundread.mcp.stdio` claimed them and read ``first``;
+    ``answered``: the ``initialize`` answer it sent already). Ends when the client goes, or on SIGINT or SIGTERM:
+    each chunk run in flight is interrupted and writes its manifest first (:mod:`boundread.mcp.stopping`)."""
+    warnings.simplefilter("ignore", MCPDeprecationWarning)
+    runs = Runs()
+    server = build(config, runs)
+    assert isinstance(server, _Server)
+    anyio.run(_serve_lines, server, runs, _Lines(first.decode("utf-8", "replace"), wire_in), _Out(wire_out, answered))
+
+
+GRACE = 30.0  # seconds a stopping server waits for its chunk runs to write their manifests
+
+
+async def _serve_lines(server: _Server, runs: Runs, lines: _Lines, out: _Out) -> None:
+    async with anyio.create_task_group() as group:
+        await lines.start()
+        group.start_soon(_stop_on_signal, runs, group.cancel_scope)
+        async with stdio_server(cast(Any, lines), cast(Any, out)) as (read, write):
+            await server.serve_streams(read, write)
+        group.cancel_scope.cancel()
+
+
+async def _stop_on_signal(runs: Runs, scope: anyio.CancelScope) -> None:
+    with anyio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+        async for _ in signals:
+            runs.stop()
+            with anyio.move_on_after(GRACE):
+                while runs.busy:
+                    await anyio.sleep(0.05)
+            scope.cancel()
+            return
+
+
+class _Lines:
+    """The client's lines for the SDK's reader: ``first`` (read already), then each line a daemon thread reads,
+    so that a read blocked on an idle client never keeps a stopping server alive."""
+
+    def __init__(self, first: str, wire: BinaryIO) -> None:
+        self.first, self.wire = first, wire
+        self.send, self.receive = anyio.create_memory_object_stream[str](16)
+
+    async def start(self) -> None:
+        token = anyio.lowlevel.current_token()
+        threading.Thread(target=self._pump, args=(token,), name="boundread-mcp-stdin", daemon=True).start()
+
+    def _pump(self, token: anyio.lowlevel.EventLoopToken) -> None:
+        try:
+            for raw in iter(self.wire.readline, b""):
+                anyio.from_thread.run(self.send.send, raw.decode("utf-8", "replace"), token=token)
+            anyio.from_thread.run_sync(self.send.close, token=token)
+        except (RuntimeError, anyio.BrokenResourceError, anyio.ClosedResourceError, OSError):
+            return  # the server stopped first
+
+    def __aiter__(self) -> AsyncIterator[str]:
+        return self._lines()
+
+    async def _lines(self) -> AsyncIterator[str]:
+        yield self.first
+        async for line in self.receive:
+            yield line
+
+
+class _Out:
+    """The SDK's writer: each message to the client, but the SDK's answer to an ``initialize`` answered before
+    it loaded (said on stderr when it differs from ours)."""
+
+    def __init__(self, wire: BinaryIO, answered: Answered | None) -> None:
+        self.wire, self.answered = wire, answered
+
+    async def write(self, text: str) -> None:
+        if self.answered is not None:
+            agrees = same(self.answered, text)
+            if agrees is not None:
+                self.answered = None
+                if not agrees:
+                    sys.stderr.write(f"boundread: warning: the SDK's initialize answer differs from the early one: "
+                                     f"{text.strip()[:500]}\n")
+                return
+        await anyio.to_thread.run_sync(self._send, text.encode("utf-8"))
+
+    def _send(self, data: bytes) -> None:
+        self.wire.write(data)
+        self.wire.flush()
+
+    async def flush(self) -> None:
+        return None

@@ -24,23 +24,13 @@ from boundread.core import naming, output
 from boundread.errors import BoundreadError, NotFound, UsageError
 from boundread.limits import Limits, est_tokens
 from boundread.mcp import calls, text
+from boundread.mcp.config import Config as Config  # re-exported: tools.Config is how callers name it
 from boundread.ranges import parse_span
 from boundread.render.listing import listing_next
 
 # characters into one selection an ``offset`` may reach; an offset call re-reads the selection up to
 # offset + max_chars, so one call holds at most twice the larger of this and the server's cap
 OFFSET_REACH = 100_000
-
-
-@dataclass(frozen=True)
-class Config:
-    """How the server bounds and places its work (``boundread mcp`` options)."""
-
-    roots: tuple[str, ...]  # real paths
-    explicit_roots: bool = False  # given with --root: client roots must lie inside them
-    out_dir: str | None = None  # None: $BOUNDREAD_OUT_DIR, else <first root>/boundread-out
-    max_chars: int = 100_000
-    timeout: float = 60.0
 
 
 @dataclass(frozen=True)
@@ -305,7 +295,8 @@ def _calls(commands: Any, target: Target) -> list[str]:
 
 
 def chunks(config: Config, target: Target, tokens: int = 20_000, *, overlap: int = 0, max_chunks: int = 200,
-           start: int = 1, model: str | None = None, password: str | None = None) -> Reply:
+           start: int = 1, model: str | None = None, password: str | None = None,
+           watch: api.Watch | None = None) -> Reply:
     """The whole file as chunk files in the output folder, and the plan: one line per chunk (its file, span and
     tokens), the total and, with ``model``, the cost of reading every chunk once; the call that goes on."""
     if tokens < 50 or overlap < 0 or max_chunks < 1 or start < 1:
@@ -313,7 +304,7 @@ def chunks(config: Config, target: Target, tokens: int = 20_000, *, overlap: int
                          "pass tokens >= 50, overlap >= 0, max_chunks and start >= 1")
     folder = target.out_dir / naming.chunks_folder_name(target.shown)
     result = api.chunk(target.real, tokens, folder, overlap=overlap, max_chunks=max_chunks, start=start, model=model,
-                       password=password, timeout=engine_timeout(config))
+                       password=password, timeout=engine_timeout(config), watch=watch)
     totals = result.totals()
     lines = [f"{target.shown}: {result.kind}, {totals['chunks']} chunks of at most ~{tokens:,} tokens, "
              f"~{totals['est_tokens']:,} tokens in all ({result.status}; manifest {result.path})"]
