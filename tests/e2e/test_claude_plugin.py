@@ -101,6 +101,16 @@ def test_install_enables_the_plugin_in_the_users_settings(installed: Workspace) 
     assert not (installed.project / ".claude").exists(), "no boundread init: the hooks are the plugin's"
 
 
+def test_one_command_adds_the_marketplace_and_installs(workspace: Workspace, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The README's one-step line: `claude plugin install boundread --marketplace <owner/repo or path>`."""
+    monkeypatch.delenv("CLAUDE_CONFIG_DIR", raising=False)
+    done = json.loads(_claude(workspace, "plugin", "install", "boundread", "--marketplace", str(ROOT), "--json"
+                              ).splitlines()[-1])
+    assert done["outcome"] == "ok" and done["pluginId"] == PLUGIN, done
+    found = claudeplugin.find(workspace.project, workspace.home)
+    assert found is not None and found.enabled and found.folder == (ROOT / "plugins" / "boundread").resolve()
+
+
 def test_doctors_reading_of_the_install_matches_claude_codes(installed: Workspace,
                                                                monkeypatch: pytest.MonkeyPatch) -> None:
     """agents/claudeplugin.py finds the plugin where `claude plugin list` says Claude Code reads it (for a
