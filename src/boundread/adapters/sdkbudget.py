@@ -59,7 +59,7 @@ def claude_sdk_budget_answer(payload: dict[str, Any]) -> dict[str, Any]:
     """Ingest the session's transcripts that ``payload`` names, then the budget's answer to it in the SDK's names:
     end the session, a word for the model, or {}. A new session's first prompt has no transcript yet: its
     verdict (a capped project) still comes. Blocking (files, the ledger): call it in a worker thread."""
-    from boundread.budget.hookanswer import PROMPT_EVENTS
+    from boundread.agents.stopanswer import PROMPT_EVENTS
     from boundread.hook.ingest import ingest_payload, verdict_reply
 
     result = None  # ingest_payload waits for the call's request to reach the transcript (sessionfiles.settle_call)

@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any
 
-from boundread.budget.hookanswer import PROMPT_EVENTS, agent_of
+from boundread.agents.stopanswer import PROMPT_EVENTS, agent_of
 from boundread.budget.sqlbase import SqlLedger
 from boundread.budget.transcript import SessionIngest
 from boundread.errors import BoundreadError, UsageError
@@ -126,7 +126,7 @@ def verdict_reply(payload: dict[str, Any], result: SessionIngest | None) -> dict
     that cannot be read gives no verdict here: guard-check denies the budgeted calls then (enforce)."""
     from boundread.budget.enforce import project_of, session_of
     from boundread.budget.errors import LedgerError
-    from boundread.budget.hookanswer import answer
+    from boundread.agents.stopanswer import answer
     from boundread.budget.ledger import ledger_path, ledger_url
     from boundread.budget.verdict import after_request
 
@@ -170,7 +170,7 @@ def doubt_reply(payload: dict[str, Any], why: str) -> dict[str, Any]:
     """When the ledger cannot say: a new prompt of a session with a budget is refused (its spend is unknown, as
     guard-check denies its calls then); anything else gets no answer - the next hook asks again."""
     from boundread.budget.enforce import project_of, session_of
-    from boundread.budget.hookanswer import answer
+    from boundread.agents.stopanswer import answer
     from boundread.budget.ledger import ledger_path, ledger_url
     from boundread.budget.schema import scope_key
     from boundread.budget.sidecar import has_scope, path_for

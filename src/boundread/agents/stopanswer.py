@@ -1,4 +1,5 @@
-"""The budget's answer to an agent hook after a request is counted, in that agent's words.
+"""The budget's answer to an agent hook after a request is counted, in that agent's words: how each client is told
+to end a session (``budget ingest``, hook/ingest.py, and the SDK adapters ask it).
 
 What ends a session, checked in the real clients (a scripted model server on 127.0.0.1):
 
