@@ -24,7 +24,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from boundread.budget import enforce, hookpath, sidecar
+from boundread.budget import enforce, hookpath, hookrules, sidecar
 from boundread.budget.digest import action_digest
 from boundread.budget.ledger import ledger_path
 from boundread.budget.model import BudgetLimits, Scope, UsageRecord
@@ -162,7 +162,7 @@ def test_an_amount_not_in_plain_decimals_goes_to_the_full_rules(tmp_path: Path) 
         db.execute("UPDATE limits SET max_usd = '1E+2'")  # $100, as str(Decimal) may write it
     reason = hookpath.check(str(path), "s", None, "X", 1, 0)
     assert reason is not None and "cost cap reached: $100.00 of $100.00 in session s" in reason
-    assert [hookpath._nanos(t) for t in ("0.50", "100", "5.", ".5", "1E+2", "-1", "", ".", "0.0000000001", "١")] == [
+    assert [hookrules._nanos(t) for t in ("0.50", "100", "5.", ".5", "1E+2", "-1", "", ".", "0.0000000001", "١")] == [
         500_000_000, 100 * 10**9, 5 * 10**9, 500_000_000, None, None, None, None, None, None]
 
 

@@ -21,7 +21,7 @@ from test_hook_path import CALLS, CASES, CONSOLE, SLOW, _env
 
 from boundread.budget import enforce, libpq, pghook, pgschema
 from boundread.budget.digest import action_digest
-from boundread.budget.hookpath import NeedsLedger
+from boundread.budget.hookrules import NeedsLedger
 from boundread.budget.model import BudgetLimits, Scope, UsageRecord
 from boundread.budget.policy import decide
 from boundread.budget.postgres import PostgresLedger

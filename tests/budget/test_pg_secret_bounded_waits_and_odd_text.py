@@ -21,7 +21,7 @@ from typer.testing import CliRunner
 
 from boundread.budget import enforce, libpq, pghook, pgschema
 from boundread.budget.errors import LedgerError
-from boundread.budget.hookpath import Unusable
+from boundread.budget.hookrules import Unusable
 from boundread.budget.ledger import open_ledger
 from boundread.budget.model import BudgetLimits, Scope
 from boundread.budget.postgres import PostgresLedger

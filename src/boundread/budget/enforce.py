@@ -208,7 +208,7 @@ def _check_postgres(url: str, payload: dict[str, Any], tool_name: str, tool_inpu
     """
     import time
 
-    from boundread.budget.hookpath import NeedsLedger, Unusable
+    from boundread.budget.hookrules import NeedsLedger, Unusable
     from boundread.budget.pghook import check
     from boundread.budget.pgschema import ANSWER_S
 

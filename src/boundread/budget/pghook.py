@@ -26,7 +26,7 @@ import select
 import sys
 import time
 
-from boundread.budget.hookpath import (
+from boundread.budget.hookrules import (
     NeedsLedger,
     Preload,
     Unusable,

@@ -20,7 +20,7 @@ def has_budget(url: str, keys: Sequence[str]) -> bool:
     """Whether the server's ``limits`` table sets a limit on any of ``keys`` (scope keys); True when unsure."""
     import time
 
-    from boundread.budget.hookpath import NeedsLedger, limits_set
+    from boundread.budget.hookrules import NeedsLedger, limits_set
     from boundread.budget.pghook import UNDEFINED_TABLE, Conn, PgError, libpq
     from boundread.budget.pgschema import CONNECT_S
     from boundread.budget.schema import LIMIT_COLS

@@ -15,7 +15,7 @@ module: it is a declaration, read by the test.
 from __future__ import annotations
 
 #: What any call may load: the decision core, the payload dialects, the post-tool backstop, the budget's lean
-#: check (one SQLite or libpq round trip, budget/hookpath.py and budget/pghook.py).
+#: check (one SQLite or libpq round trip, budget/hookpath.py and budget/pghook.py, deciding in hookrules.py).
 HOOK_PATH: tuple[str, ...] = (
     "boundread", "boundread.__main__", "boundread.units",
     "boundread.bytelevel.",  # reading the bytes a kind starts with, a zip's central directory: os and stat only
@@ -28,8 +28,10 @@ HOOK_PATH: tuple[str, ...] = (
     "boundread.agents.claude", "boundread.agents.codex", "boundread.agents.gemini", "boundread.agents.cursor",
     "boundread.agents.copilot", "boundread.agents.cline", "boundread.agents.windsurf",  # the one client that sent it
     "boundread.hook.posttool", "boundread.guard.postsave", "boundread.hook.batch",
+    "boundread.hook.saved", "boundread.budget.decisions", "boundread.budget.decided",  # counted for `boundread stats`
     "boundread.budget", "boundread.budget.enforce", "boundread.budget.ledgerurl", "boundread.budget.sidecar",
-    "boundread.budget.digest", "boundread.budget.hookpath", "boundread.budget.pghook", "boundread.budget.libpq",
+    "boundread.budget.digest", "boundread.budget.hookpath", "boundread.budget.hookrules", "boundread.budget.pghook",
+    "boundread.budget.libpq",
     "boundread.budget.schema",
     "boundread.budget.pgschema", "boundread.budget.selfcap", "boundread.budget.selfargs",
     "boundread.budget.selfcmd", "boundread.budget.selfwords",
@@ -50,7 +52,8 @@ REDIRECT: tuple[str, ...] = (
 #: A sub-agent spawn where the session has a budget is checked against the whole ledger (budget/agents.py):
 #: rare, so the full store, and psycopg when the ledger is PostgreSQL.
 SPAWN: tuple[str, ...] = ("boundread.budget.", "boundread.errors", "boundread.hook.ingest",
-                          "boundread.agents.claudelog")  # the session's transcript: the sub-agents so far
+                          "boundread.agents.claudelog",  # the session's transcript: the sub-agents so far
+                          "boundread.agents.stopanswer")  # its answer when the spawn ends the session
 SPAWN_THIRD_PARTY: tuple[str, ...] = ("psycopg.", "psycopg_binary.", "psycopg_c.", "typing_extensions.")
 
 #: Never, on any path: the CLI's and the MCP server's frameworks and the modules built on them.
