@@ -57,3 +57,25 @@ def test_zsh_and_fish_get_the_same_values(samples: dict[str, Path]) -> None:
 def test_a_file_that_cannot_say_offers_nothing(samples: dict[str, Path], tmp_path: Path, words: str) -> None:
     line = words.format(missing=tmp_path / "nope.xlsx", log=samples["server.log"])
     assert _bash(line, len(line.split())) == []
+
+
+def _bash_in(state: Path, words: str, cword: int) -> list[str]:
+    env = {"COMP_WORDS": words, "COMP_CWORD": str(cword), "_BOUNDREAD_COMPLETE": "complete_bash", "PATH": "/usr/bin",
+           "BOUNDREAD_STATE_DIR": str(state), "HOME": str(state)}
+    run = subprocess.run([str(BIN)], env=env, capture_output=True, text=True, timeout=60, check=False)
+    assert run.returncode == 0 and run.stderr == "", run.stderr
+    return [line for line in run.stdout.splitlines() if line]
+
+
+def test_bash_offers_the_ledger_s_sessions(tmp_path: Path) -> None:
+    """`--session <TAB>` offers the ids the ledger knows - spent in, or with limits only - and where there is no
+    ledger, nothing, without creating one."""
+    assert _bash_in(tmp_path, "boundread budget status --session ", 4) == []
+    assert list(tmp_path.iterdir()) == []
+    env = {"BOUNDREAD_STATE_DIR": str(tmp_path), "HOME": str(tmp_path), "PATH": "/usr/bin"}
+    for args in (["set", "--session", "demo-1", "--max-usd", "1"],
+                 ["add", "--session", "dev-2", "--model", "claude-sonnet-4-5", "--input", "10", "--output", "1"]):
+        subprocess.run([str(BIN), "budget", *args], env=env, capture_output=True, check=True, timeout=60)
+    assert sorted(_bash_in(tmp_path, "boundread budget status --session ", 4)) == ["demo-1", "dev-2"]
+    assert _bash_in(tmp_path, "boundread budget set --session dem", 4) == ["demo-1"]
+    assert _bash_in(tmp_path, "boundread budget check --session dev", 4) == ["dev-2"]

@@ -61,3 +61,22 @@ def member_names(ctx: typer.Context, incomplete: str) -> list[str]:
     except (BoundreadError, OSError):
         return []
     return [entry.name for entry in listing.entries if not entry.is_dir and entry.name.startswith(incomplete)]
+
+
+SESSIONS = 200  # ids offered: a shell lists them all at once
+
+
+def session_ids(incomplete: str) -> list[str]:
+    """The ledger's session ids (those with spend and those with limits) that start as typed; nothing where there
+    is no ledger yet - a completion never creates one."""
+    from boundread.budget.ledger import ledger_path, ledger_url, open_ledger
+
+    try:
+        if ledger_url() is None and not ledger_path().is_file():
+            return []
+        with open_ledger() as ledger:
+            known = ledger.sessions() + [scope.removeprefix("session:") for scope in ledger.all_limits()
+                                         if scope.startswith("session:")]
+    except (BoundreadError, OSError):
+        return []
+    return [name for name in dict.fromkeys(known) if name.startswith(incomplete)][:SESSIONS]

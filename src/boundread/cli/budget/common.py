@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from boundread.cli import complete
 from boundread.errors import UsageError
 
 if TYPE_CHECKING:  # the ledger (sqlite3) and the policy load only in the command that runs
@@ -28,9 +29,10 @@ budget_app = typer.Typer(
 )
 
 SessionOpt = Annotated[
-    str | None, typer.Option("--session", metavar="ID", help="Session id (default: the hook payload's session_id).")
+    str | None, typer.Option("--session", metavar="ID", autocompletion=complete.session_ids,
+                             help="Session id (default: the hook payload's session_id).")
 ]
-OneSessionOpt = Annotated[str | None, typer.Option("--session", metavar="ID",
+OneSessionOpt = Annotated[str | None, typer.Option("--session", metavar="ID", autocompletion=complete.session_ids,
                                                    help="Only this session (default: every session).")]
 LIMIT_MAX = 2**62  # SQLite stores 64-bit integers
 COUNT_MAX = 10**12  # what ingest takes as a possible count (transcript.IMPOSSIBLE)

@@ -10,6 +10,7 @@ from typing import Annotated
 
 import typer
 
+from boundread.cli import complete
 from boundread.cli.boundary import AtLeast, Command, boundary
 from boundread.cli.budget.common import (
     COUNT_MAX,
@@ -29,7 +30,8 @@ from boundread.errors import BoundreadError, UsageError
                     epilog="Examples: boundread budget set --session demo --max-usd 0.50 --max-tokens 200000"
                     "\n\nboundread budget set --global --max-depth 2 --deny-tool WebFetch")
 def set_limits(
-    session: Annotated[str | None, typer.Option("--session", metavar="ID", help="Limits for this session id.")] = None,
+    session: Annotated[str | None, typer.Option("--session", metavar="ID", autocompletion=complete.session_ids,
+                                                help="Limits for this session id.")] = None,
     project: Annotated[bool, typer.Option("--project", help="Limits for every session in this folder.")] = False,
     everywhere: Annotated[bool, typer.Option("--global", help="Limits over all sessions together.")] = False,
     max_tokens: Annotated[int | None, typer.Option(metavar="N", click_type=AtLeast(0),
@@ -85,7 +87,8 @@ def set_limits(
 @budget_app.command("add", cls=Command, epilog="Example: boundread budget add --session demo --model claude-sonnet-4-5 "
                     "--input 120000 --output 9000 --id req_011CT7")
 def add(
-    session: Annotated[str, typer.Option("--session", metavar="ID", help="Session id to charge.")],
+    session: Annotated[str, typer.Option("--session", metavar="ID", autocompletion=complete.session_ids,
+                                         help="Session id to charge.")],
     model: Annotated[str, typer.Option("--model", metavar="NAME", help="Model name, e.g. claude-sonnet-4-5.")],
     input_tokens: Annotated[int, typer.Option("--input", metavar="N", click_type=AtLeast(0),
                                               help="Uncached input tokens.")] = 0,

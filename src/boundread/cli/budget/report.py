@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from boundread.cli import complete
 from boundread.cli.boundary import Command, boundary
 from boundread.cli.budget.common import OneSessionOpt, budget_app, emit, here, stdin_payload, views_of
 from boundread.cli.options import JsonOpt
@@ -114,7 +115,8 @@ def _tool_call(payload: dict[str, Any]) -> tuple[str, Any] | None:
                     "boundread budget check < pre-tool-payload.json")
 def check(
     session: Annotated[str | None, typer.Option(
-        "--session", help="Session id (default: the hook payload's session_id, else 'default').")] = None,
+        "--session", autocompletion=complete.session_ids,
+        help="Session id (default: the hook payload's session_id, else 'default').")] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Exit 0 within every limit; over one, deny (as a hook, in the agent's dialect; else exit 2 + stderr)."""

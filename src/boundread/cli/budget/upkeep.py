@@ -8,6 +8,7 @@ from typing import Annotated
 
 import typer
 
+from boundread.cli import complete
 from boundread.cli.boundary import Command, boundary
 from boundread.cli.budget.common import OneSessionOpt, budget_app, emit
 from boundread.cli.options import JsonOpt
@@ -65,7 +66,8 @@ def recover_cmd(as_json: JsonOpt = False) -> None:
 def exec_cmd(
     command: Annotated[list[str], typer.Argument(metavar="COMMAND...", help="The sub-agent command, after --.")],
     session: Annotated[str | None, typer.Option(
-        "--session", help="Session id (default: $BOUNDREAD_SESSION, else 'default').")] = None,
+        "--session", autocompletion=complete.session_ids,
+        help="Session id (default: $BOUNDREAD_SESSION, else 'default').")] = None,
 ) -> None:
     """Run a sub-agent command one level deeper (BOUNDREAD_DEPTH + 1); refuse beyond the depth limit."""
 
