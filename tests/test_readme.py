@@ -1,7 +1,9 @@
-"""The README and docs/ work as written: every `$ boundread ...` line runs, in order, on the demo files."""
+"""The README and docs/ work as written: every `$ boundread ...` line runs, in order, on the demo files, and
+prints what the page shows under it."""
 
 from __future__ import annotations
 
+import json
 import re
 import shlex
 from pathlib import Path
@@ -34,6 +36,22 @@ def readme_commands(pages: list[Path] = DOCS) -> list[list[str]]:
     return [words[:words.index("|")] if "|" in words else words for words in commands]  # `| head -2`: ours only
 
 
+def documented_outputs(pages: list[Path] = DOCS) -> list[tuple[list[str], list[str]]]:
+    """Each `$ boundread` line's words and the lines the page shows under it, up to the next `$` line."""
+    shown: list[tuple[list[str], list[str]]] = []
+    for block in re.findall(r"```[a-z]*\n(.*?)```", _text(pages), flags=re.S):
+        for part in re.split(r"^(?=\$ )", block, flags=re.M):
+            first, *rest = part.splitlines() or [""]
+            if first.startswith("$ boundread "):
+                words = shlex.split(first[len("$ boundread "):])
+                shown.append((words[:words.index("|")] if "|" in words else words, rest))
+    return shown
+
+
+def _flat(text: str) -> str:
+    return " ".join(text.split())
+
+
 def python_examples() -> list[str]:
     text = _text(DOCS)
     return [block for block in re.findall(r"```python\n(.*?)```", text, flags=re.S) if "import boundread\n" in block]
@@ -61,12 +79,29 @@ def test_every_page_the_readme_names_is_there() -> None:
     assert named == {str(page.relative_to(ROOT)) for page in DOCS[1:]}
 
 
-def test_every_readme_command_runs_as_documented(demo_dir: Path) -> None:
-    for words in readme_commands():
+def test_every_readme_command_runs_as_documented(demo_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each command exits as documented and prints what the page shows: a JSON answer equal to it, or else every
+    line shown (whitespace aside; `...` stands for lines left out). An OCR line's output shows Tesseract's read,
+    so it is compared where Tesseract is installed (CI installs it). Each page starts with an empty ledger, as a
+    reader of that page would."""
+    compared = 0
+    for doc, (words, shown) in ((page, shown) for page in DOCS for shown in documented_outputs([page])):
+        monkeypatch.setenv("BOUNDREAD_STATE_DIR", str(demo_dir / ".state" / doc.stem))
         result = run(*words)
         expected = OCR_EXIT if "--ocr" in words else EXPECTED_EXIT.get(tuple(words[:2]), 0)
         assert result.exit_code == expected, (words, result.stdout, result.stderr)
         assert "Traceback" not in result.stderr
+        lines = [line for line in shown if line.strip() and line.strip() not in ("...", "…")]
+        if not lines or ("--ocr" in words and OCR_EXIT):
+            continue
+        if lines[0].startswith("{"):
+            assert json.loads(result.stdout) == json.loads("\n".join(lines)), words
+        else:
+            printed = _flat(result.stdout + result.stderr)
+            missing = [line for line in lines if _flat(line) not in printed]
+            assert missing == [], (words, result.stdout, result.stderr)
+        compared += 1
+    assert compared >= 10  # the pages show output under most commands
     assert (demo_dir / "boundread-out" / "server.log.grep-ERROR.txt").is_file()
 
 

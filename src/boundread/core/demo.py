@@ -8,6 +8,7 @@ from importlib.resources import files
 from pathlib import Path
 
 LOG_LINES = 5000
+STAMP = (2026, 11, 29, 8, 0, 0)  # the zip's entry times: the same listing on every machine and day
 
 
 def write_samples(folder: Path) -> dict[str, Path]:
@@ -22,8 +23,13 @@ def write_samples(folder: Path) -> dict[str, Path]:
             level = "ERROR" if n % 997 == 0 else "WARN" if n % 250 == 0 else "INFO"
             log.write(f"2026-11-29T08:{n // 600 % 60:02d}:{n % 60:02d}Z {level} worker-{n % 4} "
                       f"request {n} {'failed: upstream timeout' if level == 'ERROR' else 'served in 12 ms'}\n")
+    members = {"catalogue/report.pdf": paths["report.pdf"].read_bytes(),
+               "catalogue/prices.xlsx": paths["prices.xlsx"].read_bytes(),
+               "catalogue/README.txt": b"Catalogue 2026: the report and the price list.\n"}
     with zipfile.ZipFile(paths["catalogue.zip"], "w", zipfile.ZIP_DEFLATED) as zf:
-        zf.write(paths["report.pdf"], "catalogue/report.pdf")
-        zf.write(paths["prices.xlsx"], "catalogue/prices.xlsx")
-        zf.writestr("catalogue/README.txt", "Catalogue 2026: the report and the price list.\n")
+        for name, data_bytes in members.items():
+            entry = zipfile.ZipInfo(name, STAMP)
+            entry.compress_type = zipfile.ZIP_DEFLATED
+            entry.external_attr = 0o644 << 16
+            zf.writestr(entry, data_bytes)
     return paths
