@@ -160,5 +160,8 @@ def target(root: Path, home: Path, user: bool, program: str, budget: bool) -> Ta
 
 
 def checks(settings: Path, root: Path, home: Path) -> list[Check]:
-    """Nothing of its own: Claude Code runs the hooks of its settings without a trust step."""
-    return []
+    """No trust step, but every settings layer that switches hooks off (managed, its drop-ins, user, project,
+    local) and the variables of bare and safe mode: agents/claude_settings.py."""
+    from boundread.agents import claude_settings
+
+    return claude_settings.checks(settings, root, home)

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from boundread import __version__, agents
-from boundread.agents import install, locate
+from boundread.agents import doctor_probe, install, locate
 from boundread.agents.base import Check, Target
 from boundread.errors import BoundreadError, UsageError
 
@@ -165,6 +165,7 @@ def check_agent(agent: str, scope: Scope) -> list[Check]:
         wanted = install.target(agent, scope.root, scope.home, scope.user, budget=True).hooks if budget else spec.hooks
         checks += [_guard_hook(agent, event, entry, hooks, scope, budget) for event, entry in wanted]
         checks += _commands(agent, hooks, scope)
+        checks += doctor_probe.check(agent, hooks, spec.hooks[0][0], scope.root, scope.path) if spec.hooks else []
         if events:
             checks.append(_ingest(agent, hooks, scope))
     if spec.skill is not None:
@@ -187,7 +188,7 @@ def _settings(agent: str, spec: Target, scope: Scope) -> tuple[list[Check], dict
     if not isinstance(hooks, dict):
         return [Check("settings", False, f'{spec.settings}: "hooks" is not an object', "fix it by hand")], None
     checks = [Check("settings", True, f"found {spec.settings}")]
-    if data.get("disableAllHooks") is True:
+    if agent != "claude" and data.get("disableAllHooks") is True:  # Claude Code's every layer: claude_settings
         checks.append(Check("hooks enabled", False, f'"disableAllHooks": true in {spec.settings}: no hook runs',
                             "remove it (or set it to false)"))
     return checks, data

@@ -140,15 +140,19 @@ def target(root: Path, home: Path, user: bool, program: str, budget: bool) -> Ta
 
 def checks(settings: Path, root: Path, home: Path) -> list[Check]:
     """Gemini runs the hooks of its settings (the project's and the user's) only in a folder it trusts: ``root``
-    (with --user: the folder doctor runs for, where Gemini would start)."""
-    from boundread.agents import gemini_trust
+    (with --user: the folder doctor runs for, where Gemini would start); and none when a layer of its merged
+    settings switches hooks off (agents/gemini_settings.py)."""
+    from boundread.agents import gemini_settings, gemini_trust, install
     from boundread.agents.base import Check
 
+    _, ours = install.load(settings)  # doctor read it already: it is an object
+    switched = gemini_settings.checks(settings, ours, root, home)
     trust = gemini_trust.check(root, home)
     if trust.trusted:
-        return [Check("trusted", True, f"Gemini CLI trusts {root}: {trust.detail}")]
+        return [Check("trusted", True, f"Gemini CLI trusts {root}: {trust.detail}"), *switched]
     fix = f"unset {trust.variable} where you start gemini" if trust.variable else gemini_trust.how(root)
     if trust.trusted is None:
-        return [Check("trusted", None, f"cannot tell whether Gemini CLI trusts {root}: {trust.detail}", fix)]
+        return [Check("trusted", None, f"cannot tell whether Gemini CLI trusts {root}: {trust.detail}", fix),
+                *switched]
     return [Check("trusted", False, f"Gemini CLI does not trust {root} ({trust.detail}): it runs none of its "
-                  "settings' hooks there, without a word", fix)]
+                  "settings' hooks there, without a word", fix), *switched]
