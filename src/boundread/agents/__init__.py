@@ -5,6 +5,8 @@ files, its ``init`` registration, its ``doctor`` checks, its log reader - in the
     codex.py    Codex CLI; codex_trust.py: its config.toml trust; codexlog.py: its rollouts
     gemini.py   Gemini CLI; gemini_trust.py: its trusted folders; geminilog.py: its chat files
     copilot.py  GitHub Copilot CLI; copilotlog.py: its session events
+    qwen.py     Qwen Code; qwen_trust.py: its folder trust and hook switch
+    opencode.py opencode (our plugin, data/opencode-plugin.js); opencode_doctor.py: doctor's checks of it
     cursor.py   Cursor            cline.py   Cline            windsurf.py   Windsurf
 
 Every client module has the same names (the :class:`boundread.agents.base.Agent` Protocol; mypy checks each
@@ -43,11 +45,12 @@ if TYPE_CHECKING:
 #: Each name ``--agent`` takes -> the module that speaks its dialect. claude-sdk is Claude Code's dialect from
 #: the Agent SDK's hooks (no rewrite); generic answers a deny with exit 2 and the reason on stderr.
 MODULES = {"claude": "claude", "claude-sdk": "claude", "codex": "codex", "gemini": "gemini", "cursor": "cursor",
-           "copilot": "copilot", "cline": "cline", "windsurf": "windsurf", "generic": "dialect"}
+           "copilot": "copilot", "qwen": "qwen", "opencode": "opencode", "cline": "cline", "windsurf": "windsurf",
+           "generic": "dialect"}
 AGENTS = tuple(MODULES)
 #: The clients ``init`` registers and ``doctor`` checks, in that order (Cline's and Windsurf's hooks are
 #: written by hand).
-INSTALLABLE = ("claude", "codex", "gemini", "cursor", "copilot")
+INSTALLABLE = ("claude", "codex", "gemini", "cursor", "copilot", "qwen", "opencode")
 #: The clients whose session logs ``budget ingest`` reads (each has a ``<name>log.py``), in the order a file's
 #: client is told (agents/sessionfiles.py): Claude Code last, as it claims any file no other client does.
 LOGGERS = ("codex", "gemini", "copilot", "claude")
@@ -122,6 +125,8 @@ def detect(payload: Mapping[str, Any]) -> str:
         return "cline"
     if "agent_action_name" in payload or "tool_info" in payload:
         return "windsurf"
+    if event == "tool.execute.before":  # what our opencode plugin sends
+        return "opencode"
     snake = "hook_event_name" in payload and "tool_name" in payload and "tool_input" in payload
     if "toolName" in payload and not snake:
         return "copilot"
@@ -135,6 +140,8 @@ def detect(payload: Mapping[str, Any]) -> str:
     if event == "PreToolUse":
         if "turn_id" in payload:
             return "codex"
+        if "tool_call_id" in payload or ("timestamp" in payload and "tool_use_id" in payload):
+            return "qwen"  # Claude's shape, with the model's call id and a timestamp
         if "timestamp" in payload and "tool_use_id" not in payload:
             return "copilot"
         return "claude"

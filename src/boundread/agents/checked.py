@@ -15,17 +15,19 @@ from boundread.agents import (
     cursor,
     gemini,
     geminilog,
+    opencode,
+    qwen,
     windsurf,
 )
 from boundread.agents.base import Agent, Backstop, Client, Logger, Rewriter
 
 #: In the registry's order (agents.MODULES).
-AGENTS: tuple[Agent, ...] = (claude, codex, gemini, cursor, copilot)
+AGENTS: tuple[Agent, ...] = (claude, codex, gemini, cursor, copilot, qwen, opencode)
 #: The clients whose hooks are set up by hand: their dialect only.
 CLIENTS: tuple[Client, ...] = (cline, windsurf)
 #: The clients whose post-tool hook replaces an output (guard/posttool.py).
 BACKSTOPS: tuple[Backstop, ...] = (claude, codex, gemini)
 #: The clients whose pre-tool answer can rewrite a call (their REDIRECT): the rules a rewrite keeps to.
-REWRITERS: tuple[Rewriter, ...] = (claude, codex, gemini)
+REWRITERS: tuple[Rewriter, ...] = (claude, codex, gemini, opencode)
 #: The clients whose session logs ``budget ingest`` reads, in the registry's order (agents.LOGGERS).
 LOGGERS: tuple[Logger, ...] = (codexlog, geminilog, copilotlog, claudelog)

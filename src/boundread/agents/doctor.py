@@ -156,6 +156,9 @@ def detect(scope: Scope) -> list[str]:
 
 def check_agent(agent: str, scope: Scope) -> list[Check]:
     spec = install.target(agent, scope.root, scope.home, scope.user)
+    if install.is_plugin(spec):  # opencode: our plugin file, which its module checks
+        checks = agents.module(agent).checks(spec.settings, scope.root, scope.home)
+        return checks + ([_skill(agent, spec, scope)] if spec.skill is not None else [])
     checks, data = _settings(agent, spec, scope)
     if data is not None:
         hooks = data.get("hooks")

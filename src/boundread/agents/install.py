@@ -297,11 +297,44 @@ def plan(agent: str = "claude", root: Path | None = None, *, user: bool = False,
     command = (program or locate.program()).command
     spec = target(agent, (root or Path.cwd()).absolute(), home or Path.home(), user, command, budget=budget)
     wanted = spec.hooks + (spec.ingest if budget or uninstall else ())
-    changes = [_merge_settings(spec, wanted, uninstall)]
+    changes = [plugin_change(spec, uninstall) if is_plugin(spec) else _merge_settings(spec, wanted, uninstall)]
     skill = skill_change(spec, uninstall)
     if skill is not None:
         changes.append(skill)
     return changes
+
+
+def is_plugin(spec: Target) -> bool:
+    """Is ``spec``'s hook a plugin file of ours (opencode's), not a registration in JSON settings?"""
+    return spec.settings.suffix == ".js"
+
+
+def plugin_text(spec: Target) -> str:
+    """Our plugin for ``spec`` (data/opencode-plugin.js) running its guard-check command."""
+    return _text("opencode-plugin.js").replace("__COMMAND__", json.dumps(spec.hooks[0][1]["command"]))
+
+
+def plugin_command(text: str) -> str | None:
+    """The guard-check command our plugin runs (None: not a plugin of ours)."""
+    match = re.search(r"^const COMMAND = (\".*\")$", text, re.MULTILINE)
+    try:
+        command = json.loads(match.group(1)) if match else None
+    except json.JSONDecodeError:
+        return None
+    return command if isinstance(command, str) and locate.ours(command, "guard-check") else None
+
+
+def plugin_change(spec: Target, uninstall: bool) -> Change:
+    """Our plugin file, written whole (init again updates it); removed whole on uninstall. A file of the same name
+    that is not ours is left alone."""
+    before = spec.settings.read_text(encoding="utf-8") if spec.settings.exists() else None
+    mine = before is not None and plugin_command(before) is not None
+    if uninstall:
+        return Change(spec.settings, before, None if mine else before)
+    if before is not None and not mine:
+        raise UsageError(f"{spec.settings} is not boundread's plugin; left untouched",
+                         "rename or remove it, then run init again")
+    return Change(spec.settings, before, plugin_text(spec))
 
 
 def codex_trust_change(hooks: Change, *, user: bool = False, home: Path | None = None) -> Change:
@@ -338,9 +371,11 @@ def apply(changes: list[Change]) -> None:
 
 
 def _prune(folder: Path) -> None:
-    """Remove the skill folder we created when it is left empty."""
-    if folder.name == "boundread" and folder.is_dir() and not any(folder.iterdir()):
+    """Remove the skill folder (or opencode's plugin folder, and its .opencode) we created when it is left empty."""
+    if folder.name in ("boundread", "plugin") and folder.is_dir() and not any(folder.iterdir()):
         folder.rmdir()
+        if folder.parent.name == ".opencode" and not any(folder.parent.iterdir()):
+            folder.parent.rmdir()
 
 
 # ---- `init --mcp`: register `boundread mcp` as an MCP server ----------------------------------------

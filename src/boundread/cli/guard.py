@@ -41,7 +41,7 @@ def _agents(incomplete: str, *more: str) -> list[str]:
 
 def init(
     agent: Annotated[str, typer.Option("--agent", metavar="NAME", autocompletion=lambda incomplete: _agents(incomplete),
-                                       help="claude, codex, gemini, cursor or copilot.")] = "claude",
+                                       help="claude, codex, gemini, cursor, copilot, qwen or opencode.")] = "claude",
     user: Annotated[bool, typer.Option("--user", help="Install for the user (~/...) instead of this project.")]
     = False,
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Show the changes as a diff; write nothing.")] = False,
@@ -125,8 +125,8 @@ def doctor(
     agents: Annotated[list[str] | None, typer.Option("--agent", metavar="NAME",
                                                         autocompletion=lambda incomplete: _agents(incomplete, "all"),
                                                         help="Check this agent (repeatable): claude, codex, "
-                                                        "gemini, cursor, copilot, or all (default: every agent "
-                                                        "with settings or a boundread hook here).")] = None,
+                                                        "gemini, cursor, copilot, qwen, opencode, or all (default: "
+                                                        "every agent with settings or a boundread hook here).")] = None,
     directory: Annotated[Path | None, typer.Option("--dir", metavar="DIR",
                                                    help="The project folder (default: here).")] = None,
     user: Annotated[bool, typer.Option("--user", help="Check the user's settings (~/...) instead of the "

@@ -1,0 +1,176 @@
+"""doctor tells the truth about the real clients: where a setting switches the hooks off, a whole read of a PDF
+reaches the model without the guard AND doctor says not ready; without it, the guard answers AND doctor says
+ready. Claude Code's ``disableAllHooks`` (the user's, the project's and the local settings, a later file's false
+undoing an earlier true), Gemini CLI's ``hooksConfig.enabled: false`` (the user's and the project's settings).
+
+The managed settings live in /etc, which a test does not write: tests/test_doctor_hooks_off.py covers them."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.e2e import claude, gemini
+from tests.e2e.conftest import BIN, RUN_TIMEOUT, Workspace, client
+from tests.e2e.fakemodel.server import Call, Turn
+from tests.e2e.files import project_files
+
+REFUSED = "Not an error: boundread refused this on purpose"
+
+
+def _merge(path: Path, extra: dict[str, Any]) -> None:
+    data = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps({**data, **extra}, indent=2), encoding="utf-8")
+
+
+def _doctor(workspace: Workspace, agent: str) -> tuple[int, str]:
+    done = workspace.boundread("doctor", "--agent", agent)
+    return done.returncode, done.stdout
+
+
+CLAUDE_CASES = {
+    "no setting": ({}, True),
+    "user": ({"user": {"disableAllHooks": True}}, False),
+    "project": ({"project": {"disableAllHooks": True}}, False),
+    "local": ({"local": {"disableAllHooks": True}}, False),
+    "user true, project false": ({"user": {"disableAllHooks": True}, "project": {"disableAllHooks": False}}, True),
+}
+
+
+@pytest.mark.parametrize("case", list(CLAUDE_CASES))
+def test_claude_code_disable_all_hooks(workspace: Workspace, case: str) -> None:
+    project_files(workspace.project)
+    done = workspace.boundread("init")
+    assert done.returncode == 0, done.stderr
+    workspace.deny_mode()
+    files = {"user": workspace.home / ".claude" / "settings.json",
+             "project": workspace.project / ".claude" / "settings.json",
+             "local": workspace.project / ".claude" / "settings.local.json"}
+    layers, fires = CLAUDE_CASES[case]
+    for layer, setting in layers.items():
+        _merge(files[layer], setting)
+    with claude.fake_model() as model:
+        model.script(Turn(calls=(Call("Read", {"file_path": str(workspace.project / "report.pdf")}),)),
+                     Turn(text="ok"))
+        claude.run(workspace, model, "Summarise report.pdf")
+        (result,) = claude.results(model)
+        print(f"claude {case}: last request {len(json.dumps(model.loop()[-1].body)):,} bytes")
+    code, said = _doctor(workspace, "claude")
+    if fires:
+        assert REFUSED in result, "the hook fired"
+        assert code == 0, said
+        assert "ok       guard answers: `boundread guard-check --mode redirect` refused a whole read" in said
+    else:
+        assert "boundread" not in result, "the hook did not fire: the read reached the model"
+        assert code == 2, said
+        assert '"disableAllHooks": true in' in said and "problem  hooks enabled" in said
+        assert "ok       guard answers" in said, "the hook command itself works"
+
+
+GEMINI_CASES = {"no setting": (None, True), "user": ("user", False), "project": ("project", False)}
+
+
+@pytest.mark.parametrize("case", list(GEMINI_CASES))
+def test_gemini_hooks_config_enabled_false(workspace: Workspace, case: str) -> None:
+    project_files(workspace.project)
+    gemini.user_settings(workspace)
+    done = workspace.boundread("init", "--agent", "gemini")
+    assert done.returncode == 0, done.stderr
+    workspace.deny_mode()
+    layer, fires = GEMINI_CASES[case]
+    if layer is not None:
+        where = (workspace.home if layer == "user" else workspace.project) / ".gemini" / "settings.json"
+        _merge(where, {"hooksConfig": {"enabled": False}})
+    with gemini.fake_model() as model:
+        model.script(Turn(calls=(Call("read_file", {"file_path": str(workspace.project / "report.pdf")}),)),
+                     Turn(text="ok"))
+        gemini.run(workspace, model, "Summarise report.pdf")
+        (result,) = gemini.results(model)
+        print(f"gemini {case}: last request {len(json.dumps(model.loop()[-1].body)):,} bytes")
+    code, said = _doctor(workspace, "gemini")
+    if fires:
+        assert "boundread pages report.pdf 1-5" in result, "the hook fired"
+        assert code == 0, said
+    else:
+        assert "boundread" not in result, "the hook did not fire: the read reached the model"
+        assert code == 2, said
+        assert '"hooksConfig": {"enabled": false} in' in said and f"({layer} settings)" in said
+
+
+#: A private mount namespace with an overlay on /etc: the managed settings a command sees, written nowhere else.
+OVERLAY = ('set -e; mount -t overlay overlay '
+           '-o "lowerdir=/etc,upperdir=$BOUNDREAD_ETC/upper,workdir=$BOUNDREAD_ETC/work" /etc; exec "$@"')
+
+
+class Managed(Workspace):
+    """A workspace whose commands (the client, doctor) run where /etc has the test's managed settings."""
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        self.etc = self.root / "etc"
+        for name in ("upper", "work"):
+            (self.etc / name).mkdir(parents=True)
+
+    def managed(self, name: str, setting: dict[str, Any]) -> None:
+        _merge(self.etc / "upper" / "claude-code" / name, setting)
+
+    def _wrap(self, argv: list[str]) -> list[str]:
+        return ["unshare", "-m", "sh", "-c", OVERLAY, "sh", *argv]
+
+    def env(self, **extra: str) -> dict[str, str]:
+        return super().env(BOUNDREAD_ETC=str(self.etc), **extra)
+
+    def run(self, argv: list[str], **extra: str) -> subprocess.CompletedProcess[str]:
+        return super().run(self._wrap(argv), **extra)
+
+    def boundread(self, *args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(self._wrap([str(BIN / "boundread"), *args]), cwd=self.project, env=self.env(),
+                              input=stdin or "", capture_output=True, text=True, timeout=RUN_TIMEOUT, check=False)
+
+
+def _namespaces(root: Path) -> bool:
+    """Whether this machine lets a test mount an overlay on /etc in a private namespace (root, unshare)."""
+    probe = Managed(root / "probe")
+    done = subprocess.run(probe._wrap(["true"]), env=probe.env(), capture_output=True, check=False, timeout=30)
+    return done.returncode == 0
+
+
+MANAGED_CASES = {
+    "control: a drop-in that switches nothing off": ("managed-settings.d/10-other.json", {"disableAllHooks": False}),
+    "file disableAllHooks": ("managed-settings.json", {"disableAllHooks": True}),
+    "drop-in disableAllHooks": ("managed-settings.d/50-policy.json", {"disableAllHooks": True}),
+    "drop-in allowManagedHooksOnly": ("managed-settings.d/50-policy.json", {"allowManagedHooksOnly": True}),
+}
+
+
+@pytest.mark.parametrize("case", list(MANAGED_CASES))
+def test_claude_code_managed_settings(tmp_path: Path, case: str) -> None:
+    client("claude", claude.PACKAGE)  # a missing client skips, or fails under CI, before anything else
+    if not _namespaces(tmp_path):
+        pytest.skip("needs root and unshare to give the client managed settings without writing /etc")
+    workspace = Managed(tmp_path / "ws")
+    project_files(workspace.project)
+    done = workspace.boundread("init")
+    assert done.returncode == 0, done.stderr
+    workspace.deny_mode()
+    name, setting = MANAGED_CASES[case]
+    workspace.managed(name, setting)
+    with claude.fake_model() as model:
+        model.script(Turn(calls=(Call("Read", {"file_path": str(workspace.project / "report.pdf")}),)),
+                     Turn(text="ok"))
+        claude.run(workspace, model, "Summarise report.pdf")
+        (result,) = claude.results(model)
+    code, said = _doctor(workspace, "claude")
+    if case.startswith("control"):
+        assert REFUSED in result, "the hook fired"
+        assert code == 0, said
+        return
+    assert "boundread" not in result, "the hook did not fire: the read reached the model"
+    assert code == 2, said
+    assert f"/etc/claude-code/{name} (managed settings)" in said and "problem  hooks enabled" in said
+    assert not Path("/etc/claude-code").exists() or not (Path("/etc/claude-code") / name).exists()
