@@ -57,7 +57,7 @@ def test_the_captured_payload_as_settings_run_it(project: Path, tmp_path: Path) 
     context = json.loads(result.stdout)["hookSpecificOutput"]["additionalContext"]
     assert "prices.xlsx (Excel workbook" in context and "'Lista 2024'" in context
     assert "  boundread info prices.xlsx\n" in context
-    assert "  boundread sheets prices.xlsx 'Lista 2024' --max-rows 50\n" in context
+    assert "  boundread sheets prices.xlsx 'Lista 2024' --max-rows 50 --max-chars 20000\n" in context
 
 
 @pytest.mark.parametrize("response", [

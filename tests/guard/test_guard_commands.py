@@ -134,7 +134,7 @@ def test_suggested_commands_name_the_file(project: Path) -> None:
     decision = check_command("cat 'Estados financieros.pdf'", cwd=project)
     commands = [line.strip() for line in decision.reason.splitlines() if line.startswith("  boundread ")]
     assert commands[:2] == ["boundread info 'Estados financieros.pdf'",
-                            "boundread pages 'Estados financieros.pdf' 1-5"]
+                            "boundread pages 'Estados financieros.pdf' 1-5 --max-chars 20000"]
     assert "read the output file in parts" in decision.reason
 
 

@@ -69,7 +69,7 @@ def test_a_whole_read_of_a_pdf_reads_its_first_part_instead(project: Path, _out:
     header = text.split("-" * 72, 1)[0]
     assert header.startswith("[boundread redirect] report.pdf: PDF")
     assert "40 pages" in header and "pages 1-40 of 40 (all of it)" in header
-    assert "extract report.pdf --grep PATTERN --context 2 --stdout" in header
+    assert "extract report.pdf --grep PATTERN --context 2 --max-chars 19000 --stdout" in header
     assert f"{SENTINEL} page 1" in text
     assert "pages 1-40 of 40" in body["additionalContext"]
 
@@ -130,20 +130,19 @@ def test_a_huge_text_keeps_its_file_and_gets_a_range_in_the_clients_own_words(
                                                           "end_line": lines}  # the whole input: Gemini replaces it
 
 
-# big.log: 10,000 lines of 40 bytes, so 24,000 bytes hold its last 600; many.zip: 1,200 entries, N of them fit
-# 24,000 characters (test_an_archive_listing_fits_the_cap checks how many)
+# big.log: 10,000 lines of 40 bytes, so 19,000 bytes hold its last 475; many.zip: 1,200 entries, N of them fit
+# 19,000 characters (test_an_archive_listing_fits_the_cap checks how many)
 @pytest.mark.parametrize(("command", "rewritten", "what"), [
-    ("cat report.pdf", "extract report.pdf --ocr never --max-chars 24000 --stdout", "the first part of report.pdf"),
-    ("less big.log", "extract big.log --max-chars 24000 --stdout", "the first part of big.log"),
-    ("head -n 100000 big.log", "extract big.log --max-chars 24000 --stdout", "the first part of big.log"),
-    ("tail -n 200000 big.log", "extract big.log --tail 600 --max-chars 24000 --stdout", "the last 600 lines"),
-    ("tail -200000 big.log", "extract big.log --tail 600 --max-chars 24000 --stdout", "the last 600 lines"),
-    ("tail --lines=200000 big.log", "extract big.log --tail 600 --max-chars 24000 --stdout", "the last 600 lines"),
-    ("tail -c 9999999 big.log", "extract big.log --tail 600 --max-chars 24000 --stdout", "the last 600 lines"),
-    ("tail -n +9000 big.log", "extract big.log --lines 9000- --max-chars 24000 --stdout", "big.log from line 9,000"),
+    ("cat report.pdf", "extract report.pdf --ocr never --max-chars 19000 --stdout", "the first part of report.pdf"),
+    ("head -n 100000 big.log", "extract big.log --max-chars 19000 --stdout", "the first part of big.log"),
+    ("tail -n 200000 big.log", "extract big.log --tail 475 --max-chars 19000 --stdout", "the last 475 lines"),
+    ("tail -200000 big.log", "extract big.log --tail 475 --max-chars 19000 --stdout", "the last 475 lines"),
+    ("tail --lines=200000 big.log", "extract big.log --tail 475 --max-chars 19000 --stdout", "the last 475 lines"),
+    ("tail -c 9999999 big.log", "extract big.log --tail 475 --max-chars 19000 --stdout", "the last 475 lines"),
+    ("tail -n +9000 big.log", "extract big.log --lines 9000- --max-chars 19000 --stdout", "big.log from line 9,000"),
     ("cat many.zip", "list-zip many.zip --max-entries N", "the first N entries of many.zip"),
     ("unzip -p many.zip", "list-zip many.zip --max-entries N", "the first N entries of many.zip"),
-    ("unzip -p members.zip data/big.log", "extract members.zip --member data/big.log --max-chars 24000 --stdout",
+    ("unzip -p members.zip data/big.log", "extract members.zip --member data/big.log --max-chars 19000 --stdout",
      "the first part of data/big.log in members.zip"),
 ])
 def test_a_shell_dump_becomes_the_bounded_command(project: Path, capsys: pytest.CaptureFixture[str], command: str,
@@ -360,6 +359,6 @@ def test_a_commands_probe_writes_to_the_projects_output_folder_not_its_workdirs(
                "tool_name": "exec_command", "tool_input": {"command": "cat report.pdf", "workdir": str(root / "sub")}}
     body = specific(hook(payload, capsys, "--mode", "redirect"))
     assert body["permissionDecision"] == "allow"
-    assert body["updatedInput"]["command"].endswith("extract report.pdf --ocr never --max-chars 24000 --stdout")
+    assert body["updatedInput"]["command"].endswith("extract report.pdf --ocr never --max-chars 19000 --stdout")
     assert any((root / "boundread-out").glob("report.pdf.*.first-part.txt"))
     assert not (root / "sub" / "boundread-out").exists()

@@ -37,6 +37,16 @@ REDIRECT = True
 INGEST_EVENTS: tuple[str, ...] = ("PostToolUse", "UserPromptSubmit", "Stop", "SubagentStop", "SessionEnd")
 RANGE_PARAMS = "offset/limit"  # how its read tool takes a range, for a deny reason
 READ_RANGE: tuple[str, ...] = ("offset", "limit")  # what a redirect sets on Read: the first line, how many
+#: Its own hard limits (2.1.332: its tools reference and the Read tool source), which no suggestion or rewrite may
+#: exceed (tests/guard/test_suggestions_fit_client_limits.py): Read refuses a whole file over 256 KB (a range reads
+#: any size), and reads at most 2,000 lines and 25,000 tokens at a time; Bash shows 30,000 characters inline (more is
+#: kept in a file, with a 2 KB preview), and so is an MCP result over 50,000.
+READ_MAX_BYTES: int | None = 256 * 1024
+READ_FILE_MAX_BYTES: int | None = None  # no size past which even a ranged Read is refused
+READ_MAX_LINES: int | None = 2000
+READ_MAX_TOKENS: int | None = 25_000
+SHELL_MAX_CHARS: int | None = 30_000
+MCP_MAX_CHARS: int | None = 50_000
 _SETTINGS = (".claude/settings.json", ".claude/settings.local.json")  # a project's, beside the user's and managed
 _MANAGED = ("/etc/claude-code/managed-settings.json", "/Library/Application Support/ClaudeCode/managed-settings.json")
 _MANAGED_DROPINS = ("/etc/claude-code/managed-settings.d", "/Library/Application Support/ClaudeCode/managed-settings.d")

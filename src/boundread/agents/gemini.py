@@ -35,6 +35,16 @@ REDIRECT = True
 INGEST_EVENTS: tuple[str, ...] = ("AfterTool", "BeforeAgent", "AfterAgent", "SessionEnd")
 RANGE_PARAMS = "start_line/end_line"  # how its read tool takes a range, for a deny reason
 READ_RANGE: tuple[str, ...] = ("start_line", "end_line")  # what a redirect sets on read_file (inclusive)
+#: Its own hard limits (0.61), which no suggestion or rewrite may exceed (test_suggestions_fit_client_limits.py):
+#: read_file refuses any file over 20 MB whatever start_line/end_line say (redirect reads a slice file instead),
+#: and cuts a read at 2,000 lines of 2,000 characters; a shell output or a one-part MCP result over 40,000
+#: characters is cut (``truncateToolOutputThreshold``).
+READ_MAX_BYTES: int | None = None  # a whole read is cut at READ_MAX_LINES, not refused
+READ_FILE_MAX_BYTES: int | None = 20 * 1024 * 1024
+READ_MAX_LINES: int | None = 2000
+READ_MAX_TOKENS: int | None = None
+SHELL_MAX_CHARS: int | None = 40_000
+MCP_MAX_CHARS: int | None = 40_000
 _SYSTEM = ("/etc/gemini-cli", "/Library/Application Support/GeminiCli")  # Storage.getSystemConfigDir()
 
 

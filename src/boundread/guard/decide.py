@@ -121,10 +121,12 @@ def _positive(value: object) -> int | None:
 
 def check_read(path: str, *, offset: object = None, limit: object = None, pages: object = None,
                cwd: str | os.PathLike[str] | None = None, config: GuardConfig | None = None,
-               range_params: str = "offset/limit") -> Decision:
+               range_params: str = "offset/limit", file_cap: int | None = None) -> Decision:
     """May an agent read ``path`` whole (or ``limit`` lines from ``offset``, or the PDF ``pages``)?
 
-    ``range_params`` names the agent's own range parameters in the reason (Gemini: start_line/end_line).
+    ``range_params`` names the agent's own range parameters in the reason (Gemini: start_line/end_line);
+    ``file_cap``: the size over which the agent's read tool refuses a file whatever the range (Gemini CLI's 20 MB),
+    so the reason offers no range of such a file.
     Devices, FIFOs, the agent's own streams and unsized /proc files are denied first (guard/special.py).
     """
     from boundread.guard import special
@@ -137,12 +139,12 @@ def check_read(path: str, *, offset: object = None, limit: object = None, pages:
     first = _positive(offset) or 1
     part = f"lines {first}-{first + lines - 1} of " if lines is not None else ""
     return _verdict(path, cfg, cwd, command=None, limit=limit, pages=special.page_range(pages),
-                    range_params=range_params, part=part)
+                    range_params=range_params, part=part, file_cap=file_cap)
 
 
 def _verdict(given: str, cfg: GuardConfig, cwd: str | os.PathLike[str] | None, *, command: str | None,
              limit: object = None, pages: object = None, range_params: str = "offset/limit",
-             part: str = "") -> Decision:
+             part: str = "", file_cap: int | None = None) -> Decision:
     """``part``: what a ranged read asked for ("lines 1-9000 of "), for the reason."""
     absolute = absolute_path(given, cwd)
     here = _absolute_dir(os.fspath(cwd)) if cwd else None
@@ -169,8 +171,12 @@ def _verdict(given: str, cfg: GuardConfig, cwd: str | os.PathLike[str] | None, *
         return Decision(ALLOW, rule="unreadable", path=given)
     kind, size = sniffed.kind, info.st_size
     rule = _rule(kind, size, absolute, here, cfg, command=command, limit=limit, pages=pages)
+    if rule is None and kind == sniff.TEXT and file_cap is not None and size > file_cap and command is None:
+        rule = "text-size"  # a range the agent's read tool refuses all the same: the commands that work
     if rule is None:
         return Decision(ALLOW, kind=kind, rule=f"{kind}-ok", path=given)
+    if file_cap is not None and size > file_cap and command is None:
+        range_params = ""  # no range of it can be read: the reason names the commands only
     why = _reason(given, absolute, here, sniffed, size, rule, command, cfg, range_params, part)
     return Decision(DENY, why, kind, rule, given)
 
@@ -227,7 +233,9 @@ def _reason(given: str, absolute: str, here: str | None, sniffed: sniff.Sniffed,
         "image-size": f"images over {shown_size(cfg.image_max_bytes)} flood the context",
         "image-dump": "its bytes printed as text are noise",
         "text-size": f"over {shown_size(cfg.text_max_bytes)} needs a bounded read "
-                     + (f"(pass {range_params}, at most {cfg.line_cap} lines)" if command is None else
+                     + ("(this client's read tool refuses a file this big, whatever the range: run a command "
+                        "below)" if command is None and not range_params else
+                        f"(pass {range_params}, at most {cfg.line_cap} lines)" if command is None else
                         f"(print at most {shown_size(cfg.text_max_bytes)} of it: head -n 200, sed -n 1,200p)"),
         "text-long-lines": f"its lines are so long that the lines asked for come to over "
                            f"{shown_size(cfg.text_max_bytes)}",
@@ -458,7 +466,7 @@ def _unpack_verdict(given: str, program: str, cfg: GuardConfig,
     quoted = reason.quote(given)
     limit = (f"more than {cfg.extract_max_entries} entries" if too_many
              else f"more than {shown_size(cfg.extract_max_bytes)}")
-    cmds = [f"boundread list-zip {quoted}", f"boundread extract {quoted} --member NAME"]
+    cmds = [f"boundread list-zip {quoted} --max-entries {reason.FIT_ENTRIES}", reason.member(quoted)]
     text = reason.compose(f"`{program}` would unpack {quoted} whole", described, f"it has {limit}", cmds,
                           "List it first, then take the members you need; ask the user if unsure.")
     return Decision(DENY, text, sniffed.kind, "archive-extract", given)

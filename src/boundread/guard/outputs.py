@@ -164,7 +164,7 @@ def grep_command(quoted: str, spec: Grep, stdout: bool = True) -> str:
     pattern, flags = bounded_pattern(spec)
     context = f" --context {max(spec.before, spec.after)}" if spec.before or spec.after else ""
     return f"boundread extract {quoted} --grep {reason.quote(pattern)}{flags}{context} --max-matches {MATCHES}" + \
-        (" --stdout" if stdout else "")
+        reason.FIT + (" --stdout" if stdout else "")
 
 
 #: The greps whose ``-c`` counts the lines that match.
@@ -205,7 +205,7 @@ def sum_reason(cmd: str, parts: list[tuple[str, int, Grep | None]], total: int, 
     grep = parts[0][2]
     share = max(1, 100 * cfg.text_max_bytes // max(total, 1))
     one = f"{grep_command(first, grep)}   (one file at a time)" if grep is not None else \
-        f"boundread extract {first} --lines 1-200   (one file at a time)"
+        f"boundread extract {first} --lines 1-200{reason.FIT}   (one file at a time)"
     cmds = [one, f"wc -l FILES   (how big each is), then fewer files, or about {share}% as much of each"]
     return reason.compose(f"`{shown}` would print about {human_bytes(total)} in all from {len(parts)} files",
                           listed, f"each part fits, but together they are over {shown_size(cfg.text_max_bytes)}",

@@ -17,6 +17,12 @@ from boundread.guard import facts
 from boundread.units import human_bytes
 
 MAX_REASON = 600
+#: What a suggested command may print or write at most: under every client's own limits (the clients' modules,
+#: ``READ_MAX_BYTES``, ``SHELL_MAX_CHARS``...: Copilot's view refuses a whole file over 42.9 KB, Claude Code shows
+#: 30,000 characters of a Bash output, Gemini CLI 40,000), so each command's output is read in one more call at most.
+FIT_CHARS = 20_000
+FIT = f" --max-chars {FIT_CHARS}"
+FIT_ENTRIES = 200  # a listing's rows at most: ~100 characters each with the name, well under FIT_CHARS
 #: How every deny reason opens. Clients wrap it in their own words ("PreToolUse:Read hook error: ..."),
 #: so it says at once that the refusal is a decision, not a fault.
 OPENING = "Not an error: boundread refused this on purpose"
@@ -85,25 +91,30 @@ def describe(path: str, kind: str, size: int, subtype: str = "") -> tuple[str, d
 def commands(kind: str, quoted: str, found: dict[str, object], line_cap: int) -> list[str]:
     """The boundread commands to run instead, best first."""
     if kind == sniff.PDF:
-        return [f"boundread info {quoted}", f"boundread pages {quoted} 1-5",
-                f"boundread extract {quoted} --grep PATTERN --context 2"]
+        return [f"boundread info {quoted}", f"boundread pages {quoted} 1-5{FIT}",
+                f"boundread extract {quoted} --grep PATTERN --context 2{FIT}"]
     if kind in _SHEETS:
         sheets = found.get("sheets")
         name = str(sheets[0]) if isinstance(sheets, list) and sheets else ""
         if name.startswith("-"):  # an option to the command line: the name goes last, after --
-            return [f"boundread info {quoted}", f"boundread sheets {quoted} --max-rows 50 -- {quote(name)}"]
+            return [f"boundread info {quoted}", f"boundread sheets {quoted} --max-rows 50{FIT} -- {quote(name)}"]
         first = f" {quote(name)}" if name else ""
-        return [f"boundread info {quoted}", f"boundread sheets {quoted}{first} --max-rows 50"]
+        return [f"boundread info {quoted}", f"boundread sheets {quoted}{first} --max-rows 50{FIT}"]
     if kind in _SLIDES:
-        return [f"boundread info {quoted}", f"boundread pages {quoted} 1-5"]
+        return [f"boundread info {quoted}", f"boundread pages {quoted} 1-5{FIT}"]
     if kind in _LISTABLE:
-        return [f"boundread list-zip {quoted}", f"boundread extract {quoted} --member NAME"]
+        return [f"boundread list-zip {quoted} --max-entries {FIT_ENTRIES}", member(quoted)]
     if kind == sniff.TEXT:
-        return [f"boundread info {quoted}", f"boundread extract {quoted} --lines 1-{min(500, line_cap)}",
-                f"boundread extract {quoted} --grep PATTERN --context 2"]
+        return [f"boundread info {quoted}", f"boundread extract {quoted} --lines 1-{min(500, line_cap)}{FIT}",
+                f"boundread extract {quoted} --grep PATTERN --context 2{FIT}"]
     if kind in (sniff.IMAGE, sniff.BINARY):
         return [f"boundread info {quoted}"]
-    return [f"boundread info {quoted}", f"boundread extract {quoted} --lines 1-200"]
+    return [f"boundread info {quoted}", f"boundread extract {quoted} --lines 1-200{FIT}"]
+
+
+def member(quoted: str, name: str = "NAME") -> str:
+    """The bounded read of one member of an archive."""
+    return f"boundread extract {quoted} --member {name}{FIT}"
 
 
 def display_path(given: str, absolute: str, cwd: str | None) -> str:
@@ -149,7 +160,7 @@ def together(count: int, total: int, cap: int, first: str, over: bool = False) -
     what = f"reading {many} in one call ({human_bytes(total)} together)" if not over else \
         f"reading {many} in one call"
     word = quote(operand(first))
-    cmds = [f"boundread info {word}", f"boundread extract {word} --lines 1-200"]
+    cmds = [f"boundread info {word}", f"boundread extract {word} --lines 1-200{FIT}"]
     from boundread.guard.config import shown_size
 
     return compose(what, "each may be small", f"together they are over {shown_size(cap)}", cmds,

@@ -8,9 +8,14 @@ guard denies is answered with an allow and the input to run instead:
   its listing, the entries that fit), with a header saying what the original is, which part this
   is, what was skipped, and the commands for the next part and for a grep across it;
 - a Read of a big text file with no range: the same file, with the first lines that fit
-  SLICE_CHARS as a range in the client's own parameters, and the facts in ``context``;
-- a shell command that only dumps one file (``cat report.pdf``, ``less huge.log``, ``unzip -p
-  a.zip``): the bounded boundread command with ``--stdout`` (an archive: its listing, with
+  SLICE_CHARS as a range in the client's own parameters, and the facts in ``context``; a file over the
+  size the client's read tool refuses whatever the range (its ``READ_FILE_MAX_BYTES``: Gemini CLI's 20 MB)
+  goes to a slice file, as a PDF does;
+- a shell command that only dumps one file (``cat report.pdf``, ``head -n 99999 huge.log``, ``unzip -p
+  a.zip``): the bounded boundread command with ``--stdout`` (a big text printed whole, ``cat huge.log``: its
+  overview printed from a here-document, hook/slices.py, no bigger than Claude Code's own preview of such an
+  output; an archive: its
+  listing, with
   ``--max-entries`` set to the entries that fit SLICE_CHARS), so its output and its ``next`` line
   arrive in the same turn. A document's command is only given after the Read's probe (its cached
   slice) found text in it, and a PDF's runs with ``--ocr never``, as the probe did. ``tail`` keeps
@@ -47,6 +52,7 @@ from boundread.hook.slices import SLICE_CHARS
 _SLICED = ("pdf", "office", "archive")  # rules whose Read goes to a slice: the first part, or the listing
 _PRINTED = ("pdf", "office", "text-size", "archive")  # rules a dump command is rewritten for
 _DUMPERS = frozenset({"cat", "bat", "batcat", "less", "more", "nl", "head", "tail"})  # not tac: the end first
+_WHOLE = frozenset({"cat", "bat", "batcat", "less", "more", "nl"})  # the dumpers that print it all: a text's overview
 _COUNTED = {"-n": "lines", "--lines": "lines", "-c": "bytes", "--bytes": "bytes"}  # head/tail options taking N
 _SHELL_SPECIAL = frozenset("|;&<>$`(){}[]*?!~#\\\n\r")
 _RANGE_KEYS = ("offset", "limit", "pages", "start_line", "end_line", "view_range")
@@ -78,9 +84,11 @@ def _read(call: dialect.Call, decision: Decision, cfg: GuardConfig) -> Decision 
     if any(call.tool_input.get(key) is not None for key in _RANGE_KEYS):
         return None  # a range the guard refused: the agent asked for that part, the deny says why
     absolute = absolute_path(call.path, call.cwd)
-    if decision.rule == "text-size":
-        return _text_range(call, decision, cfg, absolute)
-    if decision.rule not in _SLICED:
+    client = agents.rewriter_of(call.agent)
+    cap = getattr(client, "READ_FILE_MAX_BYTES", None)
+    if decision.rule == "text-size" and (cap is None or os.stat(absolute).st_size <= cap):
+        return _text_range(call, decision, cfg, absolute, getattr(client, "READ_MAX_LINES", None))
+    if decision.rule not in (*_SLICED, "text-size"):
         return None
     made = slices.first_part(absolute, call.path, call.cwd, decision.rule, decision.kind, call.root_cwd)
     if made is None:
@@ -92,8 +100,10 @@ def _read(call: dialect.Call, decision: Decision, cfg: GuardConfig) -> Decision 
                     updated={**call.tool_input, key: slice_path}, context=context)
 
 
-def _text_range(call: dialect.Call, decision: Decision, cfg: GuardConfig, absolute: str) -> Decision | None:
-    lines = _fitting_lines(absolute, min(SLICE_CHARS, cfg.text_max_bytes), cfg.line_cap)
+def _text_range(call: dialect.Call, decision: Decision, cfg: GuardConfig, absolute: str,
+                most_lines: int | None) -> Decision | None:
+    most = min(cfg.line_cap, most_lines or cfg.line_cap)
+    lines = _fitting_lines(absolute, min(SLICE_CHARS, cfg.text_max_bytes), most)
     first, last = agents.rewriter_of(call.agent).READ_RANGE
     while lines:
         verdict = check_read(call.path, offset=1, limit=lines, cwd=call.cwd or None, config=cfg)
@@ -109,7 +119,7 @@ def _text_range(call: dialect.Call, decision: Decision, cfg: GuardConfig, absolu
         f"start_line={lines + 1} end_line={2 * lines}"
     context = (f"boundread redirect: {shown} ({described}) is too big to read whole, so this Read got its "
                f"lines 1-{lines:,}. Next part: the same Read with {nxt}. Search the whole file: "
-               f"{slices.program()} extract {quoted} --grep PATTERN --context 2 --stdout")
+               f"{slices.search(slices.program(), quoted)}")
     return Decision(ALLOW, kind=decision.kind, rule="redirect-text-range", path=call.path, updated=updated,
                     context=context)
 
@@ -139,10 +149,10 @@ def _command(call: dialect.Call, decision: Decision) -> Decision | None:
         return None
     dumper, path, member, counted = target
     quoted, program = reason.quote(reason.operand(path)), slices.program()
-    grep = f"{program} extract {quoted} --grep PATTERN --context 2 --stdout"
+    grep = slices.search(program, quoted)
     rest = "then `next:` names the command for the rest"
     if member is not None:
-        new = f"{program} extract {quoted} --member {reason.quote(member)} --max-chars {SLICE_CHARS} --stdout"
+        new = f"{program} extract {quoted} --member {reason.quote(member)}{slices.FIT} --stdout"
         what = f"the first part of {member} in {path}"
     elif dumper == "tail" and decision.rule != "text-size":
         return None  # the end of a PDF, an Office file or an archive: no bounded command gives it
@@ -160,22 +170,25 @@ def _command(call: dialect.Call, decision: Decision) -> Decision | None:
     elif dumper == "tail":
         unit, number = counted or ("lines", 10)
         if unit == "from":  # tail -n +N: from line N on
-            new = f"{program} extract {quoted} --lines {number}- --max-chars {SLICE_CHARS} --stdout"
+            new = f"{program} extract {quoted} --lines {number}-{slices.FIT} --stdout"
             what = f"{path} from line {number:,}"
         else:
             last = _last_lines(absolute_path(path, call.cwd), number if unit == "lines" else None,
                                number if unit == "bytes" else SLICE_CHARS)
-            new = f"{program} extract {quoted} --tail {last} --max-chars {SLICE_CHARS} --stdout"
+            new = f"{program} extract {quoted} --tail {last}{slices.FIT} --stdout"
             what = f"the last {last:,} lines of {path}" + (
                 f" (the most of the {number:,} asked that fit {SLICE_CHARS:,} characters)"
                 if unit == "lines" and last < number else "")
             rest = f"search the whole file: {grep}"
+    elif decision.rule == "text-size" and dumper in _WHOLE and (
+            overview := slices.overview(absolute_path(path, call.cwd), path, call.cwd, decision.kind)):
+        new, what = _printed(overview), f"an overview of {path}: its first and last lines"
     else:
         if decision.rule != "text-size" and slices.first_part(
                 absolute_path(path, call.cwd), path, call.cwd, decision.rule, decision.kind, call.root_cwd) is None:
             return None  # the Read's own probe: an encrypted, damaged or textless file keeps its deny
         ocr = " --ocr never" if decision.kind == "pdf" else ""  # as the probe: no OCR inside the agent's call
-        new = f"{program} extract {quoted}{ocr} --max-chars {SLICE_CHARS} --stdout"
+        new = f"{program} extract {quoted}{ocr}{slices.FIT} --stdout"
         what = f"the first part of {path}"
     key = next((k for k in ("command", "cmd", "command_line") if isinstance(call.tool_input.get(k), str)), None)
     if key is None:
@@ -184,9 +197,19 @@ def _command(call: dialect.Call, decision: Decision) -> Decision | None:
     if "description" in call.tool_input:
         updated["description"] = f"boundread: {what}"
     context = (f"boundread redirect: `{call.command}` would print {quoted} whole ({decision.kind}); it ran "
-               f"`{new}` instead: {what}; {rest}.")
+               f"`{new}` instead: {what}; {rest}.") if not new.startswith("cat <<") else (
+        f"boundread redirect: `{call.command}` would print {quoted} whole ({decision.kind}); this is {what} "
+        "instead, and the commands for more.")
     return Decision(ALLOW, kind=decision.kind, rule=f"redirect-{decision.rule}", path=call.path or path,
                     updated=updated, context=context)
+
+
+def _printed(text: str) -> str:
+    """A command that prints ``text`` as it is: ``cat`` of a quoted here-document, its end word in no line of it."""
+    end = "BOUNDREAD_OVERVIEW"
+    while end in text.splitlines():
+        end += "_"
+    return f"cat <<'{end}'\n{text}{'' if text.endswith(chr(10)) else chr(10)}{end}"
 
 
 def _cut(call: dialect.Call, decision: Decision) -> Decision | None:
@@ -227,7 +250,7 @@ def _bounded_grep(call: dialect.Call, decision: Decision) -> str | None:
     quoted = reason.quote(reason.operand(decision.path))
     command = outputs.grep_command(quoted, spec, stdout=False)
     if command.startswith("boundread "):
-        return f"{slices.program()}{command[len('boundread'):]} --max-chars {SLICE_CHARS} --stdout"
+        return f"{slices.program()}{command[len('boundread'):].removesuffix(reason.FIT)}{slices.FIT} --stdout"
     return f"{command} | head -c {SLICE_CHARS}"
 
 

@@ -5,7 +5,12 @@ skipped, and the commands for the rest.
 - a PDF or an Office file: the first slice that fits SLICE_CHARS, extracted in-process within DEADLINE
   (no OCR); "all of it" only when nothing was skipped or cut, and the slice's warnings in the header;
 - an archive: its listing as ``list-zip --max-entries N`` prints it to a pipe, for the largest N that
-  fits SLICE_CHARS (``listing`` gives the same N to redirect's shell rewrite).
+  fits SLICE_CHARS (``listing`` gives the same N to redirect's shell rewrite);
+- a big text file dumped whole (``cat huge.log``): its overview (``overview``: printed by the rewritten command
+  itself, no file), far smaller than a first part
+  - the first and the last lines (OVERVIEW_LINES, at most OVERVIEW_CHARS of each end), how many lines, the time
+  span its timestamps cover, and the commands for more from either end and for a search. Claude Code's own
+  answer to such a dump is a 2 KB preview; the overview is about as small, and it says what the file spans.
 
 A slice is cached by (real path, size, mtime_ns, cap, the path as shown) in INDEX in the output folder,
 so reading the same file again costs a stat and a small JSON read, and a header's relative commands are
@@ -22,7 +27,11 @@ import os
 from boundread.contract import kinds
 from boundread.guard import reason
 
-SLICE_CHARS = 24_000  # ~6k tokens: under Claude Code's 30,000-character Bash cap and its Read token cap
+#: ~4,750 tokens: with a slice file's header (_HEADER_ROOM) under every client's own limits (their modules'
+#: READ_MAX_BYTES and SHELL_MAX_CHARS: Copilot CLI's view refuses a whole file over 20,480 bytes and keeps a shell
+#: output over 20,400 characters in a file; Claude Code's Bash shows 30,000 characters)
+SLICE_CHARS = 19_000
+FIT = f" --max-chars {SLICE_CHARS}"  # the bound of every command a slice or a redirect names
 DEADLINE = 5.0  # seconds for the extraction; the hooks init writes time out after 10
 INDEX = ".boundread-redirect.json"
 MAX_INDEX = 256  # entries kept in INDEX, the newest
@@ -34,6 +43,13 @@ _MOST_ENTRIES = SLICE_CHARS // 24  # an archive's entries listed at most: more n
 _HEADER_ROOM = 1_000  # of SLICE_CHARS, kept for a slice file's header
 _ROW = 60  # characters of a listing's row but its name (sizes, ratio, time, flags, the gaps)
 _MOST_WARNINGS = 5  # of an extraction's, in a slice's header
+OVERVIEW_LINES = 6  # of each end of a text, at most
+OVERVIEW_CHARS = 700  # of each end of a text, at most: a longer line is cut
+_END = 16_384  # bytes read at each end of a text for its overview
+#: A timestamp at the start of a log's line: ISO 8601 (2026-11-29T08:00:00Z, 2026-11-29 08:00:00,123) or syslog's
+#: (Nov 29 08:00:00)
+_STAMP = (r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?"
+          r"|[A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2}")
 
 
 def first_part(absolute: str, given: str, cwd: str, rule: str, kind: str,
@@ -61,8 +77,7 @@ def first_part(absolute: str, given: str, cwd: str, rule: str, kind: str,
     if made is None:
         return None
     text, holds, lines, said = made
-    header = (f"[boundread redirect] {shown}: {about}. It was not read whole: this file holds {holds}.\n"
-              + "".join(f"{line}\n" for line in lines) + "-" * 72 + "\n")
+    header = _header(shown, about, f"this file holds {holds}", lines)
     context = f"boundread redirect: {shown} ({about}) was not read whole; this Read got {holds}{said}"
     from pathlib import Path
 
@@ -100,7 +115,7 @@ def _extract(real: str, quoted: str, kind: str) -> _Part | None:
     if result.timed_out or result.text is None or not has_text(result.text):
         return None  # a scanned PDF's pages are markers and blanks: nothing to give, the deny names the commands
     shell = program()
-    following = [shell + line.removeprefix("boundread").replace(shlex.quote(real), quoted, 1) + " --stdout"
+    following = [shell + line.removeprefix("boundread").replace(shlex.quote(real), quoted, 1) + f"{FIT} --stdout"
                  for line in result.next if line.startswith("boundread ")]
     warnings = [_short(warning) for warning in result.warnings[:_MOST_WARNINGS]]
     if result.truncated and not following:
@@ -109,12 +124,79 @@ def _extract(real: str, quoted: str, kind: str) -> _Part | None:
     # count rows it does not hold, so a workbook's part is left to say itself
     whole = not result.truncated and not following and not warnings and kind not in _WORKBOOKS
     holds = f"its first part, {result.done or 'the first part'}" + (" (all of it)" if whole else "")
-    grep = f"{shell} extract {quoted} --grep PATTERN --context 2 --stdout"
+    grep = search(shell, quoted)
     lines = [*(f"Warning: {w}" for w in warnings), *(f"Next part: {c}" for c in following),
              f"Search the whole document: {grep}"]
     said = ("".join(f"; warning: {w}" for w in warnings) + (f". Next part: {following[0]}" if following else "")
             + f". Search it all: {grep}")
     return result.text, holds, lines, said
+
+
+def _header(shown: str, about: str, holds: str, lines: list[str]) -> str:
+    return (f"[boundread redirect] {shown}: {about}. It was not read whole: {holds}.\n"
+            + "".join(f"{line}\n" for line in lines) + "-" * 72 + "\n")
+
+
+def overview(absolute: str, given: str, cwd: str, kind: str) -> str | None:
+    """A big text's overview, its header first, to print in place of the whole (no file is written, nothing
+    heavier than the hook path is loaded); None when the file is not that big (its ends meet) or has no line."""
+    here = os.path.abspath(cwd) if cwd else None
+    shown = reason.display_path(given, os.path.abspath(absolute), here)
+    made = _overview(os.path.realpath(absolute), reason.quote(shown))
+    if made is None:
+        return None
+    text, holds, lines, _said = made
+    return _header(shown, described(absolute, kind), f"this is {holds}", lines) + text
+
+
+def _overview(real: str, quoted: str) -> _Part | None:
+    """A text's first and last lines, how many lines it has and the time span they show; None when the file is
+    not that big (its ends meet) or holds no line."""
+    import re
+
+    from boundread.guard import facts
+
+    with open(real, "rb") as fh:
+        head = fh.read(_END)
+        size = fh.seek(0, os.SEEK_END)
+        if size <= 2 * _END:
+            return None  # small enough for its first part
+        fh.seek(size - _END)
+        tail = fh.read(_END)
+    first = _ends(head.split(b"\n")[:-1] or [head])
+    ending = tail.rstrip(b"\r\n").split(b"\n")
+    last = _ends(ending[1:][::-1])[::-1] if len(ending) > 1 else [  # the end of a line longer than _END
+        "[line cut] " + ending[0].decode("utf-8", "replace").replace("\0", "")[-OVERVIEW_CHARS:]]
+    if not first or not last:
+        return None
+    counted = facts.text_lines(real, size)
+    total = counted[0] if counted else 0
+    stamps = [found.group(0) for line in (*first, *last) if (found := re.match(_STAMP, line.lstrip()))]
+    span = f", timestamps {stamps[0]} to {stamps[-1]}" if len(stamps) >= 2 and stamps[0] != stamps[-1] else ""
+    shell = program()
+    lines = [f"More from the start: {shell} extract {quoted} --lines {len(first) + 1}-{len(first) + 200}{FIT} --stdout",
+             f"More from the end: {shell} extract {quoted} --tail 200{FIT} --stdout",
+             f"Search it all: {search(shell, quoted)}"]
+    skipped = f"[... ~{total - len(first) - len(last):,} lines not shown ...]" if total else "[... not shown ...]"
+    text = "\n".join(first) + f"\n{skipped}\n" + "\n".join(last) + "\n"
+    holds = f"its overview: its first {len(first)} and last {len(last)} lines{span}"
+    return text, holds, lines, f". {lines[0]}. {lines[2]}"
+
+
+def _ends(lines: list[bytes]) -> list[str]:
+    """The lines, in order, that fit OVERVIEW_CHARS (at most OVERVIEW_LINES; a first one that alone does not is
+    cut to it)."""
+    kept: list[str] = []
+    used = 0
+    for raw in lines[:OVERVIEW_LINES]:
+        line = raw.decode("utf-8", "replace").rstrip("\r").replace("\0", "")
+        if used + len(line) > OVERVIEW_CHARS:
+            if not kept:
+                kept.append(line[:OVERVIEW_CHARS] + " [line cut]")
+            break
+        kept.append(line)
+        used += len(line) + 1
+    return kept
 
 
 def has_text(text: str | None) -> bool:
@@ -132,7 +214,7 @@ def _listed(real: str, quoted: str) -> _Part | None:
         return None
     text, count, total = made
     shell = program()
-    member = f"{shell} extract {quoted} --member NAME --max-chars {SLICE_CHARS} --stdout"
+    member = f"{shell} extract {quoted} --member NAME{FIT} --stdout"
     lines = [f"Read a member: {member}"]
     if count < total:
         lines.insert(0, f"Find a member among all {total:,}: {find_member(shell, quoted)}")
@@ -143,7 +225,12 @@ def _listed(real: str, quoted: str) -> _Part | None:
 def find_member(shell: str, quoted: str) -> str:
     """The command that finds a member's name among all the entries: the listing of the names that match, a
     page at a time (its ``next`` gives the following page)."""
-    return f"{shell} list-zip {quoted} --match '*PATTERN*'"
+    return f"{shell} list-zip {quoted} --match '*PATTERN*' --max-entries {reason.FIT_ENTRIES}"
+
+
+def search(shell: str, quoted: str) -> str:
+    """The bounded grep across the whole file."""
+    return f"{shell} extract {quoted} --grep PATTERN --context 2{FIT} --stdout"
 
 
 def listing(real: str) -> tuple[str, int, int] | None:
