@@ -7,4 +7,5 @@
 - :mod:`.reread` - the engine that reads each page: PDFium, or pdfminer / Tesseract where PDFium's text is
   missing or unreliable (vertical writing, unmapped glyphs).
 - :mod:`.parallel` - PDFium's text of many pages read by forked workers, handed back in page order.
+- :mod:`.forms` - a form's data as text: AcroForm field values after their page, an XFA form's datasets.
 """

@@ -21,6 +21,7 @@ from typing import Any, BinaryIO, Protocol, cast
 from boundread.contract.model import Source
 from boundread.errors import Corrupt, Encrypted
 from boundread.formats.ocr import Grey
+from boundread.formats.pdf import forms
 from boundread.formats.pdf.layout import Glyph, direction, grid_text, miner_glyphs, pdfium_glyphs
 
 #: What pdfminer raises on damaged or hostile files, besides its own PSException family.
@@ -66,6 +67,7 @@ class PdfDoc(Protocol):
     engine: str
     pages: int
     encrypted: bool
+    form: int  # PDFium's form type: 0 none, 1 AcroForm, 2 XFA (its pages a shell), 3 XFA over an AcroForm
 
     def read(self, first: int, last: int, layout: bool) -> Iterator[Page]: ...
     def meta(self) -> dict[str, Any]: ...
@@ -100,6 +102,7 @@ def cut_short(src: Source) -> bool:
         return b"%%EOF" not in stream.read(TAIL)
 
 
+XFA_FULL = 2  # PDFium's FORMTYPE_XFA_FULL: the form's pages are a shell, its values in the datasets packet
 TRUNCATED = "the file ends early (no %%EOF marker at its end: truncated?)"
 
 
@@ -147,6 +150,14 @@ class PdfiumDoc:
         self.pages = len(self.doc)
         self.encrypted = pdfium_c.FPDF_GetSecurityHandlerRevision(self.doc) != -1
         self._error = pdfium.PdfiumError
+        self.form = pdfium_c.FPDF_GetFormType(self.doc)  # none, AcroForm, XFA (full: its pages are a shell)
+        self._formenv: Any = None
+        if self.form in (pdfium_c.FORMTYPE_ACRO_FORM, pdfium_c.FORMTYPE_XFA_FOREGROUND):
+            try:  # before any page is loaded: PDFium reads a page's fields through it
+                self.doc.init_forms()
+                self._formenv = self.doc.formenv.raw if self.doc.formenv is not None else None
+            except pdfium.PdfiumError:
+                self._formenv = None
 
     def read(self, first: int, last: int, layout: bool) -> Iterator[Page]:
         import pypdfium2.raw as pdfium_c
@@ -161,6 +172,9 @@ class PdfiumDoc:
                     plain = text if glyphs is None else textpage.get_text_range()  # the yield, spaces apart
                     doubt = _vertical(textpage, text, glyphs) or _unreadable(plain, _glyph_count(textpage, plain))
                     drawn = pdfium_c.FPDFPage_CountObjects(page) > 0
+                    if self._formenv is not None and (filled := forms.fields_text(
+                            forms.page_fields(self._formenv, page.raw))):
+                        text = f"{text.rstrip()}\n{filled}" if text.strip() else filled
                 finally:
                     textpage.close()
                     page.close()
@@ -168,6 +182,14 @@ class PdfiumDoc:
                 yield Page(number, "", str(exc))
                 continue
             yield Page(number, clean(text), drawn=drawn, doubt=doubt)
+
+    def xfa_data(self) -> str | None:
+        """An XFA form's filled values (formats/pdf/forms.py), or None: not an XFA form, or none readable."""
+        import pypdfium2.raw as pdfium_c
+
+        if self.form != pdfium_c.FORMTYPE_XFA_FULL:
+            return None
+        return forms.xfa_datasets(self.doc)
 
     def render(self, number: int, dpi: int, max_pixels: int) -> Grey:
         """Page ``number`` as grey pixels at ``dpi``, scaled down to at most ``max_pixels``."""
@@ -288,6 +310,9 @@ class MinerDoc:
             self.stream.close()
             raise OpenFailed(f"{type(exc).__name__}: {exc}"[:200]) from None
         self.encrypted = self.doc.encryption is not None
+        self.form = 0
+        with contextlib.suppress(*MINER_FAILURES):
+            self.form = int("AcroForm" in self.doc.catalog)  # its values are PDFium's to read (forms.py)
 
     def _count(self) -> int:
         from pdfminer.pdfpage import PDFPage

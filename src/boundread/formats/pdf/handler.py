@@ -18,7 +18,17 @@ from boundread.contract.sink import Sink
 from boundread.errors import Encrypted, NoText, UsageError
 from boundread.formats import ocr
 from boundread.formats.pdf import parallel
-from boundread.formats.pdf.engines import TRUNCATED, Page, PdfDoc, PdfiumDoc, cut_short, header_version, open_pdf
+from boundread.formats.pdf.engines import (
+    TRUNCATED,
+    XFA_FULL,
+    MinerDoc,
+    Page,
+    PdfDoc,
+    PdfiumDoc,
+    cut_short,
+    header_version,
+    open_pdf,
+)
 from boundread.formats.pdf.reread import Rereader
 
 KINDS: tuple[str, ...] = ("pdf",)
@@ -226,6 +236,7 @@ def extract(src: Source, req: Request, sink: Sink) -> Outcome:
         pick = Rereader(src, req, doc, sink.deadline)
         with closing(pick):
             written, stop = _write(src, doc, spans, req, sink, out, pick)
+        _form_data(doc, written, stop, sink, out)
     _report_engines(src, req, pick, written, out)
     out.done = f"pages {_joined(_runs(written))} of {total}" if written else f"no pages of {total}"
     if stop is not None and written and written[-1] == stop.number:
@@ -239,6 +250,28 @@ def extract(src: Source, req: Request, sink: Sink) -> Outcome:
         out.resume += (("--ocr", req.ocr) if req.ocr != "auto" else ()) + (
             ("--ocr-lang", req.ocr_lang) if req.ocr_lang != "eng" else ())
     return out
+
+
+def _form_data(doc: PdfDoc, written: list[int], stop: _Stop | None, sink: Sink, out: Outcome) -> None:
+    """A form's values that no page holds: an XFA form's datasets after its last page (its pages are a shell), or
+    a warning that says they were not read. An AcroForm's fields are in its pages' text (forms.py)."""
+    if doc.form and isinstance(doc, MinerDoc):
+        out.warnings.append("the PDF is a form: its filled field values are read by the default engine (PDFium),"
+                            " not by --engine pdfminer - drop --engine to read them")
+        return
+    if doc.form != XFA_FULL or not isinstance(doc, PdfiumDoc):
+        return
+    if stop is not None or not written or written[-1] != doc.pages:
+        out.warnings.append(f"an XFA form: its filled values come after its last page, {doc.pages} - read to "
+                            f"page {doc.pages} to get them (its pages show only the form's shell)")
+        return
+    data = doc.xfa_data()
+    if data is None:
+        out.warnings.append("an XFA form whose data could not be read: its pages show only the form's shell")
+    elif not data:
+        out.warnings.append("an XFA form with no filled values: its pages show only the form's shell")
+    else:
+        sink.write(f"--- form data (XFA) ---\n{data}")
 
 
 def _report_engines(src: Source, req: Request, pick: Rereader, written: list[int], out: Outcome) -> None:
