@@ -222,8 +222,7 @@ def test_budget_ingest_on_every_event(tmp_path: Path) -> None:
 @pytest.mark.parametrize(("agent", "dropped"), [("codex", "Stop"), ("gemini", "AfterAgent"),
                                                ("copilot", "agentStop")])
 def test_codex_and_gemini_budget_ingest_on_every_event(tmp_path: Path, agent: str, dropped: str) -> None:
-    trust = ["--trust"] if agent != "copilot" else []
-    done = CliRunner().invoke(app, ["init", "--dir", str(tmp_path), "--agent", agent, "--budget", *trust])
+    done = CliRunner().invoke(app, ["init", "--dir", str(tmp_path), "--agent", agent, "--budget", "--trust"])
     assert done.exit_code == 0, done.output
     result = _doctor("--dir", str(tmp_path), "--agent", agent, "--json")
     assert result.exit_code == 0, result.stdout
@@ -316,8 +315,9 @@ def test_gemini_folder_trust(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
 @pytest.mark.parametrize("agent", ["gemini", "cursor", "copilot"])
 def test_other_agents_ready_after_init(tmp_path: Path, agent: str) -> None:
     _init(tmp_path, agent)
-    if agent == "gemini":  # and the folder trusted, as `init --agent gemini --trust` records it
-        gemini_trust.apply(gemini_trust.change(tmp_path))
+    if agent in agents.TRUSTED:  # and the folder trusted, as `init --agent NAME --trust` records it
+        truster = agents.truster_of(agent)
+        truster.trust_apply(truster.trust_change(tmp_path, Path.home(), False, install.plan(agent, tmp_path)[0]))
     result = _doctor("--dir", str(tmp_path), "--agent", agent, "--json")
     assert result.exit_code == 0, result.stdout
     checks = _checks(result, agent)

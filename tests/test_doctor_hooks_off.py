@@ -121,24 +121,6 @@ def test_bare_and_safe_mode_variables_switch_claude_hooks_off(tmp_path: Path, mo
 
 
 @needs_script
-def test_ignoring_persisted_trust_skips_the_projects_hooks_not_the_users(tmp_path: Path,
-                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
-    """``claude -p`` with CLAUDE_CODE_IGNORE_PERSISTED_TRUST runs no hook of the project's settings."""
-    root = _project(tmp_path)
-    _init(root, "claude")
-    monkeypatch.setenv("CLAUDE_CODE_IGNORE_PERSISTED_TRUST", "true")
-    code, entry = _doctor(root, "claude")
-    assert code == 2
-    (problem,) = _problems(entry)
-    assert "`claude -p` runs no hook of the project's or local settings" in problem["detail"]
-    assert "boundread init --user" in problem["fix"]
-    install.apply(install.plan("claude", root, user=True, home=Path.home(), program=locate.Program("boundread")))
-    monkeypatch.chdir(root)
-    result = CliRunner().invoke(app, ["doctor", "--user", "--agent", "claude", "--json"])
-    assert result.exit_code == 0, result.stdout
-
-
-@needs_script
 def test_a_later_claude_layer_undoes_an_earlier_disable(tmp_path: Path) -> None:
     """The merged settings decide: the project's false wins over the user's true; the local file's true wins over
     both."""

@@ -37,7 +37,7 @@ SCRIPT = Path(sys.executable).parent / "boundread"  # this installation's consol
 
 GUARD = "boundread guard-check --mode redirect"  # what init registers for Claude Code
 #: What init adds for the agents whose redirect mode is verified (each agent module's REDIRECT).
-MODE = {"codex": " --mode redirect", "gemini": " --mode redirect"}
+MODE = {"codex": " --mode redirect", "gemini": " --mode redirect", "copilot": " --mode redirect"}
 
 def _init(root: Path, **kw: object) -> list[install.Change]:
     kw.setdefault("program", BARE)
@@ -389,8 +389,9 @@ GEMINI_BUDGET = {"hooks": {
 _COPILOT_INGEST = {"type": "command", "bash": "boundread budget ingest", "powershell": "boundread budget ingest",
                    "timeoutSec": 60}
 COPILOT_BUDGET = {"version": 1, "hooks": {
-    "preToolUse": [{"type": "command", "bash": "boundread guard-check --agent copilot",
-                    "powershell": "boundread guard-check --agent copilot", "matcher": "bash|view", "timeoutSec": 30}],
+    "preToolUse": [{"type": "command", "bash": "boundread guard-check --mode redirect --agent copilot",
+                    "powershell": "boundread guard-check --mode redirect --agent copilot", "matcher": "bash|view",
+                    "timeoutSec": 30}],
     **{event: [_COPILOT_INGEST] for event in ("postToolUse", "userPromptSubmitted", "agentStop", "subagentStop",
                                              "sessionEnd")},
 }}
@@ -518,8 +519,8 @@ def test_init_again_updates_our_program_and_keeps_a_hand_written_one(tmp_path: P
 def test_copilot_powershell_runs_a_quoted_path_with_the_call_operator(tmp_path: Path) -> None:
     _init(tmp_path, agent="copilot", program=locate.Program("'/My Tools/boundread'", "not on PATH"))
     (hook,) = json.loads((tmp_path / ".github" / "hooks" / "boundread.json").read_text())["hooks"]["preToolUse"]
-    assert hook["bash"] == "'/My Tools/boundread' guard-check --agent copilot"
-    assert hook["powershell"] == "& '/My Tools/boundread' guard-check --agent copilot"
+    assert hook["bash"] == "'/My Tools/boundread' guard-check --mode redirect --agent copilot"
+    assert hook["powershell"] == "& '/My Tools/boundread' guard-check --mode redirect --agent copilot"
     _init(tmp_path, agent="copilot", uninstall=True)
     assert not (tmp_path / ".github" / "hooks" / "boundread.json").exists()
 

@@ -17,7 +17,8 @@ the hooks), ``checks`` (its own ``doctor`` checks), ``INGEST_EVENTS`` (where ``i
 ``post_cut`` and ``post_reply`` (hook/posttool.py asks them), one whose answer can rewrite a call ``user_rules``
 (what a rewrite must not step around: hook/permissions.py). What they share is beside them: dialect.py (the
 normalised call, the shared shape of a pre-tool answer, the generic dialect), install.py (the settings writer),
-rulefiles.py (the settings readers ``user_rules`` share), doctor.py, locate.py. A client's own heavier files
+rulefiles.py (the settings readers ``user_rules`` share), stopanswer.py (how each client is told to end a
+session: ``budget ingest``'s answer), doctor.py, locate.py. A client's own heavier files
 (its trust, its log reader) carry its name and load only when used: the log readers when ``budget ingest`` reads
 a session's files (agents/sessionfiles.py), the trust files for ``init --trust`` and ``doctor``.
 
@@ -38,7 +39,7 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
     from typing import Any
 
-    from boundread.agents.base import Agent, Backstop, Dialect, Logger, Rewriter
+    from boundread.agents.base import Agent, Backstop, Dialect, Logger, Rewriter, Truster
     from boundread.agents.dialect import Call, Reply
     from boundread.guard.decide import Decision
 
@@ -54,6 +55,9 @@ INSTALLABLE = ("claude", "codex", "gemini", "cursor", "copilot", "qwen", "openco
 #: The clients whose session logs ``budget ingest`` reads (each has a ``<name>log.py``), in the order a file's
 #: client is told (agents/sessionfiles.py): Claude Code last, as it claims any file no other client does.
 LOGGERS = ("codex", "gemini", "copilot", "claude")
+#: The clients that run a project's hooks only where the user trusts them (each has a ``<name>_trust.py``): what
+#: ``init --trust`` records.
+TRUSTED = ("codex", "gemini", "copilot", "qwen")
 
 
 def module(agent: str) -> Agent:
@@ -64,6 +68,11 @@ def module(agent: str) -> Agent:
 def logger_of(agent: str) -> Logger:
     """The log module of ``agent`` (one of :data:`LOGGERS`), imported on first use: ``budget ingest`` only."""
     return __import__(f"boundread.agents.{agent}log", fromlist=["session_of"])
+
+
+def truster_of(agent: str) -> Truster:
+    """The trust module of ``agent`` (one of :data:`TRUSTED`), imported on first use: ``init --trust`` only."""
+    return __import__(f"boundread.agents.{agent}_trust", fromlist=["trust_change"])
 
 
 def dialect_of(agent: str) -> Dialect:

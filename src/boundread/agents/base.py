@@ -1,5 +1,6 @@
 """The one interface every client module in boundread/agents/ has (:class:`Agent`), and the records it gives:
-:class:`Target` (where ``init`` registers it), :class:`Check` (a ``doctor`` line).
+:class:`Target` (where ``init`` registers it), :class:`Check` (a ``doctor`` line), :class:`Change` (a file ``init``
+writes: its settings, a client's trust file).
 
 A Protocol that a module satisfies (mypy checks each client module against it in agents/checked.py), as the
 format handlers satisfy contract/handler.py. Not on guard-check's path: the client modules name these types for
@@ -31,6 +32,27 @@ class Target:
     section: bool  # True: a marked section in AGENTS.md/GEMINI.md; False: the whole SKILL.md
     header: dict[str, Any]  # top-level keys a new settings file starts with
     ingest: tuple[Hook, ...] = ()  # the budget ingest registration (Claude Code, Codex, Gemini CLI)
+
+
+@dataclass(frozen=True)
+class Change:
+    """One file ``init`` plans to write (agents/install.py, the trust files)."""
+
+    path: Path
+    before: str | None  # None: the file does not exist
+    after: str | None  # None: delete the file
+
+    @property
+    def changed(self) -> bool:
+        return self.before != self.after
+
+    def diff(self) -> str:
+        import difflib
+
+        old = (self.before or "").splitlines(keepends=True)
+        new = (self.after or "").splitlines(keepends=True)
+        text = "".join(difflib.unified_diff(old, new, f"a/{self.path}", f"b/{self.path}"))
+        return text if text.endswith("\n") or not text else text + "\n"
 
 
 @dataclass(frozen=True)
@@ -102,6 +124,23 @@ class Agent(Client, Protocol):
 
     def checks(self, settings: Path, root: Path, home: Path, /) -> list[Check]:
         """``doctor``'s checks of this client's own (its trust), once its hook settings were read."""
+
+
+class Truster(Protocol):
+    """A client that runs a project's hooks only where the user trusts them (its ``<name>_trust.py``; the registry's
+    ``agents.TRUSTED``): what ``init --trust`` records in the user's trust file, and what ``init`` says without it."""
+
+    def trust_change(self, root: Path, home: Path, user: bool, hooks: Change, /) -> Change:
+        """The change to the user's trust file that makes the client run boundread's hooks (``hooks``: the planned
+        settings change) for ``root`` (``user``: the user's own hooks); UsageError where trusting means nothing,
+        Corrupt (nothing written) for a trust file that cannot be merged."""
+
+    def trust_apply(self, change: Change, /) -> None:
+        """Write ``change`` (planned by :meth:`trust_change`) as the client writes its trust file."""
+
+    def trust_hint(self, root: Path, home: Path, user: bool, hooks: Path, /) -> str:
+        """What ``init`` without ``--trust`` tells the user: how to trust the folder or the hook; '' when the client
+        runs them already."""
 
 
 class Logger(Protocol):

@@ -9,17 +9,21 @@ from boundread.agents import (
     claudelog,
     cline,
     codex,
+    codex_trust,
     codexlog,
     copilot,
+    copilot_trust,
     copilotlog,
     cursor,
     gemini,
+    gemini_trust,
     geminilog,
     opencode,
     qwen,
+    qwen_trust,
     windsurf,
 )
-from boundread.agents.base import Agent, Backstop, Client, Logger, Rewriter
+from boundread.agents.base import Agent, Backstop, Client, Logger, Rewriter, Truster
 
 #: In the registry's order (agents.MODULES).
 AGENTS: tuple[Agent, ...] = (claude, codex, gemini, cursor, copilot, qwen, opencode)
@@ -28,6 +32,9 @@ CLIENTS: tuple[Client, ...] = (cline, windsurf)
 #: The clients whose post-tool hook replaces an output (guard/posttool.py).
 BACKSTOPS: tuple[Backstop, ...] = (claude, codex, gemini)
 #: The clients whose pre-tool answer can rewrite a call (their REDIRECT): the rules a rewrite keeps to.
-REWRITERS: tuple[Rewriter, ...] = (claude, codex, gemini, opencode)
+REWRITERS: tuple[Rewriter, ...] = (claude, codex, gemini, copilot, opencode)
+#: The clients that run a project's hooks only where the user trusts them, in the registry's order (agents.TRUSTED).
+TRUSTERS: tuple[Truster, ...] = (codex_trust, gemini_trust, copilot_trust, qwen_trust)
 #: The clients whose session logs ``budget ingest`` reads, in the registry's order (agents.LOGGERS).
 LOGGERS: tuple[Logger, ...] = (codexlog, geminilog, copilotlog, claudelog)
+

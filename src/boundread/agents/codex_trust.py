@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from boundread.agents import locate
+from boundread.agents.base import Change
 
 EVENTS = {"PreToolUse": "pre_tool_use", "PostToolUse": "post_tool_use", "UserPromptSubmit": "user_prompt_submit",
           "Stop": "stop"}
@@ -147,3 +148,22 @@ def trusted_config(hooks_file: Path, home: Path, *, hooks_text: str | None = Non
     for hook in our_hooks(hooks_file, hooks_text):
         text = _set_key(text, f"hooks.state.{json.dumps(hook.key)}", "trusted_hash", hook.hash)
     return path, before, text
+
+
+# init --trust (the Truster Protocol, agents/base.py) ---------------------------------------------------------
+def trust_change(root: Path, home: Path, user: bool, hooks: Change) -> Change:
+    """The config.toml change that trusts the boundread hooks of ``hooks`` (the planned .codex/hooks.json), and the
+    project folder unless ``user`` (the user's own hooks have none)."""
+    return Change(*trusted_config(hooks.path, home, hooks_text=hooks.after, folder=not user))
+
+
+def trust_apply(change: Change) -> None:
+    """As init writes every settings file: atomically, keeping the file's mode (a new one 0644)."""
+    from boundread.agents import install
+
+    install.apply([change])
+
+
+def trust_hint(root: Path, home: Path, user: bool, hooks: Path) -> str:
+    """Codex asks about each new hook: always said (doctor tells whether it did)."""
+    return hint(hooks.parent.parent)

@@ -308,3 +308,26 @@ def change(folder: Path, home: Path | None = None) -> install.Change:
 def apply(planned: install.Change) -> None:
     if planned.changed and planned.after is not None:
         write(planned.path, planned.after)
+
+
+# init --trust (the Truster Protocol, agents/base.py) ---------------------------------------------------------
+def trust_change(root: Path, home: Path, user: bool, hooks: install.Change) -> install.Change:
+    """The trustedFolders.json change that trusts ``root``; a UsageError with ``user``: Gemini CLI runs even the
+    user's hooks only in folders it trusts, and --user names none."""
+    if user:
+        from boundread.errors import UsageError
+
+        raise UsageError("--trust trusts a folder, and --user names none (Gemini CLI runs even the user's hooks only "
+                         "in folders it trusts)", "run `boundread init --agent gemini --trust` in each project instead")
+    return change(root, home)
+
+
+def trust_apply(change: install.Change) -> None:
+    apply(change)
+
+
+def trust_hint(root: Path, home: Path, user: bool, hooks: Path) -> str:
+    """How to trust each folder (--user), or ``root`` when Gemini does not trust it yet; '' when it does."""
+    if user:
+        return user_hint()
+    return "" if check(root, home).trusted else hint(root)

@@ -16,20 +16,19 @@ mode of the file it replaces (a new one gets 0644); a symlinked settings file st
 
 from __future__ import annotations
 
-import difflib
 import json
 import os
 import re
 import shlex
 import tempfile
 from collections.abc import Callable
-from dataclasses import dataclass
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
 from boundread import agents
 from boundread.agents import locate
+from boundread.agents.base import Change as Change  # install.Change: where the trust modules and tests name it
 from boundread.agents.base import Hook, Target
 from boundread.errors import Corrupt, UsageError
 
@@ -47,23 +46,6 @@ INGEST_TIMEOUT = 60  # seconds: a first ingest of a long log reads it all, and a
 BEGIN, END = "<!-- boundread:begin -->", "<!-- boundread:end -->"
 AGENTS = agents.INSTALLABLE
 NEW_FILE_MODE = 0o644
-
-@dataclass(frozen=True)
-class Change:
-    path: Path
-    before: str | None  # None: the file does not exist
-    after: str | None  # None: delete the file
-
-    @property
-    def changed(self) -> bool:
-        return self.before != self.after
-
-    def diff(self) -> str:
-        old = (self.before or "").splitlines(keepends=True)
-        new = (self.after or "").splitlines(keepends=True)
-        text = "".join(difflib.unified_diff(old, new, f"a/{self.path}", f"b/{self.path}"))
-        return text if text.endswith("\n") or not text else text + "\n"
-
 
 def target(agent: str, root: Path, home: Path, user: bool, program: str = locate.NAME, *,
            budget: bool = False) -> Target:
@@ -340,11 +322,7 @@ def plugin_change(spec: Target, uninstall: bool) -> Change:
 def codex_trust_change(hooks: Change, *, user: bool = False, home: Path | None = None) -> Change:
     """The change to the user's Codex config.toml that trusts the boundread hooks of ``hooks`` (the planned
     .codex/hooks.json), and the project folder unless ``user`` (the user's own hooks have none)."""
-    from boundread.agents import codex_trust
-
-    path, before, after = codex_trust.trusted_config(hooks.path, home or Path.home(), hooks_text=hooks.after,
-                                                     folder=not user)
-    return Change(path, before, after)
+    return agents.truster_of("codex").trust_change(hooks.path.parent.parent, home or Path.home(), user, hooks)
 
 
 def apply(changes: list[Change]) -> None:

@@ -13,16 +13,15 @@ from pathlib import Path
 from boundread.agents import install, locate
 from boundread.agents.base import Check
 
-NAME = "opencode"
 PROBE_TIMEOUT = 10.0  # seconds for one guard-check answer
 
 
-def checks(plugin: Path, root: Path, home: Path, user: bool) -> list[Check]:
-    """doctor's lines for our plugin at ``plugin`` (``user``: the user's own, in opencode's config folder)."""
-    from boundread.agents import doctor
+def checks(plugin: Path, root: Path, home: Path) -> list[Check]:
+    from boundread.agents import doctor, opencode
 
+    user = plugin.parent.parent == opencode.config_dir(home)
     scope = doctor.Scope(root, home, user, locate.program().command)
-    fix = f"run {scope.init(NAME)}"
+    fix = f"run {scope.init(opencode.NAME)}"
     try:
         text = plugin.read_text(encoding="utf-8")
     except FileNotFoundError:
@@ -33,14 +32,14 @@ def checks(plugin: Path, root: Path, home: Path, user: bool) -> list[Check]:
     if command is None:
         return [Check("plugin", False, f"{plugin} is not boundread's plugin (no guard-check command in it)",
                       f"move it away, then {fix}")]
-    spec = install.target(NAME, root, home, user, command.split(" guard-check", 1)[0])
+    spec = install.target(opencode.NAME, root, home, user, command.split(" guard-check", 1)[0])
     if text != install.plugin_text(spec):
         found = Check("plugin", False, f"{plugin} is boundread's, from another version: its answers may not match",
                       fix)
     else:
         found = Check("plugin", True, f"{plugin} runs `{command}` before every tool call")
     words = locate.argv(command)
-    ran = doctor._program(NAME, words, command, scope) if words else [
+    ran = doctor._program(opencode.NAME, words, command, scope) if words else [
         Check("command", None, f"cannot check `{command}`: a shell line; run it by hand")]
     if any(check.ok is False for check in ran) or not words:
         return [found, *ran]

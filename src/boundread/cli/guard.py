@@ -57,7 +57,10 @@ def init(
     trust: Annotated[bool, typer.Option("--trust", help="Codex: also record in ~/.codex/config.toml that you trust "
                                         "this folder and boundread's hook (Codex skips an untrusted hook). Gemini: "
                                         "record in ~/.gemini/trustedFolders.json that you trust this folder "
-                                        "(Gemini runs no hook in an untrusted one).")]
+                                        "(Gemini runs no hook in an untrusted one). Copilot: record it in "
+                                        "~/.copilot/config.json (Copilot skips a project's hooks in an untrusted "
+                                        "folder). Qwen Code: record it in ~/.qwen/trustedFolders.json (with its "
+                                        "folder trust on, Qwen loads no project settings in an untrusted folder).")]
     = False,
     mcp: Annotated[bool, typer.Option("--mcp", help="Also register `boundread mcp` as an MCP server: .mcp.json "
                                       "(Claude Code; --user: ~/.claude.json) or .cursor/mcp.json (Cursor).")]
@@ -68,33 +71,26 @@ def init(
 
     The hooks call `boundread` when this shell's PATH finds this installation, else its absolute path (a hook
     whose command is not found lets every read through). Check the result with `boundread doctor`."""
-    from boundread.agents import doctor, gemini_trust, install, locate
+    from boundread import agents
+    from boundread.agents import install, locate
 
     program = locate.program()
     root = (directory or Path.cwd()).absolute()
+    truster = agents.truster_of(agent) if agent in agents.TRUSTED else None
     try:
-        if trust and (agent not in ("codex", "gemini") or uninstall):
-            raise UsageError("--trust is for `init --agent codex` and `init --agent gemini`", "drop --trust: the "
-                             "other agents run hooks from their settings without a trust step")
-        if trust and agent == "gemini" and user:
-            raise UsageError("--trust trusts a folder, and --user names none (Gemini CLI runs even the user's "
-                             "hooks only in folders it trusts)", "run `boundread init --agent gemini --trust` in "
-                             "each project instead")
+        if trust and (truster is None or uninstall):
+            raise UsageError(f"--trust is for {' and '.join(f'`init --agent {name}`' for name in agents.TRUSTED)}",
+                             "drop --trust: the other agents run hooks from their settings without a trust step")
         changes = install.plan(agent, directory, user=user, uninstall=uninstall, budget=budget, program=program)
         if mcp or (uninstall and agent in install.MCP_AGENTS):  # uninstall removes our server, if there
             server = install.mcp_change(agent, directory, user=user, uninstall=uninstall, program=program)
             changes += [server] if mcp or server.changed else []
         # every change planned before any is written: a trust file init cannot merge leaves the settings as they were
-        trusted = None
-        if trust:
-            trusted = gemini_trust.change(root) if agent == "gemini" else \
-                install.codex_trust_change(changes[0], user=user)
+        trusted = truster.trust_change(root, Path.home(), user, changes[0]) if trust and truster else None
         if not dry_run:
             install.apply(changes)
-            if trusted is not None and agent == "gemini":
-                gemini_trust.apply(trusted)
-            elif trusted is not None:
-                install.apply([trusted])
+            if trusted is not None and truster is not None:
+                truster.trust_apply(trusted)
         changes += [trusted] if trusted is not None else []
     except BoundreadError as exc:
         typer.echo(f"boundread: error: {exc}", err=True)
@@ -111,11 +107,10 @@ def init(
             typer.echo(f"{'removed' if change.after is None else 'wrote'}: {change.path}")
     if program.note and not uninstall:
         typer.echo(f"note: {program.note}")
-    if agent == "codex" and not uninstall and not trust:
-        typer.echo(f"codex: {doctor.codex_trust_hint(changes[0].path)}")
-    if agent == "gemini" and not uninstall and not trust and (
-            user or not gemini_trust.check(root, Path.home()).trusted):
-        typer.echo(f"gemini: {gemini_trust.user_hint() if user else gemini_trust.hint(root)}")
+    hint = truster.trust_hint(root, Path.home(), user, changes[0].path) if truster and not (uninstall or trust) \
+        else ""
+    if hint:
+        typer.echo(f"{agent}: {hint}")
     if budget and not uninstall and not dry_run:
         typer.echo("budget: usage is now recorded; set limits with `boundread budget set --project --max-usd X"
                    " --max-tokens N`, see them with `boundread budget status`.")
