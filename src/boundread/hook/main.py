@@ -149,6 +149,7 @@ def _run(args: Any, stdin: IO[str] | None) -> int:
     refused = None if decision.denied else ground.check(call, cfg)  # hook settings, boundread's config, state
     if refused is not None:
         return _emit(_budget_first(refused, payload, call, agent), agent, args.json, call.event)
+    judged = decision
     if decision.denied and (cfg.mode or args.mode) == "redirect":  # the config's mode wins over --mode
         from boundread.hook import redirect
 
@@ -159,7 +160,12 @@ def _run(args: Any, stdin: IO[str] | None) -> int:
         from boundread.agents.codex_interrupt import interrupt_codex
 
         interrupt_codex()
-    return _emit(decision, agent, args.json, call.event)
+    code = _emit(decision, agent, args.json, call.event)
+    if judged.denied:  # a deny or its redirect, counted for `boundread stats` once answered: never on an allow
+        from boundread.hook import saved
+
+        saved.pre_tool(payload, call, judged, decision)
+    return code
 
 
 def _batch(payload: Mapping[str, Any], config_path: str | None, mode: str | None = None) -> int:
@@ -182,7 +188,8 @@ def _decide(call: dialect.Call, cfg: guard_config.GuardConfig) -> Decision:
     decision = Decision(ALLOW, rule="other-tool")
     if call.action == dialect.READ and not call.reads:
         return check_read(call.path, offset=call.offset, limit=call.limit, pages=call.pages,
-                          cwd=call.cwd or None, config=cfg, range_params=ranges)
+                          cwd=call.cwd or None, config=cfg, range_params=ranges,
+                          file_cap=getattr(agents.dialect_of(call.agent), "READ_FILE_MAX_BYTES", None))
     if call.action == dialect.COMMAND:
         decision = check_command(call.command, cwd=call.cwd or None, config=cfg)
     if call.reads and not decision.denied:  # a read tool beyond the agent's own, PowerShell's Get-Content
