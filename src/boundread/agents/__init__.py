@@ -4,7 +4,7 @@ files, its ``init`` registration, its ``doctor`` checks, its log reader - in the
     claude.py   Claude Code, and the Agent SDK's hooks (claude-sdk); claudelog.py: its transcripts
     codex.py    Codex CLI; codex_trust.py: its config.toml trust; codexlog.py: its rollouts
     gemini.py   Gemini CLI; gemini_trust.py: its trusted folders; geminilog.py: its chat files
-    copilot.py  GitHub Copilot CLI; copilotlog.py: its session events
+    copilot.py  GitHub Copilot CLI; copilot_trust.py: its trusted folders; copilotlog.py: its session events
     qwen.py     Qwen Code; qwen_trust.py: its folder trust and hook switch
     opencode.py opencode (our plugin, data/opencode-plugin.js); opencode_doctor.py: doctor's checks of it
     cursor.py   Cursor            cline.py   Cline            windsurf.py   Windsurf
@@ -25,7 +25,9 @@ a session's files (agents/sessionfiles.py), the trust files for ``init --trust``
 This module is the registry guard-check, ``init`` and ``doctor`` iterate over: adding a client is adding its
 module, its line in :data:`MODULES` (and, for hook payloads, its shape in :func:`detect`) and its e2e test; a
 client with a log ``budget ingest`` reads adds its ``<name>log.py`` (the :class:`~boundread.agents.base.Logger`
-Protocol) and its place in :data:`LOGGERS`.
+Protocol) and its place in :data:`LOGGERS`; a client that runs a project's hooks only in a folder the user trusts
+adds its ``<name>_trust.py`` (the :class:`~boundread.agents.base.Truster` Protocol: what ``init --trust`` records)
+and its place in :data:`TRUSTED`.
 
 Standard library only and nothing loaded at import: guard-check reads this before every agent tool call, and
 then loads the one module of the agent that sent the payload. The layers: guard/ (the decision, which knows no
