@@ -181,3 +181,22 @@ def test_boundread_needs_no_more_calls_than_copilot_alone(tmp_path_factory: pyte
     assert deny.tool_calls is not None and redirect.tool_calls < deny.tool_calls
     assert native.tool_calls is None or redirect.tool_calls <= native.tool_calls
     assert redirect.input_chars < deny.input_chars
+
+
+def test_a_workbook_an_archive_and_a_grep_of_the_tree_fit_copilots_limits(workspace: Workspace) -> None:
+    """Copilot alone hands the model a workbook's or an archive's raw bytes in a whole view, and keeps a long
+    grep output in a file (a preview and its path); with boundread each comes back bounded, in the same call."""
+    files = prepare(workspace, "redirect")
+    calls = [view(files["prices.xlsx"]), view(files["catalogue.zip"]), bash("unzip -p catalogue.zip"),
+             bash("grep -r served .")]
+    with copilot.fake_model() as model:
+        model.script(*(Turn(calls=(call,)) for call in calls), Turn(text="Done."))
+        copilot.run(workspace, model, "Read them")
+        workbook, archive, unzipped, grep = copilot.results(model)
+    assert "[boundread redirect] prices.xlsx: Excel workbook" in workbook and "PK\x03\x04" not in workbook
+    assert "[boundread redirect] catalogue.zip: zip archive" in archive
+    assert "catalogue.zip: zip archive, 3 entries" in unzipped
+    assert "served" in grep
+    assert copilot_module.SHELL_MAX_CHARS is not None
+    for text in (workbook, archive, unzipped, grep):
+        assert "too large to read at once" not in text and len(text) <= copilot_module.SHELL_MAX_CHARS + 100
