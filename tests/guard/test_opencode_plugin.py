@@ -101,7 +101,8 @@ def test_init_writes_the_plugin_whole_and_uninstall_removes_it(tmp_path: Path) -
     assert '"tool.execute.before"' in text and "__COMMAND__" not in text
     assert "boundread" in (root / "AGENTS.md").read_text(encoding="utf-8")
     assert _init(root).stdout.count("unchanged") == 2  # a second init changes nothing
-    assert _doctor(root)["ready"] is True
+    report = _doctor(root)
+    assert report["ready"] is True and "a whole read of a 12-page PDF" in report["guard answers"]["detail"]
     assert _init(root, "--uninstall").exit_code == 0
     assert not (root / ".opencode").exists() and not (root / "AGENTS.md").exists()
 
@@ -157,3 +158,16 @@ def test_the_plugin_is_valid_javascript(tmp_path: Path) -> None:
     assert node is not None
     checked = subprocess.run([node, "--check", str(module)], capture_output=True, text=True, check=False, timeout=60)
     assert checked.returncode == 0, checked.stderr
+
+
+def test_doctor_runs_the_plugins_command_with_a_real_payload(tmp_path: Path) -> None:
+    """A plugin whose command answers in another client's words lets every read through: not ready."""
+    root = tmp_path / "proj"
+    root.mkdir()
+    _init(root)
+    plugin = root / ".opencode" / "plugin" / "boundread.js"
+    text = plugin.read_text(encoding="utf-8")
+    plugin.write_text(text.replace("--mode redirect --agent opencode", "--mode redirect --agent claude"),
+                      encoding="utf-8")
+    report = _doctor(root)
+    assert report["ready"] is False and report["guard answers"]["ok"] is False

@@ -76,6 +76,26 @@ def _gemini_payload(root: Path, file: Path) -> dict[str, Any]:
             "timestamp": stamp, "tool_name": "read_file", "tool_input": {"file_path": str(file)}}
 
 
+def _qwen_payload(root: Path, file: Path) -> dict[str, Any]:
+    """Claude Code's payload with Qwen Code's tool name, timestamp and model call id (agents/qwen.py)."""
+    stamp = datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    payload = _claude_payload(root, file)
+    payload.update(tool_name="read_file", timestamp=stamp, permission_mode="yolo", tool_call_id="call_boundread")
+    return payload
+
+
+def _opencode_payload(root: Path, file: Path) -> dict[str, Any]:
+    """What our opencode plugin sends (data/opencode-plugin.js)."""
+    return {"hook_event_name": "tool.execute.before", "client": "opencode", "tool": "read", "cwd": str(root),
+            "session_id": SESSION, "call_id": SESSION, "args": {"filePath": str(file)}}
+
+
+def _opencode_stops(answer: dict[str, Any]) -> str | None:
+    if answer.get("decision") == "deny":
+        return "refused"
+    return "rewrote" if isinstance(answer.get("args"), dict) else None
+
+
 def _claude_stops(answer: dict[str, Any]) -> str | None:
     inner = answer.get("hookSpecificOutput")
     inner = inner if isinstance(inner, dict) else {}
@@ -98,6 +118,9 @@ CLIENTS: dict[str, Client] = {
     "gemini": Client("Gemini CLI", _gemini_payload, _bash, 0.001, 60.0, _gemini_stops,
                      lambda root: {"GEMINI_PROJECT_DIR": str(root), "GEMINI_CWD": str(root),
                                    "CLAUDE_PROJECT_DIR": str(root), "GEMINI_SESSION_ID": SESSION}),
+    "qwen": Client("Qwen Code", _qwen_payload, _posix, 1.0, 60.0, _claude_stops, lambda root: {}),
+    # the plugin's own spawn (a shell) and TIMEOUT_MS; its flat entry has no timeout
+    "opencode": Client("opencode", _opencode_payload, _posix, 1.0, 30.0, _opencode_stops, lambda root: {}),
 }
 
 

@@ -146,4 +146,4 @@ def checks(settings: Path, root: Path, home: Path) -> list[Check]:
     payload as the plugin sends it."""
     from boundread.agents import opencode_doctor
 
-    return opencode_doctor.checks(settings, root, home)
+    return opencode_doctor.checks(settings, root, home, settings.parent.parent == config_dir(home))
