@@ -230,7 +230,7 @@ def test_codex_and_gemini_budget_ingest_on_every_event(tmp_path: Path, agent: st
     events = ", ".join(agents.module(agent).INGEST_EVENTS)
     assert checks["budget ingest"] == {"name": "budget ingest", "ok": True, "detail": f"on {events}", "fix": ""}
     pre = {"codex": "PreToolUse (every tool)", "gemini": "BeforeTool (every tool)",
-           "copilot": "preToolUse (bash, view)"}
+           "copilot": "preToolUse (.*)"}
     assert checks[f"guard hook on {pre[agent]}"]["ok"] is True
     if agent == "codex":
         assert checks["trusted"]["ok"] is True  # the guard and the three ingest hooks

@@ -14,6 +14,7 @@ boundread's deny, and with its redirect; boundread must need no more calls than 
 from __future__ import annotations
 
 import json
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -200,3 +201,29 @@ def test_a_workbook_an_archive_and_a_grep_of_the_tree_fit_copilots_limits(worksp
     assert copilot_module.SHELL_MAX_CHARS is not None
     for text in (workbook, archive, unzipped, grep):
         assert "too large to read at once" not in text and len(text) <= copilot_module.SHELL_MAX_CHARS + 100
+
+
+@pytest.mark.parametrize(("matcher", "fired"), [("*", []), (".*", ["view", "glob"]),
+                                                (copilot_module.PRE_MATCHER, ["view"])])
+def test_copilot_reads_a_matcher_as_a_regex(workspace: Workspace, matcher: str, fired: list[str]) -> None:
+    """Why init --budget registers ".*" for Copilot (agents/copilot.py BUDGET_MATCHER): "*", every tool for the
+    other clients, matches no tool in Copilot CLI, ".*" every one."""
+    project_files(workspace.project)
+    copilot.trust(workspace)
+    seen = workspace.root / "seen.jsonl"
+    probe = f"{sys.executable} -c \"import sys; open('{seen}', 'a').write(sys.stdin.read() + chr(10))\""
+    hooks = workspace.project / ".github" / "hooks" / "probe.json"
+    hooks.parent.mkdir(parents=True)
+    hooks.write_text(json.dumps({"version": 1, "hooks": {"preToolUse": [
+        {"type": "command", "bash": probe, "matcher": matcher, "timeoutSec": 30}]}}), encoding="utf-8")
+    with copilot.fake_model() as model:
+        model.script(Turn(calls=(view(workspace.project / "server.log"),)),
+                     Turn(calls=(Call("glob", {"pattern": "*.log"}),)), Turn(text="Done."))
+        copilot.run(workspace, model, "Look around")
+    lines = seen.read_text(encoding="utf-8").splitlines() if seen.exists() else []
+    assert [json.loads(line)["toolName"] for line in lines if line] == fired
+    if matcher == ".*":
+        budget = workspace.boundread("init", "--agent", "copilot", "--budget")
+        assert budget.returncode == 0, budget.stderr
+        ours = json.loads((hooks.parent / "boundread.json").read_text(encoding="utf-8"))
+        assert ours["hooks"]["preToolUse"][0]["matcher"] == matcher

@@ -390,7 +390,7 @@ _COPILOT_INGEST = {"type": "command", "bash": "boundread budget ingest", "powers
                    "timeoutSec": 60}
 COPILOT_BUDGET = {"version": 1, "hooks": {
     "preToolUse": [{"type": "command", "bash": "boundread guard-check --mode redirect --agent copilot",
-                    "powershell": "boundread guard-check --mode redirect --agent copilot", "matcher": "bash|view",
+                    "powershell": "boundread guard-check --mode redirect --agent copilot", "matcher": ".*",
                     "timeoutSec": 30}],
     **{event: [_COPILOT_INGEST] for event in ("postToolUse", "userPromptSubmitted", "agentStop", "subagentStop",
                                              "sessionEnd")},

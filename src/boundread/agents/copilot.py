@@ -30,7 +30,10 @@ if TYPE_CHECKING:
 
 NAME = "copilot"
 LABEL = "GitHub Copilot CLI"
-PRE_MATCHER = "bash|view"  # also with a budget: its matcher for every tool is unverified
+PRE_MATCHER = "bash|view"
+#: With a budget the guard sees every tool. Copilot CLI 1.0.102 reads a matcher as a regular expression: ".*" is
+#: every tool, while "*" (the other clients' "every tool") matches none (tests/e2e/test_copilot.py).
+BUDGET_MATCHER = ".*"
 REDIRECT = True
 INGEST_EVENTS: tuple[str, ...] = ("postToolUse", "userPromptSubmitted", "agentStop", "subagentStop", "sessionEnd")
 RANGE_PARAMS = "view_range"  # how its read tool takes a range, for a deny reason
@@ -129,7 +132,7 @@ def target(root: Path, home: Path, user: bool, program: str, budget: bool) -> Ta
         return {"type": "command", "bash": command, "powershell": shell, **more}
 
     folder = (home / ".copilot" / "hooks") if user else root / ".github" / "hooks"
-    hook = flat(install.command(NAME, program), matcher=PRE_MATCHER, timeoutSec=30)
+    hook = flat(install.command(NAME, program), matcher=BUDGET_MATCHER if budget else PRE_MATCHER, timeoutSec=30)
     return Target(folder / "boundread.json", (("preToolUse", hook),), None if user else root / "AGENTS.md",
                           True, {"version": 1},
                           install.ingest_hooks(INGEST_EVENTS, lambda: flat(f"{program} budget ingest",

@@ -5,7 +5,7 @@ Where each agent keeps its hooks, on which events and for which tools, is its ow
 text, the writer. Settings JSON is merged (nothing else lost or reordered), written atomically, and only when it
 changes, so running init twice adds nothing. With ``budget`` (the clients whose logs ``budget ingest`` reads: an
 agent module with ``INGEST_EVENTS``) the ingest command is registered after every tool call, on each new prompt
-and when the agent stops, and the pre-tool guard sees every tool (not Copilot's: its matcher is unverified). The
+and when the agent stops, and the pre-tool guard sees every tool (Copilot's matcher is a regex: its own). The
 program in front of the commands is ``boundread`` when the PATH finds this installation, else its absolute path
 (:mod:`boundread.agents.locate`); running init again updates it. ``uninstall`` removes only handlers whose
 command is ``boundread guard-check`` or ``boundread budget ingest``, with or without a path in front (both, with
