@@ -102,7 +102,7 @@ def chunk(path: str | Path, params: Params, folder: str | Path | None = None, *,
         if mf.intact(old):
             note = "the source is unchanged since the manifest was written: reused it, nothing was read again"
             return _finish(dataclasses.replace(old, folder=str(where), status="reused", notes=(note,)), model,
-                           max_chunks)
+                           max_chunks, again=_again(old))
         why = ["chunk files were missing or edited"]
     kept = list(old.chunks[: start - 1]) if old is not None and start > 1 else []
     run = _Run(src, where, params, start, kept)
@@ -126,13 +126,20 @@ def chunk(path: str | Path, params: Params, folder: str | Path | None = None, *,
         index, lines, tail = splitter.state()
         resume = Resume(index + 1, at.byte(), lines, tail)
     chunks = tuple(kept + run.written)
-    complete = not (splitter.stopped or sink.timed_out or sink.interrupted)
+    resumable = splitter.stopped or sink.timed_out or sink.interrupted  # --from goes on where it stopped
+    changed = _changed(src.path, facts)
+    # complete only when every part of the document is in a chunk: not when the handler cut it (unreadable pages,
+    # an archive's entry cap, a member skipped) or the file changed under the read
+    complete = not (resumable or outcome.truncated or changed)
     status = "continued" if start > 1 else "rewritten" if why else "written"
     why = [] if start > 1 and not offset else why
     warnings = [*(said if by_offset else ()), *outcome.warnings, *splitter.warnings]  # the handler says its own
     if (big := max((c.bytes for c in run.written), default=0)) > GUARD_TEXT_BYTES:
         warnings.append(f"a chunk file is {human_bytes(big)}: over {human_bytes(GUARD_TEXT_BYTES)}, the guard asks "
                         "for bounded reads of it - use fewer --tokens for one whole read per chunk")
+    if changed:
+        warnings.append(f"{src.name} changed while it was read ({changed}): the chunks may not match it - run the "
+                        "same command again")
     if not chunks and complete:
         warnings.append(f"{src.name} has no text: nothing to chunk")
     if run.mismatched:
@@ -140,12 +147,15 @@ def chunk(path: str | Path, params: Params, folder: str | Path | None = None, *,
     reasons = [*outcome.truncated, *sink.reasons]
     if splitter.stopped and not any(r.startswith("max_chunks") for r in reasons):
         reasons.append(f"max_chunks {splitter.limit:,} reached")
+    if changed:
+        reasons.append("the file changed while it was read")
     result = Manifest(facts, src.kind, params, str(where), chunks, complete, status,
                       truncated_reasons=tuple(dict.fromkeys(reasons)), warnings=tuple(dict.fromkeys(warnings)),
-                      notes=tuple(why), resume=None if complete else resume)
+                      notes=tuple(why), resume=resume if resumable and not changed else None)
     if old is not None:
         mf.remove_stale(where, len(chunks), old)
-    result = _finish(result, model, max_chunks, password is not None, req.encoding)
+    result = _finish(result, model, max_chunks, password is not None, req.encoding,
+                     again="from" if resumable and not changed else "whole" if changed else None)
     output.write_atomic(where / mf.NAME, mf.dump(result), never=src.path)
     return result
 
@@ -190,9 +200,11 @@ def _members(src: Source, req: Request, sink: ChunkSink) -> Outcome:
 
     lst = archives.listing(src, req)
     out = Outcome(unit="members", warnings=list(lst.warnings))
-    if lst.truncated:
-        out.truncated.append(f"max_entries {req.limits.max_entries:,} reached")
+    if lst.truncated:  # the entry cap, or an archive that ends early (its listing's warning says so)
+        out.truncated.append(f"max_entries {req.limits.max_entries:,} reached" if len(lst.entries) >=
+                             req.limits.max_entries else f"the archive ends after entry {len(lst.entries):,}")
     sink.progress.start(len(lst.entries), "members")
+    missed = 0
     for number, entry in enumerate(lst.entries, 1):
         sink.progress.advance()
         if entry.is_dir or entry.is_symlink or entry.link_target is not None:
@@ -218,18 +230,45 @@ def _members(src: Source, req: Request, sink: ChunkSink) -> Outcome:
         if (skip or cut) is not None and len(out.warnings) < 20:
             out.warnings.append(f"member {entry.name} skipped: {skip}" if skip is not None else
                                 f"member {entry.name} cut short: {cut}")
+        missed += (skip or cut) is not None
         if sink.full:
             break
+    if missed:  # the chunks lack their text: not complete, and the warnings say which and why
+        out.truncated.append(f"{missed:,} member{'s' * (missed != 1)} skipped or cut short")
     return out
 
 
+RESUMABLE = ("max_chunks ", "timeout after ", "interrupted")  # the reasons a run with --from goes on after
+
+
+def _again(old: Manifest) -> str | None:
+    """How a reused manifest goes on: "from" where its run stopped on a bound, None where it is complete or what
+    cut it (the handler, a changed file) would cut it again."""
+    if old.complete or not any(reason.startswith(RESUMABLE) for reason in old.truncated_reasons):
+        return None
+    return "from"
+
+
+def _changed(path: Path | None, facts: mf.SourceFacts) -> str:
+    """How the file differs now from ``facts`` (taken before the read), or "" when it does not."""
+    try:
+        now = path.stat() if path is not None else None
+    except OSError as exc:
+        return f"now {exc.strerror or exc}"
+    if now is None or (now.st_size == facts.size and now.st_mtime_ns == facts.mtime_ns):
+        return ""
+    return f"{facts.size:,} bytes before, {now.st_size:,} after" if now.st_size != facts.size else "modified"
+
+
 def _finish(result: Manifest, model: str | None, max_chunks: int, password: bool = False,
-            encoding: str | None = None) -> Manifest:
-    """The next command (when chunks remain) and the cost of reading every chunk once with ``model``."""
+            encoding: str | None = None, again: str | None = None) -> Manifest:
+    """The next command and the cost of reading every chunk once with ``model``. ``again``: "from" when the
+    chunks go on where this run stopped (``--from``), "whole" when the file must be chunked again from its start
+    (it changed), None when no run would give more (a cut the handler made says why)."""
     nxt: tuple[str, ...] = ()
-    if not result.complete:
-        words = ["chunks", FILE, "--tokens", str(result.params.tokens), "-o", result.folder,
-                 "--from", str(len(result.chunks) + 1)]
+    if again is not None:
+        words = ["chunks", FILE, "--tokens", str(result.params.tokens), "-o", result.folder]
+        words += ["--from", str(len(result.chunks) + 1)] if again == "from" else []
         words += ["--overlap", str(result.params.overlap)] if result.params.overlap else []
         lines = result.params.max_lines
         words += ["--max-lines", str(lines or 0)] if lines != 2000 else []

@@ -37,6 +37,9 @@ SAMPLE_PAGES = 3  # pages read by info to tell a text PDF from a scan and estima
 WINDOW = 5  # pages suggested by info
 NO_TEXT_CHECK = 20  # pages info checks for a text layer (PDFium: ~1 ms a page)
 MAX_PAGE_WARNINGS = 10  # pages that failed, named one by one; the rest are counted
+#: Unreadable pages in a row at which the read stops: a page tree that declares more pages than it holds (a
+#: 601-byte file may say 1,000,000) would give a header per page and nothing else; the next step goes on after.
+FAILED_RUN = 50
 
 
 def _pages_word(span: Span) -> str:
@@ -186,6 +189,7 @@ def _write(src: Source, doc: PdfDoc, spans: list[Span], req: Request, sink: Sink
     """Write the pages into the sink; return the pages written (the last may be cut) and where it stopped."""
     written: list[int] = []
     failed: list[int] = []
+    run = 0  # unreadable pages in a row
     stop: _Stop | None = None
     with closing(_requested(src, doc, spans, req, sink, pick)) as pages:
         for index, page in pages:
@@ -195,8 +199,11 @@ def _write(src: Source, doc: PdfDoc, spans: list[Span], req: Request, sink: Sink
                 break
             if page.error:
                 failed.append(page.number)
+                run += 1
                 if len(failed) <= MAX_PAGE_WARNINGS:
                     out.warnings.append(f"page {page.number} could not be read: {page.error}")
+            else:
+                run = 0
             reasons, chars = len(sink.reasons), sink.chars
             sink.progress.advance()
             more = sink.write(f"--- page {page.number} / {doc.pages} ---\n{page.text}")
@@ -206,6 +213,12 @@ def _write(src: Source, doc: PdfDoc, spans: list[Span], req: Request, sink: Sink
                 stop = _Stop(index, page.number)
                 break
             written.append(page.number)
+            if run >= FAILED_RUN:
+                out.truncated.append(f"{FAILED_RUN} unreadable pages in a row")
+                out.warnings.append(f"pages {page.number - run + 1}-{page.number} could not be read: the file declares"
+                                    f" {doc.pages:,} pages but may hold fewer (damaged?) - stopped there")
+                stop = _after(spans, index, page.number)
+                break
             if not more:  # the sink's own selection (--lines) is complete: not a truncation
                 break
             if sink.deadline.expired:
