@@ -112,7 +112,7 @@ def test_man_page_renders_without_warnings(generated: dict[str, str], tmp_path: 
 
 @pytest.mark.parametrize(("words", "cword", "expected"), [
     ("boundread ", 1, {"info", "extract", "pages", "sheets", "list-zip", "demo", "view", "chunks", "init", "doctor",
-                        "guard-check", "mcp", "budget"}),
+                        "guard-check", "mcp", "stats", "budget"}),
     ("boundread budget s", 2, {"set", "status"}),
     ("boundread extract --max-c", 2, {"--max-chars", "--max-cols"}),
     ("boundread guard-check --ex", 2, {"--explain"}),

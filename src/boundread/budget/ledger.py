@@ -9,8 +9,9 @@ connections, transactions and locks differ. Standard library only.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Protocol, TypeVar
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
+from boundread.budget.decided import Row
 from boundread.budget.model import BudgetLimits, CallView, Scope, Totals, UsageRecord
 from boundread.budget.rows import (
     FILENAME,
@@ -21,8 +22,11 @@ from boundread.budget.rows import (
     state_dir,
 )
 
-__all__ = ["FILENAME", "Ledger", "ledger_path", "ledger_url", "limits_from_json", "limits_from_row", "limits_json",
-           "open_ledger", "state_dir"]
+if TYPE_CHECKING:
+    from boundread.budget.stats import Decided
+
+__all__ = ["FILENAME", "Decisions", "Ledger", "ledger_path", "ledger_url", "limits_from_json", "limits_from_row",
+           "limits_json", "open_decisions", "open_ledger", "state_dir"]
 URL_ENV = "BOUNDREAD_LEDGER_URL"
 _T = TypeVar("_T")
 
@@ -67,8 +71,22 @@ class Ledger(Protocol):
     def reset(self, scope: Scope, *, limits: bool = False) -> None: ...
     def sessions(self) -> list[str]: ...
     def projects(self) -> list[str]: ...
+    def add_decision(self, row: Row) -> None: ...
+    def decisions(self, *, session: str | None = None, project: str | None = None,
+                  since: float | None = None) -> list[Decided]: ...
     def close(self) -> None: ...
     def __enter__(self) -> Ledger: ...
+    def __exit__(self, *exc: object) -> None: ...
+
+
+class Decisions(Protocol):
+    """Where the guard's decisions are kept (``boundread stats``): a ledger, or SQLite's file of them."""
+
+    def add_decision(self, row: Row) -> None: ...
+    def decisions(self, *, session: str | None = None, project: str | None = None,
+                  since: float | None = None) -> list[Decided]: ...
+    def close(self) -> None: ...
+    def __enter__(self) -> Decisions: ...
     def __exit__(self, *exc: object) -> None: ...
 
 
@@ -83,3 +101,16 @@ def open_ledger(url: str | None = None) -> Ledger:
     from boundread.budget.sqlite import SqliteLedger
 
     return SqliteLedger(wait=WRITE_WAIT_S)  # many first uses at once: each waits its turn to create the file
+
+
+def open_decisions(url: str | None = None) -> Decisions:
+    """The guard's decisions: the PostgreSQL ledger when a URL is given or configured, else their SQLite file beside
+    the budget ledger - reading them never creates the budget ledger (its presence turns the budget check on)."""
+    url = url or ledger_url()
+    if url:
+        from boundread.budget.postgres import PostgresLedger
+
+        return PostgresLedger(url)
+    from boundread.budget.sqlite import SqliteDecisions
+
+    return SqliteDecisions()

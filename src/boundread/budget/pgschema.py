@@ -60,7 +60,16 @@ V5 = (
     "CREATE UNIQUE INDEX calls_by_call_id ON calls(session, call_id)",
 )
 
-MIGRATIONS: tuple[tuple[str, ...], ...] = (V1, V2, V3, V4, V5)
+V6 = (  # issue 21: the guard's decisions (schema.DECISIONS_TABLE), here in the fleet's ledger
+    "CREATE TABLE decisions(id BIGSERIAL PRIMARY KEY, session TEXT NOT NULL, project TEXT, agent TEXT NOT NULL,"
+    " tool TEXT NOT NULL, kind TEXT NOT NULL, target TEXT NOT NULL, raw_bytes BIGINT, delivered_bytes BIGINT,"
+    " at DOUBLE PRECISION NOT NULL, key TEXT)",
+    "CREATE INDEX decisions_by_session ON decisions(session, at)",
+    "CREATE INDEX decisions_by_project ON decisions(project, at)",
+    "CREATE UNIQUE INDEX decisions_by_key ON decisions(key)",
+)
+
+MIGRATIONS: tuple[tuple[str, ...], ...] = (V1, V2, V3, V4, V5, V6)
 VERSION_TABLE = "CREATE TABLE IF NOT EXISTS boundread_schema(version INTEGER NOT NULL)"
 VERSION = "SELECT version FROM boundread_schema"
 CONNECT_S = 2  # a server that is down or slow: the hook gives up after this, then the error policy applies

@@ -57,8 +57,34 @@ V5 = (  # issue 18: a tool call is recorded once, under an id chosen before the 
     "CREATE UNIQUE INDEX calls_by_call_id ON calls(session, call_id)",
 )
 
-MIGRATIONS: tuple[tuple[str, ...], ...] = (V1, V2, V3, V4, V5)
+# issue 21: PostgreSQL keeps the guard's decisions (``boundread stats``) in the ledger (pgschema.V6). SQLite keeps them
+# in a file of their own beside it (``DECISIONS_FILE``): a deny must not create the budget ledger, whose presence
+# puts the budget check on every later tool call (+8-10 ms each, measured). This step only keeps the numbers one.
+V6: tuple[str, ...] = ()
+
+MIGRATIONS: tuple[tuple[str, ...], ...] = (V1, V2, V3, V4, V5, V6)
 CURRENT_VERSION = len(MIGRATIONS)
+
+# The guard's decisions (budget/decisions.py writes them, ``boundread stats`` reads them): one row per call it refused
+# (deny), rewrote to a bounded one (redirect) or whose output it replaced after the call (backstop). ``target``: the
+# file's path, or a digest of a call that names none; ``raw_bytes``: what the agent asked for (the file's size on
+# disk, the output's size), NULL when not measured; ``delivered_bytes``: what the model got instead (the reason, the
+# slice and its note, the replacement), NULL when known only after the call ran. ``at``: Unix seconds. ``key``: drawn
+# by the hook, so that a row written twice (a journal folded again) counts once.
+DECISIONS_TABLE = (
+    "CREATE TABLE decisions(id INTEGER PRIMARY KEY, session TEXT NOT NULL, project TEXT, agent TEXT NOT NULL,"
+    " tool TEXT NOT NULL, kind TEXT NOT NULL, target TEXT NOT NULL, raw_bytes INTEGER, delivered_bytes INTEGER,"
+    " at REAL NOT NULL, key TEXT)",
+    "CREATE INDEX decisions_by_session ON decisions(session, at)",
+    "CREATE INDEX decisions_by_project ON decisions(project, at)",
+    "CREATE UNIQUE INDEX decisions_by_key ON decisions(key)",
+)
+DECISIONS_FILE = "decisions.sqlite3"  # SQLite's store of them, in the state folder beside budget.sqlite3
+DECISIONS_JOURNAL = "decisions.journal"  # where guard-check appends them for it (budget/decided.py has the format)
+DECISION_STEPS: tuple[tuple[str, ...], ...] = (DECISIONS_TABLE,)  # its own migrations (``PRAGMA user_version``)
+DECISION_COLS = "session, project, agent, tool, kind, target, raw_bytes, delivered_bytes, at"
+RECORD_DECISION = (f"INSERT INTO decisions({DECISION_COLS}, key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                   " ON CONFLICT(key) DO NOTHING")
 
 # How the tables are used, shared by the ledger (ledger.py, the Python API and CLI) and the hook's lean path
 # (hookpath.py): both read and record through these, so the schema has one definition. No imports here:

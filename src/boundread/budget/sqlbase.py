@@ -18,9 +18,10 @@ import os
 import time
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from boundread.budget.connection import LedgerConnection
+from boundread.budget.decided import Row
 from boundread.budget.errors import LedgerBusy
 from boundread.budget.model import BudgetLimits, CallView, Scope, ScopeView, Totals, UsageRecord, from_nanos, to_nanos
 from boundread.budget.rows import (
@@ -37,9 +38,13 @@ from boundread.budget.schema import (
     LIMIT_MARKS,
     RECENT_DIGESTS,
     RECORD_CALL_ID,
+    RECORD_DECISION,
     SESSION_PROJECT,
     TOUCH_SESSION,
 )
+
+if TYPE_CHECKING:
+    from boundread.budget.stats import Decided
 
 _T = TypeVar("_T")
 _SAME = "SELECT id, session, sidechain, input, output, cache_read, cache_write, cost_nanos FROM usage"
@@ -301,6 +306,23 @@ class SqlLedger:
             db.execute(f"DELETE FROM sessions {where}", args)
         if limits:
             self._after_limits_change()
+
+    def add_decision(self, row: Row) -> None:
+        """Record one decided call (budget/decisions.py): what the guard refused, redirected or replaced."""
+
+        def work() -> None:
+            with self._tx() as db:
+                db.execute(RECORD_DECISION, row.params())
+
+        self._again(work, keyed=False, seconds=self.RETRY_S)
+
+    def decisions(self, *, session: str | None = None, project: str | None = None,
+                  since: float | None = None) -> list[Decided]:
+        """The decided calls of a session, of a project (its folder and below), or all; ``since``: Unix seconds."""
+        from boundread.budget.stats import read  # the CLI's: the hook's and the budget's paths never load it
+
+        return self._guarded(lambda: read(lambda sql, args: self._db.execute(sql, args).fetchall(),
+                                          session, project, since))
 
     def sessions(self) -> list[str]:
         query = f"SELECT id FROM sessions ORDER BY {self.SESSION_ORDER}"

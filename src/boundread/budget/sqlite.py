@@ -12,14 +12,28 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from boundread.budget import sidecar
+from boundread.budget.decided import Row, from_line
 from boundread.budget.errors import LedgerBusy, LedgerError
 from boundread.budget.model import BudgetLimits
 from boundread.budget.rows import ledger_path, limits_json, scopes_text, why
-from boundread.budget.schema import BUSY_MS, CURRENT_VERSION, MIGRATIONS, WRITE_WAIT_S, clean_params
+from boundread.budget.schema import (
+    BUSY_MS,
+    CURRENT_VERSION,
+    DECISION_STEPS,
+    DECISIONS_FILE,
+    DECISIONS_JOURNAL,
+    MIGRATIONS,
+    RECORD_DECISION,
+    WRITE_WAIT_S,
+    clean_params,
+)
 from boundread.budget.sqlbase import SqlLedger
+
+if TYPE_CHECKING:
+    from boundread.budget.stats import Decided
 
 _T = TypeVar("_T")
 FULL_BYTES = 1 << 20  # less free space than this on the state folder's disk: full, for a ledger
@@ -189,6 +203,144 @@ class SqliteLedger(SqlLedger):
             return read()
         except sqlite3.Error as exc:
             raise ledger_error(self.path, exc) from exc
+
+    def add_decision(self, row: Row) -> None:
+        """In the decisions file beside the ledger (schema.py, V6: not in the ledger itself)."""
+        with SqliteDecisions(self.path.with_name(DECISIONS_FILE)) as store:
+            store.add_decision(row)
+
+    def decisions(self, *, session: str | None = None, project: str | None = None,
+                  since: float | None = None) -> list[Decided]:
+        with SqliteDecisions(self.path.with_name(DECISIONS_FILE)) as store:
+            return store.decisions(session=session, project=project, since=since)
+
+
+class SqliteDecisions:
+    """The guard's decisions in their own SQLite file (``schema.DECISIONS_FILE``), never the budget ledger's.
+
+    guard-check appends its rows to the journal beside it (budget/decided.py); reading folds the journal in first,
+    under the journal's exclusive lock: each row by its key (folded twice, it counts once), then the journal is
+    emptied. With no file and no journal, reading finds no rows and creates nothing.
+    """
+
+    def __init__(self, path: Path | str | None = None) -> None:
+        self.path = Path(path) if path is not None else ledger_path().with_name(DECISIONS_FILE)
+        self.journal = self.path.with_name(DECISIONS_JOURNAL)
+        self._db: sqlite3.Connection | None = None
+
+    def __enter__(self) -> SqliteDecisions:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        if self._db is not None:
+            self._db.close()
+            self._db = None
+
+    def _open(self) -> sqlite3.Connection:
+        if self._db is None:
+            try:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                self._db = sqlite3.connect(self.path, timeout=WRITE_WAIT_S, isolation_level=None,
+                                           factory=_Connection)
+                self._migrate(self._db)
+            except sqlite3.Error as exc:
+                self.close()
+                raise ledger_error(self.path, exc) from exc
+            except OSError as exc:
+                self.close()
+                raise LedgerError(f"cannot open {self.path}: {exc.strerror}",
+                                  "set BOUNDREAD_STATE_DIR to a writable folder") from exc
+        return self._db
+
+    def _migrate(self, db: sqlite3.Connection) -> None:
+        version = db.execute("PRAGMA user_version").fetchone()[0]
+        if version == len(DECISION_STEPS):
+            return
+        if version > len(DECISION_STEPS):
+            raise LedgerError(f"{self.path} has schema v{version}, newer than this boundread", "upgrade boundread")
+        db.execute("PRAGMA journal_mode = WAL")
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            version = db.execute("PRAGMA user_version").fetchone()[0]  # another process may have migrated
+            for target in range(version + 1, len(DECISION_STEPS) + 1):
+                for statement in DECISION_STEPS[target - 1]:
+                    db.execute(statement)
+                db.execute(f"PRAGMA user_version = {target}")
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+
+    def add_decision(self, row: Row) -> None:
+        db = self._open()
+        try:
+            db.execute(RECORD_DECISION, row.params())
+        except sqlite3.Error as exc:
+            raise ledger_error(self.path, exc) from exc
+
+    def fold(self) -> int:
+        """Move the journal's rows into the file; how many lines it held."""
+        try:
+            fd = os.open(self.journal, os.O_RDWR)
+        except FileNotFoundError:
+            return 0
+        except OSError as exc:
+            raise LedgerError(f"cannot read {self.journal}: {exc.strerror}", "make it readable and writable") from exc
+        try:
+            _flock(fd)
+            with os.fdopen(os.dup(fd), "rb") as fh:
+                lines = fh.read().splitlines(keepends=True)
+            rows = [row for row in map(from_line, (ln for ln in lines if ln.endswith(b"\n"))) if row is not None]
+            if rows:
+                db = self._open()
+                try:
+                    with self._tx(db):
+                        for row in rows:
+                            db.execute(RECORD_DECISION, row.params())
+                except sqlite3.Error as exc:
+                    raise ledger_error(self.path, exc) from exc
+            os.ftruncate(fd, 0)  # only once they are in: a failure before leaves the journal for the next fold
+        except OSError as exc:
+            raise LedgerError(f"cannot fold {self.journal}: {exc.strerror}", "make it writable") from exc
+        finally:
+            os.close(fd)
+        return len(lines)
+
+    @staticmethod
+    @contextmanager
+    def _tx(db: sqlite3.Connection) -> Iterator[None]:
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+
+    def decisions(self, *, session: str | None = None, project: str | None = None,
+                  since: float | None = None) -> list[Decided]:
+        self.fold()
+        if self._db is None and not self.path.exists():
+            return []
+        db = self._open()
+        from boundread.budget.stats import read
+
+        try:
+            return read(lambda sql, args: db.execute(sql, args).fetchall(), session, project, since)
+        except sqlite3.Error as exc:
+            raise ledger_error(self.path, exc) from exc
+
+
+def _flock(fd: int) -> None:
+    """The journal's exclusive lock: no hook appends while it is folded (none on Windows)."""
+    try:
+        import fcntl
+    except ImportError:
+        return
+    fcntl.flock(fd, fcntl.LOCK_EX)
 
 
 def ledger_error(path: Path | str, exc: sqlite3.Error) -> LedgerError:

@@ -364,12 +364,13 @@ def demo(
 
 def _mount_optional() -> None:
     """Commands that live in their own modules (guard-check/init, budget)."""
-    from boundread.cli import budget, chunks, guard, mcp, view
+    from boundread.cli import budget, chunks, guard, mcp, stats, view
 
     view.register(app)
     chunks.register(app)
     guard.register(app)
     mcp.register(app)
+    stats.register(app)
     app.add_typer(budget.budget_app, name="budget")
 
 

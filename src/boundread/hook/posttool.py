@@ -81,9 +81,9 @@ _CONTROL = frozenset(chr(code) for code in range(32)) - set("\t\n\r\f\b\x1b")
 def run(payload: Mapping[str, Any], config_path: str | None) -> int:
     """guard-check's answer to a PostToolUse/AfterTool payload: the replacement on stdout, or nothing."""
     try:
-        reply = answer(payload, config_path)
+        reply, raw, text = _answered(payload, config_path)
     except Exception:  # noqa: BLE001 - a post-tool hook never fails the call: on anything unexpected, say nothing
-        reply = ""
+        reply, raw, text = "", None, ""
     finally:
         spills = payload.get(SPILLS)
         if isinstance(spills, str) and spills:
@@ -93,6 +93,9 @@ def run(payload: Mapping[str, Any], config_path: str | None) -> int:
     if reply:
         sys.stdout.write(reply)
         sys.stdout.flush()
+        from boundread.hook import saved  # a replacement, counted for `boundread stats` once answered
+
+        saved.backstop(payload, _client_name(payload), raw, text)
     return 0
 
 
@@ -104,9 +107,15 @@ def cap(config: GuardConfig) -> int:
 def answer(payload: Mapping[str, Any], config_path: str | None = None,
            config: GuardConfig | None = None) -> str:
     """The hook's stdout for one PostToolUse/AfterTool payload: the JSON answer, or "" for none."""
+    return _answered(payload, config_path, config)[0]
+
+
+def _answered(payload: Mapping[str, Any], config_path: str | None = None,
+              config: GuardConfig | None = None) -> tuple[str, int | None, str]:
+    """(the answer or "", the output's full size in bytes when known, the short answer the model gets instead)."""
     event = payload.get("hook_event_name")
     if event not in EVENTS:
-        return ""
+        return "", None, ""
     client = _client(payload)
     output = client.post_output(payload)
     cut = str(payload.get(CUT) or "")
@@ -114,7 +123,7 @@ def answer(payload: Mapping[str, Any], config_path: str | None = None,
         tokens = client.post_cut(output.text)
         cut = f"{client.LABEL} cut it from {tokens:,} tokens" if tokens > RESULT_TOKENS else ""
     if not cut and (output is None or output.size <= FLOOR):
-        return ""
+        return "", None, ""
     cwd = str(payload.get("cwd") or "") or os.getcwd()
     if config is None:
         try:
@@ -126,10 +135,11 @@ def answer(payload: Mapping[str, Any], config_path: str | None = None,
     binary = output is not None and _binary(output.text[:SAMPLE]) and sniff.BINARY in config.deny_kinds
     limit = cap(config)
     if not cut and not binary and output is not None and output.size <= limit:
-        return ""
+        return "", None, ""
     tool = str(payload.get("tool_name") or "tool")
     text = summary(output, binary, tool, cwd, limit, cut)
-    return client.post_reply(text, payload)
+    raw = None if cut or output is None else output.size  # a cut output's whole size is not known
+    return client.post_reply(text, payload), raw, text
 
 
 def _client(payload: Mapping[str, Any]) -> Backstop:
@@ -137,8 +147,12 @@ def _client(payload: Mapping[str, Any]) -> Backstop:
     Claude Code's PostToolUse."""
     from boundread import agents
 
+    return agents.backstop_of(_client_name(payload))
+
+
+def _client_name(payload: Mapping[str, Any]) -> str:
     event = payload.get("hook_event_name")
-    return agents.backstop_of("gemini" if event == "AfterTool" else "codex" if "turn_id" in payload else "claude")
+    return "gemini" if event == "AfterTool" else "codex" if "turn_id" in payload else "claude"
 
 
 def _binary(sample: str) -> bool:
