@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from boundread.agents import claude_settings, gemini_trust, install, locate
+from boundread.agents import claude_settings, gemini_settings, gemini_trust, install, locate
 from boundread.cli.app import app
 
 SCRIPT = Path(sys.executable).parent / "boundread"
@@ -121,6 +121,24 @@ def test_bare_and_safe_mode_variables_switch_claude_hooks_off(tmp_path: Path, mo
 
 
 @needs_script
+def test_ignoring_persisted_trust_skips_the_projects_hooks_not_the_users(tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """``claude -p`` with CLAUDE_CODE_IGNORE_PERSISTED_TRUST runs no hook of the project's settings."""
+    root = _project(tmp_path)
+    _init(root, "claude")
+    monkeypatch.setenv("CLAUDE_CODE_IGNORE_PERSISTED_TRUST", "true")
+    code, entry = _doctor(root, "claude")
+    assert code == 2
+    (problem,) = _problems(entry)
+    assert "`claude -p` runs no hook of the project's or local settings" in problem["detail"]
+    assert "boundread init --user" in problem["fix"]
+    install.apply(install.plan("claude", root, user=True, home=Path.home(), program=locate.Program("boundread")))
+    monkeypatch.chdir(root)
+    result = CliRunner().invoke(app, ["doctor", "--user", "--agent", "claude", "--json"])
+    assert result.exit_code == 0, result.stdout
+
+
+@needs_script
 def test_a_later_claude_layer_undoes_an_earlier_disable(tmp_path: Path) -> None:
     """The merged settings decide: the project's false wins over the user's true; the local file's true wins over
     both."""
@@ -169,7 +187,15 @@ def _gemini_file(tmp_path: Path, root: Path, where: str) -> Path:
             "system defaults": tmp_path / "system" / "system-defaults.json"}[where]
 
 
+@pytest.fixture
+def _secure_system(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The test's system settings taken as Gemini takes /etc/gemini-cli (root's, writable by none else): the test
+    folder is under /tmp, which Gemini would skip (test_a_system_file_others_can_write_is_skipped)."""
+    monkeypatch.setattr(gemini_settings, "insecure", lambda path: "")
+
+
 @needs_script
+@pytest.mark.usefixtures("_secure_system")
 @pytest.mark.parametrize("where", ["user", "project", "system", "system defaults"])
 def test_each_gemini_layer_with_hooks_config_enabled_false(tmp_path: Path, where: str) -> None:
     root = _project(tmp_path)
@@ -189,6 +215,7 @@ def test_each_gemini_layer_with_hooks_config_enabled_false(tmp_path: Path, where
 
 
 @needs_script
+@pytest.mark.usefixtures("_secure_system")
 def test_gemini_system_settings_override_the_project(tmp_path: Path) -> None:
     """The system settings come last in Gemini's merge: their true wins over the project's false, and the other
     way round."""
@@ -218,3 +245,25 @@ def test_gemini_disabled_hook_names(tmp_path: Path) -> None:
     (problem,) = _problems(entry)
     assert "lists 'boundread-guard'" in problem["detail"] and str(user) in problem["detail"]
     assert problem["fix"] == f"remove 'boundread-guard' from hooksConfig.disabled in {user}"
+
+
+@needs_script
+@pytest.mark.skipif(os.name == "nt", reason="POSIX owners and modes")
+def test_a_system_file_others_can_write_is_skipped(tmp_path: Path) -> None:
+    """Gemini 0.61 skips a system settings file in a folder a group or others can write ("Security Warning:
+    Skipping system settings file"), as /tmp is: its hooksConfig switches nothing off."""
+    root = _project(tmp_path)
+    _init(root, "gemini")
+    system = _gemini_file(tmp_path, root, "system")
+    _write(system, {"hooksConfig": {"enabled": False}})
+    code, entry = _doctor(root, "gemini")
+    assert code == 0, _problems(entry)
+    (enabled,) = [check for check in entry["checks"] if check["name"] == "hooks enabled"]
+    assert f"it skips {system} (" in enabled["detail"] and "writable by group or others" in enabled["detail"]
+
+
+@pytest.mark.skipif(os.name == "nt" or Path("/etc").stat().st_uid != 0 or Path("/etc").stat().st_mode & 0o022 != 0,
+                    reason="needs a root-owned /etc that only root writes")
+def test_a_root_owned_system_file_is_read(tmp_path: Path) -> None:
+    assert gemini_settings.insecure(Path("/etc/gemini-cli/settings.json")) == ""
+    assert "writable by group or others" in gemini_settings.insecure(tmp_path / "settings.json")

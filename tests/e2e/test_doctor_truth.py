@@ -1,9 +1,12 @@
 """doctor tells the truth about the real clients: where a setting switches the hooks off, a whole read of a PDF
 reaches the model without the guard AND doctor says not ready; without it, the guard answers AND doctor says
 ready. Claude Code's ``disableAllHooks`` (the user's, the project's and the local settings, a later file's false
-undoing an earlier true), Gemini CLI's ``hooksConfig.enabled: false`` (the user's and the project's settings).
+undoing an earlier true; the managed file and drop-ins), its bare, safe and ignored-trust variables, Gemini CLI's
+``hooksConfig.enabled: false`` (the user's and the project's settings).
 
-The managed settings live in /etc, which a test does not write: tests/test_doctor_hooks_off.py covers them."""
+The managed settings live in /etc, which a test does not write: the client and doctor get them in a private mount
+namespace with an overlay on /etc (root and unshare; elsewhere that test skips, tests/test_doctor_hooks_off.py
+covers them with the folder as a parameter)."""
 
 from __future__ import annotations
 
@@ -72,20 +75,73 @@ def test_claude_code_disable_all_hooks(workspace: Workspace, case: str) -> None:
         assert "ok       guard answers" in said, "the hook command itself works"
 
 
-GEMINI_CASES = {"no setting": (None, True), "user": ("user", False), "project": ("project", False)}
+class WithEnv(Workspace):
+    """A workspace whose client and doctor both start with ``variable`` set (the shell's environment)."""
+
+    variable: tuple[str, str] = ("", "")
+
+    def env(self, **extra: str) -> dict[str, str]:
+        name, value = self.variable
+        return super().env(**({name: value} if name else {}), **extra)
+
+
+@pytest.mark.parametrize("variable", ["CLAUDE_CODE_SIMPLE", "CLAUDE_CODE_SAFE_MODE",
+                                      "CLAUDE_CODE_IGNORE_PERSISTED_TRUST"])
+def test_claude_code_variables_that_switch_hooks_off(tmp_path: Path, variable: str) -> None:
+    """Bare mode runs no settings hook, safe mode only managed ones, ignored trust none of the project's in -p."""
+    workspace = WithEnv(tmp_path)
+    workspace.variable = (variable, "1")
+    project_files(workspace.project)
+    done = workspace.boundread("init")
+    assert done.returncode == 0, done.stderr
+    workspace.deny_mode()
+    with claude.fake_model() as model:
+        model.script(Turn(calls=(Call("Read", {"file_path": str(workspace.project / "report.pdf")}),)),
+                     Turn(text="ok"))
+        claude.run(workspace, model, "Summarise report.pdf")
+        (result,) = claude.results(model)
+    assert "boundread" not in result, "the hook did not fire: the read reached the model"
+    code, said = _doctor(workspace, "claude")
+    assert code == 2, said
+    assert f"problem  hooks enabled: {variable}=1 in this environment" in said
+
+
+GEMINI_CASES: dict[str, tuple[str | None, dict[str, Any], bool]] = {
+    "no setting": (None, {}, True),
+    "user": ("user", {"enabled": False}, False),
+    "project": ("project", {"enabled": False}, False),
+    "system": ("system", {"enabled": False}, False),
+    "system file in /tmp, which Gemini skips": ("system in /tmp", {"enabled": False}, True),
+    "user disables our hook by name": ("user", {"disabled": ["boundread-guard"]}, False),
+    "user disables another hook": ("user", {"disabled": ["someone-else"]}, True),
+}
 
 
 @pytest.mark.parametrize("case", list(GEMINI_CASES))
-def test_gemini_hooks_config_enabled_false(workspace: Workspace, case: str) -> None:
+def test_gemini_hooks_config(tmp_path: Path, case: str) -> None:
+    """The system settings are /etc/gemini-cli/settings.json in a private namespace (Gemini skips one in a folder
+    others can write, as /tmp: ``$GEMINI_CLI_SYSTEM_SETTINGS_PATH``, set for gemini and doctor alike)."""
+    layer, setting, fires = GEMINI_CASES[case]
+    workspace: Workspace
+    if layer == "system":
+        client("gemini", gemini.PACKAGE)
+        if not _namespaces(tmp_path):
+            pytest.skip("needs root and unshare to give the client system settings without writing /etc")
+        workspace = Managed(tmp_path / "ws")
+        system = workspace.etc / "upper" / "gemini-cli" / "settings.json"
+    else:
+        workspace = WithEnv(tmp_path)
+        system = tmp_path / "system" / "settings.json"
+        workspace.variable = ("GEMINI_CLI_SYSTEM_SETTINGS_PATH", str(system))
     project_files(workspace.project)
     gemini.user_settings(workspace)
     done = workspace.boundread("init", "--agent", "gemini")
     assert done.returncode == 0, done.stderr
     workspace.deny_mode()
-    layer, fires = GEMINI_CASES[case]
     if layer is not None:
-        where = (workspace.home if layer == "user" else workspace.project) / ".gemini" / "settings.json"
-        _merge(where, {"hooksConfig": {"enabled": False}})
+        where = {"user": workspace.home / ".gemini" / "settings.json",
+                 "project": workspace.project / ".gemini" / "settings.json"}.get(layer, system)
+        _merge(where, {"hooksConfig": setting})
     with gemini.fake_model() as model:
         model.script(Turn(calls=(Call("read_file", {"file_path": str(workspace.project / "report.pdf")}),)),
                      Turn(text="ok"))
@@ -99,7 +155,8 @@ def test_gemini_hooks_config_enabled_false(workspace: Workspace, case: str) -> N
     else:
         assert "boundread" not in result, "the hook did not fire: the read reached the model"
         assert code == 2, said
-        assert '"hooksConfig": {"enabled": false} in' in said and f"({layer} settings)" in said
+        shown = '"hooksConfig": {"enabled": false} in' if "enabled" in setting else "lists 'boundread-guard'"
+        assert shown in said and f"({layer} settings)" in said
 
 
 #: A private mount namespace with an overlay on /etc: the managed settings a command sees, written nowhere else.
@@ -117,6 +174,7 @@ class Managed(Workspace):
             (self.etc / name).mkdir(parents=True)
 
     def managed(self, name: str, setting: dict[str, Any]) -> None:
+        """Claude Code's managed settings file ``name`` (under /etc/claude-code)."""
         _merge(self.etc / "upper" / "claude-code" / name, setting)
 
     def _wrap(self, argv: list[str]) -> list[str]:

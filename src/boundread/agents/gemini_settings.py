@@ -5,7 +5,8 @@ Gemini merges its settings as ``mergeSettings`` does: the schema defaults, the s
 (``~/.gemini/settings.json``, or under ``$GEMINI_CLI_HOME``), the project's ``.gemini/settings.json`` (only in a
 trusted folder, and not when the project is the home folder), then the system settings
 (``$GEMINI_CLI_SYSTEM_SETTINGS_PATH``, else /etc/gemini-cli/settings.json), the later winning. Each file may hold
-``//`` and ``/* */`` comments.
+``//`` and ``/* */`` comments. Gemini skips a system file (settings or defaults) unless it and every folder above
+it are root's and writable by no group or other: one in /tmp switches nothing.
 
 - ``hooksConfig.enabled: false`` as merged ("Canonical toggle for the hooks system"): no hook runs;
 - ``hooksConfig.disabled`` (the union of every layer's list): a hook whose name - its ``name``, else its
@@ -33,6 +34,7 @@ class Layer:
     path: Path
     data: dict[str, Any] | None  # None: missing, or not a JSON object (Gemini then reads it as {})
     unreadable: str = ""
+    skipped: str = ""  # why Gemini skips this system file (a folder others can write, not root's)
 
 
 def _read(name: str, path: Path) -> Layer:
@@ -51,16 +53,45 @@ def _read(name: str, path: Path) -> Layer:
     return Layer(name, path, data if isinstance(data, dict) else None)
 
 
+def insecure(path: Path) -> str:
+    """Why Gemini CLI skips the system file ``path`` ('' when it reads it): the file, each folder above it and
+    their resolved targets must be root's and writable by no group or other (``isFileAndDirectorySecureSync``;
+    a linked folder above it must be root's link). POSIX only: on Windows it checks ACLs, here taken as secure."""
+    if os.name == "nt":
+        return ""
+    real = Path(os.path.realpath(path))
+    for item in dict.fromkeys([path, *path.parents, real, *real.parents]):
+        try:
+            if item.is_symlink() and item.lstat().st_uid != 0:
+                return f"{item} is a link not owned by root"
+            info = item.stat()
+        except OSError:
+            continue  # Gemini passes what it cannot stat
+        if info.st_uid != 0:
+            return f"{item} is not owned by root"
+        if info.st_mode & 0o022:
+            return f"{item} is writable by group or others"
+    return ""
+
+
 def layers(root: Path, home: Path, env: Mapping[str, str]) -> list[Layer]:
-    """The settings files in the order Gemini merges them (the later wins)."""
+    """The settings files in the order Gemini merges them (the later wins); a system file Gemini skips as
+    insecure has no data, and why in ``skipped``."""
     system = Path(env.get("GEMINI_CLI_SYSTEM_SETTINGS_PATH") or gemini_trust.SYSTEM_SETTINGS)
     defaults = Path(env.get("GEMINI_CLI_SYSTEM_DEFAULTS_PATH") or system.parent / "system-defaults.json")
     user = gemini_trust.gemini_dir(home, env) / "settings.json"
     project = root / ".gemini" / "settings.json"
-    found = [_read("system defaults", defaults), _read("user", user)]
+    found = [_system("system defaults", defaults), _read("user", user)]
     if os.path.realpath(project) != os.path.realpath(user):
         found.append(_read("project", project))
-    return [*found, _read("system", system)]
+    return [*found, _system("system", system)]
+
+
+def _system(name: str, path: Path) -> Layer:
+    if not path.exists():
+        return Layer(name, path, None)
+    why = insecure(path)
+    return Layer(name, path, None, skipped=why) if why else _read(name, path)
 
 
 def _hooks_config(layer: Layer) -> dict[str, Any]:
@@ -111,5 +142,6 @@ def checks(settings: Path, ours: dict[str, Any], root: Path, home: Path, *,
         return [Check("hooks enabled", None, f"cannot tell whether a setting switches hooks off: {unknown[0]}",
                       "check its permissions")]
     read = ", ".join(str(layer.path) for layer in every if layer.data is not None)
+    skipped = "".join(f"; it skips {layer.path} ({layer.skipped})" for layer in every if layer.skipped)
     return [Check("hooks enabled", True, "no settings file switches Gemini CLI's hooks off"
-                  + (f" (read: {read})" if read else ""))]
+                  + (f" (read: {read})" if read else "") + skipped)]
