@@ -138,3 +138,25 @@ def test_a_2_mb_output_replaced_after_the_call_counts_its_whole_size(workspace: 
     else:
         assert len(FULL) - 1 < backstop["raw_bytes"] < len(FULL) + 200
     assert len(answer) - 200 < backstop["delivered_bytes"] < len(answer) + 200
+
+
+@pytest.mark.parametrize("name", ["report.pdf", "huge.log"])
+def test_copilot_redirects_are_rows_too(workspace: Workspace, name: str) -> None:
+    """Copilot CLI 1.0.102, trusted folder: a whole ``view`` redirected through its ``modifiedArgs`` is one row."""
+    from tests.e2e import copilot
+
+    workspace.out = workspace.project / "boundread-out"
+    project_files(workspace.project)
+    copilot.trust(workspace)
+    done = workspace.boundread("init", "--agent", "copilot")
+    assert done.returncode == 0, done.stderr
+    (workspace.project / ".boundread.toml").write_text('[guard]\nmode = "redirect"\n', encoding="utf-8")
+    with copilot.fake_model() as model:
+        model.script(Turn(calls=(Call("view", {"path": str(workspace.project / name)}),)), Turn(text="Done."))
+        copilot.run(workspace, model, f"Read {name}")
+        assert copilot.results(model)
+    body = _stats(workspace)
+    redirect = body["kinds"]["redirect"]
+    size = (workspace.project / name).stat().st_size
+    assert (redirect["calls"], redirect["raw_bytes"], body["kinds"]["deny"]["calls"]) == (1, size, 0)
+    assert 0 < redirect["delivered_bytes"] <= 20 * 1024 + 1_000  # what Copilot's view takes at most, and the note
