@@ -133,3 +133,19 @@ def test_bad_options_are_one_line(project: Path, args: list[str], message: str) 
     assert result.stderr.startswith(f"boundread: error: {message}") and len(result.stderr.splitlines()) == 1
     as_json = _stats(*args, "--json")
     assert as_json.exit_code == 2 and json.loads(as_json.stdout)["error"]["code"] == "usage"
+
+
+def test_a_redirect_that_gave_more_than_the_file_holds_is_shown_as_it_was(tmp_path: Path,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """A 9 kB PDF's first part (its text and the slice's header) is bigger than the file: kept out is negative."""
+    from boundread.budget.decided import Row
+    from boundread.budget.ledger import open_decisions
+
+    monkeypatch.chdir(tmp_path)
+    with open_decisions() as store:
+        store.add_decision(Row("s", os.path.realpath(tmp_path), "claude", "Read", "redirect",
+                               str(tmp_path / "small.pdf"), 9_177, 11_997))
+    body = json.loads(_stats("--json").stdout)
+    assert (body["total"]["kept_bytes"], body["total"]["kept_tokens_est"]) == (-2_820, -705)
+    row = next(line for line in _stats().stdout.splitlines() if line.strip().startswith("redirected"))
+    assert "-2.8 kB" in row and row.rstrip().endswith("~-705")

@@ -63,8 +63,10 @@ class Tally:
 
     @property
     def kept_tokens(self) -> int:
-        """Estimated (``limits.est_tokens``): bytes as characters, 4 a token."""
-        return est_tokens(self.kept_bytes)
+        """Estimated (``limits.est_tokens``): bytes as characters, 4 a token; negative as the bytes are (a redirect
+        of a small file can give the model more than the file holds on disk)."""
+        kept = self.kept_bytes
+        return est_tokens(kept) if kept >= 0 else -est_tokens(-kept)
 
     def plus(self, row: Decided) -> Tally:
         if not row.sized:

@@ -38,7 +38,12 @@ def _row(tally: Tally) -> list[str]:
     sized = tally.sized > 0
     return [WORDS.get(tally.kind, tally.kind), f"{tally.calls:,}",
             human_bytes(tally.raw_bytes) if sized else "-", human_bytes(tally.delivered_bytes) if sized else "-",
-            human_bytes(tally.kept_bytes) if sized else "-", f"~{tally.kept_tokens:,}" if sized else "-"]
+            _signed(tally.kept_bytes) if sized else "-", f"~{tally.kept_tokens:,}" if sized else "-"]
+
+
+def _signed(size: int) -> str:
+    """A size that may be negative: a small file whose redirect gave more than it holds (a PDF's text and note)."""
+    return human_bytes(size) if size >= 0 else "-" + human_bytes(-size)
 
 
 def _bars(stats: Stats, ascii_only: bool) -> list[Text]:
