@@ -366,7 +366,7 @@ def test_an_unknown_agent_is_a_usage_error(tmp_path: Path) -> None:
     result = _doctor("--dir", str(tmp_path), "--agent", "vim")
     assert result.exit_code == 2
     assert result.stderr.strip() == ("boundread: error: unknown agent 'vim' - use all or one of: claude, codex, "
-                                     "gemini, cursor, copilot")
+                                     "gemini, cursor, copilot, qwen, opencode")
     as_json = _doctor("--dir", str(tmp_path), "--agent", "vim", "--json")
     assert json.loads(as_json.stdout)["error"]["code"] == "usage"
 

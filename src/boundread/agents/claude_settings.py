@@ -12,7 +12,9 @@ over all. Then, before it runs a hook of the settings files:
 - ``disableAllHooks: true`` as the merged settings have it (the user's, the project's or the local file's, a
   later file's ``false`` undoing an earlier ``true``): only the managed settings' hooks run;
 - ``CLAUDE_CODE_SIMPLE`` (what ``--bare`` sets) in the environment: no settings hook runs;
-  ``CLAUDE_CODE_SAFE_MODE`` (``--safe-mode``): only the managed ones.
+  ``CLAUDE_CODE_SAFE_MODE`` (``--safe-mode``): only the managed ones; ``CLAUDE_CODE_IGNORE_PERSISTED_TRUST``
+  (``--ignore-persisted-trust``): ``claude -p`` runs none of the project's or local settings (each checked
+  with the real client, tests/e2e/test_doctor_truth.py).
 
 Each is a problem naming the file (or variable) that does it and the fix. A file that is not JSON is not read
 by Claude Code either: it cannot switch hooks off, and is left to the ``settings`` check.
@@ -37,6 +39,9 @@ MOST_BYTES = 4 << 20  # a settings file is read up to this
 MOST_DROPINS = 256
 #: Truthy as Claude Code reads a variable: 1, true, yes, on.
 TRUE_WORDS = frozenset({"1", "true", "yes", "on"})
+#: In print mode (``claude -p``) with this set (or ``--ignore-persisted-trust``), Claude Code runs no hook of the
+#: project's or local settings (the user's and the managed ones still run).
+IGNORE_TRUST = "CLAUDE_CODE_IGNORE_PERSISTED_TRUST"
 ENV_OFF = {
     "CLAUDE_CODE_SIMPLE": "bare mode (what `claude --bare` sets): no hook from a settings file runs",
     "CLAUDE_CODE_SAFE_MODE": "safe mode (what `claude --safe-mode` sets): only the managed settings' hooks run",
@@ -147,6 +152,13 @@ def checks(settings: Path, root: Path, home: Path, *, env: Mapping[str, str] | N
             problems.append(Check("hooks enabled", False, f"{variable}={env[variable]} in this environment: {what}",
                                   f"unset {variable} where you start claude (and start it without --bare or "
                                   "--safe-mode)"))
+    trust = env.get(IGNORE_TRUST, "").strip().lower()
+    if trust in TRUE_WORDS and settings != config_dir(home, env) / "settings.json":
+        problems.append(Check("hooks enabled", False, f"{IGNORE_TRUST}={env[IGNORE_TRUST]} in this environment: "
+                              f"`claude -p` runs no hook of the project's or local settings ({settings})",
+                              f"unset {IGNORE_TRUST} where you start claude (and start it without "
+                              "--ignore-persisted-trust), or register the hooks for the user: `boundread init "
+                              "--user`"))
     if problems:
         return problems
     unknown = [layer.unreadable for layer in every if layer.unreadable] + ([note] if note else [])
