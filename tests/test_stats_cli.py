@@ -149,3 +149,13 @@ def test_a_redirect_that_gave_more_than_the_file_holds_is_shown_as_it_was(tmp_pa
     assert (body["total"]["kept_bytes"], body["total"]["kept_tokens_est"]) == (-2_820, -705)
     row = next(line for line in _stats().stdout.splitlines() if line.strip().startswith("redirected"))
     assert "-2.8 kB" in row and row.rstrip().endswith("~-705")
+
+
+def test_a_damaged_decisions_file_is_one_line_naming_the_fix(project: Path) -> None:
+    state = Path(os.environ["BOUNDREAD_STATE_DIR"])
+    state.mkdir(parents=True)
+    (state / "decisions.sqlite3").write_bytes(b"not a database, " * 512)
+    result = _stats()
+    assert result.exit_code != 0 and result.stdout == "" and len(result.stderr.splitlines()) == 1
+    assert result.stderr.startswith(f"boundread: error: the decisions file {state / 'decisions.sqlite3'} is unusable")
+    assert "move it aside" in result.stderr and "budget recover" not in result.stderr

@@ -248,7 +248,7 @@ class SqliteDecisions:
                 self._migrate(self._db)
             except sqlite3.Error as exc:
                 self.close()
-                raise ledger_error(self.path, exc) from exc
+                raise decisions_error(self.path, exc) from exc
             except OSError as exc:
                 self.close()
                 raise LedgerError(f"cannot open {self.path}: {exc.strerror}",
@@ -279,7 +279,7 @@ class SqliteDecisions:
         try:
             db.execute(RECORD_DECISION, row.params())
         except sqlite3.Error as exc:
-            raise ledger_error(self.path, exc) from exc
+            raise decisions_error(self.path, exc) from exc
 
     def fold(self) -> int:
         """Move the journal's rows into the file; how many lines it held."""
@@ -301,7 +301,7 @@ class SqliteDecisions:
                         for row in rows:
                             db.execute(RECORD_DECISION, row.params())
                 except sqlite3.Error as exc:
-                    raise ledger_error(self.path, exc) from exc
+                    raise decisions_error(self.path, exc) from exc
             os.ftruncate(fd, 0)  # only once they are in: a failure before leaves the journal for the next fold
         except OSError as exc:
             raise LedgerError(f"cannot fold {self.journal}: {exc.strerror}", "make it writable") from exc
@@ -331,7 +331,7 @@ class SqliteDecisions:
         try:
             return read(lambda sql, args: db.execute(sql, args).fetchall(), session, project, since)
         except sqlite3.Error as exc:
-            raise ledger_error(self.path, exc) from exc
+            raise decisions_error(self.path, exc) from exc
 
 
 def _flock(fd: int) -> None:
@@ -341,6 +341,16 @@ def _flock(fd: int) -> None:
     except ImportError:
         return
     fcntl.flock(fd, fcntl.LOCK_EX)
+
+
+def decisions_error(path: Path | str, exc: sqlite3.Error) -> LedgerError:
+    """``ledger_error`` for the decisions file: a lock, a read-only folder or a full disk as for the ledger; a damaged
+    file is moved aside by hand (it holds only what ``boundread stats`` counts; no limits to recover)."""
+    error = ledger_error(path, exc)
+    if isinstance(error, LedgerBusy) or "budget recover" not in error.fix:
+        return error
+    return LedgerError(f"the decisions file {path} is unusable ({exc})",
+                       "move it aside: the next `boundread stats` starts a new one (the old one keeps what it counted)")
 
 
 def ledger_error(path: Path | str, exc: sqlite3.Error) -> LedgerError:
