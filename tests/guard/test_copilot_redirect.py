@@ -122,3 +122,14 @@ def test_the_reply_folds_a_range_into_view_range_and_forces_only_a_whole_view() 
     assert body["modifiedArgs"] == {"path": "/out/r.pdf.first-part.txt", "forceReadLargeFiles": True}
     assert "additionalContext" not in body
     assert copilot.reply(Decision(ALLOW), "", "copilot").stdout == ""
+
+
+def test_a_rewrite_for_the_vs_code_compatible_payload_is_a_deny() -> None:
+    """Copilot's snake_case payload (``PreToolUse``): whether it runs a rewritten input was not verified, and an allow
+    it does not rewrite would run the whole read - so a deny, with what the redirect would have said."""
+    rewrite = Decision(ALLOW, rule="redirect-text-range", path="/p/a.log",
+                       updated={"path": "/p/a.log", "start_line": 1, "end_line": 180}, context="lines 1-180 of a.log")
+    body = json.loads(copilot.reply(rewrite, "PreToolUse", "copilot").stdout)
+    assert body["permissionDecision"] == "deny" and "modifiedArgs" not in body
+    assert body["hookSpecificOutput"]["permissionDecision"] == "deny"
+    assert "lines 1-180 of a.log" in body["permissionDecisionReason"]

@@ -78,6 +78,10 @@ def reply(decision: Decision, event: str, agent: str) -> Reply:
         return Reply(dialect.dump(body))
     if decision.updated is None:
         return Reply()
+    if event == "PreToolUse":  # the VS Code-compatible payload: a rewrite there is not verified, so a deny
+        why = "Not an error: boundread refused this on purpose - " + (decision.context or "it is too big to read whole")
+        return Reply(dialect.dump({"permissionDecision": "deny", "permissionDecisionReason": why,
+                                   "hookSpecificOutput": dialect.pre_tool_deny(why)}))
     args = modified(decision.updated)
     body = {"permissionDecision": "allow", "permissionDecisionReason": "boundread redirect: a bounded read instead",
             "modifiedArgs": args}
