@@ -8,7 +8,8 @@ snake_case) is answered in both shapes. A redirect is ``permissionDecision: allo
 whole input that runs instead) and ``additionalContext`` (a text the model gets after the result): Copilot CLI
 1.0.102 runs the modified ``view`` and ``bash`` alike, and shows the model its call with the modified input
 (tests/e2e/test_copilot.py). ``view`` takes its range as one ``view_range: [first, last]``: a redirect's range
-(``READ_RANGE``) is folded into it here. Copilot cannot replace a tool's output: its pre-tool event only.
+(``READ_RANGE``) is folded into it here. To the VS Code-compatible payload a planned redirect is a deny (its
+rewrite is not verified). Copilot cannot replace a tool's output: its pre-tool event only.
 """
 
 from __future__ import annotations
@@ -52,7 +53,7 @@ READ_MAX_LINES: int | None = None
 READ_MAX_TOKENS: int | None = None
 SHELL_MAX_CHARS: int | None = 20 * 1024 - 80  # the room left for its shellId line
 MCP_MAX_CHARS: int | None = None  # not measured
-#: Copilot's settings, where a tool or path rule of the user's may be: the user's, the repository's and the local
+#: Copilot's settings in a project, where a tool or path rule of the user's may be (beside ~/.copilot/settings.json)
 _SETTINGS = (".github/copilot/settings.json", ".github/copilot/settings.local.json")
 _RULES = ("permissions", "deniedPaths", "deniedUrls", "deny", "denyTool", "deniedTools", "excludedTools",
           "availableTools")
@@ -60,7 +61,8 @@ _REWRITTEN = ("view", "bash")  # the tools whose modifiedArgs Copilot CLI was se
 
 
 def parse(payload: Mapping[str, Any], agent: str) -> Call:
-    """``toolName`` and ``toolArgs`` (a JSON string); the VS Code-compatible hooks send the snake_case payload."""
+    """``toolName`` and ``toolArgs`` (an object in 1.0.102, a JSON string before); the VS Code-compatible hooks send
+    the snake_case payload."""
     if "toolName" not in payload:
         return dialect.snake(payload, agent)
     return dialect.tool_call(agent, str(payload["toolName"]), dialect.as_dict(payload.get("toolArgs"), "toolArgs"),
