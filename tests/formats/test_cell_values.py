@@ -122,3 +122,47 @@ def test_a_duration_read_by_calamine_or_from_ods_shows_elapsed_hours() -> None:
     assert cell_text(dt.timedelta(days=10, seconds=54610)) == "255:10:10"
     assert cell_text(dt.timedelta(seconds=36610, microseconds=100000)) == "10:10:10.1"
     assert cell_text(-dt.timedelta(hours=30, minutes=5)) == "-30:05:00"
+
+
+def test_percentages_and_currencies_read_as_shown(tmp_path: Path) -> None:
+    """0.125 under 0.0% is 12.5%, not an amount of 0.125; a currency keeps its symbol and its decimals; a plain
+    number format, a date and a scientific form are left as they were."""
+    import xlsxwriter
+
+    path = tmp_path / "prices.xlsx"
+    wb = xlsxwriter.Workbook(str(path))
+    ws = wb.add_worksheet("S")
+    cells = [(0.125, "0.0%"), (0.125, "0%"), (0.5, 10), (1234.5, '"$"#,##0.00'), (1234.5, "#,##0.00 [$€-407]"),
+             (-1234.5, '"$"#,##0.00_);("$"#,##0.00)'), (1234.567, "€#,##0.0#"), (1234.5, "#,##0.00"),
+             (1234.5, "0.00E+00"), (45000, "yyyy-mm-dd")]
+    for col, (value, fmt) in enumerate(cells):
+        ws.write_number(0, col, value, wb.add_format({"num_format": fmt}))
+    wb.close()
+    rows, _ = _extract(path)
+    assert rows[0] == ["12.5%", "13%", "50.00%", "$1,234.50", "1,234.50 €", "($1,234.50)", "€1,234.57", "1234.5",
+                       "1234.5", "2023-03-15"]
+
+
+def test_an_ods_percentage_or_currency_is_the_text_it_shows(tmp_path: Path) -> None:
+    import zipfile
+
+    content = (
+        '<?xml version="1.0" encoding="UTF-8"?><office:document-content'
+        ' xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0"'
+        ' xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0"'
+        ' xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0"><office:body><office:spreadsheet>'
+        '<table:table table:name="S"><table:table-row>'
+        '<table:table-cell office:value-type="percentage" office:value="0.125"><text:p>12.50 %</text:p>'
+        '</table:table-cell>'
+        '<table:table-cell office:value-type="currency" office:currency="EUR" office:value="1234.5">'
+        '<text:p>1.234,50 €</text:p></table:table-cell>'
+        '<table:table-cell office:value-type="float" office:value="7.25"><text:p>7,25</text:p></table:table-cell>'
+        "</table:table-row></table:table></office:spreadsheet></office:body></office:document-content>")
+    path = tmp_path / "book.ods"
+    with zipfile.ZipFile(path, "w") as zf:
+        zf.writestr("mimetype", "application/vnd.oasis.opendocument.spreadsheet", compress_type=zipfile.ZIP_STORED)
+        zf.writestr("content.xml", content)
+        zf.writestr("META-INF/manifest.xml", '<?xml version="1.0"?><manifest:manifest xmlns:manifest='
+                    '"urn:oasis:names:tc:opendocument:xmlns:manifest:1.0"/>')
+    rows, _ = _extract(path)
+    assert rows[0] == ["12.50 %", "1.234,50 €", "7.25"]

@@ -94,7 +94,7 @@ def test_values_of_every_type() -> None:
     text, outcome = run(src_of(ods([('table:name="Types"', TYPED + RICH + TRAILER)])))
     lines = text.splitlines()
     assert lines[0] == "--- sheet 'Types' (rows 1-2 of 2) ---"
-    assert lines[1] == "3,2.5,0.25,-7,2024-03-15,2024-03-15T13:45:30,13:30:00,TRUE,FALSE"
+    assert lines[1] == "3,2.5,25%,-7,2024-03-15,2024-03-15T13:45:30,13:30:00,TRUE,FALSE"
     assert text.split("\n", 2)[2].startswith('"a  b\tcSPANNESTEDtail\nsecond\nthird",,,after gap\n')
     assert outcome.warnings == [] and outcome.resume is None
 

@@ -6,6 +6,10 @@
   left to right, without re-reading what a decoded escape produced.
 - Elapsed time (``[h]:mm:ss``, ``[mm]:ss``, ``[s]``): the serial is a count of days, not a date, in the 1900
   and the 1904 date systems alike; 10.632 days under ``[h]:mm:ss`` shows 255:10:10.
+- Percentages and currencies (``0.00%``, ``"$"#,##0.00``, ``#,##0.00 [$€-407]``): the number as its format
+  shows it - 0.125 under ``0.0%`` is 12.5%, 1234.5 under ``[$€-407] #,##0.00`` is € 1,234.50 - since the bare
+  number reads as another amount. Decimals and grouping come from the format; the separators are the file's
+  invariant ones (``.`` and ``,``), whatever the reader's locale would draw.
 - Formulas saved without a computed value: counted and named, so the output can say so (never a silent 0).
 """
 
@@ -13,6 +17,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from decimal import ROUND_HALF_UP, Decimal
 
 _ESCAPE = re.compile(r"_x([0-9A-Fa-f]{4})_")
 #: A format's parts that are not units: quoted text, a backslash escape, _x (a space as wide as x), *x (fill).
@@ -21,6 +26,12 @@ _TOKEN = re.compile(r'"[^"]*"|\\.|_.|\*.|\[[^\]]*\]|h+|m+|s+|\.0+|.', re.IGNOREC
 _ELAPSED = re.compile(r"\[(h+|m+|s+)\]", re.IGNORECASE)
 #: Built-in number format 46 is [h]:mm:ss (ECMA-376 Part 1, 18.8.30).
 BUILTIN_DURATIONS = {46: "[h]:mm:ss"}
+#: Built-in percentages 9 and 10 (the built-in currencies, 5-8, are the reader's locale's: not known here).
+BUILTIN_SHOWN = {9: "0%", 10: "0.00%"}
+#: One part of a number format: quoted text, an escaped character, a padding or fill character, a bracket
+#: ([Red], [$€-407], [>100]), a block of digit placeholders, or any other character.
+_PART = re.compile(r'"[^"]*"|\\.|_.|\*.|\[[^\]]*\]|[0#?][0#?,.]*|.', re.S)
+_CURRENCIES = frozenset("$€£¥₹₽¢₩₪₫₺₴₦₱฿")
 NAMED = 20  # cells named in a warning; the rest are counted
 
 
@@ -102,3 +113,79 @@ class Uncached:
         return (f"sheet '{sheet}': {self.count:,} formula cell(s) saved without a computed value, shown as "
                 f"saved (empty or 0): {', '.join(self.cells)}{more} - open and save the file in Excel or "
                 "LibreOffice to compute them")
+
+
+def _sections(code: str) -> list[str]:
+    """The format's ``;``-separated sections (a ``;`` inside quotes is text)."""
+    parts: list[str] = []
+    current: list[str] = []
+    quoted = False
+    for char in code:
+        if char == '"':
+            quoted = not quoted
+        if char == ";" and not quoted:
+            parts.append("".join(current))
+            current = []
+        else:
+            current.append(char)
+    return [*parts, "".join(current)]
+
+
+def is_shown(code: str) -> bool:
+    """A number format whose shown value differs in meaning from the bare number: a percentage or a currency
+    (and not a date, a fraction or a scientific form, which it leaves alone)."""
+    first = _sections(code)[0]
+    parts = _PART.findall(first)
+    plain = "".join(part for part in parts if len(part) == 1)
+    if not any(part[0] in "0#?" for part in parts) or "/" in plain or plain.lower().count("e") or any(
+            c in plain.lower() for c in "dmyhs"):
+        return False
+    money = any(part.startswith("[$") and len(part) > 3 for part in parts) or any(
+        char in _CURRENCIES for part in parts for char in (part.strip('"') if part.startswith('"') else part[-1:]))
+    return "%" in plain or money
+
+
+def shown_text(number: float, code: str) -> str:
+    """``number`` as the percentage or currency format ``code`` shows it (the section for its sign)."""
+    if number != number or number in (float("inf"), float("-inf")):
+        return str(number)
+    sections = _sections(code)
+    negative = number < 0 and len(sections) > 1
+    section = sections[1] if negative else sections[0]
+    value = abs(number) if negative else number
+    parts = _PART.findall(section)
+    value *= 100 ** sum(part == "%" for part in parts)
+    out: list[str] = []
+    numbered = False
+    for part in parts:
+        if part[0] in "0#?" and not numbered:
+            out.append(_digits(value, part))
+            numbered = True
+        elif part[0] in "0#?" or part.startswith(("_", "*")) or (part.startswith("[") and not part.startswith("[$")):
+            continue  # a second digit block, padding, fill, a colour or a condition: nothing shown
+        elif part.startswith("[$"):
+            out.append(part[2:-1].split("-", 1)[0])
+        elif part.startswith('"'):
+            out.append(part[1:-1])
+        elif part.startswith("\\"):
+            out.append(part[1:])
+        else:
+            out.append(part)
+    return "".join(out).strip()
+
+
+def _digits(value: float, block: str) -> str:
+    """``value`` with the decimals (at least the ``0``s after the point, at most all its places) and the thousands
+    grouping of a digit block (``#,##0.0#``)."""
+    whole, _, decimals = block.partition(".")
+    most = sum(c in "0#?" for c in decimals)
+    least = decimals.count("0")
+    exact = Decimal(repr(value)).quantize(Decimal(1).scaleb(-most), ROUND_HALF_UP)  # half up, as Excel shows it
+    text = f"{exact:,.{most}f}" if "," in whole else f"{exact:.{most}f}"
+    if most > least and "." in text:
+        text = text.rstrip("0")
+        places = len(text.partition(".")[2])
+        text += "0" * (least - places) if places < least else ""
+        text = text.rstrip(".") if not least else text
+    return text
+

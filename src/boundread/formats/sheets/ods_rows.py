@@ -338,7 +338,10 @@ def _cells(row: Any, max_cols: int) -> tuple[list[Any], bool, int, int]:
 
 def _value(cell: Any) -> Any:
     kind = cell.get(_O + "value-type")
-    if kind in ("float", "percentage", "currency"):
+    if kind in ("percentage", "currency"):  # the text the sheet shows (12.50 %, 1.234,50 €): the bare number
+        shown = "\n".join(odf_text(p) for p in cell if local(p.tag) == "p").strip()  # reads as another amount
+        return shown or _number(cell.get(_O + "value"))
+    if kind == "float":
         return _number(cell.get(_O + "value"))
     if kind == "date":
         return _date(cell.get(_O + "date-value"))

@@ -16,7 +16,16 @@ from dataclasses import dataclass, field
 from typing import IO, Any
 
 from boundread.formats._xml import local
-from boundread.formats.sheets.cellfmt import BUILTIN_DURATIONS, Uncached, duration_text, is_duration, unescape
+from boundread.formats.sheets.cellfmt import (
+    BUILTIN_DURATIONS,
+    BUILTIN_SHOWN,
+    Uncached,
+    duration_text,
+    is_duration,
+    is_shown,
+    shown_text,
+    unescape,
+)
 from boundread.formats.sheets.xlsx_peek import Workbook, cell_position, iterparse
 
 _DATE_IDS = frozenset({14, 15, 16, 17, 18, 19, 20, 21, 22, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36,
@@ -78,10 +87,12 @@ def rich_text(elem: Any) -> str:
 
 @dataclass(frozen=True)
 class Styles:
-    """What the cell styles (cellXfs indices) say about numbers: dates, and elapsed times with their format."""
+    """What the cell styles (cellXfs indices) say about numbers: dates, elapsed times with their format, and
+    percentages and currencies with theirs."""
 
     dates: frozenset[int] = frozenset()
     durations: dict[int, str] = field(default_factory=dict)
+    shown: dict[int, str] = field(default_factory=dict)
 
 
 def date_styles(zf: zipfile.ZipFile, part: str | None) -> Styles:
@@ -103,7 +114,9 @@ def date_styles(zf: zipfile.ZipFile, part: str | None) -> Styles:
     durations = {i: BUILTIN_DURATIONS.get(fmt) or codes[fmt] for i, fmt in enumerate(xfs)
                  if fmt in BUILTIN_DURATIONS or is_duration(codes.get(fmt, ""))}
     dates = frozenset(i for i, fmt in enumerate(xfs) if fmt in _DATE_IDS or _is_date_code(codes.get(fmt)))
-    return Styles(dates - durations.keys(), durations)
+    shown = {i: BUILTIN_SHOWN.get(fmt) or codes[fmt] for i, fmt in enumerate(xfs)
+             if i not in durations and i not in dates and (fmt in BUILTIN_SHOWN or is_shown(codes.get(fmt, "")))}
+    return Styles(dates - durations.keys(), durations, shown)
 
 
 def _is_date_code(code: str | None) -> bool:
@@ -298,6 +311,8 @@ def _value(cell: Any, cells: _Cells) -> Any:
     style = _int(cell.get("s"), 0)
     if style in cells.styles.durations:
         return duration_text(number, cells.styles.durations[style])
+    if style in cells.styles.shown:
+        return shown_text(number, cells.styles.shown[style])
     if style in cells.styles.dates:
         return from_serial(number, cells.book.date1904)
     return number
