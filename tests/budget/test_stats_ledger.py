@@ -216,3 +216,12 @@ def test_stats_json_on_each_store(backend: str, project: Path) -> None:
     assert (body["kinds"]["deny"]["calls"], body["kinds"]["redirect"]["calls"], body["total"]["calls"]) == (1, 1, 2)
     raw = (project / "report.pdf").stat().st_size + (project / "big.log").stat().st_size
     assert body["total"]["raw_bytes"] == raw
+
+
+def test_a_hook_the_client_runs_again_counts_once(backend: str, project: Path) -> None:
+    """Same session and tool_use_id: one row; another id: another row."""
+    payload = _pre(project, "Read", {"file_path": str(project / "report.pdf")}, "toolu_same")
+    first, again = guard_check(payload), guard_check(payload)
+    assert first.stdout == again.stdout
+    guard_check(_pre(project, "Read", {"file_path": str(project / "report.pdf")}, "toolu_other"))
+    assert [r.kind for r in _rows()] == ["deny", "deny"]

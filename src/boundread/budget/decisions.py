@@ -37,10 +37,14 @@ NOT_RECORDED = "boundread: warning: this call was not counted in `boundread stat
 
 def row_of(payload: dict[str, Any], agent: str, tool: str, kind: str, target: str, raw: int | None,
            delivered: int | None) -> Row:
-    """The row of a call from its hook payload: the session and project as the budget reads them (budget/enforce.py)."""
-    from boundread.budget.enforce import project_of, session_of
+    """The row of a call from its hook payload: the session and project as the budget reads them (budget/enforce.py).
+    Its key is the client's id of the call where it has one: a hook the client runs again counts once."""
+    from boundread.budget.digest import action_digest
+    from boundread.budget.enforce import call_id_of, project_of, session_of
 
-    return Row(session_of(payload) or "default", project_of(payload), agent, tool, kind, target, raw, delivered)
+    session, call = session_of(payload) or "default", call_id_of(payload)
+    key = action_digest(kind, [session, call]) if call else None  # of a bounded length, whatever the ids' length
+    return Row(session, project_of(payload), agent, tool, kind, target, raw, delivered, key=key)
 
 
 def record(row: Row) -> str | None:
