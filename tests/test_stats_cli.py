@@ -159,3 +159,15 @@ def test_a_damaged_decisions_file_is_one_line_naming_the_fix(project: Path) -> N
     assert result.exit_code != 0 and result.stdout == "" and len(result.stderr.splitlines()) == 1
     assert result.stderr.startswith(f"boundread: error: the decisions file {state / 'decisions.sqlite3'} is unusable")
     assert "move it aside" in result.stderr and "budget recover" not in result.stderr
+
+
+def test_a_narrow_terminal_gets_lines_with_whole_figures(project: Path) -> None:
+    """Under 80 columns a six-column table would cut the figures (``10,0…``): one line a kind instead."""
+    from tests import terminal
+
+    _fill(project)
+    code, screen = terminal.run(["stats"], columns=50, cwd=project)
+    assert code == 0
+    text = " ".join(screen.split())  # the terminal wraps the lines between words
+    assert "refused: 2 calls:" in text and "redirected: 1 call:" in text and "backstop: 1 call:" in text
+    assert "total: 4 calls:" in text and "…" not in screen

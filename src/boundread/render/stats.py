@@ -17,6 +17,7 @@ from boundread.units import human_bytes
 
 WORDS = {"deny": "refused", "redirect": "redirected", "backstop": "backstop", "all": "total"}
 BAR = 40  # the chart's width at most
+NARROW = 80  # under this many columns the table is lines
 TOKENS = "est. 4 characters a token"
 
 
@@ -56,7 +57,8 @@ def _bars(stats: Stats, ascii_only: bool) -> list[Text]:
     lines = []
     for label, size, style in (("asked for", total.raw_bytes, "red"), ("delivered", total.delivered_bytes, "green")):
         filled = max(1, round(width * size / total.raw_bytes)) if size else 0
-        share = f" ({size / total.raw_bytes:.1%})" if label == "delivered" else ""
+        ratio = size / total.raw_bytes
+        share = (f" ({ratio:.1%})" if ratio >= 0.001 or not size else " (<0.1%)") if label == "delivered" else ""
         lines.append(Text(f"  {label:<10} ") + Text(mark * filled, style=style) + Text(
             " " * (width - filled) + f"  {human_bytes(size)}{share}"))
     return lines
@@ -69,12 +71,20 @@ def print_stats(stats: Stats) -> None:
                   "decides (`boundread init` wires it into the agent)")
         return
     ascii_only = not out.encoding.lower().startswith("utf")
-    table = Table(title=_title(stats), box=rule_box(ascii_only, box.SIMPLE), title_justify="left")
-    for name in ("", "calls", "asked for", "delivered", "kept out", "tokens kept (est.)"):
-        table.add_column(name, justify="left" if not name else "right")
-    for tally in (*stats.kinds, stats.total):
-        table.add_row(*_row(tally), style="bold" if tally.kind == "all" else "")
-    out.print(table)
+    if out.width < NARROW:  # the table's six columns would cut the figures: one line a kind
+        out.print(Text(_title(stats), style="italic"))
+        for tally in (*stats.kinds, stats.total):
+            name, calls, raw, delivered, kept, tokens = _row(tally)
+            sizes = f": {raw} asked, {delivered} delivered, {kept} kept out ({tokens} tokens, est.)" \
+                if tally.sized else ""
+            out.print(f"{name}: {calls} call" + ("" if tally.calls == 1 else "s") + sizes)
+    else:
+        table = Table(title=_title(stats), box=rule_box(ascii_only, box.SIMPLE), title_justify="left")
+        for name in ("", "calls", "asked for", "delivered", "kept out", "tokens kept (est.)"):
+            table.add_column(name, justify="left" if not name else "right")
+        for tally in (*stats.kinds, stats.total):
+            table.add_row(*_row(tally), style="bold" if tally.kind == "all" else "")
+        out.print(table)
     for line in _bars(stats, ascii_only):
         out.print(line)
     out.print(Text(f"  tokens: {TOKENS}", style="dim"))
