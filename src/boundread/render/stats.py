@@ -74,10 +74,10 @@ def print_stats(stats: Stats) -> None:
     if out.width < NARROW:  # the table's six columns would cut the figures: one line a kind
         out.print(Text(_title(stats), style="italic"))
         for tally in (*stats.kinds, stats.total):
-            name, calls, raw, delivered, kept, tokens = _row(tally)
-            sizes = f": {raw} asked, {delivered} delivered, {kept} kept out ({tokens} tokens, est.)" \
+            word, count, asked, given, kept, tokens = _row(tally)
+            sizes = f": {asked} asked, {given} delivered, {kept} kept out ({tokens} tokens, est.)" \
                 if tally.sized else ""
-            out.print(f"{name}: {calls} call" + ("" if tally.calls == 1 else "s") + sizes)
+            out.print(f"{word}: {count} call" + ("" if tally.calls == 1 else "s") + sizes)
     else:
         table = Table(title=_title(stats), box=rule_box(ascii_only, box.SIMPLE), title_justify="left")
         for name in ("", "calls", "asked for", "delivered", "kept out", "tokens kept (est.)"):
@@ -90,8 +90,8 @@ def print_stats(stats: Stats) -> None:
     out.print(Text(f"  tokens: {TOKENS}", style="dim"))
     unknown = stats.total.calls - stats.total.sized
     if unknown:
-        out.print(Text(f"  {unknown:,} of the calls had a size known only after they ran (a command that names no "
-                       "file, a rewritten command): counted, with no bytes", style="dim"))
+        out.print(Text(f"  {unknown:,} of the calls had a size not measured when decided (a grep, several files,"
+                       " a command that names no file): counted, with no bytes", style="dim"))
     if stats.top:
         out.print("\n  kept out most:")
         for path, calls, raw in stats.top:
