@@ -9,6 +9,7 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -38,17 +39,21 @@ def initialize(ident: int | str = 0, version: str = "2025-06-18") -> dict[str, A
 @contextmanager
 def serving(root: Path, *args: str) -> Iterator[subprocess.Popen[bytes]]:
     env = {**os.environ, "BOUNDREAD_OUT_DIR": str(root / "boundread-out")}
-    proc = subprocess.Popen([str(BIN), "mcp", *args], cwd=root, env=env, stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    try:
-        yield proc
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-        proc.wait(timeout=30)
-        for stream in (proc.stdin, proc.stdout, proc.stderr):
-            if stream is not None:
-                stream.close()
+    with tempfile.TemporaryFile() as errors:  # a file, not a pipe: a server never blocks on what it logs
+        proc = subprocess.Popen([str(BIN), "mcp", *args], cwd=root, env=env, stdin=subprocess.PIPE,
+                                stdout=subprocess.PIPE, stderr=errors)
+        try:
+            yield proc
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+            proc.wait(timeout=30)
+            for stream in (proc.stdin, proc.stdout):
+                if stream is not None:
+                    stream.close()
+            errors.seek(0)
+            logged = errors.read()
+            assert b"Traceback" not in logged and b"differs" not in logged, logged.decode(errors="replace")
 
 
 def send(proc: subprocess.Popen[bytes], message: dict[str, Any]) -> None:
@@ -63,7 +68,7 @@ def receive(proc: subprocess.Popen[bytes]) -> dict[str, Any]:
     assert out is not None
     while True:
         line = out.readline()
-        assert line, f"the server closed stdout; stderr: {proc.stderr.read().decode() if proc.stderr else ''}"
+        assert line, "the server closed stdout"
         message: dict[str, Any] = json.loads(line)
         if "id" in message:
             return message
@@ -105,7 +110,6 @@ def test_initialize_is_answered_as_the_sdk_would(tmp_path: Path) -> None:
             proc.stdin.close()  # type: ignore[union-attr]
             assert proc.wait(timeout=30) == 0
             assert proc.stdout.read() == b""  # type: ignore[union-attr]  # the SDK's answer was not sent again
-            assert b"differs" not in proc.stderr.read()  # type: ignore[union-attr]
 
 
 def test_only_a_well_formed_initialize_is_answered_early() -> None:
@@ -138,10 +142,10 @@ def test_sigint_stops_an_idle_server(tmp_path: Path) -> None:
         receive(proc)  # the SDK is up and the server idle, its stdin open
         proc.send_signal(signal.SIGINT)
         assert proc.wait(timeout=20) is not None
-        assert b"Traceback" not in proc.stderr.read()  # type: ignore[union-attr]
 
 
 def test_sigterm_during_chunks_leaves_a_manifest_for_every_chunk_written(tmp_path: Path) -> None:
+    """(The chunker sees the interrupt between its 1 MB blocks of text: ~128 chunks of 2,000 tokens.)"""
     with (tmp_path / "big.log").open("w", encoding="utf-8") as fh:
         for n in range(400_000):
             fh.write(f"2026-12-02T10:00:00Z INFO request {n:08d} served in 12 ms\n")
@@ -149,8 +153,8 @@ def test_sigterm_during_chunks_leaves_a_manifest_for_every_chunk_written(tmp_pat
     with serving(tmp_path) as proc:
         handshake_done(proc)
         send(proc, {"jsonrpc": "2.0", "id": 3, "method": "tools/call",
-                    "params": {"name": "chunks", "arguments": {"path": "big.log", "tokens": 50,
-                                                                "max_chunks": 1_000_000}}})
+                    "params": {"name": "chunks", "arguments": {"path": "big.log", "tokens": 2_000,
+                                                                "max_chunks": 100_000}}})
         deadline = time.monotonic() + 60
         while not (folder / "chunk-00002.txt").exists():
             assert time.monotonic() < deadline and proc.poll() is None, "no chunk file was written"
@@ -160,5 +164,4 @@ def test_sigterm_during_chunks_leaves_a_manifest_for_every_chunk_written(tmp_pat
     manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
     files = sorted(path.name for path in folder.glob("chunk-*.txt"))
     assert [chunk["file"] for chunk in manifest["chunks"]] == files
-    assert manifest["complete"] is False and "interrupted" in manifest["truncated_reasons"]
-    assert len(files) < 400_000 * 50 // 200  # stopped early, not run to its end
+    assert manifest["complete"] is False and "interrupted" in manifest["truncated_reasons"]  # stopped early

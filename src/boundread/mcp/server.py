@@ -16,8 +16,11 @@ tool still writes its chunk files from its worker. A bad file, a bomb or a timeo
 
 from __future__ import annotations
 
+import atexit
+import shutil
 import signal
 import sys
+import tempfile
 import threading
 import warnings
 from collections.abc import AsyncIterator, Callable
@@ -113,12 +116,25 @@ class _Server(MCPServer):
         await self._lowlevel_server.run(read, write, self._lowlevel_server.create_initialization_options())
 
 
+def reading(opened: roots.Opened, work: Callable[[Target], Reply], target: Target) -> Reply:
+    """``work`` in the worker, on the file opened for it, closed when it is done (even after the server gave up
+    on the call: never under a worker still reading it)."""
+    if not opened.claim():
+        raise TimedOut(f"{target.shown}: the call ended before a worker was free", "call again")
+    try:
+        return work(target)
+    finally:
+        opened.close()
+
+
 def build(config: Config, runs: Runs | None = None) -> MCPServer:
     """The server, its tools bound to ``config``; ``runs``: the chunk runs a stopping server waits for."""
     runs = runs or Runs()
     server: MCPServer = _Server("boundread", version=__version__, instructions=INSTRUCTIONS, log_level="WARNING")
     limiter = anyio.CapacityLimiter(WORKERS)
     outputs: set[str] = set()  # the folders this server saved slices to: the only ones resources/read serves
+    scratch = Path(tempfile.mkdtemp(prefix="boundread-mcp-"))  # the links to the files calls read (roots.Opened)
+    atexit.register(shutil.rmtree, scratch, True)
 
     @server.resource("file:///{+path}", name="slice", mime_type="text/plain",
                      description="A slice this server saved (the resource link of a tool result).")
@@ -133,19 +149,24 @@ def build(config: Config, runs: Runs | None = None) -> MCPServer:
         served = roots.effective(config.roots, config.explicit_roots,
                                  roots.from_uris(str(root.uri) for root in client.roots) if client else ())
         target: Target | None = None
+        opened: roots.Opened | None = None
         try:
-            real = roots.resolve(path, served)
-            target = Target(real, roots.display(real, served), tools.out_folder(config, served))
+            opened = roots.open_inside(path, served, scratch)
+            target = Target(opened.read, roots.display(opened.real, served), tools.out_folder(config, served),
+                            checked=opened.real)
             outputs.add(roots.real(target.out_dir))
             with anyio.fail_after(config.timeout):
-                reply = await anyio.to_thread.run_sync(partial(work, target), abandon_on_cancel=True,
-                                                       limiter=limiter)
+                reply = await anyio.to_thread.run_sync(partial(reading, opened, work, target),
+                                                       abandon_on_cancel=True, limiter=limiter)
             reply = tools.settle(reply)  # here, not in the worker: an abandoned worker never writes
         except BoundreadError as exc:
             reply = tools.failed(exc, target, path)
         except TimeoutError:
             reply = tools.failed(TimedOut(f"{path}: no answer after {config.timeout:g} s",
                                           "ask for less (a page range, lines, a grep)"), target, path)
+        finally:
+            if opened is not None:
+                opened.release()
         return to_result(reply)
 
     @server.tool(annotations=READ_ONLY)

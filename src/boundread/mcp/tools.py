@@ -35,9 +35,15 @@ OFFSET_REACH = 100_000
 
 @dataclass(frozen=True)
 class Target:
-    real: Path
+    real: Path  # what the engine opens: the file the roots check opened (a link to it, roots.Opened), or its path
     shown: str  # as the agent should name it again (relative to the first root)
     out_dir: Path
+    checked: Path | None = None  # the real path the roots check passed, when ``real`` is a link to the open file
+
+    @property
+    def resolved(self) -> str:
+        """The file's real path, as the envelope says it."""
+        return str(self.checked or self.real)
 
 
 @dataclass(frozen=True)
@@ -93,8 +99,8 @@ def failed(exc: BoundreadError, target: Target | None, path: str) -> Reply:
 
 def info(config: Config, target: Target, password: str | None = None) -> Reply:
     result = api.info(target.real, password=password, limits=limits(config))
-    result = dataclasses.replace(result, path=target.shown)
-    data = {**render.as_dict(result), "resolved": str(target.real), "next_calls": _calls(result.next, target)}
+    result = dataclasses.replace(result, path=target.shown, symlink_target=None)  # target.real: no link of theirs
+    data = {**render.as_dict(result), "resolved": target.resolved, "next_calls": _calls(result.next, target)}
     return Reply(text.info_text(result, target.shown, str(target.real)), envelope("info", data))
 
 
@@ -146,7 +152,7 @@ def list_zip(config: Config, target: Target, *, max_entries: int = 500, password
         tail = [f"saved: {saved}" if saved else f"saved: nowhere ({warning})"]
         tail += ["cut: the listing is longer than max_chars" + (f"; {unshown}" if unshown else "")] if cut else []
         tail += [f"next: {step}" for step in steps] or ["next: none - the archive has no member to read"]
-        data = {**render.listing_dict(src, listing), "path": target.shown, "resolved": str(target.real),
+        data = {**render.listing_dict(src, listing), "path": target.shown, "resolved": target.resolved,
                 "output": str(saved) if saved else None, "next_calls": steps}
         return Reply(body + "\n" + "\n".join(tail), envelope("list-zip", data), saved)
 
@@ -239,7 +245,7 @@ def _slice(command: str, read: Read, target: Target, *, call: dict[str, Any]) ->
                                     warnings=(*result.warnings, *notes, *([warning] if warning else [])))
         # the slice and the next call close the envelope too: a client that shows the model the structured
         # content instead of the text (Claude Code does) still gives it the slice, then the call that continues
-        data = {**render.as_dict(shown), "resolved": str(target.real), "offset": read.offset, "text": body,
+        data = {**render.as_dict(shown), "resolved": target.resolved, "offset": read.offset, "text": body,
                 "next_calls": steps}
         reply = text.extract_text(shown, body, target.shown, str(saved) if saved else None, str(target.real),
                                   next_calls=None if steps == _calls(result.next, target) else steps)
@@ -326,6 +332,6 @@ def chunks(config: Config, target: Target, tokens: int = 20_000, *, overlap: int
         lines.append("incomplete: " + "; ".join(result.truncated_reasons) + f"\nnext: {step}")
     lines.append("map-reduce: give each chunk file to one sub-agent (extract(path=<chunk file>)) with the same "
                  "instructions, then combine the answers")
-    data = {**result.as_dict(), "path": target.shown, "resolved": str(target.real),
+    data = {**result.as_dict(), "path": target.shown, "resolved": target.resolved,
             "next_calls": [step] if step else []}
     return Reply("\n".join(lines), envelope("chunks", data), result.path)
