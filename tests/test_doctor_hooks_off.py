@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from boundread.agents import claude_settings, gemini_settings, gemini_trust, install, locate
+from boundread.agents import claude_settings, codex_settings, gemini_settings, gemini_trust, install, locate
 from boundread.cli.app import app
 
 SCRIPT = Path(sys.executable).parent / "boundread"
@@ -267,3 +267,63 @@ def test_a_system_file_others_can_write_is_skipped(tmp_path: Path) -> None:
 def test_a_root_owned_system_file_is_read(tmp_path: Path) -> None:
     assert gemini_settings.insecure(Path("/etc/gemini-cli/settings.json")) == ""
     assert "writable by group or others" in gemini_settings.insecure(tmp_path / "settings.json")
+
+
+def _codex(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A project with the guard registered for Codex and trusted; the system config folder in the test's folder."""
+    monkeypatch.setattr(codex_settings, "SYSTEM_DIR", tmp_path / "etc-codex")
+    monkeypatch.delenv("CODEX_HOME", raising=False)
+    root = _project(tmp_path)
+    done = CliRunner().invoke(app, ["init", "--dir", str(root), "--agent", "codex", "--trust"])
+    assert done.exit_code == 0, done.output
+    return root
+
+
+def _toml(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("a", encoding="utf-8") as fh:
+        fh.write("\n" + text + "\n")
+
+
+CODEX_OFF = {
+    "user": ("user", "[features]\ncodex_hooks = false"),
+    "user, the older name": ("user", "[features]\nhooks = false"),
+    "project": ("project", "[features]\ncodex_hooks = false"),
+    "system": ("system", "[features]\ncodex_hooks = false"),
+    "managed": ("managed", "[features]\ncodex_hooks = false"),
+    "user's active profile": ("user", 'profile = "quiet"\n[profiles.quiet.features]\ncodex_hooks = false'),
+}
+
+
+@needs_script
+@pytest.mark.parametrize("case", list(CODEX_OFF))
+def test_each_codex_layer_with_codex_hooks_false(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, case: str) -> None:
+    """Codex 0.171 runs no hook with the feature off (tests/e2e/test_doctor_truth.py checks it with the client)."""
+    root = _codex(tmp_path, monkeypatch)
+    assert _doctor(root, "codex")[0] == 0, "ready before"
+    where, text = CODEX_OFF[case]
+    file = {"user": Path.home() / ".codex" / "config.toml", "project": root / ".codex" / "config.toml",
+            "system": tmp_path / "etc-codex" / "config.toml",
+            "managed": tmp_path / "etc-codex" / "managed_config.toml"}[where]
+    if text.startswith("profile"):  # a top-level key: before the tables the file has
+        file.write_text(text.split("\n", 1)[0] + "\n" + file.read_text(encoding="utf-8") + "\n"
+                        + text.split("\n", 1)[1] + "\n", encoding="utf-8")
+    else:
+        _toml(file, text)
+    code, entry = _doctor(root, "codex")
+    assert code == 2
+    (problem,) = _problems(entry)
+    assert problem["name"] == "hooks enabled" and str(file) in problem["detail"]
+    assert f"({where} config): Codex runs no hook at all" in problem["detail"]
+    assert ("ask whoever manages this machine" if where == "managed" else f"in {file}") in problem["fix"]
+
+
+@needs_script
+def test_a_later_codex_layer_undoes_an_earlier_one(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    root = _codex(tmp_path, monkeypatch)
+    _toml(tmp_path / "etc-codex" / "config.toml", "[features]\ncodex_hooks = false")
+    _toml(root / ".codex" / "config.toml", "[features]\ncodex_hooks = true")
+    assert _doctor(root, "codex")[0] == 0
+    _toml(tmp_path / "etc-codex" / "managed_config.toml", "[features]\nhooks = false")
+    code, entry = _doctor(root, "codex")
+    assert code == 2 and "managed_config.toml" in _problems(entry)[0]["detail"]

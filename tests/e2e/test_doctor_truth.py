@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e import claude, gemini
+from tests.e2e import claude, codex, gemini
 from tests.e2e.conftest import BIN, RUN_TIMEOUT, Workspace, client
 from tests.e2e.fakemodel.server import Call, Turn
 from tests.e2e.files import project_files
@@ -232,3 +232,34 @@ def test_claude_code_managed_settings(tmp_path: Path, case: str) -> None:
     assert code == 2, said
     assert f"/etc/claude-code/{name} (managed settings)" in said and "problem  hooks enabled" in said
     assert not Path("/etc/claude-code").exists() or not (Path("/etc/claude-code") / name).exists()
+
+
+CODEX_CASES = {"no setting": ("", True), "codex_hooks = false": ("codex_hooks = false", False),
+               "hooks = false, the older name": ("hooks = false", False),
+               "codex_hooks = true": ("codex_hooks = true", True)}
+
+
+@pytest.mark.parametrize("case", list(CODEX_CASES))
+def test_codex_hooks_feature(workspace: Workspace, case: str) -> None:
+    """``[features] codex_hooks = false`` in the user's config.toml: Codex runs no hook, the PDF reaches the model."""
+    project_files(workspace.project)
+    workspace.deny_mode()
+    codex.configure(workspace)
+    done = workspace.boundread("init", "--agent", "codex", "--trust")
+    assert done.returncode == 0, done.stderr
+    line, fires = CODEX_CASES[case]
+    if line:
+        config = workspace.home / ".codex" / "config.toml"
+        config.write_text(config.read_text(encoding="utf-8") + f"\n[features]\n{line}\n", encoding="utf-8")
+    with codex.fake_model() as model:
+        model.script(Turn(calls=(codex.shell("cat report.pdf"),)), Turn(text="ok"))
+        codex.run(workspace, model, "Read report.pdf")
+        (result,) = codex.results(model)
+    code, said = _doctor(workspace, "codex")
+    if fires:
+        assert REFUSED in result, "the hook fired"
+        assert code == 0, said
+    else:
+        assert "boundread" not in result and "%PDF-1." in result, "the hook did not fire: cat printed the PDF"
+        assert code == 2, said
+        assert f"problem  hooks enabled: {line} under [features] in" in said

@@ -113,17 +113,21 @@ def target(root: Path, home: Path, user: bool, program: str, budget: bool) -> Ta
 
 
 def checks(settings: Path, root: Path, home: Path) -> list[Check]:
-    """Whether Codex trusts the folder and the hook as it is now: it skips an untrusted one without a word."""
+    """Whether Codex trusts the folder and the hook as it is now: it skips an untrusted one without a word; and
+    whether a config layer switches its hooks off (agents/codex_settings.py)."""
+    from boundread.agents import codex_settings, codex_trust
     from boundread.agents.base import Check
     from boundread.agents.doctor import codex_trust_hint
 
+    switched = codex_settings.checks(codex_trust.config_path(home), root)  # [features] codex_hooks = false
     trusted = _trusted(settings, home)
     if trusted is None:
-        return [Check("trusted", None, "cannot tell whether Codex trusts the hook", codex_trust_hint(settings))]
+        return [Check("trusted", None, "cannot tell whether Codex trusts the hook", codex_trust_hint(settings)),
+                *switched]
     if trusted:
-        return [Check("trusted", True, "Codex trusts the hook")]
+        return [Check("trusted", True, "Codex trusts the hook"), *switched]
     return [Check("trusted", False, "Codex does not trust the folder or the hook as it is now, and skips the hook "
-                  "without a word", codex_trust_hint(settings))]
+                  "without a word", codex_trust_hint(settings)), *switched]
 
 
 def _trusted(settings: Path, home: Path) -> bool | None:
