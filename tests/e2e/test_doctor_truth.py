@@ -1,8 +1,9 @@
 """doctor tells the truth about the real clients: where a setting switches the hooks off, a whole read of a PDF
 reaches the model without the guard AND doctor says not ready; without it, the guard answers AND doctor says
 ready. Claude Code's ``disableAllHooks`` (the user's, the project's and the local settings, a later file's false
-undoing an earlier true; the managed file and drop-ins), its bare, safe and ignored-trust variables, Gemini CLI's
-``hooksConfig.enabled: false`` (the user's and the project's settings).
+undoing an earlier true; the managed file and drop-ins), its bare, safe and ignored-trust variables; Gemini CLI's
+``hooksConfig.enabled: false`` (the user's, the project's and the system settings) and ``hooksConfig.disabled``;
+Codex's ``[features] codex_hooks = false``.
 
 The managed settings live in /etc, which a test does not write: the client and doctor get them in a private mount
 namespace with an overlay on /etc (root and unshare; elsewhere that test skips, tests/test_doctor_hooks_off.py
