@@ -437,7 +437,16 @@ def test_corpus_toc_circular_pages(corpus_dir: Path) -> None:
 def test_corpus_page_labels(corpus_dir: Path) -> None:
     details = pdf.info(source_for_path(corpus_dir / "pdf-pagelabels.pdf"), Request())
     assert details.fields["pages"] == 5
-    assert details.fields["page_labels"] == ["iii", "iv", "1", "2", "1"]
+    assert details.fields["page_labels"] == ["iii-iv", "1-2", "1"]  # every page's label, runs collapsed
+
+
+def test_page_labels_cover_every_page() -> None:
+    """Issue 22: info said "10 in all" of a document with 23 labelled pages; the runs now cover them all."""
+    from boundread.formats.pdf.engines import label_runs
+
+    labels = ["i", "ii", "iii", "iv", *(str(n) for n in range(1, 20))]
+    assert label_runs(labels) == ["i-iv", "1-19"]
+    assert label_runs(["A-1", "A-2", "ix", "x", "XI", "7", "9"]) == ["A-1", "A-2", "ix-x", "XI", "7", "9"]
 
 
 # --- parallel workers (forked, PDFium) ------------------------------------------------------------------------

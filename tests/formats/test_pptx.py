@@ -207,3 +207,19 @@ def test_damaged_bytes_never_raise_unhandled() -> None:
             run(src)
         with contextlib.suppress(BoundreadError):
             pptx.info(src, Request())
+
+
+def test_info_counts_the_notes_that_hold_text(tmp_path: Path) -> None:
+    """Issue 22: "notes 3" of a deck where one notes page has text - PowerPoint makes an empty notes page whenever
+    a slide's notes pane is opened; info counts what extract would give."""
+    from pptx import Presentation
+
+    deck = Presentation()
+    for number in range(3):
+        slide = deck.slides.add_slide(deck.slide_layouts[1])
+        notes = slide.notes_slide  # made, empty, for every slide
+        if number == 1:
+            notes.notes_text_frame.text = "Speaker note on two"
+    path = tmp_path / "deck.pptx"
+    deck.save(str(path))
+    assert pptx.info(source_for_path(path), Request()).fields["notes"] == 1

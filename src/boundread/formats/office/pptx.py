@@ -141,7 +141,7 @@ def info(src: Source, req: Request) -> Details:
         fields: dict[str, object] = {
             "slides": len(parts),
             "title": (sample[0].title if sample and sample[0].title else None) or pkg.title(),
-            "notes": len(pkg.parts(r"ppt/notesslides/notesslide\d+\.xml")),
+            "notes": _notes_with_text(pkg),
             "hidden_slides": hidden,
             "macros": pkg.macros(),
         }
@@ -151,6 +151,13 @@ def info(src: Source, req: Request) -> Details:
     if parts:
         details.next = [("pages", FILE, f"1-{min(5, len(parts))}"), ("extract", FILE)]
     return details
+
+
+def _notes_with_text(pkg: Package) -> int:
+    """Notes pages that hold text, as extract gives it: PowerPoint makes a notes page for a slide whenever its
+    notes pane is opened, and an empty one is no note (of the first 1,000 notes pages)."""
+    parts = pkg.parts(r"ppt/notesslides/notesslide\d+\.xml")[:1000]
+    return sum(1 for part in parts if read_slide(pkg, part, notes=False).lines)
 
 
 def _hidden(pkg: Package, part: str) -> bool:
