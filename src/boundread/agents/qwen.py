@@ -38,14 +38,15 @@ REDIRECT = False
 INGEST_EVENTS: tuple[str, ...] = ()  # budget ingest reads no Qwen Code log (yet)
 RANGE_PARAMS = "offset/limit"  # read_file's range, as a deny reason names it ("pages" for a PDF)
 #: Its own hard limits (0.24.4, read from its bundle), which no suggestion may exceed
-#: (tests/guard/test_suggestions_fit_client_limits.py): read_file with no ``limit`` gives the first 1,000 lines
-#: (``truncateToolOutputLines``) and at most 25,000 characters (``truncateToolOutputThreshold``) of a text file of
-#: any size - a cut, not a refusal; a PDF of more than 10 pages needs ``pages`` (at most 20 a call); a file that is
-#: neither text nor a PDF is refused over 10 MB (boundread never suggests read_file for one). A shell or MCP output
-#: is cut at 25,000 characters too.
+#: (tests/guard/test_qwen_opencode_limits.py): read_file gives at most 25,000 characters of a text file of any size
+#: (``truncateToolOutputThreshold``; the rest of the last line is "... [truncated]") - a cut, not a refusal - and,
+#: with no ``limit``, its first 1,000 lines (``truncateToolOutputLines``: a default, not a cap: a ``limit`` of 2,000
+#: reads 2,000 lines, up to the 25,000 characters); a PDF of more than 10 pages needs ``pages`` (at most 20 a call);
+#: a file that is neither text nor a PDF is refused over 10 MB (boundread never suggests read_file for one). A shell
+#: or MCP output is cut at 25,000 characters too.
 READ_MAX_BYTES: int | None = None  # a whole read is cut, not refused
 READ_FILE_MAX_BYTES: int | None = None  # a text file of any size is read in a range
-READ_MAX_LINES: int | None = 1000
+READ_MAX_LINES: int | None = None
 READ_MAX_CHARS: int | None = 25_000
 READ_MAX_TOKENS: int | None = None
 SHELL_MAX_CHARS: int | None = 25_000
