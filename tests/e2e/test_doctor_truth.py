@@ -199,11 +199,22 @@ def _namespaces(root: Path) -> bool:
     return done.returncode == 0
 
 
-MANAGED_CASES = {
-    "control: a drop-in that switches nothing off": ("managed-settings.d/10-other.json", {"disableAllHooks": False}),
-    "file disableAllHooks": ("managed-settings.json", {"disableAllHooks": True}),
-    "drop-in disableAllHooks": ("managed-settings.d/50-policy.json", {"disableAllHooks": True}),
-    "drop-in allowManagedHooksOnly": ("managed-settings.d/50-policy.json", {"allowManagedHooksOnly": True}),
+DROP_IN = "managed-settings.d/50-policy.json"
+#: Per case: the managed files written (name under /etc/claude-code, setting), the user's own setting, whether the
+#: hook fires, and the file doctor must name.
+MANAGED_CASES: dict[str, tuple[list[tuple[str, dict[str, Any]]], dict[str, Any], bool, str]] = {
+    "control: a drop-in that switches nothing off": ([("managed-settings.d/10-other.json",
+                                                       {"disableAllHooks": False})], {}, True, ""),
+    "file disableAllHooks": ([("managed-settings.json", {"disableAllHooks": True})], {}, False,
+                             "managed-settings.json"),
+    "drop-in disableAllHooks": ([(DROP_IN, {"disableAllHooks": True})], {}, False, DROP_IN),
+    "drop-in allowManagedHooksOnly": ([(DROP_IN, {"allowManagedHooksOnly": True})], {}, False, DROP_IN),
+    "drop-in strictPluginOnlyCustomization": ([(DROP_IN, {"strictPluginOnlyCustomization": ["hooks"]})], {}, False,
+                                              DROP_IN),
+    "a drop-in's false undoes the file's true": ([("managed-settings.json", {"disableAllHooks": True}),
+                                                  (DROP_IN, {"disableAllHooks": False})], {}, True, ""),
+    "managed false undoes the user's true": ([("managed-settings.json", {"disableAllHooks": False})],
+                                             {"disableAllHooks": True}, True, ""),
 }
 
 
@@ -217,22 +228,25 @@ def test_claude_code_managed_settings(tmp_path: Path, case: str) -> None:
     done = workspace.boundread("init")
     assert done.returncode == 0, done.stderr
     workspace.deny_mode()
-    name, setting = MANAGED_CASES[case]
-    workspace.managed(name, setting)
+    files, user, fires, named = MANAGED_CASES[case]
+    for name, setting in files:
+        workspace.managed(name, setting)
+    if user:
+        _merge(workspace.home / ".claude" / "settings.json", user)
     with claude.fake_model() as model:
         model.script(Turn(calls=(Call("Read", {"file_path": str(workspace.project / "report.pdf")}),)),
                      Turn(text="ok"))
         claude.run(workspace, model, "Summarise report.pdf")
         (result,) = claude.results(model)
     code, said = _doctor(workspace, "claude")
-    if case.startswith("control"):
+    assert not (Path("/etc/claude-code") / files[0][0]).exists(), "/etc itself is never written"
+    if fires:
         assert REFUSED in result, "the hook fired"
         assert code == 0, said
         return
     assert "boundread" not in result, "the hook did not fire: the read reached the model"
     assert code == 2, said
-    assert f"/etc/claude-code/{name} (managed settings)" in said and "problem  hooks enabled" in said
-    assert not Path("/etc/claude-code").exists() or not (Path("/etc/claude-code") / name).exists()
+    assert f"/etc/claude-code/{named} (managed settings)" in said and "problem  hooks enabled" in said
 
 
 CODEX_CASES = {"no setting": ("", True), "codex_hooks = false": ("codex_hooks = false", False),
