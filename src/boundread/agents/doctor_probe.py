@@ -188,8 +188,8 @@ def check(agent: str, hooks: Mapping[str, Any], event: str, root: Path, path: st
 
 def _judge(client: Client, command: str, what: str, seconds: float,
            run: subprocess.CompletedProcess[str] | None) -> Check:
-    fix = ("run the hook by hand to see why (`echo PAYLOAD | " + command + "`), then `boundread init` again, or "
-           "reinstall boundread (pip install --force-reinstall boundread)")
+    fix = (f"run `{command}` by hand with a hook payload on stdin to see its error, then run `boundread init` "
+           "again, or reinstall boundread (pip install --force-reinstall boundread)")
     asked = f"a whole read of {what} (the payload {client.label} sends)"
     if run is None:
         return Check("guard answers", False, f"`{command}` did not answer {asked} in {seconds:g} s: "
