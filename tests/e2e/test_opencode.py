@@ -52,6 +52,19 @@ def test_a_whole_read_of_a_100_page_pdf_gives_the_first_part_in_the_same_call(pr
     assert "attachments" not in state  # not the PDF itself
 
 
+def test_a_whole_read_of_a_big_log_gets_a_range_and_the_plugin_adds_the_note(project: Workspace) -> None:
+    """The read is rewritten to a range of the same file (opencode's own offset/limit); what the guard tells the
+    model about it (the next part, the grep) reaches it through the plugin's tool.execute.after."""
+    log = project.project / "big.log"
+    with log.open("w", encoding="utf-8") as out:
+        for n in range(1, 60_001):
+            out.write(f"2026-11-29T08:00:00Z INFO request {n:08d} served in 12 ms\n")
+    _, result, _ = first(project, Call("read", {"filePath": str(log)}))
+    assert "request 00000001 served" in result and "request 00060000 served" not in result
+    assert "(Showing lines 1-" in result  # opencode's own words for a range
+    assert "boundread redirect:" in result and "Next part: the same Read with offset=" in result
+
+
 def test_cat_of_the_pdf_runs_the_bounded_command_instead(project: Workspace) -> None:
     run, result, _ = first(project, Call("bash", {"command": "cat big.pdf", "description": "Show it"}))
     (state,) = run.tool_states()
