@@ -130,6 +130,9 @@ def reading(opened: roots.Opened, work: Callable[[Target], Reply], target: Targe
 def build(config: Config, runs: Runs | None = None) -> MCPServer:
     """The server, its tools bound to ``config``; ``runs``: the chunk runs a stopping server waits for."""
     runs = runs or Runs()
+    # Claude Code keeps a result up to this size in the conversation (without it: 50,000, above which it saves
+    # the result to a file and shows the model a 2 KB preview); each result stays within it, footer included
+    meta = {"anthropic/maxResultSizeChars": config.max_chars}
     server: MCPServer = _Server("boundread", version=__version__, instructions=INSTRUCTIONS, log_level="WARNING")
     limiter = anyio.CapacityLimiter(WORKERS)
     outputs: set[str] = set()  # the folders this server saved slices to: the only ones resources/read serves
@@ -158,7 +161,7 @@ def build(config: Config, runs: Runs | None = None) -> MCPServer:
             with anyio.fail_after(config.timeout):
                 reply = await anyio.to_thread.run_sync(partial(reading, opened, work, target),
                                                        abandon_on_cancel=True, limiter=limiter)
-            reply = tools.settle(reply)  # here, not in the worker: an abandoned worker never writes
+            reply = tools.unaliased(tools.settle(reply), target)  # settled here: an abandoned worker never writes
         except BoundreadError as exc:
             reply = tools.failed(exc, target, path)
         except TimeoutError:
@@ -169,12 +172,12 @@ def build(config: Config, runs: Runs | None = None) -> MCPServer:
                 opened.release()
         return to_result(reply)
 
-    @server.tool(annotations=READ_ONLY)
+    @server.tool(annotations=READ_ONLY, meta=meta)
     async def info(path: PathArg, client_roots: ClientRoots, password: Password = None) -> CallToolResult:
         """What a file is, cheaply: kind, size, pages/sheets/entries, estimated tokens, and the call that reads it."""
         return await run(path, client_roots, lambda t: tools.info(config, t, password))
 
-    @server.tool(annotations=READ_ONLY)
+    @server.tool(annotations=READ_ONLY, meta=meta)
     async def pages(
         path: PathArg,
         range: Annotated[str, Field(description="Pages or slides: 1-5, 7 or 1,3,8-10.")],
@@ -190,7 +193,7 @@ def build(config: Config, runs: Runs | None = None) -> MCPServer:
                                                                    password=password, max_chars=max_chars,
                                                                    offset=offset))
 
-    @server.tool(annotations=READ_ONLY)
+    @server.tool(annotations=READ_ONLY, meta=meta)
     async def sheets(
         path: PathArg,
         client_roots: ClientRoots,
@@ -205,7 +208,7 @@ def build(config: Config, runs: Runs | None = None) -> MCPServer:
         return await run(path, client_roots, lambda t: tools.sheets(config, t, sheet, rows, max_rows=max_rows,
                                                                     max_chars=max_chars, offset=offset))
 
-    @server.tool(annotations=READ_ONLY)
+    @server.tool(annotations=READ_ONLY, meta=meta)
     async def list_zip(
         path: PathArg,
         client_roots: ClientRoots,
@@ -221,7 +224,7 @@ def build(config: Config, runs: Runs | None = None) -> MCPServer:
                                                                       password=password, entries=entries,
                                                                       match=match))
 
-    @server.tool(annotations=READ_ONLY)
+    @server.tool(annotations=READ_ONLY, meta=meta)
     async def extract(
         path: PathArg,
         client_roots: ClientRoots,
@@ -246,7 +249,7 @@ def build(config: Config, runs: Runs | None = None) -> MCPServer:
             member=member, sheet=sheet, rows=rows, max_chars=max_chars, password=password, offset=offset,
             encoding=encoding))
 
-    @server.tool(annotations=READ_ONLY)
+    @server.tool(annotations=READ_ONLY, meta=meta)
     async def chunks(
         path: PathArg,
         client_roots: ClientRoots,

@@ -11,13 +11,16 @@ Reply (:func:`failed`); nothing else is caught here.
 from __future__ import annotations
 
 import dataclasses
+import json
 import os
+import shlex
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from boundread import api, render
+from boundread.chunks.manifest import Manifest as ChunkManifest
 from boundread.contract import kinds
 from boundread.contract.model import ExtractResult, Listing, Request
 from boundread.core import naming, output
@@ -31,6 +34,12 @@ from boundread.render.listing import listing_next
 # characters into one selection an ``offset`` may reach; an offset call re-reads the selection up to
 # offset + max_chars, so one call holds at most twice the larger of this and the server's cap
 OFFSET_REACH = 100_000
+#: room a slice leaves at first for the words and envelope around it (plus a 25th of the cap for the escapes of
+#: the slice in the JSON envelope); a reply still over its cap is read again, shorter, up to FIT_TRIES times
+RESERVE = 2_000
+FIT_TRIES = 3
+LINK_WORDS = 80  # a resource link's name, type and description, beside its URI
+LEAST_LISTING = 200  # characters of a listing's body a fit keeps at least: a line or two
 
 
 @dataclass(frozen=True)
@@ -57,6 +66,7 @@ class Reply:
     is_error: bool = False
     warnings: tuple[str, ...] = field(default_factory=tuple)
     pending: Callable[[], Reply] | None = None
+    size: int = 0  # of a pending reply: what it will be once settled (see :func:`size`)
 
 
 def settle(reply: Reply) -> Reply:
@@ -107,9 +117,8 @@ def info(config: Config, target: Target, password: str | None = None) -> Reply:
 def pages(config: Config, target: Target, page_range: str, *, layout: bool = False, password: str | None = None,
           max_chars: int | None = None, offset: int = 0) -> Reply:
     ask = api.ask(pages=page_range, layout=layout, password=password, kinds=kinds.PAGED)
-    read = _read(config, max_chars, offset, ask, target)
     call = {"path": target.shown, "range": page_range, "layout": layout or None}
-    return _slice("pages", read, target, call=call)
+    return _fitted(config, max_chars, offset, ask, target, "pages", call)
 
 
 def sheets(config: Config, target: Target, sheet: str | None = None, rows: str | None = None, *,
@@ -127,9 +136,8 @@ def sheets(config: Config, target: Target, sheet: str | None = None, rows: str |
         lines += text.next_lines(steps, str(target.real), target.shown, more=False)
         return Reply("\n".join(lines), envelope("sheets", data))
     ask = api.ask(sheets=(sheet,), rows=rows, kinds=kinds.WORKBOOKS)
-    read = _read(config, max_chars, offset, ask, target, max_rows=max_rows)
     call = {"path": target.shown, "sheet": sheet, "rows": rows, "max_rows": max_rows if max_rows != 200 else None}
-    return _slice("sheets", read, target, call=call)
+    return _fitted(config, max_chars, offset, ask, target, "sheets", call, max_rows=max_rows)
 
 
 def list_zip(config: Config, target: Target, *, max_entries: int = 500, password: str | None = None,
@@ -141,14 +149,32 @@ def list_zip(config: Config, target: Target, *, max_entries: int = 500, password
     req = Request(limits=limits(config, max_entries=max_entries), entries=parse_span(entries, "entries") if entries
                   else None, match=match)
     lines = text.listing_lines(target.shown, listing)
-    body, cut = _bounded("\n".join(lines) + "\n", config.max_chars)
+    whole, name, cap = "\n".join(lines) + "\n", naming.listing_name(target.shown), config.max_chars
+    budget = cap if cap < 2 * RESERVE else cap - RESERVE - cap // 25
+    for _ in range(FIT_TRIES):  # the reply, its envelope and link within the cap, as a slice's (see _fitted)
+        reply = _listing_reply(target, src, listing, lines, whole, budget, req, name)
+        if cap < 2 * RESERVE or reply.size <= cap or budget <= LEAST_LISTING:
+            break
+        budget = max(LEAST_LISTING, _shrunk(budget, reply.size, cap))  # an entry's JSON is ~5x its line
+    return reply
+
+
+def _shrunk(budget: int, size: int, cap: int) -> int:
+    """The next body budget of a reply of ``size`` over ``cap``: smaller in proportion (the envelope grows with
+    the body), and by the excess at least."""
+    return min(budget * cap // size, budget - (size - cap)) - 32
+
+
+def _listing_reply(target: Target, src: Any, listing: Listing, lines: list[str], whole: str, budget: int,
+                   req: Request, name: str) -> Reply:
+    """A listing's reply with a body of at most ``budget`` characters (whole entry lines)."""
+    body, cut = _bounded(whole, budget)
     listing, unshown = _cut_listing(listing, lines, len(body), req) if cut else (listing, None)
     first = next((e.name for e in listing.entries if not e.is_dir and not e.warnings), None)
     steps = _calls(listing_next(src, listing), target)  # the next page first, then a member
     steps += [calls.render("extract", {"path": target.shown, "member": first})] if first else []
 
-    def finish() -> Reply:
-        saved, warning = _save(target, body, naming.listing_name(target.shown))
+    def said(saved: Path | None, warning: str | None) -> Reply:
         tail = [f"saved: {saved}" if saved else f"saved: nowhere ({warning})"]
         tail += ["cut: the listing is longer than max_chars" + (f"; {unshown}" if unshown else "")] if cut else []
         tail += [f"next: {step}" for step in steps] or ["next: none - the archive has no member to read"]
@@ -156,7 +182,10 @@ def list_zip(config: Config, target: Target, *, max_entries: int = 500, password
                 "output": str(saved) if saved else None, "next_calls": steps}
         return Reply(body + "\n" + "\n".join(tail), envelope("list-zip", data), saved)
 
-    return Reply("", {}, pending=finish)
+    def finish() -> Reply:
+        return said(*_save(target, body, name))
+
+    return Reply("", {}, pending=finish, size=size(unaliased(said(target.out_dir / name, None), target)))
 
 
 def extract(config: Config, target: Target, *, pages: str | None = None, lines: str | None = None,
@@ -167,10 +196,9 @@ def extract(config: Config, target: Target, *, pages: str | None = None, lines: 
         raise UsageError(f"context={context}", "pass 0 or more lines of context")
     ask = api.ask(pages=pages, sheets=(sheet,) if sheet else (), rows=rows, lines=lines, grep=grep,
                   ignore_case=ignore_case, context=context, member=member, password=password, encoding=encoding)
-    read = _read(config, max_chars, offset, ask, target)
     call = {"path": target.shown, "member": member, "pages": pages, "sheet": sheet, "rows": rows, "lines": lines,
             "grep": grep, "ignore_case": ignore_case or None, "context": context or None, "encoding": encoding}
-    return _slice("extract", read, target, call=call)
+    return _fitted(config, max_chars, offset, ask, target, "extract", call)
 
 
 @dataclass(frozen=True)
@@ -239,8 +267,7 @@ def _slice(command: str, read: Read, target: Target, *, call: dict[str, Any]) ->
     steps, notes = _next(read, target, call, command)
     name = read.name
 
-    def finish() -> Reply:
-        saved, warning = _save(target, body, name)
+    def said(saved: Path | None, warning: str | None) -> Reply:
         shown = dataclasses.replace(result, path=target.shown, output=str(saved) if saved else None, text=None,
                                     warnings=(*result.warnings, *notes, *([warning] if warning else [])))
         # the slice and the next call close the envelope too: a client that shows the model the structured
@@ -251,7 +278,58 @@ def _slice(command: str, read: Read, target: Target, *, call: dict[str, Any]) ->
                                   next_calls=None if steps == _calls(result.next, target) else steps)
         return Reply(reply, envelope(command, data), saved)
 
-    return Reply("", {}, pending=finish)
+    def finish() -> Reply:
+        return said(*_save(target, body, name))
+
+    return Reply("", {}, pending=finish, size=size(unaliased(said(target.out_dir / name, None), target)))
+
+
+def unaliased(reply: Reply, target: Target) -> Reply:
+    """``reply`` naming the file by its real path where the engine named the link it read it through (a CLI
+    ``next`` command, a warning): the link is gone once the call is over."""
+    if target.checked is None:
+        return reply
+    alias, real = str(target.real), target.resolved
+
+    def fix(value: Any) -> Any:
+        if isinstance(value, str):
+            return value.replace(shlex.quote(alias), shlex.quote(real)).replace(alias, real)
+        if isinstance(value, (list, tuple)):
+            return [fix(item) for item in value]
+        if isinstance(value, dict):
+            return {key: fix(item) for key, item in value.items()}
+        return value
+
+    return dataclasses.replace(reply, text=fix(reply.text), envelope=fix(reply.envelope))
+
+
+def size(reply: Reply) -> int:
+    """Characters of ``reply`` a client may show the model: its text, or its structured content as JSON (Claude
+    Code shows that instead), whichever is longer, and the resource link to the saved slice."""
+    shown = max(len(reply.text), len(json.dumps(reply.envelope, ensure_ascii=False, separators=(",", ":"))))
+    link = 2 * len(Path(reply.saved).absolute().as_uri()) + LINK_WORDS if reply.saved is not None else 0
+    return shown + link
+
+
+def _fitted(config: Config, max_chars: int | None, offset: int, ask: api.Ask, target: Target, command: str,
+            call: dict[str, Any], **fields: Any) -> Reply:
+    """The slice's reply, its body cut so that the whole reply (the slice, what it is, the next call, and the
+    envelope that repeats them) stays within the server's cap (``--max-chars``, which init sets under each
+    client's own limit): read with room for the rest, and read again with less when the rest took more (a JSON
+    envelope escapes each newline and quote of the slice). A call's own ``max_chars`` bounds the slice alone, as
+    the CLI's does. The body never shrinks below a quarter of the server's cap, and a cap under twice RESERVE
+    bounds the slice alone: the words around it cannot fit there anyway."""
+    cap = config.max_chars
+    if cap < 2 * RESERVE:
+        return _slice(command, _read(config, max_chars, offset, ask, target, **fields), target, call=call)
+    least = cap // 4
+    chars = min(limits(config, max_chars).max_chars, cap - RESERVE - cap // 25)
+    for _ in range(FIT_TRIES):
+        reply = _slice(command, _read(config, chars, offset, ask, target, **fields), target, call=call)
+        if reply.size <= cap or chars <= least:
+            return reply
+        chars = max(least, _shrunk(chars, reply.size, cap))
+    return reply
 
 
 def _save(target: Target, body: str, name: str) -> tuple[Path | None, str | None]:
@@ -311,6 +389,24 @@ def chunks(config: Config, target: Target, tokens: int = 20_000, *, overlap: int
     folder = target.out_dir / naming.chunks_folder_name(target.shown)
     result = api.chunk(target.real, tokens, folder, overlap=overlap, max_chunks=max_chunks, start=start, model=model,
                        password=password, timeout=engine_timeout(config), watch=watch)
+    step = None
+    if not result.complete:
+        args = {"path": target.shown, "tokens": tokens, "overlap": overlap or None,
+                "max_chunks": max_chunks if max_chunks != 200 else None, "start": len(result.chunks) + 1,
+                "model": model}
+        step = calls.render("chunks", {key: value for key, value in args.items() if value is not None})
+    count = max(1, config.max_chars // 200)
+    for _ in range(FIT_TRIES):  # the plan and its envelope within the cap: the manifest file lists every chunk
+        reply = _plan(target, result, folder, tokens, step, count)
+        measured = size(unaliased(reply, target))
+        if measured <= config.max_chars or count == 1:
+            break
+        count = max(1, count * config.max_chars // measured - 1)
+    return reply
+
+
+def _plan(target: Target, result: ChunkManifest, folder: Path, tokens: int, step: str | None, count: int) -> Reply:
+    """The chunks reply, naming the first ``count`` chunks (the text and the envelope alike)."""
     totals = result.totals()
     lines = [f"{target.shown}: {result.kind}, {totals['chunks']} chunks of at most ~{tokens:,} tokens, "
              f"~{totals['est_tokens']:,} tokens in all ({result.status}; manifest {result.path})"]
@@ -318,20 +414,17 @@ def chunks(config: Config, target: Target, tokens: int = 20_000, *, overlap: int
     if result.cost is not None:
         lines.append(f"cost: ~${result.cost.usd} to read every chunk once with {result.cost.model} "
                      f"({result.cost.source})")
-    shown = result.chunks[: max(1, config.max_chars // 200)]
+    shown = result.chunks[:count]
     lines += [f"{folder / c.file}  {c.span}  ~{c.est_tokens:,} tokens" for c in shown]
     if len(shown) < len(result.chunks):
         lines.append(f"... {len(result.chunks) - len(shown)} more in the manifest")
     lines += [f"warning: {w}" for w in result.warnings]
-    step = None
-    if not result.complete:
-        args = {"path": target.shown, "tokens": tokens, "overlap": overlap or None,
-                "max_chunks": max_chunks if max_chunks != 200 else None, "start": len(result.chunks) + 1,
-                "model": model}
-        step = calls.render("chunks", {key: value for key, value in args.items() if value is not None})
+    if step is not None:
         lines.append("incomplete: " + "; ".join(result.truncated_reasons) + f"\nnext: {step}")
     lines.append("map-reduce: give each chunk file to one sub-agent (extract(path=<chunk file>)) with the same "
                  "instructions, then combine the answers")
     data = {**result.as_dict(), "path": target.shown, "resolved": target.resolved,
             "next_calls": [step] if step else []}
+    if len(shown) < len(result.chunks):  # the manifest file has them all
+        data = {**data, "chunks": data["chunks"][:count], "chunks_listed": count}
     return Reply("\n".join(lines), envelope("chunks", data), result.path)
