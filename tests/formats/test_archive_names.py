@@ -93,3 +93,33 @@ def test_the_name_rules() -> None:
     assert not mostly_utf8(b"plain")
     assert escaped_utf8(b"a-\xff\xfe-" + "é".encode()) == "a-\\xff\\xfe-é"
     assert Decoder().decode("中文文件名.txt".encode("gbk"))[1] == "cp936"
+
+
+def _gnu_tar(path: Path, entries: list[tuple[bytes, bytes]]) -> Path:
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w", format=tarfile.GNU_FORMAT, encoding="utf-8",
+                      errors="surrogateescape") as tf:
+        for raw, data in entries:
+            info = tarfile.TarInfo(raw.decode("utf-8", "surrogateescape"))
+            info.size = len(data)
+            tf.addfile(info, io.BytesIO(data))
+    path.write_bytes(buf.getvalue())
+    return path
+
+
+def test_a_tar_entry_with_no_name_is_listed_by_place_and_read(tmp_path: Path) -> None:
+    path = _gnu_tar(tmp_path / "odd.tar", [(b"", b"SENTINEL nameless\n"), (b"ok.txt", b"fine\n")])
+    entries, warnings = _listing(path)
+    assert [entry["name"] for entry in entries] == ["(entry 1, no name)", "ok.txt"]
+    assert entries[0]["warnings"] == ["no name in the tar"] and any("no name in the tar" in w for w in warnings)
+    done = run("extract", str(path), "--member", "(entry 1, no name)", "--stdout")
+    assert done.exit_code == 0 and "SENTINEL nameless" in done.stdout
+
+
+def test_a_western_tar_name_is_not_read_as_cp437(tmp_path: Path) -> None:
+    """A Latin-1 "café" in a tar was "cafΘ" (cp437, the zip default); cp437 names stay cp437."""
+    latin = _gnu_tar(tmp_path / "latin.tar", [("café.txt".encode("cp1252"), b"x")])
+    assert [(e["name"], e["name_encoding"]) for e in _listing(latin)[0]] == [("café.txt", "cp1252")]
+    dos = _gnu_tar(tmp_path / "dos.tar", [("Résumé.txt".encode("cp437"), b"x")])
+    assert [(e["name"], e["name_encoding"]) for e in _listing(dos)[0]] == [("Résumé.txt", "cp437")]
+    assert Decoder().decode("café".encode("cp1252")) == ("café", "cp1252")  # a zip's too: Latin letters win

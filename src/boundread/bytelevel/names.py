@@ -12,7 +12,10 @@ raw bytes the same way. The rule, one code page per archive:
    kept only if every name of the sample decodes strictly with it. Measured on 39 short names
    (GBK, Shift-JIS, cp949, cp866, cp1251 and cp437 ones): chardet 7.7 restricted this way 39/39,
    unrestricted 34/39; charset-normalizer 3.5 20/39 restricted, 14/39 not (it reads short GBK
-   names as cp949 or big5). Western code pages (cp1252, Latin-1, Mac) mean cp437, the zip default.
+   names as cp949 or big5). Western names are cp437 or cp1252, whichever reads more of their bytes as
+   Latin letters (a cp1252 "café" read as cp437 is "cafΘ"); on a tie the detector's pick between the two,
+   then the archive's own default: cp437 in a zip (its specification's), cp1252 in a tar (Unix tools never
+   wrote cp437).
 3. A name that does not decode with the archive's pick gets its own guess; cp437, which decodes
    any bytes, is the last resort.
 
@@ -92,18 +95,40 @@ def _decodes(raw: bytes, codec: str) -> bool:
     return True
 
 
-def guess(sample: list[bytes]) -> str:
-    """The code page of legacy names ``sample`` (a codec name: gbk, cp932, cp949, cp866, cp1251 or cp437)."""
+def guess(sample: list[bytes], western: str = "cp437") -> str:
+    """The code page of legacy names ``sample`` (a codec name: gbk, cp932, cp949, cp866, cp1251, or for Western
+    names cp437 or cp1252, ``western`` when nothing tells them apart)."""
     import codecs
 
     import chardet
 
     joined = b"\n".join(sample)[:SAMPLE_BYTES]
     found = chardet.detect(joined, include_encodings=CANDIDATES)["encoding"]
-    codec = "cp437" if not found else _CODEC.get(codecs.lookup(found).name, "cp437")
+    named = codecs.lookup(found).name if found else ""
+    codec = _CODEC.get(named) or _western(sample, named, western)
     if codec == "gbk" and not all(_decodes(raw, "gbk") for raw in sample):
         codec = "gb18030"
     return codec
+
+
+_WESTERN = {"cp437": "cp437", "cp1252": "cp1252", "latin-1": "cp1252", "iso8859-1": "cp1252"}
+
+
+def _western(sample: list[bytes], named: str, default: str) -> str:
+    """cp437 or cp1252 for Western names: the one that reads more of their bytes as Latin letters (cp1252 "café"
+    is "cafΘ" in cp437, cp437 "Résumé" is "R‚sum‚" in cp1252); on a tie the detector's pick, then ``default``.
+    cp1252 leaves five bytes unassigned: names that hold one are cp437's."""
+    if not all(_decodes(raw, "cp1252") for raw in sample):
+        return "cp437"
+    scores = {codec: sum(_latin_letter(ch) for raw in sample for ch in raw.decode(codec) if ch >= "\x80")
+              for codec in ("cp437", "cp1252")}
+    if scores["cp437"] != scores["cp1252"]:
+        return max(scores, key=scores.__getitem__)
+    return _WESTERN.get(named, default)
+
+
+def _latin_letter(ch: str) -> bool:
+    return ch.isalpha() and ("\u00c0" <= ch <= "\u024f")
 
 
 def label(codec: str) -> str:
@@ -117,10 +142,11 @@ class Decoder:
     The code page is guessed once, at the first name that needs it, from a sample of names.
     """
 
-    __slots__ = ("codec",)
+    __slots__ = ("codec", "western")
 
-    def __init__(self) -> None:
+    def __init__(self, western: str = "cp437") -> None:
         self.codec: str | None = None
+        self.western = western  # what a Western guess means in this kind of archive
 
     def decode(self, raw: bytes, sample: Callable[[bytes, int], list[bytes]] | None = None,
                buf: bytes = b"", at: int = 0) -> tuple[str, str]:
@@ -130,8 +156,8 @@ class Decoder:
         if text is not None:
             return text, "utf-8"
         if self.codec is None:
-            self.codec = guess((sample(buf, at) if sample is not None else []) or [raw])
+            self.codec = guess((sample(buf, at) if sample is not None else []) or [raw], self.western)
         codec = self.codec
         if not _decodes(raw, codec):
-            codec = guess([raw])
+            codec = guess([raw], self.western)
         return raw.decode(codec, "replace"), label(codec)

@@ -32,6 +32,9 @@ class Readable(Protocol):
 ENCRYPTED = "encrypted"
 NESTED = "nested archive"
 NAMELESS = "no name in the zip"
+TAR_NAMELESS = "no name in the tar"
+#: How an entry with no name is listed, by its place; --member takes it.
+NO_NAME = "(entry {}, no name)"
 _DRIVE = re.compile(r"^[A-Za-z]:")
 _NESTED_SUFFIXES = (
     ".zip", ".7z", ".tar", ".gz", ".tgz", ".bz2", ".tbz2", ".xz", ".txz", ".rar", ".jar", ".war", ".ear",
@@ -254,6 +257,8 @@ def _summary(key: str, names: list[str], limits: Limits) -> str:
         ENCRYPTED: f"{count} encrypted {plural} (pass --password to read them)",
         NAMELESS: f"{count} {plural} with no name in the zip (an empty name and no Unicode Path field), listed by "
                   "place: --member takes the name shown",
+        TAR_NAMELESS: f"{count} {plural} with no name in the tar (an empty header name), listed by place: --member "
+                      "takes the name shown",
     }
     return f"{texts.get(key, f'{count} {plural}: {key}')}: {shown}{more}"
 

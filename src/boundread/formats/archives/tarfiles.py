@@ -9,7 +9,9 @@ when that would go past ``max_ratio`` times the file's size (a tar bomb). A memb
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import lzma
+import re
 import shlex
 import tarfile
 import zlib
@@ -19,6 +21,8 @@ from boundread.bytelevel.names import ESCAPED, Decoder, escaped_utf8, mostly_utf
 from boundread.contract.model import Entry, Listing, Request, Source
 from boundread.errors import Corrupt, Refused
 from boundread.formats.archives.common import (
+    NO_NAME,
+    TAR_NAMELESS,
     Collector,
     iso_from_epoch,
     make_entry,
@@ -30,6 +34,8 @@ from boundread.formats.archives.common import (
 )
 from boundread.limits import Limits
 from boundread.units import human_bytes
+
+_NO_NAME = re.compile(r"\(entry ([1-9][0-9]*), no name\)")
 
 _ERRORS = (tarfile.TarError, OSError, EOFError, zlib.error, lzma.LZMAError, ValueError)
 _MAGIC = ((b"\x1f\x8b", "tar.gz"), (b"BZh", "tar.bz2"), (b"\xfd7zXZ\x00", "tar.xz"))
@@ -81,15 +87,21 @@ def _decoded(name: str, decoder: Decoder, pax: bool = False) -> tuple[str, str |
     return decoder.decode(raw)
 
 
-def _entry(member: tarfile.TarInfo, limits: Limits, decoder: Decoder) -> Entry:
+def _entry(member: tarfile.TarInfo, limits: Limits, decoder: Decoder, number: int) -> Entry:
     name, encoding = _decoded(member.name, decoder, "path" in member.pax_headers)
     link = (_decoded(member.linkname, decoder, "linkpath" in member.pax_headers)[0]
             if member.issym() or member.islnk() else None)
-    return make_entry(
-        name, member.size if member.isfile() else 0, None, iso_from_epoch(member.mtime), limits,
-        is_dir=member.isdir(), is_symlink=member.issym(), link_target=link, hard_link=member.islnk(),
+    entry = make_entry(
+        name or NO_NAME.format(number), member.size if member.isfile() else 0, None, iso_from_epoch(member.mtime),
+        limits, is_dir=member.isdir(), is_symlink=member.issym(), link_target=link, hard_link=member.islnk(),
         name_encoding=encoding,
     )
+    return entry if name else dataclasses.replace(entry, warnings=(*entry.warnings, TAR_NAMELESS))
+
+
+def _decoder() -> Decoder:
+    """Legacy tar names: a Western guess is cp1252, not the zip default cp437."""
+    return Decoder(western="cp1252")
 
 
 def listing(src: Source, req: Request) -> Listing:
@@ -98,7 +110,7 @@ def listing(src: Source, req: Request) -> Listing:
     collector = Collector(fmt, req)
     lst = collector.listing
     skip_limit = _skip_limit(src, fmt, limits)
-    decoder = Decoder()
+    decoder = _decoder()
     walked = 0
     with _opened(src) as archive:
         try:
@@ -106,7 +118,7 @@ def listing(src: Source, req: Request) -> Listing:
                 if collector.full:
                     lst.truncated = True
                     break
-                collector.add(_entry(member, limits, decoder))
+                collector.add(_entry(member, limits, decoder, walked + 1))
                 walked += 1
                 if walked % 1024 == 0 and not collector.full and collector.late(0.8):
                     collector.out_of_time(walked)
@@ -153,12 +165,16 @@ def read_member(src: Source, name: str, req: Request) -> bytes:
     cap = limits.max_member_bytes
     quoted = shlex.quote(src.name)
     skip_limit = _skip_limit(src, _format(src), limits)
-    decoder = Decoder()  # the names the listing showed: the same guess, made the same way
+    decoder = _decoder()  # the names the listing showed: the same guess, made the same way
+    place = _NO_NAME.fullmatch(name)
     with _opened(src) as archive:
         try:
+            number = 0
             while (member := archive.next()) is not None:
+                number += 1
                 shown = _decoded(member.name, decoder, "path" in member.pax_headers)[0]
-                if _same(shown, name) or _same(member.name, name):
+                if ((_same(shown, name) or _same(member.name, name)) and member.name) or (
+                        place is not None and not member.name and number == int(place.group(1))):
                     break
                 if skip_limit is not None and member.offset_data + member.size > skip_limit:
                     raise Refused(

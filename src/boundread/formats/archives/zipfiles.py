@@ -21,6 +21,7 @@ from boundread.contract.model import Entry, Listing, Request, Source
 from boundread.errors import Corrupt, Encrypted, Refused, Unsupported
 from boundread.formats.archives.common import (
     NAMELESS,
+    NO_NAME,
     Collector,
     is_nested,
     iso_from_tuple,
@@ -37,7 +38,6 @@ _AES = 99  # WinZip AES: compress_type 99; stdlib zipfile raises NotImplementedE
 TOTALS_CAP = 1_000_000
 #: An entry whose header name is empty and that has no Unicode Path field (issue 22) is listed under a made-up
 #: name by its place in the directory, flagged; ``--member`` takes that name.
-NO_NAME = "(entry {}, no name)"
 _NO_NAME = re.compile(r"\(entry ([1-9][0-9]*), no name\)")
 
 
