@@ -112,3 +112,16 @@ def test_doctor_says_ready_after_init(project: Workspace) -> None:
     report = json.loads(project.boundread("doctor", "--agent", "opencode", "--json").stdout)["agents"][0]
     assert report["ready"] is True, report
     assert {check["name"] for check in report["checks"]} >= {"plugin", "command runs", "guard answers"}
+
+
+def test_the_users_plugin_guards_every_project(workspace: Workspace) -> None:
+    """`init --agent opencode --user` writes ~/.config/opencode/plugin/boundread.js: opencode loads it in a project
+    with no .opencode of its own."""
+    workspace.out = workspace.project / "boundread-out"
+    big_pdf(workspace.project / "big.pdf")
+    done = workspace.boundread("init", "--agent", "opencode", "--user")
+    assert done.returncode == 0, done.stderr
+    assert (workspace.home / ".config" / "opencode" / "plugin" / "boundread.js").is_file()
+    assert not (workspace.project / ".opencode").exists()
+    _, result, _ = first(workspace, Call("read", {"filePath": str(workspace.project / "big.pdf")}))
+    assert "[boundread redirect] big.pdf: PDF" in result and PAGE_50 not in result

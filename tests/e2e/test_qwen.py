@@ -155,3 +155,19 @@ def test_disable_all_hooks_in_the_users_settings_switches_the_guard_off_and_doct
     report = json.loads(project.boundread("doctor", "--agent", "qwen", "--json").stdout)["agents"][0]
     assert report["ready"] is False
     assert any(check["name"] == "hooks enabled" and check["ok"] is False for check in report["checks"])
+
+
+def test_the_users_hook_guards_every_project(workspace: Workspace) -> None:
+    """`init --agent qwen --user` merges the hook into ~/.qwen/settings.json beside the user's own settings."""
+    qwen.user_settings(workspace)
+    big_pdf(workspace.project / "big.pdf")
+    done = workspace.boundread("init", "--agent", "qwen", "--user")
+    assert done.returncode == 0, done.stderr
+    settings = json.loads((workspace.home / ".qwen" / "settings.json").read_text(encoding="utf-8"))
+    assert settings["security"]["auth"]["selectedType"] == "openai" and "PreToolUse" in settings["hooks"]
+    with qwen.fake_model() as model:
+        model.script(Turn(calls=(Call("read_file", {"file_path": str(workspace.project / "big.pdf")}),)),
+                     Turn(text="ok"))
+        qwen.run(workspace, model, "Read big.pdf")
+        (refused,) = qwen.results(model)
+    assert "boundread pages big.pdf" in refused
