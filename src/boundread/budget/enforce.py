@@ -114,7 +114,8 @@ def check_tool_call(payload: dict[str, Any], tool_name: str, tool_input: Any) ->
     if refused:
         return refused
     # not `from boundread.budget import hookpath`: that asks the package's __getattr__ first (importlib)
-    from boundread.budget.hookpath import NeedsLedger, Unusable, check
+    from boundread.budget.hookpath import check
+    from boundread.budget.hookrules import NeedsLedger, Unusable
     from boundread.budget.schema import clean
 
     tool_name = clean(tool_name)  # as every store keeps it: the same tool is one name in `calls`

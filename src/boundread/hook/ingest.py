@@ -124,9 +124,9 @@ def verdict_reply(payload: dict[str, Any], result: SessionIngest | None) -> dict
     """The budget's answer to this hook payload (after ``result``, its ingest): stop the session, a word to the
     model, or {} (no budget, nothing to say). The Claude Agent SDK's in-process hooks answer with it too. A ledger
     that cannot be read gives no verdict here: guard-check denies the budgeted calls then (enforce)."""
+    from boundread.agents.stopanswer import answer
     from boundread.budget.enforce import project_of, session_of
     from boundread.budget.errors import LedgerError
-    from boundread.agents.stopanswer import answer
     from boundread.budget.ledger import ledger_path, ledger_url
     from boundread.budget.verdict import after_request
 
@@ -169,8 +169,8 @@ def _note_agents(ledger: SqlLedger, payload: dict[str, Any], session: str) -> No
 def doubt_reply(payload: dict[str, Any], why: str) -> dict[str, Any]:
     """When the ledger cannot say: a new prompt of a session with a budget is refused (its spend is unknown, as
     guard-check denies its calls then); anything else gets no answer - the next hook asks again."""
-    from boundread.budget.enforce import project_of, session_of
     from boundread.agents.stopanswer import answer
+    from boundread.budget.enforce import project_of, session_of
     from boundread.budget.ledger import ledger_path, ledger_url
     from boundread.budget.schema import scope_key
     from boundread.budget.sidecar import has_scope, path_for
