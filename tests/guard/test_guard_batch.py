@@ -57,7 +57,7 @@ def test_the_captured_payload_as_settings_run_it(project: Path, tmp_path: Path) 
     context = json.loads(result.stdout)["hookSpecificOutput"]["additionalContext"]
     assert "prices.xlsx (Excel workbook" in context and "'Lista 2024'" in context
     assert "  boundread info prices.xlsx\n" in context
-    assert "  boundread sheets prices.xlsx 'Lista 2024' --max-rows 50 --max-chars 20000\n" in context
+    assert "  boundread sheets prices.xlsx 'Lista 2024' --max-rows 50 --max-chars 20000 --stdout\n" in context
 
 
 @pytest.mark.parametrize("response", [
@@ -212,3 +212,20 @@ def test_the_configs_mode_wins_over_the_hooks(project: Path, tmp_path: Path,
     (folder / ".boundread.toml").write_text('[guard]\nmode = "deny"\n', encoding="utf-8")
     (folder / "report.pdf").write_bytes((project / "report.pdf").read_bytes())
     assert _redirect(capsys, _payload(folder, _read(folder / "report.pdf", SLICED)), "--mode", "redirect")
+
+
+def test_the_advice_prints_a_bounded_part(project: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """After the client refused a read, the text comes in the next call, not in a file to read in another: each
+    command that reads text prints it (--stdout) within its --max-chars; a sheet named like an option stays last."""
+    import xlsxwriter
+
+    book = xlsxwriter.Workbook(str(tmp_path / "odd.xlsx"))
+    book.add_worksheet("-rows").write(0, 0, "x")
+    book.close()
+    context = _context(_payload(project, _read(project / "report.pdf", REFUSAL), _read(tmp_path / "odd.xlsx")),
+                       capsys)
+    assert context is not None
+    assert "  boundread pages report.pdf 1-5 --max-chars 20000 --stdout\n" in context
+    assert "  boundread info report.pdf\n" in context  # nothing to bound
+    assert f"--max-rows 50 --max-chars 20000 --stdout -- -rows\n" in context
+    assert "next:" in context and "boundread-out" not in context

@@ -152,13 +152,13 @@ def _redirected(command: str, cwd: Path) -> str | None:
 
 def test_redirect_runs_the_bounded_grep_of_one_file(folder: Path) -> None:
     new = _redirected("grep INFO big.log", folder)
-    assert new is not None and new.endswith("extract big.log --grep INFO --max-matches 200 --max-chars 19000 --stdout")
-    assert _redirected("grep -v DEBUG big.log", folder) == "grep -v -m 200 -- DEBUG big.log | head -c 19000"
+    assert new is not None and new.endswith("extract big.log --grep INFO --max-matches 200 --max-chars 1100 --stdout")
+    assert _redirected("grep -v DEBUG big.log", folder) == "grep -v -m 200 -- DEBUG big.log | head -c 1100"
 
 
 @pytest.mark.parametrize("command", ["grep INFO big.log | sort", "head -n 1000 logs/*.log", "grep -r INFO logs"])
 def test_redirect_cuts_what_it_cannot_bound_otherwise(command: str, folder: Path) -> None:
-    assert _redirected(command, folder) == f"(\n{command}\n) | head -c 19000"
+    assert _redirected(command, folder) == f"(\n{command}\n) | head -c 1100"
 
 
 def test_a_pattern_that_could_backtrack_for_ever_is_taken_by_its_literal_part() -> None:
@@ -169,9 +169,9 @@ def test_a_pattern_that_could_backtrack_for_ever_is_taken_by_its_literal_part() 
 
 
 @pytest.mark.parametrize(("command", "new"), [
-    ("docker logs web", "docker logs --tail 200 web 2>&1 | tail -c 19000"),
-    ("journalctl --no-pager", "journalctl -n 200 --no-pager 2>&1 | tail -c 19000"),
-    ("docker logs web | sort", "(\ndocker logs web | sort\n) | head -c 19000"),
+    ("docker logs web", "docker logs --tail 200 web 2>&1 | tail -c 1100"),
+    ("journalctl --no-pager", "journalctl -n 200 --no-pager 2>&1 | tail -c 1100"),
+    ("docker logs web | sort", "(\ndocker logs web | sort\n) | head -c 1100"),
 ])
 def test_redirect_bounds_a_log(command: str, new: str, folder: Path) -> None:
     assert _redirected(command, folder) == new

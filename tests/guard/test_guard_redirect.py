@@ -71,7 +71,7 @@ def test_a_whole_read_of_a_pdf_reads_its_first_part_instead(project: Path, _out:
     assert "40 pages" in header and "pages 1-40 of 40 (all of it)" in header
     assert "extract report.pdf --grep PATTERN --context 2 --max-chars 19000 --stdout" in header
     assert f"{SENTINEL} page 1" in text
-    assert "pages 1-40 of 40" in body["additionalContext"]
+    assert "additionalContext" not in body  # the header says it: nothing said twice
 
 
 def test_the_slice_is_cached_by_path_size_and_mtime(project: Path, _out: Path, capsys: pytest.CaptureFixture[str],
@@ -130,19 +130,20 @@ def test_a_huge_text_keeps_its_file_and_gets_a_range_in_the_clients_own_words(
                                                           "end_line": lines}  # the whole input: Gemini replaces it
 
 
-# big.log: 10,000 lines of 40 bytes, so 19,000 bytes hold its last 475; many.zip: 1,200 entries, N of them fit
-# 19,000 characters (test_an_archive_listing_fits_the_cap checks how many)
+# big.log: 10,000 lines of 40 bytes; a text gets what Claude Code shows of a big Bash output (its 2,000-character
+# SHELL_PREVIEW_CHARS) less room for the summary: 1,100, so its last 27 lines; a PDF its first part, 19,000
+# characters; many.zip: 1,200 entries, N of them fit 19,000 characters (test_an_archive_listing_fits_the_cap)
 @pytest.mark.parametrize(("command", "rewritten", "what"), [
     ("cat report.pdf", "extract report.pdf --ocr never --max-chars 19000 --stdout", "the first part of report.pdf"),
-    ("head -n 100000 big.log", "extract big.log --max-chars 19000 --stdout", "the first part of big.log"),
-    ("tail -n 200000 big.log", "extract big.log --tail 475 --max-chars 19000 --stdout", "the last 475 lines"),
-    ("tail -200000 big.log", "extract big.log --tail 475 --max-chars 19000 --stdout", "the last 475 lines"),
-    ("tail --lines=200000 big.log", "extract big.log --tail 475 --max-chars 19000 --stdout", "the last 475 lines"),
-    ("tail -c 9999999 big.log", "extract big.log --tail 475 --max-chars 19000 --stdout", "the last 475 lines"),
-    ("tail -n +9000 big.log", "extract big.log --lines 9000- --max-chars 19000 --stdout", "big.log from line 9,000"),
+    ("head -n 100000 big.log", "extract big.log --max-chars 1100 --stdout", "the first part of big.log"),
+    ("tail -n 200000 big.log", "extract big.log --tail 27 --max-chars 1100 --stdout", "the last 27 lines"),
+    ("tail -200000 big.log", "extract big.log --tail 27 --max-chars 1100 --stdout", "the last 27 lines"),
+    ("tail --lines=200000 big.log", "extract big.log --tail 27 --max-chars 1100 --stdout", "the last 27 lines"),
+    ("tail -c 9999999 big.log", "extract big.log --tail 27 --max-chars 1100 --stdout", "the last 27 lines"),
+    ("tail -n +9000 big.log", "extract big.log --lines 9000- --max-chars 1100 --stdout", "big.log from line 9,000"),
     ("cat many.zip", "list-zip many.zip --max-entries N", "the first N entries of many.zip"),
     ("unzip -p many.zip", "list-zip many.zip --max-entries N", "the first N entries of many.zip"),
-    ("unzip -p members.zip data/big.log", "extract members.zip --member data/big.log --max-chars 19000 --stdout",
+    ("unzip -p members.zip data/big.log", "extract members.zip --member data/big.log --max-chars 1100 --stdout",
      "the first part of data/big.log in members.zip"),
 ])
 def test_a_shell_dump_becomes_the_bounded_command(project: Path, capsys: pytest.CaptureFixture[str], command: str,

@@ -46,6 +46,7 @@ READ_FILE_MAX_BYTES: int | None = None  # no size past which even a ranged Read 
 READ_MAX_LINES: int | None = 2000
 READ_MAX_TOKENS: int | None = 25_000
 SHELL_MAX_CHARS: int | None = 30_000
+SHELL_PREVIEW_CHARS: int | None = 2_000  # what it shows of a Bash output over SHELL_MAX_CHARS (kept in a file)
 MCP_MAX_CHARS: int | None = 50_000
 _SETTINGS = (".claude/settings.json", ".claude/settings.local.json")  # a project's, beside the user's and managed
 _MANAGED = ("/etc/claude-code/managed-settings.json", "/Library/Application Support/ClaudeCode/managed-settings.json")

@@ -21,7 +21,7 @@ from boundread.agents.dialect import read_range
 # ruff: noqa: PTH109, PTH111, PTH118
 from boundread.guard import jsonio
 from boundread.guard.decide import check_command, check_read, suggestions
-from boundread.guard.reason import OPENING, quote
+from boundread.guard.reason import FIT, OPENING, quote
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -67,7 +67,7 @@ def advice(payload: Mapping[str, Any], config: GuardConfig, redirected: bool = F
         return ""
     head = ("boundread: the tool calls above could not (or should not) read these files whole. "
             "Read them in bounded parts instead:\n")
-    text = head + "".join(blocks) + "They write to ./boundread-out/; read the output file in parts."
+    text = head + "".join(blocks) + "Each prints a bounded part; its `next:` line names the rest."
     return text if len(text) <= MAX_CONTEXT else text[:MAX_CONTEXT - 3] + "..."
 
 
@@ -119,7 +119,16 @@ def _block(path: str, cwd: str | None, config: GuardConfig) -> str:
     if found is None:  # not here to look at (another machine's path, or gone): the first step still works
         return f"- {quote(path)}:\n  boundread info {quote(path)}\n"
     shown, described, commands = found
-    return f"- {shown} ({described}):\n" + "".join(f"  {command}\n" for command in commands)
+    return f"- {shown} ({described}):\n" + "".join(f"  {_printing(command)}\n" for command in commands)
+
+
+def _printing(command: str) -> str:
+    """A command that reads text, printing it (``--stdout``): after a refusal, the text in one call rather than a
+    file to read in another. Its ``--max-chars`` keeps it under Claude Code's 30,000-character Bash output."""
+    if command.split(" ", 2)[1:2] not in (["pages"], ["extract"], ["sheets"]) or FIT not in command:
+        return command
+    options, dashes, name = command.partition(" -- ")  # a sheet name that starts with '-' comes last, after --
+    return f"{options} --stdout{dashes}{name}"
 
 
 def _mapping(value: object) -> Mapping[str, Any] | None:

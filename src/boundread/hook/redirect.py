@@ -56,6 +56,7 @@ _WHOLE = frozenset({"cat", "bat", "batcat", "less", "more", "nl"})  # the dumper
 _COUNTED = {"-n": "lines", "--lines": "lines", "-c": "bytes", "--bytes": "bytes"}  # head/tail options taking N
 _SHELL_SPECIAL = frozenset("|;&<>$`(){}[]*?!~#\\\n\r")
 _RANGE_KEYS = ("offset", "limit", "pages", "start_line", "end_line", "view_range")
+_AROUND = 900  # of a client's preview, kept for what comes with the text: extract's summary and next lines, the context
 
 
 def rewrite(call: dialect.Call, decision: Decision, cfg: GuardConfig) -> Decision:
@@ -93,11 +94,11 @@ def _read(call: dialect.Call, decision: Decision, cfg: GuardConfig) -> Decision 
     made = slices.first_part(absolute, call.path, call.cwd, decision.rule, decision.kind, call.root_cwd)
     if made is None:
         return None
-    slice_path, context = made
+    slice_path, _context = made  # the slice's own header says what it holds and what comes next
     key = "file_path" if "file_path" in call.tool_input or call.agent == "claude" else next(
         (k for k in ("path", "absolute_path") if k in call.tool_input), "file_path")
     return Decision(ALLOW, kind=decision.kind, rule=f"redirect-{decision.rule}", path=call.path,
-                    updated={**call.tool_input, key: slice_path}, context=context)
+                    updated={**call.tool_input, key: slice_path})
 
 
 def _text_range(call: dialect.Call, decision: Decision, cfg: GuardConfig, absolute: str,
@@ -149,10 +150,12 @@ def _command(call: dialect.Call, decision: Decision) -> Decision | None:
         return None
     dumper, path, member, counted = target
     quoted, program = reason.quote(reason.operand(path)), slices.program()
+    shown = shown_chars(call.agent)  # of a text; a document's first part is SLICE_CHARS, as its Read's slice
+    fit = f" --max-chars {shown}"
     grep = slices.search(program, quoted)
-    rest = "then `next:` names the command for the rest"
+    rest = ""
     if member is not None:
-        new = f"{program} extract {quoted} --member {reason.quote(member)}{slices.FIT} --stdout"
+        new = f"{program} extract {quoted} --member {reason.quote(member)}{fit} --stdout"
         what = f"the first part of {member} in {path}"
     elif dumper == "tail" and decision.rule != "text-size":
         return None  # the end of a PDF, an Office file or an archive: no bounded command gives it
@@ -170,14 +173,14 @@ def _command(call: dialect.Call, decision: Decision) -> Decision | None:
     elif dumper == "tail":
         unit, number = counted or ("lines", 10)
         if unit == "from":  # tail -n +N: from line N on
-            new = f"{program} extract {quoted} --lines {number}-{slices.FIT} --stdout"
+            new = f"{program} extract {quoted} --lines {number}-{fit} --stdout"
             what = f"{path} from line {number:,}"
         else:
             last = _last_lines(absolute_path(path, call.cwd), number if unit == "lines" else None,
-                               number if unit == "bytes" else SLICE_CHARS)
-            new = f"{program} extract {quoted} --tail {last}{slices.FIT} --stdout"
+                               number if unit == "bytes" else shown, shown)
+            new = f"{program} extract {quoted} --tail {last}{fit} --stdout"
             what = f"the last {last:,} lines of {path}" + (
-                f" (the most of the {number:,} asked that fit {SLICE_CHARS:,} characters)"
+                f" (the most of the {number:,} asked that fit {shown:,} characters)"
                 if unit == "lines" and last < number else "")
             rest = f"search the whole file: {grep}"
     elif decision.rule == "text-size" and dumper in _WHOLE and (
@@ -188,7 +191,7 @@ def _command(call: dialect.Call, decision: Decision) -> Decision | None:
                 absolute_path(path, call.cwd), path, call.cwd, decision.rule, decision.kind, call.root_cwd) is None:
             return None  # the Read's own probe: an encrypted, damaged or textless file keeps its deny
         ocr = " --ocr never" if decision.kind == "pdf" else ""  # as the probe: no OCR inside the agent's call
-        new = f"{program} extract {quoted}{ocr}{slices.FIT} --stdout"
+        new = f"{program} extract {quoted}{ocr}{fit if decision.rule == 'text-size' else slices.FIT} --stdout"
         what = f"the first part of {path}"
     key = next((k for k in ("command", "cmd", "command_line") if isinstance(call.tool_input.get(k), str)), None)
     if key is None:
@@ -196,10 +199,10 @@ def _command(call: dialect.Call, decision: Decision) -> Decision | None:
     updated: dict[str, object] = {**call.tool_input, key: new}
     if "description" in call.tool_input:
         updated["description"] = f"boundread: {what}"
-    context = (f"boundread redirect: `{call.command}` would print {quoted} whole ({decision.kind}); it ran "
-               f"`{new}` instead: {what}; {rest}.") if not new.startswith("cat <<") else (
-        f"boundread redirect: `{call.command}` would print {quoted} whole ({decision.kind}); this is {what} "
-        "instead, and the commands for more.")
+    # an overview says itself what it is and what comes next: nothing more to add to a result kept that small; a
+    # bounded command's own `next:` line names the rest
+    context = "" if new.startswith("cat <<") else f"boundread redirect: ran `{new}` instead of `{call.command}`" + (
+        f"; {rest}." if rest else ".")
     return Decision(ALLOW, kind=decision.kind, rule=f"redirect-{decision.rule}", path=call.path or path,
                     updated=updated, context=context)
 
@@ -218,24 +221,32 @@ def _cut(call: dialect.Call, decision: Decision) -> Decision | None:
     key = next((k for k in ("command", "cmd", "command_line") if isinstance(call.tool_input.get(k), str)), None)
     if key is None or not call.command.strip():
         return None
-    grep = _bounded_grep(call, decision) if decision.rule == "grep-output" else None
+    shown = shown_chars(call.agent)
+    grep = _bounded_grep(call, decision, shown) if decision.rule == "grep-output" else None
     log = _bounded_log(call, decision) if decision.rule == "remote-unbounded" else None
     if grep is not None:
         new, what = grep, f"the first matches in {decision.path}"
     elif log is not None:
-        new, what = f"{log} 2>&1 | tail -c {SLICE_CHARS}", "the end of the log"
+        new, what = f"{log} 2>&1 | tail -c {shown}", "the end of the log"
     else:
-        new, what = f"(\n{call.command}\n) | head -c {SLICE_CHARS}", f"the first {SLICE_CHARS:,} bytes of its output"
+        new, what = f"(\n{call.command}\n) | head -c {shown}", f"the first {shown:,} bytes of its output"
     updated: dict[str, object] = {**call.tool_input, key: new}
     if "description" in call.tool_input:
         updated["description"] = f"boundread: {what}"
-    context = (f"boundread redirect: `{call.command}` would print more than the context should take "
-               f"({decision.rule}); it ran `{new}` instead: {what}. The refusal said:\n{decision.reason}")
+    context = f"boundread redirect: ran `{new}` instead of `{call.command}`: {what}."
     return Decision(ALLOW, kind=decision.kind, rule=f"redirect-{decision.rule}", path=decision.path,
                     updated=updated, context=context)
 
 
-def _bounded_grep(call: dialect.Call, decision: Decision) -> str | None:
+def shown_chars(agent: str) -> int:
+    """What a rewritten command prints of a text at most: SLICE_CHARS, or less where the client itself shows less
+    of an output that big (its ``SHELL_PREVIEW_CHARS``: Claude Code keeps a Bash output over 30,000 characters in
+    a file and shows the model a 2 KB preview), so a redirect never gives more than the client would have."""
+    preview = getattr(agents.rewriter_of(agent), "SHELL_PREVIEW_CHARS", None)
+    return min(SLICE_CHARS, preview - _AROUND) if isinstance(preview, int) else SLICE_CHARS
+
+
+def _bounded_grep(call: dialect.Call, decision: Decision, shown: int = SLICE_CHARS) -> str | None:
     """The bounded grep for a command that is nothing but one grep of the file the deny names."""
     if any(ch in _SHELL_SPECIAL for ch in call.command.replace("'", "").replace('"', "")):
         return None
@@ -250,8 +261,8 @@ def _bounded_grep(call: dialect.Call, decision: Decision) -> str | None:
     quoted = reason.quote(reason.operand(decision.path))
     command = outputs.grep_command(quoted, spec, stdout=False)
     if command.startswith("boundread "):
-        return f"{slices.program()}{command[len('boundread'):].removesuffix(reason.FIT)}{slices.FIT} --stdout"
-    return f"{command} | head -c {SLICE_CHARS}"
+        return f"{slices.program()}{command[len('boundread'):].removesuffix(reason.FIT)} --max-chars {shown} --stdout"
+    return f"{command} | head -c {shown}"
 
 
 def _bounded_log(call: dialect.Call, decision: Decision) -> str | None:
@@ -266,10 +277,10 @@ def _bounded_log(call: dialect.Call, decision: Decision) -> str | None:
     return uses[0].program if len(uses) == 1 and uses[0].path == decision.path else None
 
 
-def _last_lines(path: str, lines: int | None, most_bytes: int) -> int:
-    """How many whole lines at the end of ``path`` fit in ``most_bytes`` and SLICE_CHARS (at most
-    ``lines``); 1 when not even the last one does (extract's --max-chars then cuts it)."""
-    window = min(most_bytes, SLICE_CHARS)
+def _last_lines(path: str, lines: int | None, most_bytes: int, shown: int = SLICE_CHARS) -> int:
+    """How many whole lines at the end of ``path`` fit in ``most_bytes`` and ``shown`` (at most ``lines``); 1 when
+    not even the last one does (extract's --max-chars then cuts it)."""
+    window = min(most_bytes, shown)
     with open(path, "rb") as fh:
         size = fh.seek(0, os.SEEK_END)
         fh.seek(max(size - window - 1, 0))  # one byte more: is the window's first byte a line's first?
