@@ -125,3 +125,26 @@ def test_hooks_without_an_event_and_no_boundread_on_path_are_problems(tmp_path: 
     assert checks["plugin hooks"].ok is False and "no guard-check on PostToolBatch" in checks["plugin hooks"].detail
     assert checks["plugin command"].ok is False and "fails open" in checks["plugin command"].detail
     assert "pipx install 'boundread[mcp]'" in checks["plugin command"].fix
+
+
+def test_doctor_takes_the_plugin_for_the_setup_and_runs_its_hook(tmp_path: Path) -> None:
+    """Only the plugin, no init: doctor finds Claude Code set up, runs the plugin's guard hook with a real payload
+    (the boundread on this PATH) and says ready; with init's hooks too it says each call would be checked twice."""
+    import os
+    import sys
+
+    from boundread.agents import doctor
+
+    home, project = tmp_path / "home", tmp_path / "project"
+    project.mkdir()
+    _install(home, {"source": "directory", "path": str(_marketplace(tmp_path))})
+    _enable(home / ".claude" / "settings.json")
+    path = f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"
+    report = doctor.diagnose(None, project, home=home, path=path)
+    (claude,) = [agent for agent in report.agents if agent.agent == "claude"]
+    assert claude.ready, [c for c in claude.checks if c.ok is False]
+    assert {"plugin", "plugin hooks", "guard answers"} <= {c.name for c in claude.checks}
+    _write(project / ".claude" / "settings.json", {"hooks": {"PreToolUse": [{"matcher": "Read", "hooks": [
+        {"type": "command", "command": "boundread guard-check --mode redirect"}]}]}})
+    twice = doctor.diagnose(["claude"], project, home=home, path=path).agents[0]
+    assert not twice.ready and [c.name for c in twice.checks if c.ok is False] == ["one registration"]

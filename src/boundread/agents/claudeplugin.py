@@ -122,6 +122,13 @@ def _same(path: object, root: Path) -> bool:
     return isinstance(path, str) and os.path.realpath(path) == os.path.realpath(root)
 
 
+def hooks_of(found: Plugin) -> dict[str, Any]:
+    """The ``hooks`` object of the plugin's hooks.json ({} when it has none or cannot be read)."""
+    data = _json(found.hooks) if found.hooks is not None else None
+    hooks = data.get("hooks") if isinstance(data, dict) else None
+    return hooks if isinstance(hooks, dict) else {}
+
+
 def checks(found: Plugin, path: str | None = None) -> list[Check]:
     """``doctor``'s lines for the plugin: enabled, installed, its hooks run guard-check on the events init
     registers, and the ``boundread`` they call is on ``path`` (default: this PATH)."""

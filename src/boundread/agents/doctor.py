@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from boundread import __version__, agents
-from boundread.agents import doctor_probe, install, locate
+from boundread.agents import claudeplugin, doctor_probe, install, locate
 from boundread.agents.base import Check, Target
 from boundread.errors import BoundreadError, UsageError
 
@@ -149,13 +149,16 @@ def detect(scope: Scope) -> list[str]:
     found = []
     for agent, spec in specs.items():
         own = spec.skill is not None and skills.count(spec.skill) == 1
-        if spec.settings.exists() or (own and _skill_present(spec)):
+        plugin = agent == "claude" and not scope.user and claudeplugin.find(scope.root, scope.home) is not None
+        if spec.settings.exists() or (own and _skill_present(spec)) or plugin:
             found.append(agent)
     return found
 
 
 def check_agent(agent: str, scope: Scope) -> list[Check]:
     spec = install.target(agent, scope.root, scope.home, scope.user)
+    if agent == "claude" and not scope.user and (plugin := claudeplugin.find(scope.root, scope.home)) is not None:
+        return _with_plugin(spec, scope, plugin)
     if install.is_plugin(spec):  # opencode: our plugin file, which its module checks
         checks = agents.module(agent).checks(spec.settings, scope.root, scope.home)
         return checks + ([_skill(agent, spec, scope)] if spec.skill is not None else [])
@@ -176,6 +179,28 @@ def check_agent(agent: str, scope: Scope) -> list[Check]:
     if data is not None:
         checks += agents.module(agent).checks(spec.settings, scope.root, scope.home)
     return checks
+
+
+def _with_plugin(spec: Target, scope: Scope, plugin: claudeplugin.Plugin) -> list[Check]:
+    """Claude Code with the boundread plugin (agents/claudeplugin.py): the plugin's own checks and a run of its
+    guard hook, the settings layers that switch hooks off, and a problem where init registered the guard too -
+    Claude Code then runs every guard-check twice (and a budget counts each call twice)."""
+    checks = claudeplugin.checks(plugin, scope.path)
+    data = claudeplugin.hooks_of(plugin)
+    if plugin.enabled and data:
+        checks += doctor_probe.check("claude", data, spec.hooks[0][0], scope.root, scope.path)
+    try:
+        _text, settings = install.load(spec.settings)
+    except (BoundreadError, OSError, UnicodeDecodeError):
+        settings = {}
+    hooks = settings.get("hooks") if isinstance(settings, dict) else None
+    if isinstance(hooks, dict) and any(install.ours(entry, "guard-check") for entries in hooks.values()
+                                       if isinstance(entries, list) for entry in entries):
+        checks.append(Check("one registration", False, f"both the plugin and {spec.settings} run guard-check: "
+                            "Claude Code runs each, so every call is checked (and counted by a budget) twice",
+                            f"keep one: {scope.init('claude', '--uninstall')} (keeps the plugin), or "
+                            f"`claude plugin uninstall {plugin.id}`"))
+    return checks + agents.module("claude").checks(spec.settings, scope.root, scope.home)
 
 
 def _settings(agent: str, spec: Target, scope: Scope) -> tuple[list[Check], dict[str, Any] | None]:
