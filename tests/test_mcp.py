@@ -491,7 +491,7 @@ def test_init_mcp_keeps_other_servers_and_refuses_a_foreign_boundread(tmp_path: 
     config.write_text(json.dumps({"mcpServers": {"boundread": {"command": "npx", "args": ["something"]}}}))
     refused = run("init", "--mcp", "--dir", str(tmp_path))
     assert refused.exit_code == 2 and "not `boundread mcp`" in refused.stderr
-    assert run("init", "--agent", "codex", "--mcp", "--dir", str(tmp_path)).exit_code == 2
+    assert run("init", "--agent", "copilot", "--mcp", "--dir", str(tmp_path)).exit_code == 2  # no MCP config known
 
 
 # ---- the next call, and the roots check, as units -------------------------------------------------

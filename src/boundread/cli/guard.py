@@ -82,9 +82,8 @@ def init(
             raise UsageError(f"--trust is for {' and '.join(f'`init --agent {name}`' for name in agents.TRUSTED)}",
                              "drop --trust: the other agents run hooks from their settings without a trust step")
         changes = install.plan(agent, directory, user=user, uninstall=uninstall, budget=budget, program=program)
-        if mcp or (uninstall and agent in install.MCP_AGENTS):  # uninstall removes our server, if there
-            server = install.mcp_change(agent, directory, user=user, uninstall=uninstall, program=program)
-            changes += [server] if mcp or server.changed else []
+        if mcp or uninstall:  # uninstall removes our server, if there; one change per file (Gemini's settings)
+            changes = install.with_mcp(changes, agent, directory, user=user, uninstall=uninstall, program=program)
         # every change planned before any is written: a trust file init cannot merge leaves the settings as they were
         trusted = truster.trust_change(root, Path.home(), user, changes[0]) if trust and truster else None
         if not dry_run:
