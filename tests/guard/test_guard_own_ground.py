@@ -110,6 +110,19 @@ REFUSED = [
     ("cursor", "Write", {"file_path": ".cursor/hooks.json", "contents": "{}"}, "Cursor's hooks"),
     ("cline", "write_to_file", {"path": ".boundread.toml", "content": "[guard]\n"}, "boundread's project config"),
     ("cline", "execute_command", {"command": "unset XDG_STATE_HOME; claude -p go"}, "XDG_STATE_HOME"),
+    # the clients of issue 21: Qwen Code's settings and trust, opencode's plugin, Claude Code's plugin
+    ("claude", "Write", {"file_path": ".qwen/settings.json", "content": "{}"}, "Qwen Code's settings"),
+    ("claude", "Bash", {"command": "echo '{}' > ~/.qwen/trustedFolders.json"}, "Qwen Code's settings"),
+    ("claude", "Bash", {"command": "rm .opencode/plugin/boundread.js"}, "opencode's plugins"),
+    ("claude", "Write", {"file_path": ".opencode/plugin/boundread.js", "content": "export default {}"},
+     "opencode's plugins"),
+    ("claude", "Bash", {"command": "rm -rf ~/.claude/plugins"}, "Claude Code's plugins"),
+    ("claude", "Write", {"file_path": "~/.claude/plugins/cache/boundread/boundread/0.1.0/hooks/hooks.json",
+                         "content": "{}"}, "Claude Code's plugins"),
+    ("claude", "Bash", {"command": "claude plugin disable boundread@boundread"}, "the boundread plugin off"),
+    ("claude", "Bash", {"command": "claude plugin  uninstall 'boundread@boundread' --scope user"},
+     "the boundread plugin off"),
+    ("claude", "Bash", {"command": "claude plugin marketplace remove boundread"}, "the boundread plugin off"),
 ]
 
 
@@ -156,6 +169,9 @@ ALLOWED = [
     ("gemini", "run_shell_command", {"command": "cp src/app.py ~/ && tar czf /tmp/a.tgz src && tar xzf /tmp/a.tgz"}),
     ("copilot", "edit", {"path": "src/app.py", "old_str": "hi", "new_str": "ho"}),
     ("cline", "write_to_file", {"path": "src/hooks.json", "content": "{}"}),
+    ("claude", "Bash", {"command": "claude plugin list && claude plugin install other@market"}),
+    ("claude", "Read", {"file_path": ".opencode/plugin/boundread.js"}),
+    ("claude", "Write", {"file_path": "src/plugin/app.js", "content": "x"}),
 ]
 
 

@@ -8,8 +8,9 @@ as the same OS user and could switch it off with one Write. So a PreToolUse call
 - the agents' hook settings: Claude Code's ``.claude/settings.json`` and ``settings.local.json`` (in a project,
   in ``~/.claude`` or ``CLAUDE_CONFIG_DIR``), ``disableAllHooks`` included; Codex's ``hooks.json`` and
   ``config.toml`` (``.codex/``, ``CODEX_HOME``); Gemini CLI's ``settings.json`` and ``trustedFolders.json``
-  (``.gemini/``, ``/etc/gemini-cli``); Cursor's, Copilot's and Windsurf's hook files; ``boundread init`` (it
-  writes them; ``--dry-run`` and ``--help`` stay allowed);
+  (``.gemini/``, ``/etc/gemini-cli``); Cursor's, Copilot's, Windsurf's and Qwen Code's hook files, opencode's
+  plugin folder, Claude Code's plugins folder and ``claude plugin disable|uninstall`` of boundread's plugin;
+  ``boundread init`` (it writes them; ``--dry-run`` and ``--help`` stay allowed);
 - boundread's config: the user config folder (``$XDG_CONFIG_HOME/boundread``), a ``--config`` file, a project's
   ``.boundread.toml``, and the ``[tool.boundread]`` table of a ``pyproject.toml`` (a Write or Edit that leaves
   that table as it was stays allowed: a project's dependencies are everyday work; a shell command that writes a
@@ -159,14 +160,22 @@ def _judge(call: Call, texts: list[str], cfg: GuardConfig) -> str | None:
     return _file_tool(call, ground)
 
 
+#: `claude plugin ...` verbs that switch the boundread plugin (its hooks) off or remove it.
+_PLUGIN_OFF = ("disable", "uninstall", "remove", "rm", "marketplace remove", "marketplace rm")
+
+
 def _hooks_off(command: str, ground: Ground) -> str | None:
     """A command that hands Claude Code ``disableAllHooks: true`` some other way than a file the judge sees
-    (``claude --settings '{"disableAllHooks": true}'``, ``claude config set disableAllHooks true``)."""
-    low = command.lower().replace('"', "").replace("'", "")
+    (``claude --settings '{"disableAllHooks": true}'``, ``claude config set disableAllHooks true``), or that
+    disables or removes the boundread plugin (``claude plugin disable boundread@boundread``)."""
+    low = " ".join(command.lower().replace('"', " ").replace("'", " ").split())
     at = low.find("disableallhooks")
-    if at < 0 or "true" not in low[at:at + 40]:
-        return None
-    return ground.reason(command, "would turn the agents' hooks off (disableAllHooks), the guard's with them")
+    if at >= 0 and "true" in low[at:at + 40]:
+        return ground.reason(command, "would turn the agents' hooks off (disableAllHooks), the guard's with them")
+    at = low.find("claude plugin ")
+    if at >= 0 and "boundread" in low[at:] and low[at + len("claude plugin "):].startswith(_PLUGIN_OFF):
+        return ground.reason(command, "would switch the boundread plugin off (its hooks are the guard)")
+    return None
 
 
 def _file_tool(call: Call, ground: Ground) -> str | None:

@@ -30,30 +30,39 @@ GEMINI = "Gemini CLI's settings (its hooks and trusted folders)"
 CURSOR = "Cursor's hooks"
 COPILOT = "Copilot's hooks"
 WINDSURF = "Windsurf's hooks"
+QWEN = "Qwen Code's settings (its hooks and trusted folders)"
+OPENCODE = "opencode's plugins (the guard's plugin)"
+CLAUDE_PLUGINS = "Claude Code's plugins (the boundread plugin's hooks)"
 PROJECT = "boundread's project config"
 USER = "boundread's user config"
 BUDGET = "boundread's state folder (the budget ledger and its seal)"
 #: A folder of hook settings, by its name (and its parent's, where the name alone says little).
 FOLDERS = {".claude": CLAUDE, ".codex": CODEX, ".gemini": GEMINI, ".cursor": CURSOR, ".copilot": COPILOT,
-           ".windsurf": WINDSURF, ".github/hooks": COPILOT, ".github/copilot": COPILOT, ".codeium/windsurf": WINDSURF}
+           ".windsurf": WINDSURF, ".github/hooks": COPILOT, ".github/copilot": COPILOT, ".codeium/windsurf": WINDSURF,
+           ".qwen": QWEN, ".opencode/plugin": OPENCODE, "opencode/plugin": OPENCODE, ".opencode": OPENCODE,
+           ".claude/plugins": CLAUDE_PLUGINS}
 #: What a folder holds that makes removing it a removal of hook settings or a project config (looked for on disk).
 HELD = ((".claude/settings.json", CLAUDE), (".claude/settings.local.json", CLAUDE), (".codex", CODEX),
         (".gemini", GEMINI), (".cursor/hooks.json", CURSOR), (".github/hooks", COPILOT), (".github/copilot", COPILOT),
-        (".copilot", COPILOT), (".windsurf", WINDSURF), (".boundread.toml", PROJECT))
+        (".copilot", COPILOT), (".windsurf", WINDSURF), (".qwen", QWEN), (".opencode/plugin", OPENCODE),
+        (".claude/plugins", CLAUDE_PLUGINS), (".boundread.toml", PROJECT))
 #: What code and a word of unknown value must not name (lower case), besides the protected places.
 NAMES = (".claude/settings", ".codex/hooks.json", ".codex/config.toml", ".gemini/settings.json",
          ".gemini/trustedfolders.json", ".cursor/hooks.json", ".github/hooks/", ".github/copilot/settings",
          ".copilot/hooks/", ".copilot/config.json", ".windsurf/hooks.json", "windsurf/hooks.json", ".boundread.toml",
+         ".qwen/settings.json", ".qwen/trustedfolders.json", "opencode/plugin/", ".claude/plugins/",
          "tool.boundread", "disableallhooks", "hooksconfig")
 #: What the cheap first test looks for, besides NAMES and the places' names.
-TRIGGERS = (".claude", ".codex", ".gemini", ".cursor", ".copilot", ".windsurf", ".codeium", ".github", "settings.json",
+TRIGGERS = (".claude", ".codex", ".gemini", ".cursor", ".copilot", ".windsurf", ".codeium", ".github", ".qwen",
+            "opencode", "settings.json",
             "settings.local.json", "hooks.json", "config.toml", "config.json", "trustedfolders", "pyproject",
             "boundread", "xdg_", "claude_config_dir", "codex_home")
 #: Names a ``find`` may delete or change a hook settings file or project config through (tried on its patterns).
 _SAMPLES = ("settings.json", "settings.local.json", "hooks.json", "config.toml", "trustedFolders.json", "config.json",
             ".boundread.toml", "pyproject.toml", "boundread.json", "boundread", "budget.sqlite3", "budget.sqlite3-wal",
             "budget.limits.json", ".boundread-budget.limits.json", "budget.postgres.limits.json", ".claude", ".codex",
-            ".gemini", ".cursor", ".github", ".copilot", ".windsurf", ".codeium", ".config", ".local", "state", "hooks")
+            ".gemini", ".cursor", ".github", ".copilot", ".windsurf", ".codeium", ".config", ".local", "state", "hooks",
+            ".qwen", ".opencode", "opencode", "plugin", "plugins", "boundread.js", "installed_plugins.json")
 
 
 class Ground(Protected):
@@ -131,6 +140,12 @@ class Ground(Protected):
             return COPILOT
         if name == "hooks.json" and (parent == ".windsurf" or (parent == "windsurf" and grand == ".codeium")):
             return WINDSURF
+        if parent == ".qwen" and name in ("settings.json", "trustedfolders.json"):
+            return QWEN
+        if parent == "plugin" and grand in (".opencode", "opencode"):
+            return OPENCODE
+        if _under_claude_plugins(folder, self.homes):
+            return CLAUDE_PLUGINS
         if name == ".boundread.toml" or (name == "pyproject.toml" and self.guarded_pyproject(path)):
             return PROJECT
         return ""
@@ -167,6 +182,16 @@ class Ground(Protected):
     def run_in(self, label: str) -> str:
         return "boundread's state folder" if label == BUDGET else "boundread's config folder" if label == USER \
             else f"a folder of {label}"
+
+
+def _under_claude_plugins(folder: str, homes: dict[str, str]) -> bool:
+    """Whether ``folder`` is in Claude Code's plugins folder (``~/.claude/plugins``, ``$CLAUDE_CONFIG_DIR/plugins``):
+    the installed plugins' list and their cached hooks."""
+    low = folder.lower() + os.sep
+    if f"{os.sep}.claude{os.sep}plugins{os.sep}" in low:
+        return True
+    return any(low.startswith(os.path.join(home, "plugins").lower() + os.sep) for home, label in homes.items()
+               if label == CLAUDE)
 
 
 def read_text(path: str, limit: int = 1024 * 1024) -> str:
