@@ -96,5 +96,6 @@ def test_a_default_slice_reaches_the_model_whole_not_as_a_saved_preview(project:
         (seen,) = claude.results(model)
     assert "<persisted-output>" not in seen and "Output too large" not in seen
     data = envelope(seen)
-    assert data["truncated_reasons"] == ["max_chars 40,000 reached"] and len(str(data["text"])) <= 40_000
+    assert str(data["truncated_reasons"][0]).startswith("max_chars") and len(seen) <= 40_000  # footer included
+    assert len(str(data["text"])) >= 30_000  # the envelope and the link take the rest
     assert str(data["next_calls"]).startswith("['extract(path=\"huge.log\", lines=\"")
