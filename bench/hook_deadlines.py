@@ -80,7 +80,7 @@ def locked_sqlite(work: Path, repeat: int) -> None:
 
 def stdin_left_open(work: Path, repeat: int) -> None:
     sys.path.insert(0, str(SRC))
-    from boundread.hook.main import STDIN_DEADLINE
+    from boundread.hook.stdin import STDIN_DEADLINE
 
     times = []
     for _ in range(repeat):

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from boundread.hook import main
+from boundread.hook import stdin
 from tests.e2e import gemini
 from tests.e2e.conftest import Workspace
 from tests.e2e.fakemodel.server import Call, Turn
@@ -40,6 +40,6 @@ def test_an_output_over_the_stdin_cap_reaches_the_model_as_the_short_answer(proj
     assert len(answer) < 1500 and "over the 100.0 kB cap" in answer and "could not read" not in answer
     assert f"boundread extract {saved} --lines 1-200" in answer
     text = saved.read_text(encoding="utf-8")
-    assert 2 * (len(text) + text.count('"') + text.count("\n")) > main.MAX_PAYLOAD  # twice, each " as \"
+    assert 2 * (len(text) + text.count('"') + text.count("\n")) > stdin.MAX_PAYLOAD  # twice, each " as \"
     assert LINE.replace("%08g", "00200000") + "\n" in text[-500:]  # whole to the end
     assert text.endswith("[GEMINI_CLI_WARNING: Output truncated. The buffer is limited to 16MB.]")

@@ -24,6 +24,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from boundread.hook import bigpayload, main, posttool
+from boundread.hook import stdin as hook_stdin
 from conftest import guard_env
 
 LINE = "2026-12-02T05:00:00Z INFO worker request {n:08d} served in 12 ms\n"
@@ -71,7 +72,7 @@ def saved(cwd: Path) -> Path:
 
 def test_a_gemini_payload_over_the_stdin_cap_is_replaced_not_passed(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    monkeypatch.setattr(main, "MAX_PAYLOAD", 1_000_000)
+    monkeypatch.setattr(hook_stdin, "MAX_PAYLOAD", 1_000_000)
     output = lines(12_000)  # 780 kB, twice in the payload: over the (lowered) cap
     out, err = hook(json.dumps(gemini(tmp_path, output)), capsys)
     answer = json.loads(out)
@@ -83,7 +84,7 @@ def test_a_gemini_payload_over_the_stdin_cap_is_replaced_not_passed(
 
 def test_a_pre_tool_payload_over_the_stdin_cap_is_refused_as_before(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    monkeypatch.setattr(main, "MAX_PAYLOAD", 100_000)
+    monkeypatch.setattr(hook_stdin, "MAX_PAYLOAD", 100_000)
     payload = {"session_id": "s", "cwd": str(tmp_path), "hook_event_name": "PreToolUse", "tool_name": "Write",
                "tool_input": {"file_path": str(tmp_path / "a.txt"), "content": "x" * 200_000}}
     out, err = hook(json.dumps(payload), capsys)
@@ -125,7 +126,7 @@ def test_broken_json_in_a_post_tool_payload_is_not_passed(tmp_path: Path, capsys
 
 def test_a_stalled_writer_is_answered_at_the_deadline(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    monkeypatch.setattr(main, "STDIN_DEADLINE", 0.6)
+    monkeypatch.setattr(hook_stdin, "STDIN_DEADLINE", 0.6)
     read, write = os.pipe()
     monkeypatch.setattr(sys, "stdin", os.fdopen(read, "r"))
     text = json.dumps(gemini(tmp_path, lines(4_000))).encode()
@@ -152,7 +153,7 @@ def test_a_real_gemini_payload_over_32_mib_through_the_console_script(tmp_path: 
     output = lines(262_000)
     assert len(output) > 17_000_000
     data = json.dumps(gemini(tmp_path, output)).encode()
-    assert len(data) > main.MAX_PAYLOAD
+    assert len(data) > hook_stdin.MAX_PAYLOAD
     env = {**guard_env(), "XDG_CONFIG_HOME": str(tmp_path / "xdg"), "TMPDIR": str(tmp_path / "tmp")}
     code = "import sys; sys.argv[1:] = ['guard-check']; from boundread.__main__ import main; main()"
     done = subprocess.run([sys.executable, "-c", code], input=data, capture_output=True, env=env, cwd=tmp_path,

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from boundread.guard import config
-from boundread.hook import main
+from boundread.hook import stdin as hook_stdin
 from boundread.hook.main import run
 from conftest import guard_argv, guard_env
 
@@ -91,7 +91,7 @@ def _pipe_stdin(monkeypatch: pytest.MonkeyPatch) -> int:
 
 def test_stdin_left_open_after_the_payload(project: Path, monkeypatch: pytest.MonkeyPatch,
                                            capsys: pytest.CaptureFixture[str]) -> None:
-    monkeypatch.setattr(main, "STDIN_DEADLINE", 60.0)  # a wait for the deadline would take a minute
+    monkeypatch.setattr(hook_stdin, "STDIN_DEADLINE", 60.0)  # a wait for the deadline would take a minute
     write = _pipe_stdin(monkeypatch)
     os.write(write, json.dumps(_claude(project / "report.pdf")).encode() + b"\n")
     started = time.monotonic()
@@ -143,7 +143,7 @@ def test_a_payload_split_at_a_brace_is_read_whole(project: Path, monkeypatch: py
 
 def test_a_trickling_stdin_has_an_overall_deadline(project: Path, monkeypatch: pytest.MonkeyPatch,
                                                    capsys: pytest.CaptureFixture[str]) -> None:
-    monkeypatch.setattr(main, "STDIN_DEADLINE", 0.6)
+    monkeypatch.setattr(hook_stdin, "STDIN_DEADLINE", 0.6)
     write = _pipe_stdin(monkeypatch)
     stop = threading.Event()
 
@@ -162,7 +162,7 @@ def test_a_trickling_stdin_has_an_overall_deadline(project: Path, monkeypatch: p
         stop.set()
         thread.join()
         os.close(write)
-    assert time.monotonic() - started < 10 * main.STDIN_DEADLINE  # the trickle never ends: only the deadline does
+    assert time.monotonic() - started < 10 * hook_stdin.STDIN_DEADLINE  # the trickle never ends: only the deadline does
     err = capsys.readouterr().err
     assert err.startswith("boundread: error: stdin gave no complete JSON payload within") and err.count("\n") == 1
 

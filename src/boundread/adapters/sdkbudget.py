@@ -41,7 +41,7 @@ _OPENAI_USAGE = ("input_tokens", "output_tokens", "total_tokens", "input_tokens_
 def pre_tool(decision: Decision, payload: Mapping[str, Any], tool: str, tool_input: object) -> Decision:
     """``decision`` (the guard's) with the budget's verdict on the call, exactly guard-check's: the ledger
     records the call, and a cap's deny carries ``stop`` (the session ends)."""
-    from boundread.hook.main import with_budget  # the one place guard-check consults the budget
+    from boundread.hook.budgetgate import with_budget  # the one place guard-check consults the budget
 
     return with_budget(decision, payload, tool, tool_input)
 

@@ -20,7 +20,8 @@ HOOK_PATH: tuple[str, ...] = (
     "boundread", "boundread.__main__", "boundread.units",
     "boundread.bytelevel.",  # reading the bytes a kind starts with, a zip's central directory: os and stat only
     "boundread.agents", "boundread.agents.dialect",  # the payload dialects: agents/__init__ imports no client
-    "boundread.hook", "boundread.guard", "boundread.hook.main", "boundread.hook.options", "boundread.guard.config",
+    "boundread.hook", "boundread.guard", "boundread.hook.main", "boundread.hook.options", "boundread.hook.stdin",
+    "boundread.hook.budgetgate", "boundread.guard.config",
     "boundread.guard.jsonio", "boundread.guard.decide", "boundread.guard.facts",
     "boundread.guard.bounds", "boundread.guard.reason", "boundread.guard.special", "boundread.guard.outputs",
     "boundread.guard.record", "boundread.hook.ground", "boundread.hook.groundset", "boundread.guard.tools",

@@ -4,14 +4,13 @@ Standard library only (argparse, no Typer): ``boundread.__main__`` dispatches he
 heavy is imported. Exit 1 is never used to deny (it blocks nowhere).
 
 ``on_error`` (allow by default) is for the unforeseen only: a payload that is not JSON, not a hook
-payload, or not complete within STDIN_DEADLINE. Input the guard can parse is decided, whatever it
+payload, or not complete within hook/stdin.py's deadline. Input the guard can parse is decided, whatever it
 holds: a UTF-8 BOM, deep nesting, huge numbers (guard/jsonio.py); a setting that cannot be used
 falls back with a warning (guard/config.py). Each failure is one stderr line,
 ``boundread: error: <what> - <the fix> (on_error=...)``; stdout holds only the answer.
 
-stdin is read as it arrives, and the payload is decided as soon as one complete JSON value has
-arrived, even when the client leaves stdin open; a writer that trickles or stalls gets
-STDIN_DEADLINE in all.
+stdin is read as it arrives (hook/stdin.py); the budget is consulted after the guard allowed
+(hook/budgetgate.py).
 """
 
 # os.path on purpose, not pathlib: importing pathlib costs milliseconds of start-up on the hook path.
@@ -30,22 +29,14 @@ from boundread.guard import config as guard_config
 from boundread.guard import jsonio
 from boundread.guard.decide import ALLOW, DENY, Decision, check_command, check_read
 from boundread.hook import ground, options
+from boundread.hook.budgetgate import budget_first, with_budget
+from boundread.hook.stdin import read_payload
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
     from typing import IO, Any, NoReturn
 
-# A PreToolUse payload is small; a post-tool one carries the tool's output, twice in Gemini's AfterTool
-# (llmContent and returnDisplay): 32 MB lets a 15 MB output be saved whole and replaced. Past the cap the
-# client's own cut applies (Gemini shows the model 40 KB; Claude Code persists big Bash output itself).
-MAX_PAYLOAD = 32 * 1024 * 1024
-STDIN_DEADLINE = 5.0  # seconds for the whole payload, however it trickles in
-QUIET = 0.05  # after this pause, a buffer that ends in "}" is tried as the whole payload
-_JSON_SPACE = b" \t\r\n"
-# A budget deny is a decision, not a fault: Claude Code shows it as "PreToolUse:Read hook error: ..." (guard/reason.py).
-# A ledger that cannot count is a fault (its reason names the fix): that deny keeps its own opening.
-BUDGET_OPENING = "Not an error: boundread's budget stopped this on purpose - "
 
 
 class _ArgError(Exception):
@@ -132,7 +123,7 @@ def _run(args: Any, stdin: IO[str] | None) -> int:
         return _emit(with_budget(decision, {}, tool, tool_input), args.agent or "generic", args.json)
     agent = args.agent
     try:
-        payload = _read_payload(stdin)
+        payload = read_payload(stdin)
         if payload.get("hook_event_name") == "PostToolBatch":
             return _batch(payload, args.config, args.mode)
         if payload.get("hook_event_name") in ("PostToolUse", "AfterTool"):  # bound what slipped through
@@ -148,7 +139,7 @@ def _run(args: Any, stdin: IO[str] | None) -> int:
     decision = _decide(call, cfg)
     refused = None if decision.denied else ground.check(call, cfg)  # hook settings, boundread's config, state
     if refused is not None:
-        return _emit(_budget_first(refused, payload, call, agent), agent, args.json, call.event)
+        return _emit(budget_first(refused, payload, call, agent), agent, args.json, call.event)
     judged = decision
     if decision.denied and (cfg.mode or args.mode) == "redirect":  # the config's mode wins over --mode
         from boundread.hook import redirect
@@ -201,95 +192,6 @@ def _decide(call: dialect.Call, cfg: guard_config.GuardConfig) -> Decision:
     return decision
 
 
-def _budget_first(refused: Decision, payload: Mapping[str, Any], call: dialect.Call, agent: str) -> Decision:
-    """The budget's self-cap refusal instead of the guard's own-ground one, where the session has a budget and its
-    check refuses the call too: that refusal ends the session (an agent that tried to lift its cap; Codex's turn
-    is interrupted, as for any budget stop)."""
-    try:
-        from boundread.budget.enforce import budget_refusal
-    except ImportError:
-        return refused
-    why = budget_refusal(dict(payload), call.tool, call.tool_input)
-    if not why:
-        return refused
-    from boundread.budget.verdict import end_session
-
-    decision = Decision(DENY, BUDGET_OPENING + why, rule="budget", stop=end_session(dict(payload), why))
-    if agent == "codex":
-        from boundread.agents.codex_interrupt import interrupt_codex
-
-        interrupt_codex()
-    return decision
-
-
-def with_budget(decision: Decision, payload: Mapping[str, Any], tool: str, tool_input: object) -> Decision:
-    """The one place the budget ledger (issue 4) is consulted, after the guard itself allowed."""
-    if decision.denied:
-        return decision
-    try:
-        from boundread.budget.enforce import UNUSABLE, check_tool_call
-    except ImportError:
-        return decision
-    spawn = tool.casefold() in ("agent", "task") and bool(payload)  # budget/agents.py SPAWN_TOOLS
-    why, recorded = _spawn_gate(dict(payload)) if spawn else (None, None)
-    why = why or check_tool_call(dict(payload), tool, tool_input)
-    if not why:
-        return decision
-    if recorded:  # the spawn the gate recorded will not happen: the rest of the budget refused the call
-        _unspawn(dict(payload), recorded)
-    if why.startswith(UNUSABLE):  # a fault to fix, not a cap: the session is not ended for it
-        return Decision(DENY, why, rule="budget")
-    from boundread.budget.verdict import end_session
-
-    return Decision(DENY, BUDGET_OPENING + why, rule="budget", stop=end_session(dict(payload), why))
-
-
-def _spawn_gate(payload: dict[str, Any]) -> tuple[str | None, str | None]:
-    """A sub-agent spawn passes the depth, count and rate limits, and the next round of requests with the new
-    sub-agent in it, first (budget/agents.py): (the deny reason or None, the key the spawn was recorded under).
-    Rare, so the full ledger; nothing at all where no scope of the session has a budget. A ledger that cannot say
-    is doubt: the spawn is denied, as guard-check denies a budgeted call then."""
-    from boundread.budget.agents import budgeted
-
-    if not budgeted(payload):
-        return None, None
-    import time
-
-    from boundread.budget.agents import forget, gate
-    from boundread.budget.enforce import UNUSABLE, project_of, session_of
-    from boundread.budget.errors import LedgerError
-    from boundread.budget.verdict import OPENING, after_request
-    from boundread.hook.ingest import open_budget_ledger
-
-    session, project = session_of(payload) or "default", project_of(payload)
-    try:
-        with open_budget_ledger() as ledger:
-            refused, recorded = gate(ledger, payload, session, project, time.time())
-            if refused or not recorded:
-                return refused, None
-            ahead = after_request(ledger, session, project, fresh=False)  # the new sub-agent's requests counted
-            if ahead.stop:
-                forget(ledger, session, recorded)
-                return ahead.stop.removeprefix(OPENING), None
-            return None, recorded
-    except LedgerError as exc:
-        return f"{UNUSABLE}{exc} - the spawn could not be checked (calls with a budget are denied until then)", None
-
-
-def _unspawn(payload: dict[str, Any], key: str) -> None:
-    """Take back the spawn the gate recorded under ``key``."""
-    from boundread.budget.agents import forget
-    from boundread.budget.enforce import session_of
-    from boundread.budget.errors import LedgerError
-    from boundread.hook.ingest import open_budget_ledger
-
-    try:
-        with open_budget_ledger() as ledger:
-            forget(ledger, session_of(payload) or "default", key)
-    except LedgerError:
-        pass
-
-
 def _on_error(config_path: str | None) -> str:
     """``on_error`` when the payload (and so its cwd) is unknown: the config seen from here, with
     the user config, the project config of the hook's folder and BOUNDREAD_GUARD_ON_ERROR."""
@@ -338,112 +240,3 @@ def _explain(path: str, cfg: guard_config.GuardConfig, as_json: bool) -> int:
         lines.append("reason:\n" + decision.reason)
     sys.stdout.write("\n".join(lines) + "\n")
     return 0
-
-
-def _read_payload(stdin: IO[str] | None) -> dict[str, Any]:
-    if stdin is None:
-        got = _read_stdin()
-        if isinstance(got, dict):  # a post-tool payload over MAX_PAYLOAD, or cut short: read as it streamed
-            return got
-        text = got
-    else:
-        text = stdin.read(MAX_PAYLOAD + 1)
-        if len(text) > MAX_PAYLOAD:
-            read = stdin.read
-            return _big([text.encode("utf-8", "surrogatepass")],
-                        lambda: read(1024 * 1024).encode("utf-8", "surrogatepass"), "over")
-    text = text[1:] if text.startswith(jsonio.BOM) else text  # Windows tools write one
-    if not text.strip():
-        raise dialect.PayloadError("empty stdin - pipe one hook payload (JSON) in, or use --path/--command")
-    try:
-        payload = jsonio.loads(text)
-    except ValueError as exc:  # json.JSONDecodeError
-        msg, line, pos = getattr(exc, "msg", str(exc)), getattr(exc, "lineno", 1), getattr(exc, "pos", 0)
-        if pos >= len(text.rstrip()) or msg.startswith("Unterminated"):
-            return _big([text.encode("utf-8", "surrogatepass")], bytes, "early", len(text.encode()))
-        return _big([text.encode("utf-8", "surrogatepass")], bytes, f"invalid JSON on stdin ({msg}, line {line})")
-    if not isinstance(payload, dict):
-        raise dialect.PayloadError(f"the payload is not a JSON object (a {type(payload).__name__}) - send "
-                                    "the hook payload object")
-    return payload
-
-
-def _big(chunks: list[bytes], more: Any, why: str, size: int = 0) -> dict[str, Any]:
-    """A payload that ``json`` cannot take - over MAX_PAYLOAD, cut short or broken - read by the streaming
-    reader (hook/bigpayload.py): a post-tool one is answered with the bounded replacement, never passed
-    unread; anything else is refused as before, for ``why``."""
-    from boundread.hook import bigpayload
-
-    payload = bigpayload.read(chunks, more)
-    if payload is not None:
-        return payload
-    if why == "over":
-        why = (f"stdin is over {MAX_PAYLOAD // (1024 * 1024)} MB, not a hook payload - send one hook payload "
-               "(JSON) per call")
-    elif why == "early":
-        why = f"the JSON payload on stdin ends early (after {size:,} bytes: truncated) - send the whole payload"
-    elif why == "late":
-        why = (f"stdin gave no complete JSON payload within {STDIN_DEADLINE:.0f} s - the client must write the "
-               "whole payload at once")
-    else:
-        why += " - send one hook payload (a JSON object)"
-    raise dialect.PayloadError(why)
-
-
-def _read_stdin() -> str | dict[str, Any]:
-    """stdin as it arrives, up to MAX_PAYLOAD bytes: until EOF, or until one complete JSON value has
-    arrived and the writer pauses (a client may leave stdin open), within STDIN_DEADLINE in all. Past
-    MAX_PAYLOAD, or at the deadline, a post-tool payload is read on as it streams (:func:`_big`)."""
-    stream = sys.stdin
-    if stream is None:
-        raise dialect.PayloadError("no stdin - pipe the hook payload in, or use --path/--command")
-    if stream.isatty():
-        raise dialect.PayloadError("stdin is a terminal - pipe the hook payload in, or use --path/--command")
-    try:
-        fd = stream.fileno()
-    except (OSError, ValueError):
-        return stream.read(MAX_PAYLOAD + 1)
-    import time
-
-    deadline = time.monotonic() + STDIN_DEADLINE
-    chunks: list[bytes] = []
-    total, tried, last = 0, -1, b""
-    while total <= MAX_PAYLOAD:
-        left = deadline - time.monotonic()
-        if left <= 0:
-            return _big(chunks, lambda: _more(fd, deadline), "late")  # a post-tool payload cut short
-        probe = last == b"}" and total != tried
-        if not _ready(fd, min(left, QUIET) if probe else left):
-            if probe:  # the writer paused after a "}": is that the whole payload?
-                tried = total
-                text = b"".join(chunks).decode("utf-8", "replace")
-                if jsonio.complete(text):
-                    return text
-            continue
-        chunk = os.read(fd, 1024 * 1024)
-        if not chunk:
-            break
-        chunks.append(chunk)
-        total += len(chunk)
-        last = chunk.rstrip(_JSON_SPACE)[-1:] or last
-    if total > MAX_PAYLOAD:
-        return _big(chunks, lambda: _more(fd, deadline), "over")
-    return b"".join(chunks).decode("utf-8", "replace")
-
-
-def _more(fd: int, deadline: float) -> bytes:
-    """The next chunk of stdin; TimeoutError past the deadline (the streaming reader stops there)."""
-    import time
-
-    if not _ready(fd, max(deadline - time.monotonic(), 0.0)):
-        raise TimeoutError(f"stdin gave no more within {STDIN_DEADLINE:.0f} s")
-    return os.read(fd, 1024 * 1024)
-
-
-def _ready(fd: int, timeout: float) -> bool:
-    try:
-        import select
-
-        return bool(select.select([fd], [], [], timeout)[0])
-    except (OSError, ValueError):  # Windows pipes, closed descriptors: read and see
-        return True
