@@ -142,6 +142,8 @@ def build(config: Config, runs: Runs | None = None) -> MCPServer:
     @server.resource("file:///{+path}", name="slice", mime_type="text/plain",
                      description="A slice this server saved (the resource link of a tool result).")
     def read_slice(path: str) -> str:
+        if "\0" in path:
+            raise ResourceError("a resource path holds a NUL byte; read the resource link a tool result gave")
         real = roots.real("/" + path)
         if not any(roots.inside(real, folder) for folder in outputs) or not Path(real).is_file():
             raise ResourceError(f"/{path} is not a slice this server saved; call a tool to read a file")
