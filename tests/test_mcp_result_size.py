@@ -69,6 +69,7 @@ def test_every_result_fits_the_server_cap_with_its_footer(project: Path, cap: in
         async with Client(params, read_timeout_seconds=120) as client:
             for tool in (await client.list_tools()).tools:
                 assert (tool.meta or {}).get("anthropic/maxResultSizeChars") == cap
+                assert tool.description and "\n " not in tool.description  # no source indentation for the model
             for name, args in CALLS:
                 result = await client.call_tool(name, args)
                 assert not result.is_error, (name, args, result.content)

@@ -17,6 +17,7 @@ tool still writes its chunk files from its worker. A bad file, a bomb or a timeo
 from __future__ import annotations
 
 import atexit
+import inspect
 import shutil
 import signal
 import sys
@@ -133,6 +134,11 @@ def build(config: Config, runs: Runs | None = None) -> MCPServer:
     # Claude Code keeps a result up to this size in the conversation (without it: 50,000, above which it saves
     # the result to a file and shows the model a 2 KB preview); each result stays within it, footer included
     meta = {"anthropic/maxResultSizeChars": config.max_chars}
+
+    def tool(fn: Callable[..., Any]) -> Callable[..., Any]:
+        """A read-only tool, described by its docstring without the source's indentation."""
+        described = server.tool(annotations=READ_ONLY, meta=meta, description=inspect.cleandoc(fn.__doc__ or ""))
+        return described(fn)
     server: MCPServer = _Server("boundread", version=__version__, instructions=INSTRUCTIONS, log_level="WARNING")
     limiter = anyio.CapacityLimiter(WORKERS)
     outputs: set[str] = set()  # the folders this server saved slices to: the only ones resources/read serves
@@ -174,12 +180,12 @@ def build(config: Config, runs: Runs | None = None) -> MCPServer:
                 opened.release()
         return to_result(reply)
 
-    @server.tool(annotations=READ_ONLY, meta=meta)
+    @tool
     async def info(path: PathArg, client_roots: ClientRoots, password: Password = None) -> CallToolResult:
         """What a file is, cheaply: kind, size, pages/sheets/entries, estimated tokens, and the call that reads it."""
         return await run(path, client_roots, lambda t: tools.info(config, t, password))
 
-    @server.tool(annotations=READ_ONLY, meta=meta)
+    @tool
     async def pages(
         path: PathArg,
         range: Annotated[str, Field(description="Pages or slides: 1-5, 7 or 1,3,8-10.")],
@@ -195,7 +201,7 @@ def build(config: Config, runs: Runs | None = None) -> MCPServer:
                                                                    password=password, max_chars=max_chars,
                                                                    offset=offset))
 
-    @server.tool(annotations=READ_ONLY, meta=meta)
+    @tool
     async def sheets(
         path: PathArg,
         client_roots: ClientRoots,
@@ -210,7 +216,7 @@ def build(config: Config, runs: Runs | None = None) -> MCPServer:
         return await run(path, client_roots, lambda t: tools.sheets(config, t, sheet, rows, max_rows=max_rows,
                                                                     max_chars=max_chars, offset=offset))
 
-    @server.tool(annotations=READ_ONLY, meta=meta)
+    @tool
     async def list_zip(
         path: PathArg,
         client_roots: ClientRoots,
@@ -226,7 +232,7 @@ def build(config: Config, runs: Runs | None = None) -> MCPServer:
                                                                       password=password, entries=entries,
                                                                       match=match))
 
-    @server.tool(annotations=READ_ONLY, meta=meta)
+    @tool
     async def extract(
         path: PathArg,
         client_roots: ClientRoots,
@@ -251,7 +257,7 @@ def build(config: Config, runs: Runs | None = None) -> MCPServer:
             member=member, sheet=sheet, rows=rows, max_chars=max_chars, password=password, offset=offset,
             encoding=encoding))
 
-    @server.tool(annotations=READ_ONLY, meta=meta)
+    @tool
     async def chunks(
         path: PathArg,
         client_roots: ClientRoots,
