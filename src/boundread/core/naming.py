@@ -50,6 +50,9 @@ class Selection:
         file holds ``pages 10-12`` (``totals``); ``pages 1-300`` cut short by ``--max-chars`` (a timeout,
         Ctrl-C) inside page 13 holds ``pages 1-13`` (``done``, the summary's words, when ``cut``), so the
         name, the summary and the ``next`` that goes on from page 13 agree."""
+        names = totals.get("sheet_names")
+        if self.sheets and isinstance(names, list) and names and all(isinstance(n, str) for n in names):
+            return dataclasses.replace(self, sheets=tuple(names))  # `sheets w.xlsx 1` is the file of its name
         total = totals.get("pages", totals.get("slides"))
         if not self.pages or not isinstance(total, int) or total < 1:
             return self

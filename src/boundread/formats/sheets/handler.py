@@ -57,6 +57,8 @@ def extract(src: Source, req: Request, sink: Sink) -> Outcome:
     with open_book(src, sizes=False) as book:
         chosen = select(book.sheets, req.sheets, src.name, outcome.warnings)
         outcome.totals["sheets"] = len(book.sheets)
+        if req.sheets:  # the sheets by their names, however they were asked for (an index, a name's other case)
+            outcome.totals["sheet_names"] = [sheet.name for sheet in chosen]
         done: list[str] = []
         steps: list[Suggestion] = []  # every sheet's continuation: one `next` would skip the others' rows
         for index, sheet in enumerate(chosen):
