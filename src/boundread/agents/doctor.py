@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from boundread import __version__, agents
-from boundread.agents import claudeplugin, doctor_probe, install, locate, mcpcheck
+from boundread.agents import claudeplugin, doctor_mcp, doctor_probe, install, locate
 from boundread.agents.base import Check, Target
 from boundread.errors import BoundreadError, UsageError
 
@@ -178,7 +178,7 @@ def check_agent(agent: str, scope: Scope) -> list[Check]:
         checks.append(_skill(agent, spec, scope))
     if data is not None:
         checks += agents.module(agent).checks(spec.settings, scope.root, scope.home)
-    checks += mcpcheck.checks(agent, scope.root, scope.home, scope.user, scope.path)  # the server init --mcp added
+    checks += doctor_mcp.checks(agent, scope.root, scope.home, scope.user, scope.path)  # the server init --mcp added
     return checks
 
 

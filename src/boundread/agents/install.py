@@ -434,9 +434,9 @@ def mcp_change(agent: str = "claude", root: Path | None = None, *, user: bool = 
     command = shlex.split(words)[0] if words.startswith("'") else words
     args = mcp_args(agent)
     if agent == "codex":
-        from boundread.agents import mcptoml
+        from boundread.agents import codex_mcp
 
-        before, after = mcptoml.changed(path, MCP_NAME, command, args, uninstall=uninstall, base=base)
+        before, after = codex_mcp.changed(path, MCP_NAME, command, args, uninstall=uninstall, base=base)
         return Change(path, before, after)
     before, data = load(path)
     if base is not None:

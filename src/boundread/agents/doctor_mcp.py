@@ -34,9 +34,9 @@ def registered(agent: str, root: Path, home: Path, user: bool) -> tuple[Path, di
     path = install.mcp_config(agent, root, home, user)
     try:
         if agent == "codex":
-            from boundread.agents import mcptoml
+            from boundread.agents import codex_mcp
 
-            servers = mcptoml.load(path)[1].get("mcp_servers", {})
+            servers = codex_mcp.load(path)[1].get("mcp_servers", {})
         else:
             servers = install.load(path)[1].get("mcpServers", {})
     except (OSError, ValueError):  # a broken file is the settings check's to report
