@@ -14,6 +14,8 @@ from typing import Any
 
 import anyio
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 pytest.importorskip("mcp.server.mcpserver", reason="needs the mcp extra: pip install 'boundread[mcp]'")
 
@@ -22,6 +24,7 @@ from mcp.client.stdio import StdioServerParameters
 from mcp_types import CallToolResult
 
 from boundread.core.demo import write_samples
+from boundread.mcp import tools
 
 BIN = Path(sys.executable).parent / "boundread"
 
@@ -103,3 +106,19 @@ def test_a_cut_slice_goes_on_where_it_stopped(project: Path) -> None:
             assert str(project) in str(first["next"]) and "boundread-mcp-" not in json.dumps(first)
 
     anyio.run(main)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(lines=st.lists(st.text(alphabet=st.sampled_from('ab "\\\t\u00e9\u4e2d\U0001f600'), max_size=300),
+                      min_size=1, max_size=400),
+       cap=st.integers(min_value=4_000, max_value=20_000))
+def test_no_text_makes_a_reply_outgrow_its_cap(tmp_path: Path, lines: list[str], cap: int) -> None:
+    """Whatever the text (quotes, backslashes and tabs, which JSON escapes; wide characters),
+    the reply and its envelope stay within the server's cap."""
+    source = tmp_path / "odd.txt"
+    source.write_text("\n".join(lines) * 20 + "\n", encoding="utf-8")
+    config = tools.Config(roots=(str(tmp_path),), max_chars=cap)
+    reply = tools.settle(tools.extract(config, tools.Target(source, "odd.txt", tmp_path / "out")))
+    structured = json.dumps(reply.envelope, ensure_ascii=False, separators=(",", ":"))
+    assert len(reply.text) <= cap and len(structured) <= cap, (len(reply.text), len(structured))
+    assert tools.size(reply) <= cap
