@@ -1,14 +1,16 @@
-"""Redirect mode against deny mode: turns and tokens until the model has the first part of a file.
+"""Redirect mode against deny mode and against no boundread: calls and input tokens until the model has the text.
 
-    .venv/bin/python bench/redirect.py [--client claude --client codex ...]
+    .venv/bin/python bench/redirect.py [--client claude --client codex ...] [--scenario cat-log ...]
 
 The scripted sessions of tests/e2e/test_redirect.py, run with the real clients (the pinned npm packages in
-``$BOUNDREAD_E2E_DIR``, as for the e2e suite) against the fake model server: the same first turn (a whole
-Read of report.pdf or huge.log, ``cat report.pdf``, ``cat huge.log``), then in deny mode what the deny reason
-says, until the first part's text reaches the model. Per session it prints the tool calls, the input the
-model would be billed for (every request's body up to that one, chars / 4 as tokens, no caching) and the
-tool-result overhead on the way (deny reasons, "wrote ..." lines), with the deny / redirect ratios. A client
-that is not installed is skipped, saying so.
+``$BOUNDREAD_E2E_DIR``, as for the e2e suite) against the fake model server: the same first turn (a whole Read
+of report.pdf or a 50 MB log, ``cat`` of them, a Read or ``cat`` of a workbook, ``unzip -p`` of a 2 MB member, a
+recursive grep over a tree), then what the client's answer leads the model to do - natively (no boundread: what
+an agent does without it), in deny mode (what the reason says), in redirect mode (nothing: the text is there) -
+until the asked text reaches the model. Per session it prints the tool calls and the input tokens the model
+would be billed for (every request's body up to that one, ~4 characters a token, a PDF sent as a file by its
+pages; no caching), and whether redirect is at most both others on both. A client that is not installed is
+skipped, saying so.
 """
 
 from __future__ import annotations
@@ -25,35 +27,38 @@ from tests.e2e import test_redirect as sessions
 from tests.e2e.conftest import Workspace
 
 
-def tokens(chars: int) -> int:
-    return -(-chars // 4)
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--client", action="append", choices=sorted(sessions.CLIENTS),
                         help="only this client (repeatable; default: all)")
-    wanted = parser.parse_args().client or list(sessions.CLIENTS)
-    head = f"{'client':<7} {'session':<9} {'calls deny/redir':>17} {'input tokens deny/redir':>26} " \
-           f"{'ratio':>6} {'overhead tokens deny/redir':>27}"
+    parser.add_argument("--scenario", action="append", help="only this scenario (repeatable; default: all)")
+    args = parser.parse_args()
+    wanted = args.client or list(sessions.CLIENTS)
+    head = (f"{'client':<7} {'scenario':<10} {'calls native/deny/redirect':>27} "
+            f"{'input tokens native/deny/redirect':>36}  redirect <= both")
     print(head)
     print("-" * len(head))
+    worse = 0
     for name, scenario in sessions.SESSIONS:
-        if name not in wanted:
+        if name not in wanted or (args.scenario and scenario not in args.scenario):
             continue
         try:
-            with tempfile.TemporaryDirectory() as one, tempfile.TemporaryDirectory() as two:
-                deny = sessions.session(Workspace(Path(one)), name, scenario, "deny")
-                redirect = sessions.session(Workspace(Path(two)), name, scenario, "redirect")
+            measured = {}
+            for mode in sessions.MODES:
+                with tempfile.TemporaryDirectory() as folder:
+                    measured[mode] = sessions.session(Workspace(Path(folder)), name, scenario, mode)
         except pytest.skip.Exception as exc:
             print(f"{name:<7} skipped: {exc}")
             wanted.remove(name)
             continue
-        print(f"{name:<7} {scenario:<9} {deny.tool_calls:>8} / {redirect.tool_calls:<6} "
-              f"{tokens(deny.input_chars):>12,} / {tokens(redirect.input_chars):<11,} "
-              f"{deny.input_chars / redirect.input_chars:>5.2f}x "
-              f"{tokens(deny.overhead_chars):>13,} / {tokens(redirect.overhead_chars):<11,}")
-    return 0
+        native, deny, redirect = (measured[mode] for mode in sessions.MODES)
+        fine = all(redirect.tool_calls <= other.tool_calls and redirect.input_tokens <= other.input_tokens
+                   for other in (native, deny))
+        worse += not fine
+        print(f"{name:<7} {scenario:<10} {native.tool_calls:>13} / {deny.tool_calls} / {redirect.tool_calls:<6} "
+              f"{native.input_tokens:>17,} / {deny.input_tokens:,} / {redirect.input_tokens:<9,}  "
+              f"{'yes' if fine else 'NO'}")
+    return 1 if worse else 0
 
 
 if __name__ == "__main__":

@@ -227,5 +227,5 @@ def test_the_advice_prints_a_bounded_part(project: Path, tmp_path: Path, capsys:
     assert context is not None
     assert "  boundread pages report.pdf 1-5 --max-chars 20000 --stdout\n" in context
     assert "  boundread info report.pdf\n" in context  # nothing to bound
-    assert f"--max-rows 50 --max-chars 20000 --stdout -- -rows\n" in context
+    assert "--max-rows 50 --max-chars 20000 --stdout -- -rows\n" in context
     assert "next:" in context and "boundread-out" not in context

@@ -6,25 +6,30 @@ guard denies is answered with an allow and the input to run instead:
 - a Read of a PDF, an Office file or an archive with no range: the Read is pointed at a slice
   file in the output folder (hook/slices.py): the first part that fits SLICE_CHARS (an archive:
   its listing, the entries that fit), with a header saying what the original is, which part this
-  is, what was skipped, and the commands for the next part and for a grep across it;
+  is, what was skipped, and the commands for the next part and for a grep across it (no context
+  besides: the header says it);
 - a Read of a big text file with no range: the same file, with the first lines that fit
   SLICE_CHARS as a range in the client's own parameters, and the facts in ``context``; a file over the
   size the client's read tool refuses whatever the range (its ``READ_FILE_MAX_BYTES``: Gemini CLI's 20 MB)
   goes to a slice file, as a PDF does;
 - a shell command that only dumps one file (``cat report.pdf``, ``head -n 99999 huge.log``, ``unzip -p
-  a.zip``): the bounded boundread command with ``--stdout`` (a big text printed whole, ``cat huge.log``: its
-  overview printed from a here-document, hook/slices.py, no bigger than Claude Code's own preview of such an
-  output; an archive: its
-  listing, with
-  ``--max-entries`` set to the entries that fit SLICE_CHARS), so its output and its ``next`` line
-  arrive in the same turn. A document's command is only given after the Read's probe (its cached
-  slice) found text in it, and a PDF's runs with ``--ocr never``, as the probe did. ``tail`` keeps
-  the end: ``extract --tail K`` with the last lines that fit (``tail -n +N``: ``--lines N-``);
-  ``tac`` and any other order or option with no faithful bounded form keep the deny;
+  a.zip``): the bounded boundread command with ``--stdout``, so its output and its ``next`` line arrive in
+  the same turn. A big text printed whole (``cat``, ``less``, ``more``, ``nl``, ``bat`` of huge.log) prints its
+  overview instead, from a here-document (hook/slices.py: its first and last lines, line count, time span,
+  the commands for more). An archive: its listing, with ``--max-entries`` set to the entries that fit
+  SLICE_CHARS. A document's command is only given after the Read's probe (its cached slice) found text in
+  it, and a PDF's runs with ``--ocr never``, as the probe did. ``tail`` keeps the end: ``extract --tail K``
+  with the last lines that fit (``tail -n +N``: ``--lines N-``); ``tac`` and any other order or option with
+  no faithful bounded form keep the deny;
 - a command whose output cannot be sized before it runs, or adds up past the cap: a grep of one file as
   ``boundread extract F --grep PAT --max-matches 200 --stdout`` (``grep -v``: ``-m 200``), a log with no bound
-  as its bounded form (``docker logs --tail 200 web 2>&1 | tail -c SLICE_CHARS``), anything else run as it is
-  with its output through ``head -c SLICE_CHARS``.
+  as its bounded form (``docker logs --tail 200 web 2>&1 | tail -c N``), anything else run as it is with its
+  output through ``head -c N``.
+
+A text a rewritten command prints (all but a document's first part and a listing) is at most what the client
+itself shows of an output that big (``shown_chars``: Claude Code keeps a Bash output over 30,000 characters in a
+file and shows a 2 KB preview, so 1,100 characters and the summary), else SLICE_CHARS: a redirect never gives the
+model more than the client would have without boundread (tests/e2e/test_redirect.py, bench/redirect.py).
 
 Every client replaces the whole input with the one given (Gemini CLI 0.61 too, whatever its docs
 say about merging: a ``tool_input`` without ``file_path`` fails its validation), so the rewrite is
@@ -243,7 +248,7 @@ def shown_chars(agent: str) -> int:
     of an output that big (its ``SHELL_PREVIEW_CHARS``: Claude Code keeps a Bash output over 30,000 characters in
     a file and shows the model a 2 KB preview), so a redirect never gives more than the client would have."""
     preview = getattr(agents.rewriter_of(agent), "SHELL_PREVIEW_CHARS", None)
-    return min(SLICE_CHARS, preview - _AROUND) if isinstance(preview, int) else SLICE_CHARS
+    return min(SLICE_CHARS, max(preview - _AROUND, preview // 2)) if isinstance(preview, int) else SLICE_CHARS
 
 
 def _bounded_grep(call: dialect.Call, decision: Decision, shown: int = SLICE_CHARS) -> str | None:
