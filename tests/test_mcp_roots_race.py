@@ -5,6 +5,7 @@ in a path is a one-line tool error."""
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 import threading
@@ -98,3 +99,25 @@ def test_a_nul_byte_in_a_path_is_a_one_line_tool_error(tmp_path: Path) -> None:
             assert "STILL-SERVING" in said(await client.call_tool("extract", {"path": "a.txt"}))
 
     anyio.run(main)
+
+
+def test_the_link_a_file_is_read_through_is_never_named(tmp_path: Path) -> None:
+    """What a call says and saves names the served file, not the private link the engine read it through."""
+    served = tmp_path / "my docs"
+    served.mkdir()
+    log = served / "app.log"
+    log.write_text("".join(f"line {n}\n" for n in range(50_000)), encoding="utf-8")
+    params = StdioServerParameters(command=str(BIN), args=["mcp", "--max-chars", "5000"], cwd=str(served),
+                                   env={**os.environ, "BOUNDREAD_OUT_DIR": str(tmp_path / "out")})
+
+    async def main() -> list[str]:
+        async with Client(params, read_timeout_seconds=120) as client:
+            return [said(await client.call_tool(tool, args)) for tool, args in (
+                ("extract", {"path": "app.log"}), ("info", {"path": "app.log"}),
+                ("chunks", {"path": "app.log", "tokens": 20_000}), ("extract", {"path": "app.log", "pages": "1"}))]
+
+    answers = anyio.run(main)
+    assert all("boundread-mcp-" not in answer for answer in answers), answers
+    assert "boundread extract '" + str(log) + "' --lines" in answers[0]  # the CLI step names the real file
+    manifest = json.loads((tmp_path / "out" / "app.log.chunks" / "manifest.json").read_text(encoding="utf-8"))
+    assert manifest["source"]["path"] == str(log)

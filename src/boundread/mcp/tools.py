@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from boundread import api, render
+from boundread.chunks import manifest
 from boundread.chunks.manifest import Manifest as ChunkManifest
 from boundread.contract import kinds
 from boundread.contract.model import ExtractResult, Listing, Request
@@ -389,6 +390,9 @@ def chunks(config: Config, target: Target, tokens: int = 20_000, *, overlap: int
     folder = target.out_dir / naming.chunks_folder_name(target.shown)
     result = api.chunk(target.real, tokens, folder, overlap=overlap, max_chunks=max_chunks, start=start, model=model,
                        password=password, timeout=engine_timeout(config), watch=watch)
+    if target.checked is not None and result.source.path != target.resolved:  # the manifest names the real file,
+        result = dataclasses.replace(result, source=dataclasses.replace(result.source, path=target.resolved))
+        output.write_atomic(Path(result.path), manifest.dump(result))  # not the link it was read through
     step = None
     if not result.complete:
         args = {"path": target.shown, "tokens": tokens, "overlap": overlap or None,
