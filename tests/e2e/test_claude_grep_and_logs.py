@@ -33,7 +33,7 @@ def _first_result(workspace: Workspace, command: str) -> str:
 def test_a_common_grep_is_refused_with_the_bounded_grep(workspace: Workspace) -> None:
     result = _first_result(_prepare(workspace, "deny"), "grep served huge.log")
     assert "Not an error: boundread refused this on purpose" in result
-    assert "boundread extract huge.log --grep served --max-matches 200 --stdout" in result
+    assert "boundread extract huge.log --grep served --max-matches 200 --max-chars 20000 --stdout" in result
 
 
 def test_a_rare_grep_runs(workspace: Workspace) -> None:
