@@ -99,3 +99,20 @@ def test_a_default_slice_reaches_the_model_whole_not_as_a_saved_preview(project:
     assert str(data["truncated_reasons"][0]).startswith("max_chars") and len(seen) <= 40_000  # footer included
     assert len(str(data["text"])) >= 30_000  # the envelope and the link take the rest
     assert str(data["next_calls"]).startswith("['extract(path=\"huge.log\", lines=\"")
+
+
+def test_a_result_over_claude_codes_50000_threshold_stays_inline_by_the_tools_meta(project: Workspace) -> None:
+    """Each tool declares ``_meta["anthropic/maxResultSizeChars"]`` (the server's --max-chars): Claude Code then
+    keeps a result up to that size in the conversation, where without it a result over 50,000 characters is
+    saved to a file and the model sees a 2 KB preview."""
+    config = project.project / ".mcp.json"
+    data = json.loads(config.read_text(encoding="utf-8"))
+    data["mcpServers"]["boundread"]["args"] = ["mcp", "--max-chars", "80000"]
+    config.write_text(json.dumps(data), encoding="utf-8")
+    with claude.fake_model() as model:
+        model.script(Turn(calls=(Call("mcp__boundread__extract", {"path": "huge.log"}),)), Turn(text="ok"))
+        run(project, model, "Read huge.log")
+        (seen,) = claude.results(model)
+    assert "<persisted-output>" not in seen and "Output too large" not in seen
+    assert 50_000 < len(seen) <= 80_000
+    assert "request 00000001 served" in str(envelope(seen)["text"])
