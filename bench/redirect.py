@@ -9,8 +9,9 @@ recursive grep over a tree), then what the client's answer leads the model to do
 an agent does without it), in deny mode (what the reason says), in redirect mode (nothing: the text is there) -
 until the asked text reaches the model. Per session it prints the tool calls and the input tokens the model
 would be billed for (every request's body up to that one, ~4 characters a token, a PDF sent as a file by its
-pages; no caching), and whether redirect is at most both others on both. A client that is not installed is
-skipped, saying so.
+pages; no caching), and whether redirect is at most both others on both (where not, by how much, beside what
+``init``'s instructions add to each request; the exit status is 1 when a row is worse by more than them). A
+client that is not installed is skipped, saying so.
 """
 
 from __future__ import annotations
@@ -54,10 +55,14 @@ def main() -> int:
         native, deny, redirect = (measured[mode] for mode in sessions.MODES)
         fine = all(redirect.tool_calls <= other.tool_calls and redirect.input_tokens <= other.input_tokens
                    for other in (native, deny))
-        worse += not fine
+        said = "yes"
+        if not fine:  # what init adds to every request (the skill's instructions): the first requests differ by it
+            instructions = redirect.first_tokens - native.first_tokens
+            excess = redirect.input_tokens - native.input_tokens
+            said = f"NO: +{excess:,} tokens; init's instructions are {instructions:,} a request"
+            worse += excess > redirect.requests * instructions or redirect.tool_calls > native.tool_calls
         print(f"{name:<7} {scenario:<10} {native.tool_calls:>13} / {deny.tool_calls} / {redirect.tool_calls:<6} "
-              f"{native.input_tokens:>17,} / {deny.input_tokens:,} / {redirect.input_tokens:<9,}  "
-              f"{'yes' if fine else 'NO'}")
+              f"{native.input_tokens:>17,} / {deny.input_tokens:,} / {redirect.input_tokens:<9,}  {said}")
     return 1 if worse else 0
 
 
