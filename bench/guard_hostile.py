@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/guard_hostile.py
 
-Each case of tests/guard/test_guard_never_outruns_the_hook.py goes to the real guard-check (a child process, a
+Each case of tests/hook/test_never_outruns_the_hook.py goes to the real guard-check (a child process, a
 Claude Code payload on stdin) three times; the median wall time and the peak RSS are printed next to the
 client's 10 s hook timeout and the issue's goal (2 s, 200 MB). Nothing is asserted: the test asserts the answers.
 """

@@ -17,7 +17,7 @@ from tests.test_imports import HEAVY, import_graph
 
 #: The guard's decision: a path or a command in, a Decision out, whatever the client.
 DECISION_CORE = ("decide", "shell", "bounds", "reason", "facts", "config", "tools", "estimate")
-#: What guard-check cannot afford to import at start-up (tests/guard/test_guard_speed.py's SLOW).
+#: What guard-check cannot afford to import at start-up (tests/hook/test_speed.py's SLOW).
 SLOW = ("dataclasses", "typing", "pathlib", "zipfile", "json", "re", "argparse", "contextlib", "inspect", "shlex",
         "enum")
 SRC = Path(agents.__file__).parent

@@ -3,7 +3,7 @@
 Claude Agent SDK: its hook callbacks get Claude Code's payloads (real-shaped, helpers_budget) and answer in the
 SDK's Python names (``continue_``). LangChain v1: a real ``create_agent`` over a fake chat model that never stops
 asking for a tool and reports usage_metadata. The OpenAI Agents SDK's runs are in tests/e2e/test_openai_agents.py
-(its own HTTP client against the fake server), its guardrail's answer in tests/guard/test_guard_adapters.py.
+(its own HTTP client against the fake server), its guardrail's answer in tests/adapters/test_sdk_adapters.py.
 """
 
 from __future__ import annotations

@@ -9,9 +9,9 @@ import zipfile
 from pathlib import Path
 
 from tests.bytelevel.test_zipdir import many_zip
+from tests.hookproject import guard_env
 
 from boundread.guard import facts
-from conftest import guard_env
 
 CONSOLE = "import sys; sys.argv[1:] = ['guard-check']; from boundread.__main__ import main; main()"
 

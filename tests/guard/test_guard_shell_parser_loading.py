@@ -12,7 +12,7 @@ import json
 import subprocess
 import sys
 
-from conftest import guard_env
+from tests.hookproject import guard_env
 
 RECORD = """
 import json, sys, types

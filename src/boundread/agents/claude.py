@@ -38,7 +38,7 @@ INGEST_EVENTS: tuple[str, ...] = ("PostToolUse", "UserPromptSubmit", "Stop", "Su
 RANGE_PARAMS = "offset/limit"  # how its read tool takes a range, for a deny reason
 READ_RANGE: tuple[str, ...] = ("offset", "limit")  # what a redirect sets on Read: the first line, how many
 #: Its own hard limits (2.1.332: its tools reference and the Read tool source), which no suggestion or rewrite may
-#: exceed (tests/guard/test_suggestions_fit_client_limits.py): Read refuses a whole file over 256 KB (a range reads
+#: exceed (tests/hook/test_suggestions_fit_client_limits.py): Read refuses a whole file over 256 KB (a range reads
 #: any size), and reads at most 2,000 lines and 25,000 tokens at a time; Bash shows 30,000 characters inline (more is
 #: kept in a file, with a 2 KB preview), and so is an MCP result over 50,000.
 READ_MAX_BYTES: int | None = 256 * 1024

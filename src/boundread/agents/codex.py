@@ -34,7 +34,7 @@ REDIRECT = True
 INGEST_EVENTS: tuple[str, ...] = ("PostToolUse", "UserPromptSubmit", "Stop")
 RANGE_PARAMS = "offset/limit"  # how its read tool takes a range, for a deny reason
 READ_RANGE: tuple[str, ...] = ()  # no read tool a redirect rewrites: Codex reads with shell commands
-#: Its own hard limits (0.171; tests/guard/test_suggestions_fit_client_limits.py): no read tool, and a shell output
+#: Its own hard limits (0.171; tests/hook/test_suggestions_fit_client_limits.py): no read tool, and a shell output
 #: reaches the model up to ``tool_output_token_limit`` (1 MB did in a real run): none to fit.
 READ_MAX_BYTES: int | None = None
 READ_FILE_MAX_BYTES: int | None = None

@@ -41,7 +41,7 @@ RANGE_PARAMS = "view_range"  # how its read tool takes a range, for a deny reaso
 #: What a redirect sets for a range of view (inclusive): not view's own parameters - reply folds them into its one
 #: ``view_range: [first, last]``.
 READ_RANGE: tuple[str, ...] = ("start_line", "end_line")
-#: Its own hard limits (1.0.102, measured with the real client; tests/guard/test_suggestions_fit_client_limits.py):
+#: Its own hard limits (1.0.102, measured with the real client; tests/hook/test_suggestions_fit_client_limits.py):
 #: ``view`` refuses a whole file over 20,480 bytes ("File too large to read at once (20.0 KB)") unless asked with
 #: ``forceReadLargeFiles``, and cuts a ranged view at 20 KB ("[Output truncated. Use view_range=[224, ...]"), any
 #: file size; a shell output over 20,480 characters with its ``<shellId: N ...>`` line (about 40) goes to a temp

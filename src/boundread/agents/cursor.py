@@ -24,7 +24,7 @@ PRE_MATCHER = ""  # its events are the read and the shell already
 REDIRECT = False
 INGEST_EVENTS: tuple[str, ...] = ()  # budget ingest reads no Cursor log
 RANGE_PARAMS = "offset/limit"  # how its read tool takes a range, for a deny reason
-#: Its read tool's own hard limits (tests/guard/test_suggestions_fit_client_limits.py): none verified.
+#: Its read tool's own hard limits (tests/hook/test_suggestions_fit_client_limits.py): none verified.
 READ_MAX_BYTES: int | None = None
 READ_FILE_MAX_BYTES: int | None = None
 READ_MAX_LINES: int | None = None

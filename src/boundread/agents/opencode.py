@@ -46,7 +46,7 @@ INGEST_EVENTS: tuple[str, ...] = ()  # budget ingest reads no opencode log (yet)
 RANGE_PARAMS = "offset/limit"  # how its read tool takes a range, for a deny reason
 READ_RANGE: tuple[str, ...] = ("offset", "limit")  # what a redirect sets on read: the first line, how many
 #: Its own hard limits (1.18.33, read from its binary), which no suggestion or rewrite may exceed
-#: (tests/guard/test_qwen_opencode_limits.py): read with no ``limit`` gives the first 2,000 lines, each cut
+#: (tests/hook/test_qwen_opencode_limits.py): read with no ``limit`` gives the first 2,000 lines, each cut
 #: at 2,000 characters, and at most 50 KB of output (a cut, not a refusal); a PDF or an image is attached whole,
 #: whatever its size (the model gets every byte); .zip/.xlsx/.docx/... and other binary files are refused. A bash or
 #: MCP output over 2,000 lines or 50 KB is cut, the rest kept in a file.

@@ -38,7 +38,7 @@ REDIRECT = False
 INGEST_EVENTS: tuple[str, ...] = ()  # budget ingest reads no Qwen Code log (yet)
 RANGE_PARAMS = "offset/limit"  # read_file's range, as a deny reason names it ("pages" for a PDF)
 #: Its own hard limits (0.24.4, read from its bundle), which no suggestion may exceed
-#: (tests/guard/test_qwen_opencode_limits.py): read_file gives at most 25,000 characters of a text file of any size
+#: (tests/hook/test_qwen_opencode_limits.py): read_file gives at most 25,000 characters of a text file of any size
 #: (``truncateToolOutputThreshold``; the rest of the last line is "... [truncated]") - a cut, not a refusal - and,
 #: with no ``limit``, its first 1,000 lines (``truncateToolOutputLines``: a default, not a cap: a ``limit`` of 2,000
 #: reads 2,000 lines, up to the 25,000 characters); a PDF of more than 10 pages needs ``pages`` (at most 20 a call);

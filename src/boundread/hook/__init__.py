@@ -7,7 +7,7 @@ decision - reading the payload in the sender's dialect (agents/), asking the dec
     ground.py, groundset.py   boundread's own commands on the agent's ground (the budget's self-checks)
     redirect.py, slices.py, permissions.py   redirect mode: a refused read answered with a bounded slice
     posttool.py, bigpayload.py, batch.py     the post-tool backstop, payloads too big to parse, PostToolBatch
-    fence.py     what one call may load (a declaration tests/guard/test_guard_fence.py reads)
+    fence.py     what one call may load (a declaration tests/hook/test_fence.py reads)
 
 It sits above guard/, budget/ and agents/, and below adapters/, which run it in-process. Nothing is imported
 here: guard-check loads ``boundread.hook.main`` before every agent tool call.

@@ -2,7 +2,7 @@
 
 guard-check runs before every tool call an agent makes, so what it imports is what every call pays (issue 3);
 a heavy import that creeps in (typer, rich, click, a format reader, or dataclasses and typing on the hot path)
-costs tens of milliseconds on each call without failing anything. tests/guard/test_guard_fence.py runs
+costs tens of milliseconds on each call without failing anything. tests/hook/test_fence.py runs
 guard-check on each client's payloads (pre-tool, post-tool, PostToolBatch, redirect, with and without a
 budget) and fails when a call loads a boundread module outside these lists, or anything outside the standard
 library and ``HOOK_THIRD_PARTY``.

@@ -18,7 +18,7 @@ stdin is read as it arrives (hook/stdin.py); the budget is consulted after the g
 from __future__ import annotations
 
 # Hot path: no json (it imports re), typing, pathlib, argparse, dataclasses or contextlib at module
-# level - each costs milliseconds of start-up on every agent tool call. tests/guard/test_guard_speed.py
+# level - each costs milliseconds of start-up on every agent tool call. tests/hook/test_speed.py
 # checks which modules a call loads.
 import os
 import sys

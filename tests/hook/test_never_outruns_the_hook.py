@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import guard_argv, guard_env
+from tests.hookproject import guard_argv, guard_env
 
 MEMORY_MB = 200  # issue 19: every decision within 200 MB whatever the input
 

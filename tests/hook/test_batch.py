@@ -17,7 +17,7 @@ from boundread.guard.config import GuardConfig
 from boundread.guard.reason import OPENING
 from boundread.hook import batch
 from boundread.hook.main import run
-from conftest import guard_argv, guard_env
+from tests.hookproject import guard_argv, guard_env
 
 CAPTURED = Path(__file__).resolve().parents[1] / "payloads" / "claude" / "post_tool_batch.json"
 REFUSAL = ("<tool_use_error>This tool cannot read binary files. The file appears to be a binary .xlsx file. "

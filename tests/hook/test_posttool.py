@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 
 from boundread.guard.config import GuardConfig
 from boundread.hook import main, posttool
-from conftest import guard_env
+from tests.hookproject import guard_env
 
 LINE = "2026-11-29T08:00:00Z INFO worker request {n:08d} served in 12 ms"
 BIG = "".join(LINE.format(n=n) + "\n" for n in range(1, 8001))  # ~540 KB: over the 100 kB cap

@@ -13,7 +13,7 @@ import pytest
 from boundread.guard import check_read
 from boundread.guard.config import GuardConfig
 from boundread.hook.main import run
-from conftest import guard_argv, guard_env
+from tests.hookproject import guard_argv, guard_env
 
 HEAVY = ("typer", "rich", "click", "pdfminer", "openpyxl", "mammoth", "py7zr", "magic", "pypdfium2",
          "python_calamine", "defusedxml", "docx", "pptx")

@@ -18,7 +18,7 @@ import pytest
 from boundread.agents import copilot
 from boundread.guard.decide import ALLOW, Decision
 from boundread.hook import main as guard_main
-from conftest import SENTINEL
+from tests.hookproject import SENTINEL
 
 
 @pytest.fixture(autouse=True)

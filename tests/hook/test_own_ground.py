@@ -184,15 +184,14 @@ def test_reading_the_ground_and_everyday_work_stay_allowed(agent: str, tool: str
 
 @pytest.mark.parametrize("command", ["git status", "rm -rf build", "echo x > .claude/settings.json"])
 def test_the_check_imports_nothing_slow(command: str, tmp_path: Path) -> None:
-    """On the hook path (tests/guard/test_guard_speed.py): an allowed command passes the check, and a suspect one
+    """On the hook path (tests/hook/test_speed.py): an allowed command passes the check, and a suspect one
     is judged, with the standard library's light modules only (in a project without a config file: reading TOML
     loads re)."""
     import subprocess
     import sys
 
-    from test_guard_speed import CONSOLE, SLOW
-
-    from conftest import guard_env
+    from tests.hook.test_speed import CONSOLE, SLOW
+    from tests.hookproject import guard_env
 
     (tmp_path / ".claude").mkdir()
     (tmp_path / ".claude" / "settings.json").write_text("{}")

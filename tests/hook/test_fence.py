@@ -22,7 +22,7 @@ import pytest
 from boundread.budget.model import BudgetLimits, Scope
 from boundread.budget.sqlite import SqliteLedger
 from boundread.hook import fence
-from conftest import guard_env
+from tests.hookproject import guard_env
 
 PAYLOADS = Path(__file__).resolve().parents[1] / "payloads"
 CASES = sorted(PAYLOADS.glob("*/*.json"))

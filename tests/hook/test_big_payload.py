@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 
 from boundread.hook import bigpayload, main, posttool
 from boundread.hook import stdin as hook_stdin
-from conftest import guard_env
+from tests.hookproject import guard_env
 
 LINE = "2026-12-02T05:00:00Z INFO worker request {n:08d} served in 12 ms\n"
 

@@ -17,7 +17,7 @@ from boundread import agents
 from boundread.agents import install
 from boundread.hook import main as guard_main
 from boundread.hook import redirect, slices
-from conftest import SENTINEL, guard_env
+from tests.hookproject import SENTINEL, guard_env
 
 
 @pytest.fixture(autouse=True)

@@ -19,7 +19,7 @@ import pytest
 from boundread.guard import config
 from boundread.hook import stdin as hook_stdin
 from boundread.hook.main import run
-from conftest import guard_argv, guard_env
+from tests.hookproject import guard_argv, guard_env
 
 needs_tomllib = pytest.mark.skipif(sys.version_info < (3, 11), reason="tomllib needs Python 3.11+")
 

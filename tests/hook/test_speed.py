@@ -13,7 +13,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from conftest import guard_env
+from tests.hookproject import guard_env
 
 # What the console script runs (boundread.__main__:main), without runpy's own imports for -m.
 CONSOLE = "import sys; sys.argv[1:] = ['guard-check']; from boundread.__main__ import main; main()"

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from boundread.agents import detect
-from conftest import guard_argv, guard_env
+from tests.hookproject import guard_argv, guard_env
 
 PAYLOADS = Path(__file__).resolve().parents[1] / "payloads"
 CASES = sorted(PAYLOADS.glob("*/*.json"))

@@ -18,7 +18,7 @@ from typer.testing import CliRunner
 from boundread import agents
 from boundread.agents import qwen_trust
 from boundread.cli.app import app
-from conftest import guard_argv, guard_env
+from tests.hookproject import guard_argv, guard_env
 
 VARIABLES = ("QWEN_HOME", "QWEN_CODE_TRUSTED_FOLDERS_PATH", "QWEN_CODE_SYSTEM_SETTINGS_PATH",
              "QWEN_CODE_SYSTEM_DEFAULTS_PATH")

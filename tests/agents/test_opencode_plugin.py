@@ -19,7 +19,7 @@ from typer.testing import CliRunner
 from boundread import agents
 from boundread.agents import install, opencode
 from boundread.cli.app import app
-from conftest import guard_argv, guard_env
+from tests.hookproject import guard_argv, guard_env
 
 
 def payload(tool: str, args: dict[str, Any], cwd: Path) -> dict[str, Any]:

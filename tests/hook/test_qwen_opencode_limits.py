@@ -11,7 +11,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_suggestions_fit_client_limits import (  # the scenarios, the fixture tree and the checks
+
+from boundread import agents
+from boundread.guard.reason import OPENING
+from tests.hook.test_suggestions_fit_client_limits import (  # the scenarios, the fixture tree and the checks
     SCENARIOS,
     _answer,
     _check_command,
@@ -21,9 +24,6 @@ from test_suggestions_fit_client_limits import (  # the scenarios, the fixture t
     _limit,
     tree,  # noqa: F401 - a fixture, used by name
 )
-
-from boundread import agents
-from boundread.guard.reason import OPENING
 
 
 def _payload(client: str, root: Path, *, path: str = "", command: str = "") -> dict[str, Any]:

@@ -15,10 +15,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_guard_redirect import claude_bash, claude_read, gemini_read, hook
 
 from boundread.hook import redirect, slices
-from conftest import SENTINEL
+from tests.hook.test_redirect import claude_bash, claude_read, gemini_read, hook
+from tests.hookproject import SENTINEL
 
 RULE = "-" * 72
 LABELS = ("Warning", "Next part", "Search the whole document", "Read a member", "Find a member among all")
