@@ -30,8 +30,9 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from boundread.agents.dialect import read_range
 from boundread.errors import Unsupported
+from boundread.guard.command import check_command
 from boundread.guard.config import GuardConfig
-from boundread.guard.decide import ALLOW, Decision, check_command, check_read
+from boundread.guard.decide import ALLOW, Decision, check_read
 
 if TYPE_CHECKING:
     from boundread.budget.guards import Guard
@@ -192,8 +193,9 @@ def openai_run_hooks(guard: Guard, model: str | None = None) -> Any:
     model has no name. ``.note`` holds what the model should be told (past half of a cap), and ``.input_filter``,
     given as ``RunConfig(call_model_input_filter=...)``, adds it to the request."""
     try:
-        from agents import RunHooks
         from agents.run_config import ModelInputData
+
+        from agents import RunHooks
     except ModuleNotFoundError as exc:
         raise _missing(exc, "the OpenAI Agents SDK (openai-agents)") from None
     from boundread.adapters.sdkbudget import openai_usage, record

@@ -9,7 +9,8 @@ Standard library only: this runs before every agent tool call.
 
 from __future__ import annotations
 
+from boundread.guard.command import check_command
 from boundread.guard.config import GuardConfig
-from boundread.guard.decide import Decision, check_command, check_read
+from boundread.guard.decide import Decision, check_read
 
 __all__ = ["Decision", "GuardConfig", "check_command", "check_read"]

@@ -20,7 +20,8 @@ from boundread.agents.dialect import read_range
 # On the guard-check path: standard library only, no json or typing at run time; os.path, not pathlib.
 # ruff: noqa: PTH109, PTH111, PTH118
 from boundread.guard import jsonio
-from boundread.guard.decide import check_command, check_read, suggestions
+from boundread.guard.command import check_command
+from boundread.guard.decide import check_read, suggestions
 from boundread.guard.reason import FIT, OPENING, quote
 
 TYPE_CHECKING = False

@@ -22,7 +22,7 @@ HOOK_PATH: tuple[str, ...] = (
     "boundread.agents", "boundread.agents.dialect",  # the payload dialects: agents/__init__ imports no client
     "boundread.hook", "boundread.guard", "boundread.hook.main", "boundread.hook.options", "boundread.hook.stdin",
     "boundread.hook.budgetgate", "boundread.guard.config",
-    "boundread.guard.jsonio", "boundread.guard.decide", "boundread.guard.facts",
+    "boundread.guard.jsonio", "boundread.guard.decide", "boundread.guard.command", "boundread.guard.facts",
     "boundread.guard.bounds", "boundread.guard.reason", "boundread.guard.special", "boundread.guard.outputs",
     "boundread.guard.record", "boundread.hook.ground", "boundread.hook.groundset", "boundread.guard.tools",
     "boundread.guard.shell.",

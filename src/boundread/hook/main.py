@@ -27,7 +27,8 @@ from boundread import agents
 from boundread.agents import dialect
 from boundread.guard import config as guard_config
 from boundread.guard import jsonio
-from boundread.guard.decide import ALLOW, DENY, Decision, check_command, check_read
+from boundread.guard.command import check_command
+from boundread.guard.decide import ALLOW, DENY, Decision, check_read
 from boundread.hook import ground, options
 from boundread.hook.budgetgate import budget_first, with_budget
 from boundread.hook.stdin import read_payload
