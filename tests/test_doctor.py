@@ -414,3 +414,13 @@ def test_doctor_shows_which_file_set_each_guard_setting(tmp_path: Path, monkeypa
     assert any("[allow]: a project file may only tighten the guard" in note for note in data["notes"])
     human = _doctor("--dir", str(tmp_path)).stdout.splitlines()
     assert f"  line_cap            = 300  ({tmp_path / '.boundread.toml'})" in human
+
+
+def test_a_star_matcher_is_every_tool_except_where_the_client_reads_a_regex() -> None:
+    """Copilot CLI reads a matcher as a regular expression: "*" matches no tool there (".*" every one), so a
+    hand-written Copilot hook with "*" is no guard; for Claude Code "*" is every tool."""
+    from boundread.agents.doctor import _covers
+
+    assert _covers("*", "Read", "claude") and _covers("*", "bash", "codex")
+    assert not _covers("*", "view", "copilot") and _covers(".*", "view", "copilot")
+    assert _covers("bash|view", "view", "copilot") and not _covers("bash", "view", "copilot")

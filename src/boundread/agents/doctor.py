@@ -232,10 +232,17 @@ def _names(matcher: str) -> list[str]:
     return [name for name in re.split(r"[|,]", matcher) if name]
 
 
-def _covers(matcher: object, tool: str) -> bool:
-    """Whether a hook matcher selects ``tool``: empty or "*" is all, a plain list is exact names, else a regex."""
-    if matcher in (None, "", "*"):
+#: Clients that read a matcher as a regular expression only: Copilot CLI's "*" matches no tool (".*" every one).
+REGEX_MATCHERS = frozenset({"copilot"})
+
+
+def _covers(matcher: object, tool: str, agent: str = "") -> bool:
+    """Whether a hook matcher selects ``tool``: empty or "*" is all (but where the client reads a regex only), a
+    plain list is exact names, else a regex."""
+    if matcher in (None, ""):
         return True
+    if matcher == "*":
+        return agent not in REGEX_MATCHERS
     if not isinstance(matcher, str):
         return False
     if re.fullmatch(r"[\w ,|-]+", matcher):
@@ -256,7 +263,7 @@ def _guard_hook(agent: str, event: str, wanted: dict[str, Any], hooks: dict[str,
     if not found:
         return Check(name, False, f"boundread guard-check is not registered on {event}", f"run {scope.init(agent)}")
     for entry in found:
-        missing = [tool for tool in tools if not _covers(entry.get("matcher"), tool)]
+        missing = [tool for tool in tools if not _covers(entry.get("matcher"), tool, agent)]
         if not missing:
             return Check(name, True, f"{event} runs `{_command(entry)}`")
     shown = found[0].get("matcher")

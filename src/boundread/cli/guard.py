@@ -63,7 +63,8 @@ def init(
                                         "folder trust on, Qwen loads no project settings in an untrusted folder).")]
     = False,
     mcp: Annotated[bool, typer.Option("--mcp", help="Also register `boundread mcp` as an MCP server: .mcp.json "
-                                      "(Claude Code; --user: ~/.claude.json) or .cursor/mcp.json (Cursor).")]
+                                      "(Claude Code; --user: ~/.claude.json), .codex/config.toml (Codex), "
+                                      ".gemini/settings.json (Gemini CLI) or .cursor/mcp.json (Cursor).")]
     = False,
 ) -> None:
     """Install the guard-check hook and the big-file reading protocol (skill) for an agent; --budget also records
