@@ -31,7 +31,7 @@ from typing import Any
 from boundread.agents.base import Check
 
 NAME = "boundread"  # the plugin's name in any marketplace that lists it
-INSTALL = "pipx install 'boundread[mcp]' (or uv tool install 'boundread[mcp]')"
+INSTALL = "pipx install 'boundread[mcp]', or from a checkout pipx install '.[mcp]' (uv tool install works the same)"
 _MANAGED = ("/etc/claude-code/managed-settings.json", "/Library/Application Support/ClaudeCode/managed-settings.json")
 
 

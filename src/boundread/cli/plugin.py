@@ -42,8 +42,8 @@ SKILL = f"{PLUGIN}/skills/{NAME}/SKILL.md"
 AUTHOR = {"name": "boundread developers"}
 DESCRIPTION = ("Bounded reads of big files: a hook refuses or redirects whole reads of PDFs, Office files, "
                "archives and huge logs to a bounded slice, a skill says how to read them in parts, and an MCP "
-               "server extracts them. Needs boundread on PATH: pipx install 'boundread[mcp]' "
-               "(or uv tool install 'boundread[mcp]').")
+               "server extracts them. Needs boundread on PATH: pipx install 'boundread[mcp]', or from a checkout "
+               "pipx install '.[mcp]' (uv tool install works the same).")
 KEYWORDS = ["pdf", "xlsx", "docx", "archives", "logs", "hooks", "context"]
 
 
