@@ -47,7 +47,7 @@ def _answers(root: Path, agent: str) -> tuple[int, dict[str, Any]]:
 
 
 @needs_script
-@pytest.mark.parametrize("agent", ["claude", "gemini", "codex"])
+@pytest.mark.parametrize("agent", ["claude", "gemini", "codex", "copilot"])
 def test_the_real_guard_stops_a_whole_read_in_each_clients_format(tmp_path: Path, agent: str) -> None:
     """The probe's PDF is outside the project, where redirect mode refuses too (a rewrite stays in the project):
     its hook line is the one init wrote."""
@@ -55,7 +55,7 @@ def test_the_real_guard_stops_a_whole_read_in_each_clients_format(tmp_path: Path
     _, check = _answers(root, agent)
     assert check["ok"] is True, check
     flag = "" if agent == "claude" else f" --agent {agent}"
-    label = {"claude": "Claude Code", "gemini": "Gemini CLI", "codex": "Codex"}[agent]
+    label = {"claude": "Claude Code", "gemini": "Gemini CLI", "codex": "Codex", "copilot": "GitHub Copilot CLI"}[agent]
     assert check["detail"] == (f"`boundread guard-check --mode redirect{flag}` refused a whole read of a 12-page PDF "
                                f"(the payload {label} sends), in {label}'s format")
     assert check["fix"] == ""

@@ -2,7 +2,8 @@
 
 The client's own payload for a whole read of a file the guard refuses (the package's 12-page sample PDF, copied
 into a temporary folder; a text file over ``text_max_bytes`` where the settings do not refuse PDFs): Claude
-Code's ``Read``, Codex's ``cat`` through ``Bash``, Gemini CLI's ``read_file``. The command line of the hook entry
+Code's ``Read``, Codex's ``cat`` through ``Bash``, Gemini CLI's ``read_file``, Copilot CLI's ``view``, Qwen Code's
+``read_file``, opencode's ``read`` as our plugin sends it. The command line of the hook entry
 runs through the client's shell (``/bin/sh -c``; Gemini CLI's ``bash -c``), in the project folder, with the
 payload on stdin and the entry's own timeout (at most MOST seconds). The answer must be a refusal or a rewrite
 in that client's format - a JSON deny, ``updatedInput`` (Gemini: ``hookSpecificOutput.tool_input``), or exit 2 -
@@ -90,6 +91,18 @@ def _opencode_payload(root: Path, file: Path) -> dict[str, Any]:
             "session_id": SESSION, "call_id": SESSION, "args": {"filePath": str(file)}}
 
 
+def _copilot_payload(root: Path, file: Path) -> dict[str, Any]:
+    """Copilot CLI 1.0.102's preToolUse payload for a whole ``view`` (agents/copilot.py)."""
+    return {"sessionId": SESSION, "timestamp": int(datetime.now(timezone.utc).timestamp() * 1000), "cwd": str(root),
+            "toolName": "view", "toolArgs": {"path": str(file)}}
+
+
+def _copilot_stops(answer: dict[str, Any]) -> str | None:
+    if answer.get("permissionDecision") == "deny":
+        return "refused"
+    return "rewrote" if isinstance(answer.get("modifiedArgs"), dict) else None
+
+
 def _opencode_stops(answer: dict[str, Any]) -> str | None:
     if answer.get("decision") == "deny":
         return "refused"
@@ -119,6 +132,8 @@ CLIENTS: dict[str, Client] = {
                      lambda root: {"GEMINI_PROJECT_DIR": str(root), "GEMINI_CWD": str(root),
                                    "CLAUDE_PROJECT_DIR": str(root), "GEMINI_SESSION_ID": SESSION}),
     "qwen": Client("Qwen Code", _qwen_payload, _posix, 1.0, 60.0, _claude_stops, lambda root: {}),
+    # its flat handlers: the command in "bash" (and "powershell"), the timeout in "timeoutSec"
+    "copilot": Client("GitHub Copilot CLI", _copilot_payload, _bash, 1.0, 30.0, _copilot_stops, lambda root: {}),
     # the plugin's own spawn (a shell) and TIMEOUT_MS; its flat entry has no timeout
     "opencode": Client("opencode", _opencode_payload, _posix, 1.0, 30.0, _opencode_stops, lambda root: {}),
 }
@@ -136,6 +151,8 @@ def handler(hooks: Mapping[str, Any], event: str) -> dict[str, Any] | None:
         for one in group if isinstance(group, list) else [entry]:
             if isinstance(one, dict) and isinstance(one.get("command"), str) and install.ours(one, "guard-check"):
                 return one
+            if isinstance(one, dict) and isinstance(one.get("bash"), str) and install.ours(one, "guard-check"):
+                return {"command": one["bash"], "timeout": one.get("timeoutSec")}  # Copilot's flat handler
     return None
 
 
