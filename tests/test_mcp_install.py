@@ -109,3 +109,14 @@ def test_without_the_mcp_extra_init_mcp_writes_nothing(tmp_path: Path, agent: st
     assert "pip install 'boundread[mcp]'" in refused.stderr and refused.stderr.count("\n") == 1
     assert list(project.rglob("*")) == []  # not the hooks either: every change is planned before any is written
     assert run("init", "--agent", agent, "--dir", str(project)).exit_code == 0  # without --mcp it installs
+
+
+def test_codex_user_mcp_and_trust_land_in_one_config_together(home: Path) -> None:
+    """`init --agent codex --mcp --user --trust` writes both into ~/.codex/config.toml: the trust was planned from
+    the file before the MCP table was written and then written over it, so the server was lost."""
+    done = run("init", "--agent", "codex", "--mcp", "--user", "--trust")
+    assert done.exit_code == 0, done.stderr
+    data = tomlread.loads((home / ".codex" / "config.toml").read_text(encoding="utf-8"))
+    assert data["mcp_servers"]["boundread"]["args"][0] == "mcp"
+    states = data["hooks"]["state"]
+    assert states and all(entry["trusted_hash"] for entry in states.values())

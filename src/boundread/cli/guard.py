@@ -90,6 +90,8 @@ def init(
         if not dry_run:
             install.apply(changes)
             if trusted is not None and truster is not None:
+                if any(change.path == trusted.path for change in changes):  # just written (Codex's --user MCP
+                    trusted = truster.trust_change(root, Path.home(), user, changes[0])  # table): trust on top of it
                 truster.trust_apply(trusted)
         changes += [trusted] if trusted is not None else []
     except BoundreadError as exc:
