@@ -23,7 +23,8 @@ from boundread.formats._xml import attr, local
 
 PART_CAP = 16 * 1024 * 1024  # uncompressed bytes of a part that is parsed whole (slide, rels, styles)
 PROLOG_CAP = 1 << 20  # a prolog (before the root element) longer than this is not a real document
-_ZIP_ERRORS = (zipfile.BadZipFile, zlib.error, EOFError, OSError, ValueError)
+_ZIP_ERRORS = (zipfile.BadZipFile, zlib.error, EOFError, OSError, ValueError,
+               NotImplementedError)  # a version or method zipfile cannot read: as damaged, never a traceback
 
 
 def natural_key(name: str) -> tuple[object, ...]:
