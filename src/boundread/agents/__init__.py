@@ -1,9 +1,12 @@
 """One room per agent: what each client needs - its hook payload and answer (its dialect), its settings and trust
 files, its ``init`` registration, its ``doctor`` checks, its log reader - in the files of that client.
 
-    claude.py   Claude Code, and the Agent SDK's hooks (claude-sdk); claudelog.py: its transcripts
-    codex.py    Codex CLI; codex_trust.py: its config.toml trust; codexlog.py: its rollouts
-    gemini.py   Gemini CLI; gemini_trust.py: its trusted folders; geminilog.py: its chat files
+    claude.py   Claude Code, and the Agent SDK's hooks (claude-sdk); claudelog.py: its transcripts;
+                claude_settings.py: the settings layers that switch its hooks off; claudeplugin.py: its plugin
+    codex.py    Codex CLI; codex_trust.py: its config.toml trust; codexlog.py: its rollouts; codex_settings.py:
+                the config that switches hooks off; codex_mcp.py: its MCP server table
+    gemini.py   Gemini CLI; gemini_trust.py: its trusted folders; geminilog.py: its chat files;
+                gemini_settings.py: hooksConfig as it merges its settings
     copilot.py  GitHub Copilot CLI; copilot_trust.py: its trusted folders; copilotlog.py: its session events
     qwen.py     Qwen Code; qwen_trust.py: its folder trust and hook switch
     opencode.py opencode (our plugin, data/opencode-plugin.js); opencode_doctor.py: doctor's checks of it
@@ -18,7 +21,8 @@ the hooks), ``checks`` (its own ``doctor`` checks), ``INGEST_EVENTS`` (where ``i
 (what a rewrite must not step around: hook/permissions.py). What they share is beside them: dialect.py (the
 normalised call, the shared shape of a pre-tool answer, the generic dialect), install.py (the settings writer),
 rulefiles.py (the settings readers ``user_rules`` share), stopanswer.py (how each client is told to end a
-session: ``budget ingest``'s answer), doctor.py, locate.py. A client's own heavier files
+session: ``budget ingest``'s answer), doctor.py (doctor_probe.py: its live run of the guard hook; doctor_mcp.py:
+its start of a registered MCP server), locate.py. A client's own heavier files
 (its trust, its log reader) carry its name and load only when used: the log readers when ``budget ingest`` reads
 a session's files (agents/sessionfiles.py), the trust files for ``init --trust`` and ``doctor``.
 
