@@ -185,7 +185,7 @@ def test_a_v2_ledger_migrates_and_keeps_deduplicating(tmp_path: Path) -> None:
     with SqliteLedger() as ledger:
         assert ingest_all(ledger, [t], session="new").records == 0  # both lines repeat msg_1
         assert ledger.totals(Scope("global")).output == 100
-    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == CURRENT_VERSION == 6  # V6: the stats step
+    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == CURRENT_VERSION == 6  # V6: stats
 
 
 def test_the_transcript_option_takes_the_sub_agents_too_and_a_sub_agent_file_names_its_session(tmp_path: Path) -> None:
