@@ -275,8 +275,13 @@ def generate(root: Path) -> dict[str, str]:
 
 def stale(root: Path) -> list[str]:
     """'path (+A -B lines)' or 'path (missing)' for each generated file that differs from the one on disk."""
+    return stale_of(generate(root), root)
+
+
+def stale_of(files: dict[str, str], root: Path) -> list[str]:
+    """Of ``files`` (path relative to ``root`` -> text), those that differ on disk, as :func:`stale` words them."""
     out = []
-    for path, text in generate(root).items():
+    for path, text in files.items():
         target = root / path
         old = target.read_text(encoding="utf-8") if target.is_file() else None
         if old is None:
@@ -289,17 +294,24 @@ def stale(root: Path) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m boundread.cli.docs", description=__doc__.split("\n")[0])
+    return run_generator("python -m boundread.cli.docs", __doc__ or "", generate, argv)
+
+
+def run_generator(prog: str, doc: str, generate: Any, argv: list[str] | None) -> int:
+    """A generator's command line (this one's, cli/plugin.py's): write every file ``generate(root)`` makes, or with
+    ``--check`` write nothing and exit 1 naming the stale ones."""
+    parser = argparse.ArgumentParser(prog=prog, description=doc.split("\n")[0])
     parser.add_argument("--check", action="store_true", help="exit 1 when a generated file differs; write nothing")
     parser.add_argument("--root", type=Path, default=Path(__file__).resolve().parents[3],
                         help="the repository root (default: the checkout this module is in)")
     args = parser.parse_args(argv)
+    files = generate(args.root)
     if args.check:
-        differ = stale(args.root)
+        differ = stale_of(files, args.root)
         if differ:
-            print(f"out of date: {', '.join(differ)} - run python -m boundread.cli.docs", file=sys.stderr)
+            print(f"out of date: {', '.join(differ)} - run {prog}", file=sys.stderr)
         return 1 if differ else 0
-    for path, text in generate(args.root).items():
+    for path, text in files.items():
         (args.root / path).parent.mkdir(parents=True, exist_ok=True)
         (args.root / path).write_text(text, encoding="utf-8")
         print(f"wrote {path}")

@@ -21,8 +21,6 @@ README.md is written by hand and left alone.
 
 from __future__ import annotations
 
-import argparse
-import difflib
 import json
 import sys
 import tempfile
@@ -96,35 +94,15 @@ def generate() -> dict[str, str]:
 
 def stale(root: Path) -> list[str]:
     """'path (+A -B lines)' or 'path (missing)' for each generated file that differs from the one on disk."""
-    out = []
-    for path, text in generate().items():
-        target = root / path
-        old = target.read_text(encoding="utf-8") if target.is_file() else None
-        if old is None:
-            out.append(f"{path} (missing)")
-        elif old != text:
-            diff = list(difflib.unified_diff(old.splitlines(), text.splitlines(), n=0, lineterm=""))[2:]
-            plus, minus = (sum(line.startswith(c) for line in diff) for c in "+-")
-            out.append(f"{path} (+{plus} -{minus} lines)")
-    return out
+    from boundread.cli.docs import stale_of
+
+    return stale_of(generate(), root)
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m boundread.cli.plugin", description=__doc__.split("\n")[0])
-    parser.add_argument("--check", action="store_true", help="exit 1 when a generated file differs; write nothing")
-    parser.add_argument("--root", type=Path, default=Path(__file__).resolve().parents[3],
-                        help="the repository root (default: the checkout this module is in)")
-    args = parser.parse_args(argv)
-    if args.check:
-        differ = stale(args.root)
-        if differ:
-            print(f"out of date: {', '.join(differ)} - run python -m boundread.cli.plugin", file=sys.stderr)
-        return 1 if differ else 0
-    for path, text in generate().items():
-        (args.root / path).parent.mkdir(parents=True, exist_ok=True)
-        (args.root / path).write_text(text, encoding="utf-8")
-        print(f"wrote {path}")
-    return 0
+    from boundread.cli.docs import run_generator
+
+    return run_generator("python -m boundread.cli.plugin", __doc__ or "", lambda _root: generate(), argv)
 
 
 if __name__ == "__main__":
