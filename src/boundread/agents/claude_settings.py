@@ -22,7 +22,6 @@ by Claude Code either: it cannot switch hooks off, and is left to the ``settings
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from collections.abc import Mapping
@@ -35,7 +34,6 @@ from boundread.agents.base import Check
 #: Where Claude Code keeps the managed settings (its getManagedFilePath(); 2.1.332 has no variable to move it).
 MANAGED_DIR = Path("/Library/Application Support/ClaudeCode" if sys.platform == "darwin" else
                    "C:\\Program Files\\ClaudeCode" if sys.platform == "win32" else "/etc/claude-code")
-MOST_BYTES = 4 << 20  # a settings file is read up to this
 MOST_DROPINS = 256
 #: Truthy as Claude Code reads a variable: 1, true, yes, on.
 TRUE_WORDS = frozenset({"1", "true", "yes", "on"})
@@ -64,18 +62,9 @@ def config_dir(home: Path, env: Mapping[str, str]) -> Path:
 
 
 def _read(name: str, path: Path) -> Layer:
-    try:
-        with path.open("rb") as fh:
-            raw = fh.read(MOST_BYTES + 1)
-    except (FileNotFoundError, NotADirectoryError):
-        return Layer(name, path, None)
-    except OSError as exc:
-        return Layer(name, path, None, f"cannot read {path}: {exc.strerror or exc}")
-    try:
-        data = json.loads(raw.decode("utf-8-sig")) if len(raw) <= MOST_BYTES else None
-    except (ValueError, RecursionError):
-        data = None
-    return Layer(name, path, data if isinstance(data, dict) else None)
+    from boundread.agents.rulefiles import settings_object
+
+    return Layer(name, path, *settings_object(path))
 
 
 def managed(folder: Path) -> tuple[list[Layer], str]:

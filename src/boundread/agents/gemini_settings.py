@@ -15,7 +15,6 @@ it are root's and writable by no group or other: one in /tmp switches nothing.
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -24,8 +23,6 @@ from typing import Any
 
 from boundread.agents import gemini_trust
 from boundread.agents.base import Check
-
-MOST_BYTES = 4 << 20
 
 
 @dataclass(frozen=True)
@@ -38,19 +35,10 @@ class Layer:
 
 
 def _read(name: str, path: Path) -> Layer:
-    try:
-        with path.open("rb") as fh:
-            raw = fh.read(MOST_BYTES + 1)
-    except (FileNotFoundError, NotADirectoryError):
-        return Layer(name, path, None)
-    except OSError as exc:
-        return Layer(name, path, None, f"cannot read {path}: {exc.strerror or exc}")
-    try:
-        text = raw.decode("utf-8", "replace")
-        data = json.loads(gemini_trust.strip_comments(text)) if len(raw) <= MOST_BYTES else None
-    except (ValueError, RecursionError):
-        data = None
-    return Layer(name, path, data if isinstance(data, dict) else None)
+    from boundread.agents.rulefiles import settings_object
+
+    return Layer(name, path, *settings_object(
+        path, lambda raw: gemini_trust.strip_comments(raw.decode("utf-8", "replace"))))
 
 
 def insecure(path: Path) -> str:

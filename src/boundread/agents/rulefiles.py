@@ -10,6 +10,7 @@ import os
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any
 
 MOST_DROPINS = 64  # files in a drop-in folder read at most: more are taken as rules
@@ -41,6 +42,25 @@ def any_file(folder: str, suffix: str) -> bool:
         return False
     except OSError:
         return True  # a folder we cannot read may hold rules
+
+
+def settings_object(path: str | os.PathLike[str], decode: Callable[[bytes], str] = lambda raw: raw.decode("utf-8-sig")
+                    ) -> tuple[dict[str, Any] | None, str]:
+    """A settings file as ``doctor`` reads its layers: (its JSON object, or None when it is missing, not an object,
+    over MOST_BYTES or not JSON; why it could not be read, or ''). At most MOST_BYTES + 1 bytes are read;
+    ``decode`` turns them into JSON text (Gemini CLI's: comments stripped)."""
+    try:
+        with open(path, "rb") as fh:
+            raw = fh.read(MOST_BYTES + 1)
+    except (FileNotFoundError, NotADirectoryError):
+        return None, ""
+    except OSError as exc:
+        return None, f"cannot read {os.fspath(path)}: {exc.strerror or exc}"
+    try:
+        data = json.loads(decode(raw)) if len(raw) <= MOST_BYTES else None
+    except (ValueError, RecursionError):
+        data = None
+    return (data if isinstance(data, dict) else None), ""
 
 
 def settings_of(file: str) -> dict[str, Any] | bool:
