@@ -18,3 +18,17 @@ def run(*args: str, input: str | None = None) -> Any:
 def run_json(*args: str) -> tuple[int, dict[str, Any]]:
     result = run(*args, "--json")
     return result.exit_code, json.loads(result.stdout)
+
+
+def tiny_pdf(objects: list[bytes]) -> bytes:
+    """A PDF of ``objects`` written by hand (object 1 the catalog), with its cross-reference table: for structures
+    no PDF library writes (a form's fields, a page tree that claims pages it lacks)."""
+    out = bytearray(b"%PDF-1.7\n")
+    offsets = []
+    for number, body in enumerate(objects, 1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
+    return bytes(out + b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref))

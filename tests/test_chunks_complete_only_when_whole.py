@@ -14,25 +14,14 @@ from boundread.chunks.manifest import Params
 from boundread.chunks.plan import chunk
 from boundread.formats.pdf.handler import FAILED_RUN
 from boundread.limits import MB
-
-
-def _pdf(objects: list[bytes]) -> bytes:
-    out = bytearray(b"%PDF-1.7\n")
-    offsets = []
-    for number, body in enumerate(objects, 1):
-        offsets.append(len(out))
-        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
-    xref = len(out)
-    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
-    out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
-    return bytes(out + b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref))
+from tests.helpers import tiny_pdf
 
 
 def test_a_page_tree_that_claims_a_million_pages_is_not_complete(tmp_path: Path) -> None:
     """335 bytes that declare 1,000,000 pages: a run of unreadable pages stops the read (not 200 chunks of page
     headers), and the manifest is incomplete with no --from to go on with."""
     path = tmp_path / "million.pdf"
-    path.write_bytes(_pdf([b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [3 0 R] /Count 1000000 >>",
+    path.write_bytes(tiny_pdf([b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [3 0 R] /Count 1000000 >>",
                            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] >>"]))
     result = chunk(path, Params(tokens=1000), tmp_path / "c")
     assert not result.complete and result.next == ()

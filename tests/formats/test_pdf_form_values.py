@@ -7,22 +7,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tests.helpers import tiny_pdf
 
 from boundread import api
 from boundread.limits import Limits
-
-
-def _pdf(objects: list[bytes]) -> bytes:
-    """A PDF of ``objects`` (object 1 the catalog), with its cross-reference table."""
-    out = bytearray(b"%PDF-1.7\n")
-    offsets = []
-    for number, body in enumerate(objects, 1):
-        offsets.append(len(out))
-        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
-    xref = len(out)
-    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
-    out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
-    return bytes(out + b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref))
 
 
 def _stream(data: bytes, extra: bytes = b"") -> bytes:
@@ -35,7 +23,7 @@ FONT = b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"
 def acroform(path: Path) -> Path:
     """One page with its own text and three fields: a filled text field, a ticked box, an empty field."""
     widget = b"<< /Type /Annot /Subtype /Widget /P 3 0 R /F 4 "
-    path.write_bytes(_pdf([
+    path.write_bytes(tiny_pdf([
         b"<< /Type /Catalog /Pages 2 0 R /AcroForm << /Fields [5 0 R 6 0 R 7 0 R] /DA (/Helv 0 Tf 0 g) >> >>",
         b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
         b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R"
@@ -56,7 +44,7 @@ def xfa(path: Path, datasets: bytes, pages: int = 1) -> Path:
     kids = b" ".join(b"%d 0 R" % (6 + n) for n in range(pages))
     shells = [b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 3 0 R"
               b" /Resources << /Font << /F1 5 0 R >> >> >>"] * pages
-    path.write_bytes(_pdf([
+    path.write_bytes(tiny_pdf([
         b"<< /Type /Catalog /Pages 2 0 R /NeedsRendering true /AcroForm << /Fields [] /XFA [(datasets) 4 0 R] >> >>",
         b"<< /Type /Pages /Kids [%s] /Count %d >>" % (kids, pages),
         _stream(b"BT /F1 12 Tf 72 720 Td (Please wait...) Tj ET"),
