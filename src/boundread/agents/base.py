@@ -56,6 +56,15 @@ class Change:
 
 
 @dataclass(frozen=True)
+class Trust:
+    """Whether a client runs a project's hooks in a folder (Gemini CLI's, Copilot CLI's, Qwen Code's trust)."""
+
+    trusted: bool | None  # None: cannot tell (a file it cannot read)
+    detail: str
+    variable: str = ""  # the environment variable that decided, if one did
+
+
+@dataclass(frozen=True)
 class Check:
     name: str
     ok: bool | None  # None: cannot tell (does not make the agent not ready)

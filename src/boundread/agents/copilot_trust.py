@@ -24,10 +24,10 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 
 from boundread.agents import install
+from boundread.agents.base import Trust
 from boundread.agents.gemini_trust import strip_comments
 from boundread.errors import Corrupt
 
@@ -35,13 +35,6 @@ KEY = "trustedFolders"
 ENV = "COPILOT_ALLOW_ALL"
 MOST = 4 * 1024 * 1024  # bytes of config.json read at most: Copilot's own small state, not a data file
 HEADER = "// User settings belong in settings.json.\n// This file is managed automatically.\n"  # as Copilot writes
-
-
-@dataclass(frozen=True)
-class Trust:
-    trusted: bool | None  # None: cannot tell (a file it cannot read)
-    detail: str
-    variable: str = ""  # the environment variable that decided, if one did
 
 
 def config_path(home: Path, env: Mapping[str, str] | None = None) -> Path:

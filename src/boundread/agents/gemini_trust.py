@@ -29,10 +29,10 @@ import re
 import sys
 import tempfile
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 
 from boundread.agents import install
+from boundread.agents.base import Trust
 from boundread.errors import Corrupt
 
 LEVELS = ("TRUST_FOLDER", "TRUST_PARENT", "DO_NOT_TRUST")
@@ -44,13 +44,6 @@ MOST = 4 * 1024 * 1024  # bytes of trustedFolders.json read at most: a folder li
 SYSTEM_SETTINGS = ("/Library/Application Support/GeminiCli/settings.json" if sys.platform == "darwin" else
                    "C:\\ProgramData\\gemini-cli\\settings.json" if sys.platform == "win32" else
                    "/etc/gemini-cli/settings.json")  # Gemini CLI's getSystemSettingsPath()
-
-
-@dataclass(frozen=True)
-class Trust:
-    trusted: bool | None  # None: cannot tell (a file it cannot read)
-    detail: str
-    variable: str = ""  # the environment variable that decided, if one did
 
 
 def gemini_dir(home: Path, env: Mapping[str, str] | None = None) -> Path:

@@ -18,11 +18,10 @@ from __future__ import annotations
 import json
 import os
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from boundread.agents.base import Check
+from boundread.agents.base import Check, Trust
 from boundread.errors import Corrupt, UsageError
 
 if TYPE_CHECKING:
@@ -33,12 +32,6 @@ SYSTEM_SETTINGS = ("/Library/Application Support/QwenCode/settings.json" if sys.
                    "C:\\ProgramData\\qwen-code\\settings.json" if sys.platform == "win32" else
                    "/etc/qwen-code/settings.json")  # Qwen Code's getSystemSettingsPath()
 MOST = 4 * 1024 * 1024  # bytes of a settings or trust file read at most
-
-
-@dataclass(frozen=True)
-class Trust:
-    trusted: bool | None  # None: cannot tell (a file it cannot read)
-    detail: str
 
 
 def qwen_dir(home: Path) -> Path:
