@@ -31,15 +31,10 @@ _SPECIFIC: dict[str, str] = {
 
 
 def libmagic_mime(path: Path) -> str | None:
-    """libmagic's mime type for a file, or None when python-magic or libmagic is missing."""
-    try:
-        import magic
-    except (ImportError, OSError):
-        return None
-    try:
-        return str(magic.from_file(str(path), mime=True))
-    except (OSError, ValueError, magic.MagicException):
-        return None
+    """libmagic's mime type for a file, or None when libmagic is missing (loaded by its soname: no ldconfig)."""
+    from boundread.bytelevel.libmagic import mime_type
+
+    return mime_type(path)
 
 
 def decisive(sniffed: Sniffed) -> bool:

@@ -1,0 +1,81 @@
+"""How fast boundread starts: small-file commands and guard-check against ``python -c pass``, interleaved.
+
+    .venv/bin/python bench/startup.py [--runs 30]
+
+Each round runs every row once, in turn, so a change of load hits all rows alike; the table gives each row's
+median and best wall time and its ratio (median against median) to ``python -c pass`` run by the same
+interpreter. The load average is printed before and after. The MCP start (``initialize`` answered) is measured
+by bench/mcp_timing.py. Issue 24 asks for info/extract <= 3x and guard-check <= 2x.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+BIN = Path(sys.executable).with_name("boundread")
+#: a for loop with $() and pipes, as issue 24 measured it
+LOOP = "for f in $(ls *.log | sort); do grep -c ERROR \"$f\" | tee -a counts.txt > /dev/null; done"
+
+
+def rows(folder: Path) -> list[tuple[str, list[str], bytes | None]]:
+    small = folder / "small.txt"
+    small.write_text("hello world\nline two\n", encoding="utf-8")
+    hook = json.dumps({"tool_name": "Bash", "tool_input": {"command": LOOP}, "cwd": str(folder)}).encode()
+    plain = json.dumps({"tool_name": "Bash", "tool_input": {"command": "ls -la"}, "cwd": str(folder)}).encode()
+    return [
+        ("python -c pass", [sys.executable, "-c", "pass"], None),
+        ("boundread --version", [str(BIN), "--version"], None),
+        ("boundread info small.txt", [str(BIN), "info", str(small)], None),
+        ("boundread info small.txt --json", [str(BIN), "info", str(small), "--json"], None),
+        ("boundread extract small.txt", [str(BIN), "extract", str(small)], None),
+        ("boundread extract small.txt --stdout", [str(BIN), "extract", str(small), "--stdout"], None),
+        ("boundread pages --help", [str(BIN), "pages", "--help"], None),
+        ("guard-check, plain command", [str(BIN), "guard-check"], plain),
+        ("guard-check, loop with $() and pipes", [str(BIN), "guard-check"], hook),
+    ]
+
+
+def once(argv: list[str], stdin: bytes | None, cwd: Path, env: dict[str, str]) -> float:
+    start = time.perf_counter()
+    subprocess.run(argv, input=stdin, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=cwd, env=env,
+                   check=False)
+    return time.perf_counter() - start
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=30)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        env = {**os.environ, "BOUNDREAD_OUT_DIR": str(folder / "out")}
+        env.pop("FORCE_COLOR", None)
+        table = rows(folder)
+        times: dict[str, list[float]] = {name: [] for name, _, _ in table}
+        load = os.getloadavg()
+        for argv in (argv for _, argv, _ in table):  # warm the page cache and the .pyc files
+            subprocess.run(argv, input=b"{}", capture_output=True, cwd=folder, env=env, check=False)
+        for _ in range(args.runs):
+            for name, argv, stdin in table:
+                times[name].append(once(argv, stdin, folder, env))
+        after = os.getloadavg()
+    base = statistics.median(times["python -c pass"])
+    print(f"load average before {load[0]:.2f}, after {after[0]:.2f}; {os.cpu_count()} cores; "
+          f"{args.runs} interleaved rounds; {time.strftime('%Y-%m-%d')}")
+    print(f"| {'row':<38} | median ms | best ms | ratio to python -c pass |")
+    print(f"|{'-' * 40}|-----------|---------|-------------------------|")
+    for name, walls in times.items():
+        median = statistics.median(walls)
+        print(f"| {name:<38} | {median * 1000:9.1f} | {min(walls) * 1000:7.1f} | {median / base:22.2f}x |")
+
+
+if __name__ == "__main__":
+    main()
