@@ -1,9 +1,10 @@
 """Presentations (pptx, pptm, Strict OOXML): slide text in order.
 
 Slides come in presentation order (``sldIdLst``), each behind a ``--- slide N / TOTAL ---``
-marker: the title, then the text of every shape (groups, tables, chart titles), then the speaker
-notes. ``pages`` ranges select slides. Macros, click actions and OLE objects are never run or
-followed: only their text is read.
+marker: the title, then the text of every shape in order (groups, tables, charts as a ``Chart:`` line,
+SmartArt as a ``SmartArt:`` list), then the speaker notes, then the slide's comments. ``pages``
+ranges select slides. Macros, click actions and OLE objects are never run or followed: only their
+text is read.
 """
 
 from __future__ import annotations
@@ -15,7 +16,10 @@ from boundread.contract.model import FILE, Details, Outcome, Request, Source
 from boundread.contract.sink import Sink
 from boundread.errors import Corrupt
 from boundread.formats._xml import attr, local
+from boundread.formats.office.charts import chart_line
+from boundread.formats.office.diagrams import diagram_lines
 from boundread.formats.office.ooxml import Package, open_package
+from boundread.formats.office.slide_comments import comment_lines
 from boundread.formats.office.slides import Slide, finish, select
 
 KINDS: tuple[str, ...] = ("pptx",)
@@ -76,15 +80,8 @@ def _placeholder(shape: Element) -> str | None:
     return None
 
 
-def _chart_title(pkg: Package, part: str) -> str:
-    root = pkg.parse(part)
-    for chart in (c for c in root.iter() if local(c.tag) == "chart") if root is not None else ():
-        for title in (t for t in chart if local(t.tag) == "title"):
-            return " ".join(_paragraphs(title))
-    return ""
-
-
-def _frame(pkg: Package, shape: Element, rels: dict[str, tuple[str, str]]) -> list[str]:
+def _frame(pkg: Package, shape: Element, rels: dict[str, tuple[str, str]], warnings: list[str]) -> list[str]:
+    """A table as markdown rows, a chart as its marked line, SmartArt as its marked list."""
     lines: list[str] = []
     for elem in shape.iter():
         name = local(elem.tag)
@@ -98,9 +95,12 @@ def _frame(pkg: Package, shape: Element, rels: dict[str, tuple[str, str]]) -> li
                     lines.append("|" + " --- |" * len(cells))
             return lines
         rid = attr(elem, "id", "relationships") if name == "chart" else None
-        if rid in rels and rels[rid][0] == "chart":
-            title = _chart_title(pkg, rels[rid][1])
-            return [f"Chart: {title}"] if title else []
+        if rid in rels and rels[rid][0] in ("chart", "chartEx") and pkg.has(rels[rid][1]):
+            line = chart_line(pkg, rels[rid][1], warnings)
+            return [line] if line else []
+        rid = attr(elem, "dm", "relationships") if name == "relIds" else None
+        if rid in rels and rels[rid][0] == "diagramData" and pkg.has(rels[rid][1]):
+            return diagram_lines(pkg, rels[rid][1], warnings)
     return lines
 
 
@@ -114,7 +114,7 @@ def read_slide(pkg: Package, part: str, *, notes: bool = True) -> Slide:
         if ph in _SKIP_PH:
             continue
         if local(shape.tag) == "graphicFrame":
-            slide.lines.extend(_frame(pkg, shape, rels))
+            slide.lines.extend(_frame(pkg, shape, rels, slide.warnings))
             continue
         body = [b for b in shape if local(b.tag) == "txBody"]
         text = _paragraphs(body[0]) if body else []
@@ -125,6 +125,9 @@ def read_slide(pkg: Package, part: str, *, notes: bool = True) -> Slide:
     notes_part = next((t for k, t in rels.values() if k == "notesSlide" and pkg.has(t)), None)
     if notes and notes_part:
         slide.notes = read_slide(pkg, notes_part, notes=False).lines
+    if notes:  # a slide, not its notes page: its comments
+        parts = sorted({t for k, t in rels.values() if k == "comments" and pkg.has(t)})
+        slide.comments = comment_lines(pkg, parts, slide.warnings)
     return slide
 
 
@@ -179,6 +182,7 @@ def extract(src: Source, req: Request, sink: Sink) -> Outcome:
             except Corrupt as exc:
                 outcome.warnings.append(f"slide {number} could not be read: {exc.what}")
                 slide = Slide(lines=["[slide could not be read]"])
+            outcome.warnings.extend(f"slide {number}: {warning}" for warning in slide.warnings)
             if not all(sink.write(chunk) for chunk in slide.chunks(number, len(parts))):
                 cut = number
                 break

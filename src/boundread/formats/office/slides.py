@@ -18,6 +18,8 @@ class Slide:
     title: str = ""
     lines: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    comments: list[str] = field(default_factory=list)  # "Comment (author): text" lines
+    warnings: list[str] = field(default_factory=list)  # what on the slide was not read, and why
 
     def chunks(self, number: int, total: int | str) -> Iterator[str]:
         yield f"--- slide {number} / {total} ---\n"
@@ -27,6 +29,8 @@ class Slide:
             yield line + "\n"
         if self.notes:
             yield "Notes: " + "\n".join(self.notes) + "\n"
+        for line in self.comments:
+            yield line + "\n"
         yield "\n"
 
 

@@ -1,0 +1,106 @@
+"""Fixture builders for the office text that lives outside the body: SmartArt data parts, chart parts and
+comment parts, written as the minimal XML PowerPoint, Word and Excel write (LibreOffice is not needed)."""
+
+from __future__ import annotations
+
+import io
+import re
+import zipfile
+
+A = "http://schemas.openxmlformats.org/drawingml/2006/main"
+R = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
+DGM = "http://schemas.openxmlformats.org/drawingml/2006/diagram"
+C = "http://schemas.openxmlformats.org/drawingml/2006/chart"
+REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
+
+
+def rezip(data: bytes, replace: dict[str, bytes]) -> bytes:
+    """The zip with some members replaced or added."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(data)) as src, zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as dst:
+        for info in src.infolist():
+            if info.filename not in replace:
+                dst.writestr(info, src.read(info))
+        for name, body in replace.items():
+            dst.writestr(name, body)
+    return out.getvalue()
+
+
+def add_rels(rels: bytes, *entries: tuple[str, str, str]) -> bytes:
+    """(id, type's last path, target) added to a .rels part."""
+    extra = "".join(f'<Relationship Id="{rid}" Type="{kind}" Target="{target}"/>' for rid, kind, target in entries)
+    return rels.replace(b"</Relationships>", extra.encode() + b"</Relationships>")
+
+
+def empty_rels() -> bytes:
+    ns = "http://schemas.openxmlformats.org/package/2006/relationships"
+    return f'<?xml version="1.0"?><Relationships xmlns="{ns}"></Relationships>'.encode()
+
+
+def _pt(model: str, text: str | None, kind: str = "") -> str:
+    body = f"<a:p><a:r><a:t>{text}</a:t></a:r></a:p>" if text else "<a:p/>"
+    typ = f' type="{kind}"' if kind else ""
+    return f'<dgm:pt modelId="{model}"{typ}><dgm:prSet/><dgm:spPr/><dgm:t><a:bodyPr/>{body}</dgm:t></dgm:pt>'
+
+
+def diagram_data(tree: list[tuple[str, str, str, int]]) -> bytes:
+    """A dgm:dataModel: (modelId, text, parent modelId, order) rows under a doc point "D". Points are written
+    in reverse so that only the connections give the reading order; a presentation point and transitions
+    with text are written too (they must not be read)."""
+    points = [_pt("D", None, "doc")] + [_pt(m, t) for m, t, _p, _o in reversed(tree)]
+    points += [_pt("P1", "PRES-POINT-NOT-TEXT", "pres"), _pt("T1", "TRANSITION-NOT-TEXT", "parTrans")]
+    cxns = [f'<dgm:cxn modelId="c{m}" srcId="{p}" destId="{m}" srcOrd="{o}" destOrd="0"/>' for m, _t, p, o in tree]
+    cxns.append('<dgm:cxn modelId="cp" type="presOf" srcId="A" destId="P1" srcOrd="0" destOrd="0"/>')
+    return (f'<?xml version="1.0" encoding="UTF-8" standalone="yes"?><dgm:dataModel xmlns:dgm="{DGM}" '
+            f'xmlns:a="{A}"><dgm:ptLst>{"".join(points)}</dgm:ptLst><dgm:cxnLst>{"".join(cxns)}</dgm:cxnLst>'
+            "<dgm:bg/><dgm:whole/></dgm:dataModel>").encode()
+
+
+def smartart_frame(rid: str, ns_p: str = "p") -> str:
+    """A graphicFrame (pptx: p:graphicFrame) whose graphic is a diagram with data relationship ``rid``."""
+    return (f'<{ns_p}:graphicFrame><{ns_p}:nvGraphicFramePr><{ns_p}:cNvPr id="90" name="Diagram"/>'
+            f'<{ns_p}:cNvGraphicFramePr/><{ns_p}:nvPr/></{ns_p}:nvGraphicFramePr><{ns_p}:xfrm><a:off x="0" y="0"/>'
+            f'<a:ext cx="1" cy="1"/></{ns_p}:xfrm><a:graphic xmlns:a="{A}"><a:graphicData uri="{DGM}">'
+            f'<dgm:relIds xmlns:dgm="{DGM}" xmlns:r="{R}" r:dm="{rid}" r:lo="{rid}lo" r:qs="{rid}qs" '
+            f'r:cs="{rid}cs"/></a:graphicData></a:graphic></{ns_p}:graphicFrame>')
+
+
+def chart_xml(title: str, series: list[str], categories: list[str], axes: tuple[str, str] = ("", "")) -> bytes:
+    """A bar chart part with a title, named series over shared categories and optional axis titles."""
+    def rich(text: str) -> str:
+        return f"<c:title><c:tx><c:rich><a:bodyPr/><a:p><a:r><a:t>{text}</a:t></a:r></a:p></c:rich></c:tx></c:title>"
+
+    cats = "".join(f'<c:pt idx="{i}"><c:v>{c}</c:v></c:pt>' for i, c in enumerate(categories))
+    vals = "".join(f'<c:pt idx="{i}"><c:v>{i * 7}</c:v></c:pt>' for i in range(len(categories)))
+    sers = "".join(
+        f'<c:ser><c:idx val="{n}"/><c:order val="{n}"/><c:tx><c:strRef><c:f>Sheet1!$B$1</c:f><c:strCache>'
+        f'<c:ptCount val="1"/><c:pt idx="0"><c:v>{name}</c:v></c:pt></c:strCache></c:strRef></c:tx>'
+        f'<c:cat><c:strRef><c:f>Sheet1!$A$2</c:f><c:strCache><c:ptCount val="{len(categories)}"/>{cats}'
+        f'</c:strCache></c:strRef></c:cat><c:val><c:numRef><c:f>Sheet1!$B$2</c:f><c:numCache>'
+        f'<c:ptCount val="{len(categories)}"/>{vals}</c:numCache></c:numRef></c:val></c:ser>'
+        for n, name in enumerate(series))
+    cat_ax = f'<c:catAx><c:axId val="1"/>{rich(axes[0]) if axes[0] else ""}</c:catAx>'
+    val_ax = f'<c:valAx><c:axId val="2"/>{rich(axes[1]) if axes[1] else ""}</c:valAx>'
+    return (f'<?xml version="1.0" encoding="UTF-8" standalone="yes"?><c:chartSpace xmlns:c="{C}" xmlns:a="{A}" '
+            f'xmlns:r="{R}"><c:chart>{rich(title) if title else ""}<c:autoTitleDeleted val="0"/><c:plotArea>'
+            f'<c:barChart><c:barDir val="col"/>{sers}<c:axId val="1"/><c:axId val="2"/></c:barChart>{cat_ax}'
+            f"{val_ax}</c:plotArea></c:chart></c:chartSpace>").encode()
+
+
+def chart_frame_inline(rid: str) -> str:
+    """The a:graphic of a chart (docx inline / xlsx anchor / pptx frame body)."""
+    return (f'<a:graphic xmlns:a="{A}"><a:graphicData uri="{C}"><c:chart xmlns:c="{C}" xmlns:r="{R}" '
+            f'r:id="{rid}"/></a:graphicData></a:graphic>')
+
+
+def insert_before(xml: bytes, closing: str, fragment: str) -> bytes:
+    """``fragment`` inserted before the last ``closing`` tag."""
+    at = xml.rindex(closing.encode())
+    return xml[:at] + fragment.encode() + xml[at:]
+
+
+def ns_decl(xml: bytes, prefix: str, uri: str) -> bytes:
+    """The root element declares ``prefix`` (once)."""
+    if f"xmlns:{prefix}=".encode() in xml:
+        return xml
+    return re.sub(rb"(<[A-Za-z:]+ )", lambda m: m.group(1) + f'xmlns:{prefix}="{uri}" '.encode(), xml, count=1)

@@ -1,0 +1,197 @@
+"""Office text that lives outside the body - SmartArt data parts, chart labels, slide comments - is read where
+it lives and marked (``SmartArt:``, ``Chart: ...``, ``Comment (author): ...``), or a warning names what was
+skipped. Fixtures are python-pptx / python-docx files with the minimal parts PowerPoint and Word write added."""
+
+from __future__ import annotations
+
+import io
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+from tests.formats.office_parts import (
+    add_rels,
+    chart_xml,
+    diagram_data,
+    insert_before,
+    rezip,
+    smartart_frame,
+)
+
+from boundread.contract.model import Request, Source
+from boundread.contract.sink import Sink
+from boundread.contract.source import source_for_bytes, source_for_path
+from boundread.formats.office import charts, diagrams, docx, pptx
+from boundread.limits import Limits
+
+REL_T = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
+TREE = [("A", "Plan SMART-ONE", "D", 0), ("A1", "Budget SMART-CHILD", "A", 0), ("B", "Build SMART-TWO", "D", 1),
+        ("C", "Ship SMART-THREE", "D", 2)]
+SMARTART = "SmartArt:\n- Plan SMART-ONE\n  - Budget SMART-CHILD\n- Build SMART-TWO\n- Ship SMART-THREE\n"
+LEGACY_COMMENTS = (
+    b'<?xml version="1.0"?><p:cmLst xmlns:p="http://schemas.openxmlformats.org/presentationml/2006/main">'
+    b'<p:cm authorId="0" dt="2024-01-01T00:00:00" idx="1"><p:pos x="10" y="10"/>'
+    b"<p:text>LEGACY-COMMENT check the figures</p:text></p:cm></p:cmLst>"
+)
+LEGACY_AUTHORS = (
+    b'<?xml version="1.0"?><p:cmAuthorLst xmlns:p="http://schemas.openxmlformats.org/presentationml/2006/main">'
+    b'<p:cmAuthor id="0" name="Ada Lovelace" initials="AL" lastIdx="1" clrIdx="0"/></p:cmAuthorLst>'
+)
+P188 = "http://schemas.microsoft.com/office/powerpoint/2018/8/main"
+MODERN_COMMENTS = (
+    f'<?xml version="1.0"?><p188:cmLst xmlns:p188="{P188}" xmlns:a="http://schemas.openxmlformats.org/drawingml/'
+    f'2006/main"><p188:cm id="{{C1}}" authorId="{{AU-1}}" created="2024-01-01T00:00:00"><p188:replyLst>'
+    f'<p188:reply id="{{R1}}" authorId="{{AU-2}}"><p188:txBody><a:bodyPr/><a:p><a:r><a:t>MODERN-REPLY agreed'
+    f"</a:t></a:r></a:p></p188:txBody></p188:reply></p188:replyLst><p188:txBody><a:bodyPr/><a:p><a:r><a:t>"
+    f"MODERN-COMMENT move this up</a:t></a:r></a:p></p188:txBody></p188:cm></p188:cmLst>"
+).encode()
+MODERN_AUTHORS = (
+    f'<?xml version="1.0"?><p188:authorLst xmlns:p188="{P188}"><p188:author id="{{AU-1}}" name="Grace Hopper" '
+    f'initials="GH" userId="g" providerId="None"/><p188:author id="{{AU-2}}" name="Alan Turing" initials="AT" '
+    f'userId="a" providerId="None"/></p188:authorLst>'
+).encode()
+
+
+def _deck() -> bytes:
+    import pptx as pypptx
+    from pptx.chart.data import CategoryChartData
+    from pptx.enum.chart import XL_CHART_TYPE
+    from pptx.util import Inches
+
+    prs = pypptx.Presentation()
+    first = prs.slides.add_slide(prs.slide_layouts[5])
+    first.shapes.title.text = "Process"
+    second = prs.slides.add_slide(prs.slide_layouts[6])
+    data = CategoryChartData()
+    data.categories = ["CAT-Q1", "CAT-Q2", "CAT-Q3"]
+    data.add_series("SERIES-North", (1, 2, 3))
+    data.add_series("SERIES-South", (3, 2, 1))
+    frame = second.shapes.add_chart(XL_CHART_TYPE.COLUMN_CLUSTERED, Inches(1), Inches(1), Inches(6), Inches(4), data)
+    chart = frame.chart
+    chart.has_title = True
+    chart.chart_title.text_frame.text = "CHART-TITLE Sales"
+    chart.category_axis.axis_title.text_frame.text = "AXIS-Quarter"
+    chart.value_axis.axis_title.text_frame.text = "AXIS-Revenue"
+    third = prs.slides.add_slide(prs.slide_layouts[6])
+    third.shapes.add_textbox(Inches(1), Inches(1), Inches(3), Inches(1)).text_frame.text = "THIRD-BODY"
+    buf = io.BytesIO()
+    prs.save(buf)
+    return buf.getvalue()
+
+
+@cache
+def deck() -> bytes:
+    """Slide 1: a title and SmartArt only. Slide 2: a chart. Slide 3: legacy and modern comments."""
+    import zipfile
+
+    base = _deck()
+    with zipfile.ZipFile(io.BytesIO(base)) as zf:
+        slide1, rels1 = zf.read("ppt/slides/slide1.xml"), zf.read("ppt/slides/_rels/slide1.xml.rels")
+        rels3 = zf.read("ppt/slides/_rels/slide3.xml.rels")
+    slide1 = insert_before(slide1, "</p:spTree>", smartart_frame("rIdDgm"))
+    rels1 = add_rels(rels1, ("rIdDgm", f"{REL_T}/diagramData", "../diagrams/data1.xml"))
+    rels3 = add_rels(rels3, ("rIdCm1", f"{REL_T}/comments", "../comments/comment1.xml"),
+                     ("rIdCm2", "http://schemas.microsoft.com/office/2018/10/relationships/comments",
+                      "../comments/modernComment_100_ABC.xml"))
+    return rezip(base, {
+        "ppt/slides/slide1.xml": slide1, "ppt/slides/_rels/slide1.xml.rels": rels1,
+        "ppt/diagrams/data1.xml": diagram_data(TREE), "ppt/slides/_rels/slide3.xml.rels": rels3,
+        "ppt/comments/comment1.xml": LEGACY_COMMENTS, "ppt/commentAuthors.xml": LEGACY_AUTHORS,
+        "ppt/comments/modernComment_100_ABC.xml": MODERN_COMMENTS, "ppt/authors.xml": MODERN_AUTHORS,
+    })
+
+
+def run(src: Source, limits: Limits | None = None, **req: Any) -> tuple[str, Any]:
+    sink = Sink(limits or Limits())
+    handler = docx if src.kind in ("docx", "odt") else pptx
+    outcome = handler.extract(src, Request(limits=limits or Limits(), **req), sink)
+    sink.close()
+    return sink.text(), outcome
+
+
+def slides_of(text: str) -> list[str]:
+    return text.split("--- slide ")[1:]
+
+
+def test_smartart_text_is_read_in_tree_order() -> None:
+    text, outcome = run(source_for_bytes("deck.pptx", deck()))
+    first = slides_of(text)[0]
+    assert first == "1 / 3 ---\n# Process\n" + SMARTART + "\n"
+    assert "NOT-TEXT" not in text  # presentation points and transitions are layout, not the user's text
+    assert outcome.warnings == []
+
+
+def test_chart_title_series_categories_and_axes() -> None:
+    text, _ = run(source_for_bytes("deck.pptx", deck()))
+    line = "Chart: CHART-TITLE Sales - series SERIES-North, SERIES-South; categories CAT-Q1, CAT-Q2, CAT-Q3; " \
+           "axes AXIS-Quarter, AXIS-Revenue\n"
+    assert slides_of(text)[1] == "2 / 3 ---\n" + line + "\n"
+
+
+def test_chart_matches_python_pptx() -> None:
+    """The reference: python-pptx reads the same title, series names and categories."""
+    import pptx as pypptx
+
+    prs = pypptx.Presentation(io.BytesIO(deck()))
+    chart = next(s.chart for s in prs.slides[1].shapes if s.has_chart)
+    text, _ = run(source_for_bytes("deck.pptx", deck()))
+    expected = [chart.chart_title.text_frame.text, *(s.name for s in chart.plots[0].series),
+                *chart.plots[0].categories]
+    assert all(piece in slides_of(text)[1] for piece in expected)
+
+
+def test_legacy_and_modern_slide_comments() -> None:
+    text, _ = run(source_for_bytes("deck.pptx", deck()))
+    assert slides_of(text)[2] == (
+        "3 / 3 ---\nTHIRD-BODY\nComment (Ada Lovelace): LEGACY-COMMENT check the figures\n"
+        "Comment (Grace Hopper): MODERN-COMMENT move this up\nComment (Alan Turing): MODERN-REPLY agreed\n\n"
+    )
+
+
+def test_comments_without_authors_part_say_unknown() -> None:
+    data = rezip(deck(), {"ppt/commentAuthors.xml": b'<?xml version="1.0"?><x/>'})
+    text, _ = run(source_for_bytes("deck.pptx", data))
+    assert "Comment (unknown): LEGACY-COMMENT check the figures\n" in text
+
+
+def test_oversized_diagram_and_chart_parts_are_warned_not_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(diagrams, "DIAGRAM_CAP", 100)
+    monkeypatch.setattr(charts, "CHART_CAP", 100)
+    text, outcome = run(source_for_bytes("deck.pptx", deck()))
+    assert "SMART-ONE" not in text and "CHART-TITLE" not in text
+    assert any(w.startswith("slide 1: SmartArt ppt/diagrams/data1.xml not read") for w in outcome.warnings)
+    assert any(w.startswith("slide 2: chart ppt/charts/chart") and "not read" in w for w in outcome.warnings)
+
+
+def test_damaged_diagram_part_is_a_warning() -> None:
+    data = rezip(deck(), {"ppt/diagrams/data1.xml": b"<dgm:dataModel"})
+    text, outcome = run(source_for_bytes("deck.pptx", data))
+    assert "# Process" in text and "THIRD-BODY" in text
+    assert any("SmartArt ppt/diagrams/data1.xml not read" in w and "well-formed" in w for w in outcome.warnings)
+
+
+def test_many_categories_are_counted_not_dropped() -> None:
+    from boundread.formats.office.ooxml import Package
+
+    cats = [f"c{n}" for n in range(charts.MAX_LABELS + 7)]
+    data = rezip(deck(), {"ppt/charts/chart1.xml": chart_xml("Big", ["S"], cats)})
+    import zipfile
+
+    with zipfile.ZipFile(io.BytesIO(data)) as zf:
+        found = charts.read_chart(Package(zf, "deck.pptx"), "ppt/charts/chart1.xml")
+    assert found.categories == cats[: charts.MAX_LABELS] and found.more_categories == 7
+    assert found.line().endswith(f"c{charts.MAX_LABELS - 1} (and 7 more)")
+
+
+def test_slide_cut_by_the_sink_keeps_the_smartart_bounded() -> None:
+    text, outcome = run(source_for_bytes("deck.pptx", deck()), Limits(max_chars=40))
+    assert len(text) <= 40 and outcome.resume is not None
+
+
+@pytest.mark.corpus
+def test_corpus_chart_labels(corpus_dir: Path) -> None:
+    text, outcome = run(source_for_path(corpus_dir / "pptx-test.pptx"))
+    assert "Chart: a3f6004b-6f4f-4ea8-bee3-3741f4dc385f - series Series 1; categories 2000, 2001, 2002, 2003\n" \
+        in text
+    assert outcome.warnings == []
