@@ -13,7 +13,7 @@ import pytest
 from typer.testing import CliRunner
 
 from boundread import __version__, agents
-from boundread.agents import doctor, gemini_trust, install, locate
+from boundread.agents import doctor, doctor_program, gemini_trust, install, locate
 from boundread.cli.app import app
 
 #: The name of doctor's check of the pre-tool guard a plain init registers: it lists the tools of the matcher.
@@ -199,7 +199,7 @@ def test_a_command_that_fails_or_hangs(tmp_path: Path, monkeypatch: pytest.Monke
     assert runs["ok"] is False and "exited 1: ModuleNotFoundError" in runs["detail"]
     _fake(fake.parent, "sleep 30 & sleep 30")  # a child holding the pipes open: killed with its group
     monkeypatch.setenv("PATH", f"{fake.parent}{os.pathsep}/usr/bin{os.pathsep}/bin")
-    monkeypatch.setattr(doctor, "RUN_TIMEOUT", 0.2)
+    monkeypatch.setattr(doctor_program, "RUN_TIMEOUT", 0.2)
     runs = _checks(_doctor("--dir", str(tmp_path), "--json"))["command runs"]
     assert runs["ok"] is False and "did not answer in 0.2 s" in runs["detail"]
 

@@ -20,21 +20,18 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import signal
-import subprocess
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from boundread import __version__, agents
+from boundread import agents
 from boundread.agents import claudeplugin, doctor_mcp, doctor_probe, install, locate
 from boundread.agents.base import Check, Target
+from boundread.agents.doctor_program import Scope as Scope  # doctor.Scope: where opencode_doctor and tests name it
+from boundread.agents.doctor_program import program_checks
+from boundread.agents.doctor_report import AgentReport, Report, Setting
+from boundread.agents.doctor_report import lines as lines  # doctor.lines: the CLI's human view
 from boundread.errors import BoundreadError, UsageError
-
-RUN_TIMEOUT = 10.0  # seconds for `<hook program> --version`
-SHELL_WORDS = frozenset({"&&", "||", ";", "|", "&"})
-PATH_NOTE = "the agent inherits the PATH of the shell that starts it"
 
 
 def codex_trust_hint(settings: Path) -> str:
@@ -42,66 +39,6 @@ def codex_trust_hint(settings: Path) -> str:
     from boundread.agents import codex_trust
 
     return codex_trust.hint(settings.parent.parent)
-
-
-@dataclass(frozen=True)
-class AgentReport:
-    agent: str
-    checks: tuple[Check, ...]
-
-    @property
-    def ready(self) -> bool:
-        return all(check.ok is not False for check in self.checks)
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"agent": self.agent, "ready": self.ready, "checks": [check.as_dict() for check in self.checks]}
-
-
-@dataclass(frozen=True)
-class Setting:
-    """One guard setting as a hook call sees it: its value as a config file would write it, and ``origin``:
-    the file that set it, ``env`` (its ``BOUNDREAD_GUARD_*`` variable) or ``defaults``."""
-
-    key: str
-    value: str
-    origin: str
-
-    def as_dict(self) -> dict[str, str]:
-        return {"key": self.key, "value": self.value, "from": self.origin}
-
-
-@dataclass(frozen=True)
-class Report:
-    agents: tuple[AgentReport, ...]
-    root: Path
-    user: bool
-    settings: tuple[Setting, ...] = ()
-    notes: tuple[str, ...] = ()  # values a config layer could not set, and why
-
-    @property
-    def ready(self) -> bool:
-        return bool(self.agents) and all(agent.ready for agent in self.agents)
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"agents": [agent.as_dict() for agent in self.agents],
-                "settings": [setting.as_dict() for setting in self.settings], "notes": list(self.notes)}
-
-
-@dataclass(frozen=True)
-class Scope:
-    """Where to look and how to word a fix (``init`` with the same --dir/--user)."""
-
-    root: Path
-    home: Path
-    user: bool
-    program: str = locate.NAME  # how the fix commands start boundread
-    path: str | None = None  # the PATH the hook runs with (default: this one)
-
-    def init(self, agent: str, *extra: str) -> str:
-        words = [self.program, "init"] + (["--agent", agent] if agent != "claude" else [])
-        words += ["--user"] if self.user else []
-        words += [] if self.user or self.root == Path.cwd().absolute() else ["--dir", locate.quote(str(self.root))]
-        return "`" + " ".join([*words, *extra]) + "`"
 
 
 def diagnose(agents: Sequence[str] | None = None, root: Path | None = None, *, user: bool = False,
@@ -299,66 +236,8 @@ def _commands(agent: str, hooks: dict[str, Any], scope: Scope) -> list[Check]:
                 programs.setdefault(tuple(words), f"{line} (on {event})")
     checks: list[Check] = []
     for program, example in programs.items():
-        checks += _program(agent, list(program), example, scope)
+        checks += program_checks(agent, list(program), example, scope)
     return checks
-
-
-def _program(agent: str, words: list[str], example: str, scope: Scope) -> list[Check]:
-    shown = " ".join(locate.quote(word) for word in words)
-    if any(word in SHELL_WORDS for word in words):
-        return [Check("command", None, f"cannot check `{example}`: a shell line; run it by hand")]
-    exe = words[0]
-    if Path(exe).name == exe:  # a bare name: the PATH decides
-        resolved, where = shutil.which(exe, path=scope.path), "on this PATH"
-    else:
-        resolved, where = (exe if Path(exe).is_file() and os.access(exe, os.X_OK) else None), "as a path"
-    if resolved is None:
-        return [Check("command found", False,
-                      f"`{exe}` is not found {where} ({PATH_NOTE}): the hook fails with 'command not found', "
-                      f"which the agent treats as allow",
-                      f"run {scope.init(agent)} with this installation (it writes its absolute path), or put "
-                      f"boundread's folder on the PATH of the shell that starts the agent")]
-    found = (f"`{exe}` is {resolved} on this PATH ({PATH_NOTE})" if where == "on this PATH"
-             else f"`{exe}` is there and executable (an absolute path: the PATH does not matter)")
-    checks = [Check("command found", True, found)]
-    try:
-        run = _run([resolved, *words[1:], "--version"])
-    except subprocess.TimeoutExpired:
-        return [*checks, Check("command runs", False, f"`{shown} --version` did not answer in {RUN_TIMEOUT:g} s",
-                               "reinstall boundread there (pip install --force-reinstall boundread)")]
-    except OSError as exc:
-        return [*checks, Check("command runs", False, f"`{shown} --version` failed: {exc}",
-                               "reinstall boundread there (pip install --force-reinstall boundread)")]
-    out = (run.stdout or run.stderr).strip().splitlines()
-    first = out[0] if out else ""
-    if run.returncode != 0 or not first.startswith("boundread "):
-        error = (run.stderr.strip().splitlines() or [first or "no output"])[-1]
-        return [*checks, Check("command runs", False, f"`{shown} --version` exited {run.returncode}: {error}",
-                               "reinstall boundread there (pip install --force-reinstall boundread)")]
-    checks.append(Check("command runs", True, f"`{shown} --version` prints {first!r}"))
-    version = first.split()[-1]
-    if version != __version__:
-        checks.append(Check("same version", False, f"the hook runs boundread {version}, this is {__version__}",
-                            f"upgrade that one (pip install -U boundread), or run {scope.init(agent)} to point the "
-                            f"hook at this one"))
-    else:
-        checks.append(Check("same version", True, f"boundread {version}, as this one"))
-    return checks
-
-
-def _run(argv: list[str]) -> subprocess.CompletedProcess[str]:
-    """Run ``argv`` for at most RUN_TIMEOUT seconds; on timeout kill its whole process group (POSIX)."""
-    with subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                          text=True, start_new_session=os.name != "nt") as proc:
-        try:
-            out, err = proc.communicate(timeout=RUN_TIMEOUT)
-        except subprocess.TimeoutExpired:
-            if os.name != "nt":
-                os.killpg(proc.pid, signal.SIGKILL)
-            proc.kill()
-            proc.communicate()
-            raise
-    return subprocess.CompletedProcess(argv, proc.returncode, out, err)
 
 
 def _ingest(agent: str, hooks: dict[str, Any], scope: Scope) -> Check:
@@ -417,34 +296,3 @@ def _skill(agent: str, spec: Target, scope: Scope) -> Check:
     change = install.skill_change(spec, uninstall=False)
     stale = " (differs from this version's text: init updates it)" if change and change.changed else ""
     return Check(name, True, f"installed in {spec.skill}{stale}")
-
-
-SETTINGS_HEADER = "guard settings (each with the file that set it):"
-
-
-def lines(report: Report) -> list[str]:
-    """The human view: per agent one line per check, then whether it is ready; then the guard's settings."""
-    if not report.agents:
-        where = "the user's settings" if report.user else str(report.root)
-        return [f"no agent settings or boundread hook in {where} - run `boundread init --agent NAME`"
-                + ("" if report.user else " (or check the user's settings with `boundread doctor --user`)"),
-                *_settings_lines(report)]
-    out = []
-    for agent in report.agents:
-        out.append(f"{agent.agent}:")
-        for check in agent.checks:
-            mark = {True: "ok", False: "problem", None: "unknown"}[check.ok]
-            out.append(f"  {mark:<8} {check.name}: {check.detail}" + (f" - {check.fix}" if check.fix else ""))
-        problems = sum(check.ok is False for check in agent.checks)
-        out.append(f"  {agent.agent} is ready" if agent.ready else
-                   f"  {agent.agent} is not ready: {problems} problem{'s' if problems != 1 else ''}")
-    return out + _settings_lines(report)
-
-
-def _settings_lines(report: Report) -> list[str]:
-    if not report.settings:
-        return []
-    width = max(len(setting.key) for setting in report.settings)
-    out = [SETTINGS_HEADER]
-    out += [f"  {setting.key:<{width}} = {setting.value}  ({setting.origin})" for setting in report.settings]
-    return out + [f"  note: {note}" for note in report.notes]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from boundread.agents import install, locate
+from boundread.agents import doctor_program, install, locate
 from boundread.agents.base import Check
 
 NAME, EVENT = "opencode", "tool.execute.before"
@@ -17,9 +17,7 @@ NAME, EVENT = "opencode", "tool.execute.before"
 
 def checks(plugin: Path, root: Path, home: Path, user: bool) -> list[Check]:
     """doctor's lines for our plugin at ``plugin`` (``user``: the user's own, in opencode's config folder)."""
-    from boundread.agents import doctor
-
-    scope = doctor.Scope(root, home, user, locate.program().command)
+    scope = doctor_program.Scope(root, home, user, locate.program().command)
     fix = f"run {scope.init(NAME)}"
     try:
         text = plugin.read_text(encoding="utf-8")
@@ -38,7 +36,7 @@ def checks(plugin: Path, root: Path, home: Path, user: bool) -> list[Check]:
     else:
         found = Check("plugin", True, f"{plugin} runs `{command}` before every tool call")
     words = locate.argv(command)
-    ran = doctor._program(NAME, words, command, scope) if words else [
+    ran = doctor_program.program_checks(NAME, words, command, scope) if words else [
         Check("command", None, f"cannot check `{command}`: a shell line; run it by hand")]
     if any(check.ok is False for check in ran) or not words:
         return [found, *ran]
