@@ -65,6 +65,13 @@ def print_error(exc: BoundreadError, *, as_json: bool) -> None:
 # ---- human views --------------------------------------------------------------------------------
 
 def print_info(result: InfoResult) -> None:
+    """The info view: plain lines where rich would draw them the same (not a terminal), else rich's."""
+    from boundread.render import plain
+
+    lines = plain.info_lines(result) if plain.plain_stream(sys.stdout) else None
+    if lines is not None:
+        sys.stdout.write("\n".join(lines) + "\n")
+        return
     from boundread.render import views
 
     views.print_info(result)

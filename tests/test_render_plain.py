@@ -1,0 +1,100 @@
+"""The plain info view (no rich, off a terminal) prints exactly what rich's view prints there."""
+
+from __future__ import annotations
+
+import io
+import sys
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from boundread import render
+from boundread.contract.model import InfoResult
+from boundread.render import plain, views
+
+
+def result(**changes: Any) -> InfoResult:
+    base: dict[str, Any] = {
+        "path": "report.pdf", "kind": "pdf", "mime": "application/pdf", "bytes": 123_456, "symlink_target": None,
+        "mislabelled": None, "encrypted": False, "est_tokens": 4_000, "est_tokens_estimated": True,
+        "fields": {"pages": 12, "pages_without_text": 0, "pages_checked": 5, "title": "Q3 report",
+                   "size": 2_048, "encrypted_parts": [], "flags": {"a": 1}, "ok": True, "list": list(range(12))},
+        "warnings": ["page 3 has no text layer"], "next": ["boundread pages report.pdf 1-5"], "problem": None,
+    }
+    return InfoResult(**{**base, **changes})
+
+
+def rich_view(info: InfoResult, monkeypatch: pytest.MonkeyPatch) -> str:
+    out = io.StringIO()
+    monkeypatch.setattr(sys, "stdout", out)
+    views.print_info(info)
+    monkeypatch.undo()
+    return out.getvalue()
+
+
+def plain_view(info: InfoResult) -> str | None:
+    lines = plain.info_lines(info)
+    return None if lines is None else "\n".join(lines) + "\n"
+
+
+CASES = [
+    result(),
+    result(est_tokens=None, warnings=[], next=[], fields={}),
+    result(symlink_target="/data/reports/real.pdf", mislabelled="named .pdf but is a zip", encrypted=True),
+    result(problem={"code": "encrypted", "exit_code": 5, "message": "encrypted: pass --password"},
+           warnings=["encrypted: pass --password", "another"]),
+    result(path="Отчёт за 2024 год — итоги.pdf", fields={"title": "Über façade 数据", "author": "  two  spaces  "}),
+    result(fields={"note": "x" * 200}),  # fits the 240-column page with the key
+    result(fields={"pages": 30, "pages_without_text": 2, "pages_checked": 20}),
+    result(next=["boundread extract 'a file.txt' --lines 1-2", "boundread extract x --grep PATTERN --context 2"]),
+]
+
+
+@pytest.mark.parametrize("info", CASES)
+def test_plain_is_rich_character_for_character(info: InfoResult, monkeypatch: pytest.MonkeyPatch) -> None:
+    shown = plain_view(info)
+    assert shown is not None  # these are the everyday cases: the plain view must take them
+    assert shown == rich_view(info, monkeypatch)
+
+
+@pytest.mark.parametrize("info", [
+    result(fields={"note": "y " * 200}),  # wider than the page: rich wraps it
+    result(fields={"note": "tab\there"}),  # rich expands tabs
+    result(path="bad\x1b[31mname.txt"),  # rich strips control characters
+    result(warnings=["two\nlines"]),
+    result(fields={"sheets": [{"index": 1, "name": "S", "rows": 3, "cols": 2}]}),  # the sheets table is rich's
+])
+def test_what_rich_would_change_is_left_to_rich(info: InfoResult) -> None:
+    assert plain.info_lines(info) is None
+
+
+@settings(max_examples=150, deadline=None)
+@given(values=st.dictionaries(st.from_regex(r"[a-z_]{1,20}", fullmatch=True),
+                              st.one_of(st.text(max_size=300), st.integers(), st.booleans(),
+                                        st.lists(st.text(max_size=20), max_size=10)), max_size=6),
+       path=st.text(min_size=1, max_size=80), warning=st.text(max_size=80))
+def test_whenever_plain_answers_it_is_rich(values: dict[str, Any], path: str, warning: str) -> None:
+    info = result(path=path, fields=values, warnings=[warning])
+    shown = plain_view(info)
+    if shown is None:
+        return
+    with pytest.MonkeyPatch.context() as patch:
+        assert shown == rich_view(info, patch)
+
+
+def test_print_info_uses_rich_when_colour_is_forced(monkeypatch: pytest.MonkeyPatch) -> None:
+    out = io.StringIO()
+    monkeypatch.setattr(sys, "stdout", out)
+    monkeypatch.setenv("FORCE_COLOR", "1")
+    monkeypatch.delenv("NO_COLOR")
+    monkeypatch.setenv("TERM", "xterm")
+    render.print_info(result())
+    assert "\x1b[" in out.getvalue()  # rich drew, in colour, as before
+    monkeypatch.delenv("FORCE_COLOR")
+    out.seek(0)
+    out.truncate()
+    render.print_info(result())
+    assert "\x1b[" not in out.getvalue()
+    assert out.getvalue().splitlines()[0] == "report.pdf"
