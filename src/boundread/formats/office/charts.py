@@ -26,21 +26,22 @@ class ChartText:
     categories: list[str] = field(default_factory=list)
     more_categories: int = 0
     axes: list[str] = field(default_factory=list)
+    count: int = 0  # series in all, named or not
 
     def line(self) -> str:
-        """The marked line; "" when the chart holds no text at all."""
+        """The marked line; a chart with no text at all still says it is there (and how many series)."""
         parts: list[str] = []
-        if self.series:
-            parts.append("series " + ", ".join(self.series))
+        unnamed = self.count - len(self.series)
+        if self.series or unnamed > 0:
+            names = [*self.series, f"{unnamed} unnamed"] if unnamed > 0 else self.series
+            parts.append("series " + ", ".join(names))
         if self.categories:
             more = f" (and {self.more_categories:,} more)" if self.more_categories else ""
             parts.append("categories " + ", ".join(self.categories) + more)
         if self.axes:
             parts.append("axes " + ", ".join(self.axes))
-        if not self.title and not parts:
-            return ""
-        head = f"Chart: {self.title}" if self.title else "Chart:"
-        return head + (" - " if self.title else " ") + "; ".join(parts) if parts else head
+        head = f"Chart: {self.title or '(untitled)'}"
+        return head + " - " + "; ".join(parts) if parts else head
 
 
 def _clean(text: str) -> str:
@@ -65,6 +66,7 @@ def read_chart(pkg: Package, part: str) -> ChartText:
                 runs = []
             elif name == "ser":
                 series += 1
+                out.count += 1
             continue
         names.pop()
         if name == "t" and "title" in names:
@@ -74,7 +76,7 @@ def read_chart(pkg: Package, part: str) -> ChartText:
         elif name == "v" and "ser" in names:
             text = _clean(elem.text or "")
             if "tx" in names[names.index("ser"):] and "cat" not in names:
-                if text:
+                if text and len(out.series) < out.count:  # a series name cached over several cells: the first
                     out.series.append(text)
             elif "cat" in names and series == 1 and text:
                 if len(out.categories) < MAX_LABELS:
