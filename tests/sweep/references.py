@@ -1,0 +1,112 @@
+"""What a reference tool gets out of a file: the text boundread's extract is measured against.
+
+One tool per class, the one users would reach for: pdftotext (poppler-utils) for PDF, pandoc for docx and odt,
+python-pptx for pptx (pandoc 2.x reads no pptx), calamine for workbooks (xlsx, xls, ods: every cell of every
+sheet), bsdtar (libarchive-tools) for archive listings and members, iconv with the encoding the file is known
+to be in for text. An odp has no reader of its own here: its text is the text nodes of the content.xml that
+bsdtar unpacks; a bare .gz of text is unpacked by Python's gzip. A tool that is missing raises ``Missing``;
+the test skips on it, or fails under CI=1.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+TIMEOUT = 120.0
+
+
+class Missing(Exception):
+    """A reference tool is not installed: the message says which, and the package it comes with."""
+
+
+#: command -> the Debian package that installs it (.ci/run installs each)
+PACKAGES = {"pdftotext": "poppler-utils", "pandoc": "pandoc", "bsdtar": "libarchive-tools", "iconv": "libc-bin"}
+
+
+def in_ci() -> bool:
+    """CI is set and not to 0/false/no: what must be installed is there, so a missing tool is a failure."""
+    return os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
+
+
+def _tool(name: str, *args: str, data: bytes | None = None) -> bytes:
+    exe = shutil.which(name)
+    if exe is None:
+        raise Missing(f"{name} is not installed (apt-get install {PACKAGES[name]})")
+    done = subprocess.run([exe, *args], input=data, capture_output=True, timeout=TIMEOUT, check=False)
+    return done.stdout
+
+
+def pdf(path: Path) -> str:
+    return _tool("pdftotext", "-q", "-enc", "UTF-8", str(path), "-").decode("utf-8", "replace")
+
+
+def pandoc(path: Path) -> str:
+    return _tool("pandoc", "--to", "plain", "--wrap", "none", str(path)).decode("utf-8", "replace")
+
+
+def pptx(path: Path) -> str:
+    from pptx import Presentation
+    from pptx.shapes.group import GroupShape
+
+    out: list[str] = []
+
+    def shapes(group: object) -> None:
+        for shape in group:  # type: ignore[attr-defined]
+            if isinstance(shape, GroupShape):
+                shapes(shape.shapes)
+            if getattr(shape, "has_text_frame", False):
+                out.append(shape.text_frame.text)
+            if getattr(shape, "has_table", False):
+                out.extend(cell.text for row in shape.table.rows for cell in row.cells)
+
+    deck = Presentation(str(path))
+    for slide in deck.slides:
+        shapes(slide.shapes)
+        if slide.has_notes_slide and slide.notes_slide.notes_text_frame is not None:
+            out.append(slide.notes_slide.notes_text_frame.text)
+    return "\n".join(out)
+
+
+def workbook(path: Path) -> str:
+    from python_calamine import CalamineWorkbook
+
+    book = CalamineWorkbook.from_path(str(path))
+    out: list[str] = []
+    for name in book.sheet_names:
+        out.append(name)
+        out.extend("\t".join(str(cell) for cell in row) for row in book.get_sheet_by_name(name).to_python())
+    return "\n".join(out)
+
+
+def odp(path: Path) -> str:
+    import xml.etree.ElementTree as ET
+
+    xml = _tool("bsdtar", "-xOf", str(path), "content.xml")
+    return "\n".join(ET.fromstring(xml).itertext()) if xml else ""
+
+
+def listing(path: Path) -> str:
+    return _tool("bsdtar", "-tf", str(path)).decode("utf-8", "replace")
+
+
+def member(path: Path, name: str) -> bytes:
+    return _tool("bsdtar", "-xOf", str(path), name)
+
+
+def text(path: Path, encoding: str) -> str:
+    return _tool("iconv", "-f", encoding, "-t", "UTF-8", str(path)).decode("utf-8", "replace")
+
+
+def recoded(data: bytes, encoding: str) -> str:
+    """Bytes another tool unpacked (bsdtar, gzip), through iconv."""
+    return _tool("iconv", "-f", encoding, "-t", "UTF-8", data=data).decode("utf-8", "replace")
+
+
+def gunzipped(path: Path, encoding: str) -> str:
+    """A .gz of text: unpacked by the standard library's gzip (bsdtar reads archives, not a bare .gz), then iconv."""
+    import gzip
+
+    return recoded(gzip.decompress(path.read_bytes()), encoding)
