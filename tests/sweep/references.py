@@ -77,8 +77,16 @@ def workbook(path: Path) -> str:
     out: list[str] = []
     for name in book.sheet_names:
         out.append(name)
-        out.extend("\t".join(str(cell) for cell in row) for row in book.get_sheet_by_name(name).to_python())
+        out.extend("\t".join(_cell(cell) for cell in row) for row in book.get_sheet_by_name(name).to_python())
     return "\n".join(out)
+
+
+def _cell(value: object) -> str:
+    """A cell as text: strings, numbers and booleans as they are; dates, times and durations as nothing, since
+    Python's spelling of them is no spreadsheet's ("10 days, 15:10:10" for a cell Excel shows as 255:10:10)."""
+    import datetime
+
+    return "" if isinstance(value, datetime.date | datetime.time | datetime.timedelta) else str(value)
 
 
 def odp(path: Path) -> str:

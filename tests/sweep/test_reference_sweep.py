@@ -1,11 +1,12 @@
 """Issue 22 item 8: no exit 0 whose text is less than what a reference tool gets, unless a warning says why.
 
-Each file - every corpus file that has a reference reader (tests/sweep/references.py) and the generated
-fixtures of each class issue 22 names (tests/sweep/fixtures.py) - goes through boundread's extract (in-process,
-bounds raised so nothing is cut) and through its reference tool; both texts are cut into words
-(tests/sweep/words.py) and boundread must hold at least ``THRESHOLD[class]`` of the reference's words, unless it
-exited non-zero or warned. A failure names the file, the class and the words missing. ``pytest -s`` prints the
-whole table (file, class, exit, share of the reference's words, missing, warned).
+Each file - every corpus file that has a reference reader (tests/sweep/references.py), the generated
+fixtures of each class issue 22 names (tests/sweep/fixtures.py) and the sample files checked in - goes through
+boundread's extract (in-process, bounds raised so nothing is cut) and through its reference tool; both texts
+are cut into words (tests/sweep/words.py) and boundread must hold at least ``THRESHOLD[class]`` of the
+reference's words, unless it exited non-zero or warned. A failure names the file, the class and the words
+missing. ``pytest -s`` prints the whole table (file, class, exit, share of the reference's words, missing,
+warned).
 
 Reference tools missing: a skip that names the package, or a failure under CI=1 (.ci/run installs them).
 Corpus files without a reference reader (images, the self-extracting exe, a broken .gz) are not swept here.
@@ -68,7 +69,19 @@ def _corpus_cases() -> list[fixtures.Case]:
     return out
 
 
-CASES = [*fixtures.cases(), *_corpus_cases()]
+_ROOT = Path(__file__).resolve().parents[2]
+#: The files checked in: a format test's sample, and the demo's two (what `boundread demo` shows a new user).
+CHECKED_IN = (("tests/formats/samples/calamine-base.xlsb", "sheet", references.workbook),
+              ("src/boundread/data/sample-prices.xlsx", "sheet", references.workbook),
+              ("src/boundread/data/sample-report.pdf", "pdf", references.pdf))
+
+
+def _checked_in() -> list[fixtures.Case]:
+    return [fixtures.Case(Path(rel).name, cls, lambda _folder, r=rel: _ROOT / r, reader,  # type: ignore[misc]
+                          strict=False) for rel, cls, reader in CHECKED_IN]
+
+
+CASES = [*fixtures.cases(), *_checked_in(), *_corpus_cases()]
 
 
 @pytest.fixture(scope="module")
