@@ -120,10 +120,18 @@ def listing(src: Source, req: Request) -> Listing:
 
 
 def _find(fh: IO[bytes], name: str) -> zipdir.Record | None:
-    """The first record named ``name``, the directory read only up to it; else the first whose name reads
-    the same in NFC (the whole directory read). ``(entry N, no name)`` is the Nth record when it has no name."""
+    """The first record named ``name``: searched for in the directory's bytes (:mod:`.zipfind`), else walked
+    to, the directory read only up to it; else the first whose name reads the same in NFC (the whole directory
+    read). ``(entry N, no name)`` is the Nth record when it has no name."""
+    from boundread.bytelevel import zipfind
+
     alike: zipdir.Record | None = None
     place = _NO_NAME.fullmatch(name)
+    if place is None:
+        try:
+            return zipfind.find(fh, name)
+        except zipfind.Unsure:
+            pass
     for number, rec in enumerate(zipdir.records(fh), 1):
         if rec.name == name or (place is not None and not rec.name and number == int(place.group(1))):
             return rec
