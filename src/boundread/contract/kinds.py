@@ -7,8 +7,10 @@ what a workbook or a paged document is.
 
 from __future__ import annotations
 
+#: Delimited text (CSV, TSV): a workbook of one sheet, named after the file; still text for --grep/--lines/--tail.
+TABLES: tuple[str, ...] = ("csv", "tsv")
 #: Read by sheets and rows: ``sheets``, ``--rows``, ``--format``.
-WORKBOOKS: tuple[str, ...] = ("xlsx", "xls", "ods")
+WORKBOOKS: tuple[str, ...] = ("xlsx", "xls", "ods", *TABLES)
 #: Presentations: slides are their pages.
 SLIDES: tuple[str, ...] = ("pptx", "odp")
 #: Read by pages: ``pages``, ``--pages``.

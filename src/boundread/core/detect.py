@@ -44,8 +44,25 @@ def decisive(sniffed: Sniffed) -> bool:
     return not (sniffed.kind in (sniff.TEXT, sniff.BINARY) and sniffed.subtype in ("", "unknown"))
 
 
+#: Text named so is delimited text, read as a one-sheet workbook (``sheets``, ``--rows``) and still as text.
+_TABLES: dict[str, tuple[str, str]] = {".csv": ("csv", "text/csv"), ".tsv": ("tsv", "text/tab-separated-values"),
+                                       ".tab": ("tsv", "text/tab-separated-values")}
+
+
+def table(path: Path, sniffed: Sniffed) -> Sniffed | None:
+    """A text file named ``.csv``, ``.tsv`` or ``.tab`` (not an empty one: it has no rows to read) as the
+    ``csv`` or ``tsv`` kind; None for anything else. The bytes said text already, the name says which text."""
+    found = _TABLES.get(path.suffix.lower())
+    if found is None or sniffed.kind != sniff.TEXT or sniffed.subtype or not sniffed.encoding:
+        return None
+    kind, mime = found
+    return Sniffed(kind, mime, encoding=sniffed.encoding, note=sniffed.note)
+
+
 def detect(path: Path, sniffed: Sniffed) -> Sniffed:
     """Refine our sniff with libmagic where libmagic is specific and agrees it is not a container."""
+    if (delimited := table(path, sniffed)) is not None:  # named and text: libmagic would say text/csv at best
+        return delimited
     if decisive(sniffed):
         return sniffed
     mime = libmagic_mime(path)

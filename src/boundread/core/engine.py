@@ -21,7 +21,8 @@ from typing import TypeVar
 from xml.etree.ElementTree import ParseError
 
 from boundread import formats
-from boundread.bytelevel.sniff import kind_from_name, symlink_target
+from boundread.bytelevel.sniff import TEXT, kind_from_name, symlink_target
+from boundread.contract import kinds as families
 from boundread.contract.model import (
     FILE,
     Details,
@@ -143,7 +144,8 @@ def extract(
                          else f"use `boundread info {shlex.quote(target.name)}` to see what to run")
     try:
         return _extract(src, target, req, filters, deadline, warnings, output_path=output_path,
-                        to_stdout=to_stdout, watch=watch, stream=stream if to_stdout else None)
+                        to_stdout=to_stdout, watch=watch, stream=stream if to_stdout else None,
+                        kind=read_as(target.kind, req, kinds))
     except BoundreadError as exc:
         if target is src or "`boundread info`" not in exc.fix:
             raise
@@ -163,10 +165,12 @@ def _extract(
     to_stdout: bool,
     watch: Callable[[Sink], contextlib.AbstractContextManager[object]] | None,
     stream: Writer | None = None,
+    kind: str | None = None,
 ) -> ExtractResult:
     _check_tail(req, filters)
-    fit.check(req, target.kind, target.name, container=src.kind if target is not src else None)
-    handler = formats.handler_for(target.kind)
+    kind = kind or target.kind
+    fit.check(req, kind, target.name, container=src.kind if target is not src else None)
+    handler = formats.handler_for(kind)
     pattern = _compile(filters)
     sink = Sink(req.limits, deadline, window=filters.lines, grep=pattern, context=filters.context, stream=stream)
     try:
@@ -272,9 +276,21 @@ def _compile(filters: Filters) -> re.Pattern[str] | None:
         raise UsageError(f"bad --grep pattern {filters.grep!r} ({exc})", "use a Python regular expression") from None
 
 
+def read_as(kind: str, req: Request, kinds: tuple[str, ...] | None) -> str:
+    """The kind whose handler reads: a CSV or TSV is read as rows (the workbook handler) by ``sheets`` or when
+    --sheet, --rows or --format ask for rows, and as text otherwise, so --grep, --lines, --head, --tail and
+    --encoding read its lines as they read any text file's."""
+    if kind not in families.TABLES:
+        return kind
+    default = Request()
+    rows = (kinds is not None and kind in kinds) or req.sheets != default.sheets or req.rows != default.rows \
+        or req.fmt != default.fmt
+    return kind if rows else TEXT
+
+
 def _mislabel(src: Source) -> str | None:
     hint = kind_from_name(src.name)
-    if hint is None or hint == src.kind:
+    if hint is None or hint == src.kind or (hint == TEXT and src.kind in families.TABLES):
         return None
     return f"named like a {hint} file but it is {src.kind} (judged by its content)"
 

@@ -20,6 +20,7 @@ from typing import Any
 from xml.etree.ElementTree import ParseError
 
 from boundread.bytelevel.ole import stream_names as ole_stream_names
+from boundread.contract import kinds
 from boundread.contract.model import Source
 from boundread.errors import Corrupt, Encrypted, Refused, Unsupported
 from boundread.formats.sheets.cellfmt import Uncached
@@ -47,6 +48,10 @@ class Book:
     #: formula cells the last rows() read without a computed value (xlsx)
     uncached: Uncached = dataclasses.field(default_factory=Uncached)
     _measure: Any = None  # (sheet) -> sheet with rows/cols filled in, when the listing left them out
+    header_rows: int = 0  # csv: row 1 is a header, repeated above a slice that starts below it
+    facts: dict[str, Any] = dataclasses.field(default_factory=dict)  # csv: encoding, delimiter, rows... for info
+    said: list[str] = dataclasses.field(default_factory=list)  # what opening it must say (an encoding guess)
+    notes: list[str] = dataclasses.field(default_factory=list)  # what the last rows() must say (lines cut)
 
     def measure(self, sheet: SheetMeta) -> SheetMeta:
         """The sheet with its size, loading it if needed (calamine loads a sheet to read it anyway)."""
@@ -62,6 +67,7 @@ class Book:
         """The sheet's rows from ``first``; a damaged part ends the rows and sets ``broken``."""
         self.broken = None
         self.uncached = Uncached()
+        self.notes = []
         try:
             yield from self._rows(sheet, first, last, max_cols)
         except self._errors as exc:
@@ -86,10 +92,13 @@ def check_readable(src: Source) -> None:
 
 
 @contextlib.contextmanager
-def open_book(src: Source, *, sizes: bool = True) -> Iterator[Book]:
-    """The workbook, open for the duration of the block. ``sizes``: xls/ods sheet sizes (costly)."""
+def open_book(src: Source, *, sizes: bool = True, encoding: str | None = None) -> Iterator[Book]:
+    """The workbook, open for the duration of the block. ``sizes``: xls/ods sheet sizes (costly); a CSV's rows,
+    counted when small, else estimated. ``encoding``: a CSV's codec, the user's, over the guess."""
     check_readable(src)
-    if src.kind == "xlsx" and src.sniffed.subtype != "xlsb":
+    if src.kind in kinds.TABLES:
+        yield _csv(src, sizes, encoding)
+    elif src.kind == "xlsx" and src.sniffed.subtype != "xlsb":
         with _xlsx(src) as book:
             yield book
     elif src.kind == "ods":
@@ -98,6 +107,36 @@ def open_book(src: Source, *, sizes: bool = True) -> Iterator[Book]:
     else:
         with _calamine(src, sizes) as book:
             yield book
+
+
+def _csv(src: Source, sizes: bool, encoding: str | None) -> Book:
+    """A CSV or TSV: one sheet named after the file, rows streamed by the csv module (:mod:`.csv_rows`)."""
+    from boundread.formats.sheets import csv_rows
+
+    table = csv_rows.open_table(src, encoding)
+    sheet = SheetMeta(index=1, name=csv_rows.sheet_name(src))
+    facts: dict[str, Any] = {"encoding": table.encoding, "encoding_from": table.encoding_from,
+                             **({"encoding_confidence": table.confidence} if table.confidence is not None else {}),
+                             "delimiter": csv_rows.delimiter_name(table.delimiter),
+                             "header": table.delimiter.join(table.header)[:csv_rows.HEADER_CHARS]}
+    if sizes:
+        found = csv_rows.size(src, table)
+        sheet = csv_rows.measured(sheet, found)
+        facts.update(rows=found.rows, rows_estimated=not found.exact, columns=found.cols)
+
+    def rows(sheet: SheetMeta, first: int, last: int, max_cols: int) -> Rows:
+        cuts = csv_rows.Cuts()
+        try:
+            yield from csv_rows.rows(src, table, first, max_cols, cuts)
+        finally:
+            book.notes.extend(cuts.summary())
+
+    def measure(sheet: SheetMeta) -> SheetMeta:  # a small file is counted (a big one's count is an estimate)
+        return csv_rows.measured(sheet, csv_rows.size(src, table)) if src.size <= csv_rows.SAMPLE_BYTES else sheet
+
+    book = Book((sheet,), _rows=rows, _errors=csv_rows.ERRORS, _measure=measure, header_rows=1, facts=facts,
+                said=list(table.said))
+    return book
 
 
 @contextlib.contextmanager

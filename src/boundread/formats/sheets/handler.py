@@ -1,4 +1,5 @@
-"""Spreadsheets (xlsx/xlsm, xls, ods): list the sheets cheaply, extract a bounded block of rows.
+"""Spreadsheets (xlsx/xlsm, xls, ods) and delimited text (csv, tsv: one sheet named after the file, its header
+repeated above a slice): list the sheets cheaply, extract a bounded block of rows.
 
 ``info`` reads the workbook's directory, never the cells (xlsx: workbook.xml and each sheet's
 head; xls/ods: calamine's sheet list, with sizes only for small files). ``extract`` writes each
@@ -17,6 +18,7 @@ from boundread.contract.model import FILE, Details, Outcome, Request, Source, Sp
 from boundread.contract.sink import Sink
 from boundread.errors import UsageError
 from boundread.formats.sheets.books import Book, check_readable, open_book
+from boundread.formats.sheets.csv_rows import SAMPLE_BYTES
 from boundread.formats.sheets.tabular import RowFormatter, cell_text, trim
 from boundread.formats.sheets.xlsx_peek import HUGE_CELLS, SheetMeta
 from boundread.limits import Limits
@@ -25,14 +27,17 @@ from boundread.ranges import OPEN_END, span_text
 KINDS: tuple[str, ...] = kinds.WORKBOOKS
 
 EMPTY_RUN = 1000  # consecutive empty rows after which a sheet is taken to have ended
+SAMPLE_MB = SAMPLE_BYTES // 1_000_000
 MORE_SHEETS = 10  # unread sheets named one by one in `next`; past them `sheets F` lists them all
 
 
 def info(src: Source, req: Request) -> Details:
-    with open_book(src) as book:  # encrypted, too old, a bomb: raises, and info describes the problem
+    with open_book(src, encoding=req.encoding) as book:  # encrypted, too old, a bomb: raises, and info says so
         sheets = book.sheets
         macros = book.macros
         strings_bytes = book.strings_bytes
+        if src.kind in kinds.TABLES:
+            return _table_info(src, req, book)
     details = Details(fields={"sheets": [s.as_dict() for s in sheets], "macros": macros}, estimated=True)
     for sheet in sheets:
         if sheet.type != "worksheet":
@@ -51,10 +56,34 @@ def info(src: Source, req: Request) -> Details:
     return details
 
 
+def _table_info(src: Source, req: Request, book: Book) -> Details:
+    """A CSV or TSV: its one sheet, rows (counted, or estimated from its start and marked so), columns, the
+    delimiter, encoding and header; the next steps read rows (``sheets``) or grep it as text."""
+    sheet = book.sheets[0]
+    fields: dict[str, object] = {**book.facts, "sheets": [sheet.as_dict()], "macros": False}
+    details = Details(fields=fields, est_chars=src.size, estimated=True, warnings=list(book.said))
+    if fields.get("rows_estimated"):
+        details.warnings.append(f"rows estimated from the first {SAMPLE_MB} MB (a forward scan would count them)")
+    details.next.append(_decoded_step(sheet.name, ("--rows", "1-50"), req.encoding))
+    details.next.append(("extract", FILE, "--grep", "PATTERN", "--context", "2",
+                         *(("--encoding", req.encoding) if req.encoding else ())))
+    return details
+
+
+def _decoded_step(name: str, options: tuple[str, ...], encoding: str | None) -> Suggestion:
+    """``sheets F NAME OPTIONS``; in a codec the user named (``sheets`` takes no --encoding), the same read said
+    with ``extract --sheet NAME OPTIONS --encoding E``."""
+    if not encoding:
+        return sheet_step(name, options)
+    sheet = (f"--sheet={name}",) if name.startswith("-") else ("--sheet", name)
+    return ("extract", FILE, *sheet, *options, "--encoding", encoding)
+
+
 def extract(src: Source, req: Request, sink: Sink) -> Outcome:
     check_readable(src)
     outcome = Outcome(unit="rows")
-    with open_book(src, sizes=False) as book:
+    with open_book(src, sizes=False, encoding=req.encoding) as book:
+        outcome.warnings.extend(book.said)
         chosen = select(book.sheets, req.sheets, src.name, outcome.warnings)
         outcome.totals["sheets"] = len(book.sheets)
         if req.sheets:  # the sheets by their names, however they were asked for (an index, a name's other case)
@@ -86,7 +115,7 @@ def _rows_from(name: str, start: int, req: Request) -> Suggestion:
         words += ("--format", req.fmt)
     if req.limits.max_cols != Limits().max_cols:
         words += ("--max-cols", str(req.limits.max_cols))
-    return sheet_step(name, words)
+    return _decoded_step(name, words, req.encoding)
 
 
 def sheet_step(name: str, options: Suggestion) -> Suggestion:
@@ -163,6 +192,8 @@ def _write_sheet(book: Book, sheet: SheetMeta, req: Request, sink: Sink, outcome
     width = min(sheet.cols, limits.max_cols) if sheet.cols and (sheet.rows or 0) * sheet.cols <= HUGE_CELLS \
         else None
     fmt = RowFormatter(req.fmt, width)
+    if first > book.header_rows > 0 and not _header(book, sheet, fmt, sink):  # a CSV's header above the slice
+        return _Written(f"no rows of sheet '{sheet.name}'", first)
     state = _Loop(first)
     if sheet.rows is not None:  # the rows to read are known: the progress line has a percent and time left
         sink.progress.start(max(min(last, sheet.rows) - first + 1, 0), "rows")
@@ -172,6 +203,7 @@ def _write_sheet(book: Book, sheet: SheetMeta, req: Request, sink: Sink, outcome
             if not state.take(number, [cell_text(v) for v in values], cut, last, fmt, sink):
                 break
     words = _words(sheet, first, state.written_last)
+    outcome.warnings.extend(f"sheet '{sheet.name}': {note}" for note in book.notes)
     uncached = book.uncached.warning(sheet.name)
     if uncached:
         outcome.warnings.append(uncached)
@@ -200,6 +232,17 @@ def _write_sheet(book: Book, sheet: SheetMeta, req: Request, sink: Sink, outcome
     if state.written_last < first and not sink.full:
         sink.write("(no values in these rows)\n")
     return _Written(words, None)
+
+
+def _header(book: Book, sheet: SheetMeta, fmt: RowFormatter, sink: Sink) -> bool:
+    """Write the header row(s) above a slice that starts below them; False when the sink is full."""
+    with contextlib.closing(book.rows(sheet, 1, book.header_rows, sink.limits.max_cols)) as rows:
+        for number, values, _cut in rows:
+            if number > book.header_rows:
+                break
+            if not sink.write(fmt.line(trim([cell_text(v) for v in values]))):
+                return False
+    return True
 
 
 class _Loop:

@@ -1,0 +1,191 @@
+"""CSV and TSV as a workbook of one sheet, named after the file's stem: rows streamed by the stdlib csv module.
+
+Rows are records, not lines (a quoted field may hold line breaks), numbered from 1; row 1 is the header,
+which ``sheets`` repeats above a slice that starts further down. Reading rows A-B is a forward scan from the
+start that stops after row B: time grows with B, memory with one row. A physical line longer than
+``LINE_CHARS`` is cut there (the rest of it is skipped, and said); a field the csv module finds longer than its
+limit (an unclosed quote swallowing the file) ends the read as a damaged part, after the rows before it.
+
+The encoding is decided as the text handler decides it (:mod:`boundread.bytelevel.charset`); the delimiter is
+the one of ``, TAB ; |`` that splits the first rows into the same number of fields (a .tsv tries TAB first).
+Rows are counted exactly when the file is at most ``SAMPLE_BYTES``; above that they are estimated from that
+much of its start (and said to be an estimate): ``info`` never reads a big file whole.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import csv
+import io
+import itertools
+from collections.abc import Iterator
+from dataclasses import dataclass, field, replace
+from pathlib import PurePath
+from typing import IO
+
+from boundread.bytelevel import charset
+from boundread.contract.model import Source
+from boundread.formats.sheets.xlsx_peek import SheetMeta
+
+LINE_CHARS = 1_000_000  # a physical line is cut here (a 2 GB line with no newline is not one row to hold)
+SAMPLE_BYTES = 2_000_000  # rows counted exactly up to this size; above, estimated from this much
+HEAD_ROWS = 20  # rows the delimiter is judged on
+HEADER_CHARS = 300  # of the header row, in info
+MOST_NOTES = 5  # cut lines named one by one in the warnings of one read
+_DELIMITERS = {"csv": ",\t;|", "tsv": "\t,;|"}
+_NAMES = {",": "comma", "\t": "tab", ";": "semicolon", "|": "pipe"}
+ERRORS: tuple[type[BaseException], ...] = (csv.Error, OSError)
+
+
+@dataclass(frozen=True)
+class Table:
+    """What opening a CSV learns from its start: how to decode and split it, and its header."""
+
+    encoding: str
+    delimiter: str
+    header: list[str]
+    said: tuple[str, ...] = ()  # warnings about the encoding guess
+    encoding_from: str = "utf-8"  # how the encoding was decided (charset.Choice.how)
+    confidence: float | None = None  # the detector's, when it guessed
+
+
+@dataclass
+class Size:
+    rows: int
+    cols: int
+    exact: bool
+
+
+@dataclass
+class Cuts:
+    """Lines cut at ``LINE_CHARS`` during one read: the pending flag is turned into a row's note."""
+
+    pending: bool = False
+    notes: list[str] = field(default_factory=list)
+    count: int = 0
+
+    def row(self, number: int) -> None:
+        if not self.pending:
+            return
+        self.pending = False
+        self.count += 1
+        if self.count <= MOST_NOTES:
+            self.notes.append(f"row {number:,}: a line longer than {LINE_CHARS:,} characters was cut there "
+                              "(the rest of the line skipped)")
+
+    def summary(self) -> list[str]:
+        more = self.count - MOST_NOTES
+        return self.notes + ([f"{more:,} more lines were cut at {LINE_CHARS:,} characters"] if more > 0 else [])
+
+
+def sheet_name(src: Source) -> str:
+    """The one sheet's name: the file's stem (``data`` for ``data.csv``)."""
+    return PurePath(src.name.replace("\\", "/")).stem or src.name
+
+
+def open_table(src: Source, override: str | None = None) -> Table:
+    """The encoding, delimiter and header, from the file's first bytes only."""
+    with src.open() as fh:
+        sample = fh.read(charset.SAMPLE_BYTES)
+    choice = charset.decide(sample, src.sniffed.encoding, override, complete=len(sample) >= src.size)
+    head = sample.decode(choice.encoding, errors="replace")
+    if len(sample) < src.size:  # the last line may be cut mid-way: judge on whole lines
+        head = head[: max(head.rfind("\n"), 0)] or head
+    delimiter = _delimiter(head, src.kind)
+    first = next(csv.reader(io.StringIO(head), delimiter=delimiter), [])
+    confidence = round(choice.confidence, 2) if choice.confidence is not None else None
+    return Table(choice.encoding, delimiter, first, tuple(choice.warnings()), choice.how, confidence)
+
+
+def delimiter_name(delimiter: str) -> str:
+    return _NAMES.get(delimiter, repr(delimiter))
+
+
+def _delimiter(head: str, kind: str) -> str:
+    """The delimiter that splits the first rows into one same number (more than one) of fields; else the one
+    that gives the most fields to the first row; else the kind's own (comma, TAB for tsv)."""
+    order = _DELIMITERS.get(kind, _DELIMITERS["csv"])
+    best, widest = order[0], 1
+    for delimiter in order:
+        try:
+            head_rows = itertools.islice(csv.reader(io.StringIO(head), delimiter=delimiter), HEAD_ROWS)
+            widths = [len(row) for row in head_rows if row]
+        except csv.Error:
+            continue
+        if widths and min(widths) > 1 and len(set(widths)) == 1:
+            return delimiter
+        if widths and widths[0] > widest:
+            best, widest = delimiter, widths[0]
+    return best
+
+
+@contextlib.contextmanager
+def _text(src: Source, encoding: str) -> Iterator[IO[str]]:
+    with src.open() as raw:
+        # newline="": the csv module sees the line ends as they are (a CRLF inside a quoted field stays in it)
+        text = io.TextIOWrapper(raw, encoding=encoding, errors="replace", newline="")
+        try:
+            yield text
+        finally:
+            text.detach()
+
+
+def _lines(text: IO[str], cuts: Cuts) -> Iterator[str]:
+    """The physical lines, each at most ``LINE_CHARS`` characters: the rest of a longer one is skipped (read in
+    bounded pieces, never held) and the cut marked for the row it falls in."""
+    while line := text.readline(LINE_CHARS):
+        if len(line) >= LINE_CHARS and not line.endswith(("\n", "\r")):
+            while rest := text.readline(LINE_CHARS):
+                if rest.endswith(("\n", "\r")):
+                    break
+            cuts.pending = True
+            line += "\n"
+        yield line
+
+
+def rows(src: Source, table: Table, first: int, max_cols: int,
+         cuts: Cuts) -> Iterator[tuple[int, list[str], bool]]:
+    """Records from row ``first`` on (1-based; the header is row 1): (row, its first ``max_cols`` fields, were
+    non-empty fields cut). The caller stops reading when it has what it asked for."""
+    with _text(src, table.encoding) as text:
+        reader = csv.reader(_lines(text, cuts), delimiter=table.delimiter)
+        for number, record in enumerate(reader, start=1):
+            cuts.row(number)
+            if number < first:
+                continue
+            cut = any(value for value in record[max_cols:])
+            yield number, record[:max_cols], cut
+
+
+def size(src: Source, table: Table) -> Size:
+    """Rows (up to the last with a value) and the widest row: counted when the file is at most
+    ``SAMPLE_BYTES``, else estimated from that much of its start, scaled by bytes."""
+    exact = src.size <= SAMPLE_BYTES
+    with src.open() as fh:
+        sample = fh.read(SAMPLE_BYTES if not exact else src.size + 1)
+    text = sample.decode(table.encoding, errors="replace")
+    used = len(sample)
+    if not exact:  # whole lines only; the bytes they took, for the scale
+        end = text.rfind("\n")
+        if end > 0:
+            text = text[: end + 1]
+            used = max(len(text.encode(table.encoding, errors="replace")), 1)
+    count = cols = 0
+    cuts = Cuts()
+    try:
+        for number, record in enumerate(csv.reader(_lines(io.StringIO(text, newline=""), cuts),
+                                                   delimiter=table.delimiter), start=1):
+            if any(record):
+                count = number
+                cols = max(cols, len(record))
+    except csv.Error:
+        exact = False  # an unclosed quote in the sample: the count stops there
+    if not exact:
+        count = round(count * src.size / max(used, 1))
+    return Size(count, cols, exact)
+
+
+def measured(sheet: SheetMeta, found: Size) -> SheetMeta:
+    """The sheet with its size when it was counted; an estimate stays out of it (``rows`` is a count there, and
+    the row loop's clamp warnings trust it), and is given by ``info`` as such."""
+    return replace(sheet, rows=found.rows, cols=found.cols) if found.exact else replace(sheet, cols=found.cols)
