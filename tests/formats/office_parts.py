@@ -104,3 +104,33 @@ def ns_decl(xml: bytes, prefix: str, uri: str) -> bytes:
     if f"xmlns:{prefix}=".encode() in xml:
         return xml
     return re.sub(rb"(<[A-Za-z:]+ )", lambda m: m.group(1) + f'xmlns:{prefix}="{uri}" '.encode(), xml, count=1)
+
+
+W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
+WP = "http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing"
+WPS = "http://schemas.microsoft.com/office/word/2010/wordprocessingShape"
+MC = "http://schemas.openxmlformats.org/markup-compatibility/2006"
+V = "urn:schemas-microsoft-com:vml"
+
+
+def text_box_paragraph(text: str) -> str:
+    """A w:p anchoring a text box the way Word 2010+ writes it: a wps shape in mc:Choice and the same text as a
+    VML text box in mc:Fallback (older readers, mammoth among them, read the fallback)."""
+    box = f'<w:txbxContent><w:p><w:r><w:t>{text}</w:t></w:r></w:p></w:txbxContent>'
+    choice = (f'<w:drawing><wp:anchor xmlns:wp="{WP}"><wp:docPr id="5" name="Text Box 5"/><a:graphic xmlns:a="{A}">'
+              f'<a:graphicData uri="{WPS}"><wps:wsp xmlns:wps="{WPS}"><wps:txbx>{box}</wps:txbx><wps:bodyPr/>'
+              f"</wps:wsp></a:graphicData></a:graphic></wp:anchor></w:drawing>")
+    fallback = f'<w:pict><v:shape xmlns:v="{V}"><v:textbox>{box}</v:textbox></v:shape></w:pict>'
+    return (f'<w:p><w:r><mc:AlternateContent xmlns:mc="{MC}"><mc:Choice Requires="wps">{choice}</mc:Choice>'
+            f"<mc:Fallback>{fallback}</mc:Fallback></mc:AlternateContent></w:r></w:p>")
+
+
+def graphic_paragraph(graphic: str) -> str:
+    """A w:p with one inline drawing holding ``graphic`` (an a:graphic element)."""
+    return (f'<w:p><w:r><w:drawing><wp:inline xmlns:wp="{WP}"><wp:extent cx="1" cy="1"/><wp:docPr id="7" '
+            f'name="Graphic 7"/>{graphic}</wp:inline></w:drawing></w:r></w:p>')
+
+
+def smartart_graphic(rid: str) -> str:
+    return (f'<a:graphic xmlns:a="{A}"><a:graphicData uri="{DGM}"><dgm:relIds xmlns:dgm="{DGM}" xmlns:r="{R}" '
+            f'r:dm="{rid}" r:lo="{rid}lo" r:qs="{rid}qs" r:cs="{rid}cs"/></a:graphicData></a:graphic>')

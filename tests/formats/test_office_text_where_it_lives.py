@@ -12,11 +12,15 @@ from typing import Any
 import pytest
 from tests.formats.office_parts import (
     add_rels,
+    chart_frame_inline,
     chart_xml,
     diagram_data,
+    graphic_paragraph,
     insert_before,
     rezip,
     smartart_frame,
+    smartart_graphic,
+    text_box_paragraph,
 )
 
 from boundread.contract.model import Request, Source
@@ -187,6 +191,78 @@ def test_many_categories_are_counted_not_dropped() -> None:
 def test_slide_cut_by_the_sink_keeps_the_smartart_bounded() -> None:
     text, outcome = run(source_for_bytes("deck.pptx", deck()), Limits(max_chars=40))
     assert len(text) <= 40 and outcome.resume is not None
+
+
+@cache
+def word_doc() -> bytes:
+    """BEFORE-BODY, a text box, a chart, SmartArt, AFTER-BODY."""
+    import zipfile
+
+    import docx as pydocx
+
+    doc = pydocx.Document()
+    doc.add_paragraph("BEFORE-BODY")
+    doc.add_paragraph("AFTER-BODY")
+    buf = io.BytesIO()
+    doc.save(buf)
+    base = buf.getvalue()
+    with zipfile.ZipFile(io.BytesIO(base)) as zf:
+        body, rels = zf.read("word/document.xml"), zf.read("word/_rels/document.xml.rels")
+    drawn = (text_box_paragraph("TEXTBOX-SENTINEL") + graphic_paragraph(chart_frame_inline("rIdCh"))
+             + graphic_paragraph(smartart_graphic("rIdDg")))
+    at = body.rindex(b"<w:p>", 0, body.index(b"AFTER-BODY"))
+    rels = add_rels(rels, ("rIdCh", f"{REL_T}/chart", "charts/chart1.xml"),
+                    ("rIdDg", f"{REL_T}/diagramData", "diagrams/data1.xml"))
+    return rezip(base, {
+        "word/document.xml": body[:at] + drawn.encode() + body[at:], "word/_rels/document.xml.rels": rels,
+        "word/charts/chart1.xml": chart_xml("DOC-CHART", ["DOC-SERIES"], ["d1", "d2"]),
+        "word/diagrams/data1.xml": diagram_data(TREE),
+    })
+
+
+DOC_CHART = "Chart: DOC-CHART - series DOC-SERIES; categories d1, d2\n\n"
+
+
+def test_docx_streamed_reads_chart_and_smartart_where_they_stand(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(docx, "MAMMOTH_MAX", 0)
+    text, outcome = run(source_for_bytes("doc.docx", word_doc()))
+    assert text == "BEFORE-BODY\n\nTEXTBOX-SENTINEL\n\n" + DOC_CHART + SMARTART + "\nAFTER-BODY\n\n"
+    assert outcome.warnings == []
+
+
+def test_docx_converted_reads_chart_and_smartart_after_the_body_and_says_so() -> None:
+    text, outcome = run(source_for_bytes("doc.docx", word_doc()))
+    assert text == "BEFORE-BODY\n\nTEXTBOX-SENTINEL\n\nAFTER-BODY\n\n" + DOC_CHART + SMARTART + "\n"
+    assert outcome.warnings == ["2 charts/SmartArt printed after the body, not where they stand in it "
+                                "(the converter drops them)"]
+
+
+def test_docx_text_box_is_read_once_on_both_paths(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Word writes a text box twice (mc:Choice and its VML mc:Fallback): one copy is read, whichever path."""
+    converted, _ = run(source_for_bytes("doc.docx", word_doc()))
+    monkeypatch.setattr(docx, "MAMMOTH_MAX", 0)
+    streamed, _ = run(source_for_bytes("doc.docx", word_doc()))
+    assert converted.count("TEXTBOX-SENTINEL") == 1 and streamed.count("TEXTBOX-SENTINEL") == 1
+
+
+def test_docx_damaged_chart_part_is_a_warning(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(docx, "MAMMOTH_MAX", 0)
+    text, outcome = run(source_for_bytes("doc.docx", rezip(word_doc(), {"word/charts/chart1.xml": b"<c:x"})))
+    assert "AFTER-BODY" in text and "DOC-CHART" not in text and "SMART-ONE" in text
+    assert len(outcome.warnings) == 1 and outcome.warnings[0].startswith("chart word/charts/chart1.xml not read")
+
+
+def test_docx_has_at_least_what_pandoc_gets(tmp_path: Path) -> None:
+    import shutil
+    import subprocess
+
+    if shutil.which("pandoc") is None:
+        pytest.skip("pandoc is not installed")
+    path = tmp_path / "doc.docx"
+    path.write_bytes(word_doc())
+    ref = subprocess.run(["pandoc", "-t", "plain", str(path)], capture_output=True, text=True, check=True).stdout
+    text, _ = run(source_for_path(path))
+    assert ref.split() and all(word in text for word in ref.split())
 
 
 @pytest.mark.corpus

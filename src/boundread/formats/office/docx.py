@@ -2,19 +2,21 @@
 
 ``info`` samples the first 2 MB of the document XML and extrapolates. ``extract`` converts with
 mammoth (markdown fidelity) when the document XML is small, and otherwise streams the XML
-itself, stopping as soon as the sink is full. Headers, footers, footnotes and comments follow
-the body. Macros are reported, never run.
+itself, stopping as soon as the sink is full. Charts and SmartArt come out as ``Chart:`` lines and
+``SmartArt:`` lists where they stand when streamed, after the body (with a warning) when converted.
+Headers, footers, footnotes and comments follow the body. Macros are reported, never run.
 """
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 from boundread.contract import kinds
 from boundread.contract.model import FILE, Details, Outcome, Request, Source
 from boundread.contract.sink import Sink
 from boundread.errors import Corrupt, Refused, UsageError
+from boundread.formats.office.graphics import graphic_rels, graphic_text, graphics_after
 from boundread.formats.office.ooxml import Package, Progress, open_package
 from boundread.formats.office.wordstream import Block, blocks, docx_styles
 from boundread.units import MB
@@ -119,11 +121,20 @@ def _kind(block: Block) -> str:
     return "li" if block.kind == "p" and block.list_level >= 0 and not block.heading else block.kind
 
 
-def _write_blocks(items: Iterable[Block], sink: Sink, notes: list[str]) -> tuple[int, bool]:
-    """Body blocks into the sink; inline notes (ODF) are kept for the appendix. (paragraphs, all written)."""
+def _write_blocks(
+    items: Iterable[Block], sink: Sink, notes: list[str], graphic: Callable[[Block], str]
+) -> tuple[int, bool]:
+    """Body blocks into the sink; inline notes (ODF) are kept for the appendix; charts and SmartArt are read
+    where they stand (``graphic``). (paragraphs, all written)."""
     count, after, kept = 0, "", 0
     pending: list[str] = []
     for block in items:
+        if block.kind == "graphic":
+            text = graphic(block)
+            if text and not sink.write(("\n" if after in ("li", "row") else "") + text):
+                return count, False
+            after = "p" if text else after
+            continue
         if block.kind == "note":
             if pending and kept < sink.limits.max_chars:
                 notes.append(_note_line(block, " ".join(pending)))
@@ -201,6 +212,7 @@ def extract(src: Source, req: Request, sink: Sink) -> Outcome:
     with open_package(src, *_open(src)) as pkg:
         part = _main(pkg, odf)
         styles = {} if odf else docx_styles(pkg, part)
+        drawn = {} if odf else graphic_rels(pkg, part)  # charts and SmartArt the body may draw
         count, complete, converted = 0, False, False
         if not odf and pkg.size(part) <= _mammoth_max(sink) and _check_dtds(pkg):
             html, why = _mammoth(src, sink.deadline.remaining)
@@ -220,12 +232,15 @@ def extract(src: Source, req: Request, sink: Sink) -> Outcome:
             progress = Progress()
             try:
                 count, complete = _write_blocks(
-                    blocks(pkg, part, odf=odf, styles=styles, progress=progress), sink, notes
+                    blocks(pkg, part, odf=odf, styles=styles, progress=progress), sink, notes,
+                    lambda block: graphic_text(pkg, drawn, block, outcome.warnings),
                 )
             except Corrupt as exc:
                 if not sink.chars:
                     raise
                 outcome.warnings.append(f"{exc.what}: the rest could not be read")
+        if complete and not sink.full and converted and drawn:
+            graphics_after(pkg, part, drawn, sink, outcome.warnings)
         if complete and not sink.full:
             _appendix(pkg, part, sink, notes, streamed=not converted, warnings=outcome.warnings)
     outcome.done = "empty document"

@@ -2,7 +2,8 @@
 
 One pass with iterparse: a paragraph's text is taken when it ends, then the element is dropped,
 so memory stays flat however long the document is, and the caller stops the parse by no longer
-asking for blocks. Tables come out as markdown rows.
+asking for blocks. Tables come out as markdown rows; a chart or SmartArt drawn in the body comes out
+as a "graphic" block naming its relationship, for the caller to read from its part.
 """
 
 from __future__ import annotations
@@ -23,13 +24,13 @@ _ODF_NOTES = frozenset({"note", "annotation"})
 
 @dataclass(frozen=True)
 class Block:
-    kind: str  # "p" | "row" | "table_end" | "note" (a footnote/endnote/comment ended)
+    kind: str  # "p" | "row" | "table_end" | "note" (a footnote/endnote/comment ended) | "graphic"
     text: str = ""
     heading: int = 0  # 1-6 for a heading paragraph
     list_level: int = -1  # 0.. for a list item
     first_row: bool = False
-    container: str = ""  # the note element a paragraph sits in ("" for body text)
-    note_id: str = ""
+    container: str = ""  # the note element a paragraph sits in ("" for body text); a graphic's "chart" | "diagram"
+    note_id: str = ""  # a note's id; a graphic's relationship id (its chart or SmartArt data part)
     author: str = ""
 
 
@@ -70,6 +71,15 @@ def docx_styles(pkg: Package, part: str) -> dict[str, tuple[int, int]]:
 def _list_level(num_pr: Element) -> int:
     levels = [attr(c, "val") or "0" for c in num_pr if local(c.tag) == "ilvl"]
     return int(levels[0]) if levels and levels[0].isdigit() else 0
+
+
+def _graphic_rid(elem: Element, name: str) -> str:
+    """The relationship id of a chart (``c:chart r:id``) or SmartArt (``dgm:relIds r:dm``) reference, else ""."""
+    if name == "chart":
+        return attr(elem, "id", "relationships") or ""
+    if name == "relIds":
+        return attr(elem, "dm", "relationships") or ""
+    return ""
 
 
 def _cell(text: str) -> str:
@@ -177,6 +187,9 @@ def blocks(
             done = tables.pop()
             if not tables and done.rows:
                 yield Block("table_end")
+        elif not tables and _graphic_rid(elem, name):
+            kind = "chart" if name == "chart" else "diagram"
+            yield Block("graphic", container=kind, note_id=_graphic_rid(elem, name))
         elif name in notes:
             found = {local(c.tag): c.text or "" for c in elem.iter() if local(c.tag) in ("creator", "note-citation")}
             yield Block(

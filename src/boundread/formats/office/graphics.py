@@ -1,0 +1,50 @@
+"""Charts and SmartArt a word-processing body draws: the "graphic" blocks of :mod:`.wordstream` read from the
+parts their relationships name, as the marked text :mod:`.charts` and :mod:`.diagrams` make of them."""
+
+from __future__ import annotations
+
+from boundread.contract.sink import Sink
+from boundread.errors import Corrupt
+from boundread.formats.office.charts import chart_line
+from boundread.formats.office.diagrams import diagram_lines
+from boundread.formats.office.ooxml import Package
+from boundread.formats.office.wordstream import Block, blocks
+
+GRAPHIC_KINDS = frozenset({"chart", "chartEx", "diagramData"})
+
+
+def graphic_rels(pkg: Package, part: str) -> dict[str, tuple[str, str]]:
+    """The part's relationships to charts and SmartArt data ({} for a document with neither)."""
+    return {rid: (kind, target) for rid, (kind, target) in pkg.rels(part).items()
+            if kind in GRAPHIC_KINDS and pkg.has(target)}
+
+
+def graphic_text(pkg: Package, rels: dict[str, tuple[str, str]], block: Block, warnings: list[str]) -> str:
+    """A graphic block as markdown text ("" when it names no chart or SmartArt part)."""
+    kind, target = rels.get(block.note_id, ("", ""))
+    if block.container == "chart" and kind in ("chart", "chartEx"):
+        line = chart_line(pkg, target, warnings)
+        return line + "\n\n" if line else ""
+    if block.container == "diagram" and kind == "diagramData":
+        lines = diagram_lines(pkg, target, warnings)
+        return "\n".join(lines) + "\n\n" if lines else ""
+    return ""
+
+
+def graphics_after(
+    pkg: Package, part: str, drawn: dict[str, tuple[str, str]], sink: Sink, warnings: list[str]
+) -> None:
+    """The converter drops charts and SmartArt: their text follows the body, in document order, and a warning
+    says they are not where they stand."""
+    written = 0
+    try:
+        for block in (b for b in blocks(pkg, part) if b.kind == "graphic"):
+            text = graphic_text(pkg, drawn, block, warnings)
+            if text and not sink.write(text):
+                break
+            written += bool(text)
+    except Corrupt as exc:
+        warnings.append(f"{exc.what}: charts and SmartArt after it could not be read")
+    if written:
+        warnings.append(f"{written} chart{'s' * (written != 1)}/SmartArt printed after the body, not where "
+                        "they stand in it (the converter drops them)")
