@@ -49,6 +49,7 @@ VERTICAL_SAMPLE = 200  # glyphs whose positions tell the reading direction of a 
 UNREADABLE = "little readable text"  # how a doubt about unmapped glyphs begins
 MIN_GLYPHS = 20  # a page with fewer glyphs is not judged by its yield (a page number, a caption)
 YIELD_FLOOR = 0.5  # readable characters per glyph below which PDFium's text of a page is doubtful
+MAP_SAMPLE = 32  # glyphs of a page asked whether PDFium maps them to text, before all of them are
 _NOT_TEXT = re.compile(r"\(cid:\d+\)|[\s\x00-\x1f\x7f-\x9f\ufffd\ufffe\uffff\ue000-\uf8ff]")
 
 
@@ -61,6 +62,8 @@ class Page:
     drawn: bool = True  # the page draws something (text, an image, paths); a blank page is False
     doubt: str | None = None  # why this engine's text may be incomplete (PDFium on vertical writing)
     timed_out: bool = False  # the time limit ran out while reading it (OCR)
+    glyphs: int = 0  # glyphs the page draws as text, spaces apart (0: not counted)
+    usable: int | None = None  # readable characters whose glyphs map to text, where fewer than readable(text)
 
 
 class PdfDoc(Protocol):
@@ -170,7 +173,10 @@ class PdfiumDoc:
                     glyphs = pdfium_glyphs(textpage) if layout else None
                     text = grid_text(glyphs) if glyphs is not None else textpage.get_text_range()
                     plain = text if glyphs is None else textpage.get_text_range()  # the yield, spaces apart
-                    doubt = _vertical(textpage, text, glyphs) or _unreadable(plain, _glyph_count(textpage, plain))
+                    drawn_glyphs = _glyph_count(textpage, plain)
+                    usable = _mapped(textpage, drawn_glyphs)
+                    got = readable(plain) if usable is None else usable
+                    doubt = _vertical(textpage, text, glyphs) or _unreadable(got, drawn_glyphs)
                     drawn = pdfium_c.FPDFPage_CountObjects(page) > 0
                     if self._formenv is not None and (filled := forms.fields_text(
                             forms.page_fields(self._formenv, page.raw))):
@@ -181,7 +187,7 @@ class PdfiumDoc:
             except self._error as exc:
                 yield Page(number, "", str(exc))
                 continue
-            yield Page(number, clean(text), drawn=drawn, doubt=doubt)
+            yield Page(number, clean(text), drawn=drawn, doubt=doubt, glyphs=drawn_glyphs, usable=usable)
 
     def xfa_data(self) -> str | None:
         """An XFA form's filled values (formats/pdf/forms.py), or None: not an XFA form, or none readable."""
@@ -254,15 +260,54 @@ def _glyph_count(textpage: Any, text: str) -> int:
     return int(pdfium_c.FPDFText_CountChars(textpage)) - sum(map(text.count, " \r\n\t"))
 
 
-def _unreadable(text: str, drawn: int) -> str | None:
-    """Why PDFium's text of a page is unreliable: a yield far below the page's ``drawn`` glyphs, the rest of
-    them unmapped (no Unicode for them in their font). One C call and one regex pass: cheap on every page."""
-    if drawn < MIN_GLYPHS:
+def _mapped(textpage: Any, count: int) -> int | None:
+    """Readable characters of the page whose glyphs PDFium maps to text, when it flags many that it does not
+    (a font with no Unicode map: PDFium then gives the glyph's code as its text, ``Ā`` for CID 256, a control for
+    code 1); None when few are flagged. A sample of :data:`MAP_SAMPLE` glyphs first, so a sound page costs a few
+    dozen calls; all of them only when the sample finds more than a quarter flagged."""
+    import pypdfium2.raw as pdfium_c
+
+    chars = int(pdfium_c.FPDFText_CountChars(textpage))
+    if count < MIN_GLYPHS or chars <= 0:
         return None
-    got = readable(text)
-    if got >= YIELD_FLOOR * drawn:
+    step = max(chars // MAP_SAMPLE, 1)
+    sample = range(0, chars, step)
+    flagged = sum(pdfium_c.FPDFText_HasUnicodeMapError(textpage, index) == 1 for index in sample)
+    if flagged * 4 <= len(sample):
+        return None
+    codes = (pdfium_c.FPDFText_GetUnicode(textpage, index) for index in range(chars)
+             if pdfium_c.FPDFText_HasUnicodeMapError(textpage, index) != 1)
+    return readable("".join(chr(code) for code in codes if not 0xDC00 <= code <= 0xDFFF))  # a pair counts once
+
+
+def _unreadable(got: int, drawn: int) -> str | None:
+    """Why a page's text is unreliable: ``got`` readable characters, far below the page's ``drawn`` glyphs, the
+    rest of them unmapped (no Unicode for them in their font)."""
+    if drawn < MIN_GLYPHS or got >= YIELD_FLOOR * drawn:
         return None
     return f"{UNREADABLE} ({got:,} of {drawn:,} glyphs)"
+
+
+def unmapped(page: Page) -> bool:
+    """The judgement that extract (reread.py) and info (handler.py) share: the page has a text layer, but most
+    of its glyphs map to no text (U+FFFD, private-use code points, controls, ``(cid:N)``, glyph codes PDFium
+    flags as unmapped), so its text is no usable text - OCR reads such a page as it reads a scan."""
+    return page.error is None and page.doubt is not None and page.doubt.startswith(UNREADABLE)
+
+
+def usable_chars(page: Page) -> int:
+    """The page's readable characters that its glyphs map to, for comparing two reads of one page."""
+    return readable(page.text) if page.usable is None else page.usable
+
+
+_CID = re.compile(r"\(cid:\d+\)")
+
+
+def _miner_doubt(text: str) -> tuple[str | None, int]:
+    """pdfminer's text judged as PDFium's is (its ``(cid:N)`` stand-ins each one glyph): the doubt and the
+    glyphs drawn."""
+    drawn = len(_CID.sub("#", re.sub(r"\s", "", text)))
+    return _unreadable(readable(text), drawn), drawn
 
 
 def _miner_text(layout: Any) -> str:
@@ -383,7 +428,8 @@ class MinerDoc:
                 except failures as exc:
                     yield Page(number, "", f"{type(exc).__name__}: {exc}"[:200], engine=self.engine)
                     continue
-                yield Page(number, clean(text), engine=self.engine)
+                doubt, drawn = _miner_doubt(text)
+                yield Page(number, clean(text), engine=self.engine, doubt=doubt, glyphs=drawn)
         except failures as exc:  # the page tree itself broke: the rest cannot be reached
             why = f"the page tree is unreadable ({type(exc).__name__})"
         else:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Generator
 from contextlib import closing
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from boundread.contract.model import FILE, Details, Outcome, Request, Source, Span, Suggestion
 from boundread.contract.sink import Sink
@@ -28,6 +28,7 @@ from boundread.formats.pdf.engines import (
     cut_short,
     header_version,
     open_pdf,
+    unmapped,
 )
 from boundread.formats.pdf.reread import Rereader
 
@@ -79,39 +80,75 @@ def info(src: Source, req: Request) -> Details:
         details.encrypted = doc.encrypted
         meta = doc.meta()
         meta["pdf_version"] = meta.get("pdf_version") or header_version(src)
-        sampled = min(doc.pages, SAMPLE_PAGES)
         checked = min(doc.pages, NO_TEXT_CHECK if doc.engine == "pdfium" else SAMPLE_PAGES)
-        chars, has_text, no_text = 0, False, 0
-        for page in doc.read(1, checked, layout=False):
-            if page.error:
-                details.warnings.append(f"page {page.number} could not be read: {page.error}")
-            elif not page.text.strip() and page.drawn:
-                no_text += 1
-            if page.number <= sampled:
-                chars += len(page.text)
-                has_text = has_text or bool(page.text.strip())
-        details.fields = {"pages": doc.pages, **meta, "text_layer": has_text, "engine": doc.engine,
-                          "pages_without_text": no_text, "pages_checked": checked}
+        look = _look(doc, checked, details.warnings)
+        details.fields = {"pages": doc.pages, **meta, "text_layer": look.has_text, "engine": doc.engine,
+                          "pages_without_text": look.scans + len(look.unmapped), "pages_unmapped": len(look.unmapped),
+                          "pages_checked": checked}
+    sampled = min(doc.pages, SAMPLE_PAGES)
     if sampled:
-        details.est_chars = round(chars * doc.pages / sampled)
+        details.est_chars = round(look.chars * doc.pages / sampled)
         details.estimated = sampled < doc.pages
-    if no_text and req.ocr != "never":
+    among = f"the first {checked}" if checked < doc.pages else f"the {doc.pages}"
+    if look.scans and req.ocr != "never":
         why = ocr.missing(req.ocr_lang)
-        among = f"the first {checked}" if checked < doc.pages else f"the {doc.pages}"
-        verb = "has" if no_text == 1 else "have"
-        details.warnings.append(f"{no_text} of {among} pages {verb} no text layer (scanned): "
+        verb = "has" if look.scans == 1 else "have"
+        details.warnings.append(f"{look.scans} of {among} pages {verb} no text layer (scanned): "
                                 + (f"{why}: {ocr.INSTALL}" if why else "`boundread pages` reads them by OCR"))
         if not why:
             details.next = [("pages", FILE, str(Span(1, min(WINDOW, doc.pages))))]
     if not doc.pages:
         details.warnings.append("the file has no pages")
-    elif not has_text and not no_text:
-        sample = _pages_word(Span(1, sampled))
+    elif not look.has_text and not look.scans and not look.unmapped:
+        sample = _pages_word(Span(1, min(doc.pages, SAMPLE_PAGES)))
         details.warnings.append(f"no text layer on {sample}: blank pages, or text drawn as images (OCR needed)")
-    elif has_text:
+    elif look.has_text:
         window = str(Span(1, min(WINDOW, doc.pages)))
         details.next = [("pages", FILE, window), ("pages", FILE, window, "--layout")]
+    if look.unmapped:
+        _unmapped_warning(look.unmapped, among, req, details)
     return details
+
+
+@dataclass
+class _Look:
+    """What info found on the pages it checked."""
+
+    chars: int = 0  # characters extract gives the first SAMPLE_PAGES (an unmapped page: one a glyph, as OCR does)
+    has_text: bool = False  # some usable text on the first SAMPLE_PAGES
+    scans: int = 0  # pages that draw something and have no text layer
+    unmapped: list[int] = field(default_factory=list)  # pages whose text layer is no usable text (engines.unmapped)
+
+
+def _look(doc: PdfDoc, checked: int, warnings: list[str]) -> _Look:
+    look = _Look()
+    for page in doc.read(1, checked, layout=False):
+        if page.error:
+            warnings.append(f"page {page.number} could not be read: {page.error}")
+        elif unmapped(page):
+            look.unmapped.append(page.number)
+        elif not page.text.strip() and page.drawn:
+            look.scans += 1
+        elif page.number <= SAMPLE_PAGES:
+            look.has_text = look.has_text or bool(page.text.strip())
+        if page.number <= SAMPLE_PAGES:
+            look.chars += max(len(page.text), page.glyphs) if unmapped(page) else len(page.text)
+    return look
+
+
+def _unmapped_warning(pages: list[int], among: str, req: Request, details: Details) -> None:
+    """Pages with a text layer that is no usable text: say so, and how OCR reads them."""
+    count = len(pages)
+    verb = "has" if count == 1 else "have"
+    what = (f"{count} of {among} pages {verb} a text layer of glyphs whose fonts map them to no text (no usable"
+            f" text: {_joined(_runs(pages))})")
+    window = str(Span(pages[0], min(pages[0] + WINDOW - 1, pages[-1])))
+    why = ocr.missing(req.ocr_lang)
+    if why:
+        details.warnings.append(f"{what}: OCR would read them but {why} - {ocr.INSTALL}")
+    else:
+        details.warnings.append(f"{what}: `boundread pages F {window} --ocr force` reads them by OCR")
+        details.next = [("pages", FILE, window, "--ocr", "force"), *(details.next or [])]
 
 
 def _clamp(asked: tuple[Span, ...], total: int, warnings: list[str]) -> list[Span]:

@@ -44,7 +44,7 @@ CHUNK = 8  # pages dealt at a time: small enough that a worker's chunk fits its 
 MIN_SECONDS = 0.05  # reading time left (at the first chunk's pace) below which it stays sequential (measured)
 MAX_WORKERS = 3  # forked workers at most, whatever the machine
 PIPE_BYTES = 1 << 18  # each worker's pipe: how far (in text) it may run ahead of the reader
-_HEADER = struct.Struct("<iBIII")  # page number, flags, bytes of text, of error, of doubt
+_HEADER = struct.Struct("<iBIIIIi")  # page number, flags, bytes of text, of error, of doubt; glyphs, usable (-1: None)
 _DRAWN, _ERROR, _DOUBT = 1, 2, 4
 _CODEC = ("utf-8", "surrogatepass")
 
@@ -69,7 +69,9 @@ def usable() -> bool:
 def _pack(page: Page) -> bytes:
     text, error, doubt = (s.encode(*_CODEC) for s in (page.text, page.error or "", page.doubt or ""))
     flags = _DRAWN * page.drawn | _ERROR * (page.error is not None) | _DOUBT * (page.doubt is not None)
-    return _HEADER.pack(page.number, flags, len(text), len(error), len(doubt)) + text + error + doubt
+    usable = -1 if page.usable is None else page.usable
+    return _HEADER.pack(page.number, flags, len(text), len(error), len(doubt), page.glyphs, usable) + text + error \
+        + doubt
 
 
 def _unpack(stream: BinaryIO) -> Page | None:
@@ -77,14 +79,15 @@ def _unpack(stream: BinaryIO) -> Page | None:
     header = stream.read(_HEADER.size)
     if len(header) < _HEADER.size:
         return None
-    number, flags, *sizes = _HEADER.unpack(header)
+    number, flags, *sizes, glyphs, usable = _HEADER.unpack(header)
     body = stream.read(sum(sizes))
     if len(body) < sum(sizes):
         return None
     text = body[: sizes[0]].decode(*_CODEC)
     error = body[sizes[0] : sizes[0] + sizes[1]].decode(*_CODEC) if flags & _ERROR else None
     doubt = body[sizes[0] + sizes[1] :].decode(*_CODEC) if flags & _DOUBT else None
-    return Page(number, text, error, drawn=bool(flags & _DRAWN), doubt=doubt)
+    return Page(number, text, error, drawn=bool(flags & _DRAWN), doubt=doubt, glyphs=glyphs,
+                usable=None if usable < 0 else usable)
 
 
 TIMED_OUT = "timed out"  # why a worker's pipe ended when its own alarm killed it: the time limit, not PDFium

@@ -18,7 +18,17 @@ from dataclasses import dataclass, field, replace
 
 from boundread.contract.model import Request, Source
 from boundread.formats import ocr
-from boundread.formats.pdf.engines import UNREADABLE, MinerDoc, OpenFailed, Page, PdfDoc, PdfiumDoc, clean, readable
+from boundread.formats.pdf.engines import (
+    MinerDoc,
+    OpenFailed,
+    Page,
+    PdfDoc,
+    PdfiumDoc,
+    clean,
+    readable,
+    unmapped,
+    usable_chars,
+)
 from boundread.limits import Deadline
 
 OCR_MARGIN = 0.3  # seconds kept back from the time limit, so Tesseract stops before the hard alarm
@@ -52,6 +62,9 @@ class Rereader:
         mode = self.req.ocr
         if mode == "force" or (mode == "auto" and page.drawn and not page.text.strip()):
             read = self._ocr(page)
+            if read is not None and unmapped(page) and not read.timed_out and not read.text.strip():
+                self.warnings.append(f"page {page.number}: {page.doubt}, its fonts map glyphs to no text: "
+                                     "OCR reads no text on it either")
             if read is not None:
                 return read
             if not page.text.strip():
@@ -61,21 +74,27 @@ class Rereader:
             self.no_text.append(page.number)
         if page.doubt and self.req.engine == "auto" and self.doc.engine == "pdfium":
             better = self._miner_page(page)
-            if better is page and page.doubt.startswith(UNREADABLE):
-                return self._unmapped(page)
-            return better
-        return page
+            return self._unmapped(page) if better is page and unmapped(page) else better
+        return self._unmapped(page) if unmapped(page) else page  # pdfminer's own text: no other engine to ask
 
     def _unmapped(self, page: Page) -> Page:
         """A page whose glyphs have no text in PDFium or pdfminer: OCR reads it (auto, when installed)."""
         read = self._ocr(page) if self.req.ocr == "auto" else None
-        if read is not None and (read.timed_out or readable(read.text) > readable(page.text)):
+        if read is not None and (read.timed_out or readable(read.text) > usable_chars(page)):
             return read
-        why = ("neither pdfminer nor OCR reads more" if read is not None else
-               "pdfminer reads no more and OCR is off (--ocr never)" if self.req.ocr == "never" else
-               f"pdfminer reads no more and {self.ocr_missing} - {ocr.INSTALL}")
+        other = self._other_engine(page)
+        why = (f"{other} and neither does OCR" if read is not None else
+               f"{other} and OCR is off (--ocr never)" if self.req.ocr == "never" else
+               f"{other} and {self.ocr_missing} - {ocr.INSTALL}")
         self.warnings.append(f"page {page.number}: {page.doubt}, its fonts map glyphs to no text: {why}")
         return page
+
+    def _other_engine(self, page: Page) -> str:
+        """What the other text engine made of an unmapped page."""
+        if page.engine == "pdfminer":
+            asked = self.req.engine == "pdfminer"
+            return "PDFium was not asked (--engine pdfminer)" if asked else "PDFium could not open the file"
+        return "pdfminer reads no more" if self.req.engine == "auto" else "pdfminer was not asked (--engine pdfium)"
 
     def _ocr(self, page: Page) -> Page | None:
         if self.ocr_missing is not None:
@@ -111,7 +130,7 @@ class Rereader:
             self.warnings.append(f"page {page.number}: {page.doubt}, PDFium's text may be incomplete")
             return page
         other = next(iter(self._miner.read(page.number, page.number, self.req.layout)), None)
-        if other is None or other.error or readable(other.text) <= readable(page.text):
+        if other is None or other.error or readable(other.text) <= usable_chars(page):
             return page
         return replace(other, engine="pdfminer")
 

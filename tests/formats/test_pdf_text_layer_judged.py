@@ -1,0 +1,166 @@
+"""A PDF's text layer is judged, not assumed (issue 22 item 6): pages whose glyphs map to no text (no ToUnicode map,
+private-use code points, controls, ``(cid:N)``) count as pages without usable text in ``info`` - the same judgement
+extract makes (engines.unmapped) - and ``info`` names ``--ocr force``; its est. tokens count their glyphs."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+from tests.formats.pdf_unmapped_fixtures import READABLE, pdf_of
+from tests.helpers import run
+
+from boundread.contract.model import FILE, Request
+from boundread.contract.sink import Sink
+from boundread.contract.source import source_for_bytes
+from boundread.formats import ocr
+from boundread.formats.pdf import handler, parallel
+from boundread.formats.pdf.engines import MinerDoc, Page, PdfiumDoc, unmapped
+from boundread.limits import Limits
+
+BROKEN = ["cid", "low", "pua"]
+
+
+@pytest.fixture
+def mixed(tmp_path: Path) -> Path:
+    """Page 1 readable, pages 2-4 unmapped glyphs of three kinds, page 5 readable."""
+    path = tmp_path / "mixed.pdf"
+    path.write_bytes(pdf_of(["text", *BROKEN, "text"]))
+    return path
+
+
+@pytest.mark.parametrize("kind", BROKEN)
+@pytest.mark.parametrize("engine", [PdfiumDoc, MinerDoc])
+def test_both_engines_judge_each_kind_unmapped(kind: str, engine: type[PdfiumDoc] | type[MinerDoc]) -> None:
+    doc = engine(source_for_bytes("one.pdf", pdf_of([kind, "text"])), None)
+    try:
+        broken, sound = list(doc.read(1, 2, layout=False))
+    finally:
+        doc.close()
+    assert unmapped(broken) and not unmapped(sound)
+    assert broken.glyphs >= 700  # 30 lines of ~30 glyphs, spaces apart
+
+
+def test_pdfium_flags_glyph_codes_it_passes_off_as_text() -> None:
+    # without a ToUnicode map PDFium gives CID 256 as "Ā": letters to any character count, flagged by PDFium itself
+    doc = PdfiumDoc(source_for_bytes("cid.pdf", pdf_of(["cid"])), None)
+    try:
+        page = next(iter(doc.read(1, 1, layout=False)))
+    finally:
+        doc.close()
+    assert "ĀāĂ" in page.text and page.usable == 0
+    assert page.doubt == "little readable text (0 of 900 glyphs)"
+
+
+def test_info_counts_unmapped_pages_as_without_usable_text(mixed: Path) -> None:
+    done = run("info", str(mixed), "--json")
+    assert done.exit_code == 0, done.stderr
+    data = json.loads(done.stdout)
+    fields = data["fields"]
+    assert fields["text_layer"] is True  # page 1 is text
+    assert (fields["pages_without_text"], fields["pages_unmapped"], fields["pages_checked"]) == (3, 3, 5)
+    assert [w for w in data["warnings"] if "map them to no text" in w] == [
+        "3 of the 5 pages have a text layer of glyphs whose fonts map them to no text (no usable text: 2-4): "
+        "`boundread pages F 2-4 --ocr force` reads them by OCR"]
+    if ocr.missing("eng") is None:
+        assert data["next"][0] == f"boundread pages {mixed} 2-4 --ocr force"
+
+
+def test_the_json_counts_stay_ints_on_a_sound_file(tmp_path: Path) -> None:
+    path = tmp_path / "sound.pdf"
+    path.write_bytes(pdf_of(["text", "text"]))
+    fields = json.loads(run("info", str(path), "--json").stdout)["fields"]
+    assert (fields["pages_without_text"], fields["pages_unmapped"]) == (0, 0)
+    assert all(type(fields[key]) is int for key in ("pages_without_text", "pages_unmapped", "pages_checked"))
+
+
+def test_the_human_line_names_the_unmapped_pages(mixed: Path) -> None:
+    done = run("info", str(mixed))
+    lines = [" ".join(line.split()) for line in done.stdout.splitlines() if line.startswith("pages ")]
+    assert lines == ["pages 5", "pages without text 3", "pages unmapped 3"]
+    assert "--ocr force" in done.stdout
+
+
+def test_info_says_when_ocr_cannot_read_them(mixed: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(ocr, "missing", lambda lang: "Tesseract is not installed")
+    details = handler.info(source_for_bytes("mixed.pdf", mixed.read_bytes()), Request())
+    assert [w for w in details.warnings if "map them to no text" in w] == [
+        "3 of the 5 pages have a text layer of glyphs whose fonts map them to no text (no usable text: 2-4): "
+        f"OCR would read them but Tesseract is not installed - {ocr.INSTALL}"]
+    assert all("--ocr" not in step for step in details.next)
+
+
+def test_info_and_extract_judge_the_same_pages(mixed: Path) -> None:
+    src = source_for_bytes("mixed.pdf", mixed.read_bytes())
+    details = handler.info(src, Request())
+    sink = Sink(Limits())
+    outcome = handler.extract(src, Request(ocr="never"), sink)
+    sink.close()
+    warned = sorted(int(w.split(":")[0].removeprefix("page ")) for w in outcome.warnings
+                    if "map glyphs to no text" in w)
+    assert warned == [2, 3, 4]
+    assert details.fields["pages_unmapped"] == len(warned)
+
+
+def test_est_tokens_count_the_glyphs_of_unmapped_pages() -> None:
+    # pages 1-3 sampled: an unmapped page counts as the glyphs it draws, which OCR gives back as characters
+    broken = handler.info(source_for_bytes("b.pdf", pdf_of(["text", "low", "low", "text"])), Request())
+    sound = handler.info(source_for_bytes("s.pdf", pdf_of(["text", "text", "text", "text"])), Request())
+    assert broken.est_chars is not None and sound.est_chars is not None
+    assert broken.est_chars > 0.6 * sound.est_chars  # the low codes' own text is ~90 characters a page
+
+
+def test_pdfminer_pages_are_judged_too(mixed: Path) -> None:
+    details = handler.info(source_for_bytes("mixed.pdf", mixed.read_bytes()), Request(engine="pdfminer"))
+    assert details.fields["engine"] == "pdfminer"
+    assert (details.fields["pages_unmapped"], details.fields["pages_checked"]) == (2, 3)  # pages 1-3 checked
+
+
+def test_pdfminer_alone_warns_on_unmapped_pages(mixed: Path) -> None:
+    sink = Sink(Limits())
+    outcome = handler.extract(source_for_bytes("mixed.pdf", mixed.read_bytes()),
+                              Request(engine="pdfminer", ocr="never"), sink)
+    sink.close()
+    assert [w for w in outcome.warnings if w.startswith("page 2:")] == [
+        "page 2: little readable text (0 of 900 glyphs), its fonts map glyphs to no text: PDFium was not asked "
+        "(--engine pdfminer) and OCR is off (--ocr never)"]
+
+
+@pytest.mark.skipif(ocr.missing("eng") is not None, reason="Tesseract (tesserocr + eng) missing")
+def test_auto_ocr_reads_unmapped_pages_it_can_see() -> None:
+    # the private-use page is drawn in Helvetica: OCR reads its letters; the other two draw glyphs of fonts
+    # that are not embedded, which OCR cannot read either - a warning names each
+    sink = Sink(Limits())
+    outcome = handler.extract(source_for_bytes("mixed.pdf", pdf_of(["text", *BROKEN, "text"])), Request(), sink)
+    sink.close()
+    assert outcome.totals["engines"] == {"pdfium": "1-3,5", "tesseract": "4"}
+    assert "ABCDEFGHIJ KLMNOPQRST" in sink.text() and READABLE in sink.text()
+    assert [w.split(":")[0] for w in outcome.warnings] == ["page 2", "page 3"]
+    assert all(w.endswith("pdfminer reads no more and neither does OCR") for w in outcome.warnings)
+
+
+@pytest.mark.skipif(ocr.missing("eng") is not None, reason="Tesseract (tesserocr + eng) missing")
+def test_the_named_command_reads_the_pages_by_ocr(mixed: Path) -> None:
+    details = handler.info(source_for_bytes("mixed.pdf", mixed.read_bytes()), Request())
+    assert details.next[0] == ("pages", FILE, "2-4", "--ocr", "force")
+    done = run("pages", str(mixed), "2-4", "--ocr", "force", "--json")
+    assert done.exit_code == 0, done.stderr
+    data = json.loads(done.stdout)
+    assert data["totals"]["engines"] == {"tesseract": "2-4"}
+    assert "ABCDEFGHIJ KLMNOPQRST" in Path(data["output"]).read_text()
+    # pages 2 and 3 draw glyphs of fonts that are not embedded: PDFium renders them blank, and OCR says so
+    assert [w.split(":")[0] for w in data["warnings"]] == ["page 2", "page 3"]
+    assert all(w.endswith("OCR reads no text on it either") for w in data["warnings"])
+
+
+def test_counts_cross_the_worker_pipe() -> None:
+    read, write = os.pipe()
+    sent = [Page(2, "Āā\n", glyphs=900, usable=0, doubt="little readable text (0 of 900 glyphs)"),
+            Page(3, "text\n", glyphs=4)]
+    with os.fdopen(write, "wb") as pipe:
+        for page in sent:
+            pipe.write(parallel._pack(page))
+    with os.fdopen(read, "rb") as pipe:
+        assert [parallel._unpack(pipe) for _ in sent] == sent
