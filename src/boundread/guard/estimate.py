@@ -11,6 +11,11 @@ context; file names and line numbers in front) is scaled to the whole file. So a
 It errs towards printing: a pattern ``re`` cannot take is replaced by its longest literal part, or by "every
 line" when it has none; a line longer than the window (a minified file) is taken to match, since one match
 anywhere prints all of it. Only imported when a command greps: ``re`` costs start-up on the hook path.
+
+A file with a UTF-16 BOM is matched as its text, in UTF-8, when the grep is ripgrep's kind (``perl`` syntax:
+rg, ag, ack, grep -P): rg reads such a file as text and prints it in UTF-8, so ``rg INFO app.log`` of a
+UTF-16 log prints its INFO lines, which the raw bytes (``I\\0N\\0F\\0O\\0``) never match. GNU grep calls the
+same file binary and prints one line; sizing ``grep -P`` as rg errs towards printing, as everything here does.
 """
 
 from __future__ import annotations
@@ -50,23 +55,26 @@ def printed(path: str, size: int, spec: Grep, compressed_size: int | None = None
     sampled = sum(len(data) for data, _first, _last in windows)
     if not sampled:
         return 0
+    codec = _bom_codec(windows, spec)
+    windows = _as_read(windows, codec)
     prefix = (len(path.rsplit("/", 1)[-1]) + 1 if spec.names else 0) + (_NUMBER if spec.numbers else 0)
     deadline = monotonic() + SECONDS
     out = sum(_window_output(data, first, last, matcher, spec, prefix, deadline) for data, first, last in windows)
-    if out and not spec.compressed and _absent(path, spec):
+    if out and not spec.compressed and _absent(path, spec, codec or "utf-8"):
         return 0  # `rg TODO` of a minified file: its long lines were taken to match, and TODO is nowhere in it
     return round(out * total / sampled)
 
 
-def _absent(path: str, spec: Grep) -> bool:
-    """True when ``spec`` is fixed strings (none inverted) and none of them is anywhere in the file: then no line
-    matches, whatever the sample guessed of lines too long to see whole. Reads at most SCAN_MOST bytes."""
+def _absent(path: str, spec: Grep, codec: str = "utf-8") -> bool:
+    """True when ``spec`` is fixed strings (none inverted) and none of them is anywhere in the file (whose text is
+    in ``codec``): then no line matches, whatever the sample guessed of lines too long to see whole. Reads at most
+    SCAN_MOST bytes."""
     if spec.invert or not spec.patterns:
         return False
     words = [part for given in spec.patterns for part in given.split("\n")]
     if not all(words) or (spec.syntax != "fixed" and any(ch in _META for word in words for ch in word)):
         return False
-    wanted = [word.encode("utf-8", "surrogateescape") for word in words]
+    wanted = [word.encode(codec, "surrogateescape" if codec == "utf-8" else "replace") for word in words]
     if spec.ignore_case:
         if not all(word.isascii() for word in wanted):
             return False
@@ -100,6 +108,8 @@ def distinct(path: str, size: int, spec: Grep | None, compressed_size: int | Non
         return 0
     total = (compressed_size or size) if spec is not None and spec.compressed else size
     sampled = sum(len(data) for data, _first, _last in windows)
+    if spec is not None:
+        windows = _as_read(windows, _bom_codec(windows, spec))
     items = 0
     seen: set[bytes] = set()
     for data, _first, _last in windows:
@@ -250,9 +260,31 @@ def _windows(path: str, size: int) -> list[tuple[bytes, bool, bool]]:
         out = []
         for k in range(WINDOWS):
             at = (size - WINDOW) * k // (WINDOWS - 1)
+            at -= at % 4  # on a character's first byte in UTF-16/32 (any place will do for bytes)
             fh.seek(at)
             out.append((fh.read(WINDOW), at == 0, at + WINDOW >= size))
         return out
+
+
+def _bom_codec(windows: list[tuple[bytes, bool, bool]], spec: Grep) -> str | None:
+    """The UTF-16 codec ripgrep's kind reads the file in, from its BOM; None: it reads the bytes as they are
+    (no BOM: rg calls the file binary; UTF-32's BOM: rg does not decode it; any other grep)."""
+    if spec.compressed or spec.syntax != "perl" or not windows:
+        return None
+    head = windows[0][0][:4]
+    if not head.startswith((b"\xff\xfe", b"\xfe\xff")) or head == b"\xff\xfe\x00\x00":
+        return None
+    return "utf-16-le" if head.startswith(b"\xff\xfe") else "utf-16-be"
+
+
+def _as_read(windows: list[tuple[bytes, bool, bool]], codec: str | None) -> list[tuple[bytes, bool, bool]]:
+    """The windows as the grep reads them: in UTF-8 when it decodes the file (``codec``), which is what it
+    matches and prints; else as they are. The sizes scale by the raw bytes sampled, so the estimate stays in
+    the bytes printed."""
+    if codec is None:
+        return windows
+    return [(data[:len(data) - len(data) % 2].decode(codec, "replace").lstrip("\ufeff").encode("utf-8"), first, last)
+            for data, first, last in windows]
 
 
 def _gzip_windows(path: str) -> list[tuple[bytes, bool, bool]]:

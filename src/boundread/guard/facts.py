@@ -200,8 +200,65 @@ def _element_text(xml: bytes, local: bytes) -> str | None:
     return None
 
 
+#: The shapes of text ``text_shape`` tells apart: how its lines end and how wide its characters are.
+UTF16_LE, UTF16_BE, UTF32_LE, UTF32_BE, CR_ONLY = "utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be", "cr"
+#: The head of a sample the zero-byte pattern is read from (UTF-16/32 show it in a few characters).
+SHAPE_HEAD = 4096
+
+
+def text_shape(sample: bytes) -> str:
+    """How the text in ``sample`` (the file's first bytes, up to 64 KiB) is laid out, for the estimates that count
+    lines: one of the UTF-16/32 constants (a BOM, or where the zero bytes fall: the high half of each ASCII
+    character in UTF-16, the top bytes of each character in UTF-32), ``CR_ONLY`` (no LF, CR ends its lines: old
+    Mac text, Shift-JIS from classic Mac OS), or "" for everything else (LF or CRLF ends, counted alike by byte
+    tools and decoders; UTF-16 of a script with no ASCII has no zero bytes to tell it by, and is "" too).
+
+    Cheap and bounded: a BOM test, one pass over ``SHAPE_HEAD`` bytes, two ``find`` calls; no decoding."""
+    if sample.startswith((b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")):
+        return UTF32_LE if sample[0] == 0xFF else UTF32_BE
+    if sample.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return UTF16_LE if sample[0] == 0xFF else UTF16_BE
+    head = sample[:SHAPE_HEAD - SHAPE_HEAD % 4]
+    if len(head) >= 8 and b"\x00" in head:
+        zeros = [0, 0, 0, 0]
+        for at, byte in enumerate(head):
+            if not byte:
+                zeros[at % 4] += 1
+        most, few = len(head) // 4 * 0.9, len(head) // 4 * 0.1
+        if zeros[2] >= most and zeros[3] >= most and zeros[0] <= few:
+            return UTF32_LE
+        if zeros[0] >= most and zeros[1] >= most and zeros[3] <= few:
+            return UTF32_BE
+        odd, even = zeros[1] + zeros[3], zeros[0] + zeros[2]
+        if odd >= len(head) * 0.3 and even * 4 < odd:
+            return UTF16_LE
+        if even >= len(head) * 0.3 and odd * 4 < even:
+            return UTF16_BE
+        return ""
+    return CR_ONLY if b"\n" not in sample and b"\r" in sample else ""
+
+
+def _lines_in(sample: bytes, shape: str, *, whole: bool) -> int:
+    """The lines in ``sample`` as a reader of its text counts them: its CRs in CR-only text, its line feeds at a
+    character's place in UTF-16/32 (not a byte 0x0A inside another character: U+4E0A is 0A 4E in UTF-16LE);
+    when ``sample`` is the ``whole`` file, a last line with no end counts too."""
+    if shape == CR_ONLY:
+        text, end = sample, b"\r"
+    elif shape:
+        unit = 4 if shape.startswith("utf-32") else 2
+        decoded = sample[:len(sample) - len(sample) % unit].decode(shape, "replace").lstrip("\ufeff")
+        return decoded.count("\n") + (1 if whole and decoded and not decoded.endswith("\n") else 0)
+    else:
+        text, end = sample, b"\n"
+    return text.count(end) + (1 if whole and text and not text.endswith(end) else 0)
+
+
 def text_lines(path: str | os.PathLike[str], size: int) -> tuple[int, int] | None:
-    """(estimated lines, longest line in the sample) from a 64 KiB sample."""
+    """(estimated lines, longest line in the sample) from a 64 KiB sample.
+
+    The lines are the text's own (``text_shape``): a CR-only file of 40,000 lines has 40,000, not 1; UTF-16
+    text's are its encoded line feeds. The longest line is what a byte tool prints as one (head, sed, grep,
+    awk: up to a byte 0x0A), so ``sed -n '1p;$p'`` of a CR-only file is sized as the whole file it prints."""
     try:
         with open(path, "rb") as fh:
             sample = fh.read(SAMPLE)
@@ -213,9 +270,9 @@ def text_lines(path: str | os.PathLike[str], size: int) -> tuple[int, int] | Non
     longest = max(len(line) for line in sample.split(b"\n"))
     if newlines == 0 and size > len(sample):  # one line longer than the sample: it may be the whole file
         longest = size
-    if len(sample) >= size:
-        return newlines + (0 if sample.endswith(b"\n") else 1), longest
-    return max(1, round(size * newlines / len(sample))), longest
+    whole = len(sample) >= size
+    lines = _lines_in(sample, text_shape(sample), whole=whole)
+    return (lines if whole else max(1, round(size * lines / len(sample)))), longest
 
 
 def line_span(path: str | os.PathLike[str], size: int, lines: int, *, from_end: bool, most: int) -> bool | None:
