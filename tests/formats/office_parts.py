@@ -134,3 +134,54 @@ def graphic_paragraph(graphic: str) -> str:
 def smartart_graphic(rid: str) -> str:
     return (f'<a:graphic xmlns:a="{A}"><a:graphicData uri="{DGM}"><dgm:relIds xmlns:dgm="{DGM}" xmlns:r="{R}" '
             f'r:dm="{rid}" r:lo="{rid}lo" r:qs="{rid}qs" r:cs="{rid}cs"/></a:graphicData></a:graphic>')
+
+
+ODF_NS = (
+    'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" '
+    'xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0" '
+    'xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" '
+    'xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" '
+    'xmlns:chart="urn:oasis:names:tc:opendocument:xmlns:chart:1.0" '
+    'xmlns:xlink="http://www.w3.org/1999/xlink" xmlns:dc="http://purl.org/dc/elements/1.1/" '
+    'xmlns:presentation="urn:oasis:names:tc:opendocument:xmlns:presentation:1.0"'
+)
+
+
+def odf_chart(title: str, series: list[str], categories: list[str], axes: tuple[str, str] = ("", "")) -> bytes:
+    """An ODF chart sub-document as LibreOffice writes it: titles as text:p, labels in its local table."""
+    def cell(text: str) -> str:
+        return f'<table:table-cell office:value-type="string"><text:p>{text}</text:p></table:table-cell>'
+
+    def axis(dim: str, text: str) -> str:
+        inner = f"<chart:title><text:p>{text}</text:p></chart:title>" if text else ""
+        return f'<chart:axis chart:dimension="{dim}">{inner}</chart:axis>'
+
+    head = "<table:table-row>" + cell("") + "".join(cell(s) for s in series) + "</table:table-row>"
+    rows = "".join("<table:table-row>" + cell(c) + "".join(
+        f'<table:table-cell office:value-type="float" office:value="{n}"><text:p>{n}</text:p></table:table-cell>'
+        for n in range(len(series))) + "</table:table-row>" for c in categories)
+    sers = "".join('<chart:series chart:class="chart:bar"/>' for _ in series)
+    return (f'<?xml version="1.0" encoding="UTF-8"?><office:document-content {ODF_NS}><office:body><office:chart>'
+            f'<chart:chart chart:class="chart:bar"><chart:title><text:p>{title}</text:p></chart:title>'
+            f"<chart:plot-area>{axis('x', axes[0])}{axis('y', axes[1])}{sers}</chart:plot-area>"
+            f'<table:table table:name="local-table"><table:table-header-rows>{head}</table:table-header-rows>'
+            f"<table:table-rows>{rows}</table:table-rows></table:table></chart:chart></office:chart></office:body>"
+            "</office:document-content>").encode()
+
+
+def odf_object_frame(name: str) -> str:
+    return (f'<draw:frame draw:name="{name}"><draw:object xlink:href="./{name}" xlink:type="simple"/>'
+            f'<draw:image xlink:href="./ObjectReplacements/{name}"/></draw:frame>')
+
+
+def odf_package(mimetype: str, body: str, kind: str, parts: dict[str, bytes]) -> bytes:
+    """An ODF zip: ``body`` inside office:``kind``, plus sub-document parts."""
+    content = (f'<?xml version="1.0" encoding="UTF-8"?><office:document-content {ODF_NS}><office:body>'
+               f"<office:{kind}>{body}</office:{kind}></office:body></office:document-content>")
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as zf:
+        zf.writestr("mimetype", mimetype, compress_type=zipfile.ZIP_STORED)
+        zf.writestr("content.xml", content)
+        for name, data in parts.items():
+            zf.writestr(name, data)
+    return buf.getvalue()

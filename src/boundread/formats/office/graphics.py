@@ -1,5 +1,6 @@
-"""Charts and SmartArt a word-processing body draws: the "graphic" blocks of :mod:`.wordstream` read from the
-parts their relationships name, as the marked text :mod:`.charts` and :mod:`.diagrams` make of them."""
+"""Charts and SmartArt a word-processing body draws, and objects an ODF text embeds: the "graphic" blocks of
+:mod:`.wordstream` read from the parts they name, as the marked text :mod:`.charts`, :mod:`.diagrams` and
+:mod:`.odf_objects` make of them."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from boundread.contract.sink import Sink
 from boundread.errors import Corrupt
 from boundread.formats.office.charts import chart_line
 from boundread.formats.office.diagrams import diagram_lines
+from boundread.formats.office.odf_objects import object_lines
 from boundread.formats.office.ooxml import Package
 from boundread.formats.office.wordstream import Block, blocks
 
@@ -25,6 +27,9 @@ def graphic_text(pkg: Package, rels: dict[str, tuple[str, str]], block: Block, w
     if block.container == "chart" and kind in ("chart", "chartEx"):
         line = chart_line(pkg, target, warnings)
         return line + "\n\n" if line else ""
+    if block.container == "object":
+        lines = object_lines(pkg, block.note_id, warnings)
+        return "\n".join(lines) + "\n\n" if lines else ""
     if block.container == "diagram" and kind == "diagramData":
         lines = diagram_lines(pkg, target, warnings)
         return "\n".join(lines) + "\n\n" if lines else ""

@@ -13,6 +13,7 @@ from boundread.contract.model import FILE, Details, Outcome, Request, Source
 from boundread.contract.sink import Sink
 from boundread.errors import Corrupt
 from boundread.formats._xml import attr, local, odf_text
+from boundread.formats.office.odf_objects import object_lines
 from boundread.formats.office.ooxml import Package, open_package
 from boundread.formats.office.slides import Slide, finish, select
 from boundread.units import MB, human_bytes
@@ -37,16 +38,21 @@ def count_pages(pkg: Package) -> tuple[int, bool]:
     return round(count * pkg.size("content.xml") / max(seen, 1)), False
 
 
-def _slide_text(page: Element) -> tuple[str, list[str], list[str]]:
-    title = ""
-    lines: list[str] = []
-    notes: list[str] = []
+def _slide_text(pkg: Package, page: Element) -> Slide:
+    """A page's title, text (text boxes, tables, embedded charts), notes and comments, in document order."""
+    slide = Slide()
     todo = list(reversed(page))
     while todo:
         elem = todo.pop()
         name = local(elem.tag)
         if name == "notes":
-            notes.extend(t for p in elem.iter() if local(p.tag) in ("p", "h") and (t := odf_text(p)))
+            slide.notes.extend(t for p in elem.iter() if local(p.tag) in ("p", "h") and (t := odf_text(p)))
+        elif name == "annotation":
+            who = " ".join(c.text or "" for c in elem if local(c.tag) == "creator").strip() or "unknown"
+            text = " / ".join(t for p in elem.iter() if local(p.tag) in ("p", "h") and (t := odf_text(p)))
+            slide.comments.extend([f"Comment ({who}): {text}"] if text else [])
+        elif name == "object":
+            slide.lines.extend(object_lines(pkg, attr(elem, "href", "xlink") or "", slide.warnings))
         elif name == "table":
             for row in (r for r in elem.iter() if local(r.tag) == "table-row"):
                 cells = [
@@ -54,18 +60,18 @@ def _slide_text(page: Element) -> tuple[str, list[str], list[str]]:
                     for c in row
                     if local(c.tag) == "table-cell"
                 ]
-                lines.append("| " + " | ".join(" ".join(c.replace("|", "\\|").split()) for c in cells) + " |")
+                slide.lines.append("| " + " | ".join(" ".join(c.replace("|", "\\|").split()) for c in cells) + " |")
         elif name in ("p", "h"):
             text = odf_text(elem)
             if text:
-                lines.append(text)
+                slide.lines.append(text)
         else:
-            if name == "frame" and attr(elem, "class") == "title" and not title:
-                title = " ".join(odf_text(p) for p in elem.iter() if local(p.tag) in ("p", "h")).strip()
-                if title:
+            if name == "frame" and attr(elem, "class") == "title" and not slide.title:
+                slide.title = " ".join(odf_text(p) for p in elem.iter() if local(p.tag) in ("p", "h")).strip()
+                if slide.title:
                     continue
             todo.extend(reversed(elem))
-    return title, lines, notes
+    return slide
 
 
 def info(src: Source, req: Request) -> Details:
@@ -102,8 +108,9 @@ def extract(src: Source, req: Request, sink: Sink) -> Outcome:
                     continue
                 number += 1
                 if number in wanted:
-                    title, lines, notes = _slide_text(elem)
-                    chunks = Slide(title, lines, notes).chunks(number, total if exact else "?")
+                    slide = _slide_text(pkg, elem)
+                    outcome.warnings.extend(f"slide {number}: {warning}" for warning in slide.warnings)
+                    chunks = slide.chunks(number, total if exact else "?")
                     if not all(sink.write(c) for c in chunks):
                         cut = number
                         break

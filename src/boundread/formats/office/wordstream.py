@@ -74,7 +74,10 @@ def _list_level(num_pr: Element) -> int:
 
 
 def _graphic_rid(elem: Element, name: str) -> str:
-    """The relationship id of a chart (``c:chart r:id``) or SmartArt (``dgm:relIds r:dm``) reference, else ""."""
+    """The relationship id of a chart (``c:chart r:id``) or SmartArt (``dgm:relIds r:dm``) reference, or the
+    href of an ODF embedded object (``draw:object xlink:href``), else ""."""
+    if name == "object":
+        return attr(elem, "href", "xlink") or ""
     if name == "chart":
         return attr(elem, "id", "relationships") or ""
     if name == "relIds":
@@ -188,7 +191,7 @@ def blocks(
             if not tables and done.rows:
                 yield Block("table_end")
         elif not tables and _graphic_rid(elem, name):
-            kind = "chart" if name == "chart" else "diagram"
+            kind = {"chart": "chart", "relIds": "diagram"}.get(name, "object")
             yield Block("graphic", container=kind, note_id=_graphic_rid(elem, name))
         elif name in notes:
             found = {local(c.tag): c.text or "" for c in elem.iter() if local(c.tag) in ("creator", "note-citation")}
