@@ -98,10 +98,20 @@ def test_info_and_extract_judge_the_same_pages(mixed: Path) -> None:
     sink = Sink(Limits())
     outcome = handler.extract(src, Request(ocr="never"), sink)
     sink.close()
-    warned = sorted(int(w.split(":")[0].removeprefix("page ")) for w in outcome.warnings
-                    if "map glyphs to no text" in w)
-    assert warned == [2, 3, 4]
-    assert details.fields["pages_unmapped"] == len(warned)
+    assert outcome.warnings == [
+        "pages 2-4: little readable text (78 of 2,557 glyphs in all), their fonts map glyphs to no text: "
+        "pdfminer reads no more and OCR is off (--ocr never)"]
+    assert details.fields["pages_unmapped"] == 3
+    assert "(no usable text: 2-4)" in details.warnings[0]
+
+
+def test_one_page_left_unread_is_named_with_its_own_counts() -> None:
+    sink = Sink(Limits())
+    outcome = handler.extract(source_for_bytes("one.pdf", pdf_of(["text", "cid", "text", "text"])),
+                              Request(ocr="never"), sink)
+    sink.close()
+    assert outcome.warnings == ["page 2: little readable text (0 of 900 glyphs), its fonts map glyphs to no text: "
+                                "pdfminer reads no more and OCR is off (--ocr never)"]
 
 
 def test_est_tokens_count_the_glyphs_of_unmapped_pages() -> None:
@@ -123,9 +133,9 @@ def test_pdfminer_alone_warns_on_unmapped_pages(mixed: Path) -> None:
     outcome = handler.extract(source_for_bytes("mixed.pdf", mixed.read_bytes()),
                               Request(engine="pdfminer", ocr="never"), sink)
     sink.close()
-    assert [w for w in outcome.warnings if w.startswith("page 2:")] == [
-        "page 2: little readable text (0 of 900 glyphs), its fonts map glyphs to no text: PDFium was not asked "
-        "(--engine pdfminer) and OCR is off (--ocr never)"]
+    assert outcome.warnings == [
+        "pages 2-4: little readable text (78 of 2,632 glyphs in all), their fonts map glyphs to no text: PDFium was "
+        "not asked (--engine pdfminer) and OCR is off (--ocr never)"]
 
 
 @pytest.mark.skipif(ocr.missing("eng") is not None, reason="Tesseract (tesserocr + eng) missing")
@@ -137,8 +147,8 @@ def test_auto_ocr_reads_unmapped_pages_it_can_see() -> None:
     sink.close()
     assert outcome.totals["engines"] == {"pdfium": "1-3,5", "tesseract": "4"}
     assert "ABCDEFGHIJ KLMNOPQRST" in sink.text() and READABLE in sink.text()
-    assert [w.split(":")[0] for w in outcome.warnings] == ["page 2", "page 3"]
-    assert all(w.endswith("pdfminer reads no more and neither does OCR") for w in outcome.warnings)
+    assert outcome.warnings == ["pages 2-3: little readable text (78 of 1,697 glyphs in all), their fonts map glyphs "
+                                "to no text: pdfminer reads no more and neither does OCR"]
 
 
 @pytest.mark.skipif(ocr.missing("eng") is not None, reason="Tesseract (tesserocr + eng) missing")
@@ -151,8 +161,8 @@ def test_the_named_command_reads_the_pages_by_ocr(mixed: Path) -> None:
     assert data["totals"]["engines"] == {"tesseract": "2-4"}
     assert "ABCDEFGHIJ KLMNOPQRST" in Path(data["output"]).read_text()
     # pages 2 and 3 draw glyphs of fonts that are not embedded: PDFium renders them blank, and OCR says so
-    assert [w.split(":")[0] for w in data["warnings"]] == ["page 2", "page 3"]
-    assert all(w.endswith("OCR reads no text on it either") for w in data["warnings"])
+    assert data["warnings"] == ["pages 2-3: little readable text (78 of 1,697 glyphs in all), their fonts map glyphs "
+                                "to no text: OCR reads no text on them either"]
 
 
 def test_counts_cross_the_worker_pipe() -> None:

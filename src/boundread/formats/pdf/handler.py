@@ -31,6 +31,7 @@ from boundread.formats.pdf.engines import (
     unmapped,
 )
 from boundread.formats.pdf.reread import Rereader
+from boundread.formats.pdf.runs import joined, runs
 
 KINDS: tuple[str, ...] = ("pdf",)
 
@@ -45,21 +46,6 @@ FAILED_RUN = 50
 
 def _pages_word(span: Span) -> str:
     return f"page {span}" if span.first == span.last else f"pages {span}"
-
-
-def _runs(numbers: list[int]) -> list[Span]:
-    """Consecutive page numbers as spans, in the order they were written."""
-    spans: list[Span] = []
-    for number in numbers:
-        if spans and number == spans[-1].last + 1:
-            spans[-1] = Span(spans[-1].first, number)
-        else:
-            spans.append(Span(number, number))
-    return spans
-
-
-def _joined(spans: list[Span]) -> str:
-    return ",".join(str(span) for span in spans)
 
 
 def info(src: Source, req: Request) -> Details:
@@ -141,7 +127,7 @@ def _unmapped_warning(pages: list[int], among: str, req: Request, details: Detai
     count = len(pages)
     verb = "has" if count == 1 else "have"
     what = (f"{count} of {among} pages {verb} a text layer of glyphs whose fonts map them to no text (no usable"
-            f" text: {_joined(_runs(pages))})")
+            f" text: {runs(pages)})")
     window = str(Span(pages[0], min(pages[0] + WINDOW - 1, pages[-1])))
     why = ocr.missing(req.ocr_lang)
     if why:
@@ -184,7 +170,7 @@ def _resume(asked: tuple[Span, ...], spans: list[Span], stop: _Stop | None, tota
             size = asked[0].last - asked[0].first + 1
             rest = [Span(stop.number, min(total, stop.number + size - 1))]
         if rest:
-            return ("pages", FILE, _joined(rest))
+            return ("pages", FILE, joined(rest))
     furthest = max(spans, key=lambda span: span.last)
     if furthest.last >= total:
         return None
@@ -288,7 +274,7 @@ def extract(src: Source, req: Request, sink: Sink) -> Outcome:
             written, stop = _write(src, doc, spans, req, sink, out, pick)
         _form_data(doc, written, stop, sink, out)
     _report_engines(src, req, pick, written, out)
-    out.done = f"pages {_joined(_runs(written))} of {total}" if written else f"no pages of {total}"
+    out.done = f"pages {runs(written)} of {total}" if written else f"no pages of {total}"
     if stop is not None and written and written[-1] == stop.number:
         out.done += f" (page {stop.number} cut short)"
     if req.pages:
@@ -326,13 +312,13 @@ def _form_data(doc: PdfDoc, written: list[int], stop: _Stop | None, sink: Sink, 
 
 def _report_engines(src: Source, req: Request, pick: Rereader, written: list[int], out: Outcome) -> None:
     """Which engine read which pages; the pages left without text, and what to do about them."""
-    out.totals["engines"] = {name: _joined(_runs(pages)) for name, pages in pick.engines.items()}
-    out.warnings.extend(pick.warnings)
+    out.totals["engines"] = {name: runs(pages) for name, pages in pick.engines.items()}
+    out.warnings.extend(pick.warnings + pick.unread_warnings(set(written)))
     no_text = [number for number in pick.no_text if number in set(written)]
     if not no_text:
         return
-    pages = _pages_word(Span(no_text[0], no_text[0])) if len(no_text) == 1 else "pages " + _joined(_runs(no_text))
-    out.totals["no_text"] = _joined(_runs(no_text))
+    pages = _pages_word(Span(no_text[0], no_text[0])) if len(no_text) == 1 else "pages " + runs(no_text)
+    out.totals["no_text"] = runs(no_text)
     if req.ocr == "never":
         out.warnings.append(f"{pages}: no text layer (scanned?): drop --ocr never to OCR them")
         return

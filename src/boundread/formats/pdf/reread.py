@@ -19,6 +19,7 @@ from dataclasses import dataclass, field, replace
 from boundread.contract.model import Request, Source
 from boundread.formats import ocr
 from boundread.formats.pdf.engines import (
+    UNREADABLE,
     MinerDoc,
     OpenFailed,
     Page,
@@ -29,6 +30,7 @@ from boundread.formats.pdf.engines import (
     unmapped,
     usable_chars,
 )
+from boundread.formats.pdf.runs import runs
 from boundread.limits import Deadline
 
 OCR_MARGIN = 0.3  # seconds kept back from the time limit, so Tesseract stops before the hard alarm
@@ -44,6 +46,7 @@ class Rereader:
     no_text: list[int] = field(default_factory=list)  # pages left without text (no OCR), in reading order
     ocr_missing: str | None = None  # why OCR could not run, once it was needed
     warnings: list[str] = field(default_factory=list)
+    unread: dict[str, list[Page]] = field(default_factory=dict)  # unmapped pages left as they were, by why
     _miner: MinerDoc | None = None
     _miner_failed: bool = False
     _reader: ocr.Reader | None = None
@@ -63,8 +66,7 @@ class Rereader:
         if mode == "force" or (mode == "auto" and page.drawn and not page.text.strip()):
             read = self._ocr(page)
             if read is not None and unmapped(page) and not read.timed_out and not read.text.strip():
-                self.warnings.append(f"page {page.number}: {page.doubt}, its fonts map glyphs to no text: "
-                                     "OCR reads no text on it either")
+                self.unread.setdefault("OCR reads no text on it either", []).append(page)
             if read is not None:
                 return read
             if not page.text.strip():
@@ -86,7 +88,7 @@ class Rereader:
         why = (f"{other} and neither does OCR" if read is not None else
                f"{other} and OCR is off (--ocr never)" if self.req.ocr == "never" else
                f"{other} and {self.ocr_missing} - {ocr.INSTALL}")
-        self.warnings.append(f"page {page.number}: {page.doubt}, its fonts map glyphs to no text: {why}")
+        self.unread.setdefault(why, []).append(page)
         return page
 
     def _other_engine(self, page: Page) -> str:
@@ -133,6 +135,22 @@ class Rereader:
         if other is None or other.error or readable(other.text) <= usable_chars(page):
             return page
         return replace(other, engine="pdfminer")
+
+    def unread_warnings(self, written: set[int]) -> list[str]:
+        """One warning for each reason unmapped pages of ``written`` were left as they were: a page alone by its
+        number and doubt, several by their runs and their glyphs in all."""
+        told: list[str] = []
+        for why, left in self.unread.items():
+            pages = [page for page in left if page.number in written]
+            if not pages:
+                continue
+            if len(pages) == 1:
+                told.append(f"page {pages[0].number}: {pages[0].doubt}, its fonts map glyphs to no text: {why}")
+                continue
+            got, drawn = sum(map(usable_chars, pages)), sum(page.glyphs for page in pages)
+            told.append(f"pages {runs([page.number for page in pages])}: {UNREADABLE} ({got:,} of {drawn:,} glyphs"
+                        f" in all), their fonts map glyphs to no text: {why.replace(' on it ', ' on them ')}")
+        return told
 
     def close(self) -> None:
         if self._miner is not None:
