@@ -173,6 +173,62 @@ def docx(folder: Path) -> Path:
     return path
 
 
+def commented_docx(folder: Path) -> Path:
+    import docx as python_docx
+
+    doc = python_docx.Document()
+    para = doc.add_paragraph("The survey counted marmots along the ridge. " + EN)
+    doc.add_comment(para.runs, text="Reviewer asks whether the capybara estimate is sourced.", author="Rita")
+    path = folder / "commented.docx"
+    doc.save(str(path))
+    return path
+
+
+def charted_pptx(folder: Path) -> Path:
+    from pptx import Presentation
+    from pptx.chart.data import CategoryChartData
+    from pptx.enum.chart import XL_CHART_TYPE
+    from pptx.util import Inches
+
+    deck = Presentation()
+    slide = deck.slides.add_slide(deck.slide_layouts[5])
+    slide.shapes.title.text = "Harvest report"
+    data = CategoryChartData()
+    data.categories = ["Apricots", "Blueberries", "Cherries", "Черешня"]
+    data.add_series("Tonnage", (3, 5, 7, 9))
+    chart = slide.shapes.add_chart(XL_CHART_TYPE.COLUMN_CLUSTERED, Inches(1), Inches(1.5), Inches(6), Inches(4),
+                                   data).chart  # type: ignore[attr-defined]
+    chart.has_title = True
+    chart.chart_title.text_frame.text = "Orchard yield by fruit"
+    path = folder / "chart.pptx"
+    deck.save(str(path))
+    return path
+
+
+def smartart_pptx(folder: Path) -> Path:
+    """A deck whose second slide's only text is a SmartArt diagram (its data part, as PowerPoint writes it)."""
+    from tests.formats.office_parts import REL, add_rels, diagram_data, insert_before, rezip, smartart_frame
+
+    base = folder / "base.pptx"
+    from pptx import Presentation
+
+    deck = Presentation()
+    deck.slides.add_slide(deck.slide_layouts[5]).shapes.title.text = "Process overview"
+    deck.slides.add_slide(deck.slide_layouts[6])  # blank: the diagram is all there is
+    deck.save(str(base))
+    with zipfile.ZipFile(base) as zf:
+        slide, rels = zf.read("ppt/slides/slide2.xml"), zf.read("ppt/slides/_rels/slide2.xml.rels")
+    tree = [("A", "Gather requirements", "D", 0), ("A1", "Interview stakeholders", "A", 0),
+            ("B", "Prototype gondola", "D", 1), ("C", "Ship Погрузка", "D", 2)]
+    path = folder / "smartart.pptx"
+    path.write_bytes(rezip(base.read_bytes(), {
+        "ppt/slides/slide2.xml": insert_before(slide, "</p:spTree>", smartart_frame("rIdDgm")),
+        "ppt/slides/_rels/slide2.xml.rels": add_rels(rels, ("rIdDgm", f"{REL}/diagramData", "../diagrams/data1.xml")),
+        "ppt/diagrams/data1.xml": diagram_data(tree),
+    }))
+    return path
+
+
 def pptx(folder: Path) -> Path:
     from pptx import Presentation
     from pptx.util import Inches
@@ -309,7 +365,10 @@ def cases() -> list[Case]:
         Case("acroform.pdf", "pdf-form", acroform, references.pdf),
         Case("digest.docx", "docx", docx, references.pandoc),
         Case("generated.odt", "odt", odt, references.pandoc),
+        Case("commented.docx", "docx", commented_docx, references.pandoc_comments),
         Case("lighthouses.pptx", "pptx", pptx, references.pptx),
+        Case("chart.pptx", "pptx", charted_pptx, references.pptx),
+        Case("smartart.pptx", "pptx", smartart_pptx, references.pptx_with_smartart),
         Case("generated.odp", "odp", odp, references.odp),
         Case("ledger.xlsx", "sheet", xlsx, references.workbook),
         Case("generated.ods", "sheet", ods, references.workbook),

@@ -47,6 +47,12 @@ def pandoc(path: Path) -> str:
     return _tool("pandoc", "--to", "plain", "--wrap", "none", str(path)).decode("utf-8", "replace")
 
 
+def pandoc_comments(path: Path) -> str:
+    """pandoc with tracked changes and comments kept (``--track-changes=all``): a docx's comments are text."""
+    return _tool("pandoc", "--track-changes=all", "--to", "plain", "--wrap", "none",
+                 str(path)).decode("utf-8", "replace")
+
+
 def pptx(path: Path) -> str:
     from pptx import Presentation
     from pptx.shapes.group import GroupShape
@@ -61,12 +67,34 @@ def pptx(path: Path) -> str:
                 out.append(shape.text_frame.text)
             if getattr(shape, "has_table", False):
                 out.extend(cell.text for row in shape.table.rows for cell in row.cells)
+            if getattr(shape, "has_chart", False):
+                chart = shape.chart
+                if chart.has_title:
+                    out.append(chart.chart_title.text_frame.text)
+                out.extend(series.name for series in chart.series)
+                out.extend(str(category) for plot in chart.plots for category in plot.categories)
 
     deck = Presentation(str(path))
     for slide in deck.slides:
         shapes(slide.shapes)
         if slide.has_notes_slide and slide.notes_slide.notes_text_frame is not None:
             out.append(slide.notes_slide.notes_text_frame.text)
+    return "\n".join(out)
+
+
+def pptx_with_smartart(path: Path) -> str:
+    """python-pptx's text (it reads no SmartArt) and the text of the SmartArt data parts bsdtar unpacks: the
+    points PowerPoint shows (no type, or "node"), not its presentation points or transitions."""
+    import xml.etree.ElementTree as ET
+
+    dgm = "{http://schemas.openxmlformats.org/drawingml/2006/diagram}"
+    a_t = "{http://schemas.openxmlformats.org/drawingml/2006/main}t"
+    out = [pptx(path)]
+    for name in listing(path).split():
+        if name.startswith("ppt/diagrams/data") and name.endswith(".xml"):
+            for point in ET.fromstring(member(path, name)).iter(dgm + "pt"):
+                if point.get("type", "node") == "node":
+                    out.extend(run.text or "" for run in point.iter(a_t))
     return "\n".join(out)
 
 
