@@ -35,6 +35,8 @@ LABELS = {
     sniff.RAR: "rar archive", sniff.IMAGE: "image", sniff.TEXT: "text file", sniff.BINARY: "binary file",
 }
 _SHEETS = (sniff.XLSX, sniff.XLS, sniff.ODS)
+#: Text named so is read by rows (core/detect.py makes it the csv or tsv kind).
+_TABLES = {".csv": "csv", ".tsv": "tsv", ".tab": "tsv"}
 _LISTABLE = (sniff.ZIP, sniff.SEVENZ, sniff.TAR, sniff.RAR)
 _SLIDES = (sniff.PPTX, sniff.PPT, sniff.ODP)
 
@@ -68,8 +70,11 @@ def describe(path: str, kind: str, size: int, subtype: str = "") -> tuple[str, d
         lines = facts.text_lines(path, size)
         if lines:
             found["lines"], found["longest_line"] = lines
-    parts = [LABELS.get(kind, kind) + (f" ({subtype})" if subtype and kind == sniff.IMAGE else ""),
-             human_bytes(size)]
+        table = _TABLES.get(os.path.splitext(path)[1].lower())
+        if table:  # boundread reads it as a workbook of one sheet, named after the file's stem
+            found["table"], found["sheet"] = table, os.path.splitext(os.path.split(path)[1])[0]
+    label = f"{str(found['table']).upper()} file" if found.get("table") else LABELS.get(kind, kind)
+    parts = [label + (f" ({subtype})" if subtype and kind == sniff.IMAGE else ""), human_bytes(size)]
     if found.get("pages"):
         parts.append(f"{found['pages']} page{'' if found['pages'] == 1 else 's'}")
     if found.get("slides"):
@@ -104,12 +109,23 @@ def commands(kind: str, quoted: str, found: dict[str, object], line_cap: int) ->
         return [f"boundread info {quoted}", f"boundread pages {quoted} 1-5{FIT}"]
     if kind in _LISTABLE:
         return [f"boundread list-zip {quoted} --max-entries {FIT_ENTRIES}", member(quoted)]
+    if kind == sniff.TEXT and found.get("table"):  # rows with the header above them, not lines cut mid-record
+        return [f"boundread info {quoted}", _rows(quoted, str(found.get("sheet") or ""), min(200, line_cap)),
+                f"boundread extract {quoted} --grep PATTERN --context 2{FIT}"]
     if kind == sniff.TEXT:
         return [f"boundread info {quoted}", f"boundread extract {quoted} --lines 1-{min(500, line_cap)}{FIT}",
                 f"boundread extract {quoted} --grep PATTERN --context 2{FIT}"]
     if kind in (sniff.IMAGE, sniff.BINARY):
         return [f"boundread info {quoted}"]
     return [f"boundread info {quoted}", f"boundread extract {quoted} --lines 1-200{FIT}"]
+
+
+def _rows(quoted: str, sheet: str, rows: int) -> str:
+    """``boundread sheets data.csv data --rows 1-200``: a CSV's one sheet (its stem; one that starts with ``-``
+    goes last, after ``--``)."""
+    if sheet.startswith("-"):
+        return f"boundread sheets {quoted} --rows 1-{rows}{FIT} -- {quote(sheet)}"
+    return f"boundread sheets {quoted} {quote(sheet)} --rows 1-{rows}{FIT}"
 
 
 def member(quoted: str, name: str = "NAME") -> str:

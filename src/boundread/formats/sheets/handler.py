@@ -161,7 +161,7 @@ def select(sheets: tuple[SheetMeta, ...], wanted: tuple[str, ...], name: str,
         if match is None:
             base = Path(name).name
             known = _names([s.name for s in sheets])
-            fix = f"sheets are: {known} (run `boundread sheets {base}`)"
+            fix = f"sheets are: {known} (run `boundread sheets {'./' if base.startswith('-') else ''}{base}`)"
             raise UsageError(f"no sheet '{word}' in {base}", fix)
         chosen.append(match)
     return chosen
