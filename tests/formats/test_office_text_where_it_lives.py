@@ -193,6 +193,22 @@ def test_slide_cut_by_the_sink_keeps_the_smartart_bounded() -> None:
     assert len(text) <= 40 and outcome.resume is not None
 
 
+def test_embedded_ole_object_is_a_warning() -> None:
+    import zipfile
+
+    ole = ('<p:graphicFrame><p:nvGraphicFramePr><p:cNvPr id="91" name="Object 1"/><p:cNvGraphicFramePr/><p:nvPr/>'
+           '</p:nvGraphicFramePr><p:xfrm><a:off x="0" y="0"/><a:ext cx="1" cy="1"/></p:xfrm><a:graphic><a:graphicData '
+           'uri="http://schemas.openxmlformats.org/presentationml/2006/ole"><p:oleObj name="Worksheet" '
+           'progId="Excel.Sheet.12" r:id="rIdOle"><p:embed/></p:oleObj></a:graphicData></a:graphic></p:graphicFrame>')
+    with zipfile.ZipFile(io.BytesIO(deck())) as zf:
+        slide = zf.read("ppt/slides/slide3.xml")
+    text, outcome = run(source_for_bytes("deck.pptx", rezip(deck(), {
+        "ppt/slides/slide3.xml": insert_before(slide, "</p:spTree>", ole)})))
+    assert "THIRD-BODY" in text
+    assert outcome.warnings == ["slide 3: embedded object (Excel.Sheet.12) not read: open the slide in PowerPoint "
+                                "to see it"]
+
+
 @cache
 def word_doc() -> bytes:
     """BEFORE-BODY, a text box, a chart, SmartArt, AFTER-BODY."""
@@ -250,6 +266,34 @@ def test_docx_damaged_chart_part_is_a_warning(monkeypatch: pytest.MonkeyPatch) -
     text, outcome = run(source_for_bytes("doc.docx", rezip(word_doc(), {"word/charts/chart1.xml": b"<c:x"})))
     assert "AFTER-BODY" in text and "DOC-CHART" not in text and "SMART-ONE" in text
     assert len(outcome.warnings) == 1 and outcome.warnings[0].startswith("chart word/charts/chart1.xml not read")
+
+
+def test_docx_chart_in_a_table_cell_follows_the_table(monkeypatch: pytest.MonkeyPatch) -> None:
+    import zipfile
+
+    monkeypatch.setattr(docx, "MAMMOTH_MAX", 0)
+    with zipfile.ZipFile(io.BytesIO(word_doc())) as zf:
+        body = zf.read("word/document.xml")
+    start = body.index(b"<w:p><w:r><w:drawing><wp:inline")
+    end = body.index(b"</w:p>", start) + len(b"</w:p>")
+    cell = (b"<w:tbl><w:tr><w:tc><w:p><w:r><w:t>CELL-TEXT</w:t></w:r></w:p>" + body[start:end]
+            + b"</w:tc></w:tr></w:tbl>")
+    text, outcome = run(source_for_bytes("doc.docx", rezip(word_doc(), {
+        "word/document.xml": body[:start] + cell + body[end:]})))
+    assert "| CELL-TEXT |\n| --- |\n\n" + DOC_CHART in text
+    assert outcome.warnings == []
+
+
+def test_docx_embedded_ole_object_is_a_warning() -> None:
+    import zipfile
+
+    with zipfile.ZipFile(io.BytesIO(word_doc())) as zf:
+        rels = zf.read("word/_rels/document.xml.rels")
+    rels = add_rels(rels, ("rIdOle", f"{REL_T}/oleObject", "embeddings/oleObject1.bin"))
+    data = rezip(word_doc(), {"word/_rels/document.xml.rels": rels, "word/embeddings/oleObject1.bin": b"\0" * 8})
+    _, outcome = run(source_for_bytes("doc.docx", data))
+    assert "1 embedded object (OLE: a spreadsheet, a drawing...) not read: open the document in Word to see them" \
+        in outcome.warnings
 
 
 def test_docx_has_at_least_what_pandoc_gets(tmp_path: Path) -> None:

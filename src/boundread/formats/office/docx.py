@@ -239,6 +239,10 @@ def extract(src: Source, req: Request, sink: Sink) -> Outcome:
                 if not sink.chars:
                     raise
                 outcome.warnings.append(f"{exc.what}: the rest could not be read")
+        embedded = 0 if odf else sum(k in ("oleObject", "package") for k, _t in pkg.rels(part).values())
+        if embedded:
+            outcome.warnings.append(f"{embedded} embedded object{'s' * (embedded != 1)} (OLE: a spreadsheet, a "
+                                    "drawing...) not read: open the document in Word to see them")
         if complete and not sink.full and converted and drawn:
             graphics_after(pkg, part, drawn, sink, outcome.warnings)
         if complete and not sink.full:

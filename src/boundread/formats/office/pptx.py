@@ -101,6 +101,10 @@ def _frame(pkg: Package, shape: Element, rels: dict[str, tuple[str, str]], warni
         rid = attr(elem, "dm", "relationships") if name == "relIds" else None
         if rid in rels and rels[rid][0] == "diagramData" and pkg.has(rels[rid][1]):
             return diagram_lines(pkg, rels[rid][1], warnings)
+        if name == "oleObj":
+            what = attr(elem, "progId") or attr(elem, "name") or "OLE"
+            warnings.append(f"embedded object ({what}) not read: open the slide in PowerPoint to see it")
+            return []
     return lines
 
 

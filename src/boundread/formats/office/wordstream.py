@@ -39,6 +39,7 @@ class _Table:
     rows: int = 0
     row: list[str] = field(default_factory=list)
     cell: list[str] = field(default_factory=list)
+    graphics: list[Block] = field(default_factory=list)  # charts/SmartArt/objects in its cells
 
 
 def heading_level(style_id: str, name: str = "") -> int:
@@ -190,9 +191,15 @@ def blocks(
             done = tables.pop()
             if not tables and done.rows:
                 yield Block("table_end")
-        elif not tables and _graphic_rid(elem, name):
+            if not tables:
+                yield from done.graphics  # drawn in its cells: after the table, which markdown rows cannot hold
+        elif _graphic_rid(elem, name):
             kind = {"chart": "chart", "relIds": "diagram"}.get(name, "object")
-            yield Block("graphic", container=kind, note_id=_graphic_rid(elem, name))
+            graphic = Block("graphic", container=kind, note_id=_graphic_rid(elem, name))
+            if tables:
+                tables[0].graphics.append(graphic)
+            else:
+                yield graphic
         elif name in notes:
             found = {local(c.tag): c.text or "" for c in elem.iter() if local(c.tag) in ("creator", "note-citation")}
             yield Block(
