@@ -15,6 +15,7 @@ Corpus files without a reference reader (images, the self-extracting exe, a brok
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -85,12 +86,20 @@ CASES = [*fixtures.cases(), *_checked_in(), *_corpus_cases()]
 
 
 @pytest.fixture(scope="module")
-def table() -> Iterator[list[str]]:
-    """One line per file swept, printed at the end (``pytest -s`` shows it)."""
-    rows: list[str] = []
+def table() -> Iterator[list[dict[str, object]]]:
+    """One row per file swept, printed at the end (``pytest -s`` shows it), and written as JSON to the file
+    BOUNDREAD_SWEEP_REPORT names, when it is set (the full list of missing words is there)."""
+    rows: list[dict[str, object]] = []
     yield rows
-    if rows:
-        print("\nreference sweep: file | class | exit | words kept | missing | warned\n" + "\n".join(rows))
+    if not rows:
+        return
+    lines = [f"{row['file']} | {row['class']} | {row['exit']} | {row['kept']:.1%}{row['reference_failed']} | "
+             f"{len(row['missing'])}: {' '.join(row['missing'][:12])} | {'; '.join(row['warnings'])[:160]}"  # type: ignore[arg-type,index]
+             for row in rows]
+    print("\nreference sweep: file | class | exit | words kept | missing | warned\n" + "\n".join(lines))
+    report = os.environ.get("BOUNDREAD_SWEEP_REPORT")
+    if report:
+        Path(report).write_text(json.dumps(rows, ensure_ascii=False, indent=1), encoding="utf-8")
 
 
 def _boundread(path: Path, case: fixtures.Case) -> tuple[int, str, list[str]]:
@@ -105,7 +114,8 @@ def _boundread(path: Path, case: fixtures.Case) -> tuple[int, str, list[str]]:
 
 
 @pytest.mark.parametrize("case", CASES, ids=[f"{case.cls}:{case.name}" for case in CASES])
-def test_boundread_keeps_the_reference_tools_words(case: fixtures.Case, tmp_path: Path, table: list[str]) -> None:
+def test_boundread_keeps_the_reference_tools_words(case: fixtures.Case, tmp_path: Path,
+                                                   table: list[dict[str, object]]) -> None:
     path = case.build(tmp_path)
     try:
         reference = case.reference(path)
@@ -119,8 +129,8 @@ def test_boundread_keeps_the_reference_tools_words(case: fixtures.Case, tmp_path
         failed = ""
     code, text, warnings = _boundread(path, case)
     share, missing = coverage(text, reference)
-    table.append(f"{case.name} | {case.cls} | {code} | {share:.1%}{failed} | {len(missing)}: {' '.join(missing[:12])}"
-                 f" | {'; '.join(warnings)[:160]}")
+    table.append({"file": case.name, "class": case.cls, "exit": code, "kept": share, "reference_failed": failed,
+                  "missing": missing, "warnings": warnings})
     problem = verdict(case, code, share, missing, warnings)
     assert problem is None, problem
 

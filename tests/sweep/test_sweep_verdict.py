@@ -5,7 +5,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.sweep import fixtures
+import pytest
+
+from boundread.bytelevel import charset
+from tests.sweep import fixtures, references
+from tests.sweep import test_reference_sweep as sweep
 from tests.sweep.test_reference_sweep import verdict
 from tests.sweep.words import coverage, words
 
@@ -41,3 +45,16 @@ def test_the_verdict_fails_a_silent_drop_and_excuses_only_what_it_should() -> No
 def test_every_class_has_a_generated_fixture(tmp_path: Path) -> None:
     classes = {case.cls for case in fixtures.cases()}
     assert classes >= {"text", "pdf", "pdf-form", "docx", "odt", "pptx", "odp", "sheet", "archive", "archive-member"}
+
+
+def test_the_sweep_catches_silent_mojibake(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The whole pipeline, with boundread's encoding decision broken on purpose (KOI8-R read as Latin-1, said to be
+    certain): the sweep's check fails it and names the Cyrillic words it lost."""
+    case = next(case for case in fixtures.cases() if case.name == "koi8r.txt")
+    path = case.build(tmp_path)
+    monkeypatch.setattr(charset, "decide", lambda *_args, **_kw: charset.Choice("latin-1", "utf-8"))
+    code, text, warnings = sweep._boundread(path, case)
+    share, missing = coverage(text, references.text(path, "KOI8-R"))
+    problem = verdict(case, code, share, missing, warnings)
+    assert code == 0 and not warnings and share < 0.1
+    assert problem is not None and "электрификация" in problem
