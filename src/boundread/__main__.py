@@ -3,13 +3,18 @@
 - ``guard-check`` and the bare ``budget ingest`` hook run on every agent tool call, so their start-up is what
   every call pays;
 - ``--version`` is one line;
+- ``info`` and ``extract`` with options the fast parser is sure of run without Typer (cli/fast.py: Typer
+  and click cost ~40 ms, four times Python's own start);
 - any other command builds only its own Typer command, not all of them (Typer converts every registered
   function's signature on start-up: ~25 ms for the whole app, ~5 ms for one).
 """
 
 from __future__ import annotations
 
+import os
 import sys
+
+COMPLETE_VAR = "_BOUNDREAD_COMPLETE"  # as cli/__init__.py: shell completion needs Typer
 
 
 def main() -> None:
@@ -27,6 +32,12 @@ def main() -> None:
 
         sys.stdout.write(f"boundread {__version__}\n")
         sys.exit(0)
+    if argv[:1] in (["info"], ["extract"]) and COMPLETE_VAR not in os.environ:  # no Typer: see cli/fast.py
+        from boundread.cli.fast import dispatch
+
+        code = dispatch(argv)
+        if code is not None:
+            sys.exit(code)
     from boundread.cli import only
 
     only(argv[0] if argv else None)(prog_name="boundread")

@@ -7,17 +7,13 @@ error in ``--json`` mode) and its documented exit code. Anything else is a bug a
 
 from __future__ import annotations
 
-import contextlib
-import os
-import sys
-from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, TextIO
+from typing import Annotated
 
 import typer
 
 from boundread import __version__, api, render
-from boundread.cli import complete
+from boundread.cli import complete, run
 from boundread.cli.boundary import AtLeast, Command, Group, boundary
 from boundread.cli.options import (
     ContextOpt,
@@ -47,13 +43,8 @@ from boundread.cli.options import (
     TailOpt,
     TimeoutOpt,
 )
-from boundread.contract.model import ExtractResult
-from boundread.contract.sink import Sink
-from boundread.contract.stream import CLOSED
-from boundread.core.output import Replacing, check_dest, is_stdout, out_dir
-from boundread.errors import BoundreadError, ExitCode
+from boundread.errors import ExitCode
 from boundread.limits import Limits
-from boundread.units import MB
 
 app = typer.Typer(
     name="boundread",
@@ -80,62 +71,6 @@ def main(
     """Inspect first (info), then extract a bounded slice to a file, then read the slice in parts."""
 
 
-def _watch(stream: TextIO | None = None) -> Callable[[Sink], contextlib.AbstractContextManager[object]] | None:
-    """A progress line on stderr for long extractions, when a person is watching stderr - and the text is
-    not streaming onto the same terminal, where the line would cut into it."""
-    if stream is not None and stream.isatty():
-        return None
-    return render.progress if sys.stderr.isatty() and not os.environ.get("NO_PROGRESS") else None
-
-
-def _stream(stdout: bool, as_json: bool) -> TextIO | None:
-    """Where ``--stdout`` text goes as it is extracted: stdout itself, except in ``--json`` (one object)."""
-    return sys.stdout if stdout and not as_json else None
-
-
-def _reader_gone(result: ExtractResult) -> bool:
-    """The reader of streamed text closed it (``| head -1``): stdout is pointed at /dev/null, so the exit's
-    flush of what Python still holds for it cannot fail with a BrokenPipeError."""
-    if CLOSED not in result.truncated_reasons:
-        return False
-    with contextlib.suppress(OSError, ValueError):
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        os.close(devnull)
-    return True
-
-
-def _target(output: Path | None, stdout: bool) -> tuple[Path | None, bool]:
-    """``-o -`` is stdout, as pdftotext, curl and tar take it: (the file to write or None, to stdout)."""
-    return (None, True) if is_stdout(output) else (output, stdout)
-
-
-def _check_output(output: Path | None, stdout: bool) -> Replacing | None:
-    """Refuse a bad ``-o`` (or a default folder that leads outside the working folder) before any work; what
-    it will replace (an existing file or symlink), if anything."""
-    if stdout:
-        return None
-    if output is None:
-        out_dir()
-        return None
-    return check_dest(output)
-
-
-def _emit_extract(result: ExtractResult, command: str, as_json: bool, replaced: Replacing | None = None) -> int:
-    if as_json:
-        render.print_json(command, {**render.as_dict(result),
-                                    **({"replaced": replaced.as_dict()} if replaced and result.output else {})})
-    else:
-        if result.text is not None:  # ends with a newline, so the summary (on stderr) never glues onto it
-            typer.echo(result.text, nl=bool(result.text) and not result.text.endswith("\n"))
-        _reader_gone(result)
-        render.print_extract(result, to_stderr=result.output is None,
-                             replaced=replaced.describe() if replaced and result.output else None)
-    if "interrupted" in result.truncated_reasons:
-        return int(ExitCode.INTERRUPTED)
-    return int(ExitCode.TIMEOUT) if result.timed_out else 0
-
-
 @app.command(cls=Command, epilog="Example: boundread info report.pdf prices.xlsx catalogue.zip")
 def info(
     files: Annotated[list[Path], typer.Argument(readable=False,  # the read says 'permission denied', exit 3
@@ -148,34 +83,8 @@ def info(
     timeout: TimeoutOpt = 30.0,
 ) -> None:
     """What a file is, cheaply, before anyone reads it: kind, size, pages/sheets/entries, tokens, next steps."""
-
-    def work() -> int:
-        limits = Limits(timeout=timeout)
-        if len(files) == 1:  # "files" always: one shape for one FILE or several
-            result = api.info(files[0], password=password, limits=limits, encoding=encoding)
-            if as_json:
-                render.print_json("info", {**(data := render.as_dict(result)), "files": [data]})
-            else:
-                render.print_info(result)
-            return 0
-        worst, results = 0, []
-        for path in files:
-            try:
-                results.append(render.as_dict(result := api.info(path, password=password, limits=limits,
-                                                                 encoding=encoding)))
-                if not as_json:
-                    render.print_info(result)
-            except BoundreadError as exc:
-                worst = worst or int(exc.exit_code)
-                results.append({"path": str(path), "error": {"code": exc.code, "message": str(exc),
-                                                               "exit_code": int(exc.exit_code)}})
-                if not as_json:
-                    render.print_error(exc, as_json=False)
-        if as_json:
-            render.print_json("info", {"files": results})
-        return worst
-
-    boundary(as_json, work)
+    boundary(as_json, lambda: run.info(files, password=password, as_json=as_json, encoding=encoding,
+                                       timeout=timeout))
 
 
 @app.command(cls=Command, epilog="Examples: boundread extract server.log --grep 'ERROR|FATAL' --context 2\n\n"
@@ -213,21 +122,13 @@ def extract(
     timeout: TimeoutOpt = 60.0,
 ) -> None:
     """The text of any supported file, bounded, written to a file; the summary says what was cut and what next."""
-
-    def work() -> int:
-        limits = Limits(max_chars=max_chars, max_lines=max_lines, max_matches=max_matches,
-                        max_member_bytes=max_member_mb * MB, max_rows=max_rows, max_cols=max_cols, timeout=timeout)
-        output_, stdout_ = _target(output, stdout)
-        replacing = _check_output(output_, stdout_)
-        stream = _stream(stdout_, as_json)
-        result = api.extract(file, pages=pages, sheets=tuple(sheet or ()), rows=rows, fmt=fmt, layout=layout,
-                             engine=engine_name, lines=lines, head=head, tail=tail, grep=grep,
-                             ignore_case=ignore_case, context=context, member=member, output=output_,
-                             stdout=stdout_, password=password, limits=limits, ocr=ocr_mode, ocr_lang=ocr_lang,
-                             watch=_watch(stream), stream=stream, encoding=encoding)
-        return _emit_extract(result, "extract", as_json, replacing)
-
-    boundary(as_json, work)
+    boundary(as_json, lambda: run.extract(
+        file, pages=pages, sheet=tuple(sheet or ()), lines=lines, head=head, tail=tail, grep=grep,
+        ignore_case=ignore_case, context=context, max_matches=max_matches, member=member,
+        max_member_mb=max_member_mb, max_chars=max_chars, max_lines=max_lines, output=output, stdout=stdout,
+        password=password, fmt=fmt, rows=rows, max_rows=max_rows, max_cols=max_cols, layout=layout,
+        engine_name=engine_name, ocr_mode=ocr_mode, ocr_lang=ocr_lang, encoding=encoding, as_json=as_json,
+        timeout=timeout))
 
 
 @app.command(cls=Command,
@@ -250,13 +151,13 @@ def pages(
     """PDF pages or pptx slides, each after a `--- page N / TOTAL ---` marker line."""
 
     def work() -> int:
-        output_, stdout_ = _target(output, stdout)
-        replacing = _check_output(output_, stdout_)
-        stream = _stream(stdout_, as_json)
+        output_, stdout_ = run.target(output, stdout)
+        replacing = run.check_output(output_, stdout_)
+        stream = run.stream_of(stdout_, as_json)
         result = api.pages(file, page_range, layout=layout, engine=engine_name, ocr=ocr_mode, ocr_lang=ocr_lang,
                            output=output_, stdout=stdout_, password=password,
-                           limits=Limits(max_chars=max_chars, timeout=timeout), watch=_watch(stream), stream=stream)
-        return _emit_extract(result, "pages", as_json, replacing)
+                           limits=Limits(max_chars=max_chars, timeout=timeout), watch=run.watch(stream), stream=stream)
+        return run.emit_extract(result, "pages", as_json, replacing)
 
     boundary(as_json, work)
 
@@ -292,12 +193,12 @@ def sheets(
             else:
                 render.print_info(result)
             return 0
-        output_, stdout_ = _target(output, stdout)
-        replacing = _check_output(output_, stdout_)
-        stream = _stream(stdout_, as_json)
+        output_, stdout_ = run.target(output, stdout)
+        replacing = run.check_output(output_, stdout_)
+        stream = run.stream_of(stdout_, as_json)
         result_x = api.sheets(file, *names, rows=rows, fmt=fmt, output=output_, stdout=stdout_, limits=limits,
-                              watch=_watch(stream), stream=stream)
-        return _emit_extract(result_x, "sheets", as_json, replacing)
+                              watch=run.watch(stream), stream=stream)
+        return run.emit_extract(result_x, "sheets", as_json, replacing)
 
     boundary(as_json, work)
 

@@ -6,7 +6,6 @@ traceback."""
 
 from __future__ import annotations
 
-import os
 import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
@@ -22,26 +21,17 @@ import typer
 from typer._click.types import ParamType
 from typer.core import TyperCommand, TyperGroup
 
-from boundread.errors import BoundreadError, ExitCode, UsageError
+from boundread.cli.run import guarded, silence_stdout
+from boundread.errors import ExitCode, UsageError
 
 if TYPE_CHECKING:
     from typer._click.core import Context, Parameter  # types only: typer.Context and typer.CallbackParam's bases
 
 
 def boundary(as_json: bool, work: Callable[[], int]) -> NoReturn:
-    from boundread import render
-
-    try:
-        code = work()
-    except BoundreadError as exc:
-        render.print_error(exc, as_json=as_json)
-        raise typer.Exit(int(exc.exit_code)) from None
-    except KeyboardInterrupt:
-        raise typer.Exit(int(ExitCode.INTERRUPTED)) from None
-    except BrokenPipeError:
-        _silence_stdout()
-        raise typer.Exit(0) from None
-    raise typer.Exit(code)
+    """Run a command's work (:func:`boundread.cli.run.guarded`, which the Typer-free fast path shares) and exit
+    with its code."""
+    raise typer.Exit(guarded(as_json, work))
 
 
 class Group(TyperGroup):
@@ -65,7 +55,7 @@ class Group(TyperGroup):
         except typer.Abort:
             code = int(ExitCode.INTERRUPTED)
         except BrokenPipeError:
-            _silence_stdout()
+            silence_stdout()
             code = 0
         sys.exit(code if isinstance(code, int) else 0)
 
@@ -138,12 +128,3 @@ def _keep_close_options(exc: typer.TyperException) -> None:
 
     exc.possibilities = [option for option in possible  # type: ignore[attr-defined]
                          if SequenceMatcher(None, given, option).ratio() >= CLOSE]
-
-
-def _silence_stdout() -> None:
-    """The reader left: point stdout at /dev/null so the interpreter's final flush cannot fail."""
-    try:
-        with open(os.devnull, "w") as devnull:
-            os.dup2(devnull.fileno(), sys.stdout.fileno())
-    except (OSError, ValueError):  # no real descriptor (a test runner's buffer): nothing will flush to a pipe
-        pass

@@ -1,0 +1,127 @@
+"""The start-up fast path: ``boundread info FILE...`` and ``boundread extract FILE [options]`` without Typer.
+
+Importing Typer (and its click) and building a command costs ~40 ms, four times Python's own start; a one-line
+``info`` of a small file was mostly that. Here the two commands' options are parsed by a table that says what
+Typer's declaration says (names, flags, floors; the defaults are the keyword defaults of
+:func:`boundread.cli.run.info` / :func:`~boundread.cli.run.extract`), and the same work runs through the same
+boundary.
+
+Only a command line this parser is sure of takes the fast path: ``--help``, an unknown or misspelt option, a
+value Typer would refuse or convert otherwise (a negative number, ``1e3``, ``-C2``), a FILE that starts with
+``-``, and shell completion (__main__ checks its variable) all go to Typer, which parses as always - so help,
+usage errors, their exit codes and JSON errors stay Typer's, word for word. An option's value is the next word,
+whatever it starts with, as click takes it.
+tests/test_cli_fast_path.py holds the table to the Typer commands and compares the two paths' outputs.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any, NamedTuple
+
+FLAG, TEXT, PATH, REPEAT = "flag", "text", "path", "repeat"
+INT = re.compile(r"[0-9]+")
+FLOAT = re.compile(r"[0-9]+(?:\.[0-9]*)?|\.[0-9]+")
+
+
+class Opt(NamedTuple):
+    field: str  # the keyword of run.info / run.extract
+    kind: str  # FLAG, TEXT, PATH, REPEAT, or "int"/"float" with a floor
+    floor: float = 0
+
+
+_SHARED = {
+    "--password": Opt("password", TEXT),
+    "--json": Opt("as_json", FLAG),
+    "--encoding": Opt("encoding", TEXT),
+    "--timeout": Opt("timeout", "float", 0.1),
+}
+
+#: the options of each command, as app.py declares them (tests/test_cli_fast_path.py compares the two)
+OPTIONS: dict[str, dict[str, Opt]] = {
+    "info": _SHARED,
+    "extract": {
+        **_SHARED,
+        "--pages": Opt("pages", TEXT), "--sheet": Opt("sheet", REPEAT), "--lines": Opt("lines", TEXT),
+        "--head": Opt("head", "int", 1), "--tail": Opt("tail", "int", 1), "--grep": Opt("grep", TEXT),
+        "-i": Opt("ignore_case", FLAG), "--ignore-case": Opt("ignore_case", FLAG),
+        "--context": Opt("context", "int", 0), "-C": Opt("context", "int", 0),
+        "--max-matches": Opt("max_matches", "int", 1), "--member": Opt("member", TEXT),
+        "--max-member-mb": Opt("max_member_mb", "int", 1), "--max-chars": Opt("max_chars", "int", 1),
+        "--max-lines": Opt("max_lines", "int", 1), "-o": Opt("output", PATH), "--output": Opt("output", PATH),
+        "--stdout": Opt("stdout", FLAG), "--format": Opt("fmt", TEXT), "--rows": Opt("rows", TEXT),
+        "--max-rows": Opt("max_rows", "int", 1), "--max-cols": Opt("max_cols", "int", 1),
+        "--layout": Opt("layout", FLAG), "--engine": Opt("engine_name", TEXT), "--ocr": Opt("ocr_mode", TEXT),
+        "--ocr-lang": Opt("ocr_lang", TEXT),
+    },
+}
+
+
+def parse(argv: list[str]) -> tuple[str, list[Path], dict[str, Any]] | None:
+    """(command, files, options) when this parser is sure of ``argv`` (see the module's doc); else None."""
+    command, rest = (argv[0], argv[1:]) if argv else ("", [])
+    table = OPTIONS.get(command)
+    if table is None:
+        return None
+    files: list[Path] = []
+    given: dict[str, Any] = {}
+    at = 0
+    while at < len(rest):
+        word = rest[at]
+        at += 1
+        if not word.startswith("-"):
+            if not word:
+                return None  # Path("") is ".": let Typer say what it says
+            files.append(Path(word))
+            continue
+        name, eq, inline = word.partition("=")
+        opt = table.get(name)
+        if opt is None or (eq and (opt.kind == FLAG or not name.startswith("--") or not inline)):
+            return None
+        if opt.kind == FLAG:
+            given[opt.field] = True
+            continue
+        if not eq:
+            if at >= len(rest):
+                return None
+            inline, at = rest[at], at + 1
+        value = _value(opt, inline)
+        if value is None:
+            return None
+        if opt.kind == REPEAT:
+            given[opt.field] = (*given.get(opt.field, ()), value)
+        else:
+            given[opt.field] = value  # click: the last one counts
+    if not files or (command == "extract" and len(files) != 1):
+        return None
+    return command, files, given
+
+
+def _value(opt: Opt, text: str) -> object | None:
+    if opt.kind in (TEXT, REPEAT):
+        return text
+    if opt.kind == PATH:
+        return Path(text)
+    pattern, kind = (INT, int) if opt.kind == "int" else (FLOAT, float)
+    if not pattern.fullmatch(text):
+        return None
+    number = kind(text)
+    return number if number >= opt.floor else None
+
+
+def dispatch(argv: list[str]) -> int | None:
+    """Run ``info``/``extract`` when :func:`parse` is sure of ``argv``: the exit code; None for Typer."""
+    parsed = parse(argv)
+    if parsed is None:
+        return None
+    command, files, given = parsed
+    as_json = bool(given.get("as_json"))
+    try:
+        from boundread.cli import run
+
+        if command == "info":
+            return run.guarded(as_json, lambda: run.info(files, **given))
+        return run.guarded(as_json, lambda: run.extract(files[0], **given))
+    except KeyboardInterrupt:  # before the work started: Typer's main answers 130 too
+        return 130  # ExitCode.INTERRUPTED, whose module may not be loaded yet

@@ -1,0 +1,164 @@
+"""``info`` and ``extract`` without Typer (cli/fast.py): the same options, the same answers, and Typer for the
+rest - help, usage errors and anything the fast parser is not sure of."""
+
+from __future__ import annotations
+
+import inspect
+import json
+import os
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+import typer
+
+from boundread.cli import fast, run
+from boundread.cli.app import app
+from boundread.cli.boundary import AtLeast
+
+ENTRY = ("import sys\nfrom boundread.__main__ import main\nsys.argv = ['boundread', *sys.argv[1:]]\n"
+         "import atexit\natexit.register(lambda: print('MODULES', *sorted(sys.modules), file=sys.stderr))\nmain()")
+TYPER_ONLY = ("import sys\nfrom boundread.cli import only\n"  # the entry point as it was: Typer parses everything
+              "only(sys.argv[1])(args=sys.argv[1:], prog_name='boundread')")
+
+
+def _command(name: str) -> Any:
+    return typer.main.get_command(app).commands[name]  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("name", ["info", "extract"])
+def test_the_table_says_what_the_typer_command_declares(name: str) -> None:
+    table = fast.OPTIONS[name]
+    keywords = inspect.signature(getattr(run, name)).parameters
+    declared: set[str] = set()
+    for param in _command(name).params:
+        if param.param_type_name == "argument":
+            continue
+        for opt in (*param.opts, *param.secondary_opts):
+            declared.add(opt)
+            entry = table[opt]
+            assert entry.field == param.name, opt
+            default = keywords[param.name].default
+            assert (tuple(param.default) if isinstance(param.default, list) else param.default) in (default, None)
+            if param.default is None:
+                assert default in (None, ()), opt
+            if param.is_flag:
+                assert entry.kind == fast.FLAG, opt
+            elif param.multiple:
+                assert entry.kind == fast.REPEAT, opt
+            elif isinstance(param.type, AtLeast):
+                assert (entry.kind, entry.floor) == (param.type.kind.__name__, param.type.low), opt
+            else:
+                assert entry.kind in (fast.TEXT, fast.PATH), opt
+    assert declared == set(table)  # no option the command lacks, none it has missing
+
+
+@pytest.mark.parametrize("argv", [
+    ["info", "a.txt", "--help"], ["info", "-h", "a.txt"], ["extract", "a.txt", "--bogus"], ["extract", "a.txt", "--"],
+    ["extract", "a.txt", "--max-chars", "0"], ["extract", "a.txt", "--max-chars", "x"], ["extract", "a.txt", "-C2"],
+    ["extract", "a.txt", "--timeout", "1e3"], ["extract", "a.txt", "--context", "-1"], ["extract", "-"],
+    ["extract", "a.txt", "b.txt"], ["extract"], ["info"], ["info", "a.txt", "--json=1"], ["info", ""],
+    ["extract", "a.txt", "--grep"], ["extract", "a.txt", "--grep="], ["extract", "a.txt", "-o=out.txt"],
+    ["pages", "a.pdf", "1-2"],
+])
+def test_what_the_parser_is_not_sure_of_goes_to_typer(argv: list[str]) -> None:
+    assert fast.parse(argv) is None
+
+
+def test_the_parser_reads_what_click_reads() -> None:
+    parsed = fast.parse(["extract", "--max-chars", "50", "f.txt", "-i", "--grep=ERR|WARN", "--sheet", "A",
+                         "--sheet", "2", "-C", "3", "--timeout", "2.5", "--max-chars=70", "-o", "x/out.txt"])
+    assert parsed == ("extract", [Path("f.txt")], {"max_chars": 70, "ignore_case": True, "grep": "ERR|WARN",
+                                                    "sheet": ("A", "2"), "context": 3, "timeout": 2.5,
+                                                    "output": Path("x/out.txt")})
+    assert fast.parse(["info", "a", "b", "--json"]) == ("info", [Path("a"), Path("b")], {"as_json": True})
+    assert fast.parse(["extract", "f", "--grep", "-v"]) == ("extract", [Path("f")], {"grep": "-v"})  # as click
+
+
+def _fixtures(folder: Path) -> None:
+    (folder / "small.txt").write_text("alpha\nsentinel-42 beta\ngamma\n", encoding="utf-8")
+    (folder / "rows.csv").write_text("a,b\n1,2\n3,4\n", encoding="utf-8")
+    (folder / "cp.txt").write_bytes("привет мир\n".encode("cp1251"))
+    with zipfile.ZipFile(folder / "bundle.zip", "w") as out:
+        out.writestr("docs/readme.txt", "inside sentinel-7\n")
+
+
+CASES = [
+    ["info", "small.txt"],
+    ["info", "small.txt", "--json"],
+    ["info", "small.txt", "rows.csv", "bundle.zip", "missing.txt"],
+    ["info", "small.txt", "missing.txt", "--json"],
+    ["info", "missing.txt"],
+    ["info", "missing.txt", "--json"],
+    ["info", "cp.txt", "--encoding", "cp1251"],
+    ["info", "cp.txt", "--encoding", "no-such-codec"],
+    ["extract", "small.txt"],
+    ["extract", "small.txt", "--json"],
+    ["extract", "small.txt", "--stdout", "--grep", "sentinel", "-C", "1"],
+    ["extract", "small.txt", "--stdout", "--tail", "1"],
+    ["extract", "small.txt", "-o", "-", "--head", "2"],
+    ["extract", "small.txt", "-o", "picked.txt", "--lines", "2-3"],
+    ["extract", "small.txt", "--max-chars", "5", "--json"],
+    ["extract", "bundle.zip", "--member", "docs/readme.txt", "--stdout"],
+    ["extract", "small.txt", "--pages", "1-2"],
+    ["extract", "small.txt", "--stdout", "--grep", "--json"],  # the pattern is the word after --grep
+    ["extract", "small.txt", "--format", "nope", "--json"],
+    ["extract", "missing.txt", "--json"],
+]
+
+
+def _run(code: str, argv: list[str], folder: Path) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "NO_PROGRESS": "1"}
+    env.pop("FORCE_COLOR", None)
+    env.pop("TTY_COMPATIBLE", None)
+    return subprocess.run([sys.executable, "-c", code, *argv], capture_output=True, text=True, timeout=120,
+                          cwd=folder, env=env, check=False)
+
+
+@pytest.mark.parametrize("argv", CASES, ids=" ".join)
+def test_the_fast_path_answers_as_typer(argv: list[str], tmp_path: Path) -> None:
+    for side in ("fast", "typer"):
+        (tmp_path / side).mkdir()
+        _fixtures(tmp_path / side)
+    assert fast.parse(argv) is not None  # these take the fast path
+    quick = _run(ENTRY, argv, tmp_path / "fast")
+    slow = _run(TYPER_ONLY, argv, tmp_path / "typer")
+    modules = quick.stderr.rpartition("MODULES")[2].split()
+    assert "typer" not in modules and "click" not in modules  # it really was the fast path
+    assert quick.returncode == slow.returncode, (quick.stderr, slow.stderr)
+    assert quick.stdout == slow.stdout
+    assert quick.stderr.rpartition("MODULES")[0] == slow.stderr
+    written = sorted(p.relative_to(tmp_path / "fast") for p in (tmp_path / "fast").rglob("*"))
+    assert written == sorted(p.relative_to(tmp_path / "typer") for p in (tmp_path / "typer").rglob("*"))
+    for name in written:
+        if (tmp_path / "fast" / name).is_file():
+            assert (tmp_path / "fast" / name).read_bytes() == (tmp_path / "typer" / name).read_bytes()
+
+
+HEAVY = {"typer", "click", "rich", "magic", "pdfminer", "pypdfium2", "openpyxl", "mammoth", "py7zr",
+         "python_calamine", "docx", "pptx"}
+
+
+@pytest.mark.parametrize("argv", [["info", "small.txt"], ["info", "small.txt", "--json"],
+                                  ["extract", "small.txt"], ["extract", "small.txt", "--stdout"]])
+def test_a_small_text_file_loads_no_heavy_library(argv: list[str], tmp_path: Path) -> None:
+    """What the fast path imports: not Typer/click, not rich (plain output off a terminal), not python-magic
+    (libmagic by its soname), no document library."""
+    _fixtures(tmp_path)
+    done = _run(ENTRY, argv, tmp_path)
+    assert done.returncode == 0, done.stderr
+    loaded = {name.split(".")[0] for name in done.stderr.rpartition("MODULES")[2].split()}
+    assert not loaded & HEAVY, loaded & HEAVY
+
+
+def test_help_and_errors_stay_typers(tmp_path: Path) -> None:
+    _fixtures(tmp_path)
+    helped = _run(ENTRY, ["extract", "small.txt", "--help"], tmp_path)
+    assert helped.returncode == 0 and "Usage: boundread extract" in helped.stdout
+    wrong = _run(ENTRY, ["extract", "small.txt", "--max-chars", "0", "--json"], tmp_path)
+    assert wrong.returncode == 2
+    assert json.loads(wrong.stdout)["error"]["code"] == "usage"
+    assert "typer" in wrong.stderr.rpartition("MODULES")[2].split()
