@@ -10,6 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from tests.formats.office_parts import (
     add_rels,
     chart_frame_inline,
@@ -315,3 +317,22 @@ def test_corpus_chart_labels(corpus_dir: Path) -> None:
     assert "Chart: a3f6004b-6f4f-4ea8-bee3-3741f4dc385f - series Series 1; categories 2000, 2001, 2002, 2003\n" \
         in text
     assert outcome.warnings == []
+
+
+_PART_BYTES = st.one_of(
+    st.binary(max_size=300),
+    st.builds(lambda cut: diagram_data(TREE)[:cut], st.integers(0, 1200)),
+    st.builds(lambda cut: chart_xml("T", ["S"], ["c"])[:cut], st.integers(0, 1500)),
+    st.sampled_from([b'<dgm:dataModel xmlns:dgm="d"><dgm:cxn srcId="a" destId="a" srcOrd="\xc2\xb2"/></dgm:dataModel>',
+                     b'<!DOCTYPE x [<!ENTITY a "b">]><x>&a;</x>']),
+)
+
+
+@settings(derandomize=True, max_examples=40, deadline=None, database=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(diagram=_PART_BYTES, chart=_PART_BYTES)
+def test_bad_diagram_and_chart_parts_are_warnings_never_a_crash(diagram: bytes, chart: bytes) -> None:
+    data = rezip(deck(), {"ppt/diagrams/data1.xml": diagram, "ppt/charts/chart1.xml": chart})
+    text, outcome = run(source_for_bytes("deck.pptx", data))
+    assert "THIRD-BODY" in text and text.count("--- slide ") == 3
+    assert all(w.startswith(("slide 1: SmartArt", "slide 2: chart")) for w in outcome.warnings)

@@ -48,7 +48,7 @@ def diagram_items(pkg: Package, part: str) -> list[tuple[int, str]]:
         elif name == "cxn" and (attr(elem, "type") or "parOf") == "parOf":
             src, dest = attr(elem, "srcId") or "", attr(elem, "destId") or ""
             order = attr(elem, "srcOrd") or "0"
-            children.setdefault(src, []).append((int(order) if order.isdigit() else 0, dest))
+            children.setdefault(src, []).append((int(order) if order.isdecimal() else 0, dest))
             has_parent.add(dest)
     out: list[tuple[int, str]] = []
     seen: set[str] = set()

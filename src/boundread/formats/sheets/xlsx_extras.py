@@ -106,7 +106,7 @@ def _notes(pkg: Package, part: str, out: SheetExtras, budget: int, skip: set[str
             ref = attr(elem, "ref") or "?"
             texts = [_text(c) for c in elem if local(c.tag) == "text"]
             index = attr(elem, "authorId") or ""
-            who = authors[int(index)] if index.isdigit() and int(index) < len(authors) else ""
+            who = authors[int(index)] if index.isdecimal() and int(index) < len(authors) else ""
             line = f"Comment {ref} ({who.strip() or 'unknown'}): {texts[0]}" if texts and texts[0] else ""
             if ref not in skip and line and not out.add(line, budget):
                 return
