@@ -212,7 +212,8 @@ def build(config: Config, runs: Runs | None = None) -> MCPServer:
         max_chars: MaxChars = None,
         offset: Offset = 0,
     ) -> CallToolResult:
-        """A workbook (xlsx, xls, ods): without a sheet, its sheets and sizes; with one, its rows as csv."""
+        """A workbook (xlsx, xls, ods; a CSV/TSV is one sheet, named after the file): without a sheet, its sheets
+        and sizes; with one (or rows of a CSV), its rows as csv, the header row repeated above a later slice."""
         return await run(path, client_roots, lambda t: tools.sheets(config, t, sheet, rows, max_rows=max_rows,
                                                                     max_chars=max_chars, offset=offset))
 

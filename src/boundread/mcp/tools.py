@@ -24,7 +24,7 @@ from boundread.chunks import manifest
 from boundread.chunks.manifest import Manifest as ChunkManifest
 from boundread.contract import kinds
 from boundread.contract.model import ExtractResult, Listing, Request
-from boundread.core import naming, output
+from boundread.core import engine, naming, output
 from boundread.errors import BoundreadError, NotFound, UsageError
 from boundread.limits import Limits, est_tokens
 from boundread.mcp import calls, text
@@ -124,6 +124,8 @@ def pages(config: Config, target: Target, page_range: str, *, layout: bool = Fal
 
 def sheets(config: Config, target: Target, sheet: str | None = None, rows: str | None = None, *,
            max_rows: int = 200, max_chars: int | None = None, offset: int = 0) -> Reply:
+    if sheet is None and rows is not None and engine.open_source(target.real).kind in kinds.TABLES:
+        sheet = "1"  # a CSV or TSV has one sheet: its rows need no name
     if sheet is None:
         if rows is not None:
             raise UsageError("rows needs a sheet", f"pass sheet= too, e.g. sheets(path={target.shown!r}, sheet=\"1\","
