@@ -22,7 +22,7 @@ from boundread.contract.model import Source
 from boundread.errors import Corrupt, Encrypted
 from boundread.formats.ocr import Grey
 from boundread.formats.pdf import forms
-from boundread.formats.pdf.layout import Glyph, direction, grid_text, miner_glyphs, pdfium_glyphs
+from boundread.formats.pdf.layout import Glyph, direction, grid_text, miner_glyphs, pdfium_glyphs, reading_text
 
 #: What pdfminer raises on damaged or hostile files, besides its own PSException family.
 MINER_FAILURES: tuple[type[BaseException], ...] = (
@@ -47,6 +47,7 @@ _PDFIUM_PASSWORD, _PDFIUM_SECURITY = 4, 5  # FPDF_ERR_PASSWORD, FPDF_ERR_SECURIT
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]")
 VERTICAL_SAMPLE = 200  # glyphs whose positions tell the reading direction of a CJK page
 UNREADABLE = "little readable text"  # how a doubt about unmapped glyphs begins
+VERTICAL = "vertical writing"  # the doubt of a page of CJK set in columns
 MIN_GLYPHS = 20  # a page with fewer glyphs is not judged by its yield (a page number, a caption)
 YIELD_FLOOR = 0.5  # readable characters per glyph below which PDFium's text of a page is doubtful
 MAP_SAMPLE = 32  # glyphs of a page asked whether PDFium maps them to text, before all of them are
@@ -177,6 +178,8 @@ class PdfiumDoc:
                     usable = _mapped(textpage, drawn_glyphs)
                     got = readable(plain) if usable is None else usable
                     doubt = _vertical(textpage, text, glyphs) or _unreadable(got, drawn_glyphs)
+                    if doubt == VERTICAL and glyphs is None:  # PDFium's own text runs the columns left to right
+                        text = reading_text(pdfium_glyphs(textpage))
                     drawn = pdfium_c.FPDFPage_CountObjects(page) > 0
                     if self._formenv is not None and (filled := forms.fields_text(
                             forms.page_fields(self._formenv, page.raw))):
@@ -243,7 +246,7 @@ def _vertical(textpage: Any, text: str, glyphs: list[Glyph] | None) -> str | Non
     if glyphs is None:
         glyphs = pdfium_glyphs(textpage, limit=VERTICAL_SAMPLE)
     if direction(glyphs[:VERTICAL_SAMPLE]) in (1, 3):  # up or down the page
-        return "vertical writing"
+        return VERTICAL
     return None
 
 

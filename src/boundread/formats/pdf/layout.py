@@ -20,6 +20,7 @@ Glyph = tuple[str, float, float, float, float]
 MAX_COLUMNS = 2000  # a glyph placed further right than this (hostile coordinates) goes next to the last one
 WORD_GAP = 0.3  # a gap wider than this many character widths keeps a space between glyphs
 BLANK_GAP = 2.0  # a vertical gap wider than this many line heights keeps one blank line
+TIER_GAP = 3.0  # a gap along a line wider than this many character widths parts two tiers (reading_text)
 
 
 def _median(values: list[float], default: float) -> float:
@@ -103,15 +104,21 @@ def _place(line: list[Glyph], left: float, width: float) -> str:
     return "".join(out).rstrip()
 
 
-def grid_text(glyphs: Iterable[Glyph]) -> str:
-    """The page's text with each glyph at its grid column; lines end with a newline."""
+def _unique(glyphs: Iterable[Glyph]) -> list[Glyph]:
+    """The glyphs that draw something, less blanks and glyphs drawn twice on one spot (fake bold, repeated forms)."""
     seen: set[tuple[str, int, int]] = set()
     chars: list[Glyph] = []
-    for glyph in glyphs:  # skip blanks, and glyphs drawn twice on one spot (fake bold, repeated forms)
+    for glyph in glyphs:
         key = (glyph[0], round(glyph[1]), round(glyph[2]))
         if glyph[0].strip() and glyph[3] >= glyph[1] and glyph[4] >= glyph[2] and key not in seen:
             seen.add(key)
             chars.append(glyph)
+    return chars
+
+
+def grid_text(glyphs: Iterable[Glyph]) -> str:
+    """The page's text with each glyph at its grid column; lines end with a newline."""
+    chars = _unique(glyphs)
     if not chars:
         return ""
     chars = _turn(chars, direction(chars))
@@ -126,6 +133,38 @@ def grid_text(glyphs: Iterable[Glyph]) -> str:
         out.append(_place(line, left, width))
         previous = centre
     return "\n".join(out) + "\n"
+
+
+def reading_text(glyphs: list[Glyph]) -> str:
+    """The page's text in reading order, without the grid: for vertical writing, a line a column, the rightmost
+    first, each read down; a page set in tiers (columns across the top half, then the bottom half) tier by tier,
+    a blank line between them. Lines are cut where a gap wider than :data:`TIER_GAP` characters parts them, and
+    the pieces whose spans overlap along the line make one tier."""
+    chars = _unique(glyphs)
+    if not chars:
+        return ""
+    chars = _turn(chars, direction(chars))
+    width = max(_median([g[3] - g[1] for g in chars], 5.0), 0.5)
+    height = max(_median([g[4] - g[2] for g in chars], 10.0), 1.0)
+    pieces: list[list[Glyph]] = []
+    for _centre, line in _lines(chars, height):
+        ordered = sorted(line, key=lambda g: g[1])
+        start = 0
+        for index in range(1, len(ordered) + 1):
+            if index == len(ordered) or ordered[index][1] - ordered[index - 1][3] > TIER_GAP * width:
+                pieces.append(ordered[start:index])
+                start = index
+    tiers: list[tuple[float, float, list[list[Glyph]]]] = []  # each tier's span along the line, and its pieces
+    for piece in sorted(pieces, key=lambda p: p[0][1]):
+        if tiers and piece[0][1] <= tiers[-1][1]:
+            first, last, held = tiers[-1]
+            tiers[-1] = (first, max(last, piece[-1][3]), [*held, piece])
+        else:
+            tiers.append((piece[0][1], piece[-1][3], [piece]))
+    order = {id(piece): index for index, piece in enumerate(pieces)}  # lines as _lines found them, tier by tier
+    out = ["\n".join(" ".join(_place(piece, piece[0][1], width).split())
+                     for piece in sorted(held, key=lambda p: order[id(p)])) for _first, _last, held in tiers]
+    return "\n\n".join(out) + "\n"
 
 
 def pdfium_glyphs(textpage: Any, limit: int | None = None) -> list[Glyph]:

@@ -1,0 +1,102 @@
+"""Vertical CJK keeps its reading order (issue 22 item 6): columns right to left, each read top to bottom - by
+PDFium (whose own text runs the columns left to right), pdfminer and the layout grid alike, on a generated page set
+with an Identity-V font (tests/formats/pdf_vertical_fixtures.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from tests.formats.pdf_vertical_fixtures import COLUMNS, vertical_pdf
+
+from boundread.contract.model import Request
+from boundread.contract.sink import Sink
+from boundread.contract.source import source_for_bytes, source_for_path
+from boundread.formats.pdf import handler
+from boundread.formats.pdf.engines import VERTICAL, PdfiumDoc
+from boundread.formats.pdf.layout import reading_text
+from boundread.limits import Limits
+
+TIERED = (*COLUMNS, "一二三四五六七八九十", "春夏秋冬東西南北上下")
+OPTIONS = [{}, {"layout": True}, {"engine": "pdfium"}, {"engine": "pdfium", "layout": True}, {"engine": "pdfminer"},
+           {"engine": "pdfminer", "layout": True}]
+
+
+def _lines(data: bytes, **fields: object) -> tuple[list[str], list[str]]:
+    """The page's non-blank lines, stripped, and the warnings."""
+    sink = Sink(Limits())
+    outcome = handler.extract(source_for_bytes("vertical.pdf", data), Request(**fields), sink)  # type: ignore[arg-type]
+    sink.close()
+    body = sink.text().split("\n", 1)[1]
+    return [line.strip() for line in body.splitlines() if line.strip()], outcome.warnings
+
+
+def test_pdfium_own_text_runs_the_columns_the_wrong_way() -> None:
+    # the reason for the fix: PDFium's text of the page starts with the leftmost column, the last one to read
+    import pypdfium2 as pdfium
+
+    doc = pdfium.PdfDocument(vertical_pdf())
+    try:
+        text = doc[0].get_textpage().get_text_range()
+    finally:
+        doc.close()
+    assert text.splitlines()[0] == COLUMNS[-1]
+
+
+@pytest.mark.parametrize("fields", OPTIONS)
+def test_columns_read_right_to_left_and_down(fields: dict[str, object]) -> None:
+    lines, warnings = _lines(vertical_pdf(), **fields)
+    assert lines == list(COLUMNS)
+    assert warnings == []
+
+
+@pytest.mark.parametrize("fields", [{}, {"engine": "pdfium"}, {"engine": "pdfminer"}])
+def test_an_indented_column_keeps_its_place(fields: dict[str, object]) -> None:
+    lines, _ = _lines(vertical_pdf(drops=(0, 3, 1, 0)), **fields)
+    assert lines == list(COLUMNS)
+
+
+@pytest.mark.parametrize("fields", [{}, {"engine": "pdfium"}, {"engine": "pdfminer"}])
+def test_tiers_are_read_one_after_the_other(fields: dict[str, object]) -> None:
+    # the top half's three columns right to left, then the bottom half's: never a line across both tiers
+    lines, _ = _lines(vertical_pdf(TIERED, tiers=2, drops=(0, 0, 0, 0, 4, 2)), **fields)
+    assert lines == list(TIERED)
+
+
+def test_the_page_is_judged_vertical_and_says_it() -> None:
+    doc = PdfiumDoc(source_for_bytes("vertical.pdf", vertical_pdf()), None)
+    try:
+        page = next(iter(doc.read(1, 1, layout=False)))
+    finally:
+        doc.close()
+    assert page.doubt == VERTICAL
+
+
+def test_the_same_text_set_in_rows_is_not_turned() -> None:
+    doc = PdfiumDoc(source_for_bytes("rows.pdf", vertical_pdf(horizontal=True)), None)
+    try:
+        page = next(iter(doc.read(1, 1, layout=False)))
+    finally:
+        doc.close()
+    assert page.doubt is None
+    assert page.text.splitlines() == list(COLUMNS)
+
+
+def test_reading_text_of_rows_is_the_rows() -> None:
+    glyphs = [(char, 10.0 * i, 700.0 - 20 * row, 10.0 * i + 10, 712.0 - 20 * row)
+              for row, text in enumerate(["abc", "def"]) for i, char in enumerate(text)]
+    assert reading_text(glyphs) == "abc\ndef\n"
+    assert reading_text([]) == ""
+
+
+@pytest.mark.corpus
+@pytest.mark.parametrize("engine", ["auto", "pdfium"])
+def test_corpus_vertical_japanese_opens_with_its_first_column(corpus_dir: Path, engine: str) -> None:
+    sink = Sink(Limits())
+    handler.extract(source_for_path(corpus_dir / "pdf-jo-japanese-vertical.pdf"), Request(engine=engine), sink)
+    sink.close()
+    text = sink.text().replace(" ", "").replace("\u3000", "")
+    if engine == "auto":  # pdfminer reads the page: PDFium drops most of its glyphs
+        assert text.split("\n", 1)[1].lstrip().startswith("序")
+    # what PDFium keeps of the page comes column by column from the right: the poem's opening before its end
+    assert text.index("風景やみんなといっしょに") < text.index("そのとほりの心象スケッチです")
