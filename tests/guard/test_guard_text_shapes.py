@@ -99,6 +99,14 @@ def test_the_estimate_is_the_utf8_it_prints(folder: Path) -> None:
     assert estimate.distinct(str(folder / "u16.log"), size, Grep(("WARN",), "perl", only=True)) < 100
 
 
+def test_a_grep_that_says_whether_it_decodes_is_taken_at_its_word(folder: Path) -> None:
+    """``Grep.decodes`` (rg: yes; grep -P, ag, ack: no, they call the file binary) wins over the syntax guess."""
+    path, size = str(folder / "u16.log"), (folder / "u16.log").stat().st_size
+    assert estimate.printed(path, size, Grep(("INFO",), "perl", decodes=False)) == 0
+    assert estimate.printed(path, size, Grep(("INFO",), "extended", decodes=True)) > 2_000_000
+    assert estimate.printed(path, size, Grep(("INFO",), "perl")) > 2_000_000  # unsaid: perl syntax, rg's kind
+
+
 @pytest.mark.parametrize("command", [
     "grep INFO u16.log",  # GNU grep: a file with NUL bytes is binary, one line "binary file matches"
     "rg INFO u16le.log",  # no BOM: rg calls it binary too

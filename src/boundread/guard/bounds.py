@@ -39,10 +39,12 @@ class Grep(Record):
     """How a grep picks what it prints: its ``patterns`` (any one matches; none: every line, ``-f`` of a file
     not read) in ``syntax`` (``fixed``, ``basic``, ``extended`` or ``perl``), and its options: ``-i``, ``-v``,
     ``-o``, ``-w``, ``-x``, the context lines ``before``/``after``, whether each line carries its file's name
-    (``names``) and its number (``numbers``), and ``compressed`` when it reads gzip (``zgrep``, ``rg -z``)."""
+    (``names``) and its number (``numbers``), and ``compressed`` when it reads gzip (``zgrep``, ``rg -z``).
+    ``decodes``: whether it reads a UTF-16 file with a BOM as text (rg does; GNU grep, ag and ack call it
+    binary); None when the caller does not say, and guard/estimate.py takes ``perl`` syntax as rg's kind."""
 
     __slots__ = ("patterns", "syntax", "ignore_case", "invert", "only", "word", "line", "before",  # noqa: RUF023
-                 "after", "names", "numbers", "compressed")
+                 "after", "names", "numbers", "compressed", "decodes")
     patterns: tuple[str, ...]
     syntax: str
     ignore_case: bool
@@ -55,12 +57,14 @@ class Grep(Record):
     names: bool
     numbers: bool
     compressed: bool
+    decodes: bool | None
 
     def __init__(self, patterns: tuple[str, ...], syntax: str = "basic", *, ignore_case: bool = False,
                  invert: bool = False, only: bool = False, word: bool = False, line: bool = False, before: int = 0,
-                 after: int = 0, names: bool = False, numbers: bool = False, compressed: bool = False) -> None:
+                 after: int = 0, names: bool = False, numbers: bool = False, compressed: bool = False,
+                 decodes: bool | None = None) -> None:
         self._init(patterns, syntax, ignore_case, invert, only, word, line, before, after, names, numbers,
-                   compressed)
+                   compressed, decodes)
 
 
 class Bound(Record):

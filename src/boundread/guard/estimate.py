@@ -12,10 +12,11 @@ It errs towards printing: a pattern ``re`` cannot take is replaced by its longes
 line" when it has none; a line longer than the window (a minified file) is taken to match, since one match
 anywhere prints all of it. Only imported when a command greps: ``re`` costs start-up on the hook path.
 
-A file with a UTF-16 BOM is matched as its text, in UTF-8, when the grep is ripgrep's kind (``perl`` syntax:
-rg, ag, ack, grep -P): rg reads such a file as text and prints it in UTF-8, so ``rg INFO app.log`` of a
-UTF-16 log prints its INFO lines, which the raw bytes (``I\\0N\\0F\\0O\\0``) never match. GNU grep calls the
-same file binary and prints one line; sizing ``grep -P`` as rg errs towards printing, as everything here does.
+A file with a UTF-16 BOM is matched as its text, in UTF-8, when the grep decodes it (``Grep.decodes``; when
+the caller does not say, ripgrep's kind: ``perl`` syntax, rg, ag, ack, grep -P): rg reads such a file as text
+and prints it in UTF-8, so ``rg INFO app.log`` of a UTF-16 log prints its INFO lines, which the raw bytes
+(``I\\0N\\0F\\0O\\0``) never match. GNU grep calls the same file binary and prints one line; sizing ``grep -P``
+as rg errs towards printing, as everything here does.
 """
 
 from __future__ import annotations
@@ -267,9 +268,11 @@ def _windows(path: str, size: int) -> list[tuple[bytes, bool, bool]]:
 
 
 def _bom_codec(windows: list[tuple[bytes, bool, bool]], spec: Grep) -> str | None:
-    """The UTF-16 codec ripgrep's kind reads the file in, from its BOM; None: it reads the bytes as they are
-    (no BOM: rg calls the file binary; UTF-32's BOM: rg does not decode it; any other grep)."""
-    if spec.compressed or spec.syntax != "perl" or not windows:
+    """The UTF-16 codec the grep reads the file in, from its BOM, when it decodes (``spec.decodes``; unsaid:
+    ripgrep's kind, ``perl`` syntax); None: it reads the bytes as they are (no BOM: rg calls the file binary;
+    UTF-32's BOM: rg does not decode it; GNU grep)."""
+    decodes = spec.syntax == "perl" if spec.decodes is None else spec.decodes
+    if spec.compressed or not decodes or not windows:
         return None
     head = windows[0][0][:4]
     if not head.startswith((b"\xff\xfe", b"\xfe\xff")) or head == b"\xff\xfe\x00\x00":
