@@ -203,12 +203,17 @@ def test_embedded_ole_object_is_a_warning() -> None:
            'uri="http://schemas.openxmlformats.org/presentationml/2006/ole"><p:oleObj name="Worksheet" '
            'progId="Excel.Sheet.12" r:id="rIdOle"><p:embed/></p:oleObj></a:graphicData></a:graphic></p:graphicFrame>')
     with zipfile.ZipFile(io.BytesIO(deck())) as zf:
-        slide = zf.read("ppt/slides/slide3.xml")
-    text, outcome = run(source_for_bytes("deck.pptx", rezip(deck(), {
-        "ppt/slides/slide3.xml": insert_before(slide, "</p:spTree>", ole)})))
+        slide, rels = zf.read("ppt/slides/slide3.xml"), zf.read("ppt/slides/_rels/slide3.xml.rels")
+    slide = insert_before(slide, "</p:spTree>", ole)
+    text, outcome = run(source_for_bytes("deck.pptx", rezip(deck(), {"ppt/slides/slide3.xml": slide})))
     assert "THIRD-BODY" in text
     assert outcome.warnings == ["slide 3: embedded object (Excel.Sheet.12) not read: open the slide in PowerPoint "
                                 "to see it"]
+    rels = add_rels(rels, ("rIdOle", f"{REL_T}/package", "../embeddings/Book1.xlsx"))
+    _, outcome = run(source_for_bytes("deck.pptx", rezip(deck(), {
+        "ppt/slides/slide3.xml": slide, "ppt/slides/_rels/slide3.xml.rels": rels, "ppt/embeddings/Book1.xlsx": b"PK"})))
+    assert outcome.warnings == ["slide 3: embedded object (Excel.Sheet.12) not read: it is ppt/embeddings/Book1.xlsx "
+                                "inside the file: unzip it and read that"]
 
 
 @cache
@@ -294,8 +299,8 @@ def test_docx_embedded_ole_object_is_a_warning() -> None:
     rels = add_rels(rels, ("rIdOle", f"{REL_T}/oleObject", "embeddings/oleObject1.bin"))
     data = rezip(word_doc(), {"word/_rels/document.xml.rels": rels, "word/embeddings/oleObject1.bin": b"\0" * 8})
     _, outcome = run(source_for_bytes("doc.docx", data))
-    assert "1 embedded object (OLE: a spreadsheet, a drawing...) not read: open the document in Word to see them" \
-        in outcome.warnings
+    assert "1 embedded object (OLE: a spreadsheet, a drawing...) not read: unzip the file and read " \
+        "word/embeddings/oleObject1.bin" in outcome.warnings
 
 
 def test_docx_has_at_least_what_pandoc_gets(tmp_path: Path) -> None:

@@ -239,10 +239,11 @@ def extract(src: Source, req: Request, sink: Sink) -> Outcome:
                 if not sink.chars:
                     raise
                 outcome.warnings.append(f"{exc.what}: the rest could not be read")
-        embedded = 0 if odf else sum(k in ("oleObject", "package") for k, _t in pkg.rels(part).values())
+        embedded = [] if odf else sorted({t for k, t in pkg.rels(part).values() if k in ("oleObject", "package")})
         if embedded:
-            outcome.warnings.append(f"{embedded} embedded object{'s' * (embedded != 1)} (OLE: a spreadsheet, a "
-                                    "drawing...) not read: open the document in Word to see them")
+            named = ", ".join(embedded[:3]) + (f" and {len(embedded) - 3} more" if len(embedded) > 3 else "")
+            outcome.warnings.append(f"{len(embedded)} embedded object{'s' * (len(embedded) != 1)} (OLE: a "
+                                    f"spreadsheet, a drawing...) not read: unzip the file and read {named}")
         if complete and not sink.full and converted and drawn:
             graphics_after(pkg, part, drawn, sink, outcome.warnings)
         if complete and not sink.full:

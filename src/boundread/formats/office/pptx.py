@@ -103,7 +103,10 @@ def _frame(pkg: Package, shape: Element, rels: dict[str, tuple[str, str]], warni
             return diagram_lines(pkg, rels[rid][1], warnings)
         if name == "oleObj":
             what = attr(elem, "progId") or attr(elem, "name") or "OLE"
-            warnings.append(f"embedded object ({what}) not read: open the slide in PowerPoint to see it")
+            part = rels.get(attr(elem, "id", "relationships") or "", ("", ""))[1]
+            fix = f"it is {part} inside the file: unzip it and read that" if pkg.has(part) else \
+                "open the slide in PowerPoint to see it"
+            warnings.append(f"embedded object ({what}) not read: {fix}")
             return []
     return lines
 
