@@ -73,6 +73,7 @@ class Request:
     encoding: str | None = None  # text (plain or compressed): decode with this codec, not the guessed one
     entries: Span | None = None  # archive listing: entries A-B (1-based, of those --match keeps)
     match: str | None = None  # archive listing: only names matching this fnmatch pattern
+    path: str | None = None  # json, jsonl: a jq-like path (.items[100:120]); None: the whole value / records
 
 
 @dataclass
