@@ -4,8 +4,6 @@ record the walk gives (the first one named so), or says it is unsure; never anot
 from __future__ import annotations
 
 import io
-import struct
-import zlib
 from pathlib import Path
 
 import pytest
@@ -17,38 +15,23 @@ from boundread.contract.model import Request
 from boundread.contract.source import source_for_bytes, source_for_path
 from boundread.errors import UsageError
 from boundread.formats.archives import handler as archive
+from tests.bytelevel import zipbuild
+from tests.bytelevel.zipbuild import Member, record
 
 SENTINEL = b"boundread-zipfind-sentinel-7a2d"
 
 
-def _member(name: bytes, data: bytes, offset: int, *, flags: int = 0, extra: bytes = b"",
-            comment: bytes = b"") -> tuple[bytes, bytes]:
-    """A stored member's local header + data, and its central record."""
-    crc = zlib.crc32(data)
-    fields = struct.pack("<HHHHIIIH", flags, 0, 0, 0x21, crc, len(data), len(data), len(name))
-    local = b"PK\x03\x04" + struct.pack("<H", 20) + fields + struct.pack("<H", 0) + name + data
-    central = (b"PK\x01\x02" + struct.pack("<BBH", 20, 0, 20) + fields
-               + struct.pack("<HHHHII", len(extra), len(comment), 0, 0, 0, offset) + name + extra + comment)
-    return local, central
+def _member(name: bytes, data: bytes, offset: int) -> tuple[bytes, bytes]:
+    return record(Member(name, data), offset)
 
 
 def build(members: list[tuple[bytes, bytes]], *, unicode: dict[int, bytes] | None = None,
           comments: dict[int, bytes] | None = None) -> bytes:
     """Stored members by raw name; ``unicode``: place -> the UTF-8 name of a Unicode Path field (0x7075);
     ``comments``: place -> the record's comment bytes."""
-    locals_, centrals, offset = [], [], 0
-    for place, (name, data) in enumerate(members):
-        extra = b""
-        if unicode and place in unicode:
-            body = b"\x01" + struct.pack("<L", zlib.crc32(name)) + unicode[place]
-            extra = struct.pack("<HH", 0x7075, len(body)) + body
-        local, central = _member(name, data, offset, extra=extra, comment=(comments or {}).get(place, b""))
-        locals_.append(local)
-        centrals.append(central)
-        offset += len(local)
-    cd = b"".join(centrals)
-    return b"".join(locals_) + cd + b"PK\x05\x06" + struct.pack("<4H2LH", 0, 0, len(members), len(members),
-                                                                 len(cd), offset, 0)
+    unicode, comments = unicode or {}, comments or {}
+    return zipbuild.build([Member(name, data, unicode=unicode.get(place), comment=comments.get(place, b""))
+                           for place, (name, data) in enumerate(members)])
 
 
 def walked(data: bytes, name: str) -> zipdir.Record | None:

@@ -55,6 +55,7 @@ class Record:
         "create_system",
         "dos_date",
         "dos_time",
+        "end_at",
         "external_attr",
         "flags",
         "header_offset",
@@ -78,6 +79,7 @@ class Record:
     external_attr: int
     create_system: int
     header_offset: int
+    end_at: int  # the file offset after this record: where the next one starts
 
     @property
     def encrypted(self) -> bool:
@@ -192,6 +194,7 @@ def records(fh: IO[bytes], end: End | None = None) -> Iterator[Record]:
         rec.size, rec.compressed, rec.header_offset = usize, csize, offset + concat
         at += whole
         pos += whole
+        rec.end_at = pos
         yield rec
 
 

@@ -162,6 +162,13 @@ class Collector:
         lst.total_size += size
         lst.largest = max(lst.largest, size)
 
+    def count_many(self, entries: int, size: int, largest: int) -> None:
+        """``entries`` entries no warning applies to, past the page, counted at once."""
+        lst = self.listing
+        lst.total_entries += entries
+        lst.total_size += size
+        lst.largest = max(lst.largest, largest)
+
     def record(self, entry: Entry, keep: bool) -> None:
         """An entry already :meth:`take`-n: its totals and warnings, and the entry itself when ``keep``."""
         lst = self.listing

@@ -36,6 +36,8 @@ from boundread.formats.archives.common import (
 _AES = 99  # WinZip AES: compress_type 99; stdlib zipfile raises NotImplementedError
 #: Records walked for the totals after the kept entries; past it (or half the timeout) totals are partial.
 TOTALS_CAP = 1_000_000
+#: Records walked one by one where a block of them cannot be counted at once (then blocks are tried again).
+WALK_STRETCH = 4096
 #: An entry whose header name is empty and that has no Unicode Path field (issue 22) is listed under a made-up
 #: name by its place in the directory, flagged; ``--member`` takes that name.
 _NO_NAME = re.compile(r"\(entry ([1-9][0-9]*), no name\)")
@@ -74,7 +76,8 @@ def _plain(rec: zipdir.Record, max_ratio: float) -> bool:
 
 def listing(src: Source, req: Request) -> Listing:
     """The records of the page asked for are kept; the rest are counted: those before it all (the walk to
-    the page is bounded by the timeout), those after it up to ``TOTALS_CAP``."""
+    the page is bounded by the timeout), those after it up to ``TOTALS_CAP`` (a block at a time, see
+    :mod:`.ziptally`, where no pattern needs every name)."""
     limits = req.limits
     collector = Collector("zip", req)
     lst = collector.listing
@@ -99,6 +102,10 @@ def listing(src: Source, req: Request) -> Listing:
                 if full_at is None:
                     if collector.full:
                         full_at = walked
+                        if req.match is None:
+                            walked, more, partial = _totals(fh, end, rec.end_at, collector, walked)
+                            compressed += more
+                            break
                     elif walked % 4096 == 0 and collector.late(0.8):
                         collector.out_of_time(walked, end.count)
                         partial = True
@@ -117,6 +124,41 @@ def listing(src: Source, req: Request) -> Listing:
             "the directory declares: it is too long to walk whole"
         )
     return lst
+
+
+def _totals(fh: IO[bytes], end: zipdir.End, at: int, collector: Collector, walked: int) -> tuple[int, int, bool]:
+    """Count the records from file offset ``at`` (after the page) to the directory's end, up to ``TOTALS_CAP`` of
+    them and half the timeout: a block at a time where :mod:`.ziptally` can, else record by record. Returns the
+    records walked in all, their compressed bytes, and whether the count stopped before the end."""
+    from boundread.bytelevel import ziptally
+
+    req, stop, left, compressed = collector.req, end.start + end.size, TOTALS_CAP, 0
+    if at < stop:
+        collector.listing.truncated = True
+    while at < stop:
+        if left <= 0 or collector.late(0.5):
+            return walked, compressed, True
+        try:
+            tally = ziptally.blocks(fh, end, at, left, req.limits.max_ratio)
+        except ziptally.Walk:  # this stretch record by record, then the blocks again
+            rest = zipdir.End(end.count, stop - at, at, end.concat)
+            for count, rec in enumerate(zipdir.records(fh, rest), 1):
+                name = rec.name or NO_NAME.format(walked + 1)
+                if _plain(rec, req.limits.max_ratio):
+                    collector.count(rec.size)
+                else:
+                    collector.record(_entry(rec, req, name), False)
+                compressed += rec.compressed
+                walked, left, at = walked + 1, left - 1, rec.end_at
+                if count >= WALK_STRETCH or left <= 0:
+                    break
+            continue
+        collector.count_many(tally.entries, tally.size, tally.largest)
+        for place, rec in tally.odd:
+            collector.record(_entry(rec, req, rec.name or NO_NAME.format(walked + place + 1)), False)
+        compressed += tally.compressed
+        walked, left, at = walked + tally.records, left - tally.records, tally.next_at
+    return walked, compressed, False
 
 
 def _find(fh: IO[bytes], name: str) -> zipdir.Record | None:
