@@ -36,7 +36,7 @@ OPTIONS: tuple[_Option, ...] = (
     _Option("ocr_lang", "--ocr-lang", ("pdf", "image")),
     _Option("password", "--password", ("pdf", "zip", "7z")),
     _Option("tail", "--tail", ("text",), "N"),
-    _Option("encoding", "--encoding", ("text", *kinds.STREAMS), "NAME"),
+    _Option("encoding", "--encoding", ("text", *kinds.TABLES, *kinds.STREAMS), "NAME"),
 )
 
 _GENERIC = "--lines A-B, --grep PATTERN, --max-chars N"
