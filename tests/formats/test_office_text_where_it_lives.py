@@ -341,3 +341,32 @@ def test_bad_diagram_and_chart_parts_are_warnings_never_a_crash(diagram: bytes, 
     text, outcome = run(source_for_bytes("deck.pptx", data))
     assert "THIRD-BODY" in text and text.count("--- slide ") == 3
     assert all(w.startswith(("slide 1: SmartArt", "slide 2: chart")) for w in outcome.warnings)
+
+
+CHARTEX = (
+    b'<?xml version="1.0"?><cx:chartSpace xmlns:cx="http://schemas.microsoft.com/office/drawing/2014/chartex" '
+    b'xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"><cx:chartData><cx:data id="0">'
+    b'<cx:strDim type="cat"><cx:f>Sheet1!$A$2:$A$4</cx:f><cx:lvl ptCount="3"><cx:pt idx="0">STEP-Start</cx:pt>'
+    b'<cx:pt idx="1">STEP-Gain</cx:pt><cx:pt idx="2">STEP-End</cx:pt></cx:lvl></cx:strDim><cx:numDim type="val">'
+    b'<cx:lvl ptCount="3" formatCode="General"><cx:pt idx="0">10</cx:pt><cx:pt idx="1">5</cx:pt>'
+    b'<cx:pt idx="2">15</cx:pt></cx:lvl></cx:numDim></cx:data></cx:chartData><cx:chart><cx:title pos="t">'
+    b"<cx:tx><cx:txData><cx:v>WATERFALL-TITLE</cx:v></cx:txData></cx:tx></cx:title><cx:plotArea><cx:plotAreaRegion>"
+    b'<cx:series layoutId="waterfall"><cx:tx><cx:txData><cx:f>Sheet1!$B$1</cx:f><cx:v>FLOW-SERIES</cx:v></cx:txData>'
+    b'</cx:tx><cx:dataId val="0"/></cx:series></cx:plotAreaRegion><cx:axis id="0"><cx:catScaling/><cx:title><cx:tx>'
+    b"<cx:txData><cx:v>AXIS-Steps</cx:v></cx:txData></cx:tx></cx:title></cx:axis></cx:plotArea></cx:chart>"
+    b"</cx:chartSpace>"
+)
+
+
+def test_chartex_title_series_categories_and_axis() -> None:
+    import zipfile
+
+    from boundread.formats.office.ooxml import Package
+
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as zf:
+        zf.writestr("ppt/charts/chartEx1.xml", CHARTEX)
+    with zipfile.ZipFile(buf) as zf:
+        line = charts.read_chart(Package(zf, "deck.pptx"), "ppt/charts/chartEx1.xml").line()
+    assert line == "Chart: WATERFALL-TITLE - series FLOW-SERIES; categories STEP-Start, STEP-Gain, STEP-End; " \
+                   "axes AXIS-Steps"

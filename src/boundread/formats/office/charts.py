@@ -2,7 +2,8 @@
 
 ``Chart: Sales - series North, South; categories Q1, Q2; axes Quarter, Revenue``: the title, the series
 names, the first series' category labels and the axis titles, which is the text a reader sees on the chart
-(the plotted numbers are left out, as a picture of the chart would show them only as bars). The part is
+(the plotted numbers are left out, as a picture of the chart would show them only as bars). Chartex parts
+(``cx:chartSpace``: waterfall, treemap, histogram...) give the same from their ``cx:data`` labels. The part is
 streamed and its elements dropped as they end, so a chart with a huge number cache stays flat in memory; a
 part over CHART_CAP is not read and the caller gets a warning naming it.
 """
@@ -12,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from boundread.errors import Corrupt, Refused
-from boundread.formats._xml import local
+from boundread.formats._xml import attr, local
 from boundread.formats.office.ooxml import Package
 
 CHART_CAP = 8 * 1024 * 1024  # uncompressed bytes of a chart part read at most
@@ -27,6 +28,13 @@ class ChartText:
     more_categories: int = 0
     axes: list[str] = field(default_factory=list)
     count: int = 0  # series in all, named or not
+
+    def label(self, text: str) -> None:
+        """One category label: kept up to MAX_LABELS, counted past it."""
+        if len(self.categories) < MAX_LABELS:
+            self.categories.append(text)
+        else:
+            self.more_categories += 1
 
     def line(self) -> str:
         """The marked line; a chart with no text at all still says it is there (and how many series)."""
@@ -56,7 +64,8 @@ def read_chart(pkg: Package, part: str) -> ChartText:
     out = ChartText()
     names: list[str] = []
     runs: list[str] = []  # a:t text inside the title or axis title being read
-    series = 0
+    data = 0  # chartex: the cx:data blocks seen (its categories are those of the first)
+    cat_dim = False  # chartex: inside a cx:strDim type="cat"
     for event, elem in pkg.iterparse(part):
         name = local(elem.tag)
         name = "ser" if name == "series" else name  # chartex (cx:series) as DrawingML charts (c:ser)
@@ -65,8 +74,11 @@ def read_chart(pkg: Package, part: str) -> ChartText:
             if name == "title":
                 runs = []
             elif name == "ser":
-                series += 1
                 out.count += 1
+            elif name == "data":
+                data += 1
+            elif name == "strDim":
+                cat_dim = attr(elem, "type") == "cat" and data == 1
             continue
         names.pop()
         if name == "t" and "title" in names:
@@ -78,11 +90,12 @@ def read_chart(pkg: Package, part: str) -> ChartText:
             if "tx" in names[names.index("ser"):] and "cat" not in names:
                 if text and len(out.series) < out.count:  # a series name cached over several cells: the first
                     out.series.append(text)
-            elif "cat" in names and series == 1 and text:
-                if len(out.categories) < MAX_LABELS:
-                    out.categories.append(text)
-                else:
-                    out.more_categories += 1
+            elif "cat" in names and out.count == 1 and text:
+                out.label(text)
+        elif name == "pt" and cat_dim and "lvl" in names and elem.text and elem.text.strip():
+            out.label(_clean(elem.text))
+        elif name == "strDim":
+            cat_dim = False
         elif name == "v" and "tx" in names and "title" in names:
             runs.append(elem.text or "")  # a title that refers to a cell: its cached text
         elif name == "title":
@@ -90,7 +103,7 @@ def read_chart(pkg: Package, part: str) -> ChartText:
             where = names[-1] if names else ""
             if text and where == "chart" and not out.title:
                 out.title = text
-            elif text and where.endswith("Ax"):
+            elif text and (where.endswith("Ax") or where == "axis"):
                 out.axes.append(text)
         elem.clear()  # its text is taken: keep memory flat however big the number caches are
     return out

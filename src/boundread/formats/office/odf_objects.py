@@ -14,7 +14,7 @@ import posixpath
 from boundread.errors import Corrupt, Refused
 from boundread.formats._xml import local, odf_text
 from boundread.formats.office import charts
-from boundread.formats.office.charts import MAX_LABELS, ChartText
+from boundread.formats.office.charts import ChartText
 from boundread.formats.office.ooxml import Package
 
 
@@ -60,10 +60,7 @@ def _chart(pkg: Package, part: str) -> ChartText | None:
         elif name == "table-row" and "table-header-rows" in names:
             out.series.extend(cell for cell in row[1:] if cell)
         elif name == "table-row" and row and row[0]:
-            if len(out.categories) < MAX_LABELS:
-                out.categories.append(row[0])
-            else:
-                out.more_categories += 1
+            out.label(row[0])
         if name in ("table-row", "series", "title", "subtitle"):
             elem.clear()  # read: keep memory flat however many rows the local table has
     if not header:
