@@ -12,12 +12,11 @@ a NUL, a nested archive, a ratio over the cap). Odd records are parsed whole, as
 rest only add to the sums.
 
 A block with a name that is neither ASCII nor flagged UTF-8 needs the archive's code-page guess: it is left
-to the walk, as is anything that does not parse. Standard library only, nothing imported at module level.
+to the walk, as is anything that does not parse. Standard library only, nothing but :mod:`.zipdir` imported at
+module level (the guard's path may load any of ``bytelevel``).
 """
 
 from __future__ import annotations
-
-from dataclasses import dataclass, field
 
 from boundread.bytelevel import zipdir
 
@@ -38,17 +37,17 @@ class Walk(Exception):
     """This block is for the record walk (it does not split cleanly, or holds names needing a guess)."""
 
 
-@dataclass
 class Tally:
     """One block of records: the sums of its plain records, and its odd records parsed whole."""
 
-    entries: int = 0  # plain records
-    size: int = 0
-    largest: int = 0
-    compressed: int = 0  # of every record, odd ones included
-    odd: list[tuple[int, zipdir.Record]] = field(default_factory=list)  # (place in the block, record)
-    records: int = 0  # every record of the block
-    next_at: int = 0  # the file offset after the block
+    __slots__ = ("compressed", "entries", "largest", "next_at", "odd", "records", "size")
+
+    def __init__(self, records: int, next_at: int, compressed: int) -> None:
+        self.records = records  # every record of the block
+        self.next_at = next_at  # the file offset after the block
+        self.compressed = compressed  # of every record, odd ones included
+        self.entries = self.size = self.largest = 0  # of the plain records
+        self.odd: list[tuple[int, zipdir.Record]] = []  # (place in the block, record)
 
 
 def blocks(fh: IO[bytes], end: zipdir.End, at: int, limit: int, max_ratio: float) -> Tally:
@@ -130,7 +129,7 @@ def _tally(pieces: list[bytes], at: int, concat: int, max_ratio: float) -> Tally
     odd.update(compress(range(count), map(gt, usize, map(mul, csize, repeat(max_ratio)))))
     for column in (usize, csize, offset):
         odd.update(compress(range(count), map(eq, column, repeat(0xFFFFFFFF))))
-    tally = Tally(records=count, next_at=at + sum(lengths) + 4 * count, compressed=sum(csize))
+    tally = Tally(count, at + sum(lengths) + 4 * count, sum(csize))
     if odd:
         plain = [True] * count
         for i in odd:
