@@ -1,6 +1,9 @@
 """The Typer app. Each command parses its options, calls ONE front-door function (:mod:`boundread.api`), hands
 the result to render.
 
+The reading modules (api, render, limits) load inside the commands: ``boundread mcp``, ``guard-check --help``,
+``budget`` and the help need the app, not them (~40 ms of imports).
+
 Errors cross one boundary (:func:`boundread.cli.boundary.boundary`): a BoundreadError becomes one stderr line (or a JSON
 error in ``--json`` mode) and its documented exit code. Anything else is a bug and shows its traceback.
 """
@@ -12,8 +15,8 @@ from typing import Annotated
 
 import typer
 
-from boundread import __version__, api, render
-from boundread.cli import complete, run
+from boundread import __version__
+from boundread.cli import complete
 from boundread.cli.boundary import AtLeast, Command, Group, boundary
 from boundread.cli.options import (
     ContextOpt,
@@ -43,8 +46,6 @@ from boundread.cli.options import (
     TailOpt,
     TimeoutOpt,
 )
-from boundread.errors import ExitCode
-from boundread.limits import Limits
 
 app = typer.Typer(
     name="boundread",
@@ -83,6 +84,8 @@ def info(
     timeout: TimeoutOpt = 30.0,
 ) -> None:
     """What a file is, cheaply, before anyone reads it: kind, size, pages/sheets/entries, tokens, next steps."""
+    from boundread.cli import run
+
     boundary(as_json, lambda: run.info(files, password=password, as_json=as_json, encoding=encoding,
                                        timeout=timeout))
 
@@ -122,6 +125,8 @@ def extract(
     timeout: TimeoutOpt = 60.0,
 ) -> None:
     """The text of any supported file, bounded, written to a file; the summary says what was cut and what next."""
+    from boundread.cli import run
+
     boundary(as_json, lambda: run.extract(
         file, pages=pages, sheet=tuple(sheet or ()), lines=lines, head=head, tail=tail, grep=grep,
         ignore_case=ignore_case, context=context, max_matches=max_matches, member=member,
@@ -151,6 +156,10 @@ def pages(
     """PDF pages or pptx slides, each after a `--- page N / TOTAL ---` marker line."""
 
     def work() -> int:
+        from boundread import api
+        from boundread.cli import run
+        from boundread.limits import Limits
+
         output_, stdout_ = run.target(output, stdout)
         replacing = run.check_output(output_, stdout_)
         stream = run.stream_of(stdout_, as_json)
@@ -182,6 +191,10 @@ def sheets(
     """Without a sheet: the sheets and their sizes. With sheets: their rows as csv, tsv or markdown."""
 
     def work() -> int:
+        from boundread import api, render
+        from boundread.cli import run
+        from boundread.limits import Limits
+
         limits = Limits(max_chars=max_chars, max_rows=max_rows, max_cols=max_cols, timeout=timeout)
         api.ask(rows=rows, fmt=fmt)  # a bad --rows or --format is refused with the listing too, as with rows
         if not names:  # the listing is a reading: a workbook extract cannot read fails here as it does there
@@ -224,6 +237,10 @@ def list_zip(
     """Every entry of an archive with sizes, ratios and warnings (zip slip, bombs, nesting). Extracts nothing."""
 
     def work() -> int:
+        from boundread import api, render
+        from boundread.errors import ExitCode
+        from boundread.limits import Limits
+
         listed = api.list_archive(archive, password=password, limits=Limits(max_entries=max_entries, timeout=timeout),
                                   entries=entries, match=match)
         src, listing = listed.source, listed.listing
@@ -246,6 +263,8 @@ def demo(
     from boundread.core.demo import write_samples
 
     def work() -> int:
+        from boundread import api, render
+
         samples = write_samples(folder)
         about = api.info(samples["report.pdf"])
         result = api.pages(samples["report.pdf"], "1-2")

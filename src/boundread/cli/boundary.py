@@ -21,7 +21,6 @@ import typer
 from typer._click.types import ParamType
 from typer.core import TyperCommand, TyperGroup
 
-from boundread.cli.run import guarded, silence_stdout
 from boundread.errors import ExitCode, UsageError
 
 if TYPE_CHECKING:
@@ -31,6 +30,8 @@ if TYPE_CHECKING:
 def boundary(as_json: bool, work: Callable[[], int]) -> NoReturn:
     """Run a command's work (:func:`boundread.cli.run.guarded`, which the Typer-free fast path shares) and exit
     with its code."""
+    from boundread.cli.run import guarded  # the reading modules, only once a command runs
+
     raise typer.Exit(guarded(as_json, work))
 
 
@@ -55,6 +56,8 @@ class Group(TyperGroup):
         except typer.Abort:
             code = int(ExitCode.INTERRUPTED)
         except BrokenPipeError:
+            from boundread.cli.run import silence_stdout
+
             silence_stdout()
             code = 0
         sys.exit(code if isinstance(code, int) else 0)

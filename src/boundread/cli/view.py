@@ -14,11 +14,10 @@ import shlex
 import subprocess
 import sys
 from pathlib import Path
-from typing import IO, Annotated
+from typing import IO, TYPE_CHECKING, Annotated
 
 import typer
 
-from boundread import api, render
 from boundread.cli.boundary import Command, boundary
 from boundread.cli.options import (
     ContextOpt,
@@ -37,9 +36,10 @@ from boundread.cli.options import (
     TailOpt,
     TimeoutOpt,
 )
-from boundread.contract.stream import CLOSED, Writer
 from boundread.errors import ExitCode, UsageError
-from boundread.limits import Limits
+
+if TYPE_CHECKING:
+    from boundread.contract.stream import Writer
 
 
 def register(app: typer.Typer) -> None:
@@ -71,6 +71,10 @@ def view(
     """A bounded slice for a person: in $PAGER on a terminal (less -R), plain stdout otherwise."""
 
     def work() -> int:
+        from boundread import api, render  # the reading modules, once the command runs (not for the help)
+        from boundread.contract.stream import CLOSED
+        from boundread.limits import Limits
+
         limits = Limits(max_chars=max_chars, max_matches=max_matches, timeout=timeout)
         pager = Pager.wanted()
         out: Writer = pager if pager is not None else sys.stdout
