@@ -65,15 +65,16 @@ def ask(*, pages: str | None = None, sheets: tuple[str, ...] = (), rows: str | N
         layout: bool = False, engine: str = "auto", lines: str | None = None, tail: int | None = None,
         grep: str | None = None, ignore_case: bool = False, context: int = 0, member: str | None = None,
         password: str | None = None, limits: Limits | None = None, ocr: str = "auto", ocr_lang: str = "eng",
-        kinds: tuple[str, ...] | None = None, head: bool = False, encoding: str | None = None) -> Ask:
+        kinds: tuple[str, ...] | None = None, head: bool = False, encoding: str | None = None,
+        path: str | None = None) -> Ask:
     """A read stated once: ranges parsed, names checked, the Request and the filters built. ``head``: the
     line window is ``--head N`` (see :func:`head_lines`); ``encoding``: text decoded with this Python codec
-    instead of the guessed one."""
+    instead of the guessed one; ``path``: JSON/JSONL, a jq-like path (``.items[100:120]``)."""
     request = Request(limits=limits or Limits(), pages=parse_spans(pages) if pages else (), sheets=tuple(sheets),
                       rows=parse_span(rows, "rows") if rows else None, fmt=check_format(fmt),
                       layout=layout, engine=check_engine(engine),
                       password=password, ocr=check_mode(ocr), ocr_lang=ocr_lang, tail=tail,
-                      encoding=fit.encoding(encoding))
+                      encoding=fit.encoding(encoding), path=path)
     filters = Filters(lines=parse_span(lines) if lines else None, grep=grep, ignore_case=ignore_case,
                       context=context, member=member, head=head)
     return Ask(request, filters, kinds)

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 #: Delimited text (CSV, TSV): a workbook of one sheet, named after the file; still text for --grep/--lines/--tail.
 TABLES: tuple[str, ...] = ("csv", "tsv")
+#: Structured text read by its structure (``--path``, records by ``--rows``); still text for --tail/--grep/--lines.
+STRUCTURED: tuple[str, ...] = ("json", "jsonl")
 #: Read by sheets and rows: ``sheets``, ``--rows``, ``--format``.
 WORKBOOKS: tuple[str, ...] = ("xlsx", "xls", "ods", *TABLES)
 #: Presentations: slides are their pages.

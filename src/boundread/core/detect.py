@@ -59,10 +59,31 @@ def table(path: Path, sniffed: Sniffed) -> Sniffed | None:
     return Sniffed(kind, mime, encoding=sniffed.encoding, note=sniffed.note)
 
 
+#: Text named so is JSON or JSON Lines, read by its structure (formats/structured).
+_STRUCTURED: dict[str, tuple[str, str]] = {".json": ("json", "application/json"),
+                                           ".geojson": ("json", "application/geo+json"),
+                                           ".jsonl": ("jsonl", "application/jsonl"),
+                                           ".ndjson": ("jsonl", "application/x-ndjson")}
+
+_UTF8 = ("utf-8", "utf-8-sig", "ascii")
+
+
+def structured(path: Path, sniffed: Sniffed) -> Sniffed | None:
+    """A non-empty UTF-8 text file named ``.json``/``.geojson`` (kind ``json``) or ``.jsonl``/``.ndjson``
+    (``jsonl``); JSON in another encoding (UTF-16) stays text, read as lines."""
+    found = _STRUCTURED.get(path.suffix.lower())
+    if found is None or sniffed.kind != sniff.TEXT or sniffed.subtype or sniffed.encoding not in _UTF8:
+        return None
+    kind, mime = found
+    return Sniffed(kind, mime, encoding=sniffed.encoding, note=sniffed.note)
+
+
 def detect(path: Path, sniffed: Sniffed) -> Sniffed:
     """Refine our sniff with libmagic where libmagic is specific and agrees it is not a container."""
     if (delimited := table(path, sniffed)) is not None:  # named and text: libmagic would say text/csv at best
         return delimited
+    if (shaped := structured(path, sniffed)) is not None:
+        return shaped
     if decisive(sniffed):
         return sniffed
     mime = libmagic_mime(path)

@@ -290,7 +290,7 @@ def read_as(kind: str, req: Request, kinds: tuple[str, ...] | None) -> str:
 
 def _mislabel(src: Source) -> str | None:
     hint = kind_from_name(src.name)
-    if hint is None or hint == src.kind or (hint == TEXT and src.kind in families.TABLES):
+    if hint is None or hint == src.kind or (hint == TEXT and src.kind in (*families.TABLES, *families.STRUCTURED)):
         return None
     return f"named like a {hint} file but it is {src.kind} (judged by its content)"
 

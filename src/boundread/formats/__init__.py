@@ -38,6 +38,7 @@ HANDLERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("sheets.handler", kinds.WORKBOOKS),
     ("archives.handler", kinds.ARCHIVES),
     ("image", ("image",)),
+    ("structured.handler", kinds.STRUCTURED),
     ("text.handler", ("text",)),
     ("binary", ("binary", *kinds.LEGACY)),
 )

@@ -10,7 +10,8 @@ from boundread.formats.archives import handler as archives
 from boundread.formats.office import docx, odp, pptx
 from boundread.formats.pdf import handler as pdf
 from boundread.formats.sheets import handler as sheets
+from boundread.formats.structured import handler as structured
 from boundread.formats.text import handler as text
 
 #: In the registry's order.
-HANDLERS: tuple[Handler, ...] = (pdf, docx, pptx, odp, sheets, archives, image, text, binary)
+HANDLERS: tuple[Handler, ...] = (pdf, docx, pptx, odp, sheets, archives, image, structured, text, binary)

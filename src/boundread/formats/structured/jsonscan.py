@@ -72,7 +72,7 @@ class Scanner:
             return False
         self.base += self.pos
         self.buf = self.buf[self.pos:] + block
-        self.pos = 0
+        self.pos = 3 if self.base == 0 and self.buf.startswith(b"\xef\xbb\xbf") else 0  # a UTF-8 BOM
         return True
 
     def _corrupt(self, what: str) -> Corrupt:
