@@ -17,7 +17,9 @@ from boundread.contract.sink import Sink
 from boundread.contract.source import source_for_bytes
 from boundread.formats import ocr
 from boundread.formats.pdf import handler, parallel
-from boundread.formats.pdf.engines import MinerDoc, Page, PdfiumDoc, unmapped
+from boundread.formats.pdf.engines import MinerDoc, PdfiumDoc
+from boundread.formats.pdf.judge import unmapped
+from boundread.formats.pdf.page import Page
 from boundread.limits import Limits
 
 BROKEN = ["cid", "low", "pua"]

@@ -13,7 +13,8 @@ from boundread.contract.model import Request
 from boundread.contract.sink import Sink
 from boundread.contract.source import source_for_bytes, source_for_path
 from boundread.formats.pdf import handler
-from boundread.formats.pdf.engines import VERTICAL, PdfiumDoc
+from boundread.formats.pdf.engines import PdfiumDoc
+from boundread.formats.pdf.judge import VERTICAL
 from boundread.formats.pdf.layout import reading_text
 from boundread.limits import Limits
 

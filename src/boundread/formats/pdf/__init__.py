@@ -2,10 +2,13 @@
 
 - :mod:`.handler` - the ``pdf`` kind: ``info`` (pages, metadata, a text sample) and ``extract``
   (page ranges); the registry names it.
-- :mod:`.engines` - PDFium (the default) and pdfminer.six behind one small interface.
+- :mod:`.engines` - PDFium (the default) and pdfminer.six behind one small interface, yielding :mod:`.page` pages.
+- :mod:`.judge` - whether a page's text is text (unmapped glyphs, vertical writing): one judgement for extract
+  and info.
 - :mod:`.layout` - glyph boxes placed on a character grid for ``--layout``.
 - :mod:`.reread` - the engine that reads each page: PDFium, or pdfminer / Tesseract where PDFium's text is
   missing or unreliable (vertical writing, unmapped glyphs).
 - :mod:`.parallel` - PDFium's text of many pages read by forked workers, handed back in page order.
+- :mod:`.runs` - page numbers as runs, ``1-3,7``.
 - :mod:`.forms` - a form's data as text: AcroForm field values after their page, an XFA form's datasets.
 """

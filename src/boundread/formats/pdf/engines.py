@@ -15,14 +15,16 @@ import struct
 import threading
 import zlib
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import Any, BinaryIO, Protocol, cast
 
 from boundread.contract.model import Source
 from boundread.errors import Corrupt, Encrypted
 from boundread.formats.ocr import Grey
 from boundread.formats.pdf import forms
+from boundread.formats.pdf.judge import VERTICAL, mapped, miner_doubt, unreadable
+from boundread.formats.pdf.judge import readable as readable  # re-exported: tests/formats/test_pdf.py
 from boundread.formats.pdf.layout import Glyph, direction, grid_text, miner_glyphs, pdfium_glyphs, reading_text
+from boundread.formats.pdf.page import Page as Page  # re-exported: the engines' pages
 
 #: What pdfminer raises on damaged or hostile files, besides its own PSException family.
 MINER_FAILURES: tuple[type[BaseException], ...] = (
@@ -46,25 +48,6 @@ _PDFIUM_PASSWORD, _PDFIUM_SECURITY = 4, 5  # FPDF_ERR_PASSWORD, FPDF_ERR_SECURIT
 # Kana, CJK ideographs, Hangul, fullwidth forms: the scripts that are written vertically
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]")
 VERTICAL_SAMPLE = 200  # glyphs whose positions tell the reading direction of a CJK page
-UNREADABLE = "little readable text"  # how a doubt about unmapped glyphs begins
-VERTICAL = "vertical writing"  # the doubt of a page of CJK set in columns
-MIN_GLYPHS = 20  # a page with fewer glyphs is not judged by its yield (a page number, a caption)
-YIELD_FLOOR = 0.5  # readable characters per glyph below which PDFium's text of a page is doubtful
-MAP_SAMPLE = 32  # glyphs of a page asked whether PDFium maps them to text, before all of them are
-_NOT_TEXT = re.compile(r"\(cid:\d+\)|[\s\x00-\x1f\x7f-\x9f\ufffd\ufffe\uffff\ue000-\uf8ff]")
-
-
-@dataclass(frozen=True)
-class Page:
-    number: int  # 1-based
-    text: str
-    error: str | None = None  # why the page could not be read
-    engine: str = "pdfium"  # what read the text: pdfium, pdfminer or tesseract
-    drawn: bool = True  # the page draws something (text, an image, paths); a blank page is False
-    doubt: str | None = None  # why this engine's text may be incomplete (PDFium on vertical writing)
-    timed_out: bool = False  # the time limit ran out while reading it (OCR)
-    glyphs: int = 0  # glyphs the page draws as text, spaces apart (0: not counted)
-    usable: int | None = None  # readable characters whose glyphs map to text, where fewer than readable(text)
 
 
 class PdfDoc(Protocol):
@@ -175,9 +158,9 @@ class PdfiumDoc:
                     text = grid_text(glyphs) if glyphs is not None else textpage.get_text_range()
                     plain = text if glyphs is None else textpage.get_text_range()  # the yield, spaces apart
                     drawn_glyphs = _glyph_count(textpage, plain)
-                    usable = _mapped(textpage, drawn_glyphs)
+                    usable = mapped(textpage, drawn_glyphs)
                     got = readable(plain) if usable is None else usable
-                    doubt = _vertical(textpage, text, glyphs) or _unreadable(got, drawn_glyphs)
+                    doubt = _vertical(textpage, text, glyphs) or unreadable(got, drawn_glyphs)
                     if doubt == VERTICAL and glyphs is None:  # PDFium's own text runs the columns left to right
                         text = reading_text(pdfium_glyphs(textpage))
                     drawn = pdfium_c.FPDFPage_CountObjects(page) > 0
@@ -250,67 +233,11 @@ def _vertical(textpage: Any, text: str, glyphs: list[Glyph] | None) -> str | Non
     return None
 
 
-def readable(text: str) -> int:
-    """Characters that carry text: not spaces, controls, U+FFFD, private-use code points or pdfminer's
-    ``(cid:N)`` stand-ins (what an engine writes for a glyph whose font has no usable Unicode map)."""
-    return len(_NOT_TEXT.sub("", text))
-
-
 def _glyph_count(textpage: Any, text: str) -> int:
     """The glyphs PDFium found on the page: its char count, less the spaces and line breaks it generates."""
     import pypdfium2.raw as pdfium_c
 
     return int(pdfium_c.FPDFText_CountChars(textpage)) - sum(map(text.count, " \r\n\t"))
-
-
-def _mapped(textpage: Any, count: int) -> int | None:
-    """Readable characters of the page whose glyphs PDFium maps to text, when it flags many that it does not
-    (a font with no Unicode map: PDFium then gives the glyph's code as its text, ``Ā`` for CID 256, a control for
-    code 1); None when few are flagged. A sample of :data:`MAP_SAMPLE` glyphs first, so a sound page costs a few
-    dozen calls; all of them only when the sample finds more than a quarter flagged."""
-    import pypdfium2.raw as pdfium_c
-
-    chars = int(pdfium_c.FPDFText_CountChars(textpage))
-    if count < MIN_GLYPHS or chars <= 0:
-        return None
-    step = max(chars // MAP_SAMPLE, 1)
-    sample = range(0, chars, step)
-    flagged = sum(pdfium_c.FPDFText_HasUnicodeMapError(textpage, index) == 1 for index in sample)
-    if flagged * 4 <= len(sample):
-        return None
-    codes = (pdfium_c.FPDFText_GetUnicode(textpage, index) for index in range(chars)
-             if pdfium_c.FPDFText_HasUnicodeMapError(textpage, index) != 1)
-    return readable("".join(chr(code) for code in codes if not 0xDC00 <= code <= 0xDFFF))  # a pair counts once
-
-
-def _unreadable(got: int, drawn: int) -> str | None:
-    """Why a page's text is unreliable: ``got`` readable characters, far below the page's ``drawn`` glyphs, the
-    rest of them unmapped (no Unicode for them in their font)."""
-    if drawn < MIN_GLYPHS or got >= YIELD_FLOOR * drawn:
-        return None
-    return f"{UNREADABLE} ({got:,} of {drawn:,} glyphs)"
-
-
-def unmapped(page: Page) -> bool:
-    """The judgement that extract (reread.py) and info (handler.py) share: the page has a text layer, but most
-    of its glyphs map to no text (U+FFFD, private-use code points, controls, ``(cid:N)``, glyph codes PDFium
-    flags as unmapped), so its text is no usable text - OCR reads such a page as it reads a scan."""
-    return page.error is None and page.doubt is not None and page.doubt.startswith(UNREADABLE)
-
-
-def usable_chars(page: Page) -> int:
-    """The page's readable characters that its glyphs map to, for comparing two reads of one page."""
-    return readable(page.text) if page.usable is None else page.usable
-
-
-_CID = re.compile(r"\(cid:\d+\)")
-
-
-def _miner_doubt(text: str) -> tuple[str | None, int]:
-    """pdfminer's text judged as PDFium's is (its ``(cid:N)`` stand-ins each one glyph): the doubt and the
-    glyphs drawn."""
-    drawn = len(_CID.sub("#", re.sub(r"\s", "", text)))
-    return _unreadable(readable(text), drawn), drawn
 
 
 def _miner_text(layout: Any) -> str:
@@ -431,7 +358,7 @@ class MinerDoc:
                 except failures as exc:
                     yield Page(number, "", f"{type(exc).__name__}: {exc}"[:200], engine=self.engine)
                     continue
-                doubt, drawn = _miner_doubt(text)
+                doubt, drawn = miner_doubt(text)
                 yield Page(number, clean(text), engine=self.engine, doubt=doubt, glyphs=drawn)
         except failures as exc:  # the page tree itself broke: the rest cannot be reached
             why = f"the page tree is unreadable ({type(exc).__name__})"

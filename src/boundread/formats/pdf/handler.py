@@ -28,8 +28,8 @@ from boundread.formats.pdf.engines import (
     cut_short,
     header_version,
     open_pdf,
-    unmapped,
 )
+from boundread.formats.pdf.judge import unmapped
 from boundread.formats.pdf.reread import Rereader
 from boundread.formats.pdf.runs import joined, runs
 

@@ -18,18 +18,9 @@ from dataclasses import dataclass, field, replace
 
 from boundread.contract.model import Request, Source
 from boundread.formats import ocr
-from boundread.formats.pdf.engines import (
-    UNREADABLE,
-    MinerDoc,
-    OpenFailed,
-    Page,
-    PdfDoc,
-    PdfiumDoc,
-    clean,
-    readable,
-    unmapped,
-    usable_chars,
-)
+from boundread.formats.pdf.engines import MinerDoc, OpenFailed, PdfDoc, PdfiumDoc, clean
+from boundread.formats.pdf.judge import UNREADABLE, readable, unmapped, usable_chars
+from boundread.formats.pdf.page import Page
 from boundread.formats.pdf.runs import runs
 from boundread.limits import Deadline
 
