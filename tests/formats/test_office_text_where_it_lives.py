@@ -370,3 +370,27 @@ def test_chartex_title_series_categories_and_axis() -> None:
         line = charts.read_chart(Package(zf, "deck.pptx"), "ppt/charts/chartEx1.xml").line()
     assert line == "Chart: WATERFALL-TITLE - series FLOW-SERIES; categories STEP-Start, STEP-Gain, STEP-End; " \
                    "axes AXIS-Steps"
+
+
+def test_what_a_notes_page_skips_is_warned_too() -> None:
+    import zipfile
+
+    import pptx as pypptx
+
+    prs = pypptx.Presentation()
+    prs.slides.add_slide(prs.slide_layouts[6]).notes_slide.notes_text_frame.text = "NOTE-TEXT"
+    buf = io.BytesIO()
+    prs.save(buf)
+    with zipfile.ZipFile(buf) as zf:
+        name = next(n for n in zf.namelist() if n.startswith("ppt/notesSlides/notesSlide") and n.endswith(".xml"))
+        notes, rels = zf.read(name), zf.read(name.replace("notesSlides/", "notesSlides/_rels/") + ".rels")
+    data = rezip(buf.getvalue(), {
+        name: insert_before(notes, "</p:spTree>", smartart_frame("rIdDgm")),
+        name.replace("notesSlides/", "notesSlides/_rels/") + ".rels": add_rels(
+            rels, ("rIdDgm", f"{REL_T}/diagramData", "../diagrams/data9.xml")),
+        "ppt/diagrams/data9.xml": b"<broken",
+    })
+    text, outcome = run(source_for_bytes("deck.pptx", data))
+    assert "Notes: NOTE-TEXT" in text
+    assert len(outcome.warnings) == 1
+    assert outcome.warnings[0].startswith("slide 1: notes: SmartArt ppt/diagrams/data9.xml not read")

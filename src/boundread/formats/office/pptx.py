@@ -131,7 +131,9 @@ def read_slide(pkg: Package, part: str, *, notes: bool = True) -> Slide:
             slide.lines.extend(text)
     notes_part = next((t for k, t in rels.values() if k == "notesSlide" and pkg.has(t)), None)
     if notes and notes_part:
-        slide.notes = read_slide(pkg, notes_part, notes=False).lines
+        page = read_slide(pkg, notes_part, notes=False)
+        slide.notes = page.lines
+        slide.warnings.extend(f"notes: {warning}" for warning in page.warnings)
     if notes:  # a slide, not its notes page: its comments
         parts = sorted({t for k, t in rels.values() if k == "comments" and pkg.has(t)})
         slide.comments = comment_lines(pkg, parts, slide.warnings)
