@@ -4,8 +4,9 @@ The text handler (formats/text) and compressed single files (formats/archives/si
 
 The order (issue 22): the user's choice wins; then what the file declares (a BOM, an XML prolog's
 ``encoding=``, an HTML ``<meta charset>``, a Python/Emacs ``-*- coding: X -*-`` line) when its bytes agree;
-then UTF-8 when the sample is valid UTF-8 (ASCII included: no detector, so the grep of a UTF-8 log pays
-nothing); then a detector (chardet, already a dependency for archive names) on the first ``SAMPLE_BYTES``
+then, for 7-bit text, ISO-2022's escape sequences (Japanese mail, ``ESC $ B``) or HZ's ``~{ ~}``; then
+UTF-8 when the sample is valid UTF-8 (ASCII included: no detector, so the grep of a UTF-8 log pays nothing);
+then a detector (chardet, already a dependency for archive names) on the first ``SAMPLE_BYTES``
 of the file. A detector's pick is a guess, and the output says so, with its confidence.
 
 The sample is bounded by construction: one read of ``SAMPLE_BYTES`` from the start, whatever the file's
@@ -47,7 +48,8 @@ _HTML_LATIN1 = frozenset({"latin-1", "iso8859-1", "ascii"})
 @dataclass(frozen=True)
 class Choice:
     """The encoding to decode with; ``how`` says where it came from (declared, bom, --encoding, utf-8,
-    detected, sniffed); ``confidence`` is the detector's (None when nothing was guessed)."""
+    escapes - ISO-2022's own designations -, detected, sniffed); ``confidence`` is the detector's (None when
+    nothing was guessed)."""
 
     encoding: str
     how: str
@@ -90,6 +92,8 @@ def decide(sample: bytes, sniffed: str, override: str | None = None, *, complete
             return Choice(declared, "declared")
         note = f"the file declares {declared}, but its bytes are not {declared}: not used"
     sniffed_name = _name(sniffed) or "utf-8"
+    if sample.isascii() and (escaped := _seven_bit(sample, complete)) is not None:
+        return Choice(escaped[0], escaped[1], note=note)
     if sniffed_name == "utf-8" and _decodes(sample, "utf-8", complete):
         return Choice("utf-8", "utf-8", note=note)
     if sniffed_name in ("utf-16", "utf-32") or sniffed_name.startswith(("utf-16-", "utf-32-")):
@@ -107,6 +111,34 @@ def decide(sample: bytes, sniffed: str, override: str | None = None, *, complete
     if sniffed_name == "utf-8" or not sniffed:  # the sample just proved it is not UTF-8: the Western reading
         sniffed = "cp1252" if _decodes(sample, "cp1252", complete) else "latin-1"
     return Choice(sniffed, "sniffed", note=note)
+
+
+#: The designations that switch ISO-2022 text into a double-byte set (a terminal's ESC ( B, which colour codes
+#: carry, is not one of them): the text names its own encoding, as a BOM does.
+_ISO2022 = ((b"\x1b$)C", ("iso2022_kr",)),
+            (b"\x1b$B", ("iso2022_jp", "iso2022_jp_2", "iso2022_jp_2004")),
+            (b"\x1b$@", ("iso2022_jp", "iso2022_jp_2")), (b"\x1b$(D", ("iso2022_jp_2", "iso2022_jp_1")),
+            (b"\x1b$(Q", ("iso2022_jp_2004",)), (b"\x1b$(O", ("iso2022_jp_2004", "iso2022_jp_3")),
+            (b"\x1b$A", ("iso2022_jp_2",)))
+#: HZ (RFC 1843) wraps GB2312 in ``~{`` ... ``~}`` in 7-bit text; ``~{`` also occurs in code, so HZ is believed
+#: only when the wrapped text decodes into this many Han characters, and it is said to be a guess.
+HZ_MIN_HAN = 4
+
+
+def _seven_bit(sample: bytes, complete: bool) -> tuple[str, str] | None:
+    """(codec, how) for 7-bit text in an ISO-2022 encoding (its escape sequences: "escapes") or HZ (a guess:
+    "detected"), which an ASCII check alone reads as ASCII with ESC bytes and ``$B`` pairs in it; else None."""
+    if b"\x1b$" in sample:
+        for escape, codecs_to_try in _ISO2022:
+            if escape in sample:
+                for name in codecs_to_try:
+                    if _decodes(sample, name, complete):
+                        return name, "escapes"
+    if b"~{" in sample and b"~}" in sample and _decodes(sample, "hz", complete):
+        text = sample.decode("hz", "replace")
+        if sum(1 for ch in text if "\u4e00" <= ch <= "\u9fff") >= HZ_MIN_HAN:
+            return "hz", "detected"
+    return None
 
 
 def _mostly_utf8(sample: bytes) -> int:

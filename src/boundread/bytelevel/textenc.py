@@ -7,6 +7,7 @@ _BOMS: tuple[tuple[bytes, str], ...] = (
     (b"\xff\xfe", "utf-16"), (b"\xfe\xff", "utf-16"),
 )
 _TEXT_CONTROLS = frozenset(b"\t\n\r\f\v\x1b\x08")
+_SHIFTS = frozenset(b"\x0e\x0f")  # SO and SI: text once ESC $ ) has named the set they shift to
 
 
 def guess_encoding(sample: bytes) -> str:
@@ -22,7 +23,8 @@ def guess_encoding(sample: bytes) -> str:
         return "utf-8"
     if b"\x00" in sample:
         return _bomless_utf16(sample)
-    controls = sum(1 for byte in sample if byte < 32 and byte not in _TEXT_CONTROLS)
+    allowed = _TEXT_CONTROLS | _SHIFTS if b"\x1b$)" in sample else _TEXT_CONTROLS  # ISO-2022-KR shifts in and out
+    controls = sum(1 for byte in sample if byte < 32 and byte not in allowed)
     if controls > max(2, len(sample) // 100):
         return ""
     try:
@@ -53,7 +55,8 @@ _UNIT_CONTROLS = frozenset("\t\n\r\f\x1b")
 def _bomless_utf16(sample: bytes) -> str:
     """UTF-32 or UTF-16 without a BOM, or "" (binary). Each of the four readings that decodes strictly into
     printable characters (no NUL, no other control, no private-use or unassigned-looking surrogates) is a
-    candidate; the one with the most ASCII characters wins: the zero bytes that sent us here are the high
+    candidate (spaces beyond ASCII count as printable: Japanese text is full of U+3000); the one with the most
+    ASCII characters wins: the zero bytes that sent us here are the high
     halves of ASCII characters in the right reading, and stray characters U+XX00 in the wrong one."""
     best, best_ascii = "", 0
     for name, unit in (("utf-32-le", 4), ("utf-32-be", 4), ("utf-16-le", 2), ("utf-16-be", 2)):
@@ -65,7 +68,8 @@ def _bomless_utf16(sample: bytes) -> str:
             text = sample[:cut].decode(name)
         except UnicodeDecodeError:
             continue
-        if not text or not all(ch.isprintable() or ch in _UNIT_CONTROLS for ch in text):
+        if not text or not all(ch.isprintable() or ch in _UNIT_CONTROLS or (ch > "\x7f" and ch.isspace())
+                               for ch in text):
             continue
         ascii_chars = sum(1 for ch in text if ch < "\x80")
         if ascii_chars > best_ascii:
