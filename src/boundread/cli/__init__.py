@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import copy
 import os
-from typing import TYPE_CHECKING
 
+TYPE_CHECKING = False  # not typing's: the fast path (cli/fast.py) imports this package before anything needs typing
 if TYPE_CHECKING:
     import typer
 
@@ -16,6 +15,8 @@ def only(name: str | None) -> typer.Typer:
     """The app with just the command (or group) ``name``, when ``name`` is one: Typer then converts one function's
     signature, not all of them. Anything else (no command, an option, a typo, shell completion) gets the whole
     app, so the main help, "no such command" and the completions read as always."""
+    import copy
+
     from boundread.cli.app import app
 
     if name is None or COMPLETE_VAR in os.environ:
