@@ -121,18 +121,18 @@ def extract(path: str | Path, *, pages: str | None = None, sheets: tuple[str, ..
             member: str | None = None, output: str | Path | None = None, stdout: bool = False,
             password: str | None = None, limits: Limits | None = None, ocr: str = "auto", ocr_lang: str = "eng",
             watch: Watch | None = None, stream: Writer | None = None, head: int | None = None,
-            encoding: str | None = None) -> ExtractResult:
+            encoding: str | None = None, json_path: str | None = None) -> ExtractResult:
     """Bounded text of any supported file. ``stdout=True`` returns it in ``.text`` instead of a file.
     ``ocr``: auto (scanned pages and images, when Tesseract is installed), force or never; ``ocr_lang``: e.g.
     ``"eng+deu"``. ``tail``: only the last N lines of a text file, read from its end (not with lines or grep).
     ``fmt``: a workbook's rows as csv, tsv or markdown; ``engine``: the PDF text engine. ``head``: only the
     first N lines (``lines="1-N"``, named so). ``stream``: with ``stdout=True``, where the text goes as it is
     extracted. ``encoding``: a text file's (or compressed text's) codec, e.g. ``"cp1251"``, instead of the
-    guessed one."""
+    guessed one. ``json_path``: JSON/JSONL, only what this jq-like path selects (``".items[100:120]"``)."""
     read = ask(pages=pages, sheets=sheets, rows=rows, fmt=fmt, layout=layout, engine=engine,
                lines=head_lines(head, lines, tail), tail=tail, grep=grep, ignore_case=ignore_case, context=context,
                member=member, password=password, limits=limits, ocr=ocr, ocr_lang=ocr_lang, head=head is not None,
-               encoding=encoding)
+               encoding=encoding, path=json_path)
     return run(path, read, output=output, stdout=stdout, watch=watch, stream=stream)
 
 

@@ -40,6 +40,7 @@ from boundread.cli.options import (
     OutOpt,
     PagesOpt,
     PasswordOpt,
+    PathOpt,
     RowsOpt,
     SheetOpt,
     StdoutOpt,
@@ -121,6 +122,7 @@ def extract(
     ocr_mode: OcrOpt = "auto",
     ocr_lang: OcrLangOpt = "eng",
     encoding: EncodingOpt = None,
+    path: PathOpt = None,
     as_json: JsonOpt = False,
     timeout: TimeoutOpt = 60.0,
 ) -> None:
@@ -133,7 +135,7 @@ def extract(
         max_member_mb=max_member_mb, max_chars=max_chars, max_lines=max_lines, output=output, stdout=stdout,
         password=password, fmt=fmt, rows=rows, max_rows=max_rows, max_cols=max_cols, layout=layout,
         engine_name=engine_name, ocr_mode=ocr_mode, ocr_lang=ocr_lang, encoding=encoding, as_json=as_json,
-        timeout=timeout))
+        timeout=timeout, path=path))
 
 
 @app.command(cls=Command,

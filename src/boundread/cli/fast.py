@@ -53,7 +53,7 @@ OPTIONS: dict[str, dict[str, Opt]] = {
         "--stdout": Opt("stdout", FLAG), "--format": Opt("fmt", TEXT), "--rows": Opt("rows", TEXT),
         "--max-rows": Opt("max_rows", "int", 1), "--max-cols": Opt("max_cols", "int", 1),
         "--layout": Opt("layout", FLAG), "--engine": Opt("engine_name", TEXT), "--ocr": Opt("ocr_mode", TEXT),
-        "--ocr-lang": Opt("ocr_lang", TEXT),
+        "--ocr-lang": Opt("ocr_lang", TEXT), "--path": Opt("path", TEXT),
     },
 }
 

@@ -36,6 +36,9 @@ FormatOpt = Annotated[str, typer.Option("--format", metavar="NAME", autocompleti
 RowsOpt = Annotated[str | None, typer.Option("--rows", metavar="A-B", help="Sheet rows A-B (1-based), e.g. 201-400.")]
 MaxRowsOpt = Annotated[int, typer.Option("--max-rows", metavar="N", click_type=AtLeast(1),
                                          help="At most this many rows per sheet.")]
+PathOpt = Annotated[str | None, typer.Option("--path", metavar="PATH",
+                                             help="JSON/JSONL: only what this jq-like path selects, pretty: "
+                                                  ".items[100:120], .meta.version, .items[].id.")]
 EncodingOpt = Annotated[str | None, typer.Option("--encoding", metavar="NAME",
                                                  help="Text: decode with this Python codec (cp1251, koi8-r, "
                                                       "shift_jis) instead of the guessed one.")]

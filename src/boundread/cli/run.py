@@ -82,7 +82,8 @@ def extract(file: Path, *, pages: str | None = None, sheet: "Sequence[str]" = ()
             max_chars: int = 100_000, max_lines: int | None = None, output: Path | None = None, stdout: bool = False,
             password: str | None = None, fmt: str = "csv", rows: str | None = None, max_rows: int = 200,
             max_cols: int = 50, layout: bool = False, engine_name: str = "auto", ocr_mode: str = "auto",
-            ocr_lang: str = "eng", encoding: str | None = None, as_json: bool = False, timeout: float = 60.0) -> int:
+            ocr_lang: str = "eng", encoding: str | None = None, as_json: bool = False, timeout: float = 60.0,
+            path: str | None = None) -> int:
     """``boundread extract FILE``; the defaults are the command's (keyword functions, not a parsed-options
     class: a 28-field dataclass or NamedTuple costs 2-3 ms of start-up to build, a tenth of the fast path's)."""
     from boundread import api
@@ -100,7 +101,7 @@ def extract(file: Path, *, pages: str | None = None, sheet: "Sequence[str]" = ()
                          tail=tail, grep=grep, ignore_case=ignore_case, context=context,
                          member=member, output=output_, stdout=stdout_, password=password, limits=limits,
                          ocr=ocr_mode, ocr_lang=ocr_lang, watch=watch(stream), stream=stream,
-                         encoding=encoding)
+                         encoding=encoding, json_path=path)
     return emit_extract(result, "extract", as_json, replacing)
 
 

@@ -28,14 +28,15 @@ class _Option:
 OPTIONS: tuple[_Option, ...] = (
     _Option("pages", "--pages", kinds.PAGED),
     _Option("sheets", "--sheet", kinds.WORKBOOKS),
-    _Option("rows", "--rows", kinds.WORKBOOKS),
+    _Option("rows", "--rows", (*kinds.WORKBOOKS, *kinds.STRUCTURED)),  # json: values of --path; jsonl: records
+    _Option("path", "--path", kinds.STRUCTURED),
     _Option("fmt", "--format", kinds.WORKBOOKS),
     _Option("layout", "--layout", ("pdf",)),
     _Option("engine", "--engine", ("pdf",)),
     _Option("ocr", "--ocr", ("pdf", "image")),
     _Option("ocr_lang", "--ocr-lang", ("pdf", "image")),
     _Option("password", "--password", ("pdf", "zip", "7z")),
-    _Option("tail", "--tail", ("text",), "N"),
+    _Option("tail", "--tail", ("text", *kinds.STRUCTURED), "N"),
     _Option("encoding", "--encoding", ("text", *kinds.TABLES, *kinds.STREAMS), "NAME"),
 )
 

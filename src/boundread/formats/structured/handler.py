@@ -99,12 +99,12 @@ def _records(src: Source, req: Request, sink: Sink) -> Outcome:
     with src.open() as fh:
         try:
             for rec in jsonl.records(fh, sink.deadline, start=first):
-                number = rec.number
-                if last is not None and number > last:
+                if last is not None and rec.number > last:
                     break
+                number = rec.number
                 if written >= limit:
                     outcome.truncated.append(f"max_rows {limit:,} reached")
-                    outcome.resume = ("extract", FILE, *_path_words(req), "--rows", f"{number}-{last or ''}")
+                    outcome.resume = ("extract", FILE, *_path_words(req), "--rows", f"{rec.number}-{last or ''}")
                     break
                 cut += rec.size > jsonl.MAX_RECORD
                 if not _record(rec, steps, sink, req) and rec.raw.strip():
