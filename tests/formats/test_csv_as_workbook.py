@@ -21,6 +21,7 @@ from boundread.core import engine
 from boundread.errors import UsageError
 from boundread.formats.sheets import csv_rows
 from boundread.formats.sheets import handler as sheets
+from boundread.formats.sheets.tabular import RowFormatter
 from boundread.limits import Limits
 
 ROWS = 1000  # data rows; the file has one more, the header
@@ -90,6 +91,20 @@ def test_plain_extract_reads_it_as_text(data: Path) -> None:
     assert api.extract(data, lines="1-1", stdout=True).text == "id,name,note\n"
 
 
+def test_every_row_read_alone_is_the_csv_modules_row(tmp_path: Path) -> None:
+    """Rows before a slice are counted without parsing the lines that hold no quote: the numbering must stay the
+    csv module's, through quoted newlines, doubled quotes, an inch mark inside a field and blank lines."""
+    path = tmp_path / "odd.csv"
+    path.write_text('h1,h2\n1,"a\nb"\n2,3" pipe\n\n3,"x ""y""\n\nz"\r\n4,"q"\r5,end\n', encoding="utf-8")
+    with path.open(newline="", encoding="utf-8") as fh:
+        expected = list(csv.reader(fh))
+    for number, row in enumerate(expected, start=1):
+        text = api.sheets(path, "odd", rows=f"{number}-{number}", stdout=True).text or ""
+        want = RowFormatter("csv").line(row) if row else "h1,h2\n"  # a blank row: the header alone
+        assert text.endswith(want), (number, text, row)
+        assert f"rows {number}-{number} of {len(expected)}" in text
+
+
 def test_tsv_and_semicolons_are_split_by_their_delimiter(tmp_path: Path) -> None:
     tsv = _write(tmp_path / "t.tsv", [["a", "b,c"], ["1", "2,3"]], delimiter="\t")
     assert api.info(tsv).kind == "tsv"
@@ -142,6 +157,9 @@ def test_a_line_that_never_ends_is_cut_with_a_warning(tmp_path: Path, monkeypatc
     text = result.text or ""
     assert text.endswith("2,after\n") and len(text) < 2_000
     assert any("row 2: a line longer than 1,000 characters was cut" in w for w in result.warnings), result.warnings
+    later = api.sheets(path, "long", rows="3-3", stdout=True)  # the cut line is skipped on the way to row 3
+    assert (later.text or "").endswith("a,b\n2,after\n")
+    assert any("row 2: a line longer than 1,000 characters was cut" in w for w in later.warnings), later.warnings
 
 
 def test_an_unclosed_quote_ends_the_read_as_damage_after_the_rows_before(tmp_path: Path) -> None:
