@@ -394,3 +394,32 @@ def test_what_a_notes_page_skips_is_warned_too() -> None:
     assert "Notes: NOTE-TEXT" in text
     assert len(outcome.warnings) == 1
     assert outcome.warnings[0].startswith("slide 1: notes: SmartArt ppt/diagrams/data9.xml not read")
+
+
+def test_a_missing_chart_or_smartart_part_is_a_warning(monkeypatch: pytest.MonkeyPatch) -> None:
+    import zipfile
+
+    from boundread.formats.office.ooxml import Package
+
+    with zipfile.ZipFile(io.BytesIO(deck())) as zf:
+        rid, (_kind, chart) = next(
+            (k, v) for k, v in Package(zf, "deck.pptx").rels("ppt/slides/slide2.xml").items() if v[0] == "chart")
+    gone = {"ppt/diagrams/data1.xml", chart}
+    with zipfile.ZipFile(io.BytesIO(deck())) as zf:
+        buf = io.BytesIO()
+        with zipfile.ZipFile(buf, "w") as out:
+            for info in zf.infolist():
+                if info.filename not in gone:
+                    out.writestr(info, zf.read(info))
+    _, outcome = run(source_for_bytes("deck.pptx", buf.getvalue()))
+    assert outcome.warnings == ["slide 1: SmartArt rIdDgm not read: the part it names (ppt/diagrams/data1.xml) is "
+                                "missing", f"slide 2: chart {rid} not read: the part it names ({chart}) is missing"]
+    monkeypatch.setattr(docx, "MAMMOTH_MAX", 0)
+    with zipfile.ZipFile(io.BytesIO(word_doc())) as zf:
+        buf = io.BytesIO()
+        with zipfile.ZipFile(buf, "w") as out:
+            for info in zf.infolist():
+                if info.filename != "word/charts/chart1.xml":
+                    out.writestr(info, zf.read(info))
+    text, outcome = run(source_for_bytes("doc.docx", buf.getvalue()))
+    assert "SMART-ONE" in text and outcome.warnings == ["chart rIdCh not read: the part it names is missing"]

@@ -24,6 +24,10 @@ def graphic_rels(pkg: Package, part: str) -> dict[str, tuple[str, str]]:
 def graphic_text(pkg: Package, rels: dict[str, tuple[str, str]], block: Block, warnings: list[str]) -> str:
     """A graphic block as markdown text ("" when it names no chart or SmartArt part)."""
     kind, target = rels.get(block.note_id, ("", ""))
+    if block.container in ("chart", "diagram") and not kind:
+        what = "chart" if block.container == "chart" else "SmartArt"
+        warnings.append(f"{what} {block.note_id} not read: the part it names is missing")
+        return ""
     if block.container == "chart" and kind in ("chart", "chartEx"):
         line = chart_line(pkg, target, warnings)
         return line + "\n\n" if line else ""

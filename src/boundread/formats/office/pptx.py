@@ -95,12 +95,17 @@ def _frame(pkg: Package, shape: Element, rels: dict[str, tuple[str, str]], warni
                     lines.append("|" + " --- |" * len(cells))
             return lines
         rid = attr(elem, "id", "relationships") if name == "chart" else None
-        if rid in rels and rels[rid][0] in ("chart", "chartEx") and pkg.has(rels[rid][1]):
-            line = chart_line(pkg, rels[rid][1], warnings)
-            return [line] if line else []
-        rid = attr(elem, "dm", "relationships") if name == "relIds" else None
-        if rid in rels and rels[rid][0] == "diagramData" and pkg.has(rels[rid][1]):
-            return diagram_lines(pkg, rels[rid][1], warnings)
+        rid = attr(elem, "dm", "relationships") if name == "relIds" else rid
+        if rid is not None:
+            kind, target = rels.get(rid, ("", ""))
+            if not pkg.has(target):
+                warnings.append(f"{'chart' if name == 'chart' else 'SmartArt'} {rid} not read: the part it names "
+                                f"({target or 'no relationship'}) is missing")
+                return []
+            if kind in ("chart", "chartEx"):
+                line = chart_line(pkg, target, warnings)
+                return [line] if line else []
+            return diagram_lines(pkg, target, warnings) if kind == "diagramData" else []
         if name == "oleObj":
             what = attr(elem, "progId") or attr(elem, "name") or "OLE"
             part = rels.get(attr(elem, "id", "relationships") or "", ("", ""))[1]
