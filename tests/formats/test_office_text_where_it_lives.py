@@ -423,3 +423,22 @@ def test_a_missing_chart_or_smartart_part_is_a_warning(monkeypatch: pytest.Monke
                     out.writestr(info, zf.read(info))
     text, outcome = run(source_for_bytes("doc.docx", buf.getvalue()))
     assert "SMART-ONE" in text and outcome.warnings == ["chart rIdCh not read: the part it names is missing"]
+
+
+def test_docx_vml_only_text_box_is_read_on_both_paths(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Word 2003-era text boxes: a w:pict VML shape and no mc:AlternateContent around it."""
+    import zipfile
+
+    with zipfile.ZipFile(io.BytesIO(word_doc())) as zf:
+        body = zf.read("word/document.xml")
+    vml = (b'<w:p><w:r><w:t>ANCHOR-TEXT</w:t></w:r><w:r><w:pict><v:shape xmlns:v="urn:schemas-microsoft-com:vml">'
+           b"<v:textbox><w:txbxContent><w:p><w:r><w:t>VML-BOX-SENTINEL</w:t></w:r></w:p></w:txbxContent></v:textbox>"
+           b"</v:shape></w:pict></w:r></w:p>")
+    at = body.rindex(b"<w:p>", 0, body.index(b"AFTER-BODY"))
+    data = rezip(word_doc(), {"word/document.xml": body[:at] + vml + body[at:]})
+    converted, _ = run(source_for_bytes("doc.docx", data))
+    monkeypatch.setattr(docx, "MAMMOTH_MAX", 0)
+    streamed, _ = run(source_for_bytes("doc.docx", data))
+    for text in (converted, streamed):
+        assert text.count("VML-BOX-SENTINEL") == 1 and text.count("ANCHOR-TEXT") == 1
+        assert text.index("ANCHOR-TEXT") < text.index("AFTER-BODY") and text.index("VML-BOX") < text.index("AFTER")
