@@ -94,7 +94,10 @@ def open_table(src: Source, override: str | None = None) -> Table:
     if len(sample) < src.size:  # the last line may be cut mid-way: judge on whole lines
         head = head[: max(head.rfind("\n"), 0)] or head
     delimiter = _delimiter(head, src.kind)
-    first = next(csv.reader(io.StringIO(head), delimiter=delimiter), [])
+    try:
+        first = next(csv.reader(io.StringIO(head, newline=""), delimiter=delimiter), [])
+    except csv.Error:  # a first record the csv module refuses: the read says so where it meets it
+        first = []
     confidence = round(choice.confidence, 2) if choice.confidence is not None else None
     return Table(choice.encoding, delimiter, first, tuple(choice.warnings()), choice.how, confidence)
 
@@ -110,7 +113,7 @@ def _delimiter(head: str, kind: str) -> str:
     best, widest = order[0], 1
     for delimiter in order:
         try:
-            head_rows = itertools.islice(csv.reader(io.StringIO(head), delimiter=delimiter), HEAD_ROWS)
+            head_rows = itertools.islice(csv.reader(io.StringIO(head, newline=""), delimiter=delimiter), HEAD_ROWS)
             widths = [len(row) for row in head_rows if row]
         except csv.Error:
             continue
