@@ -53,6 +53,16 @@ def pandoc_comments(path: Path) -> str:
                  str(path)).decode("utf-8", "replace")
 
 
+def docx_xml(path: Path) -> str:
+    """The text of a docx's body where it lives: every ``w:t`` of word/document.xml (unpacked by bsdtar), one
+    line a paragraph. Deleted text is ``w:delText`` and field codes ``w:instrText``, so neither is in it."""
+    import xml.etree.ElementTree as ET
+
+    w = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
+    root = ET.fromstring(member(path, "word/document.xml"))
+    return "\n".join("".join(t.text or "" for t in para.iter(w + "t")) for para in root.iter(w + "p"))
+
+
 def pptx(path: Path) -> str:
     from pptx import Presentation
     from pptx.shapes.group import GroupShape
