@@ -169,9 +169,10 @@ class Scanner:
         """Step over the string at the cursor, keeping nothing; its size in bytes."""
         return self.string(0).size
 
-    def skip_value(self) -> int:
+    def skip_value(self, outer: int = 0) -> int:
         """Step over one whole value; returns its depth (0 for a scalar). Brackets are matched, not checked
-        for their kind; scalars and commas inside are not validated (they are not read)."""
+        for their kind; scalars and commas inside are not validated (they are not read). ``outer``: the
+        brackets already open around it, for the message when the file ends inside them."""
         c = self.peek()
         if c is None:
             raise self._corrupt("the file ends where a value was expected")
@@ -183,7 +184,7 @@ class Scanner:
             self.pos = _DEEP.match(self.buf, self.pos).end()  # type: ignore[union-attr]
             if self.pos >= len(self.buf):
                 if not self._fill():
-                    raise self._corrupt(f"the file ends inside {depth:,} open brackets")
+                    raise self._corrupt(f"the file ends inside {outer + depth:,} open brackets")
                 continue
             c = self.buf[self.pos]
             if c == 0x22:  # a string the block cut: step over it piece by piece

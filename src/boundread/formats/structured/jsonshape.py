@@ -104,7 +104,7 @@ class _Walk:
             node.types[kind] += 1
         if c in (0x7B, 0x5B):
             if depth >= WALK_DEPTH:
-                self.shape.depth = max(self.shape.depth, depth + sc.skip_value())
+                self.shape.depth = max(self.shape.depth, depth + sc.skip_value(depth))
             elif c == 0x7B:
                 self.object(path, depth + 1, node)
             else:
@@ -158,7 +158,7 @@ class _Walk:
                     if element is not None and c is not None:
                         element.types[_FIRST.get(c, "number")] += 1
                         element.sampled_all = False
-                    self.shape.depth = max(self.shape.depth, depth + sc.skip_value())
+                    self.shape.depth = max(self.shape.depth, depth + sc.skip_value(depth))
                 count += 1
                 end = sc.token()
                 if end == "]":
