@@ -250,13 +250,16 @@ def build(config: Config, runs: Runs | None = None) -> MCPServer:
         offset: Offset = 0,
         encoding: Annotated[str | None, Field(description="Read text in this codec (cp1251, koi8-r, shift_jis) "
                                               "instead of the declared or guessed one.")] = None,
+        json_path: Annotated[str | None, Field(description="JSON/JSONL: only what this jq-like path selects, "
+                                               "pretty: .items[100:120], .meta.version, .items[].id. "
+                                               "rows: JSONL records A-B.")] = None,
     ) -> CallToolResult:
-        """The text of any supported file (PDF, Office, sheets, archives' members, logs), bounded; grep and line
-        windows read huge logs without loading them."""
+        """The text of any supported file (PDF, Office, sheets, archives' members, logs, JSON), bounded; grep and
+        line windows read huge logs without loading them; json_path reads a part of a big JSON file."""
         return await run(path, client_roots, lambda t: tools.extract(
             config, t, pages=pages, lines=lines, grep=grep, ignore_case=ignore_case, context=context,
             member=member, sheet=sheet, rows=rows, max_chars=max_chars, password=password, offset=offset,
-            encoding=encoding))
+            encoding=encoding, json_path=json_path))
 
     @tool
     async def chunks(
