@@ -2,9 +2,14 @@
 
 python-magic finds the library with ``ctypes.util.find_library('magic')``, which on Linux runs ``ldconfig -p``
 (twice: ~15 ms of every command that asks libmagic) and imports logging and its compat module. Here the library
-is opened by the name the dynamic loader knows (``libmagic.so.1``, macOS ``libmagic.1.dylib``) with the same
-calls python-magic makes (mime type flag, the default database, the name/use limit raised to 64); where no
-soname opens, python-magic answers, as before.
+is opened by the name the dynamic loader knows (``libmagic.so.1``, macOS ``libmagic.1.dylib``) with the calls
+python-magic makes (mime type flag, the default database, the name/use limit raised to 64); where no soname
+opens, python-magic answers, as before.
+
+Its text checks are off (text, encoding, CSV, JSON): detection trusts libmagic only on binary formats
+(core/detect.py ``_SPECIFIC``: PDF, 7z, tar, rar, executables, SQLite), which its magic rules find, and keeps
+its own sniff for text; the text checks were ~7 ms of a text file's first lookup (~25 ms on a loaded machine),
+mostly the database's pages read in. Text is ``application/octet-stream`` here, not ``text/plain``.
 """
 
 from __future__ import annotations
@@ -20,6 +25,8 @@ from typing import Any, Protocol
 SONAMES = ("libmagic.so.1", "libmagic.1.dylib", "/opt/homebrew/lib/libmagic.1.dylib",
            "/usr/local/lib/libmagic.1.dylib")
 MAGIC_MIME_TYPE = 0x10
+#: MAGIC_NO_CHECK_TEXT | _ENCODING | _CSV | _JSON: no binary format is found by these
+NO_TEXT_CHECKS = 0x020000 | 0x200000 | 0x080000 | 0x400000
 MAGIC_PARAM_NAME_MAX = 1  # python-magic raises it to 64: libmagic's default fails on some files (its issue 190)
 
 
@@ -28,7 +35,8 @@ class Lookup(Protocol):
 
 
 def mime_type(path: Path) -> str | None:
-    """libmagic's mime type of ``path``; None when the file cannot be opened or libmagic is missing or fails."""
+    """libmagic's mime type of ``path`` from its binary checks (see the module's doc); None when the file cannot
+    be opened or libmagic is missing or fails."""
     try:
         with open(path, "rb"):  # as python-magic: libmagic itself would answer "cannot open" as a type
             pass
@@ -60,7 +68,7 @@ def _by_soname() -> Lookup | None:
     lib.magic_load.restype, lib.magic_load.argtypes = ctypes.c_int, [ctypes.c_void_p, ctypes.c_char_p]
     lib.magic_file.restype, lib.magic_file.argtypes = ctypes.c_char_p, [ctypes.c_void_p, ctypes.c_char_p]
     lib.magic_error.restype, lib.magic_error.argtypes = ctypes.c_char_p, [ctypes.c_void_p]
-    cookie = lib.magic_open(MAGIC_MIME_TYPE)
+    cookie = lib.magic_open(MAGIC_MIME_TYPE | NO_TEXT_CHECKS)
     if not cookie or lib.magic_load(cookie, None) == -1:
         return None
     if hasattr(lib, "magic_setparam"):
