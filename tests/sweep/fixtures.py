@@ -299,14 +299,15 @@ _ODF_NS = ('xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" '
            'xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" '
            'xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" '
            'xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0" '
-           'xmlns:presentation="urn:oasis:names:tc:opendocument:xmlns:presentation:1.0"')
+           'xmlns:presentation="urn:oasis:names:tc:opendocument:xmlns:presentation:1.0" '
+           'xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0"')
 _MIME = {"odt": "application/vnd.oasis.opendocument.text",
          "ods": "application/vnd.oasis.opendocument.spreadsheet",
          "odp": "application/vnd.oasis.opendocument.presentation"}
 
 
 def _odf(folder: Path, kind: str, body: str) -> Path:
-    """An ODF package written by hand: mimetype first and stored, content.xml, a manifest."""
+    """An ODF package written by hand: mimetype first and stored, content.xml, an empty styles.xml, a manifest."""
     content = (f'<?xml version="1.0" encoding="UTF-8"?><office:document-content {_ODF_NS} office:version="1.2">'
                f"<office:body>{body}</office:body></office:document-content>")
     manifest = ('<?xml version="1.0" encoding="UTF-8"?><manifest:manifest xmlns:manifest="urn:oasis:names:tc:'
@@ -317,6 +318,8 @@ def _odf(folder: Path, kind: str, body: str) -> Path:
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zf:
         zf.writestr(zipfile.ZipInfo("mimetype"), _MIME[kind], compress_type=zipfile.ZIP_STORED)
         zf.writestr("content.xml", content)
+        zf.writestr("styles.xml", f'<?xml version="1.0" encoding="UTF-8"?><office:document-styles {_ODF_NS} '
+                                  'office:version="1.2"><office:styles/></office:document-styles>')  # pandoc needs it
         zf.writestr("META-INF/manifest.xml", manifest)
     return path
 

@@ -36,6 +36,8 @@ def _tool(name: str, *args: str, data: bytes | None = None) -> bytes:
     if exe is None:
         raise Missing(f"{name} is not installed (apt-get install {PACKAGES[name]})")
     done = subprocess.run([exe, *args], input=data, capture_output=True, timeout=TIMEOUT, check=False)
+    if done.returncode and not done.stdout:  # it read nothing: say why, never an empty reference that passes
+        raise RuntimeError(f"{name} exited {done.returncode}: {done.stderr.decode(errors='replace').strip()}")
     return done.stdout
 
 
