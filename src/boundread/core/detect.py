@@ -31,7 +31,8 @@ _SPECIFIC: dict[str, str] = {
 
 
 def libmagic_mime(path: Path) -> str | None:
-    """libmagic's mime type for a file, or None when libmagic is missing (loaded by its soname: no ldconfig)."""
+    """libmagic's mime type for a file from its binary checks (text reads as application/octet-stream: only
+    ``_SPECIFIC`` answers change a kind), or None when libmagic is missing. See bytelevel/libmagic.py."""
     from boundread.bytelevel.libmagic import mime_type
 
     return mime_type(path)
