@@ -10,9 +10,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import json
-import shutil
 import sys
-import textwrap
 from typing import TYPE_CHECKING, Any, TextIO
 
 from boundread.contract.model import ExtractResult, InfoResult, Listing, Source
@@ -127,6 +125,9 @@ def fold(lines: list[str], stream: TextIO) -> list[str]:
     (agents), or a command to copy (``  boundread ...``), a line stays whole."""
     if not stream.isatty():
         return lines
+    import shutil  # a terminal's width and wrapping: not on the piped path (shutil imports bz2 and lzma)
+    import textwrap
+
     width = shutil.get_terminal_size().columns
     folded = []
     for line in lines:
