@@ -66,17 +66,14 @@ def scan(src: Source, sink: Sink, encoding: str, dec: str) -> bool:
     regex = rgpattern.translate(sink.grep, dec, bom=bom)
     if regex is None:
         return False
-    after = sink.context + 1 if sink.context else 0
-    base = [rg, "--no-config", "--no-messages", "-a", "-E", "none", "--no-heading", "--no-filename",
-            "--color", "never"]
-    argv = [*base, "--crlf", "-n", "-b", "-B", str(sink.context), "-A", str(after), "-e", regex, "--",
-            str(src.path)]
-    checker = _spawn([*base, "-q", "-e", _LONE_CR, "--", str(src.path)], out=False)
-    counter = _spawn([*base, "-U", "-n", "-b", "--max-columns", "1", "-e", _LAST_LINE, "--", str(src.path)], out=True)
-    proc = _spawn(argv, out=True)
+    base = base_argv(rg)
+    argv = [*base, "--crlf", "-b", *around(sink), "-e", regex, "--", str(src.path)]
+    checker = spawn([*base, "-q", "-e", _LONE_CR, "--", str(src.path)], out=False)
+    counter = spawn([*base, "-U", "-n", "-b", "--max-columns", "1", "-e", _LAST_LINE, "--", str(src.path)], out=True)
+    proc = spawn(argv, out=True)
     children = (proc, checker, counter)
     stop = threading.Event()
-    watcher = threading.Thread(target=_watch, args=(sink, children, stop), daemon=True)
+    watcher = threading.Thread(target=watch, args=(sink, children, stop), daemon=True)
     watcher.start()
     try:
         if checker.wait() == 0:  # a lone CR: rg's line numbers would not be ours
@@ -87,7 +84,7 @@ def scan(src: Source, sink: Sink, encoding: str, dec: str) -> bool:
             return True
         assert proc.stdout is not None
         sink.progress.start(src.size, "bytes")
-        fed = _feed(proc.stdout, sink, dec, bom)
+        fed = feed(proc.stdout, sink, dec, bom)
         if sink.deadline.expired and not sink.full:  # the watcher killed rg
             sink.expire()
         if sink.full:
@@ -114,13 +111,25 @@ def scan(src: Source, sink: Sink, encoding: str, dec: str) -> bool:
     finally:
         stop.set()
         for child in children:
-            _end(child)
+            end(child)
         watcher.join()
 
 
-def _spawn(argv: list[str], *, out: bool) -> subprocess.Popen[bytes]:
+def base_argv(rg: str) -> list[str]:
+    """rg on raw bytes (no transcoding, no binary-file stop, no config file), one record a line."""
+    return [rg, "--no-config", "--no-messages", "-a", "-E", "none", "--no-heading", "--no-filename", "--color",
+            "never"]
+
+
+def around(sink: Sink) -> list[str]:
+    """Line numbers, and the context the sink can need around a candidate: one line more after it, so that a
+    max-matches stop sees the line after its context."""
+    return ["-n", "-B", str(sink.context), "-A", str(sink.context + 1 if sink.context else 0)]
+
+
+def spawn(argv: list[str], *, out: bool, stdin: int = subprocess.DEVNULL) -> subprocess.Popen[bytes]:
     pipe = subprocess.PIPE if out else subprocess.DEVNULL
-    return subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=pipe,
+    return subprocess.Popen(argv, stdin=stdin, stdout=pipe,
                             stderr=pipe, bufsize=1 << 20 if out else -1)
 
 
@@ -131,11 +140,11 @@ def _count(counter: subprocess.Popen[bytes]) -> int | None:
     code = counter.wait()
     if code == 1 and not head:
         return 0
-    number, _offset, _text = _parse(head)
+    number, _offset, _text = parse(head)
     return number if code == 0 else None
 
 
-def _feed(out: IO[bytes], sink: Sink, dec: str, bom: bool) -> bool:
+def feed(out: IO[bytes], sink: Sink, dec: str, bom: bool) -> bool:
     """Hand rg's records to the sink until it is full or rg is done; whether any was fed."""
     fed, cap = False, 4 * sinkmod.MAX_LINE + 64  # bytes of a record kept: enough for MAX_LINE characters
     while not sink.full:
@@ -146,7 +155,7 @@ def _feed(out: IO[bytes], sink: Sink, dec: str, bom: bool) -> bool:
         while not whole:  # a line longer than the cap: its start is enough (the sink cuts at MAX_LINE)
             rest = out.readline(cap)
             whole = not rest or rest.endswith(b"\n")
-        number, offset, text = _parse(record)
+        number, offset, text = parse(record)
         if number is None:
             continue  # the "--" between groups
         gap = number - 1 - sink.line_no
@@ -165,7 +174,7 @@ def _feed(out: IO[bytes], sink: Sink, dec: str, bom: bool) -> bool:
     return fed
 
 
-def _parse(record: bytes) -> tuple[int | None, int, bytes]:
+def parse(record: bytes) -> tuple[int | None, int, bytes]:
     """``(line number, byte offset, text)`` of ``N:OFF:text`` (a match) or ``N-OFF-text`` (context)."""
     at = 0
     while at < len(record) and 0x30 <= record[at] <= 0x39:
@@ -182,7 +191,7 @@ def _parse(record: bytes) -> tuple[int | None, int, bytes]:
     return int(record[:at]), int(record[at + 1:off_end]), text
 
 
-def _watch(sink: Sink, procs: tuple[subprocess.Popen[bytes], ...], stop: threading.Event) -> None:
+def watch(sink: Sink, procs: tuple[subprocess.Popen[bytes], ...], stop: threading.Event) -> None:
     """Kill rg when the deadline passes or the sink is stopped from elsewhere (interrupted, a reader gone)."""
     while not stop.wait(_POLL):
         if sink.deadline.expired or sink.full:  # the reading thread says so to the sink
@@ -202,9 +211,9 @@ def _kill(proc: subprocess.Popen[bytes]) -> None:
             proc.kill()
 
 
-def _end(proc: subprocess.Popen[bytes]) -> None:
+def end(proc: subprocess.Popen[bytes]) -> None:
     _kill(proc)
-    for stream in (proc.stdout, proc.stderr):
+    for stream in (proc.stdin, proc.stdout, proc.stderr):
         if stream is not None:
             stream.close()
     proc.wait()
