@@ -37,6 +37,8 @@ LABELS = {
 _SHEETS = (sniff.XLSX, sniff.XLS, sniff.ODS)
 #: Text named so is read by rows (core/detect.py makes it the csv or tsv kind).
 _TABLES = {".csv": "csv", ".tsv": "tsv", ".tab": "tsv"}
+#: JSON is read by its structure (info gives the shape, --path a part); JSON Lines by records
+_STRUCTURED = {".json": "json", ".geojson": "json", ".jsonl": "jsonl", ".ndjson": "jsonl"}
 _LISTABLE = (sniff.ZIP, sniff.SEVENZ, sniff.TAR, sniff.RAR)
 _SLIDES = (sniff.PPTX, sniff.PPT, sniff.ODP)
 
@@ -73,6 +75,9 @@ def describe(path: str, kind: str, size: int, subtype: str = "") -> tuple[str, d
         table = _TABLES.get(os.path.splitext(path)[1].lower())
         if table:  # boundread reads it as a workbook of one sheet, named after the file's stem
             found["table"], found["sheet"] = table, os.path.splitext(os.path.split(path)[1])[0]
+        structured = _STRUCTURED.get(os.path.splitext(path)[1].lower())
+        if structured:
+            found["structured"] = structured
     label = f"{str(found['table']).upper()} file" if found.get("table") else LABELS.get(kind, kind)
     parts = [label + (f" ({subtype})" if subtype and kind == sniff.IMAGE else ""), human_bytes(size)]
     if found.get("pages"):
@@ -112,6 +117,14 @@ def commands(kind: str, quoted: str, found: dict[str, object], line_cap: int) ->
     if kind == sniff.TEXT and found.get("table"):  # rows with the header above them, not lines cut mid-record
         return [f"boundread info {quoted}", _rows(quoted, str(found.get("sheet") or ""), min(200, line_cap)),
                 f"boundread extract {quoted} --grep PATTERN --context 2{FIT}"]
+    if kind == sniff.TEXT and found.get("structured") == "jsonl":  # whole records, not lines cut at a char bound
+        return [f"boundread info {quoted}", f"boundread extract {quoted} --rows 1-{min(200, line_cap)}{FIT}",
+                f"boundread extract {quoted} --grep PATTERN{FIT}"]
+    if kind == sniff.TEXT and found.get("structured") == "json":  # info lists the paths; --path . is pretty
+        pretty = [f"boundread info {quoted}", f"boundread extract {quoted} --path .{FIT}"]
+        lines = found.get("lines")
+        return pretty + ([f"boundread extract {quoted} --grep PATTERN --context 2{FIT}"]
+                         if isinstance(lines, int) and lines > 1 else [])  # a one-line JSON: grep gives all of it
     if kind == sniff.TEXT:
         return [f"boundread info {quoted}", f"boundread extract {quoted} --lines 1-{min(500, line_cap)}{FIT}",
                 f"boundread extract {quoted} --grep PATTERN --context 2{FIT}"]
