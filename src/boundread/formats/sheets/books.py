@@ -52,6 +52,12 @@ class Book:
     facts: dict[str, Any] = dataclasses.field(default_factory=dict)  # csv: encoding, delimiter, rows... for info
     said: list[str] = dataclasses.field(default_factory=list)  # what opening it must say (an encoding guess)
     notes: list[str] = dataclasses.field(default_factory=list)  # what the last rows() must say (lines cut)
+    _extras: Any = None  # xlsx: (sheet, budget) -> xlsx_extras.SheetExtras (comments, charts, text boxes)
+
+    def extras(self, sheet: SheetMeta, budget: int) -> Any:
+        """What the sheet holds besides its cells, as marked lines within ``budget`` characters (an
+        ``xlsx_extras.SheetExtras``); None for a kind that has none read (xls, ods, csv)."""
+        return None if self._extras is None else self._extras(sheet, budget)
 
     def measure(self, sheet: SheetMeta) -> SheetMeta:
         """The sheet with its size, loading it if needed (calamine loads a sheet to read it anyway)."""
@@ -160,9 +166,16 @@ def _xlsx(src: Source) -> Iterator[Book]:
                 return xlsx_rows.stream_rows(zf, sheet.part, workbook, strings, dates, first, max_cols,
                                              book.uncached)
 
+            def extras(sheet: SheetMeta, budget: int) -> Any:
+                if sheet.part is None:
+                    return None
+                from boundread.formats.sheets.xlsx_extras import sheet_extras
+
+                return sheet_extras(zf, sheet.part, sheet.name, src.name, budget)
+
             try:
                 damaged = (ParseError, zlib.error, EOFError, OSError, zipfile.BadZipFile)  # a bomb is no damage
-                book = Book(workbook.sheets, workbook.macros, workbook.strings_bytes, rows, damaged)
+                book = Book(workbook.sheets, workbook.macros, workbook.strings_bytes, rows, damaged, _extras=extras)
                 yield book
             finally:
                 strings.close()

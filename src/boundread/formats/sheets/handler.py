@@ -188,6 +188,7 @@ def _write_sheet(book: Book, sheet: SheetMeta, req: Request, sink: Sink, outcome
         return _Written(f"no rows of sheet '{sheet.name}'", first)
     if sheet.type == "chartsheet":
         sink.write("(a chart sheet: a chart, no cells)\n")
+        _extras(book, sheet, sink, outcome)  # the chart's title, series and categories
         return _Written(f"sheet '{sheet.name}' (a chart)", None)
     width = min(sheet.cols, limits.max_cols) if sheet.cols and (sheet.rows or 0) * sheet.cols <= HUGE_CELLS \
         else None
@@ -231,7 +232,25 @@ def _write_sheet(book: Book, sheet: SheetMeta, req: Request, sink: Sink, outcome
         return _Written(words, last + 1)
     if state.written_last < first and not sink.full:
         sink.write("(no values in these rows)\n")
+    _extras(book, sheet, sink, outcome)  # read to the sheet's end: its comments, charts and text boxes follow
     return _Written(words, None)
+
+
+def _extras(book: Book, sheet: SheetMeta, sink: Sink, outcome: Outcome) -> None:
+    """The sheet's notes, comments, charts and text boxes (xlsx, :mod:`.xlsx_extras`) as marked lines after its
+    rows, within the room the sink has left; its warnings say what was cut or unreadable."""
+    if sink.full:
+        return
+    found = book.extras(sheet, sink.limits.max_chars - sink.chars)
+    if found is None:
+        return
+    for line in found.lines:
+        if not sink.write(line + "\n"):
+            break
+    outcome.warnings.extend(found.warnings)
+    reason = f"max_chars {sink.limits.max_chars} reached"
+    if found.cut and reason not in outcome.truncated:  # the lines that did not fit are part of what is missing
+        outcome.truncated.append(reason)
 
 
 def _header(book: Book, sheet: SheetMeta, fmt: RowFormatter, sink: Sink) -> bool:
