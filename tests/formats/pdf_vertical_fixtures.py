@@ -30,10 +30,12 @@ def _stream(data: bytes) -> bytes:
 
 
 def vertical_pdf(columns: tuple[str, ...] = COLUMNS, *, drops: tuple[int, ...] = (), tiers: int = 1,
-                 horizontal: bool = False) -> bytes:
+                 horizontal: bool = False, ordering: bytes = b"Japan1") -> bytes:
     """``columns`` set right to left; column ``i`` starts ``drops[i]`` glyphs below the top (an indented
     paragraph); with ``tiers`` 2 the columns fill the top half of the page, right to left, then the bottom half.
-    ``horizontal``: the same text set in rows (Identity-H), top to bottom, for a page that must not be turned."""
+    ``horizontal``: the same text set in rows (Identity-H), top to bottom, for a page that must not be turned.
+    ``ordering`` b"Identity" names no character collection PDFium knows: with the font not embedded, PDFium loads
+    none, reads no text and draws nothing, where pdfminer and pdftotext read the ToUnicode map."""
     codes = _codes(columns)
     shows = []
     per_tier = -(-len(columns) // tiers)
@@ -57,7 +59,7 @@ def vertical_pdf(columns: tuple[str, ...] = COLUMNS, *, drops: tuple[int, ...] =
         b"<< /Type /Font /Subtype /Type0 /BaseFont /KozMinPr6N-Regular /Encoding /Identity-%s "
         b"/DescendantFonts [6 0 R] /ToUnicode 8 0 R >>" % (b"H" if horizontal else b"V"),
         b"<< /Type /Font /Subtype /CIDFontType0 /BaseFont /KozMinPr6N-Regular /CIDSystemInfo << /Registry (Adobe) "
-        b"/Ordering (Japan1) /Supplement 6 >> /FontDescriptor 7 0 R /DW 1000 /DW2 [880 -1000] >>",
+        b"/Ordering (%s) /Supplement 6 >> /FontDescriptor 7 0 R /DW 1000 /DW2 [880 -1000] >>" % ordering,
         b"<< /Type /FontDescriptor /FontName /KozMinPr6N-Regular /Flags 4 /FontBBox [0 -120 1000 880] /ItalicAngle 0 "
         b"/Ascent 880 /Descent -120 /CapHeight 740 /StemV 80 >>",
         _stream(cmap),

@@ -21,7 +21,7 @@ from boundread.contract.model import Source
 from boundread.errors import Corrupt, Encrypted
 from boundread.formats.ocr import Grey
 from boundread.formats.pdf import forms
-from boundread.formats.pdf.judge import VERTICAL, mapped, miner_doubt, unreadable
+from boundread.formats.pdf.judge import LOST, VERTICAL, mapped, miner_doubt, unreadable
 from boundread.formats.pdf.judge import readable as readable  # re-exported: tests/formats/test_pdf.py
 from boundread.formats.pdf.layout import Glyph, direction, grid_text, miner_glyphs, pdfium_glyphs, reading_text
 from boundread.formats.pdf.page import Page as Page  # re-exported: the engines' pages
@@ -164,6 +164,8 @@ class PdfiumDoc:
                     if doubt == VERTICAL and glyphs is None:  # PDFium's own text runs the columns left to right
                         text = reading_text(pdfium_glyphs(textpage))
                     drawn = pdfium_c.FPDFPage_CountObjects(page) > 0
+                    if drawn and not text.strip() and _draws_text(page.raw):
+                        doubt = LOST
                     if self._formenv is not None and (filled := forms.fields_text(
                             forms.page_fields(self._formenv, page.raw))):
                         text = f"{text.rstrip()}\n{filled}" if text.strip() else filled
@@ -221,6 +223,29 @@ class PdfiumDoc:
             PDFIUM_LOCK.release()
 
 
+TEXT_OBJECTS_WALKED = 2000  # page objects looked at, forms' included, for a text object on a page without text
+
+
+def _draws_text(page: Any) -> bool:
+    """The page draws text objects (at the top or inside forms, ``TEXT_OBJECTS_WALKED`` objects at most): when
+    PDFium's text of it is empty, its fonts are ones PDFium could not load, not a scan's image."""
+    import pypdfium2.raw as pdfium_c
+
+    todo: list[Any] = [pdfium_c.FPDFPage_GetObject(page, index)
+                       for index in range(min(pdfium_c.FPDFPage_CountObjects(page), TEXT_OBJECTS_WALKED))]
+    walked = 0
+    while todo and walked < TEXT_OBJECTS_WALKED:
+        obj = todo.pop()
+        walked += 1
+        kind = pdfium_c.FPDFPageObj_GetType(obj)
+        if kind == pdfium_c.FPDF_PAGEOBJ_TEXT:
+            return True
+        if kind == pdfium_c.FPDF_PAGEOBJ_FORM:
+            inside = min(pdfium_c.FPDFFormObj_CountObjects(obj), TEXT_OBJECTS_WALKED - walked - len(todo))
+            todo.extend(pdfium_c.FPDFFormObj_GetObject(obj, index) for index in range(max(inside, 0)))
+    return False
+
+
 def _vertical(textpage: Any, text: str, glyphs: list[Glyph] | None) -> str | None:
     """Why PDFium's text of this page is unreliable: CJK written in columns (vertical writing mode fonts),
     where PDFium drops most glyphs and reverses the lines. Pages without CJK cost one regex search."""
@@ -257,11 +282,6 @@ def _miner_text(layout: Any) -> str:
         elif isinstance(item, LTText):
             parts.append(item.get_text())
     return "".join(parts)
-
-
-def _looks_vertical(text: str) -> bool:
-    lines = [line for line in text.splitlines() if line.strip()]
-    return len(lines) >= 20 and sum(len(line.strip()) == 1 for line in lines) > 0.6 * len(lines)
 
 
 LABELS_READ = 1000  # pages whose labels info reads (PDFium reads one from the catalogue's number tree)
@@ -342,19 +362,20 @@ class MinerDoc:
         logging.getLogger("pdfminer").setLevel(logging.ERROR)
         failures: tuple[type[BaseException], ...] = (PSException, *MINER_FAILURES)
         resources = PDFResourceManager(caching=True)
-        devices = [PDFPageAggregator(resources, laparams=LAParams(detect_vertical=v)) for v in (False, True)]
-        readers = [PDFPageInterpreter(resources, device) for device in devices]
+        device = PDFPageAggregator(resources, laparams=LAParams())
+        reader = PDFPageInterpreter(resources, device)
         number = first - 1
         try:
             for page in itertools.islice(PDFPage.create_pages(self.doc), first - 1, last):
                 number += 1
                 try:
-                    readers[0].process_page(page)
-                    result = devices[0].get_result()
+                    reader.process_page(page)
+                    result = device.get_result()
                     text = grid_text(miner_glyphs(result)) if layout else _miner_text(result)
-                    if not layout and _looks_vertical(text):
-                        readers[1].process_page(page)
-                        text = _miner_text(devices[1].get_result())
+                    if not layout and _CJK.search(text):  # vertical writing: column by column, right to left
+                        glyphs = miner_glyphs(result)
+                        if direction(glyphs[:VERTICAL_SAMPLE]) in (1, 3):
+                            text = reading_text(glyphs)
                 except failures as exc:
                     yield Page(number, "", f"{type(exc).__name__}: {exc}"[:200], engine=self.engine)
                     continue

@@ -29,7 +29,7 @@ from boundread.formats.pdf.engines import (
     header_version,
     open_pdf,
 )
-from boundread.formats.pdf.judge import unmapped
+from boundread.formats.pdf.judge import LOST, unmapped
 from boundread.formats.pdf.reread import Rereader
 from boundread.formats.pdf.runs import joined, runs
 
@@ -46,6 +46,11 @@ FAILED_RUN = 50
 
 def _pages_word(span: Span) -> str:
     return f"page {span}" if span.first == span.last else f"pages {span}"
+
+
+def _named(numbers: list[int]) -> str:
+    """``page 3``, ``pages 2-4,7``."""
+    return f"page {numbers[0]}" if len(numbers) == 1 else f"pages {runs(numbers)}"
 
 
 def info(src: Source, req: Request) -> Details:
@@ -85,14 +90,19 @@ def info(src: Source, req: Request) -> Details:
             details.next = [("pages", FILE, str(Span(1, min(WINDOW, doc.pages))))]
     if not doc.pages:
         details.warnings.append("the file has no pages")
-    elif not look.has_text and not look.scans and not look.unmapped:
+    elif not look.has_text and not look.scans and not look.unmapped and not look.lost:
         sample = _pages_word(Span(1, min(doc.pages, SAMPLE_PAGES)))
         details.warnings.append(f"no text layer on {sample}: blank pages, or text drawn as images (OCR needed)")
-    elif look.has_text:
+    elif look.has_text or look.lost:
         window = str(Span(1, min(WINDOW, doc.pages)))
         details.next = [("pages", FILE, window), ("pages", FILE, window, "--layout")]
     if look.unmapped:
         _unmapped_warning(look.unmapped, among, req, details)
+    if look.lost:
+        verb, them = ("draws", "it") if len(look.lost) == 1 else ("draw", "them")
+        details.warnings.append(f"{len(look.lost)} of {among} pages {verb} text in fonts PDFium could not load"
+                                f" ({_named(look.lost)}): extract reads {them} with pdfminer, and est. tokens leaves"
+                                f" {them} out")
     return details
 
 
@@ -103,7 +113,8 @@ class _Look:
     chars: int = 0  # characters extract gives the first SAMPLE_PAGES (an unmapped page: one a glyph, as OCR does)
     has_text: bool = False  # some usable text on the first SAMPLE_PAGES
     scans: int = 0  # pages that draw something and have no text layer
-    unmapped: list[int] = field(default_factory=list)  # pages whose text layer is no usable text (engines.unmapped)
+    unmapped: list[int] = field(default_factory=list)  # pages whose text layer is no usable text (judge.unmapped)
+    lost: list[int] = field(default_factory=list)  # pages that draw text PDFium reads nothing of (judge.LOST)
 
 
 def _look(doc: PdfDoc, checked: int, warnings: list[str]) -> _Look:
@@ -113,6 +124,8 @@ def _look(doc: PdfDoc, checked: int, warnings: list[str]) -> _Look:
             warnings.append(f"page {page.number} could not be read: {page.error}")
         elif unmapped(page):
             look.unmapped.append(page.number)
+        elif page.doubt == LOST:
+            look.lost.append(page.number)
         elif not page.text.strip() and page.drawn:
             look.scans += 1
         elif page.number <= SAMPLE_PAGES:

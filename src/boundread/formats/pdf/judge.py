@@ -16,6 +16,7 @@ from boundread.formats.pdf.page import Page
 
 UNREADABLE = "little readable text"  # how a doubt about unmapped glyphs begins
 VERTICAL = "vertical writing"  # the doubt of a page of CJK set in columns
+LOST = "text drawn in fonts PDFium could not load"  # the doubt of a page with text objects and no PDFium text
 MIN_GLYPHS = 20  # a page with fewer glyphs is not judged by its yield (a page number, a caption)
 YIELD_FLOOR = 0.5  # readable characters per glyph below which PDFium's text of a page is doubtful
 MAP_SAMPLE = 32  # glyphs of a page asked whether PDFium maps them to text, before all of them are

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field, replace
 from boundread.contract.model import Request, Source
 from boundread.formats import ocr
 from boundread.formats.pdf.engines import MinerDoc, OpenFailed, PdfDoc, PdfiumDoc, clean
-from boundread.formats.pdf.judge import UNREADABLE, readable, unmapped, usable_chars
+from boundread.formats.pdf.judge import LOST, UNREADABLE, readable, unmapped, usable_chars
 from boundread.formats.pdf.page import Page
 from boundread.formats.pdf.runs import runs
 from boundread.limits import Deadline
@@ -54,21 +54,33 @@ class Rereader:
 
     def _better(self, page: Page) -> Page:
         mode = self.req.ocr
+        if mode != "force" and page.doubt and self.req.engine == "auto" and self.doc.engine == "pdfium":
+            better = self._miner_page(page)  # PDFium's text doubted: pdfminer first, OCR after it
+            if better is not page:
+                return better
         if mode == "force" or (mode == "auto" and page.drawn and not page.text.strip()):
             read = self._ocr(page)
             if read is not None and unmapped(page) and not read.timed_out and not read.text.strip():
                 self.unread.setdefault("OCR reads no text on it either", []).append(page)
             if read is not None:
+                if not read.timed_out and not read.text.strip() and page.drawn and not page.text.strip():
+                    self._nothing(page)
                 return read
             if not page.text.strip():
                 self.no_text.append(page.number)
             return page
         if mode == "never" and page.drawn and not page.text.strip():
             self.no_text.append(page.number)
-        if page.doubt and self.req.engine == "auto" and self.doc.engine == "pdfium":
-            better = self._miner_page(page)
-            return self._unmapped(page) if better is page and unmapped(page) else better
-        return self._unmapped(page) if unmapped(page) else page  # pdfminer's own text: no other engine to ask
+        return self._unmapped(page) if unmapped(page) else page
+
+    def _nothing(self, page: Page) -> None:
+        """A page that draws something and OCR reads no text on: said, never left empty without a word."""
+        if page.doubt != LOST:
+            self.no_text.append(page.number)  # a scan: the handler names them together
+            return
+        other = (" - drop --ocr force: pdfminer may read it" if self.req.ocr == "force" else ", nor does pdfminer"
+                 if self.req.engine == "auto" else " - drop --engine pdfium: pdfminer may read it")
+        self.warnings.append(f"page {page.number}: {LOST}, and OCR reads no text on it{other}")
 
     def _unmapped(self, page: Page) -> Page:
         """A page whose glyphs have no text in PDFium or pdfminer: OCR reads it (auto, when installed)."""
