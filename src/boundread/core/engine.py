@@ -39,7 +39,7 @@ from boundread.contract.sink import Sink
 from boundread.contract.source import source_for_bytes, source_for_path
 from boundread.contract.stream import Writer
 from boundread.core import advice, fit, naming, output
-from boundread.core.detect import detect
+from boundread.core.detect import detect, table
 from boundread.core.naming import Selection
 from boundread.errors import BoundreadError, Corrupt, Encrypted, Refused, Unsupported, UsageError
 from boundread.limits import Deadline, Limits, est_tokens
@@ -138,6 +138,8 @@ def extract(
 
         data = guarded(src, deadline, lambda: archives.read_member(src, filters.member or "", req))
         target = source_for_bytes(f"{src.name}:{filters.member}", data)
+        if (delimited := table(Path(filters.member or ""), target.sniffed)) is not None:  # a member data.csv
+            target = replace(target, sniffed=delimited)
     if kinds is not None and target.kind not in kinds:
         raise UsageError(f"{target.name} is {target.kind}, not {' or '.join(kinds)}",
                          advice.command_for(target.kind, target.name) if target is src
@@ -145,7 +147,7 @@ def extract(
     try:
         return _extract(src, target, req, filters, deadline, warnings, output_path=output_path,
                         to_stdout=to_stdout, watch=watch, stream=stream if to_stdout else None,
-                        kind=read_as(target.kind, req, kinds))
+                        kind=read_as(target.kind, req, kinds, filters))
     except BoundreadError as exc:
         if target is src or "`boundread info`" not in exc.fix:
             raise
@@ -276,10 +278,15 @@ def _compile(filters: Filters) -> re.Pattern[str] | None:
         raise UsageError(f"bad --grep pattern {filters.grep!r} ({exc})", "use a Python regular expression") from None
 
 
-def read_as(kind: str, req: Request, kinds: tuple[str, ...] | None) -> str:
+def read_as(kind: str, req: Request, kinds: tuple[str, ...] | None, filters: Filters | None = None) -> str:
     """The kind whose handler reads: a CSV or TSV is read as rows (the workbook handler) by ``sheets`` or when
     --sheet, --rows or --format ask for rows, and as text otherwise, so --grep, --lines, --head, --tail and
-    --encoding read its lines as they read any text file's."""
+    --encoding read its lines as they read any text file's. JSON and JSONL are read by their structure, and as
+    text for --tail, and (JSON without --path) for --grep and --lines."""
+    if kind in families.STRUCTURED:
+        lines = filters is not None and (filters.grep is not None or filters.lines is not None)
+        as_text = req.tail is not None or (kind == "json" and lines and req.path is None)
+        return TEXT if as_text else kind
     if kind not in families.TABLES:
         return kind
     default = Request()

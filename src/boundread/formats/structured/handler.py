@@ -1,8 +1,8 @@
 """JSON and JSON Lines: ``info`` gives the shape in one bounded pass, ``extract`` a path or records, pretty.
 
 ``extract F --path P`` writes what the path selects, pretty-printed (a whole file is ``--path .``); JSONL
-records are lines: ``--rows A-B``, ``--grep`` per record, ``--path`` applied to each record. ``--tail`` (and,
-for JSON, ``--lines``/``--grep`` without ``--path``) read the file's own lines as any text file.
+records are lines: ``--rows A-B``, ``--grep`` per record, ``--path`` applied to each record. The engine sends
+``--tail`` (and, for JSON, ``--lines``/``--grep`` without ``--path``) to the text handler (``read_as``).
 """
 
 from __future__ import annotations
@@ -34,10 +34,6 @@ def info(src: Source, req: Request) -> Details:
 
 
 def extract(src: Source, req: Request, sink: Sink) -> Outcome:
-    if req.tail is not None or (src.kind == "json" and sink.filtering and not req.path):
-        from boundread.formats.text import handler as text
-
-        return text.extract(src, req, sink)
     if src.kind == "jsonl":
         return _records(src, req, sink)
     path = req.path or "."
