@@ -188,6 +188,23 @@ def test_chunks_go_by_rows_each_with_the_header(data: Path, tmp_path: Path) -> N
                                                  for c in made.chunks)
 
 
+def test_a_member_named_csv_is_read_by_rows_too(data: Path, tmp_path: Path) -> None:
+    import zipfile
+
+    packed = tmp_path / "a.zip"
+    with zipfile.ZipFile(packed, "w") as archive:
+        archive.write(data, "dir/data.csv")
+        archive.write(data, "top.csv")
+    rows = api.extract(packed, member="dir/data.csv", rows="3-3", stdout=True)
+    assert rows.kind == "csv"
+    assert rows.text == "--- sheet 'data' (rows 3-3 of 1,001) ---\nid,name,note\n2,item2,note 2\n"
+    top = api.extract(packed, member="top.csv", rows="3-3", stdout=True)
+    assert (top.text or "").startswith("--- sheet 'top' (rows 3-3")
+    assert "--sheet top --rows 4-4" in top.next[0], top.next
+    grep = api.extract(packed, member="top.csv", grep="item999", stdout=True)
+    assert grep.text == "1001:999,item999,note 999\n"  # a line number: row 5 holds a quoted line break
+
+
 def test_read_as_routes_rows_and_text() -> None:
     assert engine.read_as("csv", Request(), None) == sniff.TEXT
     assert engine.read_as("csv", Request(rows=Span(1, 2)), None) == "csv"

@@ -81,8 +81,12 @@ class Cuts:
 
 
 def sheet_name(src: Source) -> str:
-    """The one sheet's name: the file's stem (``data`` for ``data.csv``)."""
-    return PurePath(src.name.replace("\\", "/")).stem or src.name
+    """The one sheet's name: the file's stem (``data`` for ``data.csv``, and for ``a.zip:dir/data.csv``, a member
+    read from memory, whose name is the archive's, a colon, then the member's)."""
+    last = PurePath(src.name.replace("\\", "/")).name
+    if src.path is None and ":" in last:  # a member at the archive's top: "a.zip:data.csv"
+        last = last.split(":", 1)[1]
+    return PurePath(last).stem or last or src.name
 
 
 def open_table(src: Source, override: str | None = None) -> Table:
