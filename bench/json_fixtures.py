@@ -36,7 +36,7 @@ def write(folder: Path, megabytes: int) -> None:
             piece = ("," if i else "") + json.dumps(record(i, rnd), ensure_ascii=False)
             written += out.write(piece)
             i += 1
-        out.write('], "count": %d}\n' % i)
+        out.write(f'], "count": {i}}}\n')
     rnd = random.Random(7)
     with open(folder / "events.jsonl", "w", encoding="utf-8") as out:
         i = written = 0
