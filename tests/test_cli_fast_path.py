@@ -18,6 +18,7 @@ import typer
 from boundread.cli import fast, run
 from boundread.cli.app import app
 from boundread.cli.boundary import AtLeast
+from boundread.mcp import start
 
 ENTRY = ("import sys\nfrom boundread.__main__ import main\nsys.argv = ['boundread', *sys.argv[1:]]\n"
          "import atexit\natexit.register(lambda: print('MODULES', *sorted(sys.modules), file=sys.stderr))\nmain()")
@@ -29,31 +30,37 @@ def _command(name: str) -> Any:
     return typer.main.get_command(app).commands[name]  # type: ignore[attr-defined]
 
 
-@pytest.mark.parametrize("name", ["info", "extract"])
+def _function(name: str) -> Any:
+    return start.serve if name == "mcp" else getattr(run, name)
+
+
+@pytest.mark.parametrize("name", ["info", "extract", "mcp"])
 def test_the_table_says_what_the_typer_command_declares(name: str) -> None:
     table = fast.OPTIONS[name]
-    keywords = inspect.signature(getattr(run, name)).parameters
+    left = fast.LEFT_TO_TYPER.get(name, frozenset())
+    keywords = inspect.signature(_function(name)).parameters
     declared: set[str] = set()
     for param in _command(name).params:
         if param.param_type_name == "argument":
             continue
+        assert keywords[param.name].default == (() if param.default is None and param.multiple else param.default)
         for opt in (*param.opts, *param.secondary_opts):
             declared.add(opt)
+            if opt in left:
+                assert opt not in table
+                continue
             entry = table[opt]
             assert entry.field == param.name, opt
-            default = keywords[param.name].default
-            assert (tuple(param.default) if isinstance(param.default, list) else param.default) in (default, None)
-            if param.default is None:
-                assert default in (None, ()), opt
+            path = type(param.type).__name__ in ("Path", "TyperPath")
             if param.is_flag:
                 assert entry.kind == fast.FLAG, opt
             elif param.multiple:
-                assert entry.kind == fast.REPEAT, opt
+                assert entry.kind == (fast.PATHS if path else fast.REPEAT), opt
             elif isinstance(param.type, AtLeast):
                 assert (entry.kind, entry.floor) == (param.type.kind.__name__, param.type.low), opt
             else:
-                assert entry.kind in (fast.TEXT, fast.PATH), opt
-    assert declared == set(table)  # no option the command lacks, none it has missing
+                assert entry.kind == (fast.PATH if path else fast.TEXT), opt
+    assert declared == set(table) | left  # no option the command lacks, none it has missing
 
 
 @pytest.mark.parametrize("argv", [

@@ -1,10 +1,12 @@
-"""The start-up fast path: ``boundread info FILE...`` and ``boundread extract FILE [options]`` without Typer.
+"""The start-up fast path: ``boundread info FILE...``, ``boundread extract FILE [options]`` and the stdio
+``boundread mcp`` without Typer.
 
 Importing Typer (and its click) and building a command costs ~40 ms, four times Python's own start; a one-line
-``info`` of a small file was mostly that. Here the two commands' options are parsed by a table that says what
-Typer's declaration says (names, flags, floors; the defaults are the keyword defaults of
-:func:`boundread.cli.run.info` / :func:`~boundread.cli.run.extract`), and the same work runs through the same
-boundary.
+``info`` of a small file was mostly that, and an MCP client waits for it before ``initialize`` is answered.
+Here the commands' options are parsed by a table that says what Typer's declaration says (names, flags,
+floors; the defaults are the keyword defaults of :func:`boundread.cli.run.info`,
+:func:`~boundread.cli.run.extract` and :func:`boundread.mcp.start.serve`), and the same work runs through the
+same boundary.
 
 Only a command line this parser is sure of takes the fast path: ``--help``, an unknown or misspelt option, a
 value Typer would refuse or convert otherwise (a negative number, ``1e3``, ``-C2``), a FILE that starts with
@@ -20,14 +22,14 @@ import re
 from pathlib import Path
 from typing import Any, NamedTuple
 
-FLAG, TEXT, PATH, REPEAT = "flag", "text", "path", "repeat"
+FLAG, TEXT, PATH, REPEAT, PATHS = "flag", "text", "path", "repeat", "paths"
 INT = re.compile(r"[0-9]+")
 FLOAT = re.compile(r"[0-9]+(?:\.[0-9]*)?|\.[0-9]+")
 
 
 class Opt(NamedTuple):
     field: str  # the keyword of run.info / run.extract
-    kind: str  # FLAG, TEXT, PATH, REPEAT, or "int"/"float" with a floor
+    kind: str  # FLAG, TEXT, PATH, REPEAT (texts), PATHS, or "int"/"float" with a floor
     floor: float = 0
 
 
@@ -55,7 +57,15 @@ OPTIONS: dict[str, dict[str, Opt]] = {
         "--layout": Opt("layout", FLAG), "--engine": Opt("engine_name", TEXT), "--ocr": Opt("ocr_mode", TEXT),
         "--ocr-lang": Opt("ocr_lang", TEXT), "--path": Opt("path", TEXT),
     },
+    "mcp": {  # the stdio server as `init --mcp` registers it; --http and --port are Typer's (LEFT_TO_TYPER)
+        "--root": Opt("root", PATHS), "--max-chars": Opt("max_chars", "int", 1),
+        "--timeout": Opt("timeout", "float", 0.1), "--out": Opt("out", PATH),
+    },
 }
+#: options a command has that this parser leaves to Typer (a command line with one goes to Typer)
+LEFT_TO_TYPER = {"mcp": frozenset({"--http", "--port"})}
+#: how many FILE operands each command takes: (at least, at most)
+OPERANDS: dict[str, tuple[int, int | None]] = {"info": (1, None), "extract": (1, 1), "mcp": (0, 0)}
 
 
 def parse(argv: list[str]) -> tuple[str, list[Path], dict[str, Any]] | None:
@@ -89,11 +99,12 @@ def parse(argv: list[str]) -> tuple[str, list[Path], dict[str, Any]] | None:
         value = _value(opt, inline)
         if value is None:
             return None
-        if opt.kind == REPEAT:
+        if opt.kind in (REPEAT, PATHS):
             given[opt.field] = (*given.get(opt.field, ()), value)
         else:
             given[opt.field] = value  # click: the last one counts
-    if not files or (command == "extract" and len(files) != 1):
+    least, most = OPERANDS[command]
+    if len(files) < least or (most is not None and len(files) > most):
         return None
     return command, files, given
 
@@ -101,7 +112,7 @@ def parse(argv: list[str]) -> tuple[str, list[Path], dict[str, Any]] | None:
 def _value(opt: Opt, text: str) -> object | None:
     if opt.kind in (TEXT, REPEAT):
         return text
-    if opt.kind == PATH:
+    if opt.kind in (PATH, PATHS):
         return Path(text)
     pattern, kind = (INT, int) if opt.kind == "int" else (FLOAT, float)
     if not pattern.fullmatch(text):
@@ -111,7 +122,7 @@ def _value(opt: Opt, text: str) -> object | None:
 
 
 def dispatch(argv: list[str]) -> int | None:
-    """Run ``info``/``extract`` when :func:`parse` is sure of ``argv``: the exit code; None for Typer."""
+    """Run ``info``/``extract``/``mcp`` when :func:`parse` is sure of ``argv``: the exit code; None for Typer."""
     parsed = parse(argv)
     if parsed is None:
         return None
@@ -122,6 +133,10 @@ def dispatch(argv: list[str]) -> int | None:
 
         if command == "info":
             return run.guarded(as_json, lambda: run.info(files, **given))
+        if command == "mcp":
+            from boundread.mcp import start
+
+            return run.guarded(False, lambda: start.serve(**given))
         return run.guarded(as_json, lambda: run.extract(files[0], **given))
     except KeyboardInterrupt:  # before the work started: Typer's main answers 130 too
         return 130  # ExitCode.INTERRUPTED, whose module may not be loaded yet

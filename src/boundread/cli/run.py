@@ -11,7 +11,6 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from boundread import render
 from boundread.errors import BoundreadError, ExitCode
 
 if TYPE_CHECKING:
@@ -26,6 +25,8 @@ def guarded(as_json: bool, work: Callable[[], int]) -> int:
     try:
         return work()
     except BoundreadError as exc:
+        from boundread import render  # on an error only: `boundread mcp` starts without the reading modules
+
         render.print_error(exc, as_json=as_json)
         return int(exc.exit_code)
     except KeyboardInterrupt:
@@ -47,7 +48,7 @@ def silence_stdout() -> None:
 def info(files: "Sequence[Path]", *, password: str | None = None, as_json: bool = False,
          encoding: str | None = None, timeout: float = 30.0) -> int:
     """``boundread info FILE...``; the defaults are the command's."""
-    from boundread import api
+    from boundread import api, render
     from boundread.limits import Limits
 
     limits = Limits(timeout=timeout)
@@ -110,6 +111,8 @@ def watch(stream: TextIO | None = None) -> "Callable[[Sink], contextlib.Abstract
     not streaming onto the same terminal, where the line would cut into it."""
     if stream is not None and stream.isatty():
         return None
+    from boundread import render
+
     return render.progress if sys.stderr.isatty() and not os.environ.get("NO_PROGRESS") else None
 
 
@@ -153,6 +156,8 @@ def check_output(output: Path | None, stdout: bool) -> "Replacing | None":
 
 
 def emit_extract(result: "ExtractResult", command: str, as_json: bool, replaced: "Replacing | None" = None) -> int:
+    from boundread import render
+
     if as_json:
         render.print_json(command, {**render.as_dict(result),
                                     **({"replaced": replaced.as_dict()} if replaced and result.output else {})})
