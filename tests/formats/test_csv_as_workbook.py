@@ -162,9 +162,29 @@ def test_a_line_that_never_ends_is_cut_with_a_warning(tmp_path: Path, monkeypatc
     assert any("row 2: a line longer than 1,000 characters was cut" in w for w in later.warnings), later.warnings
 
 
+def test_a_field_over_the_csv_modules_limit_is_cut_not_an_error(tmp_path: Path) -> None:
+    path = tmp_path / "wide.csv"
+    path.write_text("a,b\n1," + "w" * 500_000 + "\n2,after\n", encoding="utf-8")
+    result = api.sheets(path, "wide", stdout=True, limits=Limits(max_chars=300_000))
+    assert (result.text or "").endswith("2,after\n") and not any("damaged" in w for w in result.warnings)
+    assert any(f"row 2: a line longer than {csv_rows.LINE_CHARS:,} characters" in w for w in result.warnings)
+    assert csv.field_size_limit() > csv_rows.LINE_CHARS
+
+
+def test_a_row_longer_than_max_chars_is_said_and_passed(tmp_path: Path) -> None:
+    path = tmp_path / "fat.csv"
+    path.write_text("a,b\n1," + "f" * 5_000 + "\n2,after\n", encoding="utf-8")
+    first = api.sheets(path, "fat", rows="2-3", stdout=True, limits=Limits(max_chars=1_000))
+    assert first.truncated
+    assert any("row 2 alone is longer than --max-chars 1,000" in w for w in first.warnings), first.warnings
+    assert "--rows 3-4" in first.next[0], first.next  # not 2-3 again: that read would stop at the same row
+    then = api.sheets(path, "fat", rows="3-4", stdout=True, limits=Limits(max_chars=1_000))
+    assert (then.text or "").endswith("a,b\n2,after\n")
+
+
 def test_an_unclosed_quote_ends_the_read_as_damage_after_the_rows_before(tmp_path: Path) -> None:
     path = tmp_path / "open.csv"
-    path.write_text('a,b\n1,ok\n2,"never closed' + ",z" * 80_000 + "\n", encoding="utf-8")
+    path.write_text('a,b\n1,ok\n2,"never closed\n' + "3,z\n" * 80_000, encoding="utf-8")  # it swallows the rest
     result = api.sheets(path, "open", stdout=True)
     assert (result.text or "").endswith("a,b\n1,ok\n")
     assert any("stopped at a damaged part after row 2" in w for w in result.warnings), result.warnings

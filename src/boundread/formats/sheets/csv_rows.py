@@ -29,7 +29,9 @@ from boundread.bytelevel import charset
 from boundread.contract.model import Source
 from boundread.formats.sheets.xlsx_peek import SheetMeta
 
-LINE_CHARS = 1_000_000  # a physical line is cut here (a 2 GB line with no newline is not one row to hold)
+#: A physical line is cut here (a 2 GB line with no newline is not one row to hold): under the csv module's own
+#: field limit (131,072 characters, process-wide, left alone), so a long unquoted field is cut, not an error.
+LINE_CHARS = 100_000
 SAMPLE_BYTES = 2_000_000  # rows counted exactly up to this size; above, estimated from this much
 HEAD_ROWS = 20  # rows the delimiter is judged on
 HEADER_CHARS = 300  # of the header row, in info

@@ -220,6 +220,11 @@ def _write_sheet(book: Book, sheet: SheetMeta, req: Request, sink: Sink, outcome
     if state.empty_stop:
         outcome.warnings.append(f"sheet '{sheet.name}': stopped after {EMPTY_RUN:,} consecutive empty rows "
                                 f"(at row {state.empty_stop:,})")
+    if state.sink_stop is not None and state.sink_stop == first and state.too_long:
+        # the same read again would stop at the same row: say so, and go on after it
+        outcome.warnings.append(f"sheet '{sheet.name}': row {first:,} alone is longer than --max-chars "
+                                f"{limits.max_chars:,} (cut): raise --max-chars to read it whole")
+        return _Written(words, first + 1)
     if state.sink_stop is not None:
         return _Written(words, state.sink_stop)
     if _past_end(req, sheet, last, state):
@@ -276,6 +281,7 @@ class _Loop:
         self.remained = False
         self.cols_cut = False
         self.sink_stop: int | None = None
+        self.too_long = False  # the row the sink stopped at is longer than the whole --max-chars
 
     def take(self, number: int, texts: list[str], cut: bool, last: int, fmt: RowFormatter,
              sink: Sink) -> bool:
@@ -299,8 +305,10 @@ class _Loop:
             if not sink.write(fmt.line([])):
                 self.sink_stop = blank
                 return False
-        if not sink.write(fmt.line(cells)):
+        line = fmt.line(cells)
+        if not sink.write(line):
             self.sink_stop = number
+            self.too_long = len(line) > sink.limits.max_chars
             return False
         self.expected = self.written_last = number
         self.expected += 1
