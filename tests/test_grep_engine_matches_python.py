@@ -79,13 +79,22 @@ def test_rg_gives_what_the_python_scan_gives(tmp_path: Path, data: bytes, patter
         assert answers == [True]  # rg searched it: the comparison above compared rg, not the Python path twice
 
 
-def test_a_lone_cr_leaves_the_file_to_the_python_path(tmp_path: Path) -> None:
+@pytest.mark.parametrize("cap", [3, 1 << 20])
+def test_a_lone_cr_ends_a_line_as_universal_newlines_do(tmp_path: Path, cap: int) -> None:
+    """Lines with lone CRs are split as they are fed, also when a record is longer than the read cap (MAX_LINE
+    forced small), and the numbers after them move on."""
     path = tmp_path / "cr.txt"
-    path.write_bytes(b"one\rtwo ERROR\nthree ERROR\r\n")
+    path.write_bytes(b"one\rtwo ERROR\nthree ERROR\r\nx\r\r\nfour\n\r\n" + b"A" * 300 + b"\rE1\rx\rE2\r\n"
+                     b"last ERROR\r")
     req = Request(limits=Limits(timeout=None))
-    by_rg, answers = _extract(path, "utf-8", req, engine.Filters(grep="ERROR"), "auto")
-    assert answers == [False]
-    assert by_rg["text"] == "2:two ERROR\n3:three ERROR\n"
+    filters = engine.Filters(grep=r"ERROR$|^E\d", context=1)
+    with _engine("auto") as answers, _forced(path, "utf-8", fast=True, block=BIG, max_line=cap):
+        by_rg = engine.extract(path, req, filters, to_stdout=True)
+    with _engine("python"), _forced(path, "utf-8", fast=True, block=BIG, max_line=cap):
+        by_python = engine.extract(path, req, filters, to_stdout=True)
+    assert answers == [True]
+    assert by_rg.text == by_python.text
+    assert by_rg.done == by_python.done == f"{5 if cap > 100 else 2} matching lines of 12 read"
 
 
 @pytest.mark.parametrize("pattern", [r"(a)\1", r"(?i:a)b", "(?:(?:a{1000}){1000}){10}"])
@@ -131,7 +140,7 @@ def test_the_translation_flags_every_line_python_matches(tmp_path: Path, dec: st
         regex = rgpattern.translate(compiled, dec)
         if regex is None:
             continue
-        found = subprocess.run([rg, "--no-config", "-a", "-E", "none", "--crlf", "-n", "-e", regex, "--", str(path)],
+        found = subprocess.run([rg, "--no-config", "-a", "-E", "none", "-n", "-e", regex, "--", str(path)],
                                capture_output=True, check=False)
         assert found.returncode in (0, 1), (pattern, regex, found.stderr)
         reported = {int(line.split(b":", 1)[0]) for line in found.stdout.split(b"\n") if line}

@@ -8,10 +8,11 @@ rg also reports ``context`` lines around each candidate (one more after, so that
 line that follows its context), so the Sink gets every line that can change its output.
 
 Stopping: once the Sink is full, at the deadline, on a Sink interrupted from another thread (the MCP server) and
-on Ctrl-C, rg is killed. Line numbers are rg's: a lone CR (which universal newlines take as a line end, and rg
-does not) would shift them, so a second rg looks for one alongside, and a file that has one is left to the
-Python path before any line is fed. Files in memory (archive members), windows (``--lines`` with ``--grep``)
-and encodings other than UTF-8 and the single-byte code pages take the Python path too.
+on Ctrl-C, rg is killed. Line numbers: universal newlines also end a line at a lone CR, which rg does not, so a
+line holding one is flagged as well and split into ours as it is fed, each lone CR adding one to the numbers
+after it. The line count of a file searched to its end comes from a second rg that numbers the last line.
+Files in memory (archive members), windows (``--lines`` with ``--grep``) and encodings other than UTF-8 and the
+single-byte code pages take the Python path; a pattern rg cannot take too (rgpattern.py, or rg refusing it).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ import subprocess
 import sys
 import sysconfig
 import threading
+from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
@@ -35,7 +37,9 @@ if TYPE_CHECKING:
     from boundread.contract.model import Source
 
 ENGINE_ENV = "BOUNDREAD_GREP_ENGINE"  # "python": never rg (benchmarks, a differential test); anything else: auto
-_LONE_CR = r"\r(?-u:[^\n])"  # a CR that neither ends the line as CRLF nor the file
+#: A CR that neither ends its line (CRLF) nor the file: universal newlines end a line there and rg does not, so
+#: each line that holds one is flagged too, and split into ours as it is fed.
+LONE_CR = r"\r(?-u:[^\n])"
 #: The last line, anchored at the end of the file: rg searches it backwards from there and numbers it with a
 #: SIMD newline count, so the line count costs one memory pass on the other core.
 _LAST_LINE = r"(?-u:[^\n])*\n?\z"
@@ -67,21 +71,14 @@ def scan(src: Source, sink: Sink, encoding: str, dec: str) -> bool:
     if regex is None:
         return False
     base = base_argv(rg)
-    argv = [*base, "--crlf", "-b", *around(sink), "-e", regex, "--", str(src.path)]
-    checker = spawn([*base, "-q", "-e", _LONE_CR, "--", str(src.path)], out=False)
+    argv = [*base, "-b", *around(sink), "-e", f"(?:{regex})|{LONE_CR}", "--", str(src.path)]
     counter = spawn([*base, "-U", "-n", "-b", "--max-columns", "1", "-e", _LAST_LINE, "--", str(src.path)], out=True)
     proc = spawn(argv, out=True)
-    children = (proc, checker, counter)
+    children = (proc, counter)
     stop = threading.Event()
     watcher = threading.Thread(target=watch, args=(sink, children, stop), daemon=True)
     watcher.start()
     try:
-        if checker.wait() == 0:  # a lone CR: rg's line numbers would not be ours
-            return _abandon(proc, sink)
-        if sink.deadline.expired and not sink.full:
-            sink.expire()
-        if sink.full:
-            return True
         assert proc.stdout is not None
         sink.progress.start(src.size, "bytes")
         fed = feed(proc.stdout, sink, dec, bom)
@@ -90,7 +87,7 @@ def scan(src: Source, sink: Sink, encoding: str, dec: str) -> bool:
         if sink.full:
             return True
         code = proc.wait()
-        if code == 2 and not fed:  # rg refused the regex (too big, say): the Python path searches instead
+        if code == 2 and not fed.any:  # rg refused the regex (too big, say): the Python path searches instead
             return False
         if code == 2:
             error = (proc.stderr.read(300) if proc.stderr else b"").decode("utf-8", "replace").strip()
@@ -104,8 +101,8 @@ def scan(src: Source, sink: Sink, encoding: str, dec: str) -> bool:
             return True
         if lines is None:
             sink.warnings.append("the line count after the last match is unknown (rg did not say)")
-        elif lines > sink.line_no:
-            sink.skip_lines(lines - sink.line_no)
+        elif lines + fed.extra > sink.line_no:
+            sink.skip_lines(lines + fed.extra - sink.line_no)
         sink.progress.done = src.size
         return True
     finally:
@@ -144,21 +141,27 @@ def _count(counter: subprocess.Popen[bytes]) -> int | None:
     return number if code == 0 else None
 
 
-def feed(out: IO[bytes], sink: Sink, dec: str, bom: bool) -> bool:
-    """Hand rg's records to the sink until it is full or rg is done; whether any was fed."""
-    fed, cap = False, 4 * sinkmod.MAX_LINE + 64  # bytes of a record kept: enough for MAX_LINE characters
+@dataclass
+class Fed:
+    """What ``feed`` did: whether it fed a line, and the lone CRs it found (each one more line for us than rg)."""
+
+    any: bool = False
+    extra: int = 0
+
+
+def feed(out: IO[bytes], sink: Sink, dec: str, bom: bool) -> Fed:
+    """Hand rg's records to the sink until it is full or rg is done. A record is one rg line: its lone CRs
+    (universal newlines) split it into several of ours, fed one by one and counted in ``extra``; a line longer
+    than the cap keeps its first ``cap`` bytes (enough for MAX_LINE characters: the sink cuts there)."""
+    done, cap = Fed(), 4 * sinkmod.MAX_LINE + 64
     while not sink.full:
         record = out.readline(cap)
         if not record:
             break
-        whole = record.endswith(b"\n")
-        while not whole:  # a line longer than the cap: its start is enough (the sink cuts at MAX_LINE)
-            rest = out.readline(cap)
-            whole = not rest or rest.endswith(b"\n")
         number, offset, text = parse(record)
         if number is None:
             continue  # the "--" between groups
-        gap = number - 1 - sink.line_no
+        gap = number + done.extra - 1 - sink.line_no
         if gap > 0 and sink.needs_each_line:  # a max-matches stop waits for the line after its context
             sink.feed_line("")
             gap -= 1
@@ -168,10 +171,42 @@ def feed(out: IO[bytes], sink: Sink, dec: str, bom: bool) -> bool:
             sink.skip_lines(gap)
         if bom and number == 1 and text.startswith(_BOM):
             text = text[len(_BOM):]
-        sink.feed_line(text.decode(dec, "replace"))
+        done.extra += _record(out, record, text, sink, dec, cap)
         sink.progress.done = offset
-        fed = True
-    return fed
+        done.any = True
+    return done
+
+
+def _record(out: IO[bytes], record: bytes, text: bytes, sink: Sink, dec: str, cap: int) -> int:
+    """Feed the lines of one record (its text starts at ``text``; the rest follows on ``out`` when the record
+    was longer than ``cap``); how many lone CRs it held. A CR just before the record's LF ended the line (CRLF,
+    or a last line ended by a CR) and is no line of its own."""
+    if record.endswith(b"\n"):
+        body = text[:-2] if text.endswith(b"\r\n") else text[:-1]
+        if b"\r" not in body:
+            sink.feed_line(body.decode(dec, "replace"))
+            return 0
+    lone, line, held, chunk = 0, b"", b"", text
+    while True:
+        final = chunk.endswith(b"\n") or not chunk
+        body = held + (chunk[:-1] if chunk.endswith(b"\n") else chunk)
+        held = b""
+        if body.endswith(b"\r"):  # the line end if the LF comes next: decided by the next chunk
+            body = body[:-1]
+            held = b"" if final else b"\r"
+        pieces = body.split(b"\r")
+        line = (line + pieces[0])[:cap]
+        for piece in pieces[1:]:
+            if sink.full:
+                return lone
+            sink.feed_line(line.decode(dec, "replace"))
+            lone, line = lone + 1, piece[:cap]
+        if final:
+            break
+        chunk = out.readline(cap)
+    if not sink.full:
+        sink.feed_line(line.decode(dec, "replace"))
+    return lone
 
 
 def parse(record: bytes) -> tuple[int | None, int, bytes]:
@@ -183,12 +218,7 @@ def parse(record: bytes) -> tuple[int | None, int, bytes]:
         return None, 0, b""
     sep = record[at:at + 1]
     off_end = record.index(sep, at + 1)
-    text = record[off_end + 1:]
-    if text.endswith(b"\n"):
-        text = text[:-1]
-    if text.endswith(b"\r"):
-        text = text[:-1]  # CRLF: the line end --crlf took
-    return int(record[:at]), int(record[at + 1:off_end]), text
+    return int(record[:at]), int(record[at + 1:off_end]), record[off_end + 1:]
 
 
 def watch(sink: Sink, procs: tuple[subprocess.Popen[bytes], ...], stop: threading.Event) -> None:
@@ -198,11 +228,6 @@ def watch(sink: Sink, procs: tuple[subprocess.Popen[bytes], ...], stop: threadin
             for proc in procs:
                 _kill(proc)
             return
-
-
-def _abandon(proc: subprocess.Popen[bytes], sink: Sink) -> bool:
-    _kill(proc)
-    return sink.full  # stopped meanwhile (deadline, interrupt): done; else the Python path reads it
 
 
 def _kill(proc: subprocess.Popen[bytes]) -> None:

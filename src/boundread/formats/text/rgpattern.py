@@ -74,7 +74,7 @@ class _Writer:
             if av in (sre.AT_BEGINNING, sre.AT_BEGINNING_LINE):
                 return "^(?:\\x{FEFF})?" if self.bom else "^"
             if av in (sre.AT_END, sre.AT_END_LINE):
-                return "$"
+                return "\\r?$"  # before the CR of a CRLF too
             return ""  # \A \Z \b \B: dropped, an assertion only removes matches
         if op in (sre.ASSERT, sre.ASSERT_NOT):
             return ""
