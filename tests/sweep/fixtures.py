@@ -25,6 +25,7 @@ ZH = "我能吞下玻璃而不伤身体。中华人民共和国是世界上人�
 JA = "いろはにほへと　ちりぬるを　わかよたれそ　つねならむ。日本語の文章を書きます。東京は日本の首都です。"
 PL = "Zażółć gęślą jaźń. Pchnąć w tę łódź jeża lub ośm skrzyń fig. Źródło świeżej wody płynęło obok łąki."
 FR = "Voix ambiguë d'un cœur qui, au zéphyr, préfère les jattes de kiwis. Où est la forêt? Été, hôtel, garçon."
+DE = "Größe über Straße. Die Bürger ärgern sich über hohe Gebühren. Ça coûte très cher, señor."
 KO = "다람쥐 헌 쳇바퀴에 타고파. 키스의 고유조건은 입술끼리 만나야 하고 특별한 기술은 필요치 않다."
 TW = "我能吞下玻璃而不傷身體。臺灣的首都是臺北，這裡有許多美麗的風景與傳統的廟宇。"
 EN = "The quick brown fox jumps over the lazy dog while seven wizards quietly judge boxing matches."
@@ -70,6 +71,7 @@ TEXTS = (
     ("cp1250-polish.txt", PL, "cp1250", "\r\n", "CP1250"),
     ("cp1252-french.txt", FR, "cp1252", "\r\n", "CP1252"),
     ("cp866-dos.txt", RU, "cp866", "\r\n", "CP866"),
+    ("cp850-dos.txt", DE, "cp850", "\r\n", "CP850"),
     ("euckr.txt", KO, "euc-kr", "\n", "EUC-KR"),
     ("big5.txt", TW, "big5", "\n", "BIG5"),
     ("eucjp.txt", JA, "euc-jp", "\n", "EUC-JP"),

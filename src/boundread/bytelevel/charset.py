@@ -106,11 +106,30 @@ def decide(sample: bytes, sniffed: str, override: str | None = None, *, complete
         return Choice("utf-8", "utf-8", note="; ".join(filter(None, (note, flaw))))
     enough = sum(1 for byte in sample if byte >= 0x80) >= MIN_EVIDENCE
     found, confidence = _detect(sample) if enough else (None, None)
-    if found and (confidence or 0) >= MIN_CONFIDENCE and _decodes(sample, found, complete):
+    if found and found != "latin-1" and (confidence or 0) >= MIN_CONFIDENCE and _decodes(sample, found, complete):
         return Choice(found, "detected", confidence, note)
-    if sniffed_name == "utf-8" or not sniffed:  # the sample just proved it is not UTF-8: the Western reading
-        sniffed = "cp1252" if _decodes(sample, "cp1252", complete) else "latin-1"
+    if sniffed_name == "utf-8" or not sniffed or found == "latin-1":  # not UTF-8: a Western reading
+        sniffed = "cp1252" if _decodes(sample, "cp1252", complete) else _western_page(sample)
     return Choice(sniffed, "sniffed", note=note)
+
+
+#: The Western pages tried when cp1252 cannot read a sample, best first on a tie: DOS's (Western Europe's, then
+#: the US original) and the classic Mac's, before Latin-1, which reads any byte but turns theirs into C1 controls.
+_NOT_CP1252 = ("cp850", "cp437", "mac-roman", "latin-1")
+
+
+def _western_page(sample: bytes) -> str:
+    """The Western page that reads ``sample`` (which cp1252 cannot: it holds one of 0x81 0x8D 0x8F 0x90 0x9D) as
+    the most lower-case letters, each C1 control counting against it. Accented letters in running text are
+    lower case; the wrong page turns them into capitals, symbols or controls: German DOS text ("Größe", 0x94 0xE1
+    in cp850) is controls in Latin-1, which the detector picks at 0.07 ("Gr\\x94\\xe1e"), and Latin-1's "café" is
+    "cafÚ" in cp850."""
+    def score(codec: str) -> int:
+        text = sample.decode(codec, "replace")
+        return sum(1 for ch in text if ch >= "\x80" and ch.islower()) - 2 * sum(
+            1 for ch in text if "\x80" <= ch <= "\x9f")
+
+    return max(_NOT_CP1252, key=score)  # max keeps the first of equals: the order above breaks ties
 
 
 #: The designations that switch ISO-2022 text into a double-byte set (a terminal's ESC ( B, which colour codes
