@@ -16,6 +16,7 @@ import pytest
 from boundread.chunks.feed import ARCHIVES
 from boundread.chunks.manifest import Params
 from boundread.chunks.plan import chunk, whole
+from boundread.contract import kinds as families
 from boundread.contract.model import Request
 from boundread.core import engine
 from boundread.errors import BoundreadError
@@ -35,7 +36,9 @@ def _reference(path: Path) -> str | None:
         return None
     if listing is None:
         try:
-            return engine.extract(path, req, to_stdout=True).text or None
+            # a CSV/TSV is chunked by rows (the header in each chunk), as a workbook is: so is its reference
+            kinds = families.WORKBOOKS if engine.open_source(path).kind in families.TABLES else None
+            return engine.extract(path, req, to_stdout=True, kinds=kinds).text or None
         except BoundreadError:
             return None
     parts = []

@@ -41,7 +41,8 @@ EXTRACT_EXIT: dict[str, int] = {
 }
 
 # manifest kind -> the kinds boundread may name (it is finer: xls and ods are not xlsx)
-KIND_OK = {"xlsx": {"xlsx", "xls", "ods"}, "gz": {"gz", "tar"}, "other": {"binary"}}
+KIND_OK = {"xlsx": {"xlsx", "xls", "ods"}, "gz": {"gz", "tar"}, "other": {"binary"},
+           "text": {"text", "csv", "tsv"}}  # a CSV is a workbook of one sheet, and greppable text
 
 DOCUMENTED = {int(code) for code in ExitCode}
 
