@@ -9,6 +9,8 @@ import os
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from tests.formats.pdf_unmapped_fixtures import READABLE, pdf_of
 from tests.helpers import run
 
@@ -17,8 +19,8 @@ from boundread.contract.sink import Sink
 from boundread.contract.source import source_for_bytes
 from boundread.formats import ocr
 from boundread.formats.pdf import handler, parallel
-from boundread.formats.pdf.engines import MinerDoc, PdfiumDoc
-from boundread.formats.pdf.judge import unmapped
+from boundread.formats.pdf.engines import _CONTROLS, MinerDoc, PdfiumDoc, clean
+from boundread.formats.pdf.judge import _NOT_TEXT, readable, unmapped
 from boundread.formats.pdf.page import Page
 from boundread.limits import Limits
 
@@ -176,3 +178,18 @@ def test_counts_cross_the_worker_pipe() -> None:
             pipe.write(parallel._pack(page))
     with os.fdopen(read, "rb") as pipe:
         assert [parallel._unpack(pipe) for _ in sent] == sent
+
+
+_CHARS = st.characters(codec="utf-8") | st.sampled_from(["(cid:12)", "(cid:", "\u3000", "\xa0", "\x0b", "\ue041"])
+
+
+@given(st.lists(_CHARS, max_size=40).map("".join))
+def test_readable_counts_as_the_one_regex_does(text: str) -> None:
+    # readable's shortcut for pages without odd characters gives the count the full substitution gives
+    assert readable(text) == len(_NOT_TEXT.sub("", text))
+
+
+@given(st.lists(_CHARS | st.sampled_from(["\r\n", "\r", "\ufeff", "\ufffe"]), max_size=40).map("".join))
+def test_clean_drops_the_controls_it_always_dropped(text: str) -> None:
+    dropped = text.replace("\r\n", "\n").replace("\r", "\n").translate(_CONTROLS)
+    assert clean(text) == (dropped if not dropped or dropped.endswith("\n") else dropped + "\n")

@@ -19,13 +19,20 @@ VERTICAL = "vertical writing"  # the doubt of a page of CJK set in columns
 LOST = "text drawn in fonts PDFium could not load"  # the doubt of a page with text objects and no PDFium text
 MIN_GLYPHS = 20  # a page with fewer glyphs is not judged by its yield (a page number, a caption)
 YIELD_FLOOR = 0.5  # readable characters per glyph below which PDFium's text of a page is doubtful
-MAP_SAMPLE = 32  # glyphs of a page asked whether PDFium maps them to text, before all of them are
+MAP_SAMPLE = 16  # glyphs of a page asked whether PDFium maps them to text, before all of them are
 _NOT_TEXT = re.compile(r"\(cid:\d+\)|[\s\x00-\x1f\x7f-\x9f\ufffd\ufffe\uffff\ue000-\uf8ff]")
+_SPACES = " \n\r\t"  # what most pages' text holds of _NOT_TEXT: str.count finds them without a regex
+#: the rest of _NOT_TEXT but (cid:N), as one character class (the whitespace \s matches, less _SPACES): a page
+#: without any (most pages) is counted without building a copy of its text, in a sixth of the time
+_ODD = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
+                  "\ufffd\ufffe\uffff\ue000-\uf8ff]")
 
 
 def readable(text: str) -> int:
     """Characters that carry text: not spaces, controls, U+FFFD, private-use code points or pdfminer's
     ``(cid:N)`` stand-ins (what an engine writes for a glyph whose font has no usable Unicode map)."""
+    if _ODD.search(text) is None and "(cid:" not in text:
+        return len(text) - sum(map(text.count, _SPACES))
     return len(_NOT_TEXT.sub("", text))
 
 
