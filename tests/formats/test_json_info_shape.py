@@ -5,14 +5,17 @@ present."""
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from tests.helpers import run, run_json
 
 from boundread.core import engine
-from boundread.formats.structured import jsonscan
+from boundread.formats.structured import jsonscan, jsonshape
 from boundread.formats.structured.jsonshape import describe
 from boundread.formats.structured.summary import shape_details
 
@@ -95,3 +98,36 @@ def test_corpus_json_reads_by_shape(corpus_dir: Path, tmp_path: Path) -> None:
         "list", "array").replace("dict", "object")
     code, data = run_json("extract", str(manifest), "--path", "[0]", "--stdout")
     assert json.loads(data["text"]) == want[0]
+
+
+# --- hypothesis: the counts and the depth are Python's, whether elements are walked, counted or cut by blocks ---
+
+_scalars = st.none() | st.booleans() | st.integers(-1000, 1000) | st.text(alphabet='ab"\\{}[],é ', max_size=6)
+_json = st.recursive(_scalars, lambda inner: st.lists(inner, max_size=8)
+                     | st.dictionaries(st.sampled_from(["a", "b"]), inner, max_size=2), max_leaves=60)
+
+
+def _depth(value: object) -> int:
+    if isinstance(value, dict):
+        return 1 + max(map(_depth, value.values()), default=0)
+    if isinstance(value, list):
+        return 1 + max(map(_depth, value), default=0)
+    return 0
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(value=_json, block=st.sampled_from([5, 64, 1 << 20]), sample=st.sampled_from([1, 3, 1000]),
+       indent=st.sampled_from([None, 1]))
+def test_shape_counts_match_python(value: object, block: int, sample: int, indent: int | None,
+                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(jsonscan, "BLOCK", block)
+    monkeypatch.setattr(jsonshape, "SAMPLE_ITEMS", sample)
+    raw = json.dumps([value, [value] * 3], indent=indent).encode()
+    shape = describe(jsonscan.Scanner(io.BytesIO(raw)))
+    assert shape.complete and not shape.trailing
+    assert shape.depth == _depth([value, [value] * 3])
+    assert shape.nodes["."].longest == 2
+    elements = shape.nodes[".[]"]
+    assert sum(elements.types.values()) == 2
+    walked = [value, [value] * 3][:sample]  # elements past the sample are counted, not described
+    assert elements.longest == max((len(v) for v in walked if isinstance(v, list)), default=0)

@@ -282,10 +282,11 @@ def read_as(kind: str, req: Request, kinds: tuple[str, ...] | None, filters: Fil
     """The kind whose handler reads: a CSV or TSV is read as rows (the workbook handler) by ``sheets`` or when
     --sheet, --rows or --format ask for rows, and as text otherwise, so --grep, --lines, --head, --tail and
     --encoding read its lines as they read any text file's. JSON and JSONL are read by their structure, and as
-    text for --tail, and (JSON without --path) for --grep and --lines."""
+    text for --tail and, without --path or --rows, for --grep and --lines (a JSONL record is a line: the text
+    scan greps records in C, numbered as the file's lines)."""
     if kind in families.STRUCTURED:
         lines = filters is not None and (filters.grep is not None or filters.lines is not None)
-        as_text = req.tail is not None or (kind == "json" and lines and req.path is None)
+        as_text = req.tail is not None or (lines and req.path is None and req.rows is None)
         return TEXT if as_text else kind
     if kind not in families.TABLES:
         return kind

@@ -21,8 +21,22 @@ MAX_SCALAR = 4096  # a number longer than this is not a number a reader wants: c
 _WS = re.compile(rb"[ \t\r\n]*+")
 _SCALAR = re.compile(rb"-?(?:0|[1-9][0-9]*+)(?:\.[0-9]++)?(?:[eE][+-]?[0-9]++)?|true|false|null")
 _STR_BODY = re.compile(rb'[^"\\]*+(?:\\.[^"\\]*+)*+', re.S)
-# everything that is not a bracket, with whole strings stepped over: one C-level run between two brackets
-_DEEP = re.compile(rb'[^"\[\]{}]*+(?:"[^"\\]*+(?:\\.[^"\\]*+)*+"[^"\[\]{}]*+)*+', re.S)  # unrolled: 2x faster
+# Skipping is a few runs of one regular expression in C, not a Python step per bracket: L0 is everything but
+# brackets, whole strings stepped over; G1 a group of brackets with none inside; L1 text with such groups in
+# it; and so on to G3/L3. A bracket L3 stops at is a real one (an opener of a deeper group, or one the block
+# cut, or a closer), so the depth the caller counts stays right. Possessive: no backtracking, linear time.
+_S = rb'"[^"\\]*+(?:\\.[^"\\]*+)*+"'
+_L0 = rb'[^"\[\]{}]*+(?:' + _S + rb'[^"\[\]{}]*+)*+'
+_G1 = rb'[\[{]' + _L0 + rb'[\]}]'
+_L1 = _L0 + rb'(?:' + _G1 + _L0 + rb')*+'
+_G2 = rb'[\[{]' + _L1 + rb'[\]}]'
+_L2 = _L0 + rb'(?:' + _G2 + _L0 + rb')*+'
+_G3 = rb'[\[{]' + _L2 + rb'[\]}]'
+_L3 = _L0 + rb'(?:' + _G3 + _L0 + rb')*+'
+_DEEP = re.compile(_L3, re.S)
+_NESTING = tuple(re.compile(p, re.S) for p in (_L0, _L1, _L2))  # fullmatch: the nesting of what _DEEP skipped
+_ELEMENT = re.compile(rb'(' + _G3 + rb'|' + _S + rb'|[^"\[\]{},\s]++)[ \t\r\n]*+', re.S)  # one array element
+GROUP_DEPTH = 3  # the deepest group one run steps over
 
 OPEN = frozenset(b"{[")
 PUNCT = frozenset(b"{}[],:")
@@ -179,9 +193,13 @@ class Scanner:
         if c not in OPEN:
             self.token()
             return 0
-        depth = deepest = 0
+        self.pos += 1  # the opener: _DEEP would step over the whole value, brackets and all
+        depth = deepest = 1
         while True:
-            self.pos = _DEEP.match(self.buf, self.pos).end()  # type: ignore[union-attr]
+            start = self.pos
+            self.pos = _DEEP.match(self.buf, start).end()  # type: ignore[union-attr]
+            if self.pos > start and depth + GROUP_DEPTH > deepest:
+                deepest = max(deepest, depth + nesting(self.buf, start, self.pos))
             if self.pos >= len(self.buf):
                 if not self._fill():
                     raise self._corrupt(f"the file ends inside {outer + depth:,} open brackets")
@@ -197,5 +215,46 @@ class Scanner:
             else:
                 depth -= 1
                 if depth == 0:
-                    self.max_depth = max(self.max_depth, deepest)
+                    self.max_depth = max(self.max_depth, outer + deepest)
                     return deepest
+
+    def skip_elements(self, limit: int | None, outer: int = 0) -> tuple[int, bool, list[int]]:
+        """From the start of an array element, step over ``limit`` elements (None: all) with the comma after
+        each, or to the array's ``]`` (consumed). ``outer``: the brackets open around the elements (the array's
+        included). Returns (elements stepped over, the array ended, the count of elements by their first byte).
+        An element of at most GROUP_DEPTH levels is one regular-expression run; a deeper or longer one goes
+        through :meth:`skip_value`. Skipped elements are not validated, only their brackets."""
+        count, firsts = 0, [0] * 256
+        while limit is None or count < limit:
+            if len(self.buf) - self.pos < 1 << 16 and not self.eof:  # keep most elements whole in the buffer
+                self._fill()
+            c = self.peek()
+            if c is None:
+                raise self._corrupt(f"the file ends inside an array ({count:,} elements on)")
+            if c in (0x2C, 0x5D):
+                raise self._corrupt("expected a value")
+            firsts[c] += 1
+            start = self.pos
+            m = _ELEMENT.match(self.buf, start)
+            end = m.end() if m is not None else start
+            if m is None or end >= len(self.buf) or self.buf[end] not in (0x2C, 0x5D):
+                self.skip_value(outer)  # deeper than one run steps over, cut by the block, or a huge string
+                if self.peek() not in (0x2C, 0x5D):
+                    raise self._corrupt("expected ',' or ']'")
+                end = self.pos
+            elif c in OPEN and outer + 1 + GROUP_DEPTH > self.max_depth:
+                self.max_depth = max(self.max_depth, outer + 1 + nesting(self.buf, start + 1, m.end(1) - 1))
+            count += 1
+            closer = self.buf[end]
+            self.pos = end + 1
+            if closer == 0x5D:
+                return count, True, firsts
+        return count, False, firsts
+
+
+def nesting(buf: bytes, start: int, end: int) -> int:
+    """How deep the bracket groups in ``buf[start:end]`` go (0-3), for text ``_DEEP`` stepped over."""
+    for depth, pattern in enumerate(_NESTING):
+        if pattern.fullmatch(buf, start, end):
+            return depth
+    return GROUP_DEPTH

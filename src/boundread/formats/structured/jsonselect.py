@@ -141,14 +141,17 @@ class Selector:
             sc.pos += 1
         else:
             while True:
-                if step.start <= index and (step.stop is None or index < step.stop):
-                    if i == self.outer:
-                        self.outer_index = index
-                    self.walk(i + 1, f"{path}[{index}]")
-                else:
+                if index < step.start or (step.stop is not None and index >= step.stop):
                     if step.stop is not None and index >= step.stop and self._unique(i):
                         raise _Done
-                    sc.skip_value()
+                    skipped, closed, _ = sc.skip_elements(step.start - index if index < step.start else None)
+                    index += skipped
+                    if closed:
+                        break
+                    continue
+                if i == self.outer:
+                    self.outer_index = index
+                self.walk(i + 1, f"{path}[{index}]")
                 index += 1
                 end = sc.token()
                 if end == "]":

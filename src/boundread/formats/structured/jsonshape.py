@@ -150,15 +150,17 @@ class _Walk:
             sc.pos += 1
         else:
             while True:
-                if count < SAMPLE_ITEMS:
-                    self.value(inner, depth)
-                else:
-                    c = sc.peek()
+                if count >= SAMPLE_ITEMS:  # the rest are counted, a regular-expression run each
+                    rest, _, firsts = sc.skip_elements(None, depth)
+                    count += rest
                     element = self.node(inner)
-                    if element is not None and c is not None:
-                        element.types[_FIRST.get(c, "number")] += 1
+                    if element is not None:
                         element.sampled_all = False
-                    self.shape.depth = max(self.shape.depth, depth + sc.skip_value(depth))
+                        for byte, n in enumerate(firsts):
+                            if n:
+                                element.types[_FIRST.get(byte, "number")] += n
+                    break
+                self.value(inner, depth)
                 count += 1
                 end = sc.token()
                 if end == "]":
