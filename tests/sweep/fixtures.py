@@ -322,7 +322,8 @@ _ODF_NS = ('xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" '
            'xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" '
            'xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0" '
            'xmlns:presentation="urn:oasis:names:tc:opendocument:xmlns:presentation:1.0" '
-           'xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0"')
+           'xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0" '
+           'xmlns:dc="http://purl.org/dc/elements/1.1/"')
 _MIME = {"odt": "application/vnd.oasis.opendocument.text",
          "ods": "application/vnd.oasis.opendocument.spreadsheet",
          "odp": "application/vnd.oasis.opendocument.presentation"}
@@ -357,6 +358,20 @@ def ods(folder: Path) -> Path:
                    f"<text:p>{n}</text:p></table:table-cell></table:table-row>"
                    for n, word in enumerate((EN + " " + RU).split()))
     return _odf(folder, "ods", f'<office:spreadsheet><table:table table:name="Expenses">{rows}</table:table>'
+                               "</office:spreadsheet>")
+
+
+def commented_ods(folder: Path) -> Path:
+    """A sheet whose cells carry comments (office:annotation, what LibreOffice's Insert > Comment writes)."""
+    def cell(text: str, comment: str = "") -> str:
+        note = (f"<office:annotation><dc:creator>Rita</dc:creator><text:p>{comment}</text:p></office:annotation>"
+                if comment else "")
+        return f'<table:table-cell office:value-type="string">{note}<text:p>{text}</text:p></table:table-cell>'
+
+    rows = "".join(f"<table:table-row>{cell(value, comment)}</table:table-row>" for value, comment in (
+        ("Invoice 1042", "Customer disputes the shipping surcharge"), ("Invoice 1043", ""),
+        ("Invoice 1044", "Paid twice: refund pending approval")))
+    return _odf(folder, "ods", f'<office:spreadsheet><table:table table:name="Ledger">{rows}</table:table>'
                                "</office:spreadsheet>")
 
 
@@ -436,6 +451,9 @@ def cases() -> list[Case]:
         Case("generated.odp", "odp", odp, references.odp),
         Case("ledger.xlsx", "sheet", xlsx, references.workbook),
         Case("generated.ods", "sheet", ods, references.workbook),
+        Case("commented.ods", "sheet", commented_ods, references.odf_xml,
+             xfail="office / formats/sheets (ods's counterpart of xlsx_extras' notes): a cell comment in an ods"
+                   " (office:annotation) is dropped without a word, as calamine drops it; sweep-findings.md"),
     ]
     for build in (unicode_path_zip, pax_tar, sevenz):
         label = build.__name__

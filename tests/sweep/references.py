@@ -136,6 +136,16 @@ def odp(path: Path) -> str:
     return "\n".join(ET.fromstring(xml).itertext()) if xml else ""
 
 
+def odf_xml(path: Path) -> str:
+    """An ODF document's text where it lives: the text of content.xml's paragraphs and headings (bsdtar unpacks
+    it), cell comments (office:annotation) included, their author and date left out."""
+    import xml.etree.ElementTree as ET
+
+    text_ns = "{urn:oasis:names:tc:opendocument:xmlns:text:1.0}"
+    root = ET.fromstring(member(path, "content.xml"))
+    return "\n".join("".join(para.itertext()) for para in root.iter() if para.tag in (text_ns + "p", text_ns + "h"))
+
+
 def listing(path: Path) -> str:
     return _tool("bsdtar", "-tf", str(path)).decode("utf-8", "replace")
 
