@@ -52,6 +52,13 @@ class Piece:
     origin: Origin | None = None  # plain text read by offset: where it starts in the file
     paragraphs: bool = True  # a blank line inside is a better cut than a line break (not for plain text, whose
     # cuts must not depend on how it was read in blocks: --from reads from an offset)
+    known_newlines: int = -1  # the text's newlines when the maker counted them already (-1: not counted)
+
+    def newlines(self) -> int:
+        """The text's newlines, counted once."""
+        if self.known_newlines < 0:
+            self.known_newlines = self.text.count("\n")
+        return self.known_newlines
 
 
 @dataclass(frozen=True)

@@ -22,6 +22,7 @@ from boundread.bytelevel import charset
 from boundread.chunks import feed, textread
 from boundread.chunks import manifest as mf
 from boundread.chunks.feed import ARCHIVES, ChunkSink
+from boundread.chunks.files import ChunkFiles
 from boundread.chunks.manifest import Chunk, Cost, Manifest, Params, Resume, SourceFacts
 from boundread.chunks.split import UNIT, Cut, Piece, Splitter, Unit
 from boundread.contract.model import FILE, Outcome, Request, Source
@@ -53,6 +54,7 @@ class _Run:
     params: Params
     start: int
     kept: list[Chunk]
+    files: ChunkFiles | None = None  # set once the folder is made
     written: list[Chunk] = dataclasses.field(default_factory=list)
     mismatched: list[int] = dataclasses.field(default_factory=list)
 
@@ -63,7 +65,9 @@ class _Run:
                 self.mismatched.append(cut.index)
             return
         name = f"chunk-{cut.index:05d}.txt"
-        output.write_atomic(self.folder / name, cut.text, never=self.src.path)
+        files = self.files if self.files is not None else ChunkFiles(self.folder, self.src.path)
+        self.files = files
+        files.write(name, cut.text)
         self.written.append(Chunk(cut.index, name, cut.span, (cut.first_line, cut.last_line), len(cut.text),
                                   len(cut.text.encode("utf-8")), est_tokens(len(cut.text)), cut.repeated, digest))
 

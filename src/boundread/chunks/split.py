@@ -70,7 +70,7 @@ class Splitter:
     def _take(self, piece: Piece) -> None:
         self._pieces.append(piece)
         self._size += len(piece.text)
-        self._newlines += piece.text.count("\n")
+        self._newlines += piece.newlines()
 
     def _over(self) -> bool:
         if self._size > self.budget:
@@ -85,8 +85,7 @@ class Splitter:
         if most is None or self._newlines < most:
             return self.budget
         seen, pos = 0, 0
-        for text in (self._repeat, *(p.text for p in self._pieces)):
-            count = text.count("\n")
+        for text, count in ((self._repeat, self._repeat.count("\n")), *((p.text, p.newlines()) for p in self._pieces)):
             if seen + count >= most:
                 at = -1
                 for _ in range(most - seen):
@@ -180,13 +179,14 @@ class Splitter:
             whole = pieces[i]
             head = Piece(whole.text[:offset], whole.level, whole.unit, whole.header, whole.row, whole.splittable)
             tail = Piece(whole.text[offset:], level, whole.unit, False, whole.row, whole.splittable,
-                         whole.origin.after(head.text) if whole.origin is not None else None, whole.paragraphs)
+                         whole.origin.after(head.text) if whole.origin is not None else None, whole.paragraphs,
+                         whole.newlines() - head.newlines())
             done, rest = [*pieces[:i], head], [tail, *pieces[i + 1:]]
         self._flush(done, rest)
 
     def _flush(self, done: list[Piece], rest: list[Piece]) -> None:
         body = "".join(p.text for p in done)
-        newlines = body.count("\n")
+        newlines = sum(p.newlines() for p in done)
         first = self._lines + 1
         last = self._lines + newlines + (0 if body.endswith("\n") else 1)
         continues = bool(rest) and rest[0].level < UNIT and rest[0].unit is not None and rest[0].unit is done[-1].unit
