@@ -361,6 +361,20 @@ def ods(folder: Path) -> Path:
                                "</office:spreadsheet>")
 
 
+def commented_xlsx(folder: Path) -> Path:
+    import xlsxwriter
+
+    path = folder / "commented.xlsx"
+    book = xlsxwriter.Workbook(str(path))
+    sheet = book.add_worksheet("Ledger")
+    for row, (value, comment) in enumerate((("Invoice 1042", "Customer disputes the shipping surcharge"),
+                                            ("Invoice 1044", "Paid twice: refund pending approval"))):
+        sheet.write(row, 0, value)
+        sheet.write_comment(row, 0, comment)
+    book.close()
+    return path
+
+
 def commented_ods(folder: Path) -> Path:
     """A sheet whose cells carry comments (office:annotation, what LibreOffice's Insert > Comment writes)."""
     def cell(text: str, comment: str = "") -> str:
@@ -451,6 +465,7 @@ def cases() -> list[Case]:
         Case("generated.odp", "odp", odp, references.odp),
         Case("ledger.xlsx", "sheet", xlsx, references.workbook),
         Case("generated.ods", "sheet", ods, references.workbook),
+        Case("commented.xlsx", "sheet", commented_xlsx, references.workbook_comments),
         Case("commented.ods", "sheet", commented_ods, references.odf_xml,
              xfail="office / formats/sheets (ods's counterpart of xlsx_extras' notes): a cell comment in an ods"
                    " (office:annotation) is dropped without a word, as calamine drops it; sweep-findings.md"),

@@ -136,6 +136,18 @@ def odp(path: Path) -> str:
     return "\n".join(ET.fromstring(xml).itertext()) if xml else ""
 
 
+def workbook_comments(path: Path) -> str:
+    """calamine's cells (it reads no comments) and the text of the xlsx's comment parts (xl/comments*.xml)."""
+    import xml.etree.ElementTree as ET
+
+    main = "{http://schemas.openxmlformats.org/spreadsheetml/2006/main}t"
+    out = [workbook(path)]
+    for name in listing(path).split():
+        if name.startswith("xl/comments") and name.endswith(".xml"):
+            out.extend(t.text or "" for t in ET.fromstring(member(path, name)).iter(main))
+    return "\n".join(out)
+
+
 def odf_xml(path: Path) -> str:
     """An ODF document's text where it lives: the text of content.xml's paragraphs and headings (bsdtar unpacks
     it), cell comments (office:annotation) included, their author and date left out."""
