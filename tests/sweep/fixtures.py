@@ -390,8 +390,11 @@ def commented_ods(folder: Path) -> Path:
 
 
 def odp(folder: Path) -> Path:
+    notes = ("<presentation:notes><draw:frame><draw:text-box><text:p>Speaker reminder: thank the {n} sponsors"
+             "</text:p></draw:text-box></draw:frame></presentation:notes>")
     pages = "".join(f'<draw:page draw:name="p{n}"><draw:frame><draw:text-box><text:p>{line}</text:p>'
-                    "</draw:text-box></draw:frame></draw:page>" for n, line in enumerate((EN, RU, "narwhal tusk")))
+                    f"</draw:text-box></draw:frame>{notes.format(n=word)}</draw:page>"
+                    for n, (line, word) in enumerate(((EN, "seven"), (RU, "eleven"), ("narwhal tusk", "twelve"))))
     return _odf(folder, "odp", f"<office:presentation>{pages}</office:presentation>")
 
 
