@@ -12,7 +12,8 @@ from tests.formats.office_parts import odf_chart, odf_object_frame, odf_package
 from boundread.contract.model import Request, Source
 from boundread.contract.sink import Sink
 from boundread.contract.source import source_for_bytes
-from boundread.formats.office import charts, docx, odp
+from boundread.formats._ooxml import charts
+from boundread.formats.office import docx, odp
 from boundread.formats.office.odf_objects import object_part
 from boundread.limits import Limits
 

@@ -28,7 +28,8 @@ from tests.formats.office_parts import (
 from boundread.contract.model import Request, Source
 from boundread.contract.sink import Sink
 from boundread.contract.source import source_for_bytes, source_for_path
-from boundread.formats.office import charts, diagrams, docx, pptx
+from boundread.formats._ooxml import charts, diagrams
+from boundread.formats.office import docx, pptx
 from boundread.limits import Limits
 
 REL_T = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
@@ -178,7 +179,7 @@ def test_damaged_diagram_part_is_a_warning() -> None:
 
 
 def test_many_categories_are_counted_not_dropped() -> None:
-    from boundread.formats.office.ooxml import Package
+    from boundread.formats._ooxml.package import Package
 
     cats = [f"c{n}" for n in range(charts.MAX_LABELS + 7)]
     data = rezip(deck(), {"ppt/charts/chart1.xml": chart_xml("Big", ["S"], cats)})
@@ -361,7 +362,7 @@ CHARTEX = (
 def test_chartex_title_series_categories_and_axis() -> None:
     import zipfile
 
-    from boundread.formats.office.ooxml import Package
+    from boundread.formats._ooxml.package import Package
 
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w") as zf:
@@ -399,7 +400,7 @@ def test_what_a_notes_page_skips_is_warned_too() -> None:
 def test_a_missing_chart_or_smartart_part_is_a_warning(monkeypatch: pytest.MonkeyPatch) -> None:
     import zipfile
 
-    from boundread.formats.office.ooxml import Package
+    from boundread.formats._ooxml.package import Package
 
     with zipfile.ZipFile(io.BytesIO(deck())) as zf:
         rid, (_kind, chart) = next(

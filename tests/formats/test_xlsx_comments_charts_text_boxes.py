@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from tests.formats.office_parts import add_rels, chart_xml, rezip
 
-from boundread.formats.office import charts
+from boundread.formats._ooxml import charts
 from boundread.formats.sheets.xlsx_extras import SheetExtras, sheet_extras
 
 SHEET = "xl/worksheets/sheet1.xml"

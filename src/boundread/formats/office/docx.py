@@ -16,8 +16,8 @@ from boundread.contract import kinds
 from boundread.contract.model import FILE, Details, Outcome, Request, Source
 from boundread.contract.sink import Sink
 from boundread.errors import Corrupt, Refused, UsageError
+from boundread.formats._ooxml.package import Package, Progress, open_package
 from boundread.formats.office.graphics import graphic_rels, graphic_text, graphics_after
-from boundread.formats.office.ooxml import Package, Progress, open_package
 from boundread.formats.office.wordstream import Block, blocks, docx_styles
 from boundread.units import MB
 

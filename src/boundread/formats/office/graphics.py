@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from boundread.contract.sink import Sink
 from boundread.errors import Corrupt
-from boundread.formats.office.charts import chart_line
-from boundread.formats.office.diagrams import diagram_lines
+from boundread.formats._ooxml.charts import chart_line
+from boundread.formats._ooxml.diagrams import diagram_lines
+from boundread.formats._ooxml.package import Package
 from boundread.formats.office.odf_objects import object_lines
-from boundread.formats.office.ooxml import Package
 from boundread.formats.office.wordstream import Block, blocks
 
 GRAPHIC_KINDS = frozenset({"chart", "chartEx", "diagramData"})

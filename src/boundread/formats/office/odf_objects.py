@@ -12,10 +12,10 @@ from __future__ import annotations
 import posixpath
 
 from boundread.errors import Corrupt, Refused
+from boundread.formats._ooxml import charts
+from boundread.formats._ooxml.charts import ChartText
+from boundread.formats._ooxml.package import Package
 from boundread.formats._xml import local, odf_text
-from boundread.formats.office import charts
-from boundread.formats.office.charts import ChartText
-from boundread.formats.office.ooxml import Package
 
 
 def object_part(href: str) -> str | None:

@@ -12,9 +12,9 @@ from xml.etree.ElementTree import Element
 from boundread.contract.model import FILE, Details, Outcome, Request, Source
 from boundread.contract.sink import Sink
 from boundread.errors import Corrupt
+from boundread.formats._ooxml.package import Package, open_package
 from boundread.formats._xml import attr, local, odf_text
 from boundread.formats.office.odf_objects import object_lines
-from boundread.formats.office.ooxml import Package, open_package
 from boundread.formats.office.slides import Slide, finish, select
 from boundread.units import MB, human_bytes
 

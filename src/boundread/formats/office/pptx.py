@@ -15,10 +15,10 @@ from xml.etree.ElementTree import Element
 from boundread.contract.model import FILE, Details, Outcome, Request, Source
 from boundread.contract.sink import Sink
 from boundread.errors import Corrupt
+from boundread.formats._ooxml.charts import chart_line
+from boundread.formats._ooxml.diagrams import diagram_lines
+from boundread.formats._ooxml.package import Package, open_package
 from boundread.formats._xml import attr, local
-from boundread.formats.office.charts import chart_line
-from boundread.formats.office.diagrams import diagram_lines
-from boundread.formats.office.ooxml import Package, open_package
 from boundread.formats.office.slide_comments import comment_lines
 from boundread.formats.office.slides import Slide, finish, select
 

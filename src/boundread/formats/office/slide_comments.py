@@ -11,8 +11,8 @@ from __future__ import annotations
 from xml.etree.ElementTree import Element
 
 from boundread.errors import Corrupt, Refused
+from boundread.formats._ooxml.package import Package
 from boundread.formats._xml import attr, local
-from boundread.formats.office.ooxml import Package
 
 AUTHORS_CAP = 1 << 20  # bytes of an authors part parsed at most
 COMMENTS_CAP = 4 * 1024 * 1024  # bytes of one slide's comment part parsed at most

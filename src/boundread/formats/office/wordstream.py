@@ -13,8 +13,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from xml.etree.ElementTree import Element
 
+from boundread.formats._ooxml.package import Package, Progress
 from boundread.formats._xml import attr, local, odf_text, walk
-from boundread.formats.office.ooxml import Package, Progress
 
 _HEADING = re.compile(r"(?:heading|.berschrift|titre|titolo|encabezado)\s*([1-9])|(title)", re.IGNORECASE)
 _DOCX_SKIP = frozenset({"pPr", "rPr", "instrText", "delText", "Fallback", "txbxContent", "commentReference"})

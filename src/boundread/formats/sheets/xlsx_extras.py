@@ -20,10 +20,10 @@ from dataclasses import dataclass, field
 from xml.etree.ElementTree import Element
 
 from boundread.errors import Corrupt, Refused
+from boundread.formats._ooxml.charts import chart_line
+from boundread.formats._ooxml.diagrams import diagram_lines
+from boundread.formats._ooxml.package import Package
 from boundread.formats._xml import attr, local, walk
-from boundread.formats.office.charts import chart_line
-from boundread.formats.office.diagrams import diagram_lines
-from boundread.formats.office.ooxml import Package
 
 PERSONS_CAP = 1 << 20  # bytes of xl/persons/person.xml parsed at most
 DRAWING_CAP = 8 * 1024 * 1024  # bytes of one drawing part parsed at most

@@ -13,8 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from boundread.errors import Corrupt, Refused
+from boundread.formats._ooxml.package import Package
 from boundread.formats._xml import attr, local
-from boundread.formats.office.ooxml import Package
 
 CHART_CAP = 8 * 1024 * 1024  # uncompressed bytes of a chart part read at most
 MAX_LABELS = 50  # category labels shown per chart; the rest are counted

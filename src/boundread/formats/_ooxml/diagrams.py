@@ -12,8 +12,8 @@ from __future__ import annotations
 from xml.etree.ElementTree import Element
 
 from boundread.errors import Corrupt, Refused
+from boundread.formats._ooxml.package import Package
 from boundread.formats._xml import attr, local
-from boundread.formats.office.ooxml import Package
 
 DIAGRAM_CAP = 4 * 1024 * 1024  # uncompressed bytes of a diagram data part parsed at most
 _TEXT_POINTS = frozenset({"node", "asst"})  # point types that carry the user's text (not doc/pres/transitions)
