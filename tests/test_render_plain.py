@@ -49,6 +49,11 @@ CASES = [
     result(fields={"note": "x" * 200}),  # fits the 240-column page with the key
     result(fields={"pages": 30, "pages_without_text": 2, "pages_checked": 20}),
     result(next=["boundread extract 'a file.txt' --lines 1-2", "boundread extract x --grep PATTERN --context 2"]),
+    result(kind="xlsx", fields={"sheets": [
+        {"index": 1, "name": "Lista 2024", "rows": 12_345, "cols": 7, "state": "visible"},
+        {"index": 2, "name": "Ñandú", "rows": None, "cols": 1, "hidden": True},
+        {"index": 10, "name": "Chart [1]", "rows": 0, "cols": 0, "type": "chartsheet"},
+        {"name": "no index"}], "macros": False}),
 ]
 
 
@@ -64,7 +69,9 @@ def test_plain_is_rich_character_for_character(info: InfoResult, monkeypatch: py
     result(fields={"note": "tab\there"}),  # rich expands tabs
     result(path="bad\x1b[31mname.txt"),  # rich strips control characters
     result(warnings=["two\nlines"]),
-    result(fields={"sheets": [{"index": 1, "name": "S", "rows": 3, "cols": 2}]}),  # the sheets table is rich's
+    result(fields={"sheets": [{"index": 1, "name": "数据", "rows": 3, "cols": 2}]}),  # wide: rich measures it
+    result(fields={"sheets": [{"index": 1, "name": "S", "type": "[bold]x"}]}),  # rich reads markup there
+    result(fields={"sheets": [{"index": 1, "name": "n" * 300}]}),  # wider than the page
 ])
 def test_what_rich_would_change_is_left_to_rich(info: InfoResult) -> None:
     assert plain.info_lines(info) is None
@@ -79,6 +86,26 @@ def test_whenever_plain_answers_it_is_rich(values: dict[str, Any], path: str, wa
     info = result(path=path, fields=values, warnings=[warning])
     shown = plain_view(info)
     if shown is None:
+        return
+    with pytest.MonkeyPatch.context() as patch:
+        assert shown == rich_view(info, patch)
+
+
+NAMES = st.one_of(st.text(st.characters(max_codepoint=0x2FF), max_size=40), st.text(max_size=40))
+SHEET = st.fixed_dictionaries({"index": st.integers(0, 10**6), "name": NAMES},
+                               optional={"rows": st.one_of(st.none(), st.integers(0, 10**7)),
+                                         "cols": st.integers(0, 20_000), "hidden": st.booleans(),
+                                         "state": st.sampled_from(["visible", "hidden", "veryHidden", ""]),
+                                         "type": st.sampled_from(["worksheet", "chartsheet", "dialogsheet"])})
+
+
+@settings(max_examples=150, deadline=None)
+@given(sheets=st.lists(SHEET, min_size=1, max_size=6))
+def test_whenever_plain_draws_sheets_it_is_rich(sheets: list[dict[str, Any]]) -> None:
+    info = result(kind="xlsx", fields={"sheets": sheets})
+    shown = plain_view(info)
+    if shown is None:
+        assert not all(plain._narrow(sheet["name"]) for sheet in sheets)  # only names rich must measure
         return
     with pytest.MonkeyPatch.context() as patch:
         assert shown == rich_view(info, patch)

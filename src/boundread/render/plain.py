@@ -1,10 +1,11 @@
 """The ``info`` view without rich, for output that is not a terminal (agents, pipes): the same lines rich draws
 there, character for character, at a fraction of the start-up (rich costs ~20 ms to import).
 
-Rich draws off a terminal without colour, on a 240-column page, a table without borders. Where its output
-could differ from plain joining - a workbook's sheets table, a line wider than the page, control characters
-or tabs it would strip or expand, colour forced on by FORCE_COLOR / TTY_COMPATIBLE - :func:`info_lines`
-answers None and rich draws, as before. tests/test_render_plain.py compares the two on generated results.
+Rich draws off a terminal without colour, on a 240-column page, a table without borders and a workbook's
+sheets under a ruled header. Where its output could differ from plain joining - a line wider than the page,
+control characters or tabs it would strip or expand, markup brackets, characters whose width in cells is not
+plainly one, colour forced on by FORCE_COLOR / TTY_COMPATIBLE - :func:`info_lines` answers None and rich draws,
+as before. tests/test_render_plain.py compares the two on generated results.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import os
 from typing import Any, TextIO
 
 from boundread.contract.model import InfoResult
-from boundread.render.text import scalar
+from boundread.render.text import count, scalar
 from boundread.units import human_bytes
 
 BYTE_FIELDS = frozenset({"total_size", "largest", "compressed", "size", "uncompressed", "xml_bytes"})  # shown as KB/MB
@@ -64,7 +65,8 @@ def checked(fields: dict[str, Any], key: str, shown: str) -> str:
 
 def info_lines(result: InfoResult) -> list[str] | None:
     """The info view as rich draws it off a terminal; None where rich must draw (see the module's doc)."""
-    if result.fields.get("sheets"):
+    sheets = sheets_lines(result.fields["sheets"]) if result.fields.get("sheets") else []
+    if sheets is None:
         return None
     rows = info_rows(result)
     told = result.problem["message"] if result.problem else None
@@ -77,12 +79,48 @@ def info_lines(result: InfoResult) -> list[str] | None:
     if not all(_plain(key) and key.isascii() and _fits(value, room) for key, value in rows):
         return None
     table = [f"{key:<{key_width}}{' ' * GAP}{value}".rstrip() for key, value in rows]
-    return [result.path, *table, *warnings, *steps]
+    return [result.path, *table, *sheets, *warnings, *steps]
+
+
+SHEET_COLUMNS = ("#", "sheet", "rows", "cols", "state")
+RIGHT = frozenset({0, 2, 3})  # the numbers are right-justified
+DIVIDER = "   "  # a cell's right padding, the box's blank divider, the next cell's left padding
+
+
+def sheets_lines(sheets: list[dict[str, Any]]) -> list[str] | None:
+    """A workbook's sheets as rich's SIMPLE_HEAD table draws them off a terminal (the header, a rule of the
+    table's width, a row per sheet); None where rich must draw (see the module's doc)."""
+    rows = [SHEET_COLUMNS]
+    for sheet in sheets:
+        state = sheet.get("state") or ("hidden" if sheet.get("hidden") else "visible")
+        if sheet.get("type") not in (None, "worksheet"):
+            state = f"{state}, {sheet['type']}"
+        rows.append((str(sheet.get("index", "")), str(sheet.get("name", "")), count(sheet.get("rows")),
+                     count(sheet.get("cols")), str(state)))
+    # the name is a rich Text (shown as it is); the other cells are strings rich reads as markup
+    if not all(_narrow(cell) and (at == 1 or "[" not in cell) for row in rows for at, cell in enumerate(row)):
+        return None
+    widths = [max(len(row[at]) for row in rows) for at in range(len(SHEET_COLUMNS))]
+    width = sum(widths) + len(DIVIDER) * (len(widths) - 1)
+    if width > PAGE:
+        return None
+
+    def line(row: tuple[str, ...]) -> str:
+        return DIVIDER.join(cell.rjust(size) if at in RIGHT else cell.ljust(size)
+                            for at, (cell, size) in enumerate(zip(row, widths, strict=True))).rstrip()
+
+    return [line(rows[0]), "\u2500" * width, *(line(row) for row in rows[1:])]
 
 
 def _plain(text: str) -> bool:
     """Rich shows it as it is: no control characters (stripped), tabs (expanded) or line breaks."""
     return text.isprintable()
+
+
+def _narrow(text: str) -> bool:
+    """Printable, and one cell per character in rich's table: ASCII and the Latin letters up to U+02FF (no
+    combining marks, no wide scripts, whose cell widths rich measures by its own table)."""
+    return text.isprintable() and all(ord(char) < 0x300 for char in text)
 
 
 def _fits(text: str, room: int) -> bool:
