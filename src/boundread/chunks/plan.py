@@ -31,16 +31,18 @@ from boundread.contract.source import source_for_bytes
 from boundread.core import engine, fit, naming, output
 from boundread.errors import BoundreadError, UsageError
 from boundread.limits import CHARS_PER_TOKEN, Deadline, Limits, est_tokens
-from boundread.units import KB, human_bytes
+from boundread.units import KB, MB, human_bytes
 
 MAX_CHUNKS = 200
 GUARD_TEXT_BYTES = 256 * KB  # the guard's default text_max_bytes: a text file above it needs a bounded read
 Watch = Callable[[Sink], contextlib.AbstractContextManager[object]]
 
 
-def whole(timeout: float | None = None) -> Limits:
-    """The limits of a whole-document read: no character or row cap (the chunks bound what is read at once)."""
-    return Limits(max_chars=10**15, max_rows=10**9, max_cols=16_384, max_entries=10_000, timeout=timeout)
+def whole(timeout: float | None = None, max_member_bytes: int | None = None) -> Limits:
+    """The limits of a whole-document read: no character or row cap (the chunks bound what is read at once);
+    an archive member is read up to ``max_member_bytes`` (default: extract's cap)."""
+    limits = Limits(max_chars=10**15, max_rows=10**9, max_cols=16_384, max_entries=10_000, timeout=timeout)
+    return limits if max_member_bytes is None else dataclasses.replace(limits, max_member_bytes=max_member_bytes)
 
 
 def default_folder(name: str) -> Path:
@@ -74,12 +76,14 @@ class _Run:
 
 def chunk(path: str | Path, params: Params, folder: str | Path | None = None, *, start: int = 1,
           max_chunks: int = MAX_CHUNKS, model: str | None = None, password: str | None = None,
-          timeout: float | None = 120.0, watch: Watch | None = None, encoding: str | None = None) -> Manifest:
+          timeout: float | None = 120.0, watch: Watch | None = None, encoding: str | None = None,
+          max_member_bytes: int | None = None) -> Manifest:
     """Chunk ``path`` into ``folder`` (default ``boundread-out/<name>.chunks``); the manifest describes them.
-    ``encoding``: decode text with this codec, not the guessed one."""
+    ``encoding``: decode text with this codec, not the guessed one. ``max_member_bytes``: an archive member
+    over it is skipped (and said); default: extract's cap (``--max-member-mb``)."""
     src = engine.open_source(path)
     assert src.path is not None
-    req = Request(limits=whole(timeout), password=password, fmt=params.format, layout=params.layout,
+    req = Request(limits=whole(timeout, max_member_bytes), password=password, fmt=params.format, layout=params.layout,
                   encoding=fit.encoding(encoding))
     fit.check(req, src.kind, src.name)
     where = Path(folder) if folder is not None else default_folder(src.name)
@@ -93,6 +97,11 @@ def chunk(path: str | Path, params: Params, folder: str | Path | None = None, *,
     why = mf.changes(old, facts, params) if old is not None else [f"{unusable}: chunked it again"] if unusable else []
     if req.encoding and old is not None and not why and start == 1:  # the manifest does not record it
         why = [f"--encoding {req.encoding}: chunked it again in that encoding"]
+    cap = req.limits.max_member_bytes
+    carry = (*(("--encoding", req.encoding) if req.encoding else ()),
+             *(("--max-member-mb", str(cap // MB)) if max_member_bytes is not None else ()))
+    if max_member_bytes is not None and old is not None and not why and start == 1 and src.kind in ARCHIVES:
+        why = [f"--max-member-mb {cap // MB}: chunked it again with that member cap"]  # nor this
     if start > 1:
         _check_from(start, old, why, src.name, unusable)
         assert old is not None
@@ -158,7 +167,7 @@ def chunk(path: str | Path, params: Params, folder: str | Path | None = None, *,
                       notes=tuple(why), resume=resume if resumable and not changed else None)
     if old is not None:
         mf.remove_stale(where, len(chunks), old)
-    result = _finish(result, model, max_chunks, password is not None, req.encoding,
+    result = _finish(result, model, max_chunks, password is not None, carry,
                      again="from" if resumable and not changed else "whole" if changed else None)
     output.write_atomic(where / mf.NAME, mf.dump(result), never=src.path)
     return result
@@ -214,7 +223,8 @@ def _members(src: Source, req: Request, sink: ChunkSink) -> Outcome:
         if entry.is_dir or entry.is_symlink or entry.link_target is not None:
             continue
         skip = ("encrypted: pass --password" if entry.encrypted and req.password is None else
-                "larger than the member cap" if entry.size is not None and entry.size > req.limits.max_member_bytes
+                f"larger than the member cap ({human_bytes(req.limits.max_member_bytes)}): raise --max-member-mb "
+                "if you trust it" if entry.size is not None and entry.size > req.limits.max_member_bytes
                 else None)
         cut = None
         if skip is None:
@@ -265,7 +275,7 @@ def _changed(path: Path | None, facts: mf.SourceFacts) -> str:
 
 
 def _finish(result: Manifest, model: str | None, max_chunks: int, password: bool = False,
-            encoding: str | None = None, again: str | None = None) -> Manifest:
+            carry: tuple[str, ...] = (), again: str | None = None) -> Manifest:
     """The next command and the cost of reading every chunk once with ``model``. ``again``: "from" when the
     chunks go on where this run stopped (``--from``), "whole" when the file must be chunked again from its start
     (it changed), None when no run would give more (a cut the handler made says why)."""
@@ -281,7 +291,7 @@ def _finish(result: Manifest, model: str | None, max_chunks: int, password: bool
         words += ["--max-chunks", str(max_chunks)] if max_chunks != MAX_CHUNKS else []
         words += ["--password", "PASSWORD"] if password else []
         words += ["--model", model] if model else []
-        words += ["--encoding", encoding] if encoding else []
+        words += carry  # the options the manifest does not record: --encoding, --max-member-mb
         nxt = (engine.command_line(tuple(words), result.source.path),)
     cost = price(model, result.est_tokens) if model else None
     warnings = result.warnings
