@@ -63,3 +63,22 @@ def test_legacy_names_are_read_in_their_code_page_and_said_to_be_guessed(tmp_pat
     assert [entry["name"] for entry in data["entries"]] == names
     assert {entry["name_encoding"] for entry in data["entries"]} == {label}
     assert any("decoded by a guess" in warning and label in warning for warning in data["warnings"])
+
+
+@pytest.mark.parametrize("codec", ["cp1251", "gbk", "cp932"])
+def test_a_pax_name_marked_binary_gets_the_code_page_guess(tmp_path: Path, codec: str) -> None:
+    """GNU tar and Python write a name that is not UTF-8 into a pax header with ``hdrcharset=BINARY``: raw bytes,
+    not UTF-8 with bad bytes. It was shown escaped (\\xce\\xf2...), and its leading backslash called it a
+    zip slip; it is decoded by the guess like any legacy name."""
+    names, label = NAMES[codec]
+    path = tmp_path / "binary.tar"
+    with tarfile.open(path, "w", format=tarfile.PAX_FORMAT, encoding="utf-8", errors="surrogateescape") as tf:
+        for name in names:
+            info = tarfile.TarInfo(name.encode(codec).decode("utf-8", "surrogateescape"))
+            info.size = 3
+            tf.addfile(info, io.BytesIO(b"ok\n"))
+    assert b"hdrcharset=BINARY" in path.read_bytes()
+    data = json.loads(run("list-zip", str(path), "--json").stdout)
+    assert [entry["name"] for entry in data["entries"]] == names
+    assert {entry["name_encoding"] for entry in data["entries"]} == {label}
+    assert not any("escape" in warning for warning in data["warnings"]), data["warnings"]

@@ -75,8 +75,9 @@ def _decoded(name: str, decoder: Decoder, pax: bool = False) -> tuple[str, str |
     """A header name that is not UTF-8 comes back with surrogate escapes, and a short legacy one can
     pass for UTF-8 of rare scripts (cp866 "список" is valid UTF-8): their bytes get the archive's
     guessed code page (:mod:`boundread.bytelevel.names`), and the label says so. A pax name (UTF-8 by
-    the standard) or a name that is mostly UTF-8 is shown as UTF-8 with its bad bytes escaped (``\\xNN``)
-    and labelled so: one stray byte does not make the whole name cp437."""
+    the standard, unless its header says ``hdrcharset=BINARY``: raw bytes, as GNU tar writes a legacy name) or a
+    name that is mostly UTF-8 is shown as UTF-8 with its bad bytes escaped (``\\xNN``) and labelled so: one
+    stray byte does not make the whole name cp437."""
     if name.isascii():
         return name, None
     raw = name.encode("utf-8", "surrogateescape")
@@ -88,8 +89,9 @@ def _decoded(name: str, decoder: Decoder, pax: bool = False) -> tuple[str, str |
 
 
 def _entry(member: tarfile.TarInfo, limits: Limits, decoder: Decoder, number: int) -> Entry:
-    name, encoding = _decoded(member.name, decoder, "path" in member.pax_headers)
-    link = (_decoded(member.linkname, decoder, "linkpath" in member.pax_headers)[0]
+    utf8 = member.pax_headers.get("hdrcharset") != "BINARY"  # pax's own word that its names are raw bytes
+    name, encoding = _decoded(member.name, decoder, utf8 and "path" in member.pax_headers)
+    link = (_decoded(member.linkname, decoder, utf8 and "linkpath" in member.pax_headers)[0]
             if member.issym() or member.islnk() else None)
     entry = make_entry(
         name or NO_NAME.format(number), member.size if member.isfile() else 0, None, iso_from_epoch(member.mtime),
