@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 
 from boundread.contract.model import Request
 from boundread.core import engine
-from boundread.formats.text import rgengine, rgpattern
+from boundread.formats.text import lonecr, rgengine, rgpattern
 from boundread.limits import Limits
 from tests.test_textscan import PATTERNS, PIECES, _forced, files
 
@@ -60,41 +60,46 @@ def _extract(path: Path, encoding: str, req: Request, filters: engine.Filters, n
 @SETTINGS
 @given(data=files(), pattern=st.sampled_from(PATTERNS), context=st.integers(0, 3), matches=st.integers(1, 6),
        chars=st.sampled_from([1, 7, 40, 200, 100_000]), ignore_case=st.booleans(),
-       encoding=st.sampled_from(["utf-8", "utf-8", "latin-1", "cp1252", "cp1251", "ascii", "utf-8-sig"]))
+       encoding=st.sampled_from(["utf-8", "utf-8", "latin-1", "cp1252", "cp1251", "ascii", "utf-8-sig"]),
+       step=st.sampled_from([0, lonecr.STEP]))
 def test_rg_gives_what_the_python_scan_gives(tmp_path: Path, data: bytes, pattern: str, context: int,
-                                            matches: int, chars: int, ignore_case: bool, encoding: str) -> None:
+                                            matches: int, chars: int, ignore_case: bool, encoding: str,
+                                            step: int) -> None:
+    """``step`` 0: every lone-CR question waits for the checking rg; else the bytes before a record are read."""
     if encoding == "utf-8-sig":
         data = b"\xef\xbb\xbf" + data
     path = tmp_path / "t.txt"
     path.write_bytes(data)
     filters = engine.Filters(grep=pattern, ignore_case=ignore_case, context=context)
     req = Request(limits=Limits(max_chars=chars, max_matches=matches, timeout=None))
-    by_rg, answers = _extract(path, encoding, req, filters, "auto")
+    with mock.patch.object(lonecr, "STEP", step):
+        by_rg, answers = _extract(path, encoding, req, filters, "auto")
     by_python, _ = _extract(path, encoding, req, filters, "python")
     assert by_rg == by_python
     flags = re.IGNORECASE if ignore_case else 0
-    lone_cr = re.search(rb"\r(?!\n)", data.rstrip(b"\r")) is not None
     dec = "utf-8" if encoding.startswith("utf-8") else encoding
-    if not lone_cr and rgpattern.translate(re.compile(pattern, flags), dec) is not None:
+    if rgpattern.translate(re.compile(pattern, flags), dec) is not None:
         assert answers == [True]  # rg searched it: the comparison above compared rg, not the Python path twice
 
 
 @pytest.mark.parametrize("cap", [3, 1 << 20])
-def test_a_lone_cr_ends_a_line_as_universal_newlines_do(tmp_path: Path, cap: int) -> None:
-    """Lines with lone CRs are split as they are fed, also when a record is longer than the read cap (MAX_LINE
-    forced small), and the numbers after them move on."""
+@pytest.mark.parametrize("step", [0, lonecr.STEP])
+def test_a_lone_cr_ends_a_line_as_universal_newlines_do(tmp_path: Path, cap: int, step: int) -> None:
+    """From the first lone CR on the Python path reads the file (rg's numbers hold before it): the context
+    before it is read back, the lines after it numbered as universal newlines number them."""
     path = tmp_path / "cr.txt"
-    path.write_bytes(b"one\rtwo ERROR\nthree ERROR\r\nx\r\r\nfour\n\r\n" + b"A" * 300 + b"\rE1\rx\rE2\r\n"
-                     b"last ERROR\r")
+    path.write_bytes(b"zero ERROR\r\nctx\none\rtwo ERROR\nthree ERROR\r\nx\r\r\nfour\n\r\n" + b"A" * 300
+                     + b"\rE1\rx\rE2\r\nlast ERROR\r")
     req = Request(limits=Limits(timeout=None))
     filters = engine.Filters(grep=r"ERROR$|^E\d", context=1)
-    with _engine("auto") as answers, _forced(path, "utf-8", fast=True, block=BIG, max_line=cap):
+    with _engine("auto") as answers, _forced(path, "utf-8", fast=True, block=BIG, max_line=cap), \
+            mock.patch.object(lonecr, "STEP", step):
         by_rg = engine.extract(path, req, filters, to_stdout=True)
     with _engine("python"), _forced(path, "utf-8", fast=True, block=BIG, max_line=cap):
         by_python = engine.extract(path, req, filters, to_stdout=True)
     assert answers == [True]
     assert by_rg.text == by_python.text
-    assert by_rg.done == by_python.done == f"{5 if cap > 100 else 2} matching lines of 12 read"
+    assert by_rg.done == by_python.done == f"{6 if cap > 100 else 2} matching lines of 14 read"
 
 
 @pytest.mark.parametrize("pattern", [r"(a)\1", r"(?i:a)b", "(?:(?:a{1000}){1000}){10}"])

@@ -8,9 +8,9 @@ rg also reports ``context`` lines around each candidate (one more after, so that
 line that follows its context), so the Sink gets every line that can change its output.
 
 Stopping: once the Sink is full, at the deadline, on a Sink interrupted from another thread (the MCP server) and
-on Ctrl-C, rg is killed. Line numbers: universal newlines also end a line at a lone CR, which rg does not, so a
-line holding one is flagged as well and split into ours as it is fed, each lone CR adding one to the numbers
-after it. The line count of a file searched to its end comes from a second rg that numbers the last line.
+on Ctrl-C, rg is killed. Line numbers: universal newlines also end a line at a lone CR, which rg does not; a second
+rg finds the first one (lonecr.py) and from its line on the Python path reads the file. The line count of a file
+searched to its end comes from a third rg that numbers the last line (backwards from the end).
 Files in memory (archive members), windows (``--lines`` with ``--grep``) and encodings other than UTF-8 and the
 single-byte code pages take the Python path; a pattern rg cannot take too (rgpattern.py, or rg refusing it).
 """
@@ -30,15 +30,14 @@ from typing import IO
 
 from boundread.contract import sink as sinkmod
 from boundread.contract.sink import Sink
-from boundread.formats.text import rgpattern
+from boundread.formats.text import lonecr, rgpattern
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from boundread.contract.model import Source
 
 ENGINE_ENV = "BOUNDREAD_GREP_ENGINE"  # "python": never rg (benchmarks, a differential test); anything else: auto
-#: A CR that neither ends its line (CRLF) nor the file: universal newlines end a line there and rg does not, so
-#: each line that holds one is flagged too, and split into ours as it is fed.
+#: A CR that neither ends its line (CRLF) nor the file: universal newlines end a line there and rg does not.
 LONE_CR = r"\r(?-u:[^\n])"
 #: The last line, anchored at the end of the file: rg searches it backwards from there and numbers it with a
 #: SIMD newline count, so the line count costs one memory pass on the other core.
@@ -71,21 +70,27 @@ def scan(src: Source, sink: Sink, encoding: str, dec: str) -> bool:
     if regex is None:
         return False
     base = base_argv(rg)
-    argv = [*base, "-b", *around(sink), "-e", f"(?:{regex})|{LONE_CR}", "--", str(src.path)]
-    counter = spawn([*base, "-U", "-n", "-b", "--max-columns", "1", "-e", _LAST_LINE, "--", str(src.path)], out=True)
+    argv = [*base, "-b", *around(sink), "-e", regex, "--", str(src.path)]
     proc = spawn(argv, out=True)
-    children = (proc, counter)
+    counter = spawn([*base, "-U", "-n", "-b", "--max-columns", "1", "-e", _LAST_LINE, "--", str(src.path)], out=True)
+    checker = spawn([*base, "-n", "-b", "-m", "1", "--max-columns", "1", "-e", LONE_CR, "--", str(src.path)],
+                    out=True)
+    children = (proc, counter, checker)
     stop = threading.Event()
     watcher = threading.Thread(target=watch, args=(sink, children, stop), daemon=True)
     watcher.start()
+    guard = lonecr.LoneCr(src.path, checker, src.size)
     try:
         assert proc.stdout is not None
         sink.progress.start(src.size, "bytes")
-        fed = feed(proc.stdout, sink, dec, bom)
+        fed = feed(proc.stdout, sink, dec, bom, guard)
         if sink.deadline.expired and not sink.full:  # the watcher killed rg
             sink.expire()
         if sink.full:
             return True
+        if not guard.clear_before(src.size + 1):  # a lone CR: the Python path from its line on
+            _kill(proc)
+            return _python_from(src, sink, encoding, dec, guard)
         code = proc.wait()
         if code == 2 and not fed.any:  # rg refused the regex (too big, say): the Python path searches instead
             return False
@@ -110,6 +115,26 @@ def scan(src: Source, sink: Sink, encoding: str, dec: str) -> bool:
         for child in children:
             end(child)
         watcher.join()
+
+
+def _python_from(src: Source, sink: Sink, encoding: str, dec: str, guard: lonecr.LoneCr) -> bool:
+    """Go on by the Python path from the line of the first lone CR: the lines before it counted (the context
+    before it read back), the scan started there."""
+    from boundread.formats.text import scan as scanmod
+
+    assert guard.first is not None and src.path is not None
+    number, offset = guard.first
+    gap = number - 1 - sink.line_no
+    if gap > 0 and sink.needs_each_line:  # a max-matches stop waits for the line after its context
+        sink.feed_line("")
+        gap -= 1
+    if sink.full:
+        return True
+    if gap > 0:
+        before = lonecr.lines_before(src.path, offset, min(sink.context, gap), 4 * sinkmod.MAX_LINE + 4)
+        sink.skip_lines(gap, [line.decode(dec, "replace")[: sinkmod.MAX_LINE] for line in before])
+    scanmod.scan(src, sink, encoding, start=offset)
+    return True
 
 
 def base_argv(rg: str) -> list[str]:
@@ -149,7 +174,7 @@ class Fed:
     extra: int = 0
 
 
-def feed(out: IO[bytes], sink: Sink, dec: str, bom: bool) -> Fed:
+def feed(out: IO[bytes], sink: Sink, dec: str, bom: bool, guard: lonecr.LoneCr | None = None) -> Fed:
     """Hand rg's records to the sink until it is full or rg is done. A record is one rg line: its lone CRs
     (universal newlines) split it into several of ours, fed one by one and counted in ``extra``; a line longer
     than the cap keeps its first ``cap`` bytes (enough for MAX_LINE characters: the sink cuts there)."""
@@ -161,6 +186,8 @@ def feed(out: IO[bytes], sink: Sink, dec: str, bom: bool) -> Fed:
         number, offset, text = parse(record)
         if number is None:
             continue  # the "--" between groups
+        if guard is not None and not guard.clear_before(offset + 1):
+            break  # a lone CR up to this line: rg's numbers end there (the caller goes on by the Python path)
         gap = number + done.extra - 1 - sink.line_no
         if gap > 0 and sink.needs_each_line:  # a max-matches stop waits for the line after its context
             sink.feed_line("")
@@ -173,6 +200,8 @@ def feed(out: IO[bytes], sink: Sink, dec: str, bom: bool) -> Fed:
             text = text[len(_BOM):]
         done.extra += _record(out, record, text, sink, dec, cap)
         sink.progress.done = offset
+        if guard is not None:
+            guard.note(number, offset)
         done.any = True
     return done
 

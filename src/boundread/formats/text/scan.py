@@ -48,11 +48,13 @@ def codec(encoding: str) -> str | None:
     return "utf-8" if name == "utf-8-sig" else name
 
 
-def scan(src: Source, sink: Sink, encoding: str) -> None:
-    """Feed ``sink`` (a window and/or a grep) the lines of ``src`` that can change its output; count the rest."""
+def scan(src: Source, sink: Sink, encoding: str, *, start: int | None = None) -> None:
+    """Feed ``sink`` (a window and/or a grep) the lines of ``src`` that can change its output; count the rest.
+    ``start``: the offset of a line to begin at by this path (rgengine goes on from there), the lines before it
+    counted; None: the whole file, by rg where it can."""
     dec = codec(encoding)
     assert dec is not None and sink.filtering
-    if sink.grep is not None:
+    if sink.grep is not None and start is None:
         from boundread.formats.text import rgengine
 
         if rgengine.scan(src, sink, encoding, dec):
@@ -60,7 +62,9 @@ def scan(src: Source, sink: Sink, encoding: str) -> None:
     find = needles.finder(sink.grep, dec) if sink.grep is not None else None
     with src.open() as raw:
         sink.progress.start(src.size, "bytes")
-        if raw.read(3) != _BOM or codecs.lookup(encoding).name != "utf-8-sig":
+        if start:  # a line start inside the file (0: the file's start, its BOM dropped as usual)
+            raw.seek(start)
+        elif raw.read(3) != _BOM or codecs.lookup(encoding).name != "utf-8-sig":
             raw.seek(0)
         for buf, start, end in _blocks(raw, BLOCK, 4 * sinkmod.MAX_LINE + 4):
             sink.progress.done = raw.tell()

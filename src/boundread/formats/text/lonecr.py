@@ -1,0 +1,123 @@
+"""Is there a lone CR before this byte? rg's line numbers are ours only up to the first one.
+
+Universal newlines (the Python path) end a line at a CR that no LF follows; rg does not. Flagging such lines in
+rg's own search would cost it its literal search (a regex with a literal ran 3x slower with ``|\\r[^\\n]`` added),
+so a second rg looks for the first lone CR alongside (a memchr pass on the other core) and the lines before it are
+fed as rg numbers them. A record that arrives before that rg is done is cleared by reading the bytes before it here
+when they are few (the first matches of a big file come at once), else by waiting for it. From the first lone CR
+on, the caller hands the file to the Python path (scan.py), which reads it as universal newlines do.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+from pathlib import Path
+
+STEP = 8 << 20  # at most this many bytes read here to clear a record before the checking rg is done
+_BLOCK = 1 << 20
+_LONE = re.compile(rb"\r[^\n]")
+
+
+class LoneCr:
+    def __init__(self, path: Path, checker: subprocess.Popen[bytes], size: int) -> None:
+        self.path, self.checker, self.size = path, checker, size
+        self.upto = 0  # bytes [0, upto) read here and found clear
+        self.first: tuple[int, int] | None = None  # (line number, offset of its start) of the first lone CR's line
+        self.whole = False  # the whole file is known clear
+        self.base = (1, 0)  # a line start whose number is known (the last record fed): numbers what is found here
+        self.by_hand = False  # the checking rg failed: read here whatever is asked
+
+    def note(self, number: int, offset: int) -> None:
+        """A record fed: its line's number and offset."""
+        self.base = (number, offset)
+
+    def clear_before(self, end: int) -> bool:
+        """No line that starts before ``end`` holds a lone CR: rg's line numbers hold through those lines."""
+        while True:
+            if self.first is not None:
+                return self.first[1] >= end
+            if self.whole or self.upto >= end:
+                return True
+            if not self.by_hand and self.checker.poll() is not None:
+                self._checked()
+            elif self.by_hand or end - self.upto <= STEP:
+                self._read(end)
+            else:
+                self.checker.wait()
+
+    def _checked(self) -> None:
+        from boundread.formats.text import rgengine
+
+        out = self.checker.stdout.read(256) if self.checker.stdout is not None else b""
+        code = self.checker.wait()
+        number, offset, _text = rgengine.parse(out)
+        if code == 0 and number is not None:
+            self.first = (number, offset)
+        elif code == 1:
+            self.whole = True
+        else:
+            self.by_hand = True
+
+    def _read(self, end: int) -> None:
+        """Look for a lone CR here in the lines from ``upto`` through the one holding byte ``end - 1`` (a CR at
+        the very end of the file ends its last line: not lone)."""
+        fd = os.open(self.path, os.O_RDONLY)
+        try:
+            pos, stop_at = self.upto, end
+            while pos < stop_at:
+                stop = min(pos + _BLOCK, stop_at)
+                data = os.pread(fd, stop - pos + 1, pos)  # one byte more: a CR's next byte
+                found = _LONE.search(data)
+                if found is not None:
+                    self.first = self._line_of(fd, pos + found.start())
+                    return
+                if stop == stop_at and stop_at < self.size and b"\n" not in data[max(0, stop_at - 1 - pos):]:
+                    stop_at = min(stop_at + _BLOCK, self.size)  # the line goes on: read to its end
+                pos = stop
+            self.upto = max(self.upto, stop_at)
+        finally:
+            os.close(fd)
+
+    def _line_of(self, fd: int, at: int) -> tuple[int, int]:
+        """(number, start offset) of the line holding byte ``at``: numbered from ``base``, which lies before it."""
+        start = at
+        while start > 0:
+            low = max(0, start - _BLOCK)
+            newline = os.pread(fd, start - low, low).rfind(b"\n")
+            if newline >= 0:
+                start = low + newline + 1
+                break
+            start = low
+        number, pos = self.base
+        while pos < start:
+            stop = min(pos + _BLOCK, start)
+            number += os.pread(fd, stop - pos, pos).count(b"\n")
+            pos = stop
+        return number, start
+
+
+def lines_before(path: Path, offset: int, count: int, cap: int) -> list[bytes]:
+    """The last ``count`` lines before ``offset`` (a line start), each its first ``cap`` bytes, CRLF's CR dropped."""
+    if count <= 0 or offset <= 0:
+        return []
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        lines: list[bytes] = []
+        end = offset - 1  # the LF that ends the line before
+        while len(lines) < count and end >= 0:
+            start = end
+            while start > 0:
+                low = max(0, start - _BLOCK)
+                newline = os.pread(fd, start - low, low).rfind(b"\n")
+                if newline >= 0:
+                    start = low + newline + 1
+                    break
+                start = low
+            line = os.pread(fd, min(end - start, cap + 1), start)
+            lines.append(line[:-1] if line.endswith(b"\r") and end - start <= cap else line[:cap])
+            end = start - 1
+        return lines[::-1]
+    finally:
+        os.close(fd)
