@@ -172,6 +172,8 @@ class PdfiumDoc:
                     if self._formenv is not None and (filled := forms.fields_text(
                             forms.page_fields(self._formenv, page.raw))):
                         text = f"{text.rstrip()}\n{filled}" if text.strip() else filled
+                    if pdfium_c.FPDFPage_GetAnnotCount(page) and (typed := forms.text_boxes(page.raw)):
+                        text = f"{text.rstrip()}\n{typed}" if text.strip() else typed
                 finally:
                     textpage.close()
                     page.close()

@@ -4,7 +4,8 @@ A filled form keeps its values in the fields, not in the page's content stream, 
 (pdftotext prints them; PDFium's text page does not). Each page's widgets give ``name: value`` lines after the
 page's text, under a ``[form fields]`` line: text fields and choices with their value, a ticked check box or a
 chosen radio button as its export value; empty fields are left out. A field drawn on several pages (or a radio
-group's buttons) is given once per page.
+group's buttons) is given once per page. A form filled without fields, by typing onto the page (text boxes:
+FreeText annotations), gives the typed text under a ``[text boxes]`` line.
 
 An XFA form (``/NeedsRendering``: the layout and the data live in XML packets, and a reader without XFA shows only
 a shell page, "Please wait...") has its filled values in the ``datasets`` packet: they are read as
@@ -20,6 +21,7 @@ MAX_PACKET = 16 << 20  # bytes of an XFA datasets packet read (its filled values
 MAX_VALUE = 2000  # characters of one value shown
 FIELDS_HEADER = "[form fields]"
 XFA_HEADER = "[XFA form data]"
+BOXES_HEADER = "[text boxes]"
 
 
 def _utf16(call: Any, *args: Any) -> str:
@@ -66,6 +68,28 @@ def fields_text(fields: list[tuple[str, str]]) -> str:
         return ""
     lines = [f"{name}: {' '.join(value.split())[:MAX_VALUE]}" for name, value in fields]
     return "\n".join([FIELDS_HEADER, *lines]) + "\n"
+
+
+def text_boxes(page: Any) -> str:
+    """The text typed onto ``page`` (a raw PDFium page) in text boxes - FreeText annotations, what a typewriter or
+    "Add text" tool writes where a form has no fields - as lines under :data:`BOXES_HEADER` ("" for none). PDFium's
+    text page leaves annotations out; pdftotext prints them from their appearance."""
+    import pypdfium2.raw as pdfium_c
+
+    found: list[str] = []
+    for index in range(pdfium_c.FPDFPage_GetAnnotCount(page)):
+        annot = pdfium_c.FPDFPage_GetAnnot(page, index)
+        if not annot:
+            continue
+        try:
+            if pdfium_c.FPDFAnnot_GetSubtype(annot) != pdfium_c.FPDF_ANNOT_FREETEXT:
+                continue
+            typed = " ".join(_utf16(pdfium_c.FPDFAnnot_GetStringValue, annot, b"Contents").split())[:MAX_VALUE]
+            if typed and typed not in found:
+                found.append(typed)
+        finally:
+            pdfium_c.FPDFPage_CloseAnnot(annot)
+    return "\n".join([BOXES_HEADER, *found]) + "\n" if found else ""
 
 
 def xfa_datasets(doc: Any) -> str | None:
