@@ -361,6 +361,28 @@ def ods(folder: Path) -> Path:
                                "</office:spreadsheet>")
 
 
+def escaped_xlsx(folder: Path) -> Path:
+    """Shared strings with OOXML's ``_xHHHH_`` escapes inside words (as some writers store accented letters and
+    line breaks): a reader that prints them as written loses the words ("caf_x00E9_" is not "café")."""
+    import xlsxwriter
+
+    from tests.formats.office_parts import rezip
+
+    plain = folder / "plain.xlsx"
+    book = xlsxwriter.Workbook(str(plain))
+    sheet = book.add_worksheet("Menu")
+    for row, text in enumerate(("Naïve café résumé déjà vu", "Crème brûlée", "Fenêtre éclairée")):
+        sheet.write(row, 0, text)
+    book.close()
+    with zipfile.ZipFile(plain) as zf:
+        strings = zf.read("xl/sharedStrings.xml")
+    for letter in "éïêè":
+        strings = strings.replace(letter.encode(), f"_x{ord(letter):04X}_".encode())
+    path = folder / "escaped.xlsx"
+    path.write_bytes(rezip(plain.read_bytes(), {"xl/sharedStrings.xml": strings}))
+    return path
+
+
 def commented_xlsx(folder: Path) -> Path:
     import xlsxwriter
 
@@ -469,6 +491,7 @@ def cases() -> list[Case]:
         Case("ledger.xlsx", "sheet", xlsx, references.workbook),
         Case("generated.ods", "sheet", ods, references.workbook),
         Case("commented.xlsx", "sheet", commented_xlsx, references.workbook_comments),
+        Case("escaped.xlsx", "sheet", escaped_xlsx, references.workbook),
         Case("commented.ods", "sheet", commented_ods, references.odf_xml,
              xfail="office / formats/sheets (ods's counterpart of xlsx_extras' notes): a cell comment in an ods"
                    " (office:annotation) is dropped without a word, as calamine drops it; sweep-findings.md"),
