@@ -109,3 +109,27 @@ def test_any_mix_counts_the_same(picks: list[int], page: int, block: int) -> Non
         patch.setattr(zipfiles, "WALK_STRETCH", 3)
         fast, slow = _both(build(members), Limits(max_entries=page), patch)
     assert _summary(fast) == _summary(slow)
+
+
+@pytest.mark.parametrize("hostile", HOSTILE[:12], ids=lambda m: repr(m.name)[2:14])
+def test_each_kind_of_odd_record_alone_in_a_block_that_splits_cleanly(hostile: Member,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """One odd record among plain ones, counted by the blocks (never handed to the walk): the same listing."""
+    walked: list[str] = []
+    real = ziptally.blocks
+
+    def watching(*args: object, **kw: object) -> ziptally.Tally:
+        try:
+            return real(*args, **kw)  # type: ignore[arg-type]
+        except ziptally.Walk as exc:
+            walked.append(str(exc))
+            raise
+
+    monkeypatch.setattr(ziptally, "blocks", watching)
+    data = build([*_plain(40), hostile, *_plain(40)])
+    fast = archive.listing(source_for_bytes("one.zip", data), Request(limits=Limits(max_entries=2)))
+    assert walked == []
+    monkeypatch.setattr(ziptally, "blocks", real)
+    _, slow = _both(data, Limits(max_entries=2), monkeypatch)
+    assert _summary(fast) == _summary(slow)
+    assert fast.warnings or hostile.name.endswith(b"/") or hostile.flags & 0x800

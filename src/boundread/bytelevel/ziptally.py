@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 BLOCK = 1 << 20
 _SIG = b"PK\x01\x02"
 _FIXED = 42  # a record's fixed part after its signature
+_BIT0 = bytes(byte & 1 for byte in range(256))  # a translation table: 1 where bit 0 is set
 _NESTED = ("zip|7z|tar|gz|tgz|bz2|tbz2|xz|txz|rar|jar|war|ear|apk|whl|epub|cab|iso|zst|docx|docm|xlsx|xlsm|pptx|"
            "pptm|odt|ods|odp")
 
@@ -104,11 +105,14 @@ def _tally(pieces: list[bytes], at: int, concat: int, max_ratio: float) -> Tally
     joined = b"\x00".join(map(part, pieces, map(slice, repeat(_FIXED), name_end)))
     if joined.count(b"\x00") != count - 1:
         raise Walk("a NUL in a name")
-    starts = list(accumulate(map(add, nlen, repeat(1)), initial=0))
+    starts: list[int] = []
 
     def names_at(pattern: bytes, text: bytes = joined) -> set[int]:
         """The records whose names hold a match (each match starts inside its name)."""
-        return {bisect_right(starts, m.start()) - 1 for m in re.finditer(pattern, text)}
+        found = [m.start() for m in re.finditer(pattern, text)]
+        if found and not starts:
+            starts.extend(accumulate(map(add, nlen, repeat(1)), initial=0))
+        return {bisect_right(starts, at) - 1 for at in found}
 
     odd: set[int] = set()
     if not joined.isascii() and any(not flags[i] & 0x800 for i in names_at(rb"[\x80-\xff]")):
@@ -125,10 +129,13 @@ def _tally(pieces: list[bytes], at: int, concat: int, max_ratio: float) -> Tally
     if any(xlen):
         extras = map(part, pieces, map(slice, name_end, map(add, name_end, xlen)))
         odd.update(compress(range(count), map(contains, extras, repeat(b"up"))))  # a Unicode Path field, maybe
-    odd.update(compress(range(count), map(and_, flags, repeat(1))))
-    odd.update(compress(range(count), map(gt, usize, map(mul, csize, repeat(max_ratio)))))
-    for column in (usize, csize, offset):
-        odd.update(compress(range(count), map(eq, column, repeat(0xFFFFFFFF))))
+    if fixed[4::_FIXED].translate(_BIT0).find(b"\x01") >= 0:  # the low byte of the flags: encrypted
+        odd.update(compress(range(count), map(and_, flags, repeat(1))))
+    if max(usize) > max_ratio * min(csize):  # else no record can expand more than max_ratio
+        odd.update(compress(range(count), map(gt, usize, map(mul, csize, repeat(max_ratio)))))
+    if b"\xff\xff\xff\xff" in fixed:  # a zip64 size or offset, maybe
+        for column in (usize, csize, offset):
+            odd.update(compress(range(count), map(eq, column, repeat(0xFFFFFFFF))))
     tally = Tally(count, at + sum(lengths) + 4 * count, sum(csize))
     if odd:
         plain = [True] * count
