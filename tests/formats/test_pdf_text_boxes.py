@@ -4,6 +4,7 @@ and gives them after the page's text, under ``[text boxes]``; pdftotext prints t
 
 from __future__ import annotations
 
+import pytest
 from tests.helpers import tiny_pdf
 
 from boundread.contract.model import Request
@@ -37,25 +38,28 @@ def _typed(boxes: list[bytes], *, subtype: bytes = b"FreeText") -> bytes:
     return tiny_pdf(objects)
 
 
-def _extract(data: bytes) -> tuple[str, list[str]]:
+def _extract(data: bytes, engine: str = "auto") -> tuple[str, list[str]]:
     sink = Sink(Limits())
-    outcome = handler.extract(source_for_bytes("typed.pdf", data), Request(), sink)
+    outcome = handler.extract(source_for_bytes("typed.pdf", data), Request(engine=engine), sink)
     sink.close()
     return sink.text(), outcome.warnings
 
 
-def test_typed_text_follows_the_page_text() -> None:
-    text, warnings = _extract(_typed([b"Bartholomew Quince", b"42 Orchard Lane"]))
+@pytest.mark.parametrize("engine", ["auto", "pdfminer"])
+def test_typed_text_follows_the_page_text(engine: str) -> None:
+    text, warnings = _extract(_typed([b"Bartholomew Quince", b"42 Orchard Lane"]), engine)
     assert text.splitlines()[1:] == ["Customs declaration: sender name", BOXES_HEADER, "Bartholomew Quince",
                                      "42 Orchard Lane"]
     assert warnings == []
 
 
-def test_a_box_typed_twice_is_given_once_and_empty_ones_not_at_all() -> None:
-    text, _ = _extract(_typed([b"Quince", b"Quince", b"   "]))
+@pytest.mark.parametrize("engine", ["auto", "pdfminer"])
+def test_a_box_typed_twice_is_given_once_and_empty_ones_not_at_all(engine: str) -> None:
+    text, _ = _extract(_typed([b"Quince", b"Quince", b"   "]), engine)
     assert text.splitlines()[1:] == ["Customs declaration: sender name", BOXES_HEADER, "Quince"]
 
 
-def test_other_annotations_are_not_text_boxes() -> None:
-    text, _ = _extract(_typed([b"a sticky note"], subtype=b"Text"))
+@pytest.mark.parametrize("engine", ["auto", "pdfminer"])
+def test_other_annotations_are_not_text_boxes(engine: str) -> None:
+    text, _ = _extract(_typed([b"a sticky note"], subtype=b"Text"), engine)
     assert BOXES_HEADER not in text and "sticky" not in text

@@ -387,6 +387,11 @@ class MinerDoc:
                         glyphs = miner_glyphs(result)
                         if direction(glyphs[:VERTICAL_SAMPLE]) in (1, 3):
                             text = reading_text(glyphs)
+                    typed = ""
+                    with contextlib.suppress(*failures):  # a damaged annotation costs its box, not the page
+                        typed = forms.miner_text_boxes(page)
+                    if typed:
+                        text = f"{text.rstrip()}\n{typed}" if text.strip() else typed
                 except failures as exc:
                     yield Page(number, "", f"{type(exc).__name__}: {exc}"[:200], engine=self.engine)
                     continue

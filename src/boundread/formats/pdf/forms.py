@@ -89,7 +89,32 @@ def text_boxes(page: Any) -> str:
                 found.append(typed)
         finally:
             pdfium_c.FPDFPage_CloseAnnot(annot)
+    return boxes_text(found)
+
+
+def boxes_text(found: list[str]) -> str:
+    """The lines a page's text boxes add after its text ("" for none)."""
     return "\n".join([BOXES_HEADER, *found]) + "\n" if found else ""
+
+
+def miner_text_boxes(page: Any) -> str:
+    """:func:`text_boxes` of a pdfminer ``PDFPage``: its FreeText annotations' contents."""
+    from pdfminer.pdftypes import resolve1
+    from pdfminer.psparser import PSLiteral
+    from pdfminer.utils import decode_text
+
+    found: list[str] = []
+    annots = resolve1(page.annots) if page.annots is not None else None
+    for ref in annots if isinstance(annots, list) else []:
+        annot = resolve1(ref)
+        subtype = annot.get("Subtype") if isinstance(annot, dict) else None
+        if not isinstance(subtype, PSLiteral) or subtype.name != "FreeText":
+            continue
+        contents = resolve1(annot.get("Contents"))
+        typed = " ".join(decode_text(contents).split())[:MAX_VALUE] if isinstance(contents, bytes) else ""
+        if typed and typed not in found:
+            found.append(typed)
+    return boxes_text(found)
 
 
 def xfa_datasets(doc: Any) -> str | None:
