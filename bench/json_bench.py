@@ -38,12 +38,14 @@ with open(sys.argv[1], "rb") as fh:
 """
 
 
-def timed(argv: list[str], env: dict[str, str]) -> tuple[float, float, int]:
-    """(seconds, peak RSS in MB, exit code) of one child process."""
+def timed(argv: list[str], env: dict[str, str]) -> tuple[float, float, float, int]:
+    """(wall seconds, CPU seconds, peak RSS in MB, exit code) of one child process. On a shared machine the
+    CPU time (user + system) is the steadier figure: wall time grows with everyone else's load."""
     start = time.perf_counter()
     proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, cwd="/tmp")
     _, status, usage = os.wait4(proc.pid, 0)
-    return time.perf_counter() - start, usage.ru_maxrss / 1024, os.waitstatus_to_exitcode(status)
+    cpu = usage.ru_utime + usage.ru_stime
+    return time.perf_counter() - start, cpu, usage.ru_maxrss / 1024, os.waitstatus_to_exitcode(status)
 
 
 def main() -> None:
@@ -81,16 +83,18 @@ def main() -> None:
         ("boundread extract events.jsonl --grep 'user 2799999 '", events,
          [str(BIN), "extract", str(events), "--grep", "user 2799999 ", *out]),
     ]
-    print(f"{'row':58} {'seconds':>8} {'MB/s':>7} {'peak MB':>8}  exit")
+    print(f"load average {os.getloadavg()[0]:.1f}")
+    print(f"{'row':58} {'wall s':>8} {'CPU s':>7} {'MB/s CPU':>8} {'peak MB':>8}  exit")
     for name, path, argv in rows:
         if args.only and args.only not in name:
             continue
         if argv is None:
             print(f"{name:58} {'MISS (no ijson with yajl2_c)':>26}")
             continue
-        seconds, peak, code = timed(argv, env)
-        rate = path.stat().st_size / 1e6 / seconds
-        print(f"{name:58} {seconds:8.2f} {rate:7.0f} {peak:8.0f}  {code}", flush=True)
+        seconds, cpu, peak, code = timed(argv, env)
+        rate = path.stat().st_size / 1e6 / max(cpu, 1e-3)
+        print(f"{name:58} {seconds:8.2f} {cpu:7.2f} {rate:8.0f} {peak:8.0f}  {code}", flush=True)
+    print(f"load average {os.getloadavg()[0]:.1f}")
 
 
 if __name__ == "__main__":

@@ -35,9 +35,9 @@ _G3 = rb'[\[{]' + _L2 + rb'[\]}]'
 _L3 = _L0 + rb'(?:' + _G3 + _L0 + rb')*+'
 _DEEP = re.compile(_L3, re.S)
 _NESTING = tuple(re.compile(p, re.S) for p in (_L0, _L1, _L2))  # fullmatch: the nesting of what _DEEP skipped
-#: one array element whose groups nest at most 1, 2 or 3 deep, with the blanks after it: the one that allows no
-#: more than the deepest already seen is tried first, so the depth is measured only when it could grow
-_ELEMENTS = tuple(re.compile(rb'(' + group + rb'|' + _S + rb'|[^"\[\]{},\s]++)[ \t\r\n]*+', re.S)
+#: one array element whose groups nest at most 1, 2 or 3 deep, with its blanks and the , or ] after it; the
+#: one that allows no more than the deepest already seen is tried first: the depth is measured only when it grows
+_ELEMENTS = tuple(re.compile(rb'[ \t\r\n]*+(' + group + rb'|' + _S + rb'|[^"\[\]{},\s]++)[ \t\r\n]*+[,\]]', re.S)
                   for group in (_G1, _G2, _G3))
 GROUP_DEPTH = 3  # the deepest group one run steps over
 
@@ -231,30 +231,32 @@ class Scanner:
         while limit is None or count < limit:
             if len(self.buf) - self.pos < 1 << 16 and not self.eof:  # keep most elements whole in the buffer
                 self._fill()
-            c = self.peek()
-            if c is None:
-                raise self._corrupt(f"the file ends inside an array ({count:,} elements on)")
-            if c in (0x2C, 0x5D):
-                raise self._corrupt("expected a value")
-            firsts[c] += 1
-            start = self.pos
+            buf, start = self.buf, self.pos
             seen = min(max(self.max_depth - outer - 1, 0), GROUP_DEPTH - 1)  # nesting already counted
-            m = _ELEMENTS[seen].match(self.buf, start)
-            if (m is None or m.end() >= len(self.buf)) and seen < GROUP_DEPTH - 1:
-                m = _ELEMENTS[-1].match(self.buf, start)
-                if m is not None and c in OPEN:
-                    self.max_depth = max(self.max_depth, outer + 1 + nesting(self.buf, start + 1, m.end(1) - 1))
-            elif m is not None and c in OPEN and self.max_depth <= outer:  # seen was 0 by the floor: a flat group
+            m = _ELEMENTS[seen].match(buf, start)
+            if m is None and seen < GROUP_DEPTH - 1:
+                m = _ELEMENTS[-1].match(buf, start)
+                if m is not None and buf[m.start(1)] in OPEN:
+                    self.max_depth = max(self.max_depth, outer + 1 + nesting(buf, m.start(1) + 1, m.end(1) - 1))
+            elif m is not None and self.max_depth <= outer and buf[m.start(1)] in OPEN:  # seen 0 by the floor
                 self.max_depth = outer + 1
-            end = m.end() if m is not None else start
-            if m is None or end >= len(self.buf) or self.buf[end] not in (0x2C, 0x5D):
-                self.skip_value(outer)  # deeper than one run steps over, cut by the block, or a huge string
-                if self.peek() not in (0x2C, 0x5D):
+            if m is not None:
+                firsts[buf[m.start(1)]] += 1
+                self.pos = m.end()
+                closer = buf[self.pos - 1]
+            else:  # deeper than one run steps over, cut by the block, a huge string, or not JSON
+                c = self.peek()
+                if c is None:
+                    raise self._corrupt(f"the file ends inside an array ({count:,} elements on)")
+                if c in (0x2C, 0x5D):
+                    raise self._corrupt("expected a value")
+                firsts[c] += 1
+                self.skip_value(outer)
+                closer = self.peek() or 0
+                if closer not in (0x2C, 0x5D):
                     raise self._corrupt("expected ',' or ']'")
-                end = self.pos
+                self.pos += 1
             count += 1
-            closer = self.buf[end]
-            self.pos = end + 1
             if closer == 0x5D:
                 return count, True, firsts
         return count, False, firsts
