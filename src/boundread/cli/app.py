@@ -156,21 +156,11 @@ def pages(
     timeout: TimeoutOpt = 60.0,
 ) -> None:
     """PDF pages or pptx slides, each after a `--- page N / TOTAL ---` marker line."""
+    from boundread.cli import run
 
-    def work() -> int:
-        from boundread import api
-        from boundread.cli import run
-        from boundread.limits import Limits
-
-        output_, stdout_ = run.target(output, stdout)
-        replacing = run.check_output(output_, stdout_)
-        stream = run.stream_of(stdout_, as_json)
-        result = api.pages(file, page_range, layout=layout, engine=engine_name, ocr=ocr_mode, ocr_lang=ocr_lang,
-                           output=output_, stdout=stdout_, password=password,
-                           limits=Limits(max_chars=max_chars, timeout=timeout), watch=run.watch(stream), stream=stream)
-        return run.emit_extract(result, "pages", as_json, replacing)
-
-    boundary(as_json, work)
+    boundary(as_json, lambda: run.pages(file, page_range, layout=layout, engine_name=engine_name, ocr_mode=ocr_mode,
+                                        ocr_lang=ocr_lang, max_chars=max_chars, output=output, stdout=stdout,
+                                        password=password, as_json=as_json, timeout=timeout))
 
 
 @app.command(cls=Command,
@@ -191,31 +181,11 @@ def sheets(
     timeout: TimeoutOpt = 60.0,
 ) -> None:
     """Without a sheet: the sheets and their sizes. With sheets: their rows as csv, tsv or markdown."""
+    from boundread.cli import run
 
-    def work() -> int:
-        from boundread import api, render
-        from boundread.cli import run
-        from boundread.limits import Limits
-
-        limits = Limits(max_chars=max_chars, max_rows=max_rows, max_cols=max_cols, timeout=timeout)
-        api.ask(rows=rows, fmt=fmt)  # a bad --rows or --format is refused with the listing too, as with rows
-        if not names:  # the listing is a reading: a workbook extract cannot read fails here as it does there
-            result = api.sheet_info(file, limits=limits)
-            if as_json:
-                render.print_json("sheets", {"path": result.path, "kind": result.kind,
-                                             "sheets": result.fields.get("sheets", []), "next": list(result.next),
-                                             "warnings": list(result.warnings)})
-            else:
-                render.print_info(result)
-            return 0
-        output_, stdout_ = run.target(output, stdout)
-        replacing = run.check_output(output_, stdout_)
-        stream = run.stream_of(stdout_, as_json)
-        result_x = api.sheets(file, *names, rows=rows, fmt=fmt, output=output_, stdout=stdout_, limits=limits,
-                              watch=run.watch(stream), stream=stream)
-        return run.emit_extract(result_x, "sheets", as_json, replacing)
-
-    boundary(as_json, work)
+    boundary(as_json, lambda: run.sheets(file, tuple(names or ()), fmt=fmt, rows=rows, max_rows=max_rows,
+                                         max_cols=max_cols, max_chars=max_chars, output=output, stdout=stdout,
+                                         as_json=as_json, timeout=timeout))
 
 
 @app.command("list-zip", cls=Command,

@@ -1,18 +1,17 @@
-"""The start-up fast path: ``boundread info FILE...``, ``boundread extract FILE [options]`` and the stdio
-``boundread mcp`` without Typer.
+"""The start-up fast path: ``boundread info``, ``extract``, ``pages``, ``sheets`` and the stdio ``boundread mcp``
+without Typer.
 
 Importing Typer (and its click) and building a command costs ~40 ms, four times Python's own start; a one-line
 ``info`` of a small file was mostly that, and an MCP client waits for it before ``initialize`` is answered.
 Here the commands' options are parsed by a table that says what Typer's declaration says (names, flags,
-floors; the defaults are the keyword defaults of :func:`boundread.cli.run.info`,
-:func:`~boundread.cli.run.extract` and :func:`boundread.mcp.start.serve`), and the same work runs through the
-same boundary.
+floors; the defaults are the keyword defaults of the functions in :mod:`boundread.cli.run` and of
+:func:`boundread.mcp.start.serve`), and the same work runs through the same boundary.
 
 Only a command line this parser is sure of takes the fast path: ``--help``, an unknown or misspelt option, a
-value Typer would refuse or convert otherwise (a negative number, ``1e3``, ``-C2``), a FILE that starts with
-``-``, and shell completion (__main__ checks its variable) all go to Typer, which parses as always - so help,
-usage errors, their exit codes and JSON errors stay Typer's, word for word. An option's value is the next word,
-whatever it starts with, as click takes it.
+value Typer would refuse or convert otherwise (a negative number, ``1e3``, ``-C2``), an operand (FILE, RANGE,
+SHEET) that starts with ``-``, and shell completion (__main__ checks its variable) all go to Typer, which
+parses as always - so help, usage errors, their exit codes and JSON errors stay Typer's, word for word. An
+option's value is the next word, whatever it starts with, as click takes it.
 tests/test_cli_fast_path.py holds the table to the Typer commands and compares the two paths' outputs.
 """
 
@@ -60,6 +59,18 @@ OPTIONS: dict[str, dict[str, Opt]] = {
         "--layout": Opt("layout", FLAG), "--engine": Opt("engine_name", TEXT), "--ocr": Opt("ocr_mode", TEXT),
         "--ocr-lang": Opt("ocr_lang", TEXT), "--path": Opt("path", TEXT),
     },
+    "pages": {
+        "--layout": Opt("layout", FLAG), "--engine": Opt("engine_name", TEXT), "--ocr": Opt("ocr_mode", TEXT),
+        "--ocr-lang": Opt("ocr_lang", TEXT), "--max-chars": Opt("max_chars", "int", 1), "-o": Opt("output", PATH),
+        "--output": Opt("output", PATH), "--stdout": Opt("stdout", FLAG), "--password": Opt("password", TEXT),
+        "--json": Opt("as_json", FLAG), "--timeout": Opt("timeout", "float", 0.1),
+    },
+    "sheets": {
+        "--format": Opt("fmt", TEXT), "--rows": Opt("rows", TEXT), "--max-rows": Opt("max_rows", "int", 1),
+        "--max-cols": Opt("max_cols", "int", 1), "--max-chars": Opt("max_chars", "int", 1),
+        "-o": Opt("output", PATH), "--output": Opt("output", PATH), "--stdout": Opt("stdout", FLAG),
+        "--json": Opt("as_json", FLAG), "--timeout": Opt("timeout", "float", 0.1),
+    },
     "mcp": {  # the stdio server as `init --mcp` registers it; --http and --port are Typer's (LEFT_TO_TYPER)
         "--root": Opt("root", PATHS), "--max-chars": Opt("max_chars", "int", 1),
         "--timeout": Opt("timeout", "float", 0.1), "--out": Opt("out", PATH),
@@ -67,17 +78,19 @@ OPTIONS: dict[str, dict[str, Opt]] = {
 }
 #: options a command has that this parser leaves to Typer (a command line with one goes to Typer)
 LEFT_TO_TYPER = {"mcp": frozenset({"--http", "--port"})}
-#: how many FILE operands each command takes: (at least, at most)
-OPERANDS: dict[str, tuple[int, int | None]] = {"info": (1, None), "extract": (1, 1), "mcp": (0, 0)}
+#: how many operands each command takes: (at least, at most); the first is a FILE (info: all are), pages' second
+#: its RANGE, sheets' others its SHEETs
+OPERANDS: dict[str, tuple[int, int | None]] = {"info": (1, None), "extract": (1, 1), "pages": (2, 2),
+                                                "sheets": (1, None), "mcp": (0, 0)}
 
 
-def parse(argv: list[str]) -> tuple[str, list[Path], dict[str, Any]] | None:
-    """(command, files, options) when this parser is sure of ``argv`` (see the module's doc); else None."""
+def parse(argv: list[str]) -> tuple[str, list[str], dict[str, Any]] | None:
+    """(command, operands, options) when this parser is sure of ``argv`` (see the module's doc); else None."""
     command, rest = (argv[0], argv[1:]) if argv else ("", [])
     table = OPTIONS.get(command)
     if table is None:
         return None
-    files: list[Path] = []
+    operands: list[str] = []
     given: dict[str, Any] = {}
     at = 0
     while at < len(rest):
@@ -85,8 +98,8 @@ def parse(argv: list[str]) -> tuple[str, list[Path], dict[str, Any]] | None:
         at += 1
         if not word.startswith("-"):
             if not word:
-                return None  # Path("") is ".": let Typer say what it says
-            files.append(Path(word))
+                return None  # Path("") is ".", and "" no sheet: let Typer say what it says
+            operands.append(word)
             continue
         name, eq, inline = word.partition("=")
         opt = table.get(name)
@@ -107,9 +120,9 @@ def parse(argv: list[str]) -> tuple[str, list[Path], dict[str, Any]] | None:
         else:
             given[opt.field] = value  # click: the last one counts
     least, most = OPERANDS[command]
-    if len(files) < least or (most is not None and len(files) > most):
+    if len(operands) < least or (most is not None and len(operands) > most):
         return None
-    return command, files, given
+    return command, operands, given
 
 
 def _value(opt: Opt, text: str) -> object | None:
@@ -130,7 +143,7 @@ def _value(opt: Opt, text: str) -> object | None:
 
 
 def dispatch(argv: list[str]) -> int | None:
-    """Run ``info``/``extract``/``mcp`` when :func:`parse` is sure of ``argv``: the exit code; None for Typer."""
+    """Run the command when :func:`parse` is sure of ``argv``: the exit code; None for Typer."""
     parsed = parse(argv)
     if parsed is None:
         return None
@@ -140,11 +153,15 @@ def dispatch(argv: list[str]) -> int | None:
         from boundread.cli import run
 
         if command == "info":
-            return run.guarded(as_json, lambda: run.info(files, **given))
+            return run.guarded(as_json, lambda: run.info([Path(word) for word in files], **given))
+        if command == "pages":
+            return run.guarded(as_json, lambda: run.pages(Path(files[0]), files[1], **given))
+        if command == "sheets":
+            return run.guarded(as_json, lambda: run.sheets(Path(files[0]), tuple(files[1:]), **given))
         if command == "mcp":
             from boundread.mcp import start
 
             return run.guarded(False, lambda: start.serve(**given))
-        return run.guarded(as_json, lambda: run.extract(files[0], **given))
+        return run.guarded(as_json, lambda: run.extract(Path(files[0]), **given))
     except KeyboardInterrupt:  # before the work started: Typer's main answers 130 too
         return 130  # ExitCode.INTERRUPTED, whose module may not be loaded yet

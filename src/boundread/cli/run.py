@@ -1,7 +1,6 @@
-"""What ``info`` and ``extract`` do once their options are parsed, without Typer: the Typer commands
-(:mod:`boundread.cli.app`) and the start-up fast path (:mod:`boundread.cli.fast`) both call these, so the two
-cannot answer differently. Also the error boundary's core (:func:`guarded`) and the helpers that ``pages`` and
-``sheets`` share with ``extract``.
+"""What ``info``, ``extract``, ``pages`` and ``sheets`` do once their options are parsed, without Typer: the
+Typer commands (:mod:`boundread.cli.app`) and the start-up fast path (:mod:`boundread.cli.fast`) both call
+these, so the two cannot answer differently. Also the error boundary's core (:func:`guarded`).
 """
 
 import contextlib
@@ -104,6 +103,49 @@ def extract(file: Path, *, pages: str | None = None, sheet: "Sequence[str]" = ()
                          ocr=ocr_mode, ocr_lang=ocr_lang, watch=watch(stream), stream=stream,
                          encoding=encoding, json_path=path)
     return emit_extract(result, "extract", as_json, replacing)
+
+
+def pages(file: Path, page_range: str, *, layout: bool = False, engine_name: str = "auto", ocr_mode: str = "auto",
+          ocr_lang: str = "eng", max_chars: int = 100_000, output: Path | None = None, stdout: bool = False,
+          password: str | None = None, as_json: bool = False, timeout: float = 60.0) -> int:
+    """``boundread pages FILE RANGE``; the defaults are the command's."""
+    from boundread import api
+    from boundread.limits import Limits
+
+    output_, stdout_ = target(output, stdout)
+    replacing = check_output(output_, stdout_)
+    stream = stream_of(stdout_, as_json)
+    result = api.pages(file, page_range, layout=layout, engine=engine_name, ocr=ocr_mode, ocr_lang=ocr_lang,
+                       output=output_, stdout=stdout_, password=password,
+                       limits=Limits(max_chars=max_chars, timeout=timeout), watch=watch(stream), stream=stream)
+    return emit_extract(result, "pages", as_json, replacing)
+
+
+def sheets(file: Path, names: "Sequence[str]" = (), *, fmt: str = "csv", rows: str | None = None, max_rows: int = 200,
+           max_cols: int = 50, max_chars: int = 100_000, output: Path | None = None, stdout: bool = False,
+           as_json: bool = False, timeout: float = 60.0) -> int:
+    """``boundread sheets FILE [SHEET]...``: without a sheet the listing, with sheets their rows; the defaults
+    are the command's."""
+    from boundread import api, render
+    from boundread.limits import Limits
+
+    limits = Limits(max_chars=max_chars, max_rows=max_rows, max_cols=max_cols, timeout=timeout)
+    api.ask(rows=rows, fmt=fmt)  # a bad --rows or --format is refused with the listing too, as with rows
+    if not names:  # the listing is a reading: a workbook extract cannot read fails here as it does there
+        result = api.sheet_info(file, limits=limits)
+        if as_json:
+            render.print_json("sheets", {"path": result.path, "kind": result.kind,
+                                         "sheets": result.fields.get("sheets", []), "next": list(result.next),
+                                         "warnings": list(result.warnings)})
+        else:
+            render.print_info(result)
+        return 0
+    output_, stdout_ = target(output, stdout)
+    replacing = check_output(output_, stdout_)
+    stream = stream_of(stdout_, as_json)
+    result_x = api.sheets(file, *names, rows=rows, fmt=fmt, output=output_, stdout=stdout_, limits=limits,
+                          watch=watch(stream), stream=stream)
+    return emit_extract(result_x, "sheets", as_json, replacing)
 
 
 def watch(stream: TextIO | None = None) -> "Callable[[Sink], contextlib.AbstractContextManager[object]] | None":
