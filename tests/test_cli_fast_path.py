@@ -32,10 +32,10 @@ def _command(name: str) -> Any:
 
 
 def _function(name: str) -> Any:
-    return start.serve if name == "mcp" else getattr(run, name)
+    return start.serve if name == "mcp" else getattr(run, name.replace("-", "_"))
 
 
-@pytest.mark.parametrize("name", ["info", "extract", "pages", "sheets", "mcp"])
+@pytest.mark.parametrize("name", ["info", "extract", "pages", "sheets", "list-zip", "mcp"])
 def test_the_table_says_what_the_typer_command_declares(name: str) -> None:
     table = fast.OPTIONS[name]
     left = fast.LEFT_TO_TYPER.get(name, frozenset())
@@ -71,7 +71,7 @@ def test_the_table_says_what_the_typer_command_declares(name: str) -> None:
     ["extract", "a.txt", "b.txt"], ["extract"], ["info"], ["info", "a.txt", "--json=1"], ["info", ""],
     ["extract", "a.txt", "--grep"], ["extract", "a.txt", "--grep="], ["extract", "a.txt", "-o=out.txt"],
     ["pages", "a.pdf"], ["pages", "a.pdf", "1-2", "3"], ["pages", "a.pdf", "-1"], ["sheets", "b.xlsx", "-x"],
-    ["sheets"], ["list-zip", "a.zip"], ["view", "a.txt"], ["pages", "a.pdf", "1-2", "--grep", "x"],
+    ["sheets"], ["list-zip", "a.zip", "b.zip"], ["view", "a.txt"], ["pages", "a.pdf", "1-2", "--grep", "x"],
 ])
 def test_what_the_parser_is_not_sure_of_goes_to_typer(argv: list[str]) -> None:
     assert fast.parse(argv) is None
@@ -144,6 +144,10 @@ CASES = [
     ["sheets", "book.xlsx", "1", "Notes", "--format", "markdown", "-o", "rows.md"],
     ["sheets", "book.xlsx", "Nope", "--json"],
     ["sheets", "rows.csv", "--max-rows", "1", "--stdout"],
+    ["list-zip", "bundle.zip"],
+    ["list-zip", "bundle.zip", "--json", "--match", "*.txt"],
+    ["list-zip", "bundle.zip", "--entries", "2-", "--max-entries", "1"],
+    ["list-zip", "small.txt"],
 ]
 
 

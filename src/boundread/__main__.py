@@ -3,8 +3,8 @@
 - ``guard-check`` and the bare ``budget ingest`` hook run on every agent tool call, so their start-up is what
   every call pays;
 - ``--version`` is one line;
-- ``info``, ``extract``, ``pages``, ``sheets`` and the stdio ``mcp`` server, with options the fast parser is sure
-  of, run without Typer (cli/fast.py: Typer and click cost ~40 ms, four times Python's own start);
+- ``info``, ``extract``, ``pages``, ``sheets``, ``list-zip`` and the stdio ``mcp`` server, with options the
+  fast parser is sure of, run without Typer (cli/fast.py: Typer and click cost ~40 ms, four times Python's own start);
 - any other command builds only its own Typer command, not all of them (Typer converts every registered
   function's signature on start-up: ~25 ms for the whole app, ~5 ms for one).
 """
@@ -15,7 +15,7 @@ import os
 import sys
 
 COMPLETE_VAR = "_BOUNDREAD_COMPLETE"  # as cli/__init__.py: shell completion needs Typer
-FAST = (["info"], ["extract"], ["pages"], ["sheets"], ["mcp"])  # the commands cli/fast.py may run
+FAST = (["info"], ["extract"], ["pages"], ["sheets"], ["list-zip"], ["mcp"])  # the commands cli/fast.py may run
 
 
 def main() -> None:

@@ -207,22 +207,10 @@ def list_zip(
     timeout: TimeoutOpt = 30.0,
 ) -> None:
     """Every entry of an archive with sizes, ratios and warnings (zip slip, bombs, nesting). Extracts nothing."""
+    from boundread.cli import run
 
-    def work() -> int:
-        from boundread import api, render
-        from boundread.errors import ExitCode
-        from boundread.limits import Limits
-
-        listed = api.list_archive(archive, password=password, limits=Limits(max_entries=max_entries, timeout=timeout),
-                                  entries=entries, match=match)
-        src, listing = listed.source, listed.listing
-        if as_json:
-            render.print_json("list-zip", render.listing_dict(src, listing))
-        else:
-            render.print_listing(src, listing)
-        return int(ExitCode.TIMEOUT) if listing.timed_out else 0
-
-    boundary(as_json, work)
+    boundary(as_json, lambda: run.list_zip(archive, entries=entries, match=match, max_entries=max_entries,
+                                           password=password, as_json=as_json, timeout=timeout))
 
 
 @app.command(cls=Command, epilog="Example: boundread demo && boundread sheets boundread-demo/prices.xlsx")

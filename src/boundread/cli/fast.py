@@ -1,5 +1,5 @@
-"""The start-up fast path: ``boundread info``, ``extract``, ``pages``, ``sheets`` and the stdio ``boundread mcp``
-without Typer.
+"""The start-up fast path: ``boundread info``, ``extract``, ``pages``, ``sheets``, ``list-zip`` and the stdio
+``boundread mcp`` without Typer.
 
 Importing Typer (and its click) and building a command costs ~40 ms, four times Python's own start; a one-line
 ``info`` of a small file was mostly that, and an MCP client waits for it before ``initialize`` is answered.
@@ -71,6 +71,10 @@ OPTIONS: dict[str, dict[str, Opt]] = {
         "-o": Opt("output", PATH), "--output": Opt("output", PATH), "--stdout": Opt("stdout", FLAG),
         "--json": Opt("as_json", FLAG), "--timeout": Opt("timeout", "float", 0.1),
     },
+    "list-zip": {
+        "--entries": Opt("entries", TEXT), "--match": Opt("match", TEXT), "--max-entries": Opt("max_entries", "int", 1),
+        "--password": Opt("password", TEXT), "--json": Opt("as_json", FLAG), "--timeout": Opt("timeout", "float", 0.1),
+    },
     "mcp": {  # the stdio server as `init --mcp` registers it; --http and --port are Typer's (LEFT_TO_TYPER)
         "--root": Opt("root", PATHS), "--max-chars": Opt("max_chars", "int", 1),
         "--timeout": Opt("timeout", "float", 0.1), "--out": Opt("out", PATH),
@@ -81,7 +85,7 @@ LEFT_TO_TYPER = {"mcp": frozenset({"--http", "--port"})}
 #: how many operands each command takes: (at least, at most); the first is a FILE (info: all are), pages' second
 #: its RANGE, sheets' others its SHEETs
 OPERANDS: dict[str, tuple[int, int | None]] = {"info": (1, None), "extract": (1, 1), "pages": (2, 2),
-                                                "sheets": (1, None), "mcp": (0, 0)}
+                                                "sheets": (1, None), "list-zip": (1, 1), "mcp": (0, 0)}
 
 
 def parse(argv: list[str]) -> tuple[str, list[str], dict[str, Any]] | None:
@@ -158,6 +162,8 @@ def dispatch(argv: list[str]) -> int | None:
             return run.guarded(as_json, lambda: run.pages(Path(files[0]), files[1], **given))
         if command == "sheets":
             return run.guarded(as_json, lambda: run.sheets(Path(files[0]), tuple(files[1:]), **given))
+        if command == "list-zip":
+            return run.guarded(as_json, lambda: run.list_zip(Path(files[0]), **given))
         if command == "mcp":
             from boundread.mcp import start
 

@@ -1,6 +1,6 @@
-"""What ``info``, ``extract``, ``pages`` and ``sheets`` do once their options are parsed, without Typer: the
-Typer commands (:mod:`boundread.cli.app`) and the start-up fast path (:mod:`boundread.cli.fast`) both call
-these, so the two cannot answer differently. Also the error boundary's core (:func:`guarded`).
+"""What ``info``, ``extract``, ``pages``, ``sheets`` and ``list-zip`` do once their options are parsed, without
+Typer: the Typer commands (:mod:`boundread.cli.app`) and the start-up fast path (:mod:`boundread.cli.fast`) both
+call these, so the two cannot answer differently. Also the error boundary's core (:func:`guarded`).
 """
 
 import contextlib
@@ -146,6 +146,22 @@ def sheets(file: Path, names: "Sequence[str]" = (), *, fmt: str = "csv", rows: s
     result_x = api.sheets(file, *names, rows=rows, fmt=fmt, output=output_, stdout=stdout_, limits=limits,
                           watch=watch(stream), stream=stream)
     return emit_extract(result_x, "sheets", as_json, replacing)
+
+
+def list_zip(archive: Path, *, entries: str | None = None, match: str | None = None, max_entries: int = 500,
+             password: str | None = None, as_json: bool = False, timeout: float = 30.0) -> int:
+    """``boundread list-zip ARCHIVE``; the defaults are the command's."""
+    from boundread import api, render
+    from boundread.limits import Limits
+
+    listed = api.list_archive(archive, password=password, limits=Limits(max_entries=max_entries, timeout=timeout),
+                              entries=entries, match=match)
+    src, listing = listed.source, listed.listing
+    if as_json:
+        render.print_json("list-zip", render.listing_dict(src, listing))
+    else:
+        render.print_listing(src, listing)
+    return int(ExitCode.TIMEOUT) if listing.timed_out else 0
 
 
 def watch(stream: TextIO | None = None) -> "Callable[[Sink], contextlib.AbstractContextManager[object]] | None":
