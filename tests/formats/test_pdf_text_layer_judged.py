@@ -193,3 +193,14 @@ def test_readable_counts_as_the_one_regex_does(text: str) -> None:
 def test_clean_drops_the_controls_it_always_dropped(text: str) -> None:
     dropped = text.replace("\r\n", "\n").replace("\r", "\n").translate(_CONTROLS)
     assert clean(text) == (dropped if not dropped or dropped.endswith("\n") else dropped + "\n")
+
+
+def test_auto_without_ocr_warns_and_names_the_install(mixed: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(ocr, "missing", lambda lang: "Tesseract is not installed")
+    sink = Sink(Limits())
+    outcome = handler.extract(source_for_bytes("mixed.pdf", mixed.read_bytes()), Request(), sink)
+    sink.close()
+    assert outcome.totals["engines"] == {"pdfium": "1-5"}
+    assert outcome.warnings == [
+        "pages 2-4: little readable text (78 of 2,557 glyphs in all), their fonts map glyphs to no text: pdfminer "
+        f"reads no more and Tesseract is not installed - {ocr.INSTALL}"]
