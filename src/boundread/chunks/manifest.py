@@ -119,8 +119,9 @@ class Manifest:
                 "source_chars": own, "largest_est_tokens": max((c.est_tokens for c in self.chunks), default=0)}
 
     def as_dict(self) -> dict[str, Any]:
-        data = dataclasses.asdict(self)
-        data["chunks"] = [{**c, "lines": list(c["lines"])} for c in data["chunks"]]
+        data = dataclasses.asdict(dataclasses.replace(self, chunks=()))  # the chunks' place kept, filled below:
+        data["chunks"] = [{**vars(c), "lines": list(c.lines)} for c in self.chunks]  # asdict's deep copy of 13,000
+        # chunks cost a second
         data["totals"] = self.totals()
         data["manifest"] = str(self.path)
         return data
