@@ -4,9 +4,12 @@ with an Identity-V font (tests/formats/pdf_vertical_fixtures.py)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from tests.formats.pdf_vertical_fixtures import COLUMNS, vertical_pdf
 
 from boundread.contract.model import Request
@@ -15,7 +18,7 @@ from boundread.contract.source import source_for_bytes, source_for_path
 from boundread.formats.pdf import handler
 from boundread.formats.pdf.engines import PdfiumDoc
 from boundread.formats.pdf.judge import VERTICAL
-from boundread.formats.pdf.layout import reading_text
+from boundread.formats.pdf.layout import Glyph, grid_text, reading_text
 from boundread.limits import Limits
 
 TIERED = (*COLUMNS, "一二三四五六七八九十", "春夏秋冬東西南北上下")
@@ -103,3 +106,15 @@ def test_corpus_vertical_japanese_opens_with_its_first_column(corpus_dir: Path, 
             "（あらゆる透明な幽霊の複合体）"]
     # what PDFium keeps of the page comes column by column from the right: the poem's opening before its end
     assert text.index("風景やみんなといっしょに") < text.index("そのとほりの心象スケッチです")
+
+
+_GLYPH = st.tuples(st.sampled_from("縦書きの文字abc1"), st.floats(0, 600), st.floats(0, 800),
+                   st.floats(1, 30)).map(lambda g: (g[0], g[1], g[2], g[1] + g[3], g[2] + g[3]))
+
+
+@pytest.mark.parametrize("place", [reading_text, grid_text])
+@given(glyphs=st.lists(_GLYPH, max_size=60))
+def test_no_glyph_is_lost(place: Callable[[list[Glyph]], str], glyphs: list[Glyph]) -> None:
+    # every glyph drawn (once per spot) is in the text, whatever the order found: nothing dropped in silence
+    drawn = sorted({(g[0], round(g[1]), round(g[2])): g[0] for g in glyphs}.values())
+    assert sorted("".join(place(glyphs).split())) == drawn
