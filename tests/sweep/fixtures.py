@@ -481,9 +481,7 @@ def cases() -> list[Case]:
         Case("digest.docx", "docx", docx, references.pandoc),
         Case("generated.odt", "odt", odt, references.pandoc),
         Case("commented.docx", "docx", commented_docx, references.pandoc_comments),
-        Case("wrapped.docx", "docx", wrapped_docx, references.docx_xml,
-             xfail="office: a small docx goes through mammoth, which drops the text of w:fldSimple, w:ruby, w:dir and"
-                   " w:bdo without a word (the streamed reader keeps it); sweep-findings.md"),
+        Case("wrapped.docx", "docx", wrapped_docx, references.docx_xml),
         Case("lighthouses.pptx", "pptx", pptx, references.pptx),
         Case("chart.pptx", "pptx", charted_pptx, references.pptx),
         Case("smartart.pptx", "pptx", smartart_pptx, references.pptx_with_smartart),

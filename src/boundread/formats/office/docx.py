@@ -9,6 +9,8 @@ Headers, footers, footnotes and comments follow the body. Macros are reported, n
 
 from __future__ import annotations
 
+import contextlib
+import io
 import threading
 from collections.abc import Callable, Iterable, Iterator
 
@@ -26,6 +28,7 @@ KINDS: tuple[str, ...] = kinds.DOCUMENTS
 MAMMOTH_MAX = 3 * 1024 * 1024  # uncompressed document.xml above this is streamed, not converted whole
 XML_PER_CHAR = 20  # ... and so is one over 20 bytes per character asked for (mammoth converts it all)
 SAMPLE = 2 * MB  # bytes of document XML that info reads before extrapolating
+_IGNORED = "unrecognised element was ignored"  # mammoth's message when it skips an element and its text
 MAX_PARTS_CHECKED = 300  # parts scanned for a DTD before mammoth (minidom) may parse them
 
 
@@ -158,8 +161,10 @@ def _note_line(block: Block, text: str) -> str:
     return f"[^{mark}{block.note_id}]: {text}\n"
 
 
-def _mammoth(src: Source, seconds: float | None) -> tuple[str | None, str]:
-    """mammoth's HTML, or None and why not. It runs in a thread so the deadline holds."""
+def _mammoth(src: Source, fixed: io.BytesIO | None, seconds: float | None) -> tuple[str | None, str]:
+    """mammoth's HTML (of ``fixed``, the package with its run wrappers unwrapped, when given), or None and why
+    not. It runs in a thread so the deadline holds. An element mammoth ignored (and its text with it) is a
+    reason not to use its HTML."""
     import mammoth
 
     out: list[str] = []
@@ -167,9 +172,14 @@ def _mammoth(src: Source, seconds: float | None) -> tuple[str | None, str]:
 
     def run() -> None:
         try:
-            with src.open() as fh:
+            with contextlib.nullcontext(fixed) if fixed else src.open() as fh:
                 drop = mammoth.images.img_element(lambda image: {})
-                out.append(mammoth.convert_to_html(fh, convert_image=drop).value)
+                result = mammoth.convert_to_html(fh, convert_image=drop)
+            ignored = sorted({m.message.rsplit(": ", 1)[-1] for m in result.messages if _IGNORED in m.message})
+            if ignored:
+                failed.append(f"it drops the text of {', '.join(ignored[:3])}")
+            else:
+                out.append(result.value)
         except Exception as exc:  # noqa: BLE001 - any mammoth failure falls back to the streamer, with a warning
             failed.append(f"{type(exc).__name__}: {exc}"[:200])
 
@@ -215,7 +225,10 @@ def extract(src: Source, req: Request, sink: Sink) -> Outcome:
         drawn = {} if odf else graphic_rels(pkg, part)  # charts and SmartArt the body may draw
         count, complete, converted = 0, False, False
         if not odf and pkg.size(part) <= _mammoth_max(sink) and _check_dtds(pkg):
-            html, why = _mammoth(src, sink.deadline.remaining)
+            from boundread.formats.office.unwrap import unwrapped, wrapped
+
+            fixed = unwrapped(pkg, part) if wrapped(pkg, part) else None
+            html, why = _mammoth(src, fixed, sink.deadline.remaining)
             if html is None:
                 outcome.warnings.append(f"converter failed ({why}); read the XML directly instead")
             else:

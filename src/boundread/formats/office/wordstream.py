@@ -17,7 +17,7 @@ from boundread.formats._ooxml.package import Package, Progress
 from boundread.formats._xml import attr, local, odf_text, walk
 
 _HEADING = re.compile(r"(?:heading|.berschrift|titre|titolo|encabezado)\s*([1-9])|(title)", re.IGNORECASE)
-_DOCX_SKIP = frozenset({"pPr", "rPr", "instrText", "delText", "Fallback", "txbxContent", "commentReference"})
+_DOCX_SKIP = frozenset({"pPr", "rPr", "instrText", "delText", "Fallback", "txbxContent", "commentReference", "ruby"})
 _DOCX_NOTES = frozenset({"footnote", "endnote", "comment"})
 _ODF_NOTES = frozenset({"note", "annotation"})
 
@@ -104,11 +104,33 @@ def _docx_text(p: Element) -> str:
             out.append("\n")
         elif name == "noBreakHyphen":
             out.append("-")
+        elif name == "ruby":
+            out.append(_ruby(item, "rubyBase", "rt", "t"))
         elif name == "footnoteReference":
             out.append(f"[^{attr(item, 'id')}]")
         elif name == "endnoteReference":
             out.append(f"[^e{attr(item, 'id')}]")
     return "".join(out).strip()
+
+
+def _ruby(ruby: Element, base: str, reading: str, text: str) -> str:
+    """Ruby as "base (reading)", e.g. "漢字 (かんじ)": glued together, neither would be found as a word."""
+    found = {base: "", reading: ""}
+    for part in ruby:
+        name = local(part.tag)
+        if name in found and text:
+            found[name] = "".join(t.text or "" for t in part.iter() if local(t.tag) == text)
+        elif name in found:
+            found[name] = "".join(part.itertext())
+    return f"{found[base]} ({found[reading]})" if found[reading].strip() else found[base]
+
+
+def _odf_ruby(p: Element) -> None:
+    """Rewrite each ``text:ruby`` of an ODF paragraph in place so that odf_text reads "base (reading)"."""
+    for ruby in [e for e in p.iter() if local(e.tag) == "ruby"]:
+        text = _ruby(ruby, "ruby-base", "ruby-text", "")
+        ruby[:] = []
+        ruby.text = text
 
 
 def _paragraph(p: Element, odf: bool, styles: dict[str, tuple[int, int]], names: list[str]) -> Block:
@@ -117,6 +139,7 @@ def _paragraph(p: Element, odf: bool, styles: dict[str, tuple[int, int]], names:
     if odf:
         items = names.count("list-item")
         level = int(attr(p, "outline-level") or 1) if local(p.tag) == "h" else 0
+        _odf_ruby(p)
         return Block("p", odf_text(p), heading=min(level, 6), list_level=items - 1, container=container)
     heading, list_level = 0, -1
     for ppr in (c for c in p if local(c.tag) == "pPr"):
