@@ -24,6 +24,9 @@ from boundread.formats.pdf.page import Page
 from boundread.formats.pdf.runs import runs
 from boundread.limits import Deadline
 
+#: why pdfminer is not asked about glyphs PDFium flags as unmapped: it writes letters for them all the same (an
+#: embedded subset font without a ToUnicode map: "0q1q2340q..."), guesses that would pass for text
+NO_MAP = "pdfminer not asked (its letters for unmapped glyphs would be guesses)"
 OCR_MARGIN = 0.3  # seconds kept back from the time limit, so Tesseract stops before the hard alarm
 
 
@@ -54,7 +57,8 @@ class Rereader:
 
     def _better(self, page: Page) -> Page:
         mode = self.req.ocr
-        if mode != "force" and page.doubt and self.req.engine == "auto" and self.doc.engine == "pdfium":
+        if (mode != "force" and page.doubt and self.req.engine == "auto" and self.doc.engine == "pdfium"
+                and page.usable is None):  # glyphs PDFium finds no Unicode for: pdfminer's letters would be guesses
             better = self._miner_page(page)  # PDFium's text doubted: pdfminer first, OCR after it
             if better is not page:
                 return better
@@ -99,7 +103,9 @@ class Rereader:
         if page.engine == "pdfminer":
             asked = self.req.engine == "pdfminer"
             return "PDFium was not asked (--engine pdfminer)" if asked else "PDFium could not open the file"
-        return "pdfminer reads no more" if self.req.engine == "auto" else "pdfminer was not asked (--engine pdfium)"
+        if self.req.engine != "auto":
+            return "pdfminer was not asked (--engine pdfium)"
+        return "pdfminer reads no more" if page.usable is None else NO_MAP
 
     def _ocr(self, page: Page) -> Page | None:
         if self.ocr_missing is not None:
