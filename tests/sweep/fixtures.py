@@ -490,9 +490,7 @@ def cases() -> list[Case]:
         Case("generated.ods", "sheet", ods, references.workbook),
         Case("commented.xlsx", "sheet", commented_xlsx, references.workbook_comments),
         Case("escaped.xlsx", "sheet", escaped_xlsx, references.workbook),
-        Case("commented.ods", "sheet", commented_ods, references.odf_xml,
-             xfail="office / formats/sheets (ods's counterpart of xlsx_extras' notes): a cell comment in an ods"
-                   " (office:annotation) is dropped without a word, as calamine drops it; sweep-findings.md"),
+        Case("commented.ods", "sheet", commented_ods, references.odf_xml),
     ]
     for build in (unicode_path_zip, pax_tar, sevenz):
         label = build.__name__

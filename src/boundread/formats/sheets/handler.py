@@ -3,8 +3,9 @@ repeated above a slice): list the sheets cheaply, extract a bounded block of row
 
 ``info`` reads the workbook's directory, never the cells (xlsx: workbook.xml and each sheet's
 head; xls/ods: calamine's sheet list, with sizes only for small files). ``extract`` writes each
-chosen sheet as ``--- sheet 'Name' (rows 1-200 of 3,000) ---`` then csv / tsv / markdown rows of
-cached values, and stops at the row bound or as soon as the sink is full.
+chosen sheet as ``--- sheet 'Name' (rows 1-200 of 3,000) ---`` (``(empty)`` for a sheet of no rows) then
+csv / tsv / markdown rows of cached values, and stops at the row bound or as soon as the sink is full.
+An ods sheet's cell comments follow its rows (``Comment B2 (author): text``), as an xlsx's do.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import contextlib
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from boundread.contract import kinds
 from boundread.contract.model import FILE, Details, Outcome, Request, Source, Span, Suggestion
@@ -91,7 +93,7 @@ def extract(src: Source, req: Request, sink: Sink) -> Outcome:
         done: list[str] = []
         steps: list[Suggestion] = []  # every sheet's continuation: one `next` would skip the others' rows
         for index, sheet in enumerate(chosen):
-            result = _write_sheet(book, sheet, req, sink, outcome)
+            result = _write_sheet(src, book, sheet, req, sink, outcome)
             done.append(result.words)
             if result.resume_from is not None:
                 steps.append(_rows_from(sheet.name, result.resume_from, req))
@@ -173,7 +175,7 @@ class _Written:
     resume_from: int | None
 
 
-def _write_sheet(book: Book, sheet: SheetMeta, req: Request, sink: Sink, outcome: Outcome) -> _Written:
+def _write_sheet(src: Source, book: Book, sheet: SheetMeta, req: Request, sink: Sink, outcome: Outcome) -> _Written:
     limits = req.limits
     sheet = book.measure(sheet)
     first = max(req.rows.first, 1) if req.rows else 1
@@ -184,11 +186,12 @@ def _write_sheet(book: Book, sheet: SheetMeta, req: Request, sink: Sink, outcome
         last = first
     total = f"{sheet.rows:,}" if sheet.rows is not None else "?"
     shown = Span(first, min(last, sheet.rows) if sheet.rows and sheet.rows >= first else last)
-    if not sink.write(f"--- sheet '{sheet.name}' (rows {shown.first}-{shown.last} of {total}) ---\n"):
+    span = "empty" if sheet.rows == 0 else f"rows {shown.first}-{shown.last} of {total}"  # never "1-200 of 0"
+    if not sink.write(f"--- sheet '{sheet.name}' ({span}) ---\n"):
         return _Written(f"no rows of sheet '{sheet.name}'", first)
     if sheet.type == "chartsheet":
         sink.write("(a chart sheet: a chart, no cells)\n")
-        _extras(book, sheet, sink, outcome)  # the chart's title, series and categories
+        _extras(src, book, sheet, last, sink, outcome)  # the chart's title, series and categories
         return _Written(f"sheet '{sheet.name}' (a chart)", None)
     width = min(sheet.cols, limits.max_cols) if sheet.cols and (sheet.rows or 0) * sheet.cols <= HUGE_CELLS \
         else None
@@ -235,18 +238,21 @@ def _write_sheet(book: Book, sheet: SheetMeta, req: Request, sink: Sink, outcome
         if capped and reason not in outcome.truncated:
             outcome.truncated.append(reason)
         return _Written(words, last + 1)
-    if state.written_last < first and not sink.full:
+    if state.written_last < first and not sink.full and sheet.rows != 0:
         sink.write("(no values in these rows)\n")
-    _extras(book, sheet, sink, outcome)  # read to the sheet's end: its comments, charts and text boxes follow
+    _extras(src, book, sheet, last, sink, outcome)  # read to the end: its comments, charts and text boxes follow
     return _Written(words, None)
 
 
-def _extras(book: Book, sheet: SheetMeta, sink: Sink, outcome: Outcome) -> None:
-    """The sheet's notes, comments, charts and text boxes (xlsx, :mod:`.xlsx_extras`) as marked lines after its
-    rows, within the room the sink has left; its warnings say what was cut or unreadable."""
+def _extras(src: Source, book: Book, sheet: SheetMeta, last: int, sink: Sink, outcome: Outcome) -> None:
+    """The sheet's notes, comments, charts and text boxes (xlsx, :mod:`.xlsx_extras`; an ods's cell comments,
+    :mod:`.ods_comments`, of rows up to ``last``) as marked lines after its rows, within the room the sink has
+    left; its warnings say what was cut or unreadable."""
     if sink.full:
         return
     found = book.extras(sheet, sink.limits.max_chars - sink.chars)
+    if found is None and src.kind == "ods":
+        found = _ods_comments(src, sheet, last, sink.limits.max_chars - sink.chars)
     if found is None:
         return
     for line in found.lines:
@@ -256,6 +262,19 @@ def _extras(book: Book, sheet: SheetMeta, sink: Sink, outcome: Outcome) -> None:
     reason = f"max_chars {sink.limits.max_chars} reached"
     if found.cut and reason not in outcome.truncated:  # the lines that did not fit are part of what is missing
         outcome.truncated.append(reason)
+
+
+def _ods_comments(src: Source, sheet: SheetMeta, last: int, budget: int) -> Any:
+    """An ods sheet's cell comments, from a second look at the package (until the book hands them over)."""
+    import zipfile
+
+    from boundread.formats.sheets import ods_rows
+    from boundread.formats.sheets.ods_comments import has_comments, sheet_comments
+
+    with src.open() as fh, zipfile.ZipFile(fh) as zf:
+        if not has_comments(zf):
+            return None
+        return sheet_comments(zf, ods_rows.read_tables(zf, src.name, False), sheet, last, budget)
 
 
 def _header(book: Book, sheet: SheetMeta, fmt: RowFormatter, sink: Sink) -> bool:
