@@ -25,14 +25,21 @@ from pathlib import Path
 
 BIN = Path(sys.executable).with_name("boundread")
 #: a for loop with $() and pipes, as issue 24 measured it
-LOOP = "for f in $(ls *.log | sort); do grep -c ERROR \"$f\" | tee -a counts.txt > /dev/null; done"
+LOOP = "for f in $(ls *.log | sort); do cat \"$f\" | grep -v DEBUG | tee -a all.txt > /dev/null; done"
+
+
+INIT = (json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+                   "params": {"protocolVersion": "2025-06-18", "capabilities": {},
+                              "clientInfo": {"name": "bench", "version": "1"}}}) + "\n").encode()
 
 
 def rows(folder: Path) -> list[tuple[str, list[str], bytes | None]]:
     small = folder / "small.txt"
     small.write_text("hello world\nline two\n", encoding="utf-8")
-    hook = json.dumps({"tool_name": "Bash", "tool_input": {"command": LOOP}, "cwd": str(folder)}).encode()
-    plain = json.dumps({"tool_name": "Bash", "tool_input": {"command": "ls -la"}, "cwd": str(folder)}).encode()
+    for n in range(3):  # files for the loop to find: big enough that the guard looks at what reads them
+        (folder / f"app{n}.log").write_bytes(b"2026-12-02 INFO ok\n" * 200_000)
+    hook, plain = ({"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": command},
+                    "cwd": str(folder), "session_id": "bench"} for command in (LOOP, "ls -la"))
     return [
         ("python -c pass", [sys.executable, "-c", "pass"], None),
         ("boundread --version", [str(BIN), "--version"], None),
@@ -41,18 +48,32 @@ def rows(folder: Path) -> list[tuple[str, list[str], bytes | None]]:
         ("boundread extract small.txt", [str(BIN), "extract", str(small)], None),
         ("boundread extract small.txt --stdout", [str(BIN), "extract", str(small), "--stdout"], None),
         ("boundread pages --help", [str(BIN), "pages", "--help"], None),
-        ("guard-check, plain command", [str(BIN), "guard-check"], plain),
-        ("guard-check, loop with $() and pipes", [str(BIN), "guard-check"], hook),
+        ("boundread mcp: initialize answered", [str(BIN), "mcp"], None),
+        ("guard-check, plain command", [str(BIN), "guard-check"], json.dumps(plain).encode()),
+        ("guard-check, loop with $() and pipes", [str(BIN), "guard-check"], json.dumps(hook).encode()),
     ]
 
 
 def once(argv: list[str], stdin: bytes | None, cwd: Path, env: dict[str, str]) -> tuple[float, float]:
-    """Wall seconds and CPU seconds (user + system) of one run."""
+    """Wall seconds and CPU seconds (user + system) of one run; for ``boundread mcp``, until its first answer
+    (the CPU column then holds the whole run's, the server's exit included)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    subprocess.run(argv, input=stdin, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=cwd, env=env,
-                   check=False)
-    wall = time.perf_counter() - start
+    if argv[-1] == "mcp":
+        proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                cwd=cwd, env=env)
+        assert proc.stdin is not None and proc.stdout is not None
+        proc.stdin.write(INIT)
+        proc.stdin.flush()
+        proc.stdout.readline()
+        wall = time.perf_counter() - start
+        proc.stdin.close()
+        proc.wait(timeout=60)
+        proc.stdout.close()
+    else:
+        subprocess.run(argv, input=stdin, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=cwd, env=env,
+                       check=False)
+        wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
