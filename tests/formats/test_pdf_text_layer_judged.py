@@ -249,3 +249,22 @@ def test_pdfminer_letters_for_unmapped_glyphs_are_not_taken() -> None:
         outcome = handler.extract(source_for_bytes("nomap.pdf", data), Request(), sink)
         sink.close()
         assert outcome.totals["engines"] == {"tesseract": "1"} and "quick brown fox" in sink.text()
+
+
+def test_a_page_of_many_unmapped_glyphs_is_judged_from_a_bounded_sample(monkeypatch: pytest.MonkeyPatch) -> None:
+    import pypdfium2 as pdfium
+
+    from boundread.formats.pdf import judge
+
+    doc = pdfium.PdfDocument(pdf_of(["low", "cid"]))
+    try:
+        for index in range(2):
+            textpage = doc[index].get_textpage()
+            whole = judge.mapped(textpage, 900)
+            monkeypatch.setattr(judge, "MAP_FULL", 100)  # ~9 of every 10 glyphs left unasked
+            estimate = judge.mapped(textpage, 900)
+            monkeypatch.setattr(judge, "MAP_FULL", 5000)
+            assert whole is not None and estimate is not None
+            assert abs(estimate - whole) <= 0.2 * 900  # the yield judged the same way: far under half the glyphs
+    finally:
+        doc.close()
