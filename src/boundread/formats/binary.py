@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 import zlib
 
 from boundread.contract import kinds
@@ -19,9 +20,23 @@ _ADVICE = {
 }
 
 
+def _zstd(src: Source) -> tuple[str, str] | None:
+    """(what, how to unpack it) of a zstd-compressed file: compressed data, not binary (zstandard is no
+    dependency, so it is not read through)."""
+    if src.sniffed.subtype != "zstd":
+        return None
+    name = shlex.quote(src.name.rsplit("/", 1)[-1])
+    if name.lower().endswith((".tar.zst", ".tzst", ".tar.zstd")):
+        return "a zstd-compressed tar archive", f"unpack it with `tar --zstd -xf {name}`, then read the files in it"
+    return "zstd-compressed data", f"unpack it with `zstd -d {name}` (a tar inside: `tar --zstd -xf {name}`), " \
+                                   "then read what it holds"
+
+
 def info(src: Source, req: Request) -> Details:
     details = Details(fields={"format": src.sniffed.subtype or src.kind}, est_chars=None)
-    details.warnings.append(_ADVICE.get(src.kind, "binary data: boundread reports it but never dumps it"))
+    packed = _zstd(src)
+    advice = f"{packed[0]}: {packed[1]}" if packed else None
+    details.warnings.append(advice or _ADVICE.get(src.kind, "binary data: boundread reports it but never dumps it"))
     with src.open() as fh:
         head = fh.read(1 << 20)
     if (at := _embedded_7z(head)) > 0:
@@ -43,5 +58,8 @@ def _embedded_7z(head: bytes) -> int:
 
 
 def extract(src: Source, req: Request, sink: Sink) -> Outcome:
+    packed = _zstd(src)
+    if packed:
+        raise Unsupported(f"{src.name} is {packed[0]}", f"boundread does not decompress zstd: {packed[1]}")
     what = _ADVICE.get(src.kind, f"binary data ({src.sniffed.mime})")
     raise Unsupported(f"{src.name} is {what}", "boundread extracts text only; `boundread info` describes it")
