@@ -11,7 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from boundread import render
-from boundread.contract.model import InfoResult
+from boundread.bytelevel.sniff import ZIP, Sniffed
+from boundread.contract.model import Entry, InfoResult, Listing, Source
 from boundread.render import plain, views
 
 
@@ -125,3 +126,67 @@ def test_print_info_uses_rich_when_colour_is_forced(monkeypatch: pytest.MonkeyPa
     render.print_info(result())
     assert "\x1b[" not in out.getvalue()
     assert out.getvalue().splitlines()[0] == "report.pdf"
+
+
+def listing_views(listing: Listing, monkeypatch: pytest.MonkeyPatch) -> tuple[str | None, str]:
+    src = Source("bundle.zip", Sniffed(ZIP, "application/zip"), 1_234)
+    lines = plain.listing_lines(src, listing)
+    out = io.StringIO()
+    monkeypatch.setattr(sys, "stdout", out)
+    views.print_listing(src, listing)
+    monkeypatch.undo()
+    return (None if lines is None else "\n".join(lines) + "\n"), out.getvalue()
+
+
+def entry(name: str, **changes: Any) -> Entry:
+    return Entry(**{"name": name, "size": 5_000, "compressed": 22, "modified": "2026-12-02T15:15:07",
+                    **changes})
+
+
+LISTINGS = [
+    Listing("zip", [entry("docs/readme.txt"), entry("a/", size=0, compressed=2, is_dir=True),
+                    entry("s.pdf", size=10, compressed=None, modified=None, encrypted=True),
+                    entry("up", is_symlink=True, link_target="../etc/passwd", warnings=("escapes the folder",)),
+                    entry("Ñandú.txt", size=None, compressed=3)],
+            total_entries=5, total_size=5_010, total_compressed=49, warnings=["1 entry escapes the folder"]),
+    Listing("zip", [], total_entries=4, first=9, last=10),  # a page past the end: no table
+    Listing("tar.gz", [entry("x" * 150)], total_entries=1, total_size=5_000),
+    Listing("zip", [entry(f"f{n}.txt") for n in range(3)], total_entries=700, truncated=True, last=3,
+            match="*.txt", matching=700),
+]
+
+
+@pytest.mark.parametrize("listing", LISTINGS)
+def test_the_plain_listing_is_riches(listing: Listing, monkeypatch: pytest.MonkeyPatch) -> None:
+    shown, drawn = listing_views(listing, monkeypatch)
+    assert shown is not None
+    assert shown == drawn
+
+
+@pytest.mark.parametrize("listing", [
+    Listing("zip", [entry("y" * 230)], total_entries=1),  # rich folds it (and drops the time column first)
+    Listing("zip", [entry("数据.txt")], total_entries=1),  # wide: rich measures it
+    Listing("zip", [entry("tab\tname")], total_entries=1),
+])
+def test_what_rich_would_change_in_a_listing_is_left_to_rich(listing: Listing) -> None:
+    src = Source("bundle.zip", Sniffed(ZIP, "application/zip"), 1_234)
+    assert plain.listing_lines(src, listing) is None
+
+
+ENTRY = st.builds(entry, st.one_of(st.text(st.characters(max_codepoint=0x2FF), min_size=1, max_size=120),
+                                   st.text(min_size=1, max_size=60)),
+                  size=st.one_of(st.none(), st.integers(0, 10**12)),
+                  compressed=st.one_of(st.none(), st.integers(0, 10**9)),
+                  modified=st.one_of(st.none(), st.just("2026-01-31T23:59:59")), is_dir=st.booleans(),
+                  encrypted=st.booleans(), warnings=st.lists(st.just("ratio 900x"), max_size=1).map(tuple))
+
+
+@settings(max_examples=120, deadline=None)
+@given(entries=st.lists(ENTRY, max_size=6), truncated=st.booleans())
+def test_whenever_plain_lists_it_is_rich(entries: list[Entry], truncated: bool) -> None:
+    listing = Listing("zip", entries, total_entries=len(entries) + truncated, truncated=truncated,
+                      total_size=sum(e.size or 0 for e in entries))
+    with pytest.MonkeyPatch.context() as patch:
+        shown, drawn = listing_views(listing, patch)
+    if shown is not None:
+        assert shown == drawn

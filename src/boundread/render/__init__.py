@@ -76,6 +76,13 @@ def print_info(result: InfoResult) -> None:
 
 
 def print_listing(src: Source, listing: Listing) -> None:
+    """The listing: plain lines where rich would draw them the same (not a terminal), else rich's."""
+    from boundread.render import plain
+
+    lines = plain.listing_lines(src, listing) if plain.plain_stream(sys.stdout) else None
+    if lines is not None:
+        sys.stdout.write("\n".join(lines) + "\n")
+        return
     from boundread.render import views
 
     views.print_listing(src, listing)

@@ -1,11 +1,12 @@
-"""The ``info`` view without rich, for output that is not a terminal (agents, pipes): the same lines rich draws
-there, character for character, at a fraction of the start-up (rich costs ~20 ms to import).
+"""The ``info`` and ``list-zip`` views without rich, for output that is not a terminal (agents, pipes): the same
+lines rich draws there, character for character, at a fraction of the start-up (rich costs ~20 ms to import).
 
-Rich draws off a terminal without colour, on a 240-column page, a table without borders and a workbook's
-sheets under a ruled header. Where its output could differ from plain joining - a line wider than the page,
-control characters or tabs it would strip or expand, markup brackets, characters whose width in cells is not
-plainly one, colour forced on by FORCE_COLOR / TTY_COMPATIBLE - :func:`info_lines` answers None and rich draws,
-as before. tests/test_render_plain.py compares the two on generated results.
+Rich draws off a terminal without colour, on a 240-column page, a table without borders, and a workbook's
+sheets and an archive's entries under a ruled header. Where its output could differ from plain joining - a
+line wider than the page, control characters or tabs it would strip or expand, markup brackets, characters
+whose width in cells is not plainly one, colour forced on by FORCE_COLOR / TTY_COMPATIBLE - :func:`info_lines`
+and :func:`listing_lines` answer None and rich draws, as before. tests/test_render_plain.py compares the two on
+generated results.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from __future__ import annotations
 import os
 from typing import Any, TextIO
 
-from boundread.contract.model import InfoResult
+from boundread.contract.model import InfoResult, Listing, Source
 from boundread.render.text import count, scalar
 from boundread.units import human_bytes
 
@@ -115,6 +116,53 @@ def sheets_lines(sheets: list[dict[str, Any]]) -> list[str] | None:
 def _plain(text: str) -> bool:
     """Rich shows it as it is: no control characters (stripped), tabs (expanded) or line breaks."""
     return text.isprintable()
+
+
+LISTING_COLUMNS = ("size", "packed", "ratio", "modified", "flags", "name")
+
+
+def listing_lines(src: Source, listing: Listing) -> list[str] | None:
+    """An archive's listing as rich draws it off a terminal (the summary line, the entries under a ruled
+    header, what the page holds, warnings, the next command); None where rich must draw: a name too long for
+    the page (rich folds it, and the view cuts the time column first), or anything :func:`info_lines` leaves
+    to rich."""
+    from boundread.render.listing import listing_next, listing_words
+
+    rows = [LISTING_COLUMNS]
+    for entry in listing.entries:
+        flags = ",".join(f for f, on in (("dir", entry.is_dir), ("enc", entry.encrypted),
+                                          ("link", entry.is_symlink), ("!", bool(entry.warnings))) if on)
+        ratio = "" if entry.ratio is None else f"{entry.ratio:.0f}x" if entry.ratio >= 10 else f"{entry.ratio:.1f}x"
+        name = entry.name + (f" -> {entry.link_target}" if entry.link_target else "")
+        rows.append((human_bytes(entry.size), human_bytes(entry.compressed), ratio,
+                     (entry.modified or "")[:16].replace("T", " "), flags, name))
+    if not all(_narrow(cell) and (at == 5 or "[" not in cell) for row in rows for at, cell in enumerate(row)):
+        return None
+    widths = [max(len(row[at]) for row in rows) for at in range(len(LISTING_COLUMNS))]
+    used = sum(size + len(DIVIDER) for size in widths[:-1])
+    if PAGE - used < 30 or widths[-1] > PAGE - used:  # rich's view would drop columns or fold names
+        return None
+    summary = (f"{src.name}: {listing.format} archive, {plural(listing.total_entries, 'entry', 'entries')}, "
+               f"{human_bytes(listing.total_size)} unpacked"
+               + (f", {human_bytes(listing.total_compressed)} packed" if listing.total_compressed else ""))
+    words = listing_words(listing)
+    warnings = [f"  warning: {warning}" for warning in listing.warnings]
+    steps = listing_next(src, listing)
+    after = [*([words] if words is not None else []), *warnings,
+             *(["next:", *(f"  {command}" for command in steps)] if steps else [])]
+    if not all(_plain(text) for text in (summary, *after)):
+        return None
+
+    def line(row: tuple[str, ...]) -> str:
+        return DIVIDER.join(cell.ljust(size) if at >= 3 else cell.rjust(size)
+                            for at, (cell, size) in enumerate(zip(row, widths, strict=True))).rstrip()
+
+    table = [line(rows[0]), "\u2500" * (used + widths[-1]), *(line(row) for row in rows[1:])]
+    return [summary, *(table if len(rows) > 1 or words is None else []), *after]
+
+
+def plural(n: int, one: str, many: str) -> str:
+    return f"{n:,} {one if n == 1 else many}"
 
 
 def _narrow(text: str) -> bool:
