@@ -1,5 +1,7 @@
 """The Typer app. Each command parses its options, calls ONE front-door function (:mod:`boundread.api`), hands
-the result to render.
+the result to render. For info, extract, pages, sheets and list-zip that work is in :mod:`boundread.cli.run`,
+which the start-up fast path (:mod:`boundread.cli.fast`, no Typer) calls too: the commands here declare the
+options (help, completion, usage errors) and hand them over.
 
 The reading modules (api, render, limits) load inside the commands: ``boundread mcp``, ``guard-check --help``,
 ``budget`` and the help need the app, not them (~40 ms of imports).
