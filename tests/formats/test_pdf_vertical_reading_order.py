@@ -118,3 +118,28 @@ def test_no_glyph_is_lost(place: Callable[[list[Glyph]], str], glyphs: list[Glyp
     # every glyph drawn (once per spot) is in the text, whatever the order found: nothing dropped in silence
     drawn = sorted({(g[0], round(g[1]), round(g[2])): g[0] for g in glyphs}.values())
     assert sorted("".join(place(glyphs).split())) == drawn
+
+
+def _columns(columns: tuple[str, ...]) -> list[Glyph]:
+    """Glyph boxes of ``columns`` set vertically, right to left, 20-point glyphs from y=740 down."""
+    return [(char, 520.0 - 30 * c, 720.0 - 20 * k, 540.0 - 30 * c, 740.0 - 20 * k)
+            for c, column in enumerate(columns) for k, char in enumerate(column)]
+
+
+def _across(text: str, x: float, y: float) -> list[Glyph]:
+    return [(char, x + 12 * i, y, x + 12 * i + 12, y + 12) for i, char in enumerate(text)]
+
+
+def test_a_running_head_and_a_folio_are_read_across_in_their_places() -> None:
+    glyphs = _across("第一章春", 250, 790) + _columns(COLUMNS) + _across("二十", 280, 60)
+    assert reading_text(glyphs).split("\n\n") == ["第一章春", "\n".join(COLUMNS), "二十\n"]
+
+
+def test_two_digits_set_across_inside_a_column_stay_in_it() -> None:
+    # tate-chu-yoko: "12" side by side within the first column, between its 3rd and 4th glyphs
+    first = [(char, 520.0, 720.0 - 20 * k, 540.0, 740.0 - 20 * k) for k, char in enumerate("吾輩は")]
+    digits = [("1", 520.0, 660.0, 530.0, 680.0), ("2", 530.0, 660.0, 540.0, 680.0)]
+    rest = [(char, 520.0, 640.0 - 20 * k, 540.0, 660.0 - 20 * k) for k, char in enumerate("猫である")]
+    text = reading_text(first + digits + rest + _columns(("", *COLUMNS[1:])))
+    assert text.split("\n")[0] == "吾輩は12猫である"  # with its column, read across, not a block of its own
+    assert "\n\n" not in text

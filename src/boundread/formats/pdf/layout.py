@@ -139,16 +139,61 @@ def reading_text(glyphs: list[Glyph]) -> str:
     """The page's text in reading order, without the grid: for vertical writing, a line a column, the rightmost
     first, each read down; a page set in tiers (columns across the top half, then the bottom half) tier by tier,
     a blank line between them. Lines are cut where a gap wider than :data:`TIER_GAP` characters parts them, and
-    the pieces whose spans overlap along the line make one tier."""
+    the pieces whose spans overlap along the line make one tier. On a vertical page, a line set across it above
+    or below the columns (a running head, a page number in words) is read across, in its place."""
     chars = _unique(glyphs)
     if not chars:
         return ""
-    chars = _turn(chars, direction(chars))
+    axis = direction(chars)
+    runs = _across(chars) if axis in (1, 3) else []
+    held = {id(glyph) for run in runs for glyph in run}
+    tiers = _tiers(_turn([g for g in chars if id(g) not in held], axis))
+    inside = [run for run in runs if any(_span(_turn(run, axis), tier) for tier in tiers)]
+    if inside:  # across inside a column (two digits set side by side): read with the column, as before
+        kept = {id(glyph) for run in inside for glyph in run}
+        runs = [run for run in runs if id(run[0]) not in kept]
+        held -= kept
+        tiers = _tiers(_turn([g for g in chars if id(g) not in held], axis))
+    blocks = [(first, text) for first, _last, text in tiers]
+    for run in runs:
+        width = max(_median([g[3] - g[1] for g in run], 5.0), 0.5)
+        ordered = sorted(run, key=lambda g: g[1])
+        blocks.append((min(g[1] for g in _turn(run, axis)), " ".join(_place(ordered, ordered[0][1], width).split())))
+    return "\n\n".join(text for _first, text in sorted(blocks, key=lambda block: block[0])) + "\n"
+
+
+def _across(chars: list[Glyph]) -> list[list[Glyph]]:
+    """Runs of two or more glyphs, in drawing order, each a short step to the right of the one before."""
+    runs: list[list[Glyph]] = []
+    current: list[Glyph] = []
+    for a, b in itertools.pairwise(chars):
+        dx, dy = (b[1] + b[3] - a[1] - a[3]) / 2, (b[2] + b[4] - a[2] - a[4]) / 2
+        size = max(a[3] - a[1], a[4] - a[2], 0.1)
+        if 0 < dx <= 2 * size and abs(dy) < dx / 2:
+            current = current or [a]
+            current.append(b)
+        elif current:
+            runs.append(current)
+            current = []
+    if current:
+        runs.append(current)
+    return runs
+
+
+def _span(turned: list[Glyph], tier: tuple[float, float, str]) -> bool:
+    """The glyphs lie along the line within the tier's span."""
+    return min(g[1] for g in turned) < tier[1] and max(g[3] for g in turned) > tier[0]
+
+
+def _tiers(chars: list[Glyph]) -> list[tuple[float, float, str]]:
+    """Turned glyphs as tiers: each tier's span along the line and its text, a line a column."""
+    if not chars:
+        return []
     width = max(_median([g[3] - g[1] for g in chars], 5.0), 0.5)
     height = max(_median([g[4] - g[2] for g in chars], 10.0), 1.0)
     pieces: list[list[Glyph]] = []
     for _centre, line in _lines(chars, height):
-        ordered = sorted(line, key=lambda g: g[1])
+        ordered = sorted(line, key=lambda g: (round(g[1], 1), g[2]))  # glyphs side by side in a column: across
         start = 0
         for index in range(1, len(ordered) + 1):
             if index == len(ordered) or ordered[index][1] - ordered[index - 1][3] > TIER_GAP * width:
@@ -162,9 +207,9 @@ def reading_text(glyphs: list[Glyph]) -> str:
         else:
             tiers.append((piece[0][1], piece[-1][3], [piece]))
     order = {id(piece): index for index, piece in enumerate(pieces)}  # lines as _lines found them, tier by tier
-    out = ["\n".join(" ".join(_place(piece, piece[0][1], width).split())
-                     for piece in sorted(held, key=lambda p: order[id(p)])) for _first, _last, held in tiers]
-    return "\n\n".join(out) + "\n"
+    return [(first, last, "\n".join(" ".join(_place(piece, piece[0][1], width).split())
+                                    for piece in sorted(held, key=lambda p: order[id(p)])))
+            for first, last, held in tiers]
 
 
 def pdfium_glyphs(textpage: Any, limit: int | None = None) -> list[Glyph]:
