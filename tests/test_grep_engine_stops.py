@@ -9,9 +9,13 @@ from __future__ import annotations
 
 import os
 import re
+import signal
+import subprocess
 import threading
 import time
 from pathlib import Path
+from typing import Any
+from unittest import mock
 
 import pytest
 
@@ -76,3 +80,26 @@ def test_the_whole_file_searched_counts_every_line(tmp_path: Path) -> None:
     result = run("extract", str(path), "--grep", "ERROR$", "--stdout")
     assert result.stdout == "2:b ERROR\n"
     assert "1 matching lines of 4 read" in result.stderr
+
+
+def test_ctrl_c_ends_every_rg_it_started(fifo: Path) -> None:
+    """Ctrl-C as a terminal sends it reaches boundread and the rg it reads from; the two helper rg processes (the
+    line count, the lone CR), left waiting on the FIFO, must be ended by boundread itself."""
+    started: list[subprocess.Popen[bytes]] = []
+    real = rgengine.spawn
+
+    def spy(argv: list[str], **kw: Any) -> subprocess.Popen[bytes]:
+        started.append(real(argv, **kw))
+        return started[-1]
+
+    def ctrl_c() -> None:
+        started[0].send_signal(signal.SIGINT)
+        os.kill(os.getpid(), signal.SIGINT)
+
+    sink = Sink(Limits(timeout=None), grep=re.compile("ERROR"))
+    threading.Timer(0.3, ctrl_c).start()
+    with mock.patch.object(rgengine, "spawn", spy), pytest.raises(KeyboardInterrupt):
+        rgengine.scan(_source(fifo, 0), sink, "utf-8", "utf-8")
+        time.sleep(5)  # the interrupt comes before: rg waits on the FIFO until then
+    assert len(started) == 3
+    assert all(proc.poll() is not None for proc in started)

@@ -10,10 +10,10 @@ on, the caller hands the file to the Python path (scan.py), which reads it as un
 
 from __future__ import annotations
 
-import os
 import re
 import subprocess
 from pathlib import Path
+from typing import BinaryIO
 
 STEP = 8 << 20  # at most this many bytes read here to clear a record before the checking rg is done
 _BLOCK = 1 << 20
@@ -63,12 +63,11 @@ class LoneCr:
     def _read(self, end: int) -> None:
         """Look for a lone CR here in the lines from ``upto`` through the one holding byte ``end - 1`` (a CR at
         the very end of the file ends its last line: not lone)."""
-        fd = os.open(self.path, os.O_RDONLY)
-        try:
+        with open(self.path, "rb") as fd:
             pos, stop_at = self.upto, end
             while pos < stop_at:
                 stop = min(pos + _BLOCK, stop_at)
-                data = os.pread(fd, stop - pos + 1, pos)  # one byte more: a CR's next byte
+                data = _pread(fd, stop - pos + 1, pos)  # one byte more: a CR's next byte
                 found = _LONE.search(data)
                 if found is not None:
                     self.first = self._line_of(fd, pos + found.start())
@@ -77,15 +76,13 @@ class LoneCr:
                     stop_at = min(stop_at + _BLOCK, self.size)  # the line goes on: read to its end
                 pos = stop
             self.upto = max(self.upto, stop_at)
-        finally:
-            os.close(fd)
 
-    def _line_of(self, fd: int, at: int) -> tuple[int, int]:
+    def _line_of(self, fd: BinaryIO, at: int) -> tuple[int, int]:
         """(number, start offset) of the line holding byte ``at``: numbered from ``base``, which lies before it."""
         start = at
         while start > 0:
             low = max(0, start - _BLOCK)
-            newline = os.pread(fd, start - low, low).rfind(b"\n")
+            newline = _pread(fd, start - low, low).rfind(b"\n")
             if newline >= 0:
                 start = low + newline + 1
                 break
@@ -93,7 +90,7 @@ class LoneCr:
         number, pos = self.base
         while pos < start:
             stop = min(pos + _BLOCK, start)
-            number += os.pread(fd, stop - pos, pos).count(b"\n")
+            number += _pread(fd, stop - pos, pos).count(b"\n")
             pos = stop
         return number, start
 
@@ -102,22 +99,24 @@ def lines_before(path: Path, offset: int, count: int, cap: int) -> list[bytes]:
     """The last ``count`` lines before ``offset`` (a line start), each its first ``cap`` bytes, CRLF's CR dropped."""
     if count <= 0 or offset <= 0:
         return []
-    fd = os.open(path, os.O_RDONLY)
-    try:
+    with open(path, "rb") as fd:
         lines: list[bytes] = []
         end = offset - 1  # the LF that ends the line before
         while len(lines) < count and end >= 0:
             start = end
             while start > 0:
                 low = max(0, start - _BLOCK)
-                newline = os.pread(fd, start - low, low).rfind(b"\n")
+                newline = _pread(fd, start - low, low).rfind(b"\n")
                 if newline >= 0:
                     start = low + newline + 1
                     break
                 start = low
-            line = os.pread(fd, min(end - start, cap + 1), start)
+            line = _pread(fd, min(end - start, cap + 1), start)
             lines.append(line[:-1] if line.endswith(b"\r") and end - start <= cap else line[:cap])
             end = start - 1
         return lines[::-1]
-    finally:
-        os.close(fd)
+
+
+def _pread(fh: BinaryIO, size: int, offset: int) -> bytes:
+    fh.seek(offset)
+    return fh.read(size)
