@@ -242,6 +242,8 @@ def _reason(given: str, absolute: str, here: str | None, sniffed: sniff.Sniffed,
         "archive-extract": "unpacking it whole floods the disk and the context",
     }.get(rule, "a whole read floods the context" if kind == sniff.PDF or kind in sniff.OFFICE_KINDS
           else "its raw bytes are not readable text")
+    if command and found.get("cr_only") and rule in ("text-size", "text-long-lines"):  # head/sed: no bound there
+        why = reason.cr_advice()
     what = f"`{command}` would print {quoted}" if command and rule != "archive-extract" else (
         f"`{command}` would unpack {quoted}" if command else
         f"reading {part}{quoted}" if part else f"reading {quoted} whole")

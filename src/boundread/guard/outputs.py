@@ -132,8 +132,21 @@ def printed_whole(absolute: str) -> int:
     return info.st_size if stat.S_ISREG(info.st_mode) else 0
 
 
-def grep_reason(shown: str, bound: Bound, printed: int, size: int, cfg: GuardConfig) -> str:
-    """A grep that prints more than the cap of one file: how much, and the bounded greps to run."""
+def _utf16(path: str, spec: Grep) -> bool:
+    """A grep that decodes (rg) reads this file as UTF-16 (its BOM; UTF-32's is not decoded) and prints UTF-8."""
+    if not path or not spec.decodes or spec.compressed:
+        return False
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(4)
+    except OSError:
+        return False
+    return head.startswith((b"\xff\xfe", b"\xfe\xff")) and head != b"\xff\xfe\x00\x00"
+
+
+def grep_reason(shown: str, bound: Bound, printed: int, size: int, cfg: GuardConfig, path: str = "") -> str:
+    """A grep that prints more than the cap of one file: how much, and the bounded greps to run. ``path`` (the
+    file itself) lets the share say when rg prints a UTF-16 file's text as UTF-8, not its raw bytes."""
     from boundread.guard import reason
     from boundread.guard.config import shown_size
     from boundread.units import human_bytes
@@ -145,7 +158,8 @@ def grep_reason(shown: str, bound: Bound, printed: int, size: int, cfg: GuardCon
     what = f"`{bound.words}` would print about {human_bytes(printed)} of {quoted}"
     described = f"{'gzip file' if spec.compressed else 'text file'}, {human_bytes(size)}" + \
         f"{' unpacked' if spec.compressed else ''}; " + \
-        f"{'its matches are' if spec.only else 'the lines it prints are'} about {share}% of a sample of it"
+        f"{'its matches are' if spec.only else 'the lines it prints are'} about {share}% of a sample of it" + \
+        (" (its UTF-16 text, printed as UTF-8)" if _utf16(path, spec) else "")
     counted = _counting(bound.words)
     cmds = [grep_command(quoted, spec), *([f"{counted}   (how many lines match)"] if counted else [])]
     return reason.compose(what, described, f"a grep result over {shown_size(cfg.text_max_bytes)} floods the context",

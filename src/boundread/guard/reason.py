@@ -72,6 +72,7 @@ def describe(path: str, kind: str, size: int, subtype: str = "") -> tuple[str, d
         lines = facts.text_lines(path, size)
         if lines:
             found["lines"], found["longest_line"] = lines
+        found["cr_only"] = _cr_only(path)
         table = _TABLES.get(os.path.splitext(path)[1].lower())
         if table:  # boundread reads it as a workbook of one sheet, named after the file's stem
             found["table"], found["sheet"] = table, os.path.splitext(os.path.split(path)[1])[0]
@@ -96,6 +97,20 @@ def describe(path: str, kind: str, size: int, subtype: str = "") -> tuple[str, d
         exact = size <= facts.SAMPLE
         parts.append(f"{'' if exact else '~'}{found['lines']:,} lines")
     return ", ".join(parts), found
+
+
+def _cr_only(path: str) -> bool:
+    """Its lines end in CR alone (old Mac text): head, sed, tail and grep see it as one line."""
+    try:
+        with open(path, "rb") as fh:
+            return facts.text_shape(fh.read(facts.SAMPLE)) == facts.CR_ONLY
+    except OSError:
+        return False
+
+
+def cr_advice() -> str:
+    """Why a byte tool's line bound is no bound on a CR-only file (boundread counts its CR lines)."""
+    return "its lines end in CR only, so head, sed and tail print all of it as one line: run a command below"
 
 
 def commands(kind: str, quoted: str, found: dict[str, object], line_cap: int) -> list[str]:

@@ -68,7 +68,7 @@ def grep(name: str, args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Strea
         bound = bounds.Bound(bounds.LINES, most * (1 + before + after), words=f"{name} -m {most}") \
             if most is not None else None
     else:  # -a: a binary file's matching "lines" are its bytes, as text - of a text file, its lines
-        spec = _spec(name, family, letters, patterns, names, (before, after))
+        spec = _spec(name, family, letters, patterns, names, (before, after), _decodes(family, values))
         words = " ".join([name.replace("git-grep", "git grep"), *(_quote(arg) for arg in args)])
         bound = bounds.Bound(bounds.TEXT_MATCHES if "a" in letters else bounds.MATCHES, 0,
                              words=words if len(words) <= 80 else words[:77] + "...", grep=spec)
@@ -80,13 +80,19 @@ def grep(name: str, args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Strea
     return bounded(stdin, bound, name)
 
 
+def _decodes(family: str, values: dict[str, str]) -> bool:
+    """rg reads a file with a UTF-16 BOM as its text (and prints it in UTF-8) unless ``-E none`` turns the
+    encoding logic off; GNU grep (-P too), ag and ack call such a file binary."""
+    return family == "rg" and values.get("-E", "auto").strip().lower() != "none"
+
+
 def _spec(name: str, family: str, letters: str, patterns: list[str], names: list[str],
-          context: tuple[int, int]) -> bounds.Grep:
+          context: tuple[int, int], decodes: bool) -> bounds.Grep:
     return bounds.Grep(tuple(patterns), _syntax(name, family, letters), ignore_case=_folds(family, letters, patterns),
                        invert="v" in letters, only="o" in letters, word="w" in letters, line="x" in letters,
                        before=context[0], after=context[1], names=_named(family, letters, names),
                        numbers=("n" in letters or family in ("ag", "ack")) and "N" not in letters,
-                       compressed=name.startswith("z") or "z" in letters)
+                       compressed=name.startswith("z") or "z" in letters, decodes=decodes)
 
 
 def _parse(family: str, args: list[str]) -> tuple[list[str], list[str], str, dict[str, str]]:
@@ -116,6 +122,8 @@ def _parse(family: str, args: list[str]) -> tuple[list[str], list[str], str, dic
                 values["-" + letter] = given
             elif key == "--devices":
                 values["-D"] = given
+            elif key == "--encoding":
+                values["-E"] = given
             elif key == "--include":
                 values["--include"] = values.get("--include", "") + given + "\x00"
         elif options and arg.startswith("-") and len(arg) > 1 and UNKNOWN not in arg:
