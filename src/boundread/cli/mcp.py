@@ -9,7 +9,6 @@ import typer
 from typer._click.core import Context, Parameter
 
 from boundread.cli.boundary import AtLeast, boundary
-from boundread.errors import NotFound, UsageError
 
 
 class PortNumber(AtLeast):
@@ -55,25 +54,8 @@ def mcp(
     `boundread init --mcp` (Claude Code, Cursor) or `claude mcp add boundread -- boundread mcp`."""
 
     def work() -> int:
-        from boundread.mcp import extra, roots
-        from boundread.mcp.config import Config
+        from boundread.mcp import start
 
-        if (absent := extra.missing()) is not None:
-            raise UsageError(f"the MCP server needs the mcp package ({absent} is missing)", extra.FIX)
-        folders = tuple(roots.real(folder) for folder in (root or [Path.cwd()]))
-        for folder in folders:
-            if not Path(folder).is_dir():
-                raise NotFound(f"--root {folder} is not a folder", "pass an existing folder")
-        config = Config(roots=folders, explicit_roots=bool(root), out_dir=str(out) if out else None,
-                        max_chars=max_chars, timeout=timeout)
-        if http:
-            from boundread.mcp import server
-
-            server.serve(config, port=port)
-        else:
-            from boundread.mcp import stdio  # answers initialize before the SDK loads
-
-            stdio.serve(config)
-        return 0
+        return start.serve(tuple(root or ()), http=http, port=port, max_chars=max_chars, timeout=timeout, out=out)
 
     boundary(False, work)
