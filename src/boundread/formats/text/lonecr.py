@@ -64,18 +64,16 @@ class LoneCr:
         """Look for a lone CR here in the lines from ``upto`` through the one holding byte ``end - 1`` (a CR at
         the very end of the file ends its last line: not lone)."""
         with open(self.path, "rb") as fd:
-            pos, stop_at = self.upto, end
-            while pos < stop_at:
-                stop = min(pos + _BLOCK, stop_at)
+            pos, limit = self.upto, _line_end(fd, end - 1, self.size)
+            while pos < limit:
+                stop = min(pos + _BLOCK, limit)
                 data = _pread(fd, stop - pos + 1, pos)  # one byte more: a CR's next byte
                 found = _LONE.search(data)
                 if found is not None:
                     self.first = self._line_of(fd, pos + found.start())
                     return
-                if stop == stop_at and stop_at < self.size and b"\n" not in data[max(0, stop_at - 1 - pos):]:
-                    stop_at = min(stop_at + _BLOCK, self.size)  # the line goes on: read to its end
                 pos = stop
-            self.upto = max(self.upto, stop_at)
+            self.upto = max(self.upto, limit)
 
     def _line_of(self, fd: BinaryIO, at: int) -> tuple[int, int]:
         """(number, start offset) of the line holding byte ``at``: numbered from ``base``, which lies before it."""
@@ -115,6 +113,20 @@ def lines_before(path: Path, offset: int, count: int, cap: int) -> list[bytes]:
             lines.append(line[:-1] if line.endswith(b"\r") and end - start <= cap else line[:cap])
             end = start - 1
         return lines[::-1]
+
+
+def _line_end(fh: BinaryIO, at: int, size: int) -> int:
+    """Where the line holding byte ``at`` ends (after its LF; the file's size for a last line without one)."""
+    pos = max(at, 0)
+    while pos < size:
+        data = _pread(fh, _BLOCK, pos)
+        newline = data.find(b"\n")
+        if newline >= 0:
+            return pos + newline + 1
+        if not data:
+            break
+        pos += len(data)
+    return size
 
 
 def _pread(fh: BinaryIO, size: int, offset: int) -> bytes:
