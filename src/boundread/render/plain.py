@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 from typing import Any, TextIO
 
-from boundread.contract.model import InfoResult, Listing, Source
+from boundread.contract.model import Entry, InfoResult, Listing, Source
 from boundread.render.text import count, scalar
 from boundread.units import human_bytes
 
@@ -88,16 +88,19 @@ RIGHT = frozenset({0, 2, 3})  # the numbers are right-justified
 DIVIDER = "   "  # a cell's right padding, the box's blank divider, the next cell's left padding
 
 
+def sheet_cells(sheet: dict[str, Any]) -> tuple[str, str, str, str, str]:
+    """One sheet's row of the sheets table: index, name, rows, columns, state (and its type if not a worksheet)."""
+    state = sheet.get("state") or ("hidden" if sheet.get("hidden") else "visible")
+    if sheet.get("type") not in (None, "worksheet"):
+        state = f"{state}, {sheet['type']}"
+    return (str(sheet.get("index", "")), str(sheet.get("name", "")), count(sheet.get("rows")),
+            count(sheet.get("cols")), str(state))
+
+
 def sheets_lines(sheets: list[dict[str, Any]]) -> list[str] | None:
     """A workbook's sheets as rich's SIMPLE_HEAD table draws them off a terminal (the header, a rule of the
     table's width, a row per sheet); None where rich must draw (see the module's doc)."""
-    rows = [SHEET_COLUMNS]
-    for sheet in sheets:
-        state = sheet.get("state") or ("hidden" if sheet.get("hidden") else "visible")
-        if sheet.get("type") not in (None, "worksheet"):
-            state = f"{state}, {sheet['type']}"
-        rows.append((str(sheet.get("index", "")), str(sheet.get("name", "")), count(sheet.get("rows")),
-                     count(sheet.get("cols")), str(state)))
+    rows = [SHEET_COLUMNS, *(sheet_cells(sheet) for sheet in sheets)]
     # the name is a rich Text (shown as it is); the other cells are strings rich reads as markup
     if not all(_narrow(cell) and (at == 1 or "[" not in cell) for row in rows for at, cell in enumerate(row)):
         return None
@@ -121,6 +124,23 @@ def _plain(text: str) -> bool:
 LISTING_COLUMNS = ("size", "packed", "ratio", "modified", "flags", "name")
 
 
+def entry_cells(entry: Entry) -> tuple[str, str, str, str, str, str]:
+    """One archive entry's row of the listing: size, packed, ratio, modified (to the minute), flags, name."""
+    flags = ",".join(f for f, on in (("dir", entry.is_dir), ("enc", entry.encrypted),
+                                      ("link", entry.is_symlink), ("!", bool(entry.warnings))) if on)
+    ratio = "" if entry.ratio is None else f"{entry.ratio:.0f}x" if entry.ratio >= 10 else f"{entry.ratio:.1f}x"
+    name = entry.name + (f" -> {entry.link_target}" if entry.link_target else "")
+    return (human_bytes(entry.size), human_bytes(entry.compressed), ratio,
+            (entry.modified or "")[:16].replace("T", " "), flags, name)
+
+
+def listing_summary(src: Source, listing: Listing) -> str:
+    """The line above a listing: the archive's format, entries and sizes."""
+    return (f"{src.name}: {listing.format} archive, {plural(listing.total_entries, 'entry', 'entries')}, "
+            f"{human_bytes(listing.total_size)} unpacked"
+            + (f", {human_bytes(listing.total_compressed)} packed" if listing.total_compressed else ""))
+
+
 def listing_lines(src: Source, listing: Listing) -> list[str] | None:
     """An archive's listing as rich draws it off a terminal (the summary line, the entries under a ruled
     header, what the page holds, warnings, the next command); None where rich must draw: a name too long for
@@ -128,23 +148,14 @@ def listing_lines(src: Source, listing: Listing) -> list[str] | None:
     to rich."""
     from boundread.render.listing import listing_next, listing_words
 
-    rows = [LISTING_COLUMNS]
-    for entry in listing.entries:
-        flags = ",".join(f for f, on in (("dir", entry.is_dir), ("enc", entry.encrypted),
-                                          ("link", entry.is_symlink), ("!", bool(entry.warnings))) if on)
-        ratio = "" if entry.ratio is None else f"{entry.ratio:.0f}x" if entry.ratio >= 10 else f"{entry.ratio:.1f}x"
-        name = entry.name + (f" -> {entry.link_target}" if entry.link_target else "")
-        rows.append((human_bytes(entry.size), human_bytes(entry.compressed), ratio,
-                     (entry.modified or "")[:16].replace("T", " "), flags, name))
+    rows = [LISTING_COLUMNS, *(entry_cells(entry) for entry in listing.entries)]
     if not all(_narrow(cell) and (at == 5 or "[" not in cell) for row in rows for at, cell in enumerate(row)):
         return None
     widths = [max(len(row[at]) for row in rows) for at in range(len(LISTING_COLUMNS))]
     used = sum(size + len(DIVIDER) for size in widths[:-1])
     if PAGE - used < 30 or widths[-1] > PAGE - used:  # rich's view would drop columns or fold names
         return None
-    summary = (f"{src.name}: {listing.format} archive, {plural(listing.total_entries, 'entry', 'entries')}, "
-               f"{human_bytes(listing.total_size)} unpacked"
-               + (f", {human_bytes(listing.total_compressed)} packed" if listing.total_compressed else ""))
+    summary = listing_summary(src, listing)
     words = listing_words(listing)
     warnings = [f"  warning: {warning}" for warning in listing.warnings]
     steps = listing_next(src, listing)

@@ -21,10 +21,8 @@ from rich.text import Text
 from boundread.contract.model import InfoResult, Listing, Source
 from boundread.contract.sink import Sink
 from boundread.render.listing import listing_next, listing_words
-from boundread.render.text import count, scalar
+from boundread.render.plain import entry_cells, info_rows, listing_summary, plural, sheet_cells
 from boundread.units import human_bytes
-
-BYTE_FIELDS = frozenset({"total_size", "largest", "compressed", "size", "uncompressed", "xml_bytes"})  # shown as KB/MB
 
 
 def console(stderr: bool = False) -> Console:
@@ -91,35 +89,10 @@ def _found(sink: Sink) -> str:
     return f"{sink.chars:,} chars"
 
 
-def _checked(fields: dict[str, Any], key: str, shown: str) -> str:
-    """A PDF's ``pages without text`` and how many pages were looked at, when not all: ``0 of 20 checked``
-    (the JSON keeps the two numbers apart, ``pages_without_text`` and ``pages_checked``)."""
-    checked = fields.get("pages_checked")
-    if key != "pages_without_text" or not isinstance(checked, int) or checked >= (fields.get("pages") or 0):
-        return shown
-    return f"{shown} of {checked:,} checked"
-
-
 def print_info(result: InfoResult) -> None:
     out = console()
     out.print(Text(f"{result.path}", style="bold"))
-    rows: list[tuple[str, str]] = [("kind", f"{result.kind} ({result.mime})"), ("size", human_bytes(result.bytes))]
-    if result.problem:
-        problem = result.problem
-        rows.append(("problem", f"{problem['code']} (extract exits {problem['exit_code']}): {problem['message']}"))
-    if result.symlink_target:
-        rows.append(("symlink to", result.symlink_target))
-    if result.mislabelled:
-        rows.append(("note", result.mislabelled))
-    if result.encrypted:
-        rows.append(("encrypted", "yes"))
-    if result.est_tokens is not None:
-        approx = "~" if result.est_tokens_estimated else ""
-        rows.append(("est. tokens", f"{approx}{result.est_tokens:,}"))
-    for key, value in result.fields.items():
-        if key not in ("sheets", "problem", "pages_checked") and value not in (None, "", [], {}):
-            shown = human_bytes(value) if key in BYTE_FIELDS and isinstance(value, int) else scalar(value)
-            rows.append((key.replace("_", " "), _checked(result.fields, key, shown)))
+    rows = info_rows(result)
     table = Table(box=None, show_header=False, pad_edge=False, padding=(0, 2, 0, 2))
     table.add_column(style="cyan", no_wrap=True)
     table.add_column(overflow="fold")
@@ -138,26 +111,15 @@ def print_sheets(sheets: Sequence[dict[str, Any]], out: Console | None = None) -
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
     for name in ("#", "sheet", "rows", "cols", "state"):
         table.add_column(name, justify="right" if name in ("#", "rows", "cols") else "left")
-    for sheet in sheets:
-        state = sheet.get("state") or ("hidden" if sheet.get("hidden") else "visible")
-        if sheet.get("type") not in (None, "worksheet"):
-            state = f"{state}, {sheet['type']}"
-        table.add_row(str(sheet.get("index", "")), Text(str(sheet.get("name", ""))), count(sheet.get("rows")),
-                      count(sheet.get("cols")), state)
+    for index, name, rows, cols, state in map(sheet_cells, sheets):
+        table.add_row(index, Text(name), rows, cols, state)
     _table(out, table)
 
 
 def print_listing(src: Source, listing: Listing) -> None:
     out = console()
     columns = (("size", "right"), ("packed", "right"), ("ratio", "right"), ("modified", "left"), ("flags", "left"))
-    rows = []
-    for entry in listing.entries:
-        flags = ",".join(f for f, on in (("dir", entry.is_dir), ("enc", entry.encrypted),
-                                          ("link", entry.is_symlink), ("!", bool(entry.warnings))) if on)
-        ratio = "" if entry.ratio is None else f"{entry.ratio:.0f}x" if entry.ratio >= 10 else f"{entry.ratio:.1f}x"
-        name = entry.name + (f" -> {entry.link_target}" if entry.link_target else "")
-        rows.append((human_bytes(entry.size), human_bytes(entry.compressed), ratio,
-                     (entry.modified or "")[:16].replace("T", " "), flags, name))
+    rows = [entry_cells(entry) for entry in listing.entries]
     # the small columns never wrap; on a narrow terminal the time, then the packed size (then the time and the
     # ratio altogether) make room for the names, and a name longer than the room left breaks after a '/', '-'
     # or '_', not mid-word
@@ -179,9 +141,7 @@ def print_listing(src: Source, listing: Listing) -> None:
     table.add_column("name", overflow="fold")
     for row in rows:
         table.add_row(*(row[i] for i in keep), Text(fit_name(row[-1], max(room, 12))))
-    out.print(Text(f"{src.name}: {listing.format} archive, {plural(listing.total_entries, 'entry', 'entries')}, "
-                   f"{human_bytes(listing.total_size)} unpacked"
-                   + (f", {human_bytes(listing.total_compressed)} packed" if listing.total_compressed else "")))
+    out.print(Text(listing_summary(src, listing)))
     words = listing_words(listing)
     if rows or words is None:
         _table(out, table)
@@ -213,10 +173,6 @@ def fit_name(name: str, width: int) -> str:
             line = ""
         line += part
     return "\n".join([*lines, line] if line else lines)
-
-
-def plural(n: int, one: str, many: str) -> str:
-    return f"{n:,} {one if n == 1 else many}"
 
 
 def _table(out: Console, table: Table) -> None:
