@@ -84,7 +84,7 @@ def test_the_json_counts_stay_ints_on_a_sound_file(tmp_path: Path) -> None:
 def test_the_human_line_names_the_unmapped_pages(mixed: Path) -> None:
     done = run("info", str(mixed))
     lines = [" ".join(line.split()) for line in done.stdout.splitlines() if line.startswith("pages ")]
-    assert lines == ["pages 5", "pages without text 3", "pages unmapped 3"]
+    assert lines == ["pages 5", "pages without text 3, 3 with unmapped glyphs (no usable text)"]
     assert "--ocr force" in done.stdout
 
 

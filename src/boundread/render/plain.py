@@ -49,19 +49,24 @@ def info_rows(result: InfoResult) -> list[tuple[str, str]]:
         approx = "~" if result.est_tokens_estimated else ""
         rows.append(("est. tokens", f"{approx}{result.est_tokens:,}"))
     for key, value in result.fields.items():
-        if key not in ("sheets", "problem", "pages_checked") and value not in (None, "", [], {}):
+        if key not in ("sheets", "problem", "pages_checked", "pages_unmapped") and value not in (None, "", [], {}):
             shown = human_bytes(value) if key in BYTE_FIELDS and isinstance(value, int) else scalar(value)
             rows.append((key.replace("_", " "), checked(result.fields, key, shown)))
     return rows
 
 
 def checked(fields: dict[str, Any], key: str, shown: str) -> str:
-    """A PDF's ``pages without text`` and how many pages were looked at, when not all: ``0 of 20 checked``
-    (the JSON keeps the two numbers apart, ``pages_without_text`` and ``pages_checked``)."""
-    checked = fields.get("pages_checked")
-    if key != "pages_without_text" or not isinstance(checked, int) or checked >= (fields.get("pages") or 0):
+    """A PDF's ``pages without text``, how many pages were looked at when not all, and how many of them have a
+    text layer of glyphs mapped to no text: ``3 of 20 checked, 3 with unmapped glyphs (no usable text)`` (the
+    JSON keeps the numbers apart: ``pages_without_text``, ``pages_checked``, ``pages_unmapped``)."""
+    if key != "pages_without_text":
         return shown
-    return f"{shown} of {checked:,} checked"
+    looked, unmapped = fields.get("pages_checked"), fields.get("pages_unmapped")
+    if isinstance(looked, int) and looked < (fields.get("pages") or 0):
+        shown = f"{shown} of {looked:,} checked"
+    if isinstance(unmapped, int) and unmapped:
+        shown = f"{shown}, {unmapped:,} with unmapped glyphs (no usable text)"
+    return shown
 
 
 def info_lines(result: InfoResult) -> list[str] | None:
