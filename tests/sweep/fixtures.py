@@ -474,10 +474,7 @@ def cases() -> list[Case]:
              lambda path: references.recoded(references.member(path, "report.txt"), "CP1251"), member="report.txt"),
         Case("prose.pdf", "pdf", prose_pdf, references.pdf),
         Case("acroform.pdf", "pdf-form", acroform, references.pdf),
-        Case("typewriter.pdf", "pdf-form", typewriter_pdf, references.pdf,
-             xfail="formats/pdf (pdfjudge's area, beside the AcroForm reader): a FreeText annotation's text - what"
-                   " Acrobat's typewriter tool writes - is dropped by every engine without a word; pdftotext prints"
-                   " it from its appearance stream; sweep-findings.md"),
+        Case("typewriter.pdf", "pdf-form", typewriter_pdf, references.pdf),
         Case("digest.docx", "docx", docx, references.pandoc),
         Case("generated.odt", "odt", odt, references.pandoc),
         Case("commented.docx", "docx", commented_docx, references.pandoc_comments),
