@@ -20,9 +20,8 @@ import shlex
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TypedDict
+from typing import TYPE_CHECKING, TypedDict
 
-from boundread.chunks.manifest import Manifest as ChunkManifest
 from boundread.contract import kinds as families
 from boundread.contract.model import FILE, ExtractResult, InfoResult, Listing, Request, Source
 from boundread.contract.sink import Sink
@@ -34,6 +33,9 @@ from boundread.errors import UsageError
 from boundread.formats.ocr import check_mode
 from boundread.limits import Limits
 from boundread.ranges import parse_span, parse_spans
+
+if TYPE_CHECKING:  # the chunker (hashlib, datetime, its manifest) loads with chunk(), not with every info
+    from boundread.chunks.manifest import Manifest as ChunkManifest
 
 #: wraps a read, e.g. in a progress display on stderr (the CLI's, when a person watches)
 Watch = Callable[[Sink], contextlib.AbstractContextManager[object]]
