@@ -69,6 +69,22 @@ def test_unknown_element_that_mammoth_drops_goes_streamed_with_a_warning(tmp_pat
     assert "w:futureWrapper" in outcome.warnings[0] and "read the XML directly" in outcome.warnings[0]
 
 
+def test_textless_elements_mammoth_skips_keep_the_converted_markdown(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """w:permStart / w:permEnd (an editable range) hold no text: mammoth's skipping them is no reason to stream."""
+    data = wrapped(tmp_path, ('<w:permStart w:id="1" w:edGrp="everyone"/><w:r><w:t>Editable lemur</w:t></w:r>'
+                              '<w:permEnd w:id="1"/>', '<w:r><w:t xml:space="preserve">see </w:t></w:r><w:hyperlink '
+                              'w:anchor="x"><w:r><w:t>the anchor</w:t></w:r></w:hyperlink>'))
+
+    def streamed(*args: object) -> None:
+        raise AssertionError("the body was streamed, not converted")
+
+    monkeypatch.setattr(docx, "_write_blocks", streamed)
+    text, outcome = run(source_for_bytes("w.docx", data))
+    assert "Editable lemur" in text and "see the anchor" in text
+    assert outcome.warnings == []
+
+
 def test_odt_ruby_reads_base_then_reading() -> None:
     body = ("<text:p>Before <text:ruby><text:ruby-base>漢字</text:ruby-base><text:ruby-text>かんじ</text:ruby-text>"
             "</text:ruby> after jaguar</text:p><text:p><text:ruby><text:ruby-base>base</text:ruby-base>"
