@@ -93,3 +93,17 @@ def test_odt_ruby_reads_base_then_reading() -> None:
     text, outcome = run(src)
     assert text == "Before 漢字 (かんじ) after jaguar\n\nbase koala\n\n"
     assert outcome.warnings == []
+
+
+def test_odp_ruby_reads_base_then_reading() -> None:
+    from boundread.formats.office import odp
+
+    page = ('<draw:page draw:name="p1"><draw:frame><draw:text-box><text:p><text:ruby><text:ruby-base>東京'
+            "</text:ruby-base><text:ruby-text>とうきょう</text:ruby-text></text:ruby> tapir</text:p></draw:text-box>"
+            "</draw:frame></draw:page>")
+    src = source_for_bytes("r.odp", odf_package("application/vnd.oasis.opendocument.presentation", page,
+                                                "presentation", {}))
+    sink = Sink(Request().limits)
+    odp.extract(src, Request(), sink)
+    sink.close()
+    assert "東京 (とうきょう) tapir" in sink.text()

@@ -125,8 +125,9 @@ def _ruby(ruby: Element, base: str, reading: str, text: str) -> str:
     return f"{found[base]} ({found[reading]})" if found[reading].strip() else found[base]
 
 
-def _odf_ruby(p: Element) -> None:
-    """Rewrite each ``text:ruby`` of an ODF paragraph in place so that odf_text reads "base (reading)"."""
+def odf_ruby(p: Element) -> None:
+    """Rewrite each ``text:ruby`` under an ODF element (a paragraph, a slide) in place: odf_text then reads
+    "base (reading)"."""
     for ruby in [e for e in p.iter() if local(e.tag) == "ruby"]:
         text = _ruby(ruby, "ruby-base", "ruby-text", "")
         ruby[:] = []
@@ -139,7 +140,7 @@ def _paragraph(p: Element, odf: bool, styles: dict[str, tuple[int, int]], names:
     if odf:
         items = names.count("list-item")
         level = int(attr(p, "outline-level") or 1) if local(p.tag) == "h" else 0
-        _odf_ruby(p)
+        odf_ruby(p)
         return Block("p", odf_text(p), heading=min(level, 6), list_level=items - 1, container=container)
     heading, list_level = 0, -1
     for ppr in (c for c in p if local(c.tag) == "pPr"):
