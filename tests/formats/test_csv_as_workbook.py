@@ -57,6 +57,26 @@ def test_rows_a_to_b_repeat_the_header_and_keep_a_quoted_newline(data: Path) -> 
     assert "boundread sheets" in done.stderr and "data --rows 8-11" in done.stderr  # next: the following rows
 
 
+def test_rows_without_a_sheet_read_the_one_sheet(data: Path) -> None:
+    named = run("sheets", str(data), "data", "--rows", "4-7", "--stdout")
+    alone = run("sheets", str(data), "--rows", "4-7", "--stdout")
+    assert alone.exit_code == 0, alone.stderr
+    assert alone.stdout == named.stdout and alone.stdout.startswith("--- sheet 'data' (rows 4-7")
+
+
+def test_rows_without_a_sheet_of_a_workbook_of_several_name_them(tmp_path: Path) -> None:
+    import xlsxwriter
+
+    book = xlsxwriter.Workbook(str(tmp_path / "two.xlsx"))
+    for name in ("North", "South"):
+        book.add_worksheet(name).write(0, 0, name)
+    book.close()
+    done = run("sheets", str(tmp_path / "two.xlsx"), "--rows", "1-3")
+    assert done.exit_code == 2 and done.stdout == ""  # never the listing with --rows ignored
+    assert "--rows needs a sheet: two.xlsx has 2 ('North', 'South')" in done.stderr
+    assert "boundread sheets " in done.stderr and " North --rows 1-3" in done.stderr
+
+
 def test_rows_from_the_first_do_not_repeat_the_header(data: Path) -> None:
     text = api.sheets(data, "data", rows="1-3", stdout=True).text or ""
     assert text.count("id,name,note") == 1

@@ -182,7 +182,8 @@ def sheets(
     as_json: JsonOpt = False,
     timeout: TimeoutOpt = 60.0,
 ) -> None:
-    """Without a sheet: the sheets and their sizes. With sheets: their rows as csv, tsv or markdown."""
+    """Without a sheet: the sheets and their sizes. With sheets: their rows as csv, tsv or markdown (--rows alone:
+    the rows of a CSV or of a workbook with one sheet)."""
     from boundread.cli import run
 
     boundary(as_json, lambda: run.sheets(file, tuple(names or ()), fmt=fmt, rows=rows, max_rows=max_rows,

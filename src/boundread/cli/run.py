@@ -5,6 +5,7 @@ call these, so the two cannot answer differently. Also the error boundary's core
 
 import contextlib
 import os
+import shlex
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -16,6 +17,7 @@ if TYPE_CHECKING:
     from boundread.contract.model import ExtractResult
     from boundread.contract.sink import Sink
     from boundread.core.output import Replacing
+    from boundread.limits import Limits
 
 
 def guarded(as_json: bool, work: Callable[[], int]) -> int:
@@ -131,6 +133,8 @@ def sheets(file: Path, names: "Sequence[str]" = (), *, fmt: str = "csv", rows: s
 
     limits = Limits(max_chars=max_chars, max_rows=max_rows, max_cols=max_cols, timeout=timeout)
     api.ask(rows=rows, fmt=fmt)  # a bad --rows or --format is refused with the listing too, as with rows
+    if not names and rows is not None:
+        names = _sheet_for_rows(file, rows, limits)
     if not names:  # the listing is a reading: a workbook extract cannot read fails here as it does there
         result = api.sheet_info(file, limits=limits)
         if as_json:
@@ -146,6 +150,23 @@ def sheets(file: Path, names: "Sequence[str]" = (), *, fmt: str = "csv", rows: s
     result_x = api.sheets(file, *names, rows=rows, fmt=fmt, output=output_, stdout=stdout_, limits=limits,
                           watch=watch(stream), stream=stream)
     return emit_extract(result_x, "sheets", as_json, replacing)
+
+
+def _sheet_for_rows(file: Path, rows: str, limits: "Limits") -> tuple[str, ...]:
+    """``sheets F --rows A-B`` without a sheet: the rows of a CSV/TSV's one sheet, or of a workbook's only
+    worksheet; with several, a usage error naming them (--rows is never ignored for the listing)."""
+    from boundread import api
+    from boundread.errors import UsageError
+
+    listed = [sheet for sheet in api.sheet_info(file, limits=limits).fields.get("sheets", [])
+              if sheet.get("type") in (None, "worksheet") and not sheet.get("hidden")
+              and sheet.get("state") in (None, "visible")]
+    if len(listed) == 1:
+        return (str(listed[0].get("name")),)
+    names = ", ".join(repr(str(sheet.get("name"))) for sheet in listed[:10]) + (", ..." if len(listed) > 10 else "")
+    first = shlex.quote(str(listed[0].get("name"))) if listed else "SHEET"
+    raise UsageError(f"--rows needs a sheet: {file.name} has {len(listed)} ({names})",
+                     f"name one: boundread sheets {shlex.quote(str(file))} {first} --rows {rows}")
 
 
 def list_zip(archive: Path, *, entries: str | None = None, match: str | None = None, max_entries: int = 500,
