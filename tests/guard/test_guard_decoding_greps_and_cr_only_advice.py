@@ -45,7 +45,9 @@ def test_greps_that_call_utf16_binary_are_not_sized_as_its_text(folder: Path, co
 
 @pytest.mark.parametrize("command", ["rg INFO u16.log", "rg --encoding auto INFO u16.log", "rg INFO app.log"])
 def test_rg_that_decodes_is_sized_by_what_it_prints(folder: Path, command: str) -> None:
-    assert check_command(command, cwd=folder).denied
+    decision = check_command(command, cwd=folder)
+    assert decision.denied
+    assert ("(its UTF-16 text, printed as UTF-8)" in decision.reason) == ("u16" in command)
 
 
 @pytest.mark.parametrize("command", ["head -n 100 mac.txt", "sed -n 1,50p mac.txt", "tail -n 20 mac.txt",

@@ -213,7 +213,7 @@ def _grep_deny(use: FileUse, printed: int, cfg: GuardConfig, cwd: str | os.PathL
         from boundread.guard import facts
 
         size = max(size, facts.gzip_size(absolute, size) or 0)
-    return Decision(DENY, outputs.grep_reason(shown, bound, printed, size, cfg),
+    return Decision(DENY, outputs.grep_reason(shown, bound, printed, size, cfg, absolute),
                     sniff.TEXT, "grep-output", use.path)
 
 
