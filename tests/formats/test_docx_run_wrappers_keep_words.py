@@ -107,3 +107,18 @@ def test_odp_ruby_reads_base_then_reading() -> None:
     odp.extract(src, Request(), sink)
     sink.close()
     assert "東京 (とうきょう) tapir" in sink.text()
+
+
+def test_ods_cell_ruby_reads_base_then_reading() -> None:
+    from boundread.formats.sheets import handler as sheets
+
+    cell = ('<table:table-row><table:table-cell office:value-type="string"><text:p><text:ruby><text:ruby-base>'
+            "大阪</text:ruby-base><text:ruby-text>おおさか</text:ruby-text></text:ruby> gecko</text:p>"
+            "</table:table-cell></table:table-row>")
+    body = f'<table:table table:name="Cities">{cell}</table:table>'
+    src = source_for_bytes("r.ods", odf_package("application/vnd.oasis.opendocument.spreadsheet", body,
+                                                "spreadsheet", {}))
+    sink = Sink(Request().limits)
+    sheets.extract(src, Request(), sink)
+    sink.close()
+    assert "大阪 (おおさか) gecko" in sink.text()

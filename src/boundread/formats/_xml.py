@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from xml.etree.ElementTree import Element
 
-_ODF_SKIP = frozenset({"note", "annotation", "tracked-changes", "s", "tab", "line-break"})
+_ODF_SKIP = frozenset({"note", "annotation", "tracked-changes", "s", "tab", "line-break", "ruby"})
 
 
 def local(tag: object) -> str:
@@ -47,7 +47,8 @@ def walk(elem: Element, skip: frozenset[str]) -> Iterator[Element | str]:
 
 def odf_text(p: Element) -> str:
     """The text of an ODF ``text:p`` / ``text:h`` (odt, odp and ods cells): spaces, tabs and line
-    breaks as written, a note as its citation (``[^1]``), annotations and tracked changes left out."""
+    breaks as written, a note as its citation (``[^1]``), ruby as "base (reading)", annotations and tracked
+    changes left out."""
     out: list[str] = []
     for item in walk(p, _ODF_SKIP):
         if isinstance(item, str):
@@ -60,9 +61,21 @@ def odf_text(p: Element) -> str:
             out.append("\t")
         elif name == "line-break":
             out.append("\n")
+        elif name == "ruby":
+            out.append(ruby_text(item, "ruby-base", "ruby-text"))
         elif name == "note":
             cites = [c.text or "" for c in item.iter() if local(c.tag) == "note-citation"]
             out.append(f"[^{cites[0] if cites else '*'}]")
         elif name not in ("annotation", "tracked-changes"):
             out.append(item.text or "")
     return "".join(out).strip()
+
+
+def ruby_text(ruby: Element, base: str, reading: str) -> str:
+    """Ruby (``base`` and ``reading`` children by local name) as "base (reading)", e.g. "漢字 (かんじ)":
+    glued together, neither would be found as a word."""
+    found = {base: "", reading: ""}
+    for part in ruby:
+        if local(part.tag) in found:
+            found[local(part.tag)] = "".join(part.itertext())
+    return f"{found[base]} ({found[reading]})" if found[reading].strip() else found[base]

@@ -16,7 +16,6 @@ from boundread.formats._ooxml.package import Package, open_package
 from boundread.formats._xml import attr, local, odf_text
 from boundread.formats.office.odf_objects import object_lines
 from boundread.formats.office.slides import Slide, finish, select
-from boundread.formats.office.wordstream import odf_ruby
 from boundread.units import MB, human_bytes
 
 KINDS: tuple[str, ...] = ("odp",)
@@ -42,7 +41,6 @@ def count_pages(pkg: Package) -> tuple[int, bool]:
 def _slide_text(pkg: Package, page: Element) -> Slide:
     """A page's title, text (text boxes, tables, embedded charts), notes and comments, in document order."""
     slide = Slide()
-    odf_ruby(page)  # "base (reading)", not the two glued
     todo = list(reversed(page))
     while todo:
         elem = todo.pop()

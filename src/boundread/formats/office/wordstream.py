@@ -105,7 +105,7 @@ def _docx_text(p: Element) -> str:
         elif name == "noBreakHyphen":
             out.append("-")
         elif name == "ruby":
-            out.append(_ruby(item, "rubyBase", "rt", "t"))
+            out.append(_ruby(item))
         elif name == "footnoteReference":
             out.append(f"[^{attr(item, 'id')}]")
         elif name == "endnoteReference":
@@ -113,25 +113,13 @@ def _docx_text(p: Element) -> str:
     return "".join(out).strip()
 
 
-def _ruby(ruby: Element, base: str, reading: str, text: str) -> str:
-    """Ruby as "base (reading)", e.g. "漢字 (かんじ)": glued together, neither would be found as a word."""
-    found = {base: "", reading: ""}
+def _ruby(ruby: Element) -> str:
+    """A docx ruby (``w:rubyBase``, ``w:rt``) as "base (reading)", from their ``w:t`` text only."""
+    found = {"rubyBase": "", "rt": ""}
     for part in ruby:
-        name = local(part.tag)
-        if name in found and text:
-            found[name] = "".join(t.text or "" for t in part.iter() if local(t.tag) == text)
-        elif name in found:
-            found[name] = "".join(part.itertext())
-    return f"{found[base]} ({found[reading]})" if found[reading].strip() else found[base]
-
-
-def odf_ruby(p: Element) -> None:
-    """Rewrite each ``text:ruby`` under an ODF element (a paragraph, a slide) in place: odf_text then reads
-    "base (reading)"."""
-    for ruby in [e for e in p.iter() if local(e.tag) == "ruby"]:
-        text = _ruby(ruby, "ruby-base", "ruby-text", "")
-        ruby[:] = []
-        ruby.text = text
+        if local(part.tag) in found:
+            found[local(part.tag)] = "".join(t.text or "" for t in part.iter() if local(t.tag) == "t")
+    return f"{found['rubyBase']} ({found['rt']})" if found["rt"].strip() else found["rubyBase"]
 
 
 def _paragraph(p: Element, odf: bool, styles: dict[str, tuple[int, int]], names: list[str]) -> Block:
@@ -140,7 +128,6 @@ def _paragraph(p: Element, odf: bool, styles: dict[str, tuple[int, int]], names:
     if odf:
         items = names.count("list-item")
         level = int(attr(p, "outline-level") or 1) if local(p.tag) == "h" else 0
-        odf_ruby(p)
         return Block("p", odf_text(p), heading=min(level, 6), list_level=items - 1, container=container)
     heading, list_level = 0, -1
     for ppr in (c for c in p if local(c.tag) == "pPr"):
