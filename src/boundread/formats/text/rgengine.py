@@ -24,7 +24,6 @@ import subprocess
 import sys
 import sysconfig
 import threading
-from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
@@ -92,7 +91,7 @@ def scan(src: Source, sink: Sink, encoding: str, dec: str) -> bool:
             _kill(proc)
             return _python_from(src, sink, encoding, dec, guard)
         code = proc.wait()
-        if code == 2 and not fed.any:  # rg refused the regex (too big, say): the Python path searches instead
+        if code == 2 and not fed:  # rg refused the regex (too big, say): the Python path searches instead
             return False
         if code == 2:
             error = (proc.stderr.read(300) if proc.stderr else b"").decode("utf-8", "replace").strip()
@@ -106,8 +105,8 @@ def scan(src: Source, sink: Sink, encoding: str, dec: str) -> bool:
             return True
         if lines is None:
             sink.warnings.append("the line count after the last match is unknown (rg did not say)")
-        elif lines + fed.extra > sink.line_no:
-            sink.skip_lines(lines + fed.extra - sink.line_no)
+        elif lines > sink.line_no:
+            sink.skip_lines(lines - sink.line_no)
         sink.progress.done = src.size
         return True
     finally:
@@ -166,29 +165,26 @@ def _count(counter: subprocess.Popen[bytes]) -> int | None:
     return number if code == 0 else None
 
 
-@dataclass
-class Fed:
-    """What ``feed`` did: whether it fed a line, and the lone CRs it found (each one more line for us than rg)."""
-
-    any: bool = False
-    extra: int = 0
-
-
-def feed(out: IO[bytes], sink: Sink, dec: str, bom: bool, guard: lonecr.LoneCr | None = None) -> Fed:
-    """Hand rg's records to the sink until it is full or rg is done. A record is one rg line: its lone CRs
-    (universal newlines) split it into several of ours, fed one by one and counted in ``extra``; a line longer
-    than the cap keeps its first ``cap`` bytes (enough for MAX_LINE characters: the sink cuts there)."""
-    done, cap = Fed(), 4 * sinkmod.MAX_LINE + 64
+def feed(out: IO[bytes], sink: Sink, dec: str, bom: bool, guard: lonecr.LoneCr | None = None) -> bool:
+    """Hand rg's records to the sink until it is full, rg is done, or (``guard``) a record's line numbers would not
+    be ours; whether any line was fed. A line longer than the cap keeps its first ``cap`` bytes (enough for
+    MAX_LINE characters: the sink cuts there). No record holds a lone CR: the guard stops before one, and a stream
+    has its newlines translated before rg sees them."""
+    fed, cap = False, 4 * sinkmod.MAX_LINE + 64
     while not sink.full:
         record = out.readline(cap)
         if not record:
             break
+        whole = record.endswith(b"\n")
+        while not whole:  # the rest of an over-long line: not kept
+            rest = out.readline(cap)
+            whole = not rest or rest.endswith(b"\n")
         number, offset, text = parse(record)
         if number is None:
             continue  # the "--" between groups
         if guard is not None and not guard.clear_before(offset + 1):
             break  # a lone CR up to this line: rg's numbers end there (the caller goes on by the Python path)
-        gap = number + done.extra - 1 - sink.line_no
+        gap = number - 1 - sink.line_no
         if gap > 0 and sink.needs_each_line:  # a max-matches stop waits for the line after its context
             sink.feed_line("")
             gap -= 1
@@ -198,44 +194,16 @@ def feed(out: IO[bytes], sink: Sink, dec: str, bom: bool, guard: lonecr.LoneCr |
             sink.skip_lines(gap)
         if bom and number == 1 and text.startswith(_BOM):
             text = text[len(_BOM):]
-        done.extra += _record(out, record, text, sink, dec, cap)
+        if text.endswith(b"\n"):
+            text = text[:-2] if text.endswith(b"\r\n") else text[:-1]  # the CR of a CRLF too
+        elif text.endswith(b"\r"):
+            text = text[:-1]
+        sink.feed_line(text.decode(dec, "replace"))
         sink.progress.done = offset
         if guard is not None:
             guard.note(number, offset)
-        done.any = True
-    return done
-
-
-def _record(out: IO[bytes], record: bytes, text: bytes, sink: Sink, dec: str, cap: int) -> int:
-    """Feed the lines of one record (its text starts at ``text``; the rest follows on ``out`` when the record
-    was longer than ``cap``); how many lone CRs it held. A CR just before the record's LF ended the line (CRLF,
-    or a last line ended by a CR) and is no line of its own."""
-    if record.endswith(b"\n"):
-        body = text[:-2] if text.endswith(b"\r\n") else text[:-1]
-        if b"\r" not in body:
-            sink.feed_line(body.decode(dec, "replace"))
-            return 0
-    lone, line, held, chunk = 0, b"", b"", text
-    while True:
-        final = chunk.endswith(b"\n") or not chunk
-        body = held + (chunk[:-1] if chunk.endswith(b"\n") else chunk)
-        held = b""
-        if body.endswith(b"\r"):  # the line end if the LF comes next: decided by the next chunk
-            body = body[:-1]
-            held = b"" if final else b"\r"
-        pieces = body.split(b"\r")
-        line = (line + pieces[0])[:cap]
-        for piece in pieces[1:]:
-            if sink.full:
-                return lone
-            sink.feed_line(line.decode(dec, "replace"))
-            lone, line = lone + 1, piece[:cap]
-        if final:
-            break
-        chunk = out.readline(cap)
-    if not sink.full:
-        sink.feed_line(line.decode(dec, "replace"))
-    return lone
+        fed = True
+    return fed
 
 
 def parse(record: bytes) -> tuple[int | None, int, bytes]:

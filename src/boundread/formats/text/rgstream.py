@@ -59,7 +59,7 @@ def grep(first: bytes, more: Callable[[int], bytes], sink: Sink, encoding: str, 
             sink.expire()
         if sink.full:
             return result
-        if proc.wait() == 2 and not fed.any and result.error is None:  # rg refused the regex: the caller's path
+        if proc.wait() == 2 and not fed and result.error is None:  # rg refused the regex: the caller's path
             return None
         if result.lines > sink.line_no:
             sink.skip_lines(result.lines - sink.line_no)
