@@ -9,6 +9,7 @@ lines of the generic full text, and the `next` of a window the timeout stopped b
 from __future__ import annotations
 
 import contextlib
+import os
 import re
 import shlex
 from collections.abc import Iterator
@@ -76,6 +77,9 @@ def _forced(path: Path, encoding: str, *, fast: bool, block: int, max_line: int,
         stack.enter_context(mock.patch.object(scan, "BLOCK", block))
         stack.enter_context(mock.patch.object(needles, "STRETCH", stretch or max(1, block // 2)))
         stack.enter_context(mock.patch.object(sinkmod, "MAX_LINE", max_line))
+        # the Python byte scan itself: rg (formats/text/rgengine.py) answers a file on disk first, and is held to
+        # this path by tests/test_grep_engine_*.py
+        stack.enter_context(mock.patch.dict(os.environ, {"BOUNDREAD_GREP_ENGINE": "python"}))
         if not fast:
             stack.enter_context(mock.patch.object(scan, "codec", lambda _: None))
         yield
