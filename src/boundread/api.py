@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import shlex
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,7 +29,6 @@ from boundread.core import advice, fit, naming
 from boundread.core import engine as core
 from boundread.core.engine import Filters
 from boundread.errors import UsageError
-from boundread.formats.ocr import check_mode
 from boundread.limits import Limits
 from boundread.ranges import parse_span, parse_spans
 
@@ -75,7 +73,7 @@ def ask(*, pages: str | None = None, sheets: tuple[str, ...] = (), rows: str | N
     request = Request(limits=limits or Limits(), pages=parse_spans(pages) if pages else (), sheets=tuple(sheets),
                       rows=parse_span(rows, "rows") if rows else None, fmt=check_format(fmt),
                       layout=layout, engine=check_engine(engine),
-                      password=password, ocr=check_mode(ocr), ocr_lang=ocr_lang, tail=tail,
+                      password=password, ocr=_ocr_mode(ocr), ocr_lang=ocr_lang, tail=tail,
                       encoding=fit.encoding(encoding), path=path)
     filters = Filters(lines=parse_span(lines) if lines else None, grep=grep, ignore_case=ignore_case,
                       context=context, member=member, head=head)
@@ -96,12 +94,23 @@ def run(path: str | Path, read: Ask, *, output: str | Path | None = None, stdout
 _DECODING = ("boundread extract ", "boundread view ", "boundread info ", "boundread chunks ")
 
 
+def _ocr_mode(mode: str) -> str:
+    """``--ocr`` checked; the default without importing the OCR module (start-up)."""
+    if mode == "auto":
+        return mode
+    from boundread.formats.ocr import check_mode
+
+    return check_mode(mode)
+
+
 def carry_encoding(result: ExtractResult, encoding: str | None) -> ExtractResult:
     """``result`` with ``--encoding`` on each next step that reads text, so the rest of a cp1251 log is read
     in cp1251 too, not in the guess the user overrode."""
     if not encoding:
         return result
-    flag = f" --encoding {shlex.quote(encoding)}"
+    from shlex import quote
+
+    flag = f" --encoding {quote(encoding)}"
     steps = tuple(step + flag if step.startswith(_DECODING) and " --encoding " not in step else step
                   for step in result.next)
     return dataclasses.replace(result, next=steps)

@@ -8,17 +8,10 @@ from __future__ import annotations
 
 import contextlib
 import re
-import shlex
-import signal
-import struct
-import threading
-import zipfile
-import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TypeVar
-from xml.etree.ElementTree import ParseError
 
 from boundread import formats
 from boundread.bytelevel.sniff import TEXT, kind_from_name, symlink_target
@@ -47,8 +40,15 @@ from boundread.ranges import OPEN_END, span_text
 
 T = TypeVar("T")
 
-# Exceptions that mean "this file is damaged", whichever handler met them.
-_DAMAGE = (zipfile.BadZipFile, zlib.error, EOFError, struct.error, ParseError, UnicodeDecodeError)
+def _damage() -> tuple[type[BaseException], ...]:
+    """The exceptions that mean "this file is damaged", whichever handler met them: imported when one is
+    raised, not at every start-up (zipfile, xml.etree)."""
+    import struct
+    import zipfile
+    import zlib
+    from xml.etree.ElementTree import ParseError
+
+    return (zipfile.BadZipFile, zlib.error, EOFError, struct.error, ParseError, UnicodeDecodeError)
 
 
 class Expired(BaseException):
@@ -141,9 +141,11 @@ def extract(
         if (delimited := table(Path(filters.member or ""), target.sniffed)) is not None:  # a member data.csv
             target = replace(target, sniffed=delimited)
     if kinds is not None and target.kind not in kinds:
+        from shlex import quote
+
         raise UsageError(f"{target.name} is {target.kind}, not {' or '.join(kinds)}",
                          advice.command_for(target.kind, target.name) if target is src
-                         else f"use `boundread info {shlex.quote(target.name)}` to see what to run")
+                         else f"use `boundread info {quote(target.name)}` to see what to run")
     try:
         return _extract(src, target, req, filters, deadline, warnings, output_path=output_path,
                         to_stdout=to_stdout, watch=watch, stream=stream if to_stdout else None,
@@ -151,8 +153,10 @@ def extract(
     except BoundreadError as exc:
         if target is src or "`boundread info`" not in exc.fix:
             raise
+        from shlex import quote
+
         # `boundread info archive.zip:member` does not exist: point at what describes a member
-        raise type(exc)(exc.what, f"`boundread list-zip {shlex.quote(src.name)}` describes the members") from None
+        raise type(exc)(exc.what, f"`boundread list-zip {quote(src.name)}` describes the members") from None
 
 
 def _extract(
@@ -231,8 +235,10 @@ def command_line(suggestion: Suggestion, name: str) -> str:
     """``("pages", FILE, "6-10")`` -> ``boundread pages 'my file.pdf' 6-10`` (``./-x.pdf`` for a name that
     starts with ``-``, so the command does not take it for an option)."""
     operand = "./" + name if name.startswith("-") else name
+    from shlex import quote
+
     words = [operand if word == FILE else word for word in suggestion]
-    return "boundread " + " ".join(shlex.quote(word) for word in words)
+    return "boundread " + " ".join(quote(word) for word in words)
 
 
 def guarded(src: Source, deadline: Deadline, work: Callable[[], T]) -> T:
@@ -246,12 +252,17 @@ def guarded(src: Source, deadline: Deadline, work: Callable[[], T]) -> T:
         raise Corrupt(f"{src.name} is nested too deeply to read", "the file is likely malformed") from None
     except MemoryError:
         raise Refused(f"{src.name} needs too much memory", "ask for less (pages, rows, --max-chars)") from None
-    except _DAMAGE as exc:
+    except Exception as exc:
+        if not isinstance(exc, _damage()):
+            raise
         raise Corrupt(f"{src.name} is damaged ({_short(exc)})", "check the file with `boundread info`") from None
 
 
 @contextlib.contextmanager
 def _alarm(deadline: Deadline) -> Iterator[None]:
+    import signal
+    import threading
+
     remaining = deadline.remaining
     if remaining is None or threading.current_thread() is not threading.main_thread():
         yield
