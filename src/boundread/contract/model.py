@@ -74,6 +74,7 @@ class Request:
     entries: Span | None = None  # archive listing: entries A-B (1-based, of those --match keeps)
     match: str | None = None  # archive listing: only names matching this fnmatch pattern
     path: str | None = None  # json, jsonl: a jq-like path (.items[100:120]); None: the whole value / records
+    sql: str | None = None  # sqlite: one read-only statement (SELECT ...), rows and cells bounded
 
 
 @dataclass
