@@ -15,8 +15,10 @@ STRUCTURED: tuple[str, ...] = ("json", "jsonl")
 WORKBOOKS: tuple[str, ...] = ("xlsx", "xls", "ods", *TABLES)
 #: Presentations: slides are their pages.
 SLIDES: tuple[str, ...] = ("pptx", "odp")
+#: Jupyter notebooks: cells are their pages (formats/web).
+NOTEBOOKS: tuple[str, ...] = ("ipynb",)
 #: Read by pages: ``pages``, ``--pages``.
-PAGED: tuple[str, ...] = ("pdf", *SLIDES)
+PAGED: tuple[str, ...] = ("pdf", *SLIDES, *NOTEBOOKS)
 #: Word-processing documents: read whole, bounded by characters and lines.
 DOCUMENTS: tuple[str, ...] = ("docx", "odt")
 #: One compressed file, not an archive of members.

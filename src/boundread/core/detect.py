@@ -64,14 +64,16 @@ def table(path: Path, sniffed: Sniffed) -> Sniffed | None:
 _STRUCTURED: dict[str, tuple[str, str]] = {".json": ("json", "application/json"),
                                            ".geojson": ("json", "application/geo+json"),
                                            ".jsonl": ("jsonl", "application/jsonl"),
-                                           ".ndjson": ("jsonl", "application/x-ndjson")}
+                                           ".ndjson": ("jsonl", "application/x-ndjson"),
+                                           ".ipynb": ("ipynb", "application/x-ipynb+json")}
 
 _UTF8 = ("utf-8", "utf-8-sig", "ascii")
 
 
 def structured(path: Path, sniffed: Sniffed) -> Sniffed | None:
     """A non-empty UTF-8 text file named ``.json``/``.geojson`` (kind ``json``) or ``.jsonl``/``.ndjson``
-    (``jsonl``); JSON in another encoding (UTF-16) stays text, read as lines."""
+    (``jsonl``), or ``.ipynb`` (a Jupyter notebook: ``ipynb``); JSON in another encoding (UTF-16) stays text,
+    read as lines."""
     found = _STRUCTURED.get(path.suffix.lower())
     if found is None or sniffed.kind != sniff.TEXT or sniffed.subtype or sniffed.encoding not in _UTF8:
         return None

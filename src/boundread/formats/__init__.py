@@ -39,6 +39,7 @@ HANDLERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("archives.handler", kinds.ARCHIVES),
     ("image", ("image",)),
     ("structured.handler", kinds.STRUCTURED),
+    ("web.notebook", kinds.NOTEBOOKS),
     ("text.handler", ("text",)),
     ("binary", ("binary", *kinds.LEGACY)),
 )
