@@ -28,11 +28,14 @@ _LONG_SPLITTERS = ("--only-matching", "--null-data", "--search-zip", "--pre", "-
 def argv(stage: Node) -> list[str] | None:
     """The words of a plain command stage as written (quotes removed); None when it expands anything or is not
     a plain command - then nothing is assumed about it."""
-    import shlex
-
     text = (stage.text or b"").decode("utf-8", "replace")
     if stage.type != "command" or any(ch in text for ch in "$`<>(){}*?[\\"):
         return None
+    if "'" not in text and '"' not in text:  # no quotes, no backslash: shlex.split splits on these alone
+        spaced = text.replace("\t", " ").replace("\r", " ").replace("\n", " ")
+        return [word for word in spaced.split(" ") if word]  # as shlex, without loading it (and re)
+    import shlex
+
     try:
         return shlex.split(text)
     except ValueError:

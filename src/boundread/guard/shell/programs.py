@@ -10,17 +10,8 @@ from __future__ import annotations
 import os
 
 from boundread.guard import bounds
-from boundread.guard.shell import (
-    archives,
-    builtin,
-    converters,
-    databases,
-    derive,
-    dumpers,
-    editors,
-    greps,
-    jsonprint,
-)
+from boundread.guard.shell import builtin
+from boundread.guard.shell.families import FAMILY
 from boundread.guard.shell.reads import operands, write
 from boundread.guard.shell.state import (
     FANOUT,
@@ -39,8 +30,6 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from boundread.guard.shell.state import Ctx
 
-#: The dumpers, with the options that take a value (scan.py reads the names).
-_DUMPERS = dumpers.DUMPERS
 _CONSUMERS = frozenset({"wc", "md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum", "b2sum",
                         "b3sum", "xxhsum", "cksum", "sum", "shasum", "md5", "file", "boundread", "true",
                         "false", ":", "test", "[", "[[", "sleep", "exit", "return",
@@ -113,27 +102,48 @@ def run(argv: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
         from boundread.guard.shell import fanout
 
         return fanout.xargs(args, env, ctx, stdin) if name == "xargs" else fanout.find(name, args, env, ctx)
-    if name in archives.PROGRAMS:
+    family = FAMILY.get(name)  # the module that models it, imported only then (families.py)
+    if family == "archives":
+        from boundread.guard.shell import archives
+
         return archives.run(name, args, env, ctx, stdin)
-    if name in converters.PROGRAMS:
+    if family == "converters":
+        from boundread.guard.shell import converters
+
         return converters.run(name, args, env, ctx, stdin)
-    if name in derive.PROGRAMS:
+    if family == "derive":
+        from boundread.guard.shell import derive
+
         return derive.run(name, args, env, stdin)
-    if name in editors.PROGRAMS:
+    if family == "editors":
+        from boundread.guard.shell import editors
+
         return editors.run(name, args, env, stdin)
     if name in _CONSUMERS:
         return Stream()
-    if name in _DUMPERS:
+    if family == "dumpers":
+        from boundread.guard.shell import dumpers
+
         return dumpers.dumper(name, args, env, ctx, stdin)
     if name in ("awk", "gawk", "mawk", "nawk"):
+        from boundread.guard.shell import dumpers
+
         return dumpers.awk(name, args, env, ctx, stdin)
     if name in bounds.READERS:
+        from boundread.guard.shell import dumpers
+
         return dumpers.reader(name, args, env, ctx, stdin)
-    if name in greps.GREPS:
+    if family == "greps":
+        from boundread.guard.shell import greps
+
         return greps.grep(name, args, env, ctx, stdin)
-    if name in jsonprint.PROGRAMS:
+    if family == "jsonprint":
+        from boundread.guard.shell import jsonprint
+
         return jsonprint.run(name, args, env, ctx, stdin)
     if name == "python-json.tool":
+        from boundread.guard.shell import jsonprint
+
         return jsonprint.json_tool(args, env, ctx, stdin)
     if name in _COPIES:
         return _copy(name, args, env, ctx, stdin)
@@ -149,7 +159,9 @@ def run(argv: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
         from boundread.guard.shell import gitcmds
 
         return gitcmds.run(args, env, ctx, stdin)
-    if name in databases.PROGRAMS:
+    if family == "databases":
+        from boundread.guard.shell import databases
+
         return databases.run(name, args, env, ctx, stdin)
     if name == "ssh":
         return _ssh(args, env, ctx)
