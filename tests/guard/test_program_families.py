@@ -19,16 +19,19 @@ from boundread.guard.shell import (
     dumpers,
     editors,
     families,
+    generators,
     greps,
     jsonprint,
     programs,
+    remote,
 )
 from boundread.guard.shell.state import Env, Stream
 
 #: programs.run's order: a name two families hold goes to the first.
 _ORDER = (("archives", archives.PROGRAMS), ("converters", converters.PROGRAMS), ("derive", derive.PROGRAMS),
           ("editors", editors.PROGRAMS), ("dumpers", frozenset(dumpers.DUMPERS)), ("greps", greps.GREPS),
-          ("jsonprint", jsonprint.PROGRAMS), ("databases", databases.PROGRAMS))
+          ("remote", remote.PROGRAMS), ("generators", generators.PROGRAMS), ("jsonprint", jsonprint.PROGRAMS),
+          ("databases", databases.PROGRAMS))
 
 
 def test_the_table_is_what_the_modules_hold_first_family_first() -> None:
@@ -37,7 +40,9 @@ def test_the_table_is_what_the_modules_hold_first_family_first() -> None:
         for name in names:
             expected.setdefault(name, family)
     assert expected == families.FAMILY
-    assert families.FAMILY["yes"] == "dumpers"  # a dumper before it is a generator (greps.GREPS holds it too)
+    assert families.FAMILY["yes"] == "dumpers"  # a dumper before it is a generator
+    assert families.FAMILY["seq"] == "generators"
+    assert families.FAMILY["kubectl"] == "remote"
 
 
 def test_every_program_of_a_family_is_run_by_that_family(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -55,7 +60,8 @@ def test_every_program_of_a_family_is_run_by_that_family(monkeypatch: pytest.Mon
     for family, module, attr in (("archives", archives, "run"), ("converters", converters, "run"),
                                  ("derive", derive, "run"), ("editors", editors, "run"),
                                  ("dumpers", dumpers, "dumper"), ("greps", greps, "grep"),
-                                 ("jsonprint", jsonprint, "run"), ("databases", databases, "run")):
+                                 ("jsonprint", jsonprint, "run"), ("databases", databases, "run"),
+                                 ("remote", remote, "run"), ("generators", generators, "run")):
         spy(family, module, attr)
     for name, family in sorted(families.FAMILY.items()):
         if name in programs._CONSUMERS or name in bounds.READERS or name in ("awk", "gawk", "mawk", "nawk"):
@@ -66,7 +72,7 @@ def test_every_program_of_a_family_is_run_by_that_family(monkeypatch: pytest.Mon
 
 
 def test_a_plain_command_loads_no_program_family(tmp_path: Path) -> None:
-    """`ls -la` through guard-check imports none of the families it does not run; `cat` loads the dumpers."""
+    """`ls -la` through guard-check imports none of the families it does not run; `cat` and `grep` load theirs."""
     def loaded(command: str) -> set[str]:
         payload = json.dumps({"hook_event_name": "PreToolUse", "tool_name": "Bash",
                               "tool_input": {"command": command}, "cwd": str(tmp_path), "session_id": "t"})
@@ -82,4 +88,6 @@ def test_a_plain_command_loads_no_program_family(tmp_path: Path) -> None:
     plain = loaded("ls -la")
     assert "boundread.guard.shell.programs" in plain
     assert not plain & families_modules
-    assert "boundread.guard.shell.dumpers" in loaded("cat f.txt | wc -l")
+    piped = loaded("cat f.txt | grep -v x | wc -l")
+    assert {"boundread.guard.shell.dumpers", "boundread.guard.shell.greps"} <= piped
+    assert not {"boundread.guard.shell.remote", "boundread.guard.shell.generators"} & piped  # a grep needs neither

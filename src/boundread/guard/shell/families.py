@@ -35,8 +35,13 @@ _NAMES: tuple[tuple[str, str], ...] = (
         "unexpand uniq unix2dos vis xmllint xxd xzcat yes zcat zless zmore zstdcat"
     )),
     ("greps", (
-        "ack ag aws bzgrep docker docker-compose egrep fgrep gcloud git-grep grep jot journalctl kubectl "
-        "nerdctl oc podman podman-compose rg seq xzgrep yes zegrep zfgrep zgrep"
+        "ack ag bzgrep egrep fgrep git-grep grep rg xzgrep zegrep zfgrep zgrep"
+    )),
+    ("remote", (
+        "aws docker docker-compose gcloud journalctl kubectl nerdctl oc podman podman-compose"
+    )),
+    ("generators", (
+        "jot seq yes"
     )),
     ("jsonprint", (
         "gojq jaq jq yq"

@@ -10,7 +10,6 @@ from __future__ import annotations
 import os
 
 from boundread.guard import bounds
-from boundread.guard.shell import generators, remote
 from boundread.guard.shell.reads import bounded, files
 from boundread.guard.shell.state import FANOUT, SMALL_SCRIPT, UNCHECKED, UNKNOWN, Env, Stream
 
@@ -39,15 +38,10 @@ _ANY_LINE = frozenset({"", ".*", "^", "$", ".", "^.*$", "^.*", ".*$", "\\|", "|"
 
 
 #: programs.py hands each name in GREPS to ``grep``; the log programs (remote.py) and the generators (``seq``;
-#: ``yes`` is a dumper there) ride on that until programs.py dispatches to them itself (asked of its owner, issue 19).
-GREPS = GREPS | remote.PROGRAMS | generators.PROGRAMS
+#: ``yes`` is a dumper there) it hands to their own modules (families.py), so a grep loads neither.
 
 
 def grep(name: str, args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
-    if name in remote.PROGRAMS:
-        return remote.run(name, args, env, ctx, stdin)
-    if name in generators.PROGRAMS:
-        return generators.run(name, args)
     family = "git" if name == "git-grep" else name if name in ("rg", "ag", "ack") else "grep"
     patterns, positional, letters, values = _parse(family, args)
     if any(ch in letters for ch in "clLq"):

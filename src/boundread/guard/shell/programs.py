@@ -137,6 +137,14 @@ def run(argv: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
         from boundread.guard.shell import greps
 
         return greps.grep(name, args, env, ctx, stdin)
+    if family == "remote":  # docker logs, kubectl logs, journalctl...
+        from boundread.guard.shell import remote
+
+        return remote.run(name, args, env, ctx, stdin)
+    if family == "generators":  # seq, jot (yes is a dumper)
+        from boundread.guard.shell import generators
+
+        return generators.run(name, args)
     if family == "jsonprint":
         from boundread.guard.shell import jsonprint
 

@@ -28,9 +28,21 @@ def uses(text: str, root: str) -> list[FileUse]:
 def scan(text: str, root: str) -> tuple[list[FileUse], bool]:
     """The uses, and whether the scan left words unlooked at in a text that names a reader: a file
     printed there is not in the uses (the caller then counts an unchecked name as printed)."""
-    from boundread.guard.shell import archives, converters, derive, dumpers, editors, greps, jsonprint, programs
+    from boundread.guard.shell import (
+        archives,
+        converters,
+        derive,
+        dumpers,
+        editors,
+        generators,
+        greps,
+        jsonprint,
+        programs,
+        remote,
+    )
 
-    readers = set(dumpers.DUMPERS) | greps.GREPS | archives.PROGRAMS | programs.SHELLS | converters.PROGRAMS | \
+    readers = set(dumpers.DUMPERS) | greps.GREPS | remote.PROGRAMS | generators.PROGRAMS | archives.PROGRAMS | \
+        programs.SHELLS | converters.PROGRAMS | \
         editors.PROGRAMS | derive.PROGRAMS | jsonprint.PROGRAMS | \
         {"head", "tail", "sed", "awk", "gawk", "dd", "jq", "cp", "tee", "xargs", "find", "eval"}
 
