@@ -66,15 +66,16 @@ def ask(*, pages: str | None = None, sheets: tuple[str, ...] = (), rows: str | N
         grep: str | None = None, ignore_case: bool = False, context: int = 0, member: str | None = None,
         password: str | None = None, limits: Limits | None = None, ocr: str = "auto", ocr_lang: str = "eng",
         kinds: tuple[str, ...] | None = None, head: bool = False, encoding: str | None = None,
-        path: str | None = None) -> Ask:
+        path: str | None = None, sql: str | None = None) -> Ask:
     """A read stated once: ranges parsed, names checked, the Request and the filters built. ``head``: the
     line window is ``--head N`` (see :func:`head_lines`); ``encoding``: text decoded with this Python codec
-    instead of the guessed one; ``path``: JSON/JSONL, a jq-like path (``.items[100:120]``)."""
+    instead of the guessed one; ``path``: JSON/JSONL, a jq-like path (``.items[100:120]``); ``sql``: SQLite, one
+    read-only statement."""
     request = Request(limits=limits or Limits(), pages=parse_spans(pages) if pages else (), sheets=tuple(sheets),
                       rows=parse_span(rows, "rows") if rows else None, fmt=check_format(fmt),
                       layout=layout, engine=check_engine(engine),
                       password=password, ocr=_ocr_mode(ocr), ocr_lang=ocr_lang, tail=tail,
-                      encoding=fit.encoding(encoding), path=path)
+                      encoding=fit.encoding(encoding), path=path, sql=sql)
     filters = Filters(lines=parse_span(lines) if lines else None, grep=grep, ignore_case=ignore_case,
                       context=context, member=member, head=head)
     return Ask(request, filters, kinds)
@@ -132,18 +133,19 @@ def extract(path: str | Path, *, pages: str | None = None, sheets: tuple[str, ..
             member: str | None = None, output: str | Path | None = None, stdout: bool = False,
             password: str | None = None, limits: Limits | None = None, ocr: str = "auto", ocr_lang: str = "eng",
             watch: Watch | None = None, stream: Writer | None = None, head: int | None = None,
-            encoding: str | None = None, json_path: str | None = None) -> ExtractResult:
+            encoding: str | None = None, json_path: str | None = None, sql: str | None = None) -> ExtractResult:
     """Bounded text of any supported file. ``stdout=True`` returns it in ``.text`` instead of a file.
     ``ocr``: auto (scanned pages and images, when Tesseract is installed), force or never; ``ocr_lang``: e.g.
     ``"eng+deu"``. ``tail``: only the last N lines of a text file, read from its end (not with lines or grep).
     ``fmt``: a workbook's rows as csv, tsv or markdown; ``engine``: the PDF text engine. ``head``: only the
     first N lines (``lines="1-N"``, named so). ``stream``: with ``stdout=True``, where the text goes as it is
     extracted. ``encoding``: a text file's (or compressed text's) codec, e.g. ``"cp1251"``, instead of the
-    guessed one. ``json_path``: JSON/JSONL, only what this jq-like path selects (``".items[100:120]"``)."""
+    guessed one. ``json_path``: JSON/JSONL, only what this jq-like path selects (``".items[100:120]"``).
+    ``sql``: SQLite, one read-only statement (``"SELECT * FROM t WHERE x > 1"``), rows and cells bounded."""
     read = ask(pages=pages, sheets=sheets, rows=rows, fmt=fmt, layout=layout, engine=engine,
                lines=head_lines(head, lines, tail), tail=tail, grep=grep, ignore_case=ignore_case, context=context,
                member=member, password=password, limits=limits, ocr=ocr, ocr_lang=ocr_lang, head=head is not None,
-               encoding=encoding, path=json_path)
+               encoding=encoding, path=json_path, sql=sql)
     return run(path, read, output=output, stdout=stdout, watch=watch, stream=stream)
 
 

@@ -29,6 +29,7 @@ PDF, DOCX, XLSX, XLS, ODS, PPTX, ODT, ODP, DOC, PPT = (
 )
 ZIP, SEVENZ, TAR, GZ, BZ2, XZ, RAR = "zip", "7z", "tar", "gz", "bz2", "xz", "rar"
 IMAGE, TEXT, BINARY = "image", "text", "binary"
+SQLITE = "sqlite"
 
 OFFICE_KINDS = frozenset({DOCX, XLSX, XLS, ODS, PPTX, ODT, ODP, DOC, PPT})
 ARCHIVE_KINDS = frozenset({ZIP, SEVENZ, TAR, GZ, BZ2, XZ, RAR})
@@ -41,7 +42,8 @@ _EXTENSIONS: dict[str, str] = {
     ".rar": RAR, ".png": IMAGE, ".jpg": IMAGE, ".jpeg": IMAGE, ".gif": IMAGE, ".webp": IMAGE,
     ".tif": IMAGE, ".tiff": IMAGE, ".bmp": IMAGE, ".txt": TEXT, ".csv": TEXT, ".tsv": TEXT,
     ".log": TEXT, ".json": TEXT, ".jsonl": TEXT, ".md": TEXT, ".xml": TEXT, ".html": TEXT,
-    ".exe": BINARY, ".dll": BINARY, ".so": BINARY, ".db": BINARY, ".sqlite": BINARY,
+    ".exe": BINARY, ".dll": BINARY, ".so": BINARY, ".db": SQLITE, ".sqlite": SQLITE, ".sqlite3": SQLITE,
+    ".db3": SQLITE,
 }
 
 _MIMES: dict[str, str] = {
@@ -56,6 +58,7 @@ _MIMES: dict[str, str] = {
     ZIP: "application/zip", SEVENZ: "application/x-7z-compressed", TAR: "application/x-tar",
     GZ: "application/gzip", BZ2: "application/x-bzip2", XZ: "application/x-xz",
     RAR: "application/vnd.rar", TEXT: "text/plain", BINARY: "application/octet-stream",
+    SQLITE: "application/vnd.sqlite3",
 }
 
 _IMAGE_MAGIC: tuple[tuple[bytes, str], ...] = (
@@ -69,7 +72,6 @@ _BINARY_MAGIC: tuple[tuple[bytes, str, str], ...] = (
     (b"\xce\xfa\xed\xfe", "mach-o", "application/x-mach-binary"),
     (b"\xfe\xed\xfa\xcf", "mach-o", "application/x-mach-binary"),
     (b"\xca\xfe\xba\xbe", "mach-o/java", "application/x-mach-binary"),
-    (b"SQLite format 3\x00", "sqlite", "application/vnd.sqlite3"),
     (b"\x28\xb5\x2f\xfd", "zstd", "application/zstd"),
     (b"\x00asm", "wasm", "application/wasm"),
 )
@@ -190,6 +192,8 @@ def sniff_bytes(head: bytes, path: Container | None = None, name: str = "") -> S
         return Sniffed(IMAGE, "image/bmp", subtype="bmp")
     if _is_bare_biff(head):
         return Sniffed(XLS, mime_of(XLS), subtype="biff2-4", note="Excel 2-4 worksheet (no OLE container)")
+    if head.startswith(b"SQLite format 3\x00"):  # whatever its name
+        return Sniffed(SQLITE, mime_of(SQLITE))
     for magic, sub, mime in _BINARY_MAGIC:
         if head.startswith(magic):
             return Sniffed(BINARY, mime, subtype=sub)

@@ -45,6 +45,7 @@ from boundread.cli.options import (
     PathOpt,
     RowsOpt,
     SheetOpt,
+    SqlOpt,
     StdoutOpt,
     TailOpt,
     TimeoutOpt,
@@ -125,6 +126,7 @@ def extract(
     ocr_lang: OcrLangOpt = "eng",
     encoding: EncodingOpt = None,
     path: PathOpt = None,
+    sql: SqlOpt = None,
     as_json: JsonOpt = False,
     timeout: TimeoutOpt = 60.0,
 ) -> None:
@@ -137,7 +139,7 @@ def extract(
         max_member_mb=max_member_mb, max_chars=max_chars, max_lines=max_lines, output=output, stdout=stdout,
         password=password, fmt=fmt, rows=rows, max_rows=max_rows, max_cols=max_cols, layout=layout,
         engine_name=engine_name, ocr_mode=ocr_mode, ocr_lang=ocr_lang, encoding=encoding, as_json=as_json,
-        timeout=timeout, path=path))
+        timeout=timeout, path=path, sql=sql))
 
 
 @app.command(cls=Command,

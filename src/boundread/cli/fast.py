@@ -58,6 +58,7 @@ OPTIONS: dict[str, dict[str, Opt]] = {
         "--max-rows": Opt("max_rows", "int", 1), "--max-cols": Opt("max_cols", "int", 1),
         "--layout": Opt("layout", FLAG), "--engine": Opt("engine_name", TEXT), "--ocr": Opt("ocr_mode", TEXT),
         "--ocr-lang": Opt("ocr_lang", TEXT), "--path": Opt("path", TEXT),
+        "--sql": Opt("sql", TEXT),
     },
     "pages": {
         "--layout": Opt("layout", FLAG), "--engine": Opt("engine_name", TEXT), "--ocr": Opt("ocr_mode", TEXT),

@@ -39,6 +39,9 @@ MaxRowsOpt = Annotated[int, typer.Option("--max-rows", metavar="N", click_type=A
 PathOpt = Annotated[str | None, typer.Option("--path", metavar="PATH",
                                              help="JSON/JSONL: only what this jq-like path selects, pretty: "
                                                   ".items[100:120], .meta.version, .items[].id.")]
+SqlOpt = Annotated[str | None, typer.Option("--sql", metavar="SELECT",
+                                            help="SQLite: one read-only statement, rows and cells bounded: "
+                                                 "'SELECT * FROM t WHERE x > 1'.")]
 EncodingOpt = Annotated[str | None, typer.Option("--encoding", metavar="NAME",
                                                  help="Text: decode with this Python codec (cp1251, koi8-r, "
                                                       "shift_jis) instead of the guessed one.")]

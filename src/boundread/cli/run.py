@@ -85,7 +85,7 @@ def extract(file: Path, *, pages: str | None = None, sheet: "Sequence[str]" = ()
             password: str | None = None, fmt: str = "csv", rows: str | None = None, max_rows: int = 200,
             max_cols: int = 50, layout: bool = False, engine_name: str = "auto", ocr_mode: str = "auto",
             ocr_lang: str = "eng", encoding: str | None = None, as_json: bool = False, timeout: float = 60.0,
-            path: str | None = None) -> int:
+            path: str | None = None, sql: str | None = None) -> int:
     """``boundread extract FILE``; the defaults are the command's (keyword functions, not a parsed-options
     class: a 28-field dataclass or NamedTuple costs 2-3 ms of start-up to build, a tenth of the fast path's)."""
     from boundread import api
@@ -103,7 +103,7 @@ def extract(file: Path, *, pages: str | None = None, sheet: "Sequence[str]" = ()
                          tail=tail, grep=grep, ignore_case=ignore_case, context=context,
                          member=member, output=output_, stdout=stdout_, password=password, limits=limits,
                          ocr=ocr_mode, ocr_lang=ocr_lang, watch=watch(stream), stream=stream,
-                         encoding=encoding, json_path=path)
+                         encoding=encoding, json_path=path, sql=sql)
     return emit_extract(result, "extract", as_json, replacing)
 
 
@@ -159,7 +159,7 @@ def _sheet_for_rows(file: Path, rows: str, limits: "Limits") -> tuple[str, ...]:
     from boundread.errors import UsageError
 
     listed = [sheet for sheet in api.sheet_info(file, limits=limits).fields.get("sheets", [])
-              if sheet.get("type") in (None, "worksheet") and not sheet.get("hidden")
+              if sheet.get("type") in (None, "worksheet", "table") and not sheet.get("hidden")
               and sheet.get("state") in (None, "visible")]
     if len(listed) == 1:
         return (str(listed[0].get("name")),)

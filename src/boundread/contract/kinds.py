@@ -11,8 +11,10 @@ from __future__ import annotations
 TABLES: tuple[str, ...] = ("csv", "tsv")
 #: Structured text read by its structure (``--path``, records by ``--rows``); still text for --tail/--grep/--lines.
 STRUCTURED: tuple[str, ...] = ("json", "jsonl")
+#: Databases: tables and views are their sheets (``--rows`` in primary-key order), plus ``--sql`` (formats/database).
+DATABASES: tuple[str, ...] = ("sqlite",)
 #: Read by sheets and rows: ``sheets``, ``--rows``, ``--format``.
-WORKBOOKS: tuple[str, ...] = ("xlsx", "xls", "ods", *TABLES)
+WORKBOOKS: tuple[str, ...] = ("xlsx", "xls", "ods", *TABLES, *DATABASES)
 #: Presentations: slides are their pages.
 SLIDES: tuple[str, ...] = ("pptx", "odp")
 #: Jupyter notebooks: cells are their pages (formats/web).

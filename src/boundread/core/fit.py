@@ -30,6 +30,7 @@ OPTIONS: tuple[_Option, ...] = (
     _Option("sheets", "--sheet", kinds.WORKBOOKS),
     _Option("rows", "--rows", (*kinds.WORKBOOKS, *kinds.STRUCTURED)),  # json: values of --path; jsonl: records
     _Option("path", "--path", kinds.STRUCTURED),
+    _Option("sql", "--sql", kinds.DATABASES),
     _Option("fmt", "--format", kinds.WORKBOOKS),
     _Option("layout", "--layout", ("pdf",)),
     _Option("engine", "--engine", ("pdf",)),

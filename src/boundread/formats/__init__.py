@@ -35,6 +35,7 @@ HANDLERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("office.docx", kinds.DOCUMENTS),
     ("office.pptx", ("pptx",)),
     ("office.odp", ("odp",)),
+    ("database.handler", kinds.DATABASES),  # before sheets: a database is read by its tables
     ("sheets.handler", kinds.WORKBOOKS),
     ("archives.handler", kinds.ARCHIVES),
     ("image", ("image",)),

@@ -33,6 +33,7 @@ LABELS = {
     sniff.ODP: "OpenDocument presentation", sniff.ZIP: "zip archive", sniff.SEVENZ: "7z archive",
     sniff.TAR: "tar archive", sniff.GZ: "gzip file", sniff.BZ2: "bzip2 file", sniff.XZ: "xz file",
     sniff.RAR: "rar archive", sniff.IMAGE: "image", sniff.TEXT: "text file", sniff.BINARY: "binary file",
+    sniff.SQLITE: "SQLite database",
 }
 _SHEETS = (sniff.XLSX, sniff.XLS, sniff.ODS)
 #: Text named so is read by rows (core/detect.py makes it the csv or tsv kind).
@@ -145,6 +146,9 @@ def commands(kind: str, quoted: str, found: dict[str, object], line_cap: int) ->
                 f"boundread extract {quoted} --grep PATTERN --context 2{FIT}"]
     if kind in (sniff.IMAGE, sniff.BINARY):
         return [f"boundread info {quoted}"]
+    if kind == sniff.SQLITE:  # info lists the tables with their rows and columns; --sql reads bounded
+        return [f"boundread info {quoted}", f"boundread sheets {quoted} TABLE --rows 1-50{FIT}",
+                f"boundread extract {quoted} --sql 'SELECT ... LIMIT 50'{FIT}"]
     return [f"boundread info {quoted}", f"boundread extract {quoted} --lines 1-200{FIT}"]
 
 

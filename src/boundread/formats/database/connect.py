@@ -127,7 +127,7 @@ def damaged(src: Source, exc: sqlite3.Error) -> Corrupt:
     """SQLite's refusal as one line: not a database, malformed, or cannot be opened."""
     why = str(exc) or type(exc).__name__
     return Corrupt(f"{src.name}: SQLite cannot read it ({why})",
-                   "check it with `sqlite3 FILE 'PRAGMA quick_check'` on a copy; `boundread info` says what it is")
+                   "it is damaged or not SQLite: check a copy with `sqlite3 COPY 'PRAGMA quick_check'`")
 
 
 def interrupted(exc: sqlite3.Error) -> bool:

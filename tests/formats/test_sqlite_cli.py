@@ -1,0 +1,87 @@
+"""SQLite from the command line: detected by its header whatever its name, listed by info and sheets, its rows
+read by ``sheets F TABLE --rows A-B``, ``extract --sql``; bad input is one line and a distinct exit code."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from tests.formats.sqlite_fixtures import SENTINEL, listing, make_app
+from tests.helpers import run, run_json
+
+from boundread import api
+from boundread.errors import ExitCode
+
+
+@pytest.fixture
+def app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    return make_app(tmp_path / "app.db")
+
+
+def test_info_names_the_kind_and_lists_tables(app: Path) -> None:
+    code, out = run_json("info", str(app))
+    assert code == 0 and out["kind"] == "sqlite"
+    assert [s["name"] for s in out["fields"]["sheets"]] == ["users", "kv", "names"]
+    assert any("sheets" in step and "users --rows 1-50" in step for step in out["next"])
+
+
+def test_detected_by_its_header_whatever_its_name(app: Path) -> None:
+    renamed = app.with_name("blob.bin")
+    shutil.copy(app, renamed)
+    assert api.info(renamed).kind == "sqlite"
+
+
+def test_sheets_reads_a_table_window(app: Path) -> None:
+    result = run("sheets", "app.db", "users", "--rows", "1-2", "--stdout")
+    assert result.exit_code == 0
+    assert result.stdout.splitlines()[:4] == ["--- sheet 'users' (rows 1-2 of 500, rowid order) ---",
+                                              "id,name,bio,pic", f"1,user1 {SENTINEL},bbbbb,[blob 1 B]",
+                                              "2,user2,bbbbb,[blob 50.0 kB]"]
+    assert "boundread sheets app.db users --rows 3-4" in result.stderr
+
+
+def test_rows_without_a_table_names_them(app: Path) -> None:
+    result = run("sheets", str(app), "--rows", "1-5")
+    assert result.exit_code == ExitCode.USAGE and "'users', 'kv'" in result.stderr
+
+
+def test_extract_sql_and_its_json(app: Path) -> None:
+    result = run("extract", str(app), "--sql", "SELECT k, v FROM kv ORDER BY v DESC", "--stdout")
+    assert result.exit_code == 0 and result.stdout.splitlines() == ["k,v", "c,3", "b,2", "a,1"]
+    code, out = run_json("extract", str(app), "--sql", "SELECT id FROM users", "--max-rows", "2", "--stdout")
+    assert code == 0 and out["truncated"] and any("--rows 3-4" in step for step in out["next"])
+
+
+def test_a_write_is_one_line_exit_2_and_the_file_unchanged(app: Path) -> None:
+    before = listing(app.parent)
+    result = run("extract", str(app), "--sql", "DELETE FROM users", "--stdout")
+    assert result.exit_code == ExitCode.USAGE
+    assert result.stderr.startswith("boundread: error: --sql may only read: delete users is not allowed - ")
+    assert result.stderr.count("\n") == 1
+    assert listing(app.parent) == before
+
+
+def test_sql_on_another_kind_is_a_usage_error(tmp_path: Path) -> None:
+    text = tmp_path / "notes.txt"
+    text.write_text("hello\n")
+    result = run("extract", str(text), "--sql", "SELECT 1")
+    assert result.exit_code == ExitCode.USAGE and "--sql does not apply" in result.stderr
+
+
+def test_only_the_header_is_corrupt_exit_6(tmp_path: Path) -> None:
+    fake = tmp_path / "fake.sqlite"
+    fake.write_bytes(b"SQLite format 3\x00" + b"\x00" * 84)
+    result = run("extract", str(fake), "--stdout")
+    assert result.exit_code == ExitCode.CORRUPT
+    assert result.stderr.startswith("boundread: error: ") and result.stderr.count("\n") == 1
+    code, out = run_json("info", str(fake))  # info describes it, and says what extract will meet
+    assert code == 0 and out["kind"] == "sqlite" and out["problem"]["exit_code"] == ExitCode.CORRUPT
+
+
+def test_json_mode_errors_are_json(app: Path) -> None:
+    result = run("extract", str(app), "--sql", "PRAGMA journal_mode=WAL", "--json")
+    assert result.exit_code == ExitCode.USAGE
+    assert json.loads(result.stdout)["error"]["code"] == "usage"
