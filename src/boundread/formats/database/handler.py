@@ -144,23 +144,23 @@ def _table(db: Opened, table: Table, req: Request, sink: Sink, outcome: Outcome)
         return f"no rows of '{table.name}'", table_step(table.name, ("--rows", f"{first}-{first + width - 1}"))
     cut = cells.Cut()
     written = 0
+    more = False  # rows after the last one written: the next window reads them
     for values in iter(cursor.fetchone, None):
+        more = True
         if written == width:
-            outcome.truncated.append(f"max_rows {req.limits.max_rows} reached")
+            reason = f"max_rows {req.limits.max_rows} reached"
+            if (req.rows is None or req.rows.last - first + 1 > width) and reason not in outcome.truncated:
+                outcome.truncated.append(reason)  # the row bound ended it, not the range asked for
             break
-        row = first + written
-        if not sink.write(fmt.line(cells.row_texts(values, names, cut, f"row {row:,}"))):
+        if not sink.write(fmt.line(cells.row_texts(values, names, cut, f"row {first + written:,}"))):
             break
         written += 1
+        more = False
     cursor.close()
     outcome.warnings.extend(f"table '{table.name}': {w}" for w in cut.warnings())
     last = first + written - 1
     words = f"table '{table.name}' rows {first:,}-{last:,}" if written else f"no rows of '{table.name}' from {first:,}"
-    more = written == width and (sink.full or outcome.truncated or table.rows is None or last < table.rows)
-    resume = table_step(table.name, ("--rows", f"{last + 1}-{last + width}")) if more or sink.full else None
-    if written == 0 and not sink.full:
-        resume = None
-    return words, resume
+    return words, table_step(table.name, ("--rows", f"{last + 1}-{last + width}")) if more else None
 
 
 def _total(table: Table) -> str:
