@@ -23,7 +23,8 @@ _OPTIONS: dict[str, dict[str, tuple[str, Callable[[str], object] | None]]] = {
                 "--lines": ("lines", str), "--grep": ("grep", str), "-i": ("ignore_case", None),
                 "--ignore-case": ("ignore_case", None), "--context": ("context", int), "-C": ("context", int),
                 "--member": ("member", str), "--max-chars": ("max_chars", int), "--password": ("password", str),
-                "--encoding": ("encoding", str), "--path": ("json_path", str)},
+                "--encoding": ("encoding", str), "--path": ("json_path", str),
+                "--sql": ("sql", str)},
 }
 #: the positional parameters after the file, per command
 _POSITIONAL = {"info": (), "pages": ("range",), "sheets": ("sheet",), "list-zip": (), "extract": ()}

@@ -253,13 +253,16 @@ def build(config: Config, runs: Runs | None = None) -> MCPServer:
         json_path: Annotated[str | None, Field(description="JSON/JSONL: only what this jq-like path selects, "
                                                "pretty: .items[100:120], .meta.version, .items[].id. "
                                                "rows: JSONL records A-B.")] = None,
+        sql: Annotated[str | None, Field(description="SQLite: one read-only SELECT, rows and cells bounded; "
+                                         "rows: its result rows A-B. Tables: sheet=TABLE, rows=A-B.")] = None,
     ) -> CallToolResult:
-        """The text of any supported file (PDF, Office, sheets, archives' members, logs, JSON), bounded; grep and
-        line windows read huge logs without loading them; json_path reads a part of a big JSON file."""
+        """The text of any supported file (PDF, Office, sheets, archives' members, logs, JSON, SQLite), bounded;
+        grep and line windows read huge logs without loading them; json_path reads a part of a big JSON file;
+        sql runs one read-only SELECT on a SQLite database."""
         return await run(path, client_roots, lambda t: tools.extract(
             config, t, pages=pages, lines=lines, grep=grep, ignore_case=ignore_case, context=context,
             member=member, sheet=sheet, rows=rows, max_chars=max_chars, password=password, offset=offset,
-            encoding=encoding, json_path=json_path))
+            encoding=encoding, json_path=json_path, sql=sql))
 
     @tool
     async def chunks(

@@ -195,15 +195,15 @@ def extract(config: Config, target: Target, *, pages: str | None = None, lines: 
             grep: str | None = None, ignore_case: bool = False, context: int = 0, member: str | None = None,
             sheet: str | None = None, rows: str | None = None, max_chars: int | None = None,
             password: str | None = None, offset: int = 0, encoding: str | None = None,
-            json_path: str | None = None) -> Reply:
+            json_path: str | None = None, sql: str | None = None) -> Reply:
     if context < 0:
         raise UsageError(f"context={context}", "pass 0 or more lines of context")
     ask = api.ask(pages=pages, sheets=(sheet,) if sheet else (), rows=rows, lines=lines, grep=grep,
                   ignore_case=ignore_case, context=context, member=member, password=password, encoding=encoding,
-                  path=json_path)
+                  path=json_path, sql=sql)
     call = {"path": target.shown, "member": member, "pages": pages, "sheet": sheet, "rows": rows, "lines": lines,
             "grep": grep, "ignore_case": ignore_case or None, "context": context or None, "encoding": encoding,
-            "json_path": json_path}
+            "json_path": json_path, "sql": sql}
     return _fitted(config, max_chars, offset, ask, target, "extract", call)
 
 
