@@ -60,7 +60,7 @@ def _engine(name: str) -> Iterator[list[bool]]:
 
 def _extract(path: Path, encoding: str, req: Request, filters: engine.Filters, name: str) -> tuple[dict[str, Any],
                                                                                                    list[bool]]:
-    with _engine(name) as answers, _forced(path, encoding, fast=True, block=BIG, max_line=BIG):
+    with _engine(name) as answers, _forced(path, encoding, fast=True, block=BIG, max_line=BIG, rg=True):
         result = engine.extract(path, req, filters, to_stdout=True)
     keys = ("text", "chars", "lines", "truncated_reasons", "done", "warnings", "next")
     return {key: getattr(result, key) for key in keys}, answers
@@ -101,10 +101,10 @@ def test_a_lone_cr_ends_a_line_as_universal_newlines_do(tmp_path: Path, cap: int
                      + b"\rE1\rx\rE2\r\nlast ERROR\r")
     req = Request(limits=Limits(timeout=None))
     filters = engine.Filters(grep=r"ERROR$|^E\d", context=1)
-    with _engine("auto") as answers, _forced(path, "utf-8", fast=True, block=BIG, max_line=cap), \
+    with _engine("auto") as answers, _forced(path, "utf-8", fast=True, block=BIG, max_line=cap, rg=True), \
             mock.patch.object(lonecr, "STEP", step):
         by_rg = engine.extract(path, req, filters, to_stdout=True)
-    with _engine("python"), _forced(path, "utf-8", fast=True, block=BIG, max_line=cap):
+    with _engine("python"), _forced(path, "utf-8", fast=True, block=BIG, max_line=cap, rg=True):
         by_python = engine.extract(path, req, filters, to_stdout=True)
     assert answers == [True]
     assert by_rg.text == by_python.text

@@ -67,8 +67,9 @@ def _source(path: Path, encoding: str) -> Source:
 
 @contextlib.contextmanager
 def _forced(path: Path, encoding: str, *, fast: bool, block: int, max_line: int,
-            stretch: int | None = None) -> Iterator[None]:
-    """Read ``path`` as text in ``encoding`` (whatever its bytes look like), by the fast or the generic path."""
+            stretch: int | None = None, rg: bool = False) -> Iterator[None]:
+    """Read ``path`` as text in ``encoding`` (whatever its bytes look like), by the fast or the generic path;
+    ``rg``: leave the choice of rg to the caller (tests/test_grep_engine_matches_python.py)."""
     with contextlib.ExitStack() as stack:
         stack.enter_context(mock.patch.object(engine, "open_source", lambda _: _source(path, encoding)))
         # forced as a user's --encoding forces it: the handler's own choice (bytelevel/charset) is not asked
@@ -79,7 +80,8 @@ def _forced(path: Path, encoding: str, *, fast: bool, block: int, max_line: int,
         stack.enter_context(mock.patch.object(sinkmod, "MAX_LINE", max_line))
         # the Python byte scan itself: rg (formats/text/rgengine.py) answers a file on disk first, and is held to
         # this path by tests/test_grep_engine_*.py
-        stack.enter_context(mock.patch.dict(os.environ, {"BOUNDREAD_GREP_ENGINE": "python"}))
+        if not rg:
+            stack.enter_context(mock.patch.dict(os.environ, {"BOUNDREAD_GREP_ENGINE": "python"}))
         if not fast:
             stack.enter_context(mock.patch.object(scan, "codec", lambda _: None))
         yield

@@ -48,11 +48,9 @@ class LoneCr:
                 self.checker.wait()
 
     def _checked(self) -> None:
-        from boundread.formats.text import rgengine
-
         out = self.checker.stdout.read(256) if self.checker.stdout is not None else b""
         code = self.checker.wait()
-        number, offset, _text = rgengine.parse(out)
+        number, offset, _text = parse(out)
         if code == 0 and number is not None:
             self.first = (number, offset)
         elif code == 1:
@@ -132,3 +130,16 @@ def _line_end(fh: BinaryIO, at: int, size: int) -> int:
 def _pread(fh: BinaryIO, size: int, offset: int) -> bytes:
     fh.seek(offset)
     return fh.read(size)
+
+
+def parse(record: bytes) -> tuple[int | None, int, bytes]:
+    """One record of ``rg -n -b``: ``(line number, byte offset, text)`` of ``N:OFF:text`` (a match) or
+    ``N-OFF-text`` (context)."""
+    at = 0
+    while at < len(record) and 0x30 <= record[at] <= 0x39:
+        at += 1
+    if at == 0 or at >= len(record):
+        return None, 0, b""
+    sep = record[at:at + 1]
+    off_end = record.index(sep, at + 1)
+    return int(record[:at]), int(record[at + 1:off_end]), record[off_end + 1:]

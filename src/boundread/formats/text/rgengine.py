@@ -24,6 +24,7 @@ import subprocess
 import sys
 import sysconfig
 import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import IO
 
@@ -57,8 +58,10 @@ def binary() -> str | None:
     return shutil.which("rg")
 
 
-def scan(src: Source, sink: Sink, encoding: str, dec: str) -> bool:
-    """Grep ``src`` into ``sink`` with rg; False (nothing fed) when rg cannot take this search."""
+def scan(src: Source, sink: Sink, encoding: str, dec: str, then: Callable[[int], None] | None = None) -> bool:
+    """Grep ``src`` into ``sink`` with rg; False (nothing fed) when rg cannot take this search. ``then(offset)``:
+    the Python scan, going on from the line at ``offset`` (the first lone CR); without it that line and the rest are
+    read as rg numbers them."""
     if sink.grep is None or sink.window is not None or src.path is None:
         return False
     rg = binary()
@@ -87,9 +90,9 @@ def scan(src: Source, sink: Sink, encoding: str, dec: str) -> bool:
             sink.expire()
         if sink.full:
             return True
-        if not guard.clear_before(src.size + 1):  # a lone CR: the Python path from its line on
+        if then is not None and not guard.clear_before(src.size + 1):  # a lone CR: Python from its line on
             _kill(proc)
-            return _python_from(src, sink, encoding, dec, guard)
+            return _python_from(src, sink, dec, guard, then)
         code = proc.wait()
         if code == 2 and not fed:  # rg refused the regex (too big, say): the Python path searches instead
             return False
@@ -116,11 +119,9 @@ def scan(src: Source, sink: Sink, encoding: str, dec: str) -> bool:
         watcher.join()
 
 
-def _python_from(src: Source, sink: Sink, encoding: str, dec: str, guard: lonecr.LoneCr) -> bool:
+def _python_from(src: Source, sink: Sink, dec: str, guard: lonecr.LoneCr, then: Callable[[int], None]) -> bool:
     """Go on by the Python path from the line of the first lone CR: the lines before it counted (the context
     before it read back), the scan started there."""
-    from boundread.formats.text import scan as scanmod
-
     assert guard.first is not None and src.path is not None
     number, offset = guard.first
     gap = number - 1 - sink.line_no
@@ -132,7 +133,7 @@ def _python_from(src: Source, sink: Sink, encoding: str, dec: str, guard: lonecr
     if gap > 0:
         before = lonecr.lines_before(src.path, offset, min(sink.context, gap), 4 * sinkmod.MAX_LINE + 4)
         sink.skip_lines(gap, [line.decode(dec, "replace")[: sinkmod.MAX_LINE] for line in before])
-    scanmod.scan(src, sink, encoding, start=offset)
+    then(offset)
     return True
 
 
@@ -161,7 +162,7 @@ def _count(counter: subprocess.Popen[bytes]) -> int | None:
     code = counter.wait()
     if code == 1 and not head:
         return 0
-    number, _offset, _text = parse(head)
+    number, _offset, _text = lonecr.parse(head)
     return number if code == 0 else None
 
 
@@ -179,7 +180,7 @@ def feed(out: IO[bytes], sink: Sink, dec: str, bom: bool, guard: lonecr.LoneCr |
         while not whole:  # the rest of an over-long line: not kept
             rest = out.readline(cap)
             whole = not rest or rest.endswith(b"\n")
-        number, offset, text = parse(record)
+        number, offset, text = lonecr.parse(record)
         if number is None:
             continue  # the "--" between groups
         if guard is not None and not guard.clear_before(offset + 1):
@@ -204,18 +205,6 @@ def feed(out: IO[bytes], sink: Sink, dec: str, bom: bool, guard: lonecr.LoneCr |
             guard.note(number, offset)
         fed = True
     return fed
-
-
-def parse(record: bytes) -> tuple[int | None, int, bytes]:
-    """``(line number, byte offset, text)`` of ``N:OFF:text`` (a match) or ``N-OFF-text`` (context)."""
-    at = 0
-    while at < len(record) and 0x30 <= record[at] <= 0x39:
-        at += 1
-    if at == 0 or at >= len(record):
-        return None, 0, b""
-    sep = record[at:at + 1]
-    off_end = record.index(sep, at + 1)
-    return int(record[:at]), int(record[at + 1:off_end]), record[off_end + 1:]
 
 
 def watch(sink: Sink, procs: tuple[subprocess.Popen[bytes], ...], stop: threading.Event) -> None:

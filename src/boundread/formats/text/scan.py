@@ -57,7 +57,7 @@ def scan(src: Source, sink: Sink, encoding: str, *, start: int | None = None) ->
     if sink.grep is not None and start is None:
         from boundread.formats.text import rgengine
 
-        if rgengine.scan(src, sink, encoding, dec):
+        if rgengine.scan(src, sink, encoding, dec, lambda offset: scan(src, sink, encoding, start=offset)):
             return
     find = needles.finder(sink.grep, dec) if sink.grep is not None else None
     with src.open() as raw:
