@@ -80,3 +80,22 @@ def test_a_runaway_query_stops_at_the_timeout(app: Path) -> None:
     sink = Sink(req.limits)
     handler.extract(source(app), req, sink)
     assert sink.timed_out and "timeout after 0.3 s" in sink.reasons
+
+
+def test_a_timeout_inside_one_step_says_run_it_again_with_more_time(tmp_path: Path) -> None:
+    """COUNT(*) of a join is one long VDBE step for the progress handler; the timer's interrupt stops it."""
+    import sqlite3
+
+    db = tmp_path / "join.db"
+    conn = sqlite3.connect(db)
+    conn.execute("CREATE TABLE e(id INTEGER PRIMARY KEY)")
+    conn.execute("INSERT INTO e SELECT n FROM (WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r "
+                 "WHERE n < 20000) SELECT n FROM r)")
+    conn.commit()
+    conn.close()
+    sql = "SELECT count(*) FROM e a, e b"
+    req = Request(sql=sql, limits=Limits(timeout=0.3))
+    sink = Sink(req.limits)
+    outcome = handler.extract(source(db), req, sink)
+    assert sink.timed_out and outcome.done == "no rows before the timeout"
+    assert outcome.resume == ("extract", outcome.resume[1], "--sql", sql, "--timeout", "1")  # type: ignore[index]

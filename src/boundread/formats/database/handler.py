@@ -69,8 +69,22 @@ def extract(src: Source, req: Request, sink: Sink) -> Outcome:
         except sqlite3.DatabaseError as exc:
             if not interrupted(exc):
                 raise_damaged(src, exc)
-            sink.expire()
+            sink.expire()  # SQLite stopped inside a statement: the same read again, with twice the time
+            outcome.done = outcome.done or "no rows before the timeout"
+            seconds = sink.deadline.seconds or 0.5
+            outcome.resume = (*_again(req), "--timeout", f"{max(seconds * 2, 1):g}")
+            outcome.more = []
     return outcome
+
+
+def _again(req: Request) -> Suggestion:
+    """The command that makes this read again."""
+    rows = ("--rows", f"{req.rows.first}-{req.rows.last}") if req.rows else ()
+    if req.sql is not None:
+        return ("extract", FILE, "--sql", req.sql, *rows)
+    if len(req.sheets) == 1:
+        return table_step(req.sheets[0], rows)
+    return ("extract", FILE, *(w for name in req.sheets for w in ("--sheet", name)), *rows)
 
 
 def raise_damaged(src: Source, exc: sqlite3.DatabaseError) -> None:
