@@ -19,14 +19,18 @@ WORKBOOKS: tuple[str, ...] = ("xlsx", "xls", "ods", *TABLES, *DATABASES)
 SLIDES: tuple[str, ...] = ("pptx", "odp")
 #: Jupyter notebooks: cells are their pages (formats/web).
 NOTEBOOKS: tuple[str, ...] = ("ipynb",)
+#: E-books: chapters in spine order are their pages (formats/web).
+EBOOKS: tuple[str, ...] = ("epub",)
 #: Read by pages: ``pages``, ``--pages``.
-PAGED: tuple[str, ...] = ("pdf", *SLIDES, *NOTEBOOKS)
+PAGED: tuple[str, ...] = ("pdf", *SLIDES, *NOTEBOOKS, *EBOOKS)
 #: Word-processing documents: read whole, bounded by characters and lines.
 DOCUMENTS: tuple[str, ...] = ("docx", "odt")
 #: One compressed file, not an archive of members.
 STREAMS: tuple[str, ...] = ("gz", "bz2", "xz")
 #: Listed by ``list-zip``, read by ``--member``.
 ARCHIVES: tuple[str, ...] = ("zip", "7z", "tar", *STREAMS, "rar")
+#: Email: headers and body read as text; attachments listed by ``list-zip``, read by ``--member`` (formats/web).
+MAIL: tuple[str, ...] = ("eml",)
 #: Old binary formats boundread names but does not read.
 LEGACY: tuple[str, ...] = ("doc", "ppt")
 

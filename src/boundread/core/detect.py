@@ -81,12 +81,25 @@ def structured(path: Path, sniffed: Sniffed) -> Sniffed | None:
     return Sniffed(kind, mime, encoding=sniffed.encoding, note=sniffed.note)
 
 
+def web(path: Path, sniffed: Sniffed) -> Sniffed | None:
+    """A text file named ``.eml`` (an email: kind ``eml``) or a zip named ``.epub`` (kind ``epub``); the
+    handlers check the inside (headers; container.xml and its package)."""
+    suffix = path.suffix.lower()
+    if suffix == ".eml" and sniffed.kind == sniff.TEXT:
+        return Sniffed("eml", "message/rfc822", encoding=sniffed.encoding, note=sniffed.note)
+    if suffix == ".epub" and sniffed.kind == sniff.ZIP:
+        return Sniffed("epub", "application/epub+zip", note=sniffed.note)
+    return None
+
+
 def detect(path: Path, sniffed: Sniffed) -> Sniffed:
     """Refine our sniff with libmagic where libmagic is specific and agrees it is not a container."""
     if (delimited := table(path, sniffed)) is not None:  # named and text: libmagic would say text/csv at best
         return delimited
     if (shaped := structured(path, sniffed)) is not None:
         return shaped
+    if (named := web(path, sniffed)) is not None:
+        return named
     if decisive(sniffed):
         return sniffed
     mime = libmagic_mime(path)

@@ -134,8 +134,7 @@ def extract(
     if (note := _mislabel(src)) is not None:
         warnings.append(note)
     if filters.member is not None:
-        from boundread.formats.archives import handler as archives
-
+        archives = _members(src.kind)
         data = guarded(src, deadline, lambda: archives.read_member(src, filters.member or "", req))
         target = source_for_bytes(f"{src.name}:{filters.member}", data)
         if (delimited := table(Path(filters.member or ""), target.sniffed)) is not None:  # a member data.csv
@@ -221,13 +220,23 @@ def _extract(
     )
 
 
-def list_archive(path: str | Path, req: Request | None = None) -> tuple[Source, Listing]:
-    """An archive's table of contents, from its directory only; nothing is extracted."""
+def _members(kind: str) -> formats.Members:
+    """What lists a file's members and reads one: an email's attachments, or an archive's entries."""
+    if kind in families.MAIL:
+        from boundread.formats.web import mail
+
+        return mail
     from boundread.formats.archives import handler as archives
 
+    return archives
+
+
+def list_archive(path: str | Path, req: Request | None = None) -> tuple[Source, Listing]:
+    """An archive's table of contents, from its directory only; nothing is extracted."""
     req = req or Request()
     src = open_source(path)
     deadline = Deadline(req.limits.timeout)
+    archives = _members(src.kind)
     return src, guarded(src, deadline, lambda: archives.listing(src, req))
 
 

@@ -23,11 +23,14 @@ module's KINDS).
 from __future__ import annotations
 
 import importlib
-from typing import cast
+from typing import TYPE_CHECKING, Protocol, cast
 
 from boundread.contract import kinds
 from boundread.contract.handler import Handler
 from boundread.errors import Unsupported
+
+if TYPE_CHECKING:
+    from boundread.contract.model import Listing, Request, Source
 
 #: Specific before generic; the first entry whose kinds include the kind wins.
 HANDLERS: tuple[tuple[str, tuple[str, ...]], ...] = (
@@ -41,6 +44,8 @@ HANDLERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("image", ("image",)),
     ("structured.handler", kinds.STRUCTURED),
     ("web.notebook", kinds.NOTEBOOKS),
+    ("web.epub", kinds.EBOOKS),
+    ("web.mail", kinds.MAIL),
     ("text.handler", ("text",)),
     ("binary", ("binary", *kinds.LEGACY)),
 )
@@ -51,3 +56,11 @@ def handler_for(kind: str) -> Handler:
         if kind in handled:
             return cast(Handler, importlib.import_module(f"boundread.formats.{name}"))
     raise Unsupported(f"no handler for {kind} files", "run `boundread info` to see what it is")
+
+
+class Members(Protocol):
+    """What ``list-zip`` and ``--member`` call (``archives.handler``, and ``web.mail`` for an email's
+    attachments): the engine picks one by kind."""
+
+    def listing(self, src: Source, req: Request) -> Listing: ...
+    def read_member(self, src: Source, name: str, req: Request) -> bytes: ...

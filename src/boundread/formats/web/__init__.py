@@ -1,6 +1,8 @@
 """The web family: files agents meet beyond documents, read by their structure and bounded.
 
-``notebook``: Jupyter notebooks (``ipynb``), cells as pages, outputs summarised. ``nbload``: a bounded JSON
+``notebook``: Jupyter notebooks (``ipynb``), cells as pages, outputs summarised. ``mail``: email (``eml``),
+headers and body, attachments as members. ``epub``: chapters in spine order as pages. ``html``: HTML to text
+(shared by both). ``nbload``: a bounded JSON
 loader over ``formats/_jsonscan`` (strings capped, arrays cut once a budget is spent). ``cells``: how a
 notebook cell is written.
 """
