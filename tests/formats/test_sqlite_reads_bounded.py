@@ -131,3 +131,38 @@ def test_a_wal_without_its_shm_is_said_not_read(tmp_path: Path) -> None:
     _, outcome = _read(db, sheets=("kv",))
     assert any("app.db-wal beside it was not read" in w for w in outcome.warnings)  # type: ignore[attr-defined]
     assert listing(tmp_path) == before
+
+
+def test_a_hot_journal_is_said_and_left_alone(tmp_path: Path) -> None:
+    db = make_app(tmp_path / "app.db")
+    (tmp_path / "app.db-journal").write_bytes(b"\xd9\xd5\x05\xf9\x20\xa1\x63\xd7" + b"\x00" * 504)
+    before = listing(tmp_path)
+    text, outcome = _read(db, sheets=("kv",))
+    assert "a,1" in text
+    assert any("app.db-journal beside it" in w and "not rolled back" in w
+               for w in outcome.warnings)  # type: ignore[attr-defined]
+    assert listing(tmp_path) == before
+
+
+def test_a_database_in_an_archive_is_read_from_memory(app: Path) -> None:
+    from boundread.bytelevel.sniff import sniff_data
+    from boundread.contract.model import Source
+
+    data = app.read_bytes()
+    src = Source("m.zip:app.db", sniff_data(data, "app.db"), len(data), data=data)
+    assert src.kind == "sqlite"
+    req = Request(sheets=("kv",))
+    sink = Sink(req.limits)
+    handler.extract(src, req, sink)
+    assert sink.text().splitlines()[1:] == ["k,v", "a,1", "b,2", "c,3"]
+
+
+def test_many_columns_are_listed_up_to_a_bound(tmp_path: Path) -> None:
+    import sqlite3
+
+    db = tmp_path / "wide.db"
+    conn = sqlite3.connect(db)
+    conn.execute("CREATE TABLE w(" + ", ".join(f"c{n}" for n in range(300)) + ")")
+    conn.close()
+    sheet = handler.info(source(db), Request()).fields["sheets"][0]
+    assert sheet["cols"] == 300 and len(sheet["columns"]) == catalog.LISTED_COLUMNS

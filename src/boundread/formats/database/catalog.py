@@ -15,6 +15,7 @@ COUNT_SECONDS = 0.5  # one table's COUNT(*) before it is estimated instead
 COUNTS_SECONDS = 3.0  # all tables' counts together; past it the rest are estimated at once
 MAX_TABLES = 500  # listed; a schema of more says so
 SCHEMA_CHARS = 2_000  # the one-line schema in info
+LISTED_COLUMNS = 100  # a table's column names in info's JSON (``cols`` counts them all)
 
 
 @dataclass
@@ -50,7 +51,8 @@ class Table:
     def as_dict(self) -> dict[str, Any]:
         return {"index": self.index, "name": self.name, "rows": self.rows, "cols": len(self.columns),
                 "hidden": False, "state": "visible", "type": self.type, "dimension": None, "xml_bytes": None,
-                "rows_estimated": self.estimated or None, "columns": [n for n, _ in self.columns],
+                "rows_estimated": self.estimated or None,
+                "columns": [n for n, _ in self.columns[:LISTED_COLUMNS]],
                 "primary_key": self.pk or None}
 
     def schema(self) -> str:
