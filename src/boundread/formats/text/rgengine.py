@@ -72,7 +72,8 @@ def scan(src: Source, sink: Sink, encoding: str, dec: str, then: Callable[[int],
     if regex is None:
         return False
     base = base_argv(rg)
-    argv = [*base, "-b", *around(sink), "-e", regex, "--", str(src.path)]
+    # read(), not mmap: the search's memory stays its buffers, and /proc/PID/io says how far it is (the bar)
+    argv = [*base, "--no-mmap", "-b", *around(sink), "-e", regex, "--", str(src.path)]
     proc = spawn(argv, out=True)
     counter = spawn([*base, "-U", "-n", "-b", "--max-columns", "1", "-e", _LAST_LINE, "--", str(src.path)], out=True)
     checker = spawn([*base, "-n", "-b", "-m", "1", "--max-columns", "1", "-e", LONE_CR, "--", str(src.path)],
@@ -208,12 +209,29 @@ def feed(out: IO[bytes], sink: Sink, dec: str, bom: bool, guard: lonecr.LoneCr |
 
 
 def watch(sink: Sink, procs: tuple[subprocess.Popen[bytes], ...], stop: threading.Event) -> None:
-    """Kill rg when the deadline passes or the sink is stopped from elsewhere (interrupted, a reader gone)."""
+    """Kill rg when the deadline passes or the sink is stopped from elsewhere (interrupted, a reader gone); move
+    the progress bar as far as the search (the first of ``procs``) has read."""
     while not stop.wait(_POLL):
         if sink.deadline.expired or sink.full:  # the reading thread says so to the sink
             for proc in procs:
                 _kill(proc)
             return
+        read = bytes_read(procs[0].pid)
+        total = sink.progress.total
+        if read is not None and total is not None:
+            sink.progress.done = max(sink.progress.done, min(read, total))
+
+
+def bytes_read(pid: int) -> int | None:
+    """What process ``pid`` has read so far (``rchar`` of /proc/PID/io: Linux); None where it cannot be known."""
+    try:
+        with open(f"/proc/{pid}/io", "rb") as fh:
+            for line in fh:
+                if line.startswith(b"rchar:"):
+                    return int(line.split()[1])
+    except (OSError, ValueError, IndexError):
+        return None
+    return None
 
 
 def _kill(proc: subprocess.Popen[bytes]) -> None:
