@@ -5,7 +5,6 @@ call these, so the two cannot answer differently. Also the error boundary's core
 
 import contextlib
 import os
-import shlex
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -155,6 +154,8 @@ def sheets(file: Path, names: "Sequence[str]" = (), *, fmt: str = "csv", rows: s
 def _sheet_for_rows(file: Path, rows: str, limits: "Limits") -> tuple[str, ...]:
     """``sheets F --rows A-B`` without a sheet: the rows of a CSV/TSV's one sheet, or of a workbook's only
     worksheet; with several, a usage error naming them (--rows is never ignored for the listing)."""
+    from shlex import quote
+
     from boundread import api
     from boundread.errors import UsageError
 
@@ -164,9 +165,9 @@ def _sheet_for_rows(file: Path, rows: str, limits: "Limits") -> tuple[str, ...]:
     if len(listed) == 1:
         return (str(listed[0].get("name")),)
     names = ", ".join(repr(str(sheet.get("name"))) for sheet in listed[:10]) + (", ..." if len(listed) > 10 else "")
-    first = shlex.quote(str(listed[0].get("name"))) if listed else "SHEET"
+    first = quote(str(listed[0].get("name"))) if listed else "SHEET"
     raise UsageError(f"--rows needs a sheet: {file.name} has {len(listed)} ({names})",
-                     f"name one: boundread sheets {shlex.quote(str(file))} {first} --rows {rows}")
+                     f"name one: boundread sheets {quote(str(file))} {first} --rows {rows}")
 
 
 def list_zip(archive: Path, *, entries: str | None = None, match: str | None = None, max_entries: int = 500,
