@@ -40,6 +40,8 @@ _SHEETS = (sniff.XLSX, sniff.XLS, sniff.ODS)
 _TABLES = {".csv": "csv", ".tsv": "tsv", ".tab": "tsv"}
 #: JSON is read by its structure (info gives the shape, --path a part); JSON Lines by records
 _STRUCTURED = {".json": "json", ".geojson": "json", ".jsonl": "jsonl", ".ndjson": "jsonl"}
+#: Named so, boundread reads them by their structure (core/detect.py): cells, an email's parts, chapters.
+_WEB = {".ipynb": (sniff.TEXT, "Jupyter notebook"), ".eml": (sniff.TEXT, "email"), ".epub": (sniff.ZIP, "EPUB book")}
 _LISTABLE = (sniff.ZIP, sniff.SEVENZ, sniff.TAR, sniff.RAR)
 _SLIDES = (sniff.PPTX, sniff.PPT, sniff.ODP)
 
@@ -80,7 +82,11 @@ def describe(path: str, kind: str, size: int, subtype: str = "") -> tuple[str, d
         structured = _STRUCTURED.get(os.path.splitext(path)[1].lower())
         if structured:
             found["structured"] = structured
-    label = f"{str(found['table']).upper()} file" if found.get("table") else LABELS.get(kind, kind)
+    web = _WEB.get(os.path.splitext(path)[1].lower())
+    if web is not None and web[0] == kind:
+        found["web"] = os.path.splitext(path)[1].lower()
+    label = f"{str(found['table']).upper()} file" if found.get("table") else \
+        web[1] if web is not None and found.get("web") else LABELS.get(kind, kind)
     parts = [label + (f" ({subtype})" if subtype and kind == sniff.IMAGE else ""), human_bytes(size)]
     if found.get("pages"):
         parts.append(f"{found['pages']} page{'' if found['pages'] == 1 else 's'}")
@@ -128,6 +134,14 @@ def commands(kind: str, quoted: str, found: dict[str, object], line_cap: int) ->
         return [f"boundread info {quoted}", f"boundread sheets {quoted}{first} --max-rows 50{FIT}"]
     if kind in _SLIDES:
         return [f"boundread info {quoted}", f"boundread pages {quoted} 1-5{FIT}"]
+    if found.get("web") == ".ipynb":  # cells like slides, outputs summarised: no base64 in the way
+        return [f"boundread info {quoted}", f"boundread pages {quoted} 1-10{FIT}",
+                f"boundread extract {quoted} --grep PATTERN --context 2{FIT}"]
+    if found.get("web") == ".eml":  # headers and body as text; attachments listed, each read as a member
+        return [f"boundread extract {quoted}{FIT}", f"boundread list-zip {quoted} --max-entries {FIT_ENTRIES}",
+                member(quoted)]
+    if found.get("web") == ".epub":  # chapters in reading order, as pages
+        return [f"boundread info {quoted}", f"boundread pages {quoted} 1-3{FIT}"]
     if kind in _LISTABLE:
         return [f"boundread list-zip {quoted} --max-entries {FIT_ENTRIES}", member(quoted)]
     if kind == sniff.TEXT and found.get("table"):  # rows with the header above them, not lines cut mid-record
