@@ -25,22 +25,34 @@ def test_only_the_header_is_corrupt_in_one_line(tmp_path: Path) -> None:
     assert "\n" not in str(caught.value) and "SQLite cannot read it" in caught.value.what
 
 
-def test_a_malformed_page_is_corrupt_or_bounded(tmp_path: Path) -> None:
+def _damaged(tmp_path: Path, at_page: int) -> Path:
     db = make_app(tmp_path / "bad.db", rows=3000)
     data = bytearray(db.read_bytes())
-    page = 4096
-    data[3 * page:6 * page] = b"\xa5" * (3 * page)  # the users table's pages in the middle
+    data[at_page * 4096:(at_page + 3) * 4096] = b"\xa5" * (3 * 4096)
     db.write_bytes(bytes(data))
+    return db
+
+
+def test_a_malformed_page_before_any_row_is_corrupt(tmp_path: Path) -> None:
+    db = _damaged(tmp_path, 2)  # the users table's root page
     before = listing(tmp_path)
     req = Request(sheets=("users",), rows=Span(1, 3000), limits=Limits(max_rows=3000))
-    try:
-        sink = Sink(req.limits)
-        handler.extract(source(db), req, sink)
-    except Corrupt as exc:
-        assert "SQLite cannot read it" in exc.what and "malformed" in exc.what
-    else:
-        assert sink.chars <= req.limits.max_chars
+    with pytest.raises(Corrupt, match="malformed"):
+        handler.extract(source(db), req, Sink(req.limits))
+    info = handler.info(source(db), Request())
+    assert any("'users' cannot be read here: database disk image is malformed" in w for w in info.warnings)
     assert listing(tmp_path) == before
+
+
+def test_a_malformed_page_after_some_rows_keeps_them_and_says_where(tmp_path: Path) -> None:
+    db = _damaged(tmp_path, 10)  # leaves in the middle of users
+    req = Request(sheets=("users",), rows=Span(1, 3000), limits=Limits(max_rows=3000))
+    sink = Sink(req.limits)
+    outcome = handler.extract(source(db), req, sink)
+    rows = sink.text().splitlines()[2:]
+    assert 100 < len(rows) < 3000 and rows[0].startswith("1,user1 ")
+    assert any(f"stopped at a damaged page after row {len(rows):,} (database disk image is malformed)" in w
+               for w in outcome.warnings), outcome.warnings
 
 
 def test_a_huge_text_cell_comes_back_cut(tmp_path: Path) -> None:
@@ -64,10 +76,27 @@ def test_a_big_table_is_estimated_not_scanned(tmp_path: Path, monkeypatch: pytes
                  "WHERE n < 300000) SELECT n FROM r)")
     conn.commit()
     conn.close()
-    monkeypatch.setattr(catalog, "COUNT_SECONDS", 0.0001)  # as a 10M-row table's COUNT(*) past 0.5 s
+    monkeypatch.setattr(catalog, "COUNTS_SECONDS", 0.0)  # as when a 10M-row table's COUNT(*) spent the budget
     details = handler.info(source(db), Request())
     e = details.fields["sheets"][0]
     assert e["rows"] == 300_000 and e["rows_estimated"] == "the largest rowid"
     sink = Sink(Limits(max_rows=5))
     handler.extract(source(db), Request(rows=Span(299_999, 300_010), limits=Limits(max_rows=5)), sink)
     assert sink.text().splitlines()[2:] == ["299999,299999", "300000,300000"]
+
+
+def test_a_count_past_its_budget_is_interrupted(tmp_path: Path) -> None:
+    """The budget's timer interrupts a statement the progress handler cannot (COUNT(*) is one VDBE step)."""
+    from boundread.formats.database.connect import opened
+    from boundread.limits import Deadline
+
+    db = tmp_path / "e.db"
+    conn = sqlite3.connect(db)
+    conn.execute("CREATE TABLE e(id INTEGER PRIMARY KEY)")
+    conn.execute("INSERT INTO e SELECT n FROM (WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r "
+                 "WHERE n < 20000) SELECT n FROM r)")
+    conn.commit()
+    conn.close()
+    with opened(source(db), Deadline(None)) as opened_db, opened_db.budget(0.05), \
+            pytest.raises(sqlite3.OperationalError, match="interrupt"):
+        opened_db.conn.execute("SELECT count(*) FROM e a, e b").fetchone()

@@ -159,17 +159,23 @@ def _table(db: Opened, table: Table, req: Request, sink: Sink, outcome: Outcome)
     cut = cells.Cut()
     written = 0
     more = False  # rows after the last one written: the next window reads them
-    for values in iter(cursor.fetchone, None):
-        more = True
-        if written == width:
-            reason = f"max_rows {req.limits.max_rows} reached"
-            if (req.rows is None or req.rows.last - first + 1 > width) and reason not in outcome.truncated:
-                outcome.truncated.append(reason)  # the row bound ended it, not the range asked for
-            break
-        if not sink.write(fmt.line(cells.row_texts(values, names, cut, f"row {first + written:,}"))):
-            break
-        written += 1
-        more = False
+    try:
+        for values in iter(cursor.fetchone, None):
+            more = True
+            if written == width:
+                reason = f"max_rows {req.limits.max_rows} reached"
+                if (req.rows is None or req.rows.last - first + 1 > width) and reason not in outcome.truncated:
+                    outcome.truncated.append(reason)  # the row bound ended it, not the range asked for
+                break
+            if not sink.write(fmt.line(cells.row_texts(values, names, cut, f"row {first + written:,}"))):
+                break
+            written += 1
+            more = False
+    except sqlite3.DatabaseError as exc:
+        if interrupted(exc) or not written:
+            raise
+        outcome.warnings.append(f"table '{table.name}': stopped at a damaged page after row {first + written - 1:,} "
+                                f"({exc}); the rows after it are not shown")
     cursor.close()
     outcome.warnings.extend(f"table '{table.name}': {w}" for w in cut.warnings())
     last = first + written - 1
