@@ -63,3 +63,15 @@ def test_the_option_is_checked_as_extract_checks_it(archive: Path, value: str) -
         result = run(command, str(archive), "--max-member-mb", value)
         assert result.exit_code == 2 and result.stdout == ""
         assert "--max-member-mb" in result.stderr and len(result.stderr.strip().splitlines()) == 1
+
+
+def test_the_python_api_takes_the_cap_too(archive: Path, tmp_path: Path) -> None:
+    from boundread import api
+    from boundread.errors import UsageError
+
+    low = api.chunk(archive, 200_000, tmp_path / "api", max_lines=None, max_member_mb=1)
+    assert low.complete is False and [c.span for c in low.chunks] == ["member 'small.txt'"]
+    raised = api.chunk(archive, 200_000, tmp_path / "api", max_lines=None, max_member_mb=2)
+    assert raised.complete is True and any("big.log" in c.span for c in raised.chunks)
+    with pytest.raises(UsageError, match="max_member_mb=0"):
+        api.chunk(archive, 200_000, tmp_path / "api", max_member_mb=0)

@@ -243,20 +243,25 @@ def list_zip(path: str | Path, *, password: str | None = None, limits: Limits | 
 def chunk(path: str | Path, tokens: int = 20_000, output: str | Path | None = None, *, overlap: int = 0,
           max_lines: int | None = 2000, max_chunks: int = 200, start: int = 1, model: str | None = None,
           password: str | None = None, fmt: str = "csv", layout: bool = False,
-          timeout: float | None = 120.0, watch: Watch | None = None, encoding: str | None = None) -> ChunkManifest:
+          timeout: float | None = 120.0, watch: Watch | None = None, encoding: str | None = None,
+          max_member_mb: int | None = None) -> ChunkManifest:
     """The whole document as chunk files of at most ``tokens`` tokens in ``output`` (default
     ``boundread-out/<name>.chunks``), and their manifest: ``chunk("report.pdf", 20_000).chunks[0].span`` ->
     ``'pages 1-4'`` (the CLI's ``boundread chunks``). ``model`` prices reading every chunk once; ``start`` goes
-    on after ``max_chunks``; ``max_lines`` None: no line bound per chunk; ``encoding``: a text file's codec."""
+    on after ``max_chunks``; ``max_lines`` None: no line bound per chunk; ``encoding``: a text file's codec;
+    ``max_member_mb``: an archive member is read up to this many MB (None: extract's cap, 32)."""
     from boundread.chunks.manifest import Params
     from boundread.chunks.plan import chunk as run_chunks
+    from boundread.units import MB
 
-    if tokens < 50 or overlap < 0 or max_chunks < 1 or start < 1:
-        raise UsageError(f"tokens={tokens}, overlap={overlap}, max_chunks={max_chunks}, start={start}",
-                         "tokens >= 50, overlap >= 0, max_chunks and start >= 1")
+    if tokens < 50 or overlap < 0 or max_chunks < 1 or start < 1 or (max_member_mb is not None and max_member_mb < 1):
+        raise UsageError(f"tokens={tokens}, overlap={overlap}, max_chunks={max_chunks}, start={start}, "
+                         f"max_member_mb={max_member_mb}",
+                         "tokens >= 50, overlap >= 0, max_chunks, start and max_member_mb >= 1")
     params = Params(tokens=tokens, overlap=overlap, max_lines=max_lines, format=check_format(fmt), layout=layout)
+    cap = None if max_member_mb is None else max_member_mb * MB
     return run_chunks(path, params, output, start=start, max_chunks=max_chunks, model=model, password=password,
-                      timeout=timeout, watch=watch, encoding=encoding)
+                      timeout=timeout, watch=watch, encoding=encoding, max_member_bytes=cap)
 
 
 def check_format(fmt: str) -> str:

@@ -70,16 +70,10 @@ def chunks(
         if max_lines and overlap * 2 > max_lines:
             raise UsageError(f"--overlap {overlap} is more than half of --max-lines {max_lines}",
                              f"pass --overlap {max_lines // 2} or less")
-        # plan.chunk, not api.chunk: the Python API has no member cap yet (asked of the lead); the checks api.chunk
-        # makes are the options' own (AtLeast) and check_format above
-        from boundread.chunks.manifest import Params
-        from boundread.chunks.plan import chunk as run_chunks
-        from boundread.units import MB
-
-        params = Params(tokens=tokens, overlap=overlap, max_lines=max_lines or None, format=fmt, layout=layout)
-        cap = None if max_member_mb == DEFAULT_MEMBER_MB else max_member_mb * MB
-        result = run_chunks(file, params, output, start=start, max_chunks=max_chunks, model=model, password=password,
-                            timeout=timeout, watch=watch, encoding=encoding, max_member_bytes=cap)
+        result = api.chunk(file, tokens, output, overlap=overlap, max_lines=max_lines or None, max_chunks=max_chunks,
+                           start=start, model=model, password=password, fmt=fmt, layout=layout, timeout=timeout,
+                           watch=watch, encoding=encoding,
+                           max_member_mb=None if max_member_mb == DEFAULT_MEMBER_MB else max_member_mb)
         if as_json:
             render.print_json("chunks", result.as_dict())
         else:
