@@ -82,13 +82,15 @@ def structured(path: Path, sniffed: Sniffed) -> Sniffed | None:
 
 
 def web(path: Path, sniffed: Sniffed) -> Sniffed | None:
-    """A text file named ``.eml`` (an email: kind ``eml``) or a zip named ``.epub`` (kind ``epub``); the
-    handlers check the inside (headers; container.xml and its package)."""
+    """A text file named ``.eml`` (an email: kind ``eml``), a zip named ``.epub`` (kind ``epub``), an OLE file
+    named ``.msg`` (Outlook: kind ``msg``); the handlers check the inside (headers; container.xml...)."""
     suffix = path.suffix.lower()
     if suffix == ".eml" and sniffed.kind == sniff.TEXT:
         return Sniffed("eml", "message/rfc822", encoding=sniffed.encoding, note=sniffed.note)
     if suffix == ".epub" and sniffed.kind == sniff.ZIP:
         return Sniffed("epub", "application/epub+zip", note=sniffed.note)
+    if suffix == ".msg" and sniffed.kind == sniff.BINARY and sniffed.subtype == "ole":
+        return Sniffed("msg", "application/vnd.ms-outlook", note=sniffed.note)
     return None
 
 
