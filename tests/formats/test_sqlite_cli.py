@@ -85,3 +85,21 @@ def test_json_mode_errors_are_json(app: Path) -> None:
     result = run("extract", str(app), "--sql", "PRAGMA journal_mode=WAL", "--json")
     assert result.exit_code == ExitCode.USAGE
     assert json.loads(result.stdout)["error"]["code"] == "usage"
+
+
+def test_chunks_cut_a_big_table_between_rows_with_its_marker_and_header(tmp_path: Path,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    import sqlite3
+
+    monkeypatch.chdir(tmp_path)
+    conn = sqlite3.connect(tmp_path / "big.db")
+    conn.execute("CREATE TABLE ev(id INTEGER PRIMARY KEY, kind TEXT)")
+    conn.executemany("INSERT INTO ev VALUES (?, ?)", ((n, "click " * 8) for n in range(1, 5001)))
+    conn.commit()
+    conn.close()
+    result = run("chunks", "big.db", "--tokens", "2000", "-o", str(tmp_path / "out"))
+    assert result.exit_code == 0, result.stderr
+    second = (tmp_path / "out" / "chunk-00002.txt").read_text().splitlines()
+    assert second[0].startswith("--- sheet 'ev' (rows 1-5000 of 5,000") and second[1] == "id,kind"
+    spans = [c["span"] for c in json.loads((tmp_path / "out" / "manifest.json").read_text())["chunks"]]
+    assert spans[0].startswith("sheet 'ev' rows 1-") and spans[1].startswith("sheet 'ev' rows "), spans

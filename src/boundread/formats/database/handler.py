@@ -152,7 +152,8 @@ def _table(db: Opened, table: Table, req: Request, sink: Sink, outcome: Outcome)
     fmt = RowFormatter(req.fmt, len(names))
     end = first + width - 1 if table.rows is None or table.estimated else min(first + width - 1, table.rows)
     total = _total(table)
-    shown = f"rows {first:,}-{end:,} of {total}" if end >= first else f"no rows from {first:,} of {total}"
+    # the span as a workbook's marker writes it (no thousands separators): the chunker reads it
+    shown = f"rows {first}-{end} of {total}" if end >= first else f"no rows from {first:,} of {total}"
     if not sink.write(f"--- sheet '{table.name}' ({shown}, {table.order_words}) ---\n") \
             or not sink.write(fmt.line(names)):
         return f"no rows of '{table.name}'", table_step(table.name, ("--rows", f"{first}-{first + width - 1}"))
