@@ -89,3 +89,14 @@ def test_a_package_without_container_is_one_line_and_exit_6(tmp_path: Path) -> N
     result = run("extract", str(path))
     assert result.exit_code == ExitCode.CORRUPT and "META-INF/container.xml" in result.stderr
     assert result.stderr.count("\n") == 1
+
+
+def test_a_directory_of_a_million_entries_is_refused_before_it_is_read(tmp_path: Path) -> None:
+    path = epub(tmp_path, ["a"])
+    data = bytearray(path.read_bytes())
+    at = data.rfind(b"PK\x05\x06")  # the end record: say 60,000 entries (the directory itself is unchanged)
+    data[at + 8:at + 12] = (60_000).to_bytes(2, "little") * 2
+    path.write_bytes(bytes(data))
+    result = run("extract", str(path))
+    assert result.exit_code == ExitCode.REFUSED and "declares 60,000 zip entries" in result.stderr
+    assert result.stderr.count("\n") == 1

@@ -11,6 +11,7 @@ converter in 64 kB pieces, so an unclosed tag costs nothing more.
 from __future__ import annotations
 
 import posixpath
+import shlex
 import zipfile
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -29,6 +30,7 @@ KINDS: tuple[str, ...] = ("epub",)
 MAX_CHAPTER = 16 * MB  # bytes of one chapter's XHTML read
 MAX_PACKAGE = 4 * MB  # bytes of container.xml / the OPF read
 PIECE = 64 * 1024
+MAX_ENTRIES = 50_000  # zip entries of a book (a big one has a few thousand: chapters, images, fonts)
 
 
 @dataclass(frozen=True)
@@ -65,7 +67,17 @@ def _xml(zf: zipfile.ZipFile, name: str, src: Source) -> Element:
 
 @contextmanager
 def open_book(src: Source) -> Iterator[Book]:
+    from boundread.bytelevel import zipdir
+
     with src.open() as fh:
+        try:  # zipfile holds the whole directory in memory: its size is checked first
+            end = zipdir.end_record(fh)
+        except (zipdir.BadZip, OSError) as exc:
+            raise Corrupt(f"{src.name} is not a readable zip ({exc})", "check the file is a complete EPUB") from None
+        if end.count > MAX_ENTRIES:
+            raise Refused(f"{src.name} declares {end.count:,} zip entries, more than a book holds (a zip bomb?)",
+                          f"list some with `boundread list-zip {shlex.quote(src.name)} --max-entries 50`")
+        fh.seek(0)
         try:
             zf = zipfile.ZipFile(fh)
         except (zipfile.BadZipFile, OSError, EOFError) as exc:
