@@ -166,3 +166,12 @@ def test_many_columns_are_listed_up_to_a_bound(tmp_path: Path) -> None:
     conn.close()
     sheet = handler.info(source(db), Request()).fields["sheets"][0]
     assert sheet["cols"] == 300 and len(sheet["columns"]) == catalog.LISTED_COLUMNS
+
+
+@pytest.mark.parametrize(("fmt", "expected"), [
+    ("tsv", ["k\tv", "a\t1"]),
+    ("markdown", ["| k | v |", "|---|---|", "| a | 1 |"]),
+])
+def test_formats_as_for_a_workbook(app: Path, fmt: str, expected: list[str]) -> None:
+    text, _ = _read(app, sheets=("kv",), fmt=fmt)
+    assert text.splitlines()[1:1 + len(expected)] == expected

@@ -16,6 +16,7 @@ from boundread.errors import UsageError
 from boundread.formats.database import catalog, cells, query
 from boundread.formats.database.catalog import Table
 from boundread.formats.database.connect import Opened, interrupted, opened
+from boundread.formats.database.rowtext import Lines
 from boundread.limits import Deadline
 
 KINDS: tuple[str, ...] = ("sqlite",)
@@ -139,8 +140,6 @@ def _select(found: list[Table], wanted: Sequence[str]) -> list[Table]:
 
 
 def _table(db: Opened, table: Table, req: Request, sink: Sink, outcome: Outcome) -> tuple[str, Suggestion | None]:
-    from boundread.formats.sheets.tabular import RowFormatter
-
     first, width = _window(req)
     catalog.count(db, [table])
     names = [n for n, _ in table.columns][:req.limits.max_cols]
@@ -149,7 +148,7 @@ def _table(db: Opened, table: Table, req: Request, sink: Sink, outcome: Outcome)
                                 "(raise --max-cols, or --sql to pick them)")
     cursor = db.conn.execute(f"SELECT {cells.select_list(names)} FROM {cells.ident(table.name)}{table.order}"
                              f" LIMIT {width + 1} OFFSET {first - 1}")
-    fmt = RowFormatter(req.fmt, len(names))
+    fmt = Lines(req.fmt, len(names))
     end = first + width - 1 if table.rows is None or table.estimated else min(first + width - 1, table.rows)
     total = _total(table)
     # the span as a workbook's marker writes it (no thousands separators): the chunker reads it
@@ -191,8 +190,6 @@ def _total(table: Table) -> str:
 
 
 def _query(db: Opened, req: Request, sink: Sink, outcome: Outcome) -> None:
-    from boundread.formats.sheets.tabular import RowFormatter
-
     sql = query.statement(req.sql or "")
     names = query.check(db.conn, sql)
     first, width = _window(req)
@@ -200,7 +197,7 @@ def _query(db: Opened, req: Request, sink: Sink, outcome: Outcome) -> None:
     if len(names) > len(shown):
         outcome.warnings.append(f"columns after {req.limits.max_cols} not shown (raise --max-cols)")
     cursor = db.conn.execute(f"SELECT {cells.select_list(shown)} FROM ({sql}) LIMIT {width + 1} OFFSET {first - 1}")
-    fmt = RowFormatter(req.fmt, len(shown))
+    fmt = Lines(req.fmt, len(shown))
     sink.write(fmt.line(shown))
     cut = cells.Cut()
     written = 0
