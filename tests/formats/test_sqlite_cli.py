@@ -103,3 +103,16 @@ def test_chunks_cut_a_big_table_between_rows_with_its_marker_and_header(tmp_path
     assert second[0].startswith("--- sheet 'ev' (rows 1-5000 of 5,000") and second[1] == "id,kind"
     spans = [c["span"] for c in json.loads((tmp_path / "out" / "manifest.json").read_text())["chunks"]]
     assert spans[0].startswith("sheet 'ev' rows 1-") and spans[1].startswith("sheet 'ev' rows "), spans
+
+
+def test_each_query_has_its_own_output_file(app: Path) -> None:
+    first = run_json("extract", "app.db", "--sql", "SELECT k FROM kv")[1]["output"]
+    second = run_json("extract", "app.db", "--sql", "SELECT v FROM kv", "--rows", "1-2")[1]["output"]
+    assert Path(first).name == "app.db.sql-SELECT_k_FROM_kv.txt"
+    assert Path(second).name == "app.db.sql-SELECT_v_FROM_kv.rows-1-2.txt"
+    assert Path(first).read_text().splitlines() == ["k", "a", "b", "c"]
+
+
+def test_sql_with_a_sheet_is_a_usage_error(app: Path) -> None:
+    result = run("extract", "app.db", "--sql", "SELECT 1", "--sheet", "kv")
+    assert result.exit_code == ExitCode.USAGE and "--sheet does not apply with it" in result.stderr

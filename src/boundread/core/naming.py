@@ -44,6 +44,7 @@ class Selection:
     lines: Span | None = None
     member: str | None = None
     offset: int = 0  # an MCP call's characters skipped into the selection
+    query: str | None = None  # sqlite: the --sql statement
 
     def held(self, totals: Mapping[str, object], done: str = "", *, cut: bool = False) -> Selection:
         """The selection as the file holds it, once the read said what it read: ``pages 10-99`` of a 12-page
@@ -84,6 +85,8 @@ def parts(sel: Selection) -> list[str]:
         narrowed.append(f"pages-{pages_text(sel.pages)}" + ("-layout" if sel.layout else ""))
     elif sel.layout:
         narrowed.append("layout")
+    if sel.query is not None:  # two queries of one database are two files
+        narrowed.append(f"sql-{slug(sel.query, GREP_BYTES)}")
     if sel.sheets:
         narrowed.append("sheet-" + "-".join(sel.sheets) + (f"-rows-{span_text(sel.rows)}" if sel.rows else ""))
     elif sel.rows is not None:

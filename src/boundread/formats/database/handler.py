@@ -190,6 +190,9 @@ def _total(table: Table) -> str:
 
 
 def _query(db: Opened, req: Request, sink: Sink, outcome: Outcome) -> None:
+    if req.sheets:
+        raise UsageError("--sql names its own tables: --sheet does not apply with it",
+                         "drop --sheet, or read the table with `boundread sheets FILE TABLE --rows A-B`")
     sql = query.statement(req.sql or "")
     names = query.check(db.conn, sql)
     first, width = _window(req)
