@@ -7,9 +7,9 @@ it was asked: ``extract w.xlsx --sheet S --format markdown``, ``sheets w.xlsx S 
 
 Name: ``<input name>.<parts>.<suffix>``, the parts in this order, each only when the read asked for it:
 ``member-M``, ``pages-P[-layout]`` (the pages the file has: ``pages 1-300`` of a 57-page PDF is
-``pages-1-57``), ``layout`` (no pages named), ``sheet-A-B[-rows-R]`` or ``rows-R``, ``tail-N``,
-``grep-G``, ``lines-L``; ``text`` when none of these narrows it; then ``from-N`` (an MCP call that reads on
-from character N). The suffix is the rows' format (``.csv``, ``.tsv``, ``.md``) when the file holds named
+``pages-1-57``), ``layout`` (no pages named), ``sql-Q`` (a SQLite query), ``sheet-A-B[-rows-R]`` or ``rows-R``,
+``tail-N``, ``grep-G``, ``lines-L``; ``text`` when none of these narrows it; then ``from-N`` (an MCP call that
+reads on from character N). The suffix is the rows' format (``.csv``, ``.tsv``, ``.md``) when the file holds named
 sheets' rows, else ``.txt``.
 """
 
