@@ -99,3 +99,23 @@ def test_a_timeout_inside_one_step_says_run_it_again_with_more_time(tmp_path: Pa
     outcome = handler.extract(source(db), req, sink)
     assert sink.timed_out and outcome.done == "no rows before the timeout"
     assert outcome.resume == ("extract", outcome.resume[1], "--sql", sql, "--timeout", "1")  # type: ignore[index]
+
+
+def test_a_wide_result_is_cut_at_the_columns_sqlite_can_select(tmp_path: Path) -> None:
+    import sqlite3
+
+    from boundread.formats.database import cells
+
+    db = tmp_path / "wide.db"
+    conn = sqlite3.connect(db)
+    conn.execute("CREATE TABLE w(" + ", ".join(f"c{n}" for n in range(1000)) + ")")
+    conn.execute("INSERT INTO w(c0, c999) VALUES ('first', 'last')")
+    conn.commit()
+    conn.close()
+    for read in ({"sql": "SELECT * FROM w"}, {"sheets": ("w",)}):
+        req = Request(limits=Limits(max_cols=5000), **read)  # type: ignore[arg-type]
+        sink = Sink(req.limits)
+        outcome = handler.extract(source(db), req, sink)
+        header = next(line for line in sink.text().splitlines() if line.startswith("c0,"))
+        assert len(header.split(",")) == cells.MAX_COLUMNS
+        assert any(f"columns after {cells.MAX_COLUMNS} not shown" in w for w in outcome.warnings)

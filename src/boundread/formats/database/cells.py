@@ -15,6 +15,13 @@ from boundread.units import human_bytes
 
 CELL_CHARS = 2_000  # a TEXT cell's characters shown; the rest is read by --sql with substr()
 PER_COLUMN = 3
+#: columns one read shows at most: each is three result columns, and SQLite allows 2,000 (SQLITE_MAX_COLUMN)
+MAX_COLUMNS = 600
+
+
+def width(max_cols: int) -> int:
+    """The columns a read shows: ``--max-cols``, within what SQLite can select."""
+    return min(max_cols, MAX_COLUMNS)
 
 
 def ident(name: str) -> str:

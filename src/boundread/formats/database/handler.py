@@ -142,9 +142,9 @@ def _select(found: list[Table], wanted: Sequence[str]) -> list[Table]:
 def _table(db: Opened, table: Table, req: Request, sink: Sink, outcome: Outcome) -> tuple[str, Suggestion | None]:
     first, width = _window(req)
     catalog.count(db, [table])
-    names = [n for n, _ in table.columns][:req.limits.max_cols]
+    names = [n for n, _ in table.columns][:cells.width(req.limits.max_cols)]
     if len(table.columns) > len(names):
-        outcome.warnings.append(f"table '{table.name}': columns after {req.limits.max_cols} not shown "
+        outcome.warnings.append(f"table '{table.name}': columns after {len(names)} not shown "
                                 "(raise --max-cols, or --sql to pick them)")
     cursor = db.conn.execute(f"SELECT {cells.select_list(names)} FROM {cells.ident(table.name)}{table.order}"
                              f" LIMIT {width + 1} OFFSET {first - 1}")
@@ -196,9 +196,9 @@ def _query(db: Opened, req: Request, sink: Sink, outcome: Outcome) -> None:
     sql = query.statement(req.sql or "")
     names = query.check(db.conn, sql)
     first, width = _window(req)
-    shown = names[:req.limits.max_cols]
+    shown = names[:cells.width(req.limits.max_cols)]
     if len(names) > len(shown):
-        outcome.warnings.append(f"columns after {req.limits.max_cols} not shown (raise --max-cols)")
+        outcome.warnings.append(f"columns after {len(shown)} not shown (raise --max-cols, or select fewer)")
     cursor = db.conn.execute(f"SELECT {cells.select_list(shown)} FROM ({sql}) LIMIT {width + 1} OFFSET {first - 1}")
     fmt = Lines(req.fmt, len(shown))
     sink.write(fmt.line(shown))
