@@ -33,6 +33,7 @@ def test_info_lists_tables_views_rows_and_columns(app: Path) -> None:
     assert sheets["users"]["rows"] == 500 and sheets["users"]["type"] == "table"
     assert sheets["users"]["columns"] == ["id", "name", "bio", "pic"]
     assert sheets["kv"]["primary_key"] == ["k"] and sheets["names"]["type"] == "view"
+    assert sheets["names"]["rows"] == 500  # a view is counted within the same budget
     assert "users(id INTEGER PK, name TEXT, bio TEXT, pic BLOB)" in details.fields["schema"]
     assert ("sheets", details.next[0][1], "users", "--rows", "1-50") == details.next[0]
 
@@ -175,3 +176,17 @@ def test_many_columns_are_listed_up_to_a_bound(tmp_path: Path) -> None:
 def test_formats_as_for_a_workbook(app: Path, fmt: str, expected: list[str]) -> None:
     text, _ = _read(app, sheets=("kv",), fmt=fmt)
     assert text.splitlines()[1:1 + len(expected)] == expected
+
+
+def test_text_that_is_not_utf8_is_shown_replaced_and_said(tmp_path: Path) -> None:
+    import sqlite3
+
+    db = tmp_path / "latin.db"
+    conn = sqlite3.connect(db)
+    conn.execute("CREATE TABLE t(s TEXT)")
+    conn.execute("INSERT INTO t VALUES (CAST(X'63616680e9' AS TEXT))")  # 'caf' and two bytes that are not UTF-8
+    conn.commit()
+    conn.close()
+    text, outcome = _read(db)
+    assert "caf\ufffd\ufffd" in text
+    assert "1 TEXT values are not UTF-8: shown with U+FFFD" in outcome.warnings  # type: ignore[attr-defined]

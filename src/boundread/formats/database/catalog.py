@@ -74,7 +74,7 @@ def tables(db: Opened) -> tuple[list[Table], bool]:
 def _columns(db: Opened, table: Table) -> None:
     try:
         info = db.conn.execute(f"PRAGMA table_info({ident(table.name)})").fetchall()
-    except sqlite3.DatabaseError as exc:  # a virtual table whose module is not here, a view of a missing table
+    except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:  # a virtual table whose module is absent, a bad view
         table.problem = str(exc)
         return
     table.columns = [(str(r[1]), str(r[2] or "")) for r in info]
@@ -82,30 +82,32 @@ def _columns(db: Opened, table: Table) -> None:
 
 
 def count(db: Opened, found: list[Table]) -> None:
-    """Each table's rows: counted within the budgets, else estimated (sqlite_stat1, or the largest rowid)."""
+    """Each table's rows: counted within the budgets, else estimated (sqlite_stat1, or the largest rowid). A view
+    is counted within the same budgets (it runs its query), else left unknown: nothing estimates a query."""
     from boundread.limits import Deadline
 
     overall = Deadline(COUNTS_SECONDS)
     for table in found:
-        if table.problem or table.type != "table":
+        if table.problem or (table.type == "view" and overall.expired):
             continue
         if not overall.expired:
             with db.budget(COUNT_SECONDS):
                 try:
                     table.rows = int(db.conn.execute(f"SELECT count(*) FROM {ident(table.name)}").fetchone()[0])
                     continue
-                except sqlite3.DatabaseError as exc:
+                except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
                     if "interrupt" not in str(exc):
                         table.problem = str(exc)
                         continue
-        _estimate(db, table)
+        if table.type == "table":
+            _estimate(db, table)
 
 
 def _estimate(db: Opened, table: Table) -> None:
     try:
         stat = db.conn.execute("SELECT stat FROM sqlite_stat1 WHERE tbl = ? ORDER BY idx IS NOT NULL LIMIT 1",
                                (table.name,)).fetchone()
-    except sqlite3.DatabaseError:
+    except (sqlite3.DatabaseError, UnicodeDecodeError):
         stat = None
     if stat and str(stat[0]).split()[0].isdigit():
         table.rows, table.estimated = int(str(stat[0]).split()[0]), "sqlite_stat1"
@@ -113,7 +115,7 @@ def _estimate(db: Opened, table: Table) -> None:
     if table.rowid:
         try:
             top = db.conn.execute(f"SELECT max(_rowid_) FROM {ident(table.name)}").fetchone()[0]
-        except sqlite3.DatabaseError:
+        except (sqlite3.DatabaseError, UnicodeDecodeError):
             top = None
         if isinstance(top, int):
             table.rows, table.estimated = top, "the largest rowid"

@@ -30,6 +30,15 @@ class Opened:
     immutable: bool = True
     #: what the progress handler checks: the command's deadline, or a shorter one while a count runs
     deadline: Deadline = field(default_factory=lambda: Deadline(None))
+    bad_text: int = 0  # TEXT values that were not UTF-8, shown with U+FFFD
+
+    def text(self, raw: bytes) -> str:
+        """The connection's text_factory: a TEXT value that is not UTF-8 is shown with U+FFFD, and counted."""
+        try:
+            return raw.decode("utf-8")
+        except UnicodeDecodeError:
+            self.bad_text += 1
+            return raw.decode("utf-8", errors="replace")
 
     @contextlib.contextmanager
     def budget(self, seconds: float) -> Iterator[Deadline]:
@@ -75,11 +84,12 @@ def opened(src: Source, deadline: Deadline) -> Iterator[Opened]:
     result = _open(src)
     result.deadline = deadline
     conn = result.conn
+    conn.text_factory = result.text
     conn.set_progress_handler(lambda: 1 if result.deadline.expired else 0, PROGRESS_STEPS)
     try:
         conn.execute("PRAGMA query_only=ON")
         conn.execute("SELECT count(*) FROM sqlite_schema").fetchone()  # reads the header and the schema
-    except sqlite3.DatabaseError as exc:
+    except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:  # SQLite's message may quote bytes that are not UTF-8
         conn.close()
         raise damaged(src, exc) from None
     timer = alarm(conn, deadline)
@@ -123,9 +133,10 @@ def _open(src: Source) -> Opened:
     return Opened(conn, warnings, immutable)
 
 
-def damaged(src: Source, exc: sqlite3.Error) -> Corrupt:
+def damaged(src: Source, exc: sqlite3.Error | UnicodeDecodeError) -> Corrupt:
     """SQLite's refusal as one line: not a database, malformed, or cannot be opened."""
-    why = str(exc) or type(exc).__name__
+    why = "a message or name that is not UTF-8" if isinstance(exc, UnicodeDecodeError) else str(exc) or \
+        type(exc).__name__
     return Corrupt(f"{src.name}: SQLite cannot read it ({why})",
                    "it is damaged or not SQLite: check a copy with `sqlite3 COPY 'PRAGMA quick_check'`")
 

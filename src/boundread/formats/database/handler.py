@@ -23,6 +23,14 @@ KINDS: tuple[str, ...] = ("sqlite",)
 
 
 def info(src: Source, req: Request) -> Details:
+    try:
+        return _info(src, req)
+    except UnicodeDecodeError as exc:  # an error message quoting bytes that are not UTF-8
+        raise_damaged(src, exc)
+        raise
+
+
+def _info(src: Source, req: Request) -> Details:
     seconds = req.limits.timeout
     with opened(src, Deadline(None if seconds is None else seconds * 0.9)) as db:
         found, more = catalog.tables(db)
@@ -67,6 +75,8 @@ def extract(src: Source, req: Request, sink: Sink) -> Outcome:
                 _query(db, req, sink, outcome)
             else:
                 _tables(db, req, sink, outcome)
+        except UnicodeDecodeError as exc:  # an error message quoting bytes that are not UTF-8
+            raise_damaged(src, exc)
         except sqlite3.DatabaseError as exc:
             if not interrupted(exc):
                 raise_damaged(src, exc)
@@ -75,6 +85,8 @@ def extract(src: Source, req: Request, sink: Sink) -> Outcome:
             seconds = sink.deadline.seconds or 0.5
             outcome.resume = (*_again(req), "--timeout", f"{max(seconds * 2, 1):g}")
             outcome.more = []
+        if db.bad_text:
+            outcome.warnings.append(f"{db.bad_text:,} TEXT values are not UTF-8: shown with U+FFFD")
     return outcome
 
 
@@ -88,7 +100,7 @@ def _again(req: Request) -> Suggestion:
     return ("extract", FILE, *(w for name in req.sheets for w in ("--sheet", name)), *rows)
 
 
-def raise_damaged(src: Source, exc: sqlite3.DatabaseError) -> None:
+def raise_damaged(src: Source, exc: sqlite3.DatabaseError | UnicodeDecodeError) -> None:
     from boundread.formats.database.connect import damaged
 
     raise damaged(src, exc) from None
