@@ -190,3 +190,17 @@ def test_text_that_is_not_utf8_is_shown_replaced_and_said(tmp_path: Path) -> Non
     text, outcome = _read(db)
     assert "caf\ufffd\ufffd" in text
     assert "1 TEXT values are not UTF-8: shown with U+FFFD" in outcome.warnings  # type: ignore[attr-defined]
+
+
+def test_estimated_tokens_follow_the_rows_not_the_blobs(tmp_path: Path) -> None:
+    import sqlite3
+
+    db = tmp_path / "blobby.db"
+    conn = sqlite3.connect(db)
+    conn.execute("CREATE TABLE b(id INTEGER PRIMARY KEY, x BLOB)")
+    conn.executemany("INSERT INTO b VALUES (?, zeroblob(100000))", [(n,) for n in range(1, 101)])
+    conn.commit()
+    conn.close()
+    details = handler.info(source(db), Request())
+    # 100 rows of "N,[blob 100.0 kB]": about 2 kB of text for a 10 MB file
+    assert details.est_chars is not None and 1_000 < details.est_chars < 5_000 < db.stat().st_size

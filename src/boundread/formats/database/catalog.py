@@ -126,3 +126,30 @@ def _estimate(db: Opened, table: Table) -> None:
 def schema_line(found: list[Table]) -> str:
     text = "; ".join(t.schema() for t in found)
     return text if len(text) <= SCHEMA_CHARS else text[:SCHEMA_CHARS] + "... (cut: `--json` lists every column)"
+
+
+SAMPLE_ROWS = 20  # rows a table's printed size is estimated from
+SAMPLED_TABLES = 50  # tables sampled; past them the file's size stands in
+
+
+def text_chars(db: Opened, found: list[Table], fallback: int) -> int:
+    """The characters all tables would print as rows (cells bounded as a read shows them): each table's rows times
+    the mean length of its first rows; ``fallback`` (the file's size) when none could be sampled."""
+    from boundread.formats.database.cells import Cut, row_texts, select_list
+
+    total, sampled = 0, 0
+    for table in found:
+        if table.problem or table.type != "table" or not table.rows or sampled >= SAMPLED_TABLES:
+            continue
+        names = [n for n, _ in table.columns][:50]
+        try:
+            with db.budget(COUNT_SECONDS):
+                rows = db.conn.execute(f"SELECT {select_list(names)} FROM {ident(table.name)} "
+                                       f"LIMIT {SAMPLE_ROWS}").fetchall()
+        except (sqlite3.DatabaseError, UnicodeDecodeError):
+            continue
+        if rows:
+            sampled += 1
+            chars = sum(len(",".join(row_texts(r, names, Cut(), ""))) + 1 for r in rows)
+            total += table.rows * chars // len(rows)
+    return total if sampled else fallback

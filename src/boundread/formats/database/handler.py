@@ -36,12 +36,13 @@ def _info(src: Source, req: Request) -> Details:
         found, more = catalog.tables(db)
         catalog.count(db, found)
         page_size, pages = (db.conn.execute(f"PRAGMA {p}").fetchone()[0] for p in ("page_size", "page_count"))
+        chars = catalog.text_chars(db, found, src.size)
         details = Details(fields={"tables": sum(t.type == "table" for t in found),
                                   "views": sum(t.type == "view" for t in found),
                                   "page_size": page_size, "pages": pages,
                                   "schema": catalog.schema_line(found),
                                   "sheets": [t.as_dict() for t in found]},
-                          est_chars=src.size, estimated=True, warnings=list(db.warnings))
+                          est_chars=chars, estimated=True, warnings=list(db.warnings))
     if more:
         details.warnings.append(f"more than {catalog.MAX_TABLES} tables and views: the first "
                                 f"{catalog.MAX_TABLES} listed (--sql 'SELECT name FROM sqlite_schema' lists all)")
