@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 from tests.helpers import run, run_json
 
 from boundread.core import engine
-from boundread.formats.structured import jsonscan, jsonshape
+from boundread.formats import _jsonscan as jsonscan
+from boundread.formats.structured import jsonshape
 from boundread.formats.structured.jsonshape import describe
 from boundread.formats.structured.summary import shape_details
 

@@ -16,8 +16,9 @@ from hypothesis import strategies as st
 from tests.helpers import run, run_json
 
 from boundread.errors import ExitCode, UsageError
-from boundread.formats.structured import jsonpath, jsonscan
-from boundread.formats.structured.jsonscan import Scanner
+from boundread.formats import _jsonscan as jsonscan
+from boundread.formats._jsonscan import Scanner
+from boundread.formats.structured import jsonpath
 from boundread.formats.structured.jsonselect import Selector
 
 DOC: dict[str, Any] = {

@@ -1,7 +1,7 @@
 """An incremental JSON tokeniser over byte blocks: bounded memory whatever the file, no recursion.
 
 A neutral helper (like ``_xml.py``): the JSON family (``structured/``) and notebooks (``web/``) both scan JSON
-with it. It began as ``structured/jsonscan.py``, which is to import it from here rather than keep its copy.
+with it. It began as ``structured/jsonscan.py``.
 
 The file is read in 1 MiB blocks; the buffer holds about two blocks. A string is read in pieces and only its
 first ``cap`` bytes are kept, so a 200 MB string costs no more memory than a short one. ``skip_value`` jumps

@@ -11,8 +11,8 @@ import io
 
 from boundread.contract.model import FILE, Details, Outcome, Request, Source
 from boundread.contract.sink import Sink
+from boundread.formats._jsonscan import OutOfTime, Scanner
 from boundread.formats.structured import jsonl, jsonpath
-from boundread.formats.structured.jsonscan import OutOfTime, Scanner
 from boundread.formats.structured.jsonselect import Selected, Selector
 from boundread.formats.structured.summary import jsonl_details, shape_details
 from boundread.limits import Deadline

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import IO
 
-from boundread.formats.structured.jsonscan import BLOCK, OutOfTime
+from boundread.formats._jsonscan import BLOCK, OutOfTime
 from boundread.limits import Deadline
 
 MAX_RECORD = 1 << 20  # bytes of one record kept (parsed for info, written by extract)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 
-from boundread.formats.structured.jsonscan import Scanner, Str
+from boundread.formats._jsonscan import Scanner, Str
 
 INDENT = "  "
 

@@ -12,9 +12,9 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from boundread.formats._jsonscan import Scanner, Str
 from boundread.formats.structured import jsonout
 from boundread.formats.structured.jsonpath import Key, Slice, Step, render
-from boundread.formats.structured.jsonscan import Scanner, Str
 from boundread.formats.structured.jsonshape import key_path
 
 MAX_KEYS_SHOWN = 20

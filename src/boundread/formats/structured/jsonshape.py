@@ -13,7 +13,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from boundread.errors import Corrupt
-from boundread.formats.structured.jsonscan import OutOfTime, Scanner, Str
+from boundread.formats._jsonscan import OutOfTime, Scanner, Str
 
 WALK_DEPTH = 6
 SAMPLE_ITEMS = 1000  # elements of each array described key by key; the rest are counted
