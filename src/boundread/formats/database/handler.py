@@ -13,10 +13,10 @@ from collections.abc import Sequence
 from boundread.contract.model import FILE, Details, Outcome, Request, Source, Suggestion
 from boundread.contract.sink import Sink
 from boundread.errors import UsageError
+from boundread.formats._rows import RowFormatter
 from boundread.formats.database import catalog, cells, query
 from boundread.formats.database.catalog import Table
 from boundread.formats.database.connect import Opened, interrupted, opened
-from boundread.formats.database.rowtext import Lines
 from boundread.limits import Deadline
 
 KINDS: tuple[str, ...] = ("sqlite",)
@@ -161,7 +161,7 @@ def _table(db: Opened, table: Table, req: Request, sink: Sink, outcome: Outcome)
                                 "(raise --max-cols, or --sql to pick them)")
     cursor = db.conn.execute(f"SELECT {cells.select_list(names)} FROM {cells.ident(table.name)}{table.order}"
                              f" LIMIT {width + 1} OFFSET {first - 1}")
-    fmt = Lines(req.fmt, len(names))
+    fmt = RowFormatter(req.fmt, len(names))
     end = first + width - 1 if table.rows is None or table.estimated else min(first + width - 1, table.rows)
     total = _total(table)
     # the span as a workbook's marker writes it (no thousands separators): the chunker reads it
@@ -213,7 +213,7 @@ def _query(db: Opened, req: Request, sink: Sink, outcome: Outcome) -> None:
     if len(names) > len(shown):
         outcome.warnings.append(f"columns after {len(shown)} not shown (raise --max-cols, or select fewer)")
     cursor = db.conn.execute(f"SELECT {cells.select_list(shown)} FROM ({sql}) LIMIT {width + 1} OFFSET {first - 1}")
-    fmt = Lines(req.fmt, len(shown))
+    fmt = RowFormatter(req.fmt, len(shown))
     sink.write(fmt.line(shown))
     cut = cells.Cut()
     written = 0
