@@ -75,20 +75,25 @@ class LoneCr:
 
     def _line_of(self, fd: BinaryIO, at: int) -> tuple[int, int]:
         """(number, start offset) of the line holding byte ``at``: numbered from ``base``, which lies before it."""
-        start = at
-        while start > 0:
-            low = max(0, start - _BLOCK)
-            newline = _pread(fd, start - low, low).rfind(b"\n")
-            if newline >= 0:
-                start = low + newline + 1
-                break
-            start = low
+        start = _line_start(fd, at)
         number, pos = self.base
         while pos < start:
             stop = min(pos + _BLOCK, start)
             number += _pread(fd, stop - pos, pos).count(b"\n")
             pos = stop
         return number, start
+
+
+def _line_start(fd: BinaryIO, at: int) -> int:
+    """The offset of the line that holds byte ``at``: just after the last LF before it, else 0."""
+    start = at
+    while start > 0:
+        low = max(0, start - _BLOCK)
+        newline = _pread(fd, start - low, low).rfind(b"\n")
+        if newline >= 0:
+            return low + newline + 1
+        start = low
+    return 0
 
 
 def lines_before(path: Path, offset: int, count: int, cap: int) -> list[bytes]:
@@ -99,14 +104,7 @@ def lines_before(path: Path, offset: int, count: int, cap: int) -> list[bytes]:
         lines: list[bytes] = []
         end = offset - 1  # the LF that ends the line before
         while len(lines) < count and end >= 0:
-            start = end
-            while start > 0:
-                low = max(0, start - _BLOCK)
-                newline = _pread(fd, start - low, low).rfind(b"\n")
-                if newline >= 0:
-                    start = low + newline + 1
-                    break
-                start = low
+            start = _line_start(fd, end)
             line = _pread(fd, min(end - start, cap + 1), start)
             lines.append(line[:-1] if line.endswith(b"\r") and end - start <= cap else line[:cap])
             end = start - 1
