@@ -6,6 +6,8 @@ from __future__ import annotations
 import zipfile
 from pathlib import Path
 
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from tests.helpers import run, run_json
 
 from boundread.errors import ExitCode
@@ -100,3 +102,21 @@ def test_a_directory_of_a_million_entries_is_refused_before_it_is_read(tmp_path:
     result = run("extract", str(path))
     assert result.exit_code == ExitCode.REFUSED and "declares 60,000 zip entries" in result.stderr
     assert result.stderr.count("\n") == 1
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.data())
+def test_changed_bytes_never_raise(tmp_path: Path, data: st.DataObject) -> None:
+    raw = bytearray(epub(tmp_path, ["a", "b"]).read_bytes())
+    for _ in range(data.draw(st.integers(1, 4))):
+        at = data.draw(st.integers(0, len(raw) - 1))
+        raw[at] = data.draw(st.integers(0, 255))
+    path = tmp_path / "mutated.epub"
+    path.write_bytes(bytes(raw))
+    for args in (("extract", str(path), "--stdout"), ("info", str(path))):
+        result = run(*args)
+        assert result.exit_code in (ExitCode.OK, ExitCode.USAGE, ExitCode.UNSUPPORTED, ExitCode.ENCRYPTED,
+                                    ExitCode.CORRUPT, ExitCode.REFUSED)
+        assert "Traceback" not in result.stderr
+        if result.exit_code:
+            assert result.stderr.count("\n") == 1

@@ -8,6 +8,8 @@ from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from tests.formats.mail_fixtures import message, sample, write
 from tests.helpers import run, run_json
 
@@ -107,3 +109,22 @@ def test_an_email_past_the_parse_limit_is_refused_before_parsing(tmp_path: Path,
     result = run("extract", str(write(tmp_path, msg)))
     assert result.exit_code == ExitCode.REFUSED and "more than the 1.0 kB boundread parses" in result.stderr
     assert "--lines 1-200" in result.stderr
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.data())
+def test_cut_or_changed_bytes_never_raise(tmp_path: Path, data: st.DataObject) -> None:
+    raw = bytearray(sample(tmp_path).read_bytes())
+    del raw[data.draw(st.integers(0, len(raw))):]
+    for _ in range(data.draw(st.integers(0, 3))):
+        if raw:
+            raw[data.draw(st.integers(0, len(raw) - 1))] = data.draw(st.integers(0, 255))
+    path = tmp_path / "mutated.eml"
+    path.write_bytes(bytes(raw))
+    for args in (("extract", str(path), "--stdout"), ("list-zip", str(path)),
+                 ("extract", str(path), "--member", "notes.txt", "--stdout")):
+        result = run(*args)
+        assert result.exit_code in (ExitCode.OK, ExitCode.USAGE, ExitCode.UNSUPPORTED, ExitCode.CORRUPT)
+        assert "Traceback" not in result.stderr
+        if result.exit_code:
+            assert result.stderr.count("\n") == 1

@@ -10,9 +10,11 @@ converter in 64 kB pieces, so an unclosed tag costs nothing more.
 
 from __future__ import annotations
 
+import codecs
 import posixpath
 import shlex
 import zipfile
+import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -30,6 +32,7 @@ KINDS: tuple[str, ...] = ("epub",)
 MAX_CHAPTER = 16 * MB  # bytes of one chapter's XHTML read
 MAX_PACKAGE = 4 * MB  # bytes of container.xml / the OPF read
 PIECE = 64 * 1024
+_DAMAGE = (zipfile.BadZipFile, zlib.error, NotImplementedError, OSError, EOFError, ValueError)
 MAX_ENTRIES = 50_000  # zip entries of a book (a big one has a few thousand: chapters, images, fonts)
 
 
@@ -56,7 +59,11 @@ def _xml(zf: zipfile.ZipFile, name: str, src: Source) -> Element:
     from defusedxml.ElementTree import fromstring
 
     try:
-        root: Element = fromstring(zf.read(name), forbid_dtd=True)
+        data = zf.read(name)
+    except _DAMAGE as exc:
+        raise Corrupt(f"{name} in {src.name} is damaged ({exc})", "re-export the EPUB") from None
+    try:
+        root: Element = fromstring(data, forbid_dtd=True)
     except DefusedXmlException:
         raise Refused(f"{name} in {src.name} declares a DTD or entities", "the file may be an XML bomb; open it "
                       "only in a sandbox") from None
@@ -80,7 +87,7 @@ def open_book(src: Source) -> Iterator[Book]:
         fh.seek(0)
         try:
             zf = zipfile.ZipFile(fh)
-        except (zipfile.BadZipFile, OSError, EOFError) as exc:
+        except _DAMAGE as exc:
             raise Corrupt(f"{src.name} is not a readable zip ({exc})", "check the file is a complete EPUB") from None
         with zf:
             container = _xml(zf, "META-INF/container.xml", src)
@@ -114,12 +121,15 @@ def _pieces(book: Book, name: str, req: Request, warnings: list[str]) -> Iterato
         return
     if info.flag_bits & 0x1:
         raise Encrypted(f"{name} is encrypted (DRM?)", "boundread reads EPUBs without DRM only")
-    decoder = __import__("codecs").getincrementaldecoder("utf-8")("replace")
-    with book.zf.open(info) as fh:
-        read = 0
-        while read <= MAX_CHAPTER and (block := fh.read(PIECE)):
-            read += len(block)
-            yield decoder.decode(block)
+    decoder = codecs.getincrementaldecoder("utf-8")("replace")
+    try:
+        with book.zf.open(info) as fh:
+            read = 0
+            while read <= MAX_CHAPTER and (block := fh.read(PIECE)):
+                read += len(block)
+                yield decoder.decode(block)
+    except _DAMAGE as exc:
+        warnings.append(f"{name} is damaged ({exc}): read up to the damage")
     yield decoder.decode(b"", final=True)
 
 
