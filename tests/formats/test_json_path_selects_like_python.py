@@ -173,3 +173,17 @@ def test_any_path_over_any_document_through_tiny_blocks(value: Any, steps: list[
     got = selector.run()
     assert _values("".join(out)) == _python(value, steps)
     assert got.values == len(_python(value, steps))
+
+
+def test_two_paths_into_one_file_write_two_files(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("BOUNDREAD_OUT_DIR", str(tmp_path / "out"))
+    data = tmp_path / "d.json"
+    data.write_text('{"items": [1, 2, 3], "meta": {"owner": "ada"}}', encoding="utf-8")
+    written = []
+    for path in (".items[0:2]", ".meta"):
+        code, out = run_json("extract", str(data), "--path", path)
+        assert code == 0
+        written.append(Path(out["output"]))
+    assert written[0] != written[1]  # the second read did not overwrite the first
+    assert "1" in written[0].read_text() and "ada" not in written[0].read_text()
+    assert "ada" in written[1].read_text()

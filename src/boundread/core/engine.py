@@ -326,7 +326,8 @@ def _mislabel(src: Source) -> str | None:
 def selection(req: Request, filters: Filters) -> Selection:
     """What a read selects, as its output file's name says it (:mod:`boundread.core.naming`)."""
     return Selection(pages=req.pages, layout=req.layout, sheets=req.sheets, rows=req.rows, fmt=req.fmt,
-                     tail=req.tail, grep=filters.grep, lines=filters.lines, member=filters.member, query=req.sql)
+                     tail=req.tail, grep=filters.grep, lines=filters.lines, member=filters.member, query=req.sql,
+                     path=req.path)
 
 
 def _check_tail(req: Request, filters: Filters) -> None:

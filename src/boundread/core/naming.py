@@ -7,7 +7,8 @@ it was asked: ``extract w.xlsx --sheet S --format markdown``, ``sheets w.xlsx S 
 
 Name: ``<input name>.<parts>.<suffix>``, the parts in this order, each only when the read asked for it:
 ``member-M``, ``pages-P[-layout]`` (the pages the file has: ``pages 1-300`` of a 57-page PDF is
-``pages-1-57``), ``layout`` (no pages named), ``sql-Q`` (a SQLite query), ``sheet-A-B[-rows-R]`` or ``rows-R``,
+``pages-1-57``), ``layout`` (no pages named), ``sql-Q`` (a SQLite query), ``path-P`` (a JSON --path),
+``sheet-A-B[-rows-R]`` or ``rows-R``,
 ``tail-N``, ``grep-G``, ``lines-L``; ``text`` when none of these narrows it; then ``from-N`` (an MCP call that
 reads on from character N). The suffix is the rows' format (``.csv``, ``.tsv``, ``.md``) when the file holds named
 sheets' rows, else ``.txt``.
@@ -45,6 +46,7 @@ class Selection:
     member: str | None = None
     offset: int = 0  # an MCP call's characters skipped into the selection
     query: str | None = None  # sqlite: the --sql statement
+    path: str | None = None  # json, jsonl: the --path
 
     def held(self, totals: Mapping[str, object], done: str = "", *, cut: bool = False) -> Selection:
         """The selection as the file holds it, once the read said what it read: ``pages 10-99`` of a 12-page
@@ -87,6 +89,8 @@ def parts(sel: Selection) -> list[str]:
         narrowed.append("layout")
     if sel.query is not None:  # two queries of one database are two files
         narrowed.append(f"sql-{slug(sel.query, GREP_BYTES)}")
+    if sel.path is not None and sel.path != ".":  # two paths into one JSON file are two files
+        narrowed.append(f"path-{slug(sel.path, GREP_BYTES)}")
     if sel.sheets:
         narrowed.append("sheet-" + "-".join(sel.sheets) + (f"-rows-{span_text(sel.rows)}" if sel.rows else ""))
     elif sel.rows is not None:
