@@ -88,12 +88,13 @@ class SheetFeeder(Feeder):
 
     overlap_by = "pieces"
 
-    def __init__(self, splitter: Splitter, outer: Unit | None = None) -> None:
+    def __init__(self, splitter: Splitter, outer: Unit | None = None, *, names_line: bool = False) -> None:
         super().__init__(splitter, outer)
         self._unit: Unit | None = outer
         self._row = 0
         self._header_due = False
         self._sheets = 0
+        self._names_line = names_line  # a database table: its first line names the columns, it is no row
 
     def feed(self, text: str) -> bool:
         marker = _SHEET.fullmatch(text)
@@ -104,8 +105,11 @@ class SheetFeeder(Feeder):
             self._row = int(marker.group(2))
             self._header_due = True
             return self.splitter.add(Piece(text, UNIT, self._unit, header=self.outer is None))
-        row, self._row = self._row, self._row + 1
         header = self._header_due and text.strip() != ""
+        if header and self._names_line:  # counted as no row, so a chunk's rows are the table's own
+            self._header_due = False
+            return self.splitter.add(Piece(text, NEVER, self._unit, header=self.outer is None, splittable=False))
+        row, self._row = self._row, self._row + 1
         level = NEVER if self._header_due else LINE
         self._header_due = self._header_due and not header
         return self.splitter.add(Piece(text, level, self._unit, header=header and self.outer is None,
@@ -137,7 +141,7 @@ def feeder_for(kind: str, splitter: Splitter, outer: Unit | None = None) -> Feed
     if kind in PAGED:
         return PagedFeeder(splitter, outer)
     if kind in SHEETS:
-        return SheetFeeder(splitter, outer)
+        return SheetFeeder(splitter, outer, names_line=kind in kinds.DATABASES)
     if kind in DOCUMENTS:
         return DocumentFeeder(splitter, outer)
     return Feeder(splitter, outer)
