@@ -38,8 +38,8 @@ HANDLERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("office.docx", kinds.DOCUMENTS),
     ("office.pptx", ("pptx",)),
     ("office.odp", ("odp",)),
-    ("database.handler", kinds.DATABASES),  # before sheets: a database is read by its tables
-    ("sheets.handler", kinds.WORKBOOKS),
+    ("database.handler", kinds.DATABASES),
+    ("sheets.handler", kinds.SPREADSHEETS),
     ("archives.handler", kinds.ARCHIVES),
     ("image", ("image",)),
     ("structured.handler", kinds.STRUCTURED),

@@ -26,7 +26,7 @@ from boundread.formats.sheets.xlsx_peek import HUGE_CELLS, SheetMeta
 from boundread.limits import Limits
 from boundread.ranges import OPEN_END, span_text
 
-KINDS: tuple[str, ...] = kinds.WORKBOOKS
+KINDS: tuple[str, ...] = kinds.SPREADSHEETS
 
 EMPTY_RUN = 1000  # consecutive empty rows after which a sheet is taken to have ended
 SAMPLE_MB = SAMPLE_BYTES // 1_000_000
