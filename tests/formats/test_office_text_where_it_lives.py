@@ -17,6 +17,7 @@ from tests.formats.office_parts import (
     chart_frame_inline,
     chart_xml,
     diagram_data,
+    empty_rels,
     graphic_paragraph,
     insert_before,
     rezip,
@@ -443,3 +444,31 @@ def test_docx_vml_only_text_box_is_read_on_both_paths(monkeypatch: pytest.Monkey
     for text in (converted, streamed):
         assert text.count("VML-BOX-SENTINEL") == 1 and text.count("ANCHOR-TEXT") == 1
         assert text.index("ANCHOR-TEXT") < text.index("AFTER-BODY") and text.index("VML-BOX") < text.index("AFTER")
+
+
+@pytest.mark.parametrize("streamed", [False, True])
+def test_docx_chart_in_a_header_is_read_with_the_header(monkeypatch: pytest.MonkeyPatch, streamed: bool) -> None:
+    import zipfile
+
+    import docx as pydocx
+
+    if streamed:
+        monkeypatch.setattr(docx, "MAMMOTH_MAX", 0)
+    doc = pydocx.Document()
+    doc.sections[0].header.paragraphs[0].text = "HEADER-TEXT"
+    doc.add_paragraph("BODY-TEXT")
+    buf = io.BytesIO()
+    doc.save(buf)
+    base = buf.getvalue()
+    with zipfile.ZipFile(io.BytesIO(base)) as zf:
+        name = next(n for n in zf.namelist() if n.startswith("word/header") and n.endswith(".xml"))
+        header = zf.read(name)
+        rels_name = f"word/_rels/{name.rsplit('/', 1)[1]}.rels"
+        rels = zf.read(rels_name) if rels_name in zf.namelist() else empty_rels()
+    header = insert_before(header, "</w:hdr>", graphic_paragraph(chart_frame_inline("rIdHc")))
+    rels = add_rels(rels, ("rIdHc", f"{REL_T}/chart", "charts/chart9.xml"))
+    data = rezip(base, {name: header, rels_name: rels,
+                        "word/charts/chart9.xml": chart_xml("HDR-CHART", ["HDR-SERIES"], ["h1"])})
+    text, outcome = run(source_for_bytes("h.docx", data))
+    assert "Header: HEADER-TEXT Chart: HDR-CHART - series HDR-SERIES; categories h1" in text
+    assert outcome.warnings == []

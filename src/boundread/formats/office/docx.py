@@ -278,14 +278,20 @@ def extract(src: Source, req: Request, sink: Sink) -> Outcome:
     return outcome
 
 
-def _appendix_lines(pkg: Package, part: str, notes: list[str], streamed: bool) -> Iterator[str]:
+def _appendix_lines(pkg: Package, part: str, notes: list[str], streamed: bool,
+                    warnings: list[str]) -> Iterator[str]:
     seen: set[tuple[str, str]] = set()
     for kind, label in (("header", "Header"), ("footer", "Footer")):
         for target in _targets(pkg, part, kind):
             text = ""
+            drawn = graphic_rels(pkg, target)  # a chart or SmartArt in a header is its own part's relationship
             for block in blocks(pkg, target):
-                if block.kind in ("p", "row") and len(text) < 2000:
+                if len(text) >= 2000:
+                    continue
+                if block.kind in ("p", "row"):
                     text = f"{text} {block.text}".strip()
+                elif block.kind == "graphic":
+                    text = f"{text} {' '.join(graphic_text(pkg, drawn, block, warnings).split())}".strip()
             if text and (label, text) not in seen:
                 seen.add((label, text))
                 yield f"{label}: {text}\n"
@@ -305,7 +311,7 @@ def _appendix_lines(pkg: Package, part: str, notes: list[str], streamed: bool) -
 def _appendix(pkg: Package, part: str, sink: Sink, notes: list[str], *, streamed: bool, warnings: list[str]) -> None:
     """Headers and footers, then footnotes/endnotes (when mammoth did not), then comments."""
     try:
-        for line in _appendix_lines(pkg, part, notes, streamed):
+        for line in _appendix_lines(pkg, part, notes, streamed, warnings):
             if not sink.write(line):
                 return
     except Corrupt as exc:
