@@ -1,0 +1,235 @@
+"""Parquet: ``info`` gives the schema, the row groups and the row count from the footer, reading no data;
+``extract``/``sheets`` read the file as a workbook of one sheet named after the file, rows in file order, and
+``--rows A-B`` decodes only the row groups that hold those rows, a batch at a time.
+
+pyarrow is the optional extra ``boundread[parquet]``: without it ``info`` still names the file from its frame
+(``footer``) and ``extract`` exits 4 naming the install.
+"""
+
+from __future__ import annotations
+
+from pathlib import PurePath
+from typing import TYPE_CHECKING, Any
+
+from boundread.contract.model import FILE, Details, Outcome, Request, Source, Suggestion
+from boundread.contract.sink import Sink
+from boundread.errors import Corrupt, Unsupported, UsageError
+from boundread.formats._rows import RowFormatter
+from boundread.formats.columnar import footer
+
+if TYPE_CHECKING:
+    import pyarrow.parquet as pq
+
+KINDS: tuple[str, ...] = ("parquet",)
+CELL_CHARS = 2_000  # a string cell's characters shown; cut in Arrow before Python sees it
+BATCH = 1_024
+LISTED_GROUPS = 20
+LISTED_COLUMNS = 50
+
+
+def sheet_name(src: Source) -> str:
+    return PurePath(src.name).stem or "parquet"
+
+
+def _open(src: Source, frame: footer.Frame) -> pq.ParquetFile:
+    try:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+    except ImportError:
+        raise Unsupported(f"{src.name}: reading Parquet needs pyarrow, which is not installed",
+                          footer.EXTRA) from None
+    try:
+        source: Any = str(src.path) if src.path is not None else pa.BufferReader(src.data or b"")
+        return pq.ParquetFile(source, memory_map=src.path is not None)
+    except (pa.ArrowException, OSError, ValueError) as exc:
+        raise _damaged(src, exc) from None
+
+
+def _damaged(src: Source, exc: BaseException) -> Corrupt:
+    words = " ".join(str(exc).split())[:200]
+    return Corrupt(f"{src.name}: damaged Parquet footer or data ({words})", "copy the file again, or re-export it")
+
+
+def _groups(src: Source, pf: pq.ParquetFile, frame: footer.Frame) -> list[int]:
+    """Rows of each row group, checked: a footer whose counts or offsets lie is Corrupt, not a wrong answer."""
+    meta = pf.metadata
+    data_end = frame.size - frame.footer - 8
+    rows: list[int] = []
+    for i in range(meta.num_row_groups):
+        group = meta.row_group(i)
+        if group.num_rows < 0:
+            raise Corrupt(f"{src.name}: row group {i + 1} claims {group.num_rows} rows", "re-export the file")
+        for j in range(group.num_columns):
+            chunk = group.column(j)
+            start = chunk.dictionary_page_offset or chunk.data_page_offset
+            if start < 4 or start + chunk.total_compressed_size > data_end:
+                raise Corrupt(f"{src.name}: row group {i + 1} column {j + 1} lies past the data "
+                              f"(bytes {start:,}+{chunk.total_compressed_size:,} of {data_end:,})",
+                              "the footer is damaged: re-export the file")
+        rows.append(group.num_rows)
+    if sum(rows) != meta.num_rows:
+        raise Corrupt(f"{src.name}: the footer says {meta.num_rows:,} rows, its row groups {sum(rows):,}",
+                      "the footer is damaged: re-export the file")
+    return rows
+
+
+def info(src: Source, req: Request) -> Details:
+    frame = footer.frame(src)
+    fields: dict[str, Any] = {"magic": "PAR1 at both ends", "footer_bytes": frame.footer}
+    try:
+        pf = _open(src, frame)
+    except Unsupported as exc:
+        details = Details(fields=fields, est_chars=None)
+        details.warnings.append(f"schema and rows not read: pyarrow is not installed ({exc.fix})")
+        return details
+    try:
+        rows = _groups(src, pf, frame)
+        meta = pf.metadata
+        schema = pf.schema_arrow
+    except (ValueError, OSError, RuntimeError) as exc:
+        raise _damaged(src, exc) from None
+    names = list(schema.names)
+    fields.update({"rows": meta.num_rows, "row_groups": len(rows), "columns": len(names),
+                   "created_by": meta.created_by,
+                   "schema": ", ".join(f"{f.name} {f.type}" for f in list(schema)[:LISTED_COLUMNS]),
+                   "row_group_rows": rows[:LISTED_GROUPS],
+                   "sheets": [{"index": 1, "name": sheet_name(src), "rows": meta.num_rows, "cols": len(names),
+                               "hidden": False, "state": "visible", "type": None,
+                               "columns": names[:LISTED_COLUMNS]}]})
+    details = Details(fields=fields, est_chars=_est_chars(meta), estimated=True)
+    if len(names) > LISTED_COLUMNS:
+        details.warnings.append(f"{len(names):,} columns: the first {LISTED_COLUMNS} listed in the schema")
+    if len(rows) > LISTED_GROUPS:
+        details.warnings.append(f"{len(rows):,} row groups: the rows of the first {LISTED_GROUPS} listed")
+    details.next.append(("sheets", FILE, "--rows", "1-50"))
+    return details
+
+
+def _est_chars(meta: Any) -> int:
+    """Characters of the rows as CSV, guessed from the uncompressed size (about one character a byte)."""
+    return int(sum(meta.row_group(i).total_byte_size for i in range(min(meta.num_row_groups, 100_000))))
+
+
+def _window(req: Request) -> tuple[int, int]:
+    first = max(req.rows.first, 1) if req.rows else 1
+    width = min(req.rows.last - first + 1, req.limits.max_rows) if req.rows else req.limits.max_rows
+    return first, max(width, 1)
+
+
+def _check_sheet(src: Source, req: Request) -> None:
+    name = sheet_name(src)
+    for want in req.sheets:
+        if want not in (name, "1") and want.lower() != name.lower():
+            raise UsageError(f"no sheet named {want!r}: a Parquet file is one sheet, {name!r}",
+                             f"`boundread sheets FILE {name} --rows A-B`")
+
+
+def extract(src: Source, req: Request, sink: Sink) -> Outcome:
+    frame = footer.frame(src)
+    pf = _open(src, frame)
+    _check_sheet(src, req)
+    outcome = Outcome(unit="rows")
+    rows = _groups(src, pf, frame)
+    total = sum(rows)
+    outcome.totals["rows"] = total
+    outcome.totals["row_groups"] = len(rows)
+    names = list(pf.schema_arrow.names)
+    shown = names[:max(req.limits.max_cols, 1)]
+    if len(names) > len(shown):
+        outcome.warnings.append(f"columns after {len(shown)} not shown (raise --max-cols)")
+    first, width = _window(req)
+    last = min(first + width - 1, total)
+    name = sheet_name(src)
+    fmt = RowFormatter(req.fmt, len(shown))
+    span = f"rows {first}-{last} of {total}" if last >= first else f"no rows from {first:,} of {total:,}"
+    sink.write(f"--- sheet '{name}' ({span}, file order) ---\n")
+    sink.write(fmt.line(shown))
+    if last < first:
+        outcome.done = f"no rows from {first:,} ({total:,} rows)"
+        return outcome
+    wanted, skip = _needed(rows, first, last)
+    written, cut = 0, 0
+    try:
+        batches = pf.iter_batches(batch_size=BATCH, row_groups=wanted, columns=shown, use_threads=False)
+        for batch in batches:
+            if skip >= batch.num_rows:
+                skip -= batch.num_rows
+                continue
+            batch = batch.slice(skip, min(batch.num_rows - skip, last - first + 1 - written))
+            skip = 0
+            texts, cells_cut = _texts(batch)
+            cut += cells_cut
+            for row in texts:
+                if not sink.write(fmt.line(row)):
+                    break
+                written += 1
+            if sink.full or written >= last - first + 1:
+                break
+    except (ValueError, OSError, RuntimeError) as exc:
+        raise _damaged(src, exc) from None
+    if cut:
+        outcome.warnings.append(f"{cut:,} cells cut at {CELL_CHARS:,} characters")
+    end = first + written - 1
+    outcome.done = f"rows {first:,}-{end:,} of {total:,} (row groups {wanted[0] + 1}-{wanted[-1] + 1} read)" \
+        if written else f"no rows from {first:,}"
+    if end < total:
+        if (req.rows is None or req.rows.last - first + 1 > width) and written == width:
+            outcome.truncated.append(f"max_rows {req.limits.max_rows} reached")  # the bound ended it, not the range
+        outcome.resume = _step(name, end + 1, end + width)
+    return outcome
+
+
+def _step(name: str, first: int, last: int) -> Suggestion:
+    return ("sheets", FILE, name, "--rows", f"{first}-{last}")
+
+
+def _needed(rows: list[int], first: int, last: int) -> tuple[list[int], int]:
+    """The row groups holding rows first..last (1-based) and the rows to skip in the first of them."""
+    wanted: list[int] = []
+    skip = 0
+    start = 1
+    for i, count in enumerate(rows):
+        end = start + count - 1
+        if count and end >= first and start <= last:
+            if not wanted:
+                skip = first - start
+            wanted.append(i)
+        start = end + 1
+        if start > last:
+            break
+    return wanted, skip
+
+
+def _texts(batch: Any) -> tuple[list[list[str]], int]:
+    """The batch's rows as cell texts; strings cut to CELL_CHARS in Arrow, binaries shown as their size."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    columns: list[list[str]] = []
+    cut = 0
+    for column in batch.columns:
+        kind = column.type
+        if pa.types.is_string(kind) or pa.types.is_large_string(kind):
+            lengths = pc.utf8_length(column).to_pylist()
+            values = pc.utf8_slice_codeunits(column, 0, CELL_CHARS).to_pylist()
+            texts = []
+            for value, length in zip(values, lengths, strict=True):
+                if value is None:
+                    texts.append("")
+                elif length > CELL_CHARS:
+                    cut += 1
+                    texts.append(f"{value}... [{length:,} characters]")
+                else:
+                    texts.append(value)
+        elif pa.types.is_binary(kind) or pa.types.is_large_binary(kind) or pa.types.is_fixed_size_binary(kind):
+            texts = ["" if n is None else f"[binary {n:,} bytes]" for n in pc.binary_length(column).to_pylist()]
+        else:
+            texts = []
+            for value in column.to_pylist():
+                text = "" if value is None else str(value)
+                if len(text) > CELL_CHARS:
+                    cut += 1
+                    text = f"{text[:CELL_CHARS]}... [{len(text):,} characters]"
+                texts.append(text)
+        columns.append(texts)
+    return [list(row) for row in zip(*columns, strict=True)], cut
