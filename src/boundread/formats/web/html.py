@@ -15,6 +15,9 @@ _DROP = frozenset({"script", "style", "template", "noscript", "svg", "nav", "hea
                    "form", "iframe", "object", "head", "button", "select"})
 _VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track",
                    "wbr"})
+#: What may sit in <head>; any other tag, or visible text, there starts the body as a browser does (an unclosed
+#: <head>, or no <head>/<body> tags at all, must not hide the page's text).
+_IN_HEAD = frozenset({"base", "link", "meta", "title", "style", "script", "noscript", "template"})
 _HEADINGS = {f"h{n}": n for n in range(1, 7)}
 _BLOCKS = frozenset({"p", "div", "section", "article", "main", "ul", "ol", "li", "table", "tr", "blockquote",
                      "pre", "dl", "dt", "dd", "figure", "figcaption", "body", "br", "hr", *_HEADINGS})
@@ -60,6 +63,8 @@ class Converter(HTMLParser):
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag == "title":
             self._in_title = True
+        if self.dropping == ["head"] and tag not in _IN_HEAD:
+            self.dropping.clear()
         if self.dropping:
             if tag in _DROP and tag not in _VOID:
                 self.dropping.append(tag)
@@ -109,6 +114,8 @@ class Converter(HTMLParser):
     def handle_data(self, data: str) -> None:
         if self._in_title and self.title is None:
             self.title = " ".join(data.split()) or None
+        if self.dropping == ["head"] and not self._in_title and data.strip():
+            self.dropping.clear()
         if not self.dropping:
             self.buf.append(data)
 
