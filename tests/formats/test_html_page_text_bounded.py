@@ -1,6 +1,6 @@
-"""formats/web/page.py, the handler a saved web page is to get (not yet in the registry: ``.html`` still reads
-as text): the readable text in the page's declared charset, scripts and chrome out, bounded by the sink, and an
-unclosed tag of megabytes streamed to the bound rather than held."""
+"""formats/web/page.py, the handler of a saved web page (kind ``html``): the readable text in the page's declared
+charset, scripts and chrome out, bounded by the sink, and an unclosed tag of megabytes streamed to the bound
+rather than held."""
 
 from __future__ import annotations
 

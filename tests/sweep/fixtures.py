@@ -96,11 +96,13 @@ def declared(folder: Path) -> Path:
 
 
 def html_meta(folder: Path) -> Path:
-    """An HTML page whose meta names KOI8-R."""
+    """An HTML page whose meta names KOI8-R: a heading, paragraphs, a list and a table (kind html, its text)."""
     path = folder / "page.html"
     body = "".join(f"<p>{line}</p>\n" for line in _lines(RU).splitlines())
-    path.write_bytes(f'<html><head><meta charset="koi8-r"><title>Страница</title></head><body>\n{body}</body>'
-                     "</html>\n".encode("koi8-r"))
+    items = "".join(f"<li>{word}</li>" for word in RU.split()[:4])
+    path.write_bytes(f'<html><head><meta charset="koi8-r"><title>Страница</title></head><body>\n<h1>Заголовок</h1>'
+                     f"{body}<ul>{items}</ul><table><tr><td>Север</td><td>Юг</td></tr></table></body></html>\n"
+                     .encode("koi8-r"))
     return path
 
 
@@ -468,7 +470,7 @@ def cases() -> list[Case]:
            for name, text, codec, end, iconv in TEXTS]
     out += [
         Case("declared.xml", "text", declared, lambda path: references.text(path, "CP1251")),
-        Case("page.html", "text", html_meta, lambda path: references.text(path, "KOI8-R")),
+        Case("page.html", "html", html_meta, lambda path: references.html(path, "KOI8-R")),
         Case("koi8r.txt.gz", "text", gzipped_koi8r, lambda path: references.gunzipped(path, "KOI8-R")),
         Case("legacy-member.zip member", "archive-member", legacy_member_zip,
              lambda path: references.recoded(references.member(path, "report.txt"), "CP1251"), member="report.txt"),

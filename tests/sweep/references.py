@@ -170,6 +170,12 @@ def text(path: Path, encoding: str) -> str:
     return _tool("iconv", "-f", encoding, "-t", "UTF-8", str(path)).decode("utf-8", "replace")
 
 
+def html(path: Path, encoding: str) -> str:
+    """A saved web page's text: iconv to UTF-8 (pandoc reads only UTF-8), then pandoc from HTML to plain text."""
+    page = _tool("iconv", "-f", encoding, "-t", "UTF-8", str(path))
+    return _tool("pandoc", "--from", "html", "--to", "plain", "--wrap", "none", data=page).decode("utf-8", "replace")
+
+
 def recoded(data: bytes, encoding: str) -> str:
     """Bytes another tool unpacked (bsdtar, gzip), through iconv."""
     return _tool("iconv", "-f", encoding, "-t", "UTF-8", data=data).decode("utf-8", "replace")

@@ -81,10 +81,16 @@ def structured(path: Path, sniffed: Sniffed) -> Sniffed | None:
     return Sniffed(kind, mime, encoding=sniffed.encoding, note=sniffed.note)
 
 
+_WEBPAGE = {".html": "text/html", ".htm": "text/html", ".xhtml": "application/xhtml+xml"}
+
+
 def web(path: Path, sniffed: Sniffed) -> Sniffed | None:
     """A text file named ``.eml`` (an email: kind ``eml``), a zip named ``.epub`` (kind ``epub``), an OLE file
-    named ``.msg`` (Outlook: kind ``msg``); the handlers check the inside (headers; container.xml...)."""
+    named ``.msg`` (Outlook: kind ``msg``), a text file named ``.html``/``.htm``/``.xhtml`` (a saved web page:
+    kind ``html``, its encoding kept); the handlers check the inside (headers; container.xml...)."""
     suffix = path.suffix.lower()
+    if suffix in _WEBPAGE and sniffed.kind == sniff.TEXT:
+        return Sniffed("html", _WEBPAGE[suffix], encoding=sniffed.encoding, note=sniffed.note)
     if suffix == ".eml" and sniffed.kind == sniff.TEXT:
         return Sniffed("eml", "message/rfc822", encoding=sniffed.encoding, note=sniffed.note)
     if suffix == ".epub" and sniffed.kind == sniff.ZIP:

@@ -303,7 +303,11 @@ def read_as(kind: str, req: Request, kinds: tuple[str, ...] | None, filters: Fil
     --sheet, --rows or --format ask for rows, and as text otherwise, so --grep, --lines, --head, --tail and
     --encoding read its lines as they read any text file's. JSON and JSONL are read by their structure, and as
     text for --tail and, without --path or --rows, for --grep and --lines (a JSONL record is a line: the text
-    scan greps records in C, numbered as the file's lines)."""
+    scan greps records in C, numbered as the file's lines). A saved web page (``html``) is read as its text, and as
+    the raw file's lines for --tail, --grep and --lines."""
+    if kind in families.WEBPAGES:
+        lines = filters is not None and (filters.grep is not None or filters.lines is not None)
+        return TEXT if req.tail is not None or lines else kind
     if kind in families.STRUCTURED:
         lines = filters is not None and (filters.grep is not None or filters.lines is not None)
         as_text = req.tail is not None or (lines and req.path is None and req.rows is None)
@@ -318,7 +322,8 @@ def read_as(kind: str, req: Request, kinds: tuple[str, ...] | None, filters: Fil
 
 def _mislabel(src: Source) -> str | None:
     hint = kind_from_name(src.name)
-    if hint is None or hint == src.kind or (hint == TEXT and src.kind in (*families.TABLES, *families.STRUCTURED)):
+    read_by_text = (*families.TABLES, *families.STRUCTURED, *families.WEBPAGES)  # text files read by a structure
+    if hint is None or hint == src.kind or (hint == TEXT and src.kind in read_by_text):
         return None
     return f"named like a {hint} file but it is {src.kind} (judged by its content)"
 

@@ -37,8 +37,8 @@ OPTIONS: tuple[_Option, ...] = (
     _Option("ocr", "--ocr", ("pdf", "image")),
     _Option("ocr_lang", "--ocr-lang", ("pdf", "image")),
     _Option("password", "--password", ("pdf", "zip", "7z")),
-    _Option("tail", "--tail", ("text", *kinds.STRUCTURED), "N"),
-    _Option("encoding", "--encoding", ("text", *kinds.TABLES, *kinds.STREAMS), "NAME"),
+    _Option("tail", "--tail", ("text", *kinds.STRUCTURED, *kinds.WEBPAGES), "N"),
+    _Option("encoding", "--encoding", ("text", *kinds.TABLES, *kinds.STREAMS, *kinds.WEBPAGES), "NAME"),
 )
 
 _GENERIC = "--lines A-B, --grep PATTERN, --max-chars N"

@@ -46,6 +46,7 @@ HANDLERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("web.notebook", kinds.NOTEBOOKS),
     ("web.epub", kinds.EBOOKS),
     ("web.mail", kinds.MAIL),
+    ("web.page", kinds.WEBPAGES),
     ("web.outlook", kinds.OUTLOOK),
     ("text.handler", ("text",)),
     ("binary", ("binary", *kinds.LEGACY)),

@@ -13,8 +13,8 @@ from boundread.formats.pdf import handler as pdf
 from boundread.formats.sheets import handler as sheets
 from boundread.formats.structured import handler as structured
 from boundread.formats.text import handler as text
-from boundread.formats.web import epub, mail, notebook, outlook
+from boundread.formats.web import epub, mail, notebook, outlook, page
 
 #: In the registry's order.
 HANDLERS: tuple[Handler, ...] = (pdf, docx, pptx, odp, database, sheets, archives, image, structured, notebook, epub,
-                                 mail, outlook, text, binary)
+                                 mail, page, outlook, text, binary)

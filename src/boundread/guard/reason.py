@@ -41,7 +41,9 @@ _TABLES = {".csv": "csv", ".tsv": "tsv", ".tab": "tsv"}
 #: JSON is read by its structure (info gives the shape, --path a part); JSON Lines by records
 _STRUCTURED = {".json": "json", ".geojson": "json", ".jsonl": "jsonl", ".ndjson": "jsonl"}
 #: Named so, boundread reads them by their structure (core/detect.py): cells, an email's parts, chapters.
-_WEB = {".ipynb": (sniff.TEXT, "Jupyter notebook"), ".eml": (sniff.TEXT, "email"), ".epub": (sniff.ZIP, "EPUB book")}
+_WEB = {".ipynb": (sniff.TEXT, "Jupyter notebook"), ".eml": (sniff.TEXT, "email"), ".epub": (sniff.ZIP, "EPUB book"),
+        ".html": (sniff.TEXT, "web page"), ".htm": (sniff.TEXT, "web page"), ".xhtml": (sniff.TEXT, "web page")}
+_PAGES = (".html", ".htm", ".xhtml")
 _LISTABLE = (sniff.ZIP, sniff.SEVENZ, sniff.TAR, sniff.RAR)
 _SLIDES = (sniff.PPTX, sniff.PPT, sniff.ODP)
 
@@ -142,6 +144,9 @@ def commands(kind: str, quoted: str, found: dict[str, object], line_cap: int) ->
                 member(quoted)]
     if found.get("web") == ".epub":  # chapters in reading order, as pages
         return [f"boundread info {quoted}", f"boundread pages {quoted} 1-3{FIT}"]
+    if found.get("web") in _PAGES:  # the page's text, scripts and markup out; grep reads the raw lines
+        return [f"boundread info {quoted}", f"boundread extract {quoted}{FIT}",
+                f"boundread extract {quoted} --grep PATTERN --context 2{FIT}"]
     if kind in _LISTABLE:
         return [f"boundread list-zip {quoted} --max-entries {FIT_ENTRIES}", member(quoted)]
     if kind == sniff.TEXT and found.get("table"):  # rows with the header above them, not lines cut mid-record

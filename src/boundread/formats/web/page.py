@@ -1,6 +1,6 @@
 """A saved web page (``html``): its readable text, boilerplate and scripts out (formats/web/html.py).
 
-Not yet in the registry: ``.html`` is still read as text (see the notes of issue 25 item 5). Decoded as the
+Read by ``extract``; --lines, --grep and --tail read the raw file as text (``engine.read_as``). Decoded as the
 text handler decodes (a declared charset, a BOM, else a guess: ``bytelevel.charset``), streamed in 64 kB
 pieces through ``html.parser``, so time and memory follow what is written, and an unclosed tag costs nothing.
 """
