@@ -30,6 +30,7 @@ PDF, DOCX, XLSX, XLS, ODS, PPTX, ODT, ODP, DOC, PPT = (
 ZIP, SEVENZ, TAR, GZ, BZ2, XZ, RAR = "zip", "7z", "tar", "gz", "bz2", "xz", "rar"
 IMAGE, TEXT, BINARY = "image", "text", "binary"
 SQLITE = "sqlite"
+PARQUET = "parquet"
 
 OFFICE_KINDS = frozenset({DOCX, XLSX, XLS, ODS, PPTX, ODT, ODP, DOC, PPT})
 ARCHIVE_KINDS = frozenset({ZIP, SEVENZ, TAR, GZ, BZ2, XZ, RAR})
@@ -43,7 +44,7 @@ _EXTENSIONS: dict[str, str] = {
     ".tif": IMAGE, ".tiff": IMAGE, ".bmp": IMAGE, ".txt": TEXT, ".csv": TEXT, ".tsv": TEXT,
     ".log": TEXT, ".json": TEXT, ".jsonl": TEXT, ".md": TEXT, ".xml": TEXT, ".html": TEXT,
     ".exe": BINARY, ".dll": BINARY, ".so": BINARY, ".db": SQLITE, ".sqlite": SQLITE, ".sqlite3": SQLITE,
-    ".db3": SQLITE,
+    ".db3": SQLITE, ".parquet": PARQUET,
 }
 
 _MIMES: dict[str, str] = {
@@ -58,7 +59,7 @@ _MIMES: dict[str, str] = {
     ZIP: "application/zip", SEVENZ: "application/x-7z-compressed", TAR: "application/x-tar",
     GZ: "application/gzip", BZ2: "application/x-bzip2", XZ: "application/x-xz",
     RAR: "application/vnd.rar", TEXT: "text/plain", BINARY: "application/octet-stream",
-    SQLITE: "application/vnd.sqlite3",
+    SQLITE: "application/vnd.sqlite3", PARQUET: "application/vnd.apache.parquet",
 }
 
 _IMAGE_MAGIC: tuple[tuple[bytes, str], ...] = (
@@ -194,6 +195,8 @@ def sniff_bytes(head: bytes, path: Container | None = None, name: str = "") -> S
         return Sniffed(XLS, mime_of(XLS), subtype="biff2-4", note="Excel 2-4 worksheet (no OLE container)")
     if head.startswith(b"SQLite format 3\x00"):  # whatever its name
         return Sniffed(SQLITE, mime_of(SQLITE))
+    if head.startswith(b"PAR1") and (hint == PARQUET or not guess_encoding(head)):  # text may start "PAR1" too
+        return Sniffed(PARQUET, mime_of(PARQUET))
     for magic, sub, mime in _BINARY_MAGIC:
         if head.startswith(magic):
             return Sniffed(BINARY, mime, subtype=sub)

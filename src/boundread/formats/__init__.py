@@ -39,6 +39,7 @@ HANDLERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("office.pptx", ("pptx",)),
     ("office.odp", ("odp",)),
     ("database.handler", kinds.DATABASES),
+    ("columnar.handler", kinds.COLUMNAR),
     ("sheets.handler", kinds.SPREADSHEETS),
     ("archives.handler", kinds.ARCHIVES),
     ("image", ("image",)),
