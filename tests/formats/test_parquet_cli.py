@@ -51,3 +51,17 @@ def test_the_guard_denies_a_whole_read_naming_sheets_rows(tmp_path: Path) -> Non
     decision = json.loads(done.stdout)["hookSpecificOutput"]
     assert decision["permissionDecision"] == "deny"
     assert f"boundread sheets {path} --rows 1-50" in decision["permissionDecisionReason"]
+
+
+@pytest.mark.parametrize(("code", "denied"), [
+    ("import pandas as pd; print(pd.read_parquet('ev.parquet').to_string())", True),
+    ("import pyarrow.parquet as pq; print(pq.read_table('ev.parquet').to_pandas().to_csv())", True),
+    ("import pandas as pd; print(pd.read_parquet('ev.parquet'))", False),  # pandas prints 10 rows and 10
+])
+def test_the_guard_sizes_python_dumps_of_a_parquet_file(tmp_path: Path, code: str, denied: bool) -> None:
+    make_events(tmp_path / "ev.parquet")
+    event = {"tool_name": "Bash", "tool_input": {"command": f'python3 -c "{code}"'}, "cwd": str(tmp_path)}
+    done = _run(tmp_path, "guard-check", "--agent", "claude", stdin=json.dumps(event))
+    assert ('"permissionDecision": "deny"' in done.stdout) is denied, done.stdout
+    if denied:
+        assert "boundread sheets ev.parquet --rows 1-50" in done.stdout
