@@ -124,8 +124,9 @@ def pages(config: Config, target: Target, page_range: str, *, layout: bool = Fal
 
 def sheets(config: Config, target: Target, sheet: str | None = None, rows: str | None = None, *,
            max_rows: int = 200, max_chars: int | None = None, offset: int = 0) -> Reply:
-    if sheet is None and rows is not None and engine.open_source(target.real).kind in kinds.TABLES:
-        sheet = "1"  # a CSV or TSV has one sheet: its rows need no name
+    if sheet is None and rows is not None and engine.open_source(target.real).kind in (*kinds.TABLES,
+                                                                                      *kinds.COLUMNAR):
+        sheet = "1"  # a CSV, TSV or Parquet file has one sheet: its rows need no name
     if sheet is None:
         if rows is not None:
             raise UsageError("rows needs a sheet", f"pass sheet= too, e.g. sheets(path={target.shown!r}, sheet=\"1\","

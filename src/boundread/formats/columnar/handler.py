@@ -101,7 +101,7 @@ def info(src: Source, req: Request) -> Details:
         details.warnings.append(f"{len(names):,} columns: the first {LISTED_COLUMNS} listed in the schema")
     if len(rows) > LISTED_GROUPS:
         details.warnings.append(f"{len(rows):,} row groups: the rows of the first {LISTED_GROUPS} listed")
-    details.next.append(("sheets", FILE, "--rows", "1-50"))
+    details.next.append(_step(sheet_name(src), 1, 50))
     return details
 
 
