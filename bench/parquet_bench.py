@@ -5,8 +5,8 @@ at least as much).
     .venv/bin/python bench/parquet_bench.py [--inputs /tmp/parquetbench] [--rows 10000000]
 
 Generates ``big.parquet`` (10M rows: an int64 key, a short string, a float; row groups of 1M rows) and
-``groups.parquet`` (10,000 row groups of 10 rows) when missing, then runs each row in its own process and prints
-wall time and peak memory (the child's max RSS). Nothing is asserted.
+``groups.parquet`` (10,000 row groups of 10 rows) and ``cell.parquet`` (one 100 MB string cell) when missing,
+then runs each row in its own process and prints wall time and peak memory (the child's max RSS). Nothing is asserted.
 """
 
 from __future__ import annotations
@@ -30,11 +30,11 @@ PEAK = "import resource, subprocess, sys; subprocess.run(sys.argv[1:], stdout=su
        "stderr=subprocess.DEVNULL); print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)"
 
 
-def make(folder: Path, rows: int) -> tuple[Path, Path]:
+def make(folder: Path, rows: int) -> tuple[Path, Path, Path]:
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    big, groups = folder / "big.parquet", folder / "groups.parquet"
+    big, groups, cell = folder / "big.parquet", folder / "groups.parquet", folder / "cell.parquet"
     if not big.exists():
         with pq.ParquetWriter(big, pa.schema([("id", pa.int64()), ("kind", pa.string()), ("ms", pa.float64())])) \
                 as writer:
@@ -46,7 +46,9 @@ def make(folder: Path, rows: int) -> tuple[Path, Path]:
                                              "ms": pa.array([float(i % 900) for i in range(n)])}))
     if not groups.exists():
         pq.write_table(pa.table({"id": list(range(100_000))}), groups, row_group_size=10)
-    return big, groups
+    if not cell.exists():
+        pq.write_table(pa.table({"id": [1, 2], "s": ["x" * 100_000_000, "short"]}), cell)
+    return big, groups, cell
 
 
 def measure(code: str, *args: str) -> tuple[float, float]:
@@ -65,12 +67,13 @@ def main() -> None:
     parser.add_argument("--rows", type=int, default=10_000_000)
     args = parser.parse_args()
     args.inputs.mkdir(parents=True, exist_ok=True)
-    big, groups = make(args.inputs, args.rows)
+    big, groups, cell = make(args.inputs, args.rows)
     deep = f"{args.rows - 100}-{args.rows - 51}"
     cases = [("python -c pass", "pass", ()), ("import pyarrow.parquet", IMPORT, ()),
              (f"info {big.name} (footer only)", INFO, (str(big),)),
              (f"info {groups.name} (10,000 row groups)", INFO, (str(groups),)),
              (f"--rows {deep} of {big.name}", ROWS, (str(big), deep)),
+             (f"--rows 1-2 of {cell.name} (a 100 MB cell, shown cut)", ROWS, (str(cell), "1-2")),
              (f"read_table {big.name} (pandas.read_parquet's floor)", WHOLE, (str(big),))]
     print(f"{'case':<60} {'seconds':>8} {'peak MB':>8}")
     for name, code, extra in cases:
