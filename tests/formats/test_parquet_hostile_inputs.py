@@ -63,3 +63,14 @@ def test_ten_thousand_row_groups_stay_bounded(tmp_path: Path) -> None:
     outcome = handler.extract(source(path), req, sink)
     assert [line.split(",")[0] for line in sink.text().splitlines()[2:]] == [str(i) for i in range(9_995, 10_001)]
     assert "row groups 9995-10000 read" in outcome.done and outcome.resume is None
+
+
+def test_a_row_count_that_disagrees_with_the_row_groups_is_corrupt(tmp_path: Path) -> None:
+    path = make_events(tmp_path / "e.parquet")  # 1,000 rows in row groups of 100
+    data = path.read_bytes()
+    size = int.from_bytes(data[-8:-4], "little")
+    meta = data[-8 - size:-8]
+    count = b"\x16\xd0\x0f"  # FileMetaData.num_rows, field 3 (i64), zigzag varint of 1,000
+    assert meta.count(count) == 1
+    path.write_bytes(data[:-8 - size] + meta.replace(count, b"\x16\xd2\x0f") + data[-8:])  # says 1,001
+    assert "the footer says 1,001 rows, its row groups 1,000" in _corrupt(path).what
