@@ -1,7 +1,7 @@
 """A saved web page (.html, .htm, .xhtml) is kind ``html`` (issue 25 item 5): ``extract`` gives its readable text
-in its declared charset (scripts, styles and chrome out), bounded by --max-chars; --lines, --grep and --tail
-still read the raw file's lines, as JSON does; --encoding and --tail apply to it; a big page denied whole by the
-guard is pointed at ``extract``, not at windows of raw lines."""
+in its declared charset (scripts, styles and chrome out), bounded by --max-chars; --lines and --grep number and
+filter that text (a cut read's ``next`` goes on in it), --tail reads the raw file's last lines; --encoding
+applies; a big page denied whole by the guard is pointed at ``extract``, not at windows of raw lines."""
 
 from __future__ import annotations
 
@@ -54,13 +54,28 @@ def test_extract_is_bounded_by_max_chars_and_says_so(tmp_path: Path) -> None:
     assert "paragraph 0 words" in data["text"] and "paragraph 4999" not in data["text"]
 
 
-@pytest.mark.parametrize("args", [("--lines", "1-1"), ("--grep", "SCRIPTWORD"), ("--tail", "1")])
-def test_lines_grep_and_tail_read_the_raw_file_decoded(tmp_path: Path, args: tuple[str, ...]) -> None:
-    code, data = run_json("extract", str(_page(tmp_path)), "--stdout", *args)
+def test_lines_and_grep_read_the_text_and_a_cut_read_goes_on_in_it(tmp_path: Path) -> None:
+    path = tmp_path / "long.html"
+    path.write_text("<html><head><script>SCRIPTWORD()</script></head><body>"
+                    + "".join(f"<p>para {n}</p>\n" for n in range(3_000)) + "</body></html>", encoding="utf-8")
+    code, data = run_json("extract", str(path), "--stdout", "--grep", "SCRIPTWORD|para 7$")
+    assert code == 0 and data["text"].strip().splitlines()[-1].endswith("para 7")
+    assert "SCRIPTWORD" not in data["text"]
+    code, data = run_json("extract", str(path), "--stdout", "--max-chars", "1000")
+    assert code == 0 and data["truncated"]
+    resume = shlex.split(next(step for step in data["next"] if "--lines" in step))
+    first = resume[resume.index("--lines") + 1]
+    code, more = run_json("extract", str(path), "--stdout", "--lines", first)
     assert code == 0
-    raw = PAGE.splitlines()
-    want = {"--lines": raw[0], "--grep": raw[0], "--tail": raw[-1]}[args[0]]
-    assert want in data["text"]  # markup and all, in Cyrillic: the declared KOI8-R decoded
+    seen = data["text"].split("\n\n")[-2].strip()  # the last whole paragraph of the first read
+    following = more["text"].strip().splitlines()[0]
+    assert seen.startswith("para ") and following.startswith("para ") and "<p>" not in more["text"]
+    assert int(following.split()[-1]) > int(seen.split()[-1])  # it goes on in the text, not in the raw markup
+
+
+def test_tail_reads_the_raw_file_decoded(tmp_path: Path) -> None:
+    code, data = run_json("extract", str(_page(tmp_path)), "--stdout", "--tail", "1")
+    assert code == 0 and PAGE.splitlines()[-1] in data["text"]  # markup and all, the declared KOI8-R decoded
 
 
 def test_encoding_overrides_the_declared_charset(tmp_path: Path) -> None:

@@ -23,8 +23,8 @@ WORKBOOKS: tuple[str, ...] = (*SPREADSHEETS, *DATABASES, *COLUMNAR)
 SLIDES: tuple[str, ...] = ("pptx", "odp")
 #: Jupyter notebooks: cells are their pages (formats/web).
 NOTEBOOKS: tuple[str, ...] = ("ipynb",)
-#: Saved web pages: their readable text, scripts and chrome out, bounded by characters (formats/web); still the
-#: raw file as text for --tail/--grep/--lines, and --encoding picks the charset.
+#: Saved web pages: their readable text, scripts and chrome out, bounded by characters, which --lines and --grep
+#: read (formats/web); --tail reads the raw file's last lines, and --encoding picks the charset.
 WEBPAGES: tuple[str, ...] = ("html",)
 #: E-books: chapters in spine order are their pages (formats/web).
 EBOOKS: tuple[str, ...] = ("epub",)

@@ -303,11 +303,11 @@ def read_as(kind: str, req: Request, kinds: tuple[str, ...] | None, filters: Fil
     --sheet, --rows or --format ask for rows, and as text otherwise, so --grep, --lines, --head, --tail and
     --encoding read its lines as they read any text file's. JSON and JSONL are read by their structure, and as
     text for --tail and, without --path or --rows, for --grep and --lines (a JSONL record is a line: the text
-    scan greps records in C, numbered as the file's lines). A saved web page (``html``) is read as its text, and as
-    the raw file's lines for --tail, --grep and --lines."""
+    scan greps records in C, numbered as the file's lines). A saved web page (``html``) is read as its text, which
+    --lines and --grep number and filter (so a cut read's ``next: --lines A-B`` goes on in that text), and as the raw
+    file's last lines for --tail."""
     if kind in families.WEBPAGES:
-        lines = filters is not None and (filters.grep is not None or filters.lines is not None)
-        return TEXT if req.tail is not None or lines else kind
+        return TEXT if req.tail is not None else kind
     if kind in families.STRUCTURED:
         lines = filters is not None and (filters.grep is not None or filters.lines is not None)
         as_text = req.tail is not None or (lines and req.path is None and req.rows is None)

@@ -1,8 +1,9 @@
 """A saved web page (``html``): its readable text, boilerplate and scripts out (formats/web/html.py).
 
-Read by ``extract``; --lines, --grep and --tail read the raw file as text (``engine.read_as``). Decoded as the
-text handler decodes (a declared charset, a BOM, else a guess: ``bytelevel.charset``), streamed in 64 kB
-pieces through ``html.parser``, so time and memory follow what is written, and an unclosed tag costs nothing.
+Read by ``extract``; --lines and --grep number and filter this text, --tail reads the raw file's last lines
+(``engine.read_as``). Decoded as the text handler decodes (a declared charset, a BOM, else a guess:
+``bytelevel.charset``), streamed in 64 kB pieces through ``html.parser``, so time and memory follow what is
+written, and an unclosed tag costs nothing.
 """
 
 from __future__ import annotations
