@@ -31,6 +31,7 @@ ZIP, SEVENZ, TAR, GZ, BZ2, XZ, RAR = "zip", "7z", "tar", "gz", "bz2", "xz", "rar
 IMAGE, TEXT, BINARY = "image", "text", "binary"
 SQLITE = "sqlite"
 PARQUET = "parquet"
+ARROW = "arrow"
 
 OFFICE_KINDS = frozenset({DOCX, XLSX, XLS, ODS, PPTX, ODT, ODP, DOC, PPT})
 ARCHIVE_KINDS = frozenset({ZIP, SEVENZ, TAR, GZ, BZ2, XZ, RAR})
@@ -44,7 +45,8 @@ _EXTENSIONS: dict[str, str] = {
     ".tif": IMAGE, ".tiff": IMAGE, ".bmp": IMAGE, ".txt": TEXT, ".csv": TEXT, ".tsv": TEXT,
     ".log": TEXT, ".json": TEXT, ".jsonl": TEXT, ".md": TEXT, ".xml": TEXT, ".html": TEXT,
     ".exe": BINARY, ".dll": BINARY, ".so": BINARY, ".db": SQLITE, ".sqlite": SQLITE, ".sqlite3": SQLITE,
-    ".db3": SQLITE, ".parquet": PARQUET,
+    ".db3": SQLITE, ".parquet": PARQUET, ".arrow": ARROW,
+    ".feather": ARROW,
 }
 
 _MIMES: dict[str, str] = {
@@ -60,6 +62,7 @@ _MIMES: dict[str, str] = {
     GZ: "application/gzip", BZ2: "application/x-bzip2", XZ: "application/x-xz",
     RAR: "application/vnd.rar", TEXT: "text/plain", BINARY: "application/octet-stream",
     SQLITE: "application/vnd.sqlite3", PARQUET: "application/vnd.apache.parquet",
+    ARROW: "application/vnd.apache.arrow.file",
 }
 
 _IMAGE_MAGIC: tuple[tuple[bytes, str], ...] = (
@@ -197,6 +200,8 @@ def sniff_bytes(head: bytes, path: Container | None = None, name: str = "") -> S
         return Sniffed(SQLITE, mime_of(SQLITE))
     if head.startswith(b"PAR1") and (hint == PARQUET or not guess_encoding(head)):  # text may start "PAR1" too
         return Sniffed(PARQUET, mime_of(PARQUET))
+    if head.startswith(b"ARROW1\x00\x00"):  # an Arrow IPC file (Feather v2)
+        return Sniffed(ARROW, mime_of(ARROW))
     for magic, sub, mime in _BINARY_MAGIC:
         if head.startswith(magic):
             return Sniffed(BINARY, mime, subtype=sub)

@@ -13,8 +13,9 @@ TABLES: tuple[str, ...] = ("csv", "tsv")
 STRUCTURED: tuple[str, ...] = ("json", "jsonl")
 #: Databases: tables and views are their sheets (``--rows`` in primary-key order), plus ``--sql`` (formats/database).
 DATABASES: tuple[str, ...] = ("sqlite",)
-#: Columnar data files: one sheet named after the file, rows in file order, read by row groups (formats/columnar).
-COLUMNAR: tuple[str, ...] = ("parquet",)
+#: Columnar data files: one sheet named after the file, rows in file order, read by row groups or record batches
+#: (formats/columnar: Parquet, Arrow IPC / Feather v2).
+COLUMNAR: tuple[str, ...] = ("parquet", "arrow")
 #: Spreadsheets and delimited text: the sheets handler's kinds (formats/sheets).
 SPREADSHEETS: tuple[str, ...] = ("xlsx", "xls", "ods", *TABLES)
 #: Read by sheets and rows: ``sheets``, ``--rows``, ``--format``.

@@ -7,6 +7,7 @@ from __future__ import annotations
 from boundread.contract.handler import Handler
 from boundread.formats import binary, image
 from boundread.formats.archives import handler as archives
+from boundread.formats.columnar import arrow
 from boundread.formats.columnar import handler as columnar
 from boundread.formats.database import handler as database
 from boundread.formats.office import docx, odp, pptx
@@ -17,5 +18,5 @@ from boundread.formats.text import handler as text
 from boundread.formats.web import epub, mail, notebook, outlook, page
 
 #: In the registry's order.
-HANDLERS: tuple[Handler, ...] = (pdf, docx, pptx, odp, database, columnar, sheets, archives, image, structured,
+HANDLERS: tuple[Handler, ...] = (pdf, docx, pptx, odp, database, columnar, arrow, sheets, archives, image, structured,
                                  notebook, epub, mail, page, outlook, text, binary)

@@ -46,7 +46,7 @@ if TYPE_CHECKING:
 KB, MB, GB = 1000, 1000**2, 1000**3
 KIB, MIB, GIB = 1024, 1024**2, 1024**3
 DEFAULT_DENY_KINDS = frozenset(
-    {sniff.PDF, sniff.BINARY, sniff.SQLITE, sniff.PARQUET} | sniff.OFFICE_KINDS | sniff.ARCHIVE_KINDS
+    {sniff.PDF, sniff.BINARY, sniff.SQLITE, sniff.PARQUET, sniff.ARROW} | sniff.OFFICE_KINDS | sniff.ARCHIVE_KINDS
 )
 
 

@@ -197,7 +197,7 @@ def _rule(kind: str, size: int, absolute: str, here: str | None, cfg: GuardConfi
     if kind in cfg.deny_kinds:
         return "pdf" if kind == sniff.PDF else (
             "office" if kind in sniff.OFFICE_KINDS else "archive" if kind in sniff.ARCHIVE_KINDS
-            else sniff.BINARY if kind in (sniff.SQLITE, sniff.PARQUET) else kind)  # the binary rule's name
+            else sniff.BINARY if kind in (sniff.SQLITE, sniff.PARQUET, sniff.ARROW) else kind)  # the binary rule's name
     if kind == sniff.IMAGE:
         if _in_attachments(absolute, cfg.attachment_dirs, here):
             return "image-attachment"

@@ -34,6 +34,7 @@ LABELS = {
     sniff.TAR: "tar archive", sniff.GZ: "gzip file", sniff.BZ2: "bzip2 file", sniff.XZ: "xz file",
     sniff.RAR: "rar archive", sniff.IMAGE: "image", sniff.TEXT: "text file", sniff.BINARY: "binary file",
     sniff.SQLITE: "SQLite database", sniff.PARQUET: "Parquet file",
+    sniff.ARROW: "Arrow file",
 }
 _SHEETS = (sniff.XLSX, sniff.XLS, sniff.ODS)
 #: Text named so is read by rows (core/detect.py makes it the csv or tsv kind).
@@ -168,7 +169,7 @@ def commands(kind: str, quoted: str, found: dict[str, object], line_cap: int) ->
     if kind == sniff.SQLITE:  # info lists the tables with their rows and columns; --sql reads bounded
         return [f"boundread info {quoted}", f"boundread sheets {quoted} TABLE --rows 1-50{FIT}",
                 f"boundread extract {quoted} --sql 'SELECT ... LIMIT 50'{FIT}"]
-    if kind == sniff.PARQUET:  # info reads the footer (schema, row groups, rows); --rows decodes only their groups
+    if kind in (sniff.PARQUET, sniff.ARROW):  # info reads the footer (schema, rows); --rows decodes only their groups
         return [f"boundread info {quoted}", f"boundread sheets {quoted} --rows 1-50{FIT}"]
     return [f"boundread info {quoted}", f"boundread extract {quoted} --lines 1-200{FIT}"]
 
