@@ -13,7 +13,15 @@ from boundread.contract.sink import Sink
 from boundread.errors import Corrupt, Unsupported
 from boundread.formats._rows import RowFormatter
 from boundread.formats.columnar import footer
-from boundread.formats.columnar.handler import LISTED_COLUMNS, _check_sheet, _step, _texts, _window, sheet_name
+from boundread.formats.columnar.handler import (
+    CELL_CHARS,
+    LISTED_COLUMNS,
+    _check_sheet,
+    _step,
+    _texts,
+    _window,
+    sheet_name,
+)
 
 KINDS: tuple[str, ...] = ("arrow",)
 MAGIC = b"ARROW1"
@@ -116,7 +124,7 @@ def extract(src: Source, req: Request, sink: Sink) -> Outcome:
         if sink.full or start > last:
             break
     if cut:
-        outcome.warnings.append(f"{cut:,} cells cut at 2,000 characters")
+        outcome.warnings.append(f"{cut:,} cells cut at {CELL_CHARS:,} characters")
     done_to = first + written - 1
     outcome.done = f"rows {first:,}-{done_to:,} of {total:,}" if written else f"no rows from {first:,}"
     if done_to < total and last >= first:
