@@ -65,3 +65,13 @@ def test_the_guard_sizes_python_dumps_of_a_parquet_file(tmp_path: Path, code: st
     assert ('"permissionDecision": "deny"' in done.stdout) is denied, done.stdout
     if denied:
         assert "boundread sheets ev.parquet --rows 1-50" in done.stdout
+
+
+def test_chunks_name_the_rows_they_hold(tmp_path: Path) -> None:
+    """The column-names line under a sheet marker is no row: 1,000 rows are rows 1-1000, not 1-1001."""
+    from tests.helpers import run_json
+
+    path = make_events(tmp_path / "events.parquet")
+    code, data = run_json("chunks", str(path), "-o", str(tmp_path / "c"))
+    assert code == 0 and data["complete"] is True
+    assert [chunk["span"] for chunk in data["chunks"]] == ["sheet 'events' rows 1-1000"]

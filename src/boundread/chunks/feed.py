@@ -141,7 +141,7 @@ def feeder_for(kind: str, splitter: Splitter, outer: Unit | None = None) -> Feed
     if kind in PAGED:
         return PagedFeeder(splitter, outer)
     if kind in SHEETS:
-        return SheetFeeder(splitter, outer, names_line=kind in kinds.DATABASES)
+        return SheetFeeder(splitter, outer, names_line=kind in (*kinds.DATABASES, *kinds.COLUMNAR))
     if kind in DOCUMENTS:
         return DocumentFeeder(splitter, outer)
     return Feeder(splitter, outer)
