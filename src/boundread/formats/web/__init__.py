@@ -4,5 +4,5 @@
 headers and body, attachments as members. ``epub``: chapters in spine order as pages. ``html``: HTML to text
 (shared by both). ``nbload``: a bounded JSON
 loader over ``formats/_jsonscan`` (strings capped, arrays cut once a budget is spent). ``cells``: how a
-notebook cell is written.
+notebook cell is written. ``parts``: which cells or chapters a read asks for, as pages are asked for.
 """

@@ -23,8 +23,9 @@ from xml.etree.ElementTree import Element
 
 from boundread.contract.model import FILE, Details, Outcome, Request, Source
 from boundread.contract.sink import Sink
-from boundread.errors import Corrupt, Encrypted, Refused, UsageError
+from boundread.errors import Corrupt, Encrypted, Refused
 from boundread.formats._xml import local
+from boundread.formats.web import parts
 from boundread.formats.web.html import Converter
 from boundread.units import MB, human_bytes
 
@@ -133,21 +134,6 @@ def _pieces(book: Book, name: str, req: Request, warnings: list[str]) -> Iterato
     yield decoder.decode(b"", final=True)
 
 
-def _select(req: Request, total: int, name: str) -> tuple[list[int], list[str]]:
-    if not req.pages:
-        return list(range(1, total + 1)), []
-    chosen: set[int] = set()
-    warnings: list[str] = []
-    for span in req.pages:
-        if span.first > total or span.last < 1:
-            raise UsageError(f"chapters {span}: {name} has {total:,} chapter{'s' * (total != 1)}",
-                             f"ask for chapters 1-{total}" if total else "it has no chapters to read")
-        if span.last > total:
-            warnings.append(f"chapters {span} cut to {span.first}-{total}: the book has {total:,} chapters")
-        chosen.update(range(max(span.first, 1), min(span.last, total) + 1))
-    return sorted(chosen), warnings
-
-
 def info(src: Source, req: Request) -> Details:
     with open_book(src) as book:
         sizes = [book.zf.getinfo(c).file_size for c in book.chapters if c in book.zf.NameToInfo]
@@ -163,7 +149,7 @@ def extract(src: Source, req: Request, sink: Sink) -> Outcome:
     written: list[int] = []
     with open_book(src) as book:
         total = len(book.chapters)
-        chosen, outcome.warnings = _select(req, total, src.name)
+        chosen, outcome.warnings = parts.select(req, total, src.name, "chapter", "book")
         for number in chosen:
             conv = Converter()
             head = f"--- chapter {number} / {total} ---\n"

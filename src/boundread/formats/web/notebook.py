@@ -17,8 +17,9 @@ from typing import IO
 
 from boundread.contract.model import FILE, Details, Outcome, Request, Source
 from boundread.contract.sink import Sink
-from boundread.errors import Unsupported, UsageError
+from boundread.errors import Unsupported
 from boundread.formats._jsonscan import OutOfTime, Scanner, Str
+from boundread.formats.web import parts
 from boundread.formats.web.cells import MAX_OUTPUT, Cell, Tally
 from boundread.formats.web.nbload import Loader, corrupt
 from boundread.limits import Deadline
@@ -140,22 +141,6 @@ def info(src: Source, req: Request) -> Details:
     return details
 
 
-def _select(req: Request, total: int, name: str) -> tuple[list[int], list[str]]:
-    """Cell numbers asked for, in file order, clamped to the notebook; warnings about clamping."""
-    if not req.pages:
-        return list(range(1, total + 1)), []
-    chosen: set[int] = set()
-    warnings: list[str] = []
-    for span in req.pages:
-        if span.first > total or span.last < 1:
-            raise UsageError(f"cells {span}: {name} has {total:,} cell{'s' * (total != 1)}",
-                             f"ask for cells 1-{total}" if total else "it has no cells to read")
-        if span.last > total:
-            warnings.append(f"cells {span} cut to {span.first}-{total}: the notebook has {total:,} cells")
-        chosen.update(range(max(span.first, 1), min(span.last, total) + 1))
-    return sorted(chosen), warnings
-
-
 def extract(src: Source, req: Request, sink: Sink) -> Outcome:
     outcome = Outcome(unit="cells")
     try:
@@ -165,7 +150,7 @@ def extract(src: Source, req: Request, sink: Sink) -> Outcome:
         sink.expire()
         outcome.done = "no cells: the time limit came while counting them"
         return outcome
-    chosen, outcome.warnings = _select(req, total, src.name)
+    chosen, outcome.warnings = parts.select(req, total, src.name, "cell", "notebook")
     wanted, last = set(chosen), (chosen[-1] if chosen else 0)
     tally = Tally()
     written: list[int] = []
