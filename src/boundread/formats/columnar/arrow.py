@@ -11,7 +11,6 @@ from typing import Any
 from boundread.contract.model import Details, Outcome, Request, Source
 from boundread.contract.sink import Sink
 from boundread.errors import Corrupt, Unsupported
-from boundread.formats._rows import RowFormatter
 from boundread.formats.columnar import footer
 from boundread.formats.columnar.handler import (
     CELL_CHARS,
@@ -19,7 +18,7 @@ from boundread.formats.columnar.handler import (
     _check_sheet,
     _step,
     _texts,
-    _window,
+    head,
     sheet_name,
 )
 
@@ -94,17 +93,8 @@ def extract(src: Source, req: Request, sink: Sink) -> Outcome:
     counts = _counts(src, reader)
     total = sum(counts)
     outcome = Outcome(unit="rows", totals={"rows": total, "record_batches": len(counts)})
-    names = list(reader.schema.names)
-    shown = names[:max(req.limits.max_cols, 1)]
-    if len(names) > len(shown):
-        outcome.warnings.append(f"columns after {len(shown)} not shown (raise --max-cols)")
-    first, width = _window(req)
-    last = min(first + width - 1, total)
+    shown, fmt, first, last, width = head(src, req, list(reader.schema.names), total, outcome, sink)
     name = sheet_name(src)
-    fmt = RowFormatter(req.fmt, len(shown))
-    span = f"rows {first}-{last} of {total}" if last >= first else f"no rows from {first:,} of {total:,}"
-    sink.write(f"--- sheet '{name}' ({span}, file order) ---\n")
-    sink.write(fmt.line(shown))
     written, cut, start = 0, 0, 1
     for i, count in enumerate(counts):
         end = start + count - 1

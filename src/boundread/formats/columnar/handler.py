@@ -9,7 +9,7 @@ pyarrow is the optional extra ``boundread[parquet]``: without it ``info`` still 
 from __future__ import annotations
 
 from pathlib import PurePath
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from boundread.contract.model import FILE, Details, Outcome, Request, Source, Suggestion
 from boundread.contract.sink import Sink
@@ -124,6 +124,29 @@ def _check_sheet(src: Source, req: Request) -> None:
                              f"`boundread sheets FILE {name} --rows A-B`")
 
 
+class Head(NamedTuple):
+    shown: list[str]  # the columns --max-cols shows
+    fmt: RowFormatter
+    first: int  # the first row asked for
+    last: int  # the last row asked for that the file has
+    width: int  # rows a read takes at most
+
+
+def head(src: Source, req: Request, names: list[str], total: int, outcome: Outcome, sink: Sink) -> Head:
+    """The sheet marker and the column names (those --max-cols shows, a warning for the rest) of a read of
+    rows, and what the read needs."""
+    shown = names[:max(req.limits.max_cols, 1)]
+    if len(names) > len(shown):
+        outcome.warnings.append(f"columns after {len(shown)} not shown (raise --max-cols)")
+    first, width = _window(req)
+    last = min(first + width - 1, total)
+    fmt = RowFormatter(req.fmt, len(shown))
+    span = f"rows {first}-{last} of {total}" if last >= first else f"no rows from {first:,} of {total:,}"
+    sink.write(f"--- sheet '{sheet_name(src)}' ({span}, file order) ---\n")
+    sink.write(fmt.line(shown))
+    return Head(shown, fmt, first, last, width)
+
+
 def extract(src: Source, req: Request, sink: Sink) -> Outcome:
     frame = footer.frame(src)
     pf = _open(src, frame)
@@ -133,17 +156,8 @@ def extract(src: Source, req: Request, sink: Sink) -> Outcome:
     total = sum(rows)
     outcome.totals["rows"] = total
     outcome.totals["row_groups"] = len(rows)
-    names = list(pf.schema_arrow.names)
-    shown = names[:max(req.limits.max_cols, 1)]
-    if len(names) > len(shown):
-        outcome.warnings.append(f"columns after {len(shown)} not shown (raise --max-cols)")
-    first, width = _window(req)
-    last = min(first + width - 1, total)
+    shown, fmt, first, last, width = head(src, req, list(pf.schema_arrow.names), total, outcome, sink)
     name = sheet_name(src)
-    fmt = RowFormatter(req.fmt, len(shown))
-    span = f"rows {first}-{last} of {total}" if last >= first else f"no rows from {first:,} of {total:,}"
-    sink.write(f"--- sheet '{name}' ({span}, file order) ---\n")
-    sink.write(fmt.line(shown))
     if last < first:
         outcome.done = f"no rows from {first:,} ({total:,} rows)"
         return outcome
