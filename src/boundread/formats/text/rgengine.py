@@ -73,10 +73,11 @@ def scan(src: Source, sink: Sink, encoding: str, dec: str, then: Callable[[int],
         return False
     base = base_argv(rg)
     # read(), not mmap: the search's memory stays its buffers, and /proc/PID/io says how far it is (the bar)
-    argv = [*base, "--no-mmap", "-b", *around(sink), "-e", regex, "--", str(src.path)]
+    path = child_path(str(src.path))
+    argv = [*base, "--no-mmap", "-b", *around(sink), "-e", regex, "--", path]
     proc = spawn(argv, out=True)
-    counter = spawn([*base, "-U", "-n", "-b", "--max-columns", "1", "-e", _LAST_LINE, "--", str(src.path)], out=True)
-    checker = spawn([*base, "-n", "-b", "-m", "1", "--max-columns", "1", "-e", LONE_CR, "--", str(src.path)],
+    counter = spawn([*base, "-U", "-n", "-b", "--max-columns", "1", "-e", _LAST_LINE, "--", path], out=True)
+    checker = spawn([*base, "-n", "-b", "-m", "1", "--max-columns", "1", "-e", LONE_CR, "--", path],
                     out=True)
     children = (proc, counter, checker)
     stop = threading.Event()
@@ -136,6 +137,17 @@ def _python_from(src: Source, sink: Sink, dec: str, guard: lonecr.LoneCr, then: 
         sink.skip_lines(gap, [line.decode(dec, "replace")[: sinkmod.MAX_LINE] for line in before])
     then(offset)
     return True
+
+
+def child_path(path: str) -> str:
+    """The path rg opens for ``path``: the MCP server reads a served file through a link to ``/proc/self/fd/N`` (the
+    file it checked), which names another process's descriptor in rg; ``/proc/<this pid>/fd/N`` names ours."""
+    try:
+        target = os.readlink(path)
+    except OSError:
+        return path
+    lead = "/proc/self/fd/"
+    return f"/proc/{os.getpid()}/fd/{target[len(lead):]}" if target.startswith(lead) else path
 
 
 def base_argv(rg: str) -> list[str]:
