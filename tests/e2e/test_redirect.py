@@ -22,6 +22,7 @@ from __future__ import annotations
 import base64
 import json
 import shlex
+import shutil
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -45,8 +46,8 @@ ROW_1 = "Widget model 1"  # prices.xlsx's first row
 MATCH = "TODO-7"  # on every line of the files under src/ (the pattern the first turn greps for)
 MATCHED = "line of part"  # the rest of those lines: only in what the grep printed
 #: What shows the model has a PDF's text natively: the client sends the PDF itself (Claude Code's document block,
-#: Gemini CLI's inlineData)
-PDF_SENT = ('"type": "document"', '"mimeType": "application/pdf"')
+#: Gemini CLI's inlineData), or images of its pages (Claude Code with poppler: a pages range rendered by pdftoppm)
+PDF_SENT = ('"type": "document"', '"mimeType": "application/pdf"', '"type": "image"')
 MODES = ("native", "deny", "redirect")
 SENTINELS = {"pdf": (PAGE_1, *PDF_SENT), "log": (LINE_1,), "xlsx": (ROW_1,), "member": (MEMBER_1,),
              "grep": (MATCHED,)}
@@ -54,6 +55,8 @@ SENTINELS = {"pdf": (PAGE_1, *PDF_SENT), "log": (LINE_1,), "xlsx": (ROW_1,), "me
 SHELL = {"cat-pdf": "cat report.pdf", "cat-log": "cat big.log", "cat-xlsx": "cat prices.xlsx",
          "member": "unzip -p logs.zip app.log", "grep-tree": f"grep -rn {MATCH} src"}
 READ = {"read-pdf": "report.pdf", "read-log": "big.log", "read-xlsx": "prices.xlsx"}
+#: poppler's pdftoppm, with which Claude Code renders PDF pages (and refuses a whole read of more than 10)
+POPPLER = shutil.which("pdftoppm") is not None
 #: What an agent without boundread does next, per scenario (and client): a Read of the PDF whose bytes the shell
 #: printed, a script for a workbook no tool reads, a shell head of a log the read tool refused.
 PDF_TEXT = "python3 -c \"from pdfminer.high_level import extract_text; print(extract_text('report.pdf'))\""
@@ -214,8 +217,12 @@ def script(client: Client, scenario: str, mode: str, workspace: Workspace) -> tu
                 then = client.read_call(written) if client.read else client.shell_call(f"cat {written}")
                 turns.append(Turn(calls=(then,)))
     elif mode == "native":
+        # with poppler on the machine (.ci/run installs it for the reference sweep) Claude Code reads a PDF over 10
+        # pages only with a pages range: its whole Read says "too many to read at once ... pages: 1-5"
+        pdf = client.read_call(str(workspace.project / "report.pdf"), **({"pages": "1-5"} if POPPLER else {}))
         follow = {
-            ("claude", "cat-pdf"): client.read_call(str(workspace.project / "report.pdf")),
+            ("claude", "read-pdf"): pdf if POPPLER else None,
+            ("claude", "cat-pdf"): pdf,
             ("gemini", "cat-pdf"): client.read_call(str(workspace.project / "report.pdf")),
             ("codex", "cat-pdf"): client.shell_call(PDF_TEXT),
             ("claude", "read-log"): client.read_call(str(workspace.project / "big.log"), offset=1, limit=500),
@@ -253,6 +260,9 @@ def session(workspace: Workspace, client_name: str, scenario: str, mode: str) ->
 #: Input tokens a page of a PDF sent as a file costs: Anthropic "1,500-3,000 tokens per page" (its text and an
 #: image of it; the low end), Google "258 tokens per page".
 PDF_PAGE_TOKENS = {"document": 1_500, "inlineData": 258}
+#: Input tokens of an image Claude Code sends (a PDF page pdftoppm rendered): Anthropic's width x height / 750,
+#: about 1,600 for an image in its 1.15-megapixel box (the high end, as a page is rendered to fill it)
+IMAGE_TOKENS = 1_600
 
 
 def _tokens(body: dict[str, Any]) -> int:
@@ -262,7 +272,21 @@ def _tokens(body: dict[str, Any]) -> int:
         pdf = base64.b64decode(data)
         chars -= len(data)
         pages += rate * max(1, pdf.count(b"/Type /Page") - pdf.count(b"/Type /Pages"))
+    for data in _images(body):
+        chars -= len(data)
+        pages += IMAGE_TOKENS
     return -(-chars // 4) + pages
+
+
+def _images(value: Any) -> list[str]:
+    """The base64 of every image block in a request body."""
+    if isinstance(value, dict):
+        source = value.get("source") if value.get("type") == "image" else None
+        found = [str(source.get("data") or "")] if isinstance(source, dict) else []
+        return found + [data for item in value.values() for data in _images(item)]
+    if isinstance(value, list):
+        return [data for item in value for data in _images(item)]
+    return []
 
 
 def _pdfs(value: Any) -> list[tuple[str, int]]:
