@@ -33,7 +33,9 @@ def log(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def _interrupted(args: list[str], tmp_path: Path) -> tuple[int, str, str]:
     """Run, press Ctrl-C once the progress bar shows; exit code, stdout, the terminal's text (stderr)."""
-    process, screen_fd = terminal.spawn(args, columns=100, env={"BOUNDREAD_OUT_DIR": str(tmp_path / "out")},
+    # the Python scan: rg reads 250 MB before the bar shows (its Ctrl-C: tests/test_grep_engine_stops.py)
+    process, screen_fd = terminal.spawn(args, columns=100, env={"BOUNDREAD_OUT_DIR": str(tmp_path / "out"),
+                                                                "BOUNDREAD_GREP_ENGINE": "python"},
                                         stdout_tty=False, cwd=tmp_path)
     seen = b""
     while b"%" not in seen and process.poll() is None:  # the bar: it is reading
