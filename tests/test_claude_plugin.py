@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from boundread import __version__
-from boundread.agents import install, mcp_install
+from boundread.agents import install, install_mcp
 from boundread.agents.locate import Program
 from boundread.cli import plugin
 
@@ -53,7 +53,7 @@ def test_the_hooks_are_what_init_registers_for_claude_code(tmp_path: Path) -> No
 
 
 def test_the_mcp_server_is_what_init_mcp_registers(tmp_path: Path) -> None:
-    change = mcp_install.mcp_change("claude", tmp_path, program=BARE)
+    change = install_mcp.mcp_change("claude", tmp_path, program=BARE)
     assert change.after is not None
     assert _on_disk(plugin.MCP)["mcpServers"] == json.loads(change.after)["mcpServers"]
     assert _on_disk(plugin.MCP)["mcpServers"]["boundread"]["command"] == "boundread"

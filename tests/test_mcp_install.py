@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from boundread import tomlread
-from boundread.agents import mcp_install
+from boundread.agents import install_mcp
 from tests.helpers import run
 
 USER_TOML = """\
@@ -39,10 +39,10 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def test_each_client_gets_a_max_chars_under_its_cap() -> None:
-    assert mcp_install.mcp_args("claude") == ["mcp", "--max-chars", "40000"]  # Claude Code: 50,000
-    assert mcp_install.mcp_args("gemini") == ["mcp", "--max-chars", "32000"]  # Gemini CLI: 40,000
-    assert mcp_install.mcp_args("codex") == ["mcp", "--max-chars", "32000"]  # Codex: 10,000 tokens of gpt-5.5
-    assert mcp_install.mcp_args("cursor") == ["mcp"]  # no cap known: the server's default
+    assert install_mcp.mcp_args("claude") == ["mcp", "--max-chars", "40000"]  # Claude Code: 50,000
+    assert install_mcp.mcp_args("gemini") == ["mcp", "--max-chars", "32000"]  # Gemini CLI: 40,000
+    assert install_mcp.mcp_args("codex") == ["mcp", "--max-chars", "32000"]  # Codex: 10,000 tokens of gpt-5.5
+    assert install_mcp.mcp_args("cursor") == ["mcp"]  # no cap known: the server's default
 
 
 def test_codex_config_toml_is_merged_and_restored(tmp_path: Path) -> None:

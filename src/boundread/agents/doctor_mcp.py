@@ -13,7 +13,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from boundread.agents import install, mcp_install
+from boundread.agents import install, install_mcp
 from boundread.agents.base import Check
 
 TIMEOUT = 30.0  # seconds for the server to list its tools (the SDK loads in ~0.6 s; a loaded machine is slower)
@@ -29,9 +29,9 @@ HANDSHAKE = (
 
 def registered(agent: str, root: Path, home: Path, user: bool) -> tuple[Path, dict[str, Any]] | None:
     """Our server entry in ``agent``'s MCP config, and that config; None when there is none."""
-    if agent not in mcp_install.MCP_AGENTS:
+    if agent not in install_mcp.MCP_AGENTS:
         return None
-    path = mcp_install.mcp_config(agent, root, home, user)
+    path = install_mcp.mcp_config(agent, root, home, user)
     try:
         if agent == "codex":
             from boundread.agents import codex_mcp
@@ -41,7 +41,7 @@ def registered(agent: str, root: Path, home: Path, user: bool) -> tuple[Path, di
             servers = install.load(path)[1].get("mcpServers", {})
     except (OSError, ValueError):  # a broken file is the settings check's to report
         return None
-    entry = servers.get(mcp_install.MCP_NAME) if isinstance(servers, dict) else None
+    entry = servers.get(install_mcp.MCP_NAME) if isinstance(servers, dict) else None
     if not isinstance(entry, dict) or (entry.get("args") or [None])[0] != "mcp":
         return None
     return path, entry

@@ -73,7 +73,7 @@ def init(
     The hooks call `boundread` when this shell's PATH finds this installation, else its absolute path (a hook
     whose command is not found lets every read through). Check the result with `boundread doctor`."""
     from boundread import agents
-    from boundread.agents import install, locate, mcp_install
+    from boundread.agents import install, install_mcp, locate
 
     program = locate.program()
     root = (directory or Path.cwd()).absolute()
@@ -84,7 +84,7 @@ def init(
                              "drop --trust: the other agents run hooks from their settings without a trust step")
         changes = install.plan(agent, directory, user=user, uninstall=uninstall, budget=budget, program=program)
         if mcp or uninstall:  # uninstall removes our server, if there; one change per file (Gemini's settings)
-            changes = mcp_install.with_mcp(changes, agent, directory, user=user, uninstall=uninstall, program=program)
+            changes = install_mcp.with_mcp(changes, agent, directory, user=user, uninstall=uninstall, program=program)
         # every change planned before any is written: a trust file init cannot merge leaves the settings as they were
         trusted = truster.trust_change(root, Path.home(), user, changes[0]) if trust and truster else None
         if not dry_run:

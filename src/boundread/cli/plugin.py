@@ -63,14 +63,14 @@ def hooks() -> dict[str, Any]:
 
 def mcp() -> dict[str, Any]:
     """.mcp.json: the server ``boundread init --mcp`` adds for Claude Code, with the bare program name."""
-    from boundread.agents import mcp_install
+    from boundread.agents import install_mcp
     from boundread.agents.locate import Program
 
     with tempfile.TemporaryDirectory() as empty:  # a project without an .mcp.json: only our entry
-        change = mcp_install.mcp_change("claude", Path(empty), program=Program(NAME))
+        change = install_mcp.mcp_change("claude", Path(empty), program=Program(NAME))
     assert change.after is not None
     servers = json.loads(change.after)["mcpServers"]
-    return {"mcpServers": {mcp_install.MCP_NAME: servers[mcp_install.MCP_NAME]}}
+    return {"mcpServers": {install_mcp.MCP_NAME: servers[install_mcp.MCP_NAME]}}
 
 
 def manifest() -> dict[str, Any]:
