@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import os
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -108,8 +109,10 @@ def huge(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_a_grep_of_a_big_log_shows_a_bar_on_the_terminal(huge: Path, tmp_path: Path) -> None:
     # a pattern without a literal: every line is matched in Python, so the bar has time to show (the byte
     # search finds a literal such as "NOPE" in 250 MB before the bar's half-second delay)
+    # the Python scan: rg reads 250 MB before the bar's half-second delay (its bar: test_rg_s_read_so_far_is_known)
     process, screen_fd = terminal.spawn(["extract", str(huge), "--grep", r"\d{7}"], columns=100,
-                                        env={"BOUNDREAD_OUT_DIR": str(tmp_path)}, stdout_tty=False, cwd=tmp_path)
+                                        env={"BOUNDREAD_OUT_DIR": str(tmp_path), "BOUNDREAD_GREP_ENGINE": "python"},
+                                        stdout_tty=False, cwd=tmp_path)
     screen = terminal.plain(terminal.read_all(screen_fd))
     assert process.wait(timeout=120) == 0
     assert process.stdout is not None and "0 matching lines of" in process.stdout.read().decode()
@@ -122,3 +125,16 @@ def test_no_progress_turns_it_off(huge: Path, tmp_path: Path) -> None:
                                         stdout_tty=False, cwd=tmp_path)
     screen = terminal.read_all(screen_fd)
     assert process.wait(timeout=120) == 0 and screen == ""
+
+
+@pytest.mark.skipif(not Path("/proc/self/io").exists(), reason="no /proc/PID/io: the bar of a grep by rg waits")
+def test_rg_s_read_so_far_is_known(huge: Path) -> None:
+    """The bar of a grep by rg moves by what rg has read (/proc/PID/io): the count grows as a process reads."""
+    from boundread.formats.text import rgengine
+
+    before = rgengine.bytes_read(os.getpid())
+    with huge.open("rb") as fh:
+        fh.read(8 << 20)
+    after = rgengine.bytes_read(os.getpid())
+    assert before is not None and after is not None and after - before >= 8 << 20
+    assert rgengine.bytes_read(2**22 + 12345) is None  # no such process: unknown, never an error
