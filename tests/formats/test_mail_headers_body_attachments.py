@@ -128,3 +128,14 @@ def test_cut_or_changed_bytes_never_raise(tmp_path: Path, data: st.DataObject) -
         assert "Traceback" not in result.stderr
         if result.exit_code:
             assert result.stderr.count("\n") == 1
+
+
+def test_an_address_the_parser_cannot_read_is_shown_raw(tmp_path: Path) -> None:
+    """Python 3.11's address parser raises IndexError on "To: bob@" (a mail cut inside an address): the header is
+    shown as written, not a traceback (found by the test above)."""
+    path = tmp_path / "cut.eml"
+    path.write_bytes(b"From: Ann <ann@example.org>\nTo: bob@")
+    for args in (("extract", str(path), "--stdout"), ("info", str(path))):
+        result = run(*args)
+        assert result.exit_code == 0, result.stderr
+    assert "To: bob@" in run("extract", str(path), "--stdout").stdout

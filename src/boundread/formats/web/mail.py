@@ -29,6 +29,9 @@ MAX_PARTS = 20_000
 MAX_DEPTH = 64
 LISTED_IN_EXTRACT = 50  # attachments named by extract; list-zip pages through all
 _HEADERS = ("From", "To", "Cc", "Date", "Subject")
+#: what Python's header parser raises on some damaged headers instead of a defect (an address list cut inside
+#: an angle-addr: IndexError in get_addr_spec, Python 3.11)
+_PARSER_ERRORS = (IndexError, ValueError, TypeError, AttributeError, LookupError)
 
 
 @dataclass(frozen=True)
@@ -70,10 +73,19 @@ def parse(src: Source) -> Mail:
     return Mail(msg, body, parts, warnings)
 
 
+def header(msg: Message, key: str) -> str | None:
+    """A header's value as the parser reads it; where the parser fails on it, its raw text."""
+    try:
+        value = msg.get(key)
+    except _PARSER_ERRORS:
+        value = next((raw for name, raw in msg.raw_items() if name.lower() == key.lower()), None)
+    return None if value is None else " ".join(str(value).split())
+
+
 def _size(part: Message) -> int:
     payload = part.get_payload(decode=False)
     length = len(payload) if isinstance(payload, (str, bytes)) else 0
-    base64 = str(part.get("content-transfer-encoding", "")).strip().lower() == "base64"
+    base64 = (header(part, "content-transfer-encoding") or "").strip().lower() == "base64"
     return length * 3 // 4 if base64 else length
 
 
@@ -158,7 +170,7 @@ def _body_text(mail: Mail) -> tuple[str, str | None]:
 def info(src: Source, req: Request) -> Details:
     mail = parse(src)
     text, warning = _body_text(mail)
-    fields: dict[str, object] = {key.lower(): str(mail.msg.get(key, "")) or None for key in _HEADERS}
+    fields: dict[str, object] = {key.lower(): header(mail.msg, key) or None for key in _HEADERS}
     fields |= {"attachments": len(mail.parts), "attachments_bytes": sum(p.size for p in mail.parts),
                "body": mail.body.get_content_type() if mail.body is not None else None}
     details = Details(fields=fields, est_chars=len(text) + 400, estimated=True,
@@ -173,7 +185,7 @@ def extract(src: Source, req: Request, sink: Sink) -> Outcome:
     mail = parse(src)
     outcome = Outcome(unit="lines", totals={"attachments": len(mail.parts)}, warnings=list(mail.warnings))
     for key in _HEADERS:
-        if (value := mail.msg.get(key)) is not None and not sink.write(f"{key}: {value}\n"):
+        if (value := header(mail.msg, key)) is not None and not sink.write(f"{key}: {value}\n"):
             break
     if mail.parts:
         sink.write(f"Attachments ({len(mail.parts):,}):\n")
