@@ -17,7 +17,6 @@ from __future__ import annotations
 import functools
 import os
 import sys
-import threading
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -75,6 +74,8 @@ def _by_soname() -> Lookup | None:
         lib.magic_setparam.restype = ctypes.c_int
         lib.magic_setparam.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.POINTER(ctypes.c_size_t)]
         lib.magic_setparam(cookie, MAGIC_PARAM_NAME_MAX, ctypes.byref(ctypes.c_size_t(64)))  # -1: default kept
+    import threading  # here: not on the start-up of a command that never asks libmagic
+
     lock = threading.Lock()  # one cookie: libmagic's calls on it are not thread-safe
 
     def lookup(path: Path) -> str | None:
