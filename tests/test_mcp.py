@@ -26,7 +26,7 @@ from mcp.client.stdio import StdioServerParameters
 from mcp_types import CallToolResult, ListRootsResult, Root
 
 from boundread.core.demo import write_samples
-from boundread.mcp import calls, roots, tools
+from boundread.mcp import calls, roots, slices, tools
 from tests.formats.test_archive import MB, _raw_zip
 from tests.helpers import run
 
@@ -645,7 +645,7 @@ def test_an_offset_past_its_reach_is_a_usage_error(odd_files: Path) -> None:
 
 def test_at_the_reach_of_offsets_the_reply_says_how_to_read_on(odd_files: Path,
                                                              monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(tools, "OFFSET_REACH", 60)
+    monkeypatch.setattr(slices, "OFFSET_REACH", 60)
     config = tools.Config(roots=(str(odd_files),), max_chars=25)
     read, made, last = _walk(config, odd_files, 'extract(path="long.txt")', 50)
     assert made[-1] == 'extract(path="long.txt", offset=50)' and len(read) == 75
