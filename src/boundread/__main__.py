@@ -21,9 +21,9 @@ FAST = (["info"], ["extract"], ["pages"], ["sheets"], ["list-zip"], ["mcp"])  # 
 def main() -> None:
     argv = sys.argv[1:]
     if argv[:1] == ["guard-check"] and not {"-h", "--help"} & set(argv[1:]):  # help: Typer's, as the others
-        from boundread.hook.main import run
+        from boundread.hook.main import finish, run
 
-        sys.exit(run(argv[1:]))
+        finish(run(argv[1:]))
     if argv == ["budget", "ingest"]:  # the PostToolUse hook `init --budget` registers: no Typer either
         from boundread.hook.ingest import main as ingest_hook
 

@@ -76,12 +76,11 @@ def test_a_plain_command_loads_no_program_family(tmp_path: Path) -> None:
     def loaded(command: str) -> set[str]:
         payload = json.dumps({"hook_event_name": "PreToolUse", "tool_name": "Bash",
                               "tool_input": {"command": command}, "cwd": str(tmp_path), "session_id": "t"})
-        code = ("import sys, runpy; sys.argv = ['boundread', 'guard-check']\n"
-                "try:\n    runpy.run_module('boundread', run_name='__main__')\nexcept SystemExit:\n    pass\n"
-                "print(' '.join(m for m in sys.modules if m.startswith('boundread.guard.shell.')), file=sys.stderr)")
-        done = subprocess.run([sys.executable, "-c", code], input=payload, capture_output=True, text=True,
-                              cwd=tmp_path, check=False, timeout=60)
-        return set(done.stderr.split()[-200:])
+        code = "import sys, runpy; sys.argv = ['boundread', 'guard-check']; runpy.run_module('boundread', " \
+               "run_name='__main__')"  # it ends with os._exit: the modules are read from -X importtime
+        done = subprocess.run([sys.executable, "-X", "importtime", "-c", code], input=payload, capture_output=True,
+                              text=True, cwd=tmp_path, check=False, timeout=60)
+        return {line.split("|")[-1].strip() for line in done.stderr.splitlines() if line.startswith("import time:")}
 
     families_modules = {f"boundread.guard.shell.{family}" for family, _ in _ORDER}
     (tmp_path / "f.txt").write_text("hello\n", encoding="utf-8")

@@ -262,9 +262,9 @@ def test_any_output_gives_nothing_or_a_short_valid_answer(text: str) -> None:
 def test_the_pre_tool_path_does_not_import_it(tmp_path: Path) -> None:
     payload = {"session_id": "s", "transcript_path": "/t", "cwd": str(tmp_path), "hook_event_name": "PreToolUse",
                "tool_name": "Bash", "tool_input": {"command": "ls"}, "tool_use_id": "t1"}
-    code = ("import sys, json; sys.argv[1:] = ['guard-check']; from boundread.__main__ import main\n"
-            "try:\n    main()\nexcept SystemExit:\n    pass\n"
-            "print('LOADED' if 'boundread.hook.posttool' in sys.modules else 'NOT-LOADED', file=sys.stderr)")
-    result = subprocess.run([sys.executable, "-c", code], input=json.dumps(payload), capture_output=True,
-                            text=True, env=guard_env(), cwd=tmp_path, timeout=60, check=False)
-    assert "NOT-LOADED" in result.stderr
+    code = "import sys; sys.argv[1:] = ['guard-check']; from boundread.__main__ import main; main()"
+    # -X importtime: guard-check ends with os._exit, so nothing runs after main() to look at sys.modules
+    result = subprocess.run([sys.executable, "-X", "importtime", "-c", code], input=json.dumps(payload),
+                            capture_output=True, text=True, env=guard_env(), cwd=tmp_path, timeout=60, check=False)
+    loaded = {line.split("|")[-1].strip() for line in result.stderr.splitlines() if line.startswith("import time:")}
+    assert result.returncode == 0 and "boundread.hook.main" in loaded and "boundread.hook.posttool" not in loaded

@@ -90,6 +90,19 @@ def _fast_args(argv: list[str]) -> _HookArgs | None:
     return _HookArgs(agent, mode)
 
 
+def finish(code: int) -> NoReturn:
+    """End the guard-check process with ``code`` once its answer is flushed, skipping the interpreter's
+    teardown: freeing every module and object it loaded costs ~6 ms of CPU, a sixth of a hook's call
+    (bench/startup.py). Nothing on the hook path needs it: no atexit handler, files written by ``os.open``
+    and closed, ledgers closed by their ``with``, the only threads daemons (guard/tools.py)."""
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except (OSError, ValueError):  # a closed pipe: the usual exit says so as it always did
+        sys.exit(code)
+    os._exit(code)
+
+
 def run(argv: list[str], stdin: IO[str] | None = None) -> int:
     """Run guard-check; returns the exit code. Never raises for bad input."""
     try:
