@@ -39,7 +39,8 @@ STREAMS: tuple[str, ...] = ("gz", "bz2", "xz")
 ARCHIVES: tuple[str, ...] = ("zip", "7z", "tar", *STREAMS, "rar")
 #: Email: headers and body read as text; attachments listed by ``list-zip``, read by ``--member`` (formats/web).
 MAIL: tuple[str, ...] = ("eml",)
-#: Outlook's OLE messages: named, with the command that converts one to .eml, not read.
+#: Outlook's OLE messages: headers and body read as text; attachments listed by ``list-zip``, read by ``--member``
+#: (formats/web/outlook.py over formats/_cfb).
 OUTLOOK: tuple[str, ...] = ("msg",)
 #: Old binary formats boundread names but does not read.
 LEGACY: tuple[str, ...] = ("doc", "ppt")

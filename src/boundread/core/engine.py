@@ -32,7 +32,7 @@ from boundread.contract.sink import Sink
 from boundread.contract.source import source_for_bytes, source_for_path
 from boundread.contract.stream import Writer
 from boundread.core import advice, fit, naming, output
-from boundread.core.detect import detect, table
+from boundread.core.detect import detect, table, web
 from boundread.core.naming import Selection
 from boundread.errors import BoundreadError, Corrupt, Encrypted, Refused, Unsupported, UsageError
 from boundread.limits import Deadline, Limits, est_tokens
@@ -139,6 +139,8 @@ def extract(
         target = source_for_bytes(f"{src.name}:{filters.member}", data)
         if (delimited := table(Path(filters.member or ""), target.sniffed)) is not None:  # a member data.csv
             target = replace(target, sniffed=delimited)
+        elif (named := web(Path(filters.member or ""), target.sniffed)) is not None and named.kind == "msg":
+            target = replace(target, sniffed=named)  # a message attached to an Outlook message
     if kinds is not None and target.kind not in kinds:
         from shlex import quote
 
@@ -226,6 +228,10 @@ def _members(kind: str) -> formats.Members:
         from boundread.formats.web import mail
 
         return mail
+    if kind in families.OUTLOOK:
+        from boundread.formats.web import outlook
+
+        return outlook
     from boundread.formats.archives import handler as archives
 
     return archives

@@ -1,32 +1,253 @@
-"""Outlook messages (``.msg``, an OLE compound file): named, not read - with the command that converts one.
+"""Outlook messages (``.msg``, an OLE compound file): headers, the body, and the attachments as members.
 
-Reading the OLE streams (properties, RTF bodies, attachment storages) needs a parser boundread does not carry;
-``msgconvert`` (Debian/Ubuntu: libemail-outlook-message-perl) writes the same message as ``.eml``, which
-boundread reads with its attachments (formats/web/mail.py).
+``info mail.msg`` gives subject, from, to, cc, date, the body's kind and size and the attachments; ``extract
+mail.msg`` writes the headers, the attachment list, then the body: the plain-text body (PR_BODY), else the HTML
+body (PR_HTML) as text, else the compressed RTF body (PR_RTF_COMPRESSED): the HTML or text it encapsulates, or
+its RTF stripped to text with a warning. ``list-zip`` lists the attachments and ``extract --member NAME`` reads
+one through the handler of its own kind, as for an .eml; an attached message (PR_ATTACH_METHOD 5) is a member
+``NAME.msg``, written out as a compound file of its own.
+
+Bounded: the compound file is read through formats/_cfb (each table and stream bounded, damage one Corrupt
+line); at most ``MAX_ATTACHMENTS`` attachments and ``MAX_RECIPIENTS`` recipients are read, a body at most
+``BODY_BYTES``; the listing is paged by --max-entries.
 """
 
 from __future__ import annotations
 
 import shlex
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from fnmatch import fnmatchcase
 
-from boundread.contract.model import Details, Outcome, Request, Source
+from boundread.contract.model import FILE, Details, Entry, Listing, Outcome, Request, Source, Span
 from boundread.contract.sink import Sink
-from boundread.errors import Unsupported
+from boundread.errors import Refused, UsageError
+from boundread.formats._cfb.props import CHILD_HEADER, MESSAGE_HEADER, Props
+from boundread.formats._cfb.reader import Compound, Node
+from boundread.ranges import OPEN_END
+from boundread.units import MB, human_bytes
 
 KINDS: tuple[str, ...] = ("msg",)
+MAX_ATTACHMENTS = 20_000
+MAX_RECIPIENTS = 500
+BODY_BYTES = 32 * MB
+LISTED_IN_EXTRACT = 50  # attachments named by extract; list-zip pages through all
+_BODY, _HTML, _RTF = 0x1000, 0x1013, 0x1009
+_HEADERS = ("From", "To", "Cc", "Date", "Subject")
 
 
-def _fix(src: Source) -> str:
-    name = shlex.quote(src.name)
-    stem = shlex.quote(src.name.rsplit(".", 1)[0] + ".eml")
-    return (f"convert it to .eml with `msgconvert {name}` (package libemail-outlook-message-perl), then "
-            f"`boundread extract {stem}`")
+@dataclass(frozen=True)
+class Attachment:
+    name: str
+    mime: str
+    size: int
+    data: Node | None  # the stream of its bytes, or the storage of an attached message / OLE object
+    message: bool  # an attached Outlook message (method 5), handed on as a .msg
+
+
+@dataclass
+class Message:
+    cfb: Compound
+    props: Props
+    attachments: list[Attachment]
+    warnings: list[str]
+
+
+@contextmanager
+def opened(src: Source) -> Iterator[Message]:
+    """The message in ``src``, its attachments listed; the file stays open while it is used."""
+    with src.open() as fh:
+        cfb = Compound(fh, src.name)
+        props = Props(cfb, cfb.root, MESSAGE_HEADER)
+        warnings: list[str] = []
+        if len(props.attachments) > MAX_ATTACHMENTS:
+            warnings.append(f"{len(props.attachments):,} attachments: the first {MAX_ATTACHMENTS:,} are listed")
+        yield Message(cfb, props, _attachments(cfb, props), warnings)
+
+
+def _attachments(cfb: Compound, props: Props) -> list[Attachment]:
+    import mimetypes
+
+    out: list[Attachment] = []
+    seen: set[str] = set()
+    for number, node in enumerate(props.attachments[:MAX_ATTACHMENTS], 1):
+        att = Props(cfb, node, CHILD_HEADER, props.codepage)
+        obj = att.object(0x3701)
+        message = obj is not None and att.long(0x3705) == 5
+        name = att.text(0x3707, 2048) or att.text(0x3704, 2048) or att.text(0x3001, 2048) or ""
+        name = " ".join(name.replace("/", "_").replace("\\", "_").split())[:200] or f"attachment-{number}"
+        if message and not name.lower().endswith(".msg"):
+            name += ".msg"
+        mime = (att.text(0x370E, 256) or "").strip() or (
+            "application/vnd.ms-outlook" if message else mimetypes.guess_type(name)[0] or "application/octet-stream")
+        data = obj if obj is not None else att.streams.get((0x3701, 0x0102))
+        size = (data.size if not data.is_storage else cfb.total(data)) if data is not None else 0
+        out.append(Attachment(_unique(name, seen), mime, size, data, message))
+    return out
+
+
+def _unique(name: str, seen: set[str]) -> str:
+    stem, dot, ext = name.rpartition(".") if "." in name else (name, "", "")
+    candidate, k = name, 1
+    while candidate in seen:
+        k += 1
+        candidate = f"{stem} ({k}){dot}{ext}"
+    seen.add(candidate)
+    return candidate
+
+
+def _address(name: str | None, address: str | None) -> str | None:
+    address = address if address and "@" in address else None
+    if name and address and name != address:
+        return f"{name} <{address}>"
+    return address or name or None
+
+
+def headers(msg: Message) -> dict[str, str | None]:
+    """From, To, Cc, Date and Subject as an email shows them."""
+    from email.utils import format_datetime
+
+    props = msg.props
+    sender = _address(props.text(0x0C1A) or props.text(0x0042),
+                      props.text(0x5D01) or props.text(0x0C1F) or props.text(0x0065))
+    found: dict[str, list[str]] = {"To": [], "Cc": []}
+    for node in props.recipients[:MAX_RECIPIENTS]:
+        rec = Props(msg.cfb, node, CHILD_HEADER, props.codepage)
+        field = {1: "To", 2: "Cc"}.get(rec.long(0x0C15) or 1)
+        shown = _address(rec.text(0x3001), rec.text(0x39FE) or rec.text(0x3003))
+        if field and shown:
+            found[field].append(shown)
+    when = props.time(0x0039) or props.time(0x0E06)
+    if sender is None or "@" not in sender:  # an Exchange address: the internet headers, where kept, have SMTP's
+        sender = _transport(props, "From") or sender
+    return {"From": sender, "To": ", ".join(found["To"]) or props.text(0x0E04) or None,
+            "Cc": ", ".join(found["Cc"]) or props.text(0x0E03) or None,
+            "Date": format_datetime(when) if when else None, "Subject": props.text(0x0037)}
+
+
+def _transport(props: Props, key: str) -> str | None:
+    """A header of the internet headers the message was received with (PR_TRANSPORT_MESSAGE_HEADERS)."""
+    raw = props.text(0x007D, 256 * 1024)
+    if not raw:
+        return None
+    from email import policy
+    from email.parser import HeaderParser
+
+    from boundread.formats.web.mail import header
+
+    return header(HeaderParser(policy=policy.default).parsestr(raw, headersonly=True), key)
+
+
+def body(msg: Message) -> tuple[str, str, list[str]]:
+    """The body as text, the kind it was kept as, and warnings."""
+    props = msg.props
+    warnings: list[str] = []
+    cut = f"the body is longer than the {human_bytes(BODY_BYTES)} boundread reads of it: the rest is not read"
+    if (props.size(_BODY) or 0) > 0:
+        warnings += [cut] if (props.size(_BODY) or 0) > BODY_BYTES else []
+        return props.text(_BODY, BODY_BYTES) or "", "text/plain", warnings
+    from boundread.formats.web.html import to_text
+
+    if (props.size(_HTML) or 0) > 0:
+        warnings += [cut] if (props.size(_HTML) or 0) > BODY_BYTES else []
+        raw = props.binary(_HTML, BODY_BYTES)
+        html = raw.decode(props.codepage, "replace") if raw is not None else props.text(_HTML, BODY_BYTES) or ""
+        return to_text(html), "text/html", warnings
+    compressed = props.binary(_RTF, BODY_BYTES)
+    if not compressed:
+        return "", "none", warnings
+    from boundread.formats._cfb import rtf
+
+    raw, was_cut = rtf.decompress(compressed, BODY_BYTES)
+    warnings += [cut] if was_cut else []
+    carried = rtf.encapsulated(raw)
+    text = rtf.to_text(raw)
+    if carried == "html":
+        return to_text(text), "text/html (in RTF)", warnings
+    if carried == "rtf":
+        warnings.append("the body is RTF only, stripped to text roughly: tables and lists lose their shape")
+    return text.replace("\r\n", "\n"), f"text/{'plain' if carried == 'text' else 'rtf'} (in RTF)", warnings
 
 
 def info(src: Source, req: Request) -> Details:
-    return Details(fields={"format": "Outlook message (OLE)"}, est_chars=None,
-                   warnings=[f"an Outlook .msg is not read: {_fix(src)}"])
+    with opened(src) as msg:
+        fields: dict[str, object] = {key.lower(): value for key, value in headers(msg).items()}
+        size = msg.props.size(_BODY) or msg.props.size(_HTML) or msg.props.size(_RTF) or 0
+        kind = "text/plain" if msg.props.size(_BODY) else "text/html" if msg.props.size(_HTML) else (
+            "rtf" if size else None)
+        fields |= {"class": msg.props.text(0x001A, 256), "body": kind, "body_bytes": size,
+                   "attachments": len(msg.attachments), "attachments_bytes": sum(a.size for a in msg.attachments)}
+        details = Details(fields=fields, est_chars=size // (2 if kind == "text/plain" else 1) + 400,
+                          estimated=True, warnings=list(msg.warnings))
+        details.fields["attachment_list"] = [f"{a.name} ({a.mime}, {human_bytes(a.size)})"
+                                             for a in msg.attachments[:LISTED_IN_EXTRACT]]
+    details.next = [("extract", FILE)]
+    if msg.attachments:
+        details.next.append(("list-zip", FILE))
+    return details
 
 
 def extract(src: Source, req: Request, sink: Sink) -> Outcome:
-    raise Unsupported(f"{src.name} is an Outlook .msg message, which boundread does not read", _fix(src))
+    with opened(src) as msg:
+        outcome = Outcome(unit="lines", totals={"attachments": len(msg.attachments)}, warnings=list(msg.warnings))
+        for key, value in headers(msg).items():
+            if value is not None and not sink.write(f"{key}: {' '.join(value.split())}\n"):
+                break
+        atts = msg.attachments
+        if atts:
+            sink.write(f"Attachments ({len(atts):,}):\n")
+            for att in atts[:LISTED_IN_EXTRACT]:
+                if not sink.write(f"  {att.name} ({att.mime}, {human_bytes(att.size)})\n"):
+                    break
+            operand = shlex.quote(src.name)
+            if len(atts) > LISTED_IN_EXTRACT:
+                sink.write(f"  ... {len(atts) - LISTED_IN_EXTRACT:,} more: boundread list-zip {operand}\n")
+            sink.write(f"  (read one: boundread extract {operand} --member {shlex.quote(atts[0].name)})\n")
+            outcome.more.append(("extract", FILE, "--member", atts[0].name))
+        text, _, warnings = body(msg)
+    outcome.warnings += warnings
+    sink.write("\n")
+    for line in text.splitlines(keepends=True):
+        if not sink.write(line):
+            break
+    outcome.done = "headers and body" + (f", {len(atts):,} attachments listed" if atts else "")
+    return outcome
+
+
+def listing(src: Source, req: Request) -> Listing:
+    with opened(src) as msg:
+        atts, warnings = msg.attachments, msg.warnings
+    span = req.entries or Span(1, OPEN_END)
+    kept = [a for a in atts if req.match is None or fnmatchcase(a.name, req.match)]
+    page = kept[span.first - 1:span.last][:req.limits.max_entries]
+    lst = Listing(format="msg", entries=[Entry(a.name, a.size, None, None) for a in page],
+                  total_entries=len(atts), total_size=sum(a.size for a in atts),
+                  largest=max((a.size for a in atts), default=0), warnings=list(warnings),
+                  first=span.first, last=None if span.last == OPEN_END else span.last, match=req.match,
+                  matching=len(kept) if req.match is not None else None)
+    end = span.first - 1 + len(page)
+    lst.truncated = end < min(len(kept), span.last)
+    if lst.truncated:
+        words = ("--match", req.match) if req.match else ()
+        lst.resume = ("list-zip", FILE, *words, "--entries", f"{end + 1}-{end + req.limits.max_entries}")
+    return lst
+
+
+def read_member(src: Source, name: str, req: Request) -> bytes:
+    with opened(src) as msg:
+        att = next((a for a in msg.attachments if a.name == name), None)
+        if att is None:
+            raise UsageError(f"no attachment {name!r} in {src.name}",
+                             f"run `boundread list-zip {shlex.quote(src.name)}`")
+        cap = req.limits.max_member_bytes
+        if att.size > cap:
+            raise Refused(f"{name} is {human_bytes(att.size)}, more than {human_bytes(cap)}",
+                          "raise --max-member-mb if you trust it")
+        if att.data is None:
+            return b""
+        if not att.data.is_storage:
+            return msg.cfb.read(att.data, cap)
+        from boundread.formats._cfb.writer import subtree, write
+
+        return write(subtree(msg.cfb, att.data, cap, embedded=att.message))
