@@ -14,51 +14,50 @@ name follows from it (:mod:`boundread.core.naming`), so one request lands in one
 
 from __future__ import annotations
 
-import contextlib
-import dataclasses
-from collections.abc import Callable
-from dataclasses import dataclass
-from pathlib import Path
-from typing import TYPE_CHECKING, TypedDict
-
 from boundread.contract import kinds as families
 from boundread.contract.model import FILE, ExtractResult, InfoResult, Listing, Request, Source
-from boundread.contract.sink import Sink
-from boundread.contract.stream import Writer
 from boundread.core import advice, fit, naming
 from boundread.core import engine as core
 from boundread.core.engine import Filters
 from boundread.errors import UsageError
 from boundread.limits import Limits
 from boundread.ranges import parse_span, parse_spans
+from boundread.record import Record, field, replace
 
-if TYPE_CHECKING:  # the chunker (hashlib, datetime, its manifest) loads with chunk(), not with every info
-    from boundread.chunks.manifest import Manifest as ChunkManifest
+TYPE_CHECKING = False  # not typing's: typing, pathlib and contextlib are ~15 ms of a one-line info's start-up
+if TYPE_CHECKING:
+    import contextlib
+    from collections.abc import Callable
+    from pathlib import Path
 
-#: wraps a read, e.g. in a progress display on stderr (the CLI's, when a person watches)
-Watch = Callable[[Sink], contextlib.AbstractContextManager[object]]
+    from boundread.chunks.manifest import Manifest as ChunkManifest  # loads with chunk(), not with every info
+    from boundread.contract.sheet import Sheet as Sheet
+    from boundread.contract.sink import Sink
+    from boundread.contract.stream import Writer
+
+    #: wraps a read, e.g. in a progress display on stderr (the CLI's, when a person watches)
+    Watch = Callable[[Sink], contextlib.AbstractContextManager[object]]
 FORMATS = tuple(naming.FORMAT_SUFFIX)
 ENGINES = ("auto", "pdfium", "pdfminer")
 
 
-@dataclass(frozen=True)
-class Ask:
+class Ask(Record, frozen=True):
     """One read, as :func:`ask` states it for every shell: what the handler reads (``request``), the
     engine's line filters, and the kinds of file it accepts (None: any)."""
 
     request: Request
-    filters: Filters = dataclasses.field(default_factory=Filters)
+    filters: Filters = field(default_factory=Filters)
     kinds: tuple[str, ...] | None = None
 
     def bounded(self, limits: Limits) -> Ask:
         """The same read under other limits (an MCP call re-reads a selection up to an offset)."""
-        return dataclasses.replace(self, request=dataclasses.replace(self.request, limits=limits))
+        return replace(self, request=replace(self.request, limits=limits))
 
     def file_name(self, source_name: str, result: ExtractResult, *, offset: int = 0) -> str:
         """The name of the file that holds this read's text of ``source_name``, once ``result`` said what it
         holds (the pages the file has); ``offset``: an MCP call's characters skipped into it."""
         held = core.selection(self.request, self.filters).held(result.totals, result.done, cut=result.truncated)
-        return naming.file_name(source_name, dataclasses.replace(held, offset=offset))
+        return naming.file_name(source_name, replace(held, offset=offset))
 
 
 def ask(*, pages: str | None = None, sheets: tuple[str, ...] = (), rows: str | None = None, fmt: str = "csv",
@@ -114,7 +113,7 @@ def carry_encoding(result: ExtractResult, encoding: str | None) -> ExtractResult
     flag = f" --encoding {quote(encoding)}"
     steps = tuple(step + flag if step.startswith(_DECODING) and " --encoding " not in step else step
                   for step in result.next)
-    return dataclasses.replace(result, next=steps)
+    return replace(result, next=steps)
 
 
 def info(path: str | Path, *, password: str | None = None, limits: Limits | None = None,
@@ -183,20 +182,6 @@ def sheets(path: str | Path, *names: str, rows: str | None = None, fmt: str = "c
     return run(path, read, output=output, stdout=stdout, watch=watch, stream=stream)
 
 
-class Sheet(TypedDict):
-    """One sheet as the workbook declares it (what ``boundread sheets F`` lists)."""
-
-    index: int  # 1-based, in workbook order
-    name: str
-    rows: int | None
-    cols: int | None
-    hidden: bool
-    state: str  # visible | hidden | veryHidden
-    type: str  # worksheet | chartsheet | dialogsheet | macrosheet
-    dimension: str | None
-    xml_bytes: int | None
-
-
 def sheet_info(path: str | Path, *, password: str | None = None, limits: Limits | None = None) -> InfoResult:
     """A workbook described for ``sheets F``: its sheets in ``fields["sheets"]``, its next steps (not this
     listing itself). The listing is a reading: a workbook extract cannot read (a bomb, damaged, encrypted, too
@@ -206,7 +191,7 @@ def sheet_info(path: str | Path, *, password: str | None = None, limits: Limits 
         raise UsageError(f"{result.path} is {result.kind}, not a workbook",
                          advice.command_for(result.kind, result.path))
     itself = core.command_line(("sheets", FILE), result.path)
-    return dataclasses.replace(result, next=tuple(step for step in result.next if step != itself))
+    return replace(result, next=tuple(step for step in result.next if step != itself))
 
 
 def sheet_list(path: str | Path, *, password: str | None = None, limits: Limits | None = None) -> list[Sheet]:
@@ -215,8 +200,7 @@ def sheet_list(path: str | Path, *, password: str | None = None, limits: Limits 
     return listed
 
 
-@dataclass(frozen=True)
-class Archive:
+class Archive(Record, frozen=True):
     """An archive's listing and the archive as it was opened (its name, kind and size, for the listing's
     view and its ``next`` page)."""
 
@@ -276,3 +260,12 @@ def check_engine(name: str) -> str:
     if name not in ENGINES:
         raise UsageError(f"unknown --engine {name!r}", "use auto, pdfium or pdfminer")
     return name
+
+
+def __getattr__(name: str) -> object:
+    """``Sheet``, a TypedDict: typing loads when it is asked for, not with every read."""
+    if name == "Sheet":
+        from boundread.contract.sheet import Sheet
+
+        return Sheet
+    raise AttributeError(f"module 'boundread.api' has no attribute {name!r}")

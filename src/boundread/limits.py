@@ -1,13 +1,13 @@
 """The bounds every command works within, and the token estimate.
 
-Standard library only.
+Standard library only, and no dataclasses (records: boundread/record.py).
 """
 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
 
+from boundread.record import Record, field
 from boundread.units import MB
 
 CHARS_PER_TOKEN = 4
@@ -18,8 +18,7 @@ def est_tokens(chars: int) -> int:
     return -(-max(chars, 0) // CHARS_PER_TOKEN)
 
 
-@dataclass(frozen=True)
-class Limits:
+class Limits(Record, frozen=True):
     """How much any command may read, produce or spend. Defaults fit one agent Read (~25k tokens)."""
 
     max_chars: int = 100_000
@@ -35,8 +34,7 @@ class Limits:
     timeout: float | None = 60.0  # seconds of wall time for one command
 
 
-@dataclass(frozen=True)
-class Deadline:
+class Deadline(Record, frozen=True):
     """A wall-clock deadline; ``expired`` is cheap enough to call per chunk of output."""
 
     seconds: float | None

@@ -21,7 +21,8 @@ from __future__ import annotations
 
 import codecs
 import re
-from dataclasses import dataclass
+
+from boundread.record import Record
 
 SAMPLE_BYTES = 64 * 1024
 #: The detector is asked only when the sample holds this many non-ASCII bytes, and believed only above this
@@ -45,8 +46,7 @@ _CODING = re.compile(rb"^[ \t\f]*(?:#|//|;|--|%|/\*).*?"
 _HTML_LATIN1 = frozenset({"latin-1", "iso8859-1", "ascii"})
 
 
-@dataclass(frozen=True)
-class Choice:
+class Choice(Record, frozen=True):
     """The encoding to decode with; ``how`` says where it came from (declared, bom, --encoding, utf-8,
     escapes - ISO-2022's own designations -, detected, sniffed); ``confidence`` is the detector's (None when
     nothing was guessed)."""

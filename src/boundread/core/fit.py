@@ -7,16 +7,18 @@ now it says ``--pages does not apply to text`` and which options a text file tak
 from __future__ import annotations
 
 import codecs
-from dataclasses import dataclass
-from typing import Any
 
 from boundread.contract import kinds
 from boundread.contract.model import Request
 from boundread.errors import UsageError
+from boundread.record import Record
+
+TYPE_CHECKING = False  # not typing's: this module loads on every extract's start-up
+if TYPE_CHECKING:
+    from typing import Any
 
 
-@dataclass(frozen=True)
-class _Option:
+class _Option(Record, frozen=True):
     field: str  # the Request field it sets
     flag: str  # how the command line spells it
     kinds: tuple[str, ...]  # the kinds of file it applies to

@@ -16,23 +16,21 @@ sheets' rows, else ``.txt``.
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 from boundread.contract.model import Span
 from boundread.core.output import BASE_BYTES, SELECTION_BYTES, member_slug, out_dir, slug
 from boundread.ranges import span_text
+from boundread.record import Record, replace
 
 #: a workbook's rows, as ``--format`` writes them
 FORMAT_SUFFIX = {"csv": ".csv", "tsv": ".tsv", "markdown": ".md"}
 GREP_BYTES = 30  # of a pattern in a name: enough to tell two searches apart, short enough to read
 
 
-@dataclass(frozen=True)
-class Selection:
+class Selection(Record, frozen=True):
     """What one read selects, in the words its output file's name says it with."""
 
     pages: tuple[Span, ...] = ()
@@ -55,13 +53,13 @@ class Selection:
         name, the summary and the ``next`` that goes on from page 13 agree."""
         names = totals.get("sheet_names")
         if self.sheets and isinstance(names, list) and names and all(isinstance(n, str) for n in names):
-            return dataclasses.replace(self, sheets=tuple(names))  # `sheets w.xlsx 1` is the file of its name
+            return replace(self, sheets=tuple(names))  # `sheets w.xlsx 1` is the file of its name
         total = totals.get("pages", totals.get("slides"))
         if not self.pages or not isinstance(total, int) or total < 1:
             return self
         last = min(total, last_page(done) or total) if cut else total
         read = tuple(Span(span.first, min(span.last, last)) for span in self.pages if span.first <= last)
-        return dataclasses.replace(self, pages=read) if read else self
+        return replace(self, pages=read) if read else self
 
 
 _DONE_PAGES = re.compile(r"(?:pages|slides) ([\d, -]+) of \d")

@@ -13,10 +13,10 @@ import os
 import re
 import stat
 import unicodedata
-from dataclasses import dataclass
 from pathlib import Path
 
 from boundread.errors import NotFound, UsageError
+from boundread.record import Record
 from boundread.units import human_bytes
 
 _DOTS = re.compile(r"\.{2,}")
@@ -115,8 +115,7 @@ def _umask() -> int:
     return mask
 
 
-@dataclass(frozen=True)
-class Replacing:
+class Replacing(Record, frozen=True):
     """What an ``-o`` path holds before the write: a regular file, or a symlink (replaced, never written through)."""
 
     path: str

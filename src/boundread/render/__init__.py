@@ -7,17 +7,18 @@ Errors are one line on stderr, or a JSON object on stdout in ``--json`` mode. Ta
 
 from __future__ import annotations
 
-import contextlib
-import dataclasses
-import json
 import sys
-from typing import TYPE_CHECKING, Any, TextIO
 
-from boundread.contract.model import ExtractResult, InfoResult, Listing, Source
-from boundread.errors import BoundreadError
+from boundread.record import as_dict as fields_of
 
+TYPE_CHECKING = False  # not typing's, and json only for --json: a one-line info's start-up (issue 24)
 if TYPE_CHECKING:
+    import contextlib
+    from typing import Any, TextIO
+
+    from boundread.contract.model import ExtractResult, InfoResult, Listing, Source
     from boundread.contract.sink import Sink
+    from boundread.errors import BoundreadError
 
 SCHEMA = 1
 
@@ -25,11 +26,13 @@ SCHEMA = 1
 # ---- JSON -------------------------------------------------------------------------------------
 
 def envelope(command: str, payload: dict[str, Any]) -> str:
+    import json
+
     return json.dumps({"schema": SCHEMA, "command": command, **payload}, ensure_ascii=False, default=str)
 
 
 def as_dict(result: InfoResult | ExtractResult) -> dict[str, Any]:
-    data = dataclasses.asdict(result)
+    data = fields_of(result)
     if data.get("text") is None:
         data.pop("text", None)
     return data
@@ -38,7 +41,7 @@ def as_dict(result: InfoResult | ExtractResult) -> dict[str, Any]:
 def listing_dict(src: Source, listing: Listing) -> dict[str, Any]:
     """The listing as JSON: its fields, ``listed`` (what the page holds, in words, or None for a whole
     listing) and ``next`` (the command for the next page, as the other commands' ``next``)."""
-    data = dataclasses.asdict(listing)
+    data = fields_of(listing)
     for entry, raw in zip(data["entries"], listing.entries, strict=True):
         entry["ratio"] = None if raw.ratio is None else round(raw.ratio, 1)
     del data["resume"]
@@ -54,6 +57,8 @@ def print_json(command: str, payload: dict[str, Any]) -> None:
 
 def print_error(exc: BoundreadError, *, as_json: bool) -> None:
     if as_json:
+        import json
+
         error = {"code": exc.code, "message": str(exc), "exit_code": int(exc.exit_code)}
         sys.stdout.write(json.dumps({"schema": SCHEMA, "error": error}, ensure_ascii=False) + "\n")
     else:
