@@ -17,8 +17,14 @@ from __future__ import annotations
 import functools
 import os
 import sys
-from pathlib import Path
-from typing import Any, Protocol
+
+TYPE_CHECKING = False  # not typing's, no pathlib: detect() asks libmagic on a text file's start-up (issue 24)
+if TYPE_CHECKING:
+    from pathlib import Path
+    from typing import Any, Protocol
+
+    class Lookup(Protocol):
+        def __call__(self, path: Path) -> str | None: ...
 
 #: the names the dynamic loader resolves without a search (Linux, then the macOS/Homebrew names)
 SONAMES = ("libmagic.so.1", "libmagic.1.dylib", "/opt/homebrew/lib/libmagic.1.dylib",
@@ -27,10 +33,6 @@ MAGIC_MIME_TYPE = 0x10
 #: MAGIC_NO_CHECK_TEXT | _ENCODING | _CSV | _JSON: no binary format is found by these
 NO_TEXT_CHECKS = 0x020000 | 0x200000 | 0x080000 | 0x400000
 MAGIC_PARAM_NAME_MAX = 1  # python-magic raises it to 64: libmagic's default fails on some files (its issue 190)
-
-
-class Lookup(Protocol):
-    def __call__(self, path: Path) -> str | None: ...
 
 
 def mime_type(path: Path) -> str | None:

@@ -17,8 +17,12 @@ from collections import deque
 from collections.abc import Sequence
 
 from boundread.contract.model import Span
-from boundread.contract.stream import CLOSED, Stream, Writer
+from boundread.contract.stream import CLOSED, Stream
 from boundread.limits import Deadline, Limits
+
+TYPE_CHECKING = False  # not typing's (start-up)
+if TYPE_CHECKING:
+    from boundread.contract.stream import Writer
 
 MAX_LINE = 1 << 20  # characters of one input line kept for matching
 

@@ -23,14 +23,23 @@ module's KINDS).
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Protocol, cast
 
 from boundread.contract import kinds
-from boundread.contract.handler import Handler
 from boundread.errors import Unsupported
 
+TYPE_CHECKING = False  # not typing's: the registry loads on every read's start-up, its Protocols are for mypy
 if TYPE_CHECKING:
+    from typing import Protocol
+
+    from boundread.contract.handler import Handler
     from boundread.contract.model import Listing, Request, Source
+
+    class Members(Protocol):
+        """What ``list-zip`` and ``--member`` call (``archives.handler``, and ``web.mail`` for an email's
+        attachments): the engine picks one by kind."""
+
+        def listing(self, src: Source, req: Request) -> Listing: ...
+        def read_member(self, src: Source, name: str, req: Request) -> bytes: ...
 
 #: Specific before generic; the first entry whose kinds include the kind wins.
 HANDLERS: tuple[tuple[str, tuple[str, ...]], ...] = (
@@ -58,13 +67,6 @@ HANDLERS: tuple[tuple[str, tuple[str, ...]], ...] = (
 def handler_for(kind: str) -> Handler:
     for name, handled in HANDLERS:
         if kind in handled:
-            return cast(Handler, importlib.import_module(f"boundread.formats.{name}"))
+            return importlib.import_module(f"boundread.formats.{name}")  # a module has Handler's shape to mypy
     raise Unsupported(f"no handler for {kind} files", "run `boundread info` to see what it is")
 
-
-class Members(Protocol):
-    """What ``list-zip`` and ``--member`` call (``archives.handler``, and ``web.mail`` for an email's
-    attachments): the engine picks one by kind."""
-
-    def listing(self, src: Source, req: Request) -> Listing: ...
-    def read_member(self, src: Source, name: str, req: Request) -> bytes: ...

@@ -12,11 +12,15 @@ generated results.
 from __future__ import annotations
 
 import os
-from typing import Any, TextIO
 
-from boundread.contract.model import Entry, InfoResult, Listing, Source
 from boundread.render.text import count, scalar
 from boundread.units import human_bytes
+
+TYPE_CHECKING = False  # not typing's: a one-line info's start-up (issue 24)
+if TYPE_CHECKING:
+    from typing import Any, TextIO
+
+    from boundread.contract.model import Entry, InfoResult, Listing, Source
 
 BYTE_FIELDS = frozenset({"total_size", "largest", "compressed", "size", "uncompressed", "xml_bytes"})  # shown as KB/MB
 PAGE = 240  # the width rich's console takes off a terminal (render/views.py console())

@@ -6,7 +6,9 @@ views need not import it back.
 
 from __future__ import annotations
 
-from typing import Any
+TYPE_CHECKING = False  # not typing's: a one-line info's start-up (issue 24)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def count(value: Any) -> str:
