@@ -23,7 +23,9 @@ from boundread.errors import Corrupt, Encrypted, ExitCode, UsageError
 from boundread.formats import ocr
 from boundread.formats.pdf import handler as pdf
 from boundread.formats.pdf import parallel
-from boundread.formats.pdf.engines import Page, PdfiumDoc, readable
+from boundread.formats.pdf.judge import readable
+from boundread.formats.pdf.page import Page
+from boundread.formats.pdf.pdfium import PdfiumDoc
 from boundread.formats.pdf.reread import Rereader
 from boundread.limits import Deadline, Limits
 
@@ -442,7 +444,7 @@ def test_corpus_page_labels(corpus_dir: Path) -> None:
 
 def test_page_labels_cover_every_page() -> None:
     """Issue 22: info said "10 in all" of a document with 23 labelled pages; the runs now cover them all."""
-    from boundread.formats.pdf.engines import label_runs
+    from boundread.formats.pdf.labels import label_runs
 
     labels = ["i", "ii", "iii", "iv", *(str(n) for n in range(1, 20))]
     assert label_runs(labels) == ["i-iv", "1-19"]

@@ -13,8 +13,8 @@ from boundread.contract.sink import Sink
 from boundread.contract.source import source_for_bytes
 from boundread.formats import ocr
 from boundread.formats.pdf import handler
-from boundread.formats.pdf.engines import PdfiumDoc
 from boundread.formats.pdf.judge import LOST
+from boundread.formats.pdf.pdfium import PdfiumDoc
 from boundread.limits import Limits
 
 UNLOADED = vertical_pdf(ordering=b"Identity")  # PDFium loads no font for it: no text, nothing drawn

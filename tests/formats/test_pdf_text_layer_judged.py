@@ -19,9 +19,11 @@ from boundread.contract.sink import Sink
 from boundread.contract.source import source_for_bytes
 from boundread.formats import ocr
 from boundread.formats.pdf import handler, parallel
-from boundread.formats.pdf.engines import _CONTROLS, MinerDoc, PdfiumDoc, clean
+from boundread.formats.pdf.doc import _CONTROLS, clean
 from boundread.formats.pdf.judge import _NOT_TEXT, readable, unmapped
+from boundread.formats.pdf.miner import MinerDoc
 from boundread.formats.pdf.page import Page
+from boundread.formats.pdf.pdfium import PdfiumDoc
 from boundread.formats.pdf.reread import NO_MAP
 from boundread.limits import Limits
 

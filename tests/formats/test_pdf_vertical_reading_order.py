@@ -16,9 +16,9 @@ from boundread.contract.model import Request
 from boundread.contract.sink import Sink
 from boundread.contract.source import source_for_bytes, source_for_path
 from boundread.formats.pdf import handler
-from boundread.formats.pdf.engines import PdfiumDoc
 from boundread.formats.pdf.judge import VERTICAL
 from boundread.formats.pdf.layout import Glyph, grid_text, reading_text
+from boundread.formats.pdf.pdfium import PdfiumDoc
 from boundread.limits import Limits
 
 TIERED = (*COLUMNS, "一二三四五六七八九十", "春夏秋冬東西南北上下")

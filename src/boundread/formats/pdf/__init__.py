@@ -2,7 +2,11 @@
 
 - :mod:`.handler` - the ``pdf`` kind: ``info`` (pages, metadata, a text sample) and ``extract``
   (page ranges); the registry names it.
-- :mod:`.engines` - PDFium (the default) and pdfminer.six behind one small interface, yielding :mod:`.page` pages.
+- :mod:`.engines` - ``open_pdf``: PDFium (the default) or pdfminer.six, the other when one cannot open the file.
+- :mod:`.doc` - what either engine's document is (``PdfDoc``, yielding :mod:`.page` pages) and what both share.
+- :mod:`.pdfium` - PDFium's document, through :mod:`.binding` (the ~40 PDFium functions boundread calls,
+  declared on pypdfium2's library without importing pypdfium2). :mod:`.miner` - pdfminer.six's.
+- :mod:`.labels` - page labels as runs, ``i-iv, 1-19``.
 - :mod:`.judge` - whether a page's text is text (unmapped glyphs, vertical writing): one judgement for extract
   and info.
 - :mod:`.layout` - glyph boxes placed on a character grid for ``--layout``.

@@ -17,6 +17,8 @@ from __future__ import annotations
 import ctypes
 from typing import Any
 
+from boundread.formats.pdf import binding
+
 MAX_PACKET = 16 << 20  # bytes of an XFA datasets packet read (its filled values; thousands of fields are ~1 MB)
 MAX_VALUE = 2000  # characters of one value shown
 FIELDS_HEADER = "[form fields]"
@@ -24,41 +26,31 @@ XFA_HEADER = "[XFA form data]"
 BOXES_HEADER = "[text boxes]"
 
 
-def _utf16(call: Any, *args: Any) -> str:
-    """A PDFium string getter's answer (UTF-16LE, asked twice: its size, then its text)."""
-    size = call(*args, None, 0)
-    if size <= 2:
-        return ""
-    buffer = ctypes.create_string_buffer(size)
-    call(*args, ctypes.cast(buffer, ctypes.POINTER(ctypes.c_ushort)), size)
-    return buffer.raw[: size - 2].decode("utf-16-le", errors="replace")
-
-
 def page_fields(formenv: Any, page: Any) -> list[tuple[str, str]]:
     """(name, value) of each filled field on ``page`` (raw PDFium handles), in annotation order, once each."""
-    import pypdfium2.raw as pdfium_c
+    c = binding.pdfium()
 
     found: dict[str, str] = {}
-    for index in range(pdfium_c.FPDFPage_GetAnnotCount(page)):
-        annot = pdfium_c.FPDFPage_GetAnnot(page, index)
+    for index in range(c.FPDFPage_GetAnnotCount(page)):
+        annot = c.FPDFPage_GetAnnot(page, index)
         if not annot:
             continue
         try:
-            if pdfium_c.FPDFAnnot_GetSubtype(annot) != pdfium_c.FPDF_ANNOT_WIDGET:
+            if c.FPDFAnnot_GetSubtype(annot) != binding.FPDF_ANNOT_WIDGET:
                 continue
-            name = _utf16(pdfium_c.FPDFAnnot_GetFormFieldName, formenv, annot)
-            kind = pdfium_c.FPDFAnnot_GetFormFieldType(formenv, annot)
-            if kind in (pdfium_c.FPDF_FORMFIELD_CHECKBOX, pdfium_c.FPDF_FORMFIELD_RADIOBUTTON):
-                if not pdfium_c.FPDFAnnot_IsChecked(formenv, annot):
+            name = binding.utf16(c.FPDFAnnot_GetFormFieldName, formenv, annot)
+            kind = c.FPDFAnnot_GetFormFieldType(formenv, annot)
+            if kind in (binding.FPDF_FORMFIELD_CHECKBOX, binding.FPDF_FORMFIELD_RADIOBUTTON):
+                if not c.FPDFAnnot_IsChecked(formenv, annot):
                     continue
-                value = _utf16(pdfium_c.FPDFAnnot_GetFormFieldValue, formenv, annot) or "checked"
+                value = binding.utf16(c.FPDFAnnot_GetFormFieldValue, formenv, annot) or "checked"
                 value = "checked" if value == "Off" else value
             else:
-                value = _utf16(pdfium_c.FPDFAnnot_GetFormFieldValue, formenv, annot)
+                value = binding.utf16(c.FPDFAnnot_GetFormFieldValue, formenv, annot)
             if name and value.strip() and name not in found:
                 found[name] = value
         finally:
-            pdfium_c.FPDFPage_CloseAnnot(annot)
+            c.FPDFPage_CloseAnnot(annot)
     return list(found.items())
 
 
@@ -74,21 +66,22 @@ def text_boxes(page: Any) -> str:
     """The text typed onto ``page`` (a raw PDFium page) in text boxes - FreeText annotations, what a typewriter or
     "Add text" tool writes where a form has no fields - as lines under :data:`BOXES_HEADER` ("" for none). PDFium's
     text page leaves annotations out; pdftotext prints them from their appearance."""
-    import pypdfium2.raw as pdfium_c
+    c = binding.pdfium()
 
     found: list[str] = []
-    for index in range(pdfium_c.FPDFPage_GetAnnotCount(page)):
-        annot = pdfium_c.FPDFPage_GetAnnot(page, index)
+    for index in range(c.FPDFPage_GetAnnotCount(page)):
+        annot = c.FPDFPage_GetAnnot(page, index)
         if not annot:
             continue
         try:
-            if pdfium_c.FPDFAnnot_GetSubtype(annot) != pdfium_c.FPDF_ANNOT_FREETEXT:
+            if c.FPDFAnnot_GetSubtype(annot) != binding.FPDF_ANNOT_FREETEXT:
                 continue
-            typed = " ".join(_utf16(pdfium_c.FPDFAnnot_GetStringValue, annot, b"Contents").split())[:MAX_VALUE]
+            typed = binding.utf16(c.FPDFAnnot_GetStringValue, annot, b"Contents")
+            typed = " ".join(typed.split())[:MAX_VALUE]
             if typed and typed not in found:
                 found.append(typed)
         finally:
-            pdfium_c.FPDFPage_CloseAnnot(annot)
+            c.FPDFPage_CloseAnnot(annot)
     return boxes_text(found)
 
 
@@ -120,30 +113,30 @@ def miner_text_boxes(page: Any) -> str:
 def xfa_datasets(doc: Any) -> str | None:
     """An XFA form's filled values as ``path: value`` lines under :data:`XFA_HEADER` ("" when the form holds none),
     or None when the document has no datasets packet (or it cannot be read)."""
-    import pypdfium2.raw as pdfium_c
+    c = binding.pdfium()
 
-    for index in range(pdfium_c.FPDF_GetXFAPacketCount(doc)):
+    for index in range(c.FPDF_GetXFAPacketCount(doc)):
         if _utf16_name(doc, index) != "datasets":
             continue
         size = ctypes.c_ulong(0)
-        if not pdfium_c.FPDF_GetXFAPacketContent(doc, index, None, 0, ctypes.byref(size)):
+        if not c.FPDF_GetXFAPacketContent(doc, index, None, 0, ctypes.byref(size)):
             return None
         wanted = min(size.value, MAX_PACKET)
         buffer = ctypes.create_string_buffer(max(wanted, 1))
-        if not pdfium_c.FPDF_GetXFAPacketContent(doc, index, buffer, wanted, ctypes.byref(size)):
+        if not c.FPDF_GetXFAPacketContent(doc, index, buffer, wanted, ctypes.byref(size)):
             return None
         return _datasets_text(buffer.raw[:wanted], cut=size.value > wanted)
     return None
 
 
 def _utf16_name(doc: Any, index: int) -> str:
-    import pypdfium2.raw as pdfium_c
+    c = binding.pdfium()
 
-    size = pdfium_c.FPDF_GetXFAPacketName(doc, index, None, 0)
+    size = c.FPDF_GetXFAPacketName(doc, index, None, 0)
     if size <= 1:
         return ""
     buffer = ctypes.create_string_buffer(size)
-    pdfium_c.FPDF_GetXFAPacketName(doc, index, buffer, size)
+    c.FPDF_GetXFAPacketName(doc, index, buffer, size)
     return buffer.raw[: size - 1].decode("utf-8", errors="replace")
 
 

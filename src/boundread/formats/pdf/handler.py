@@ -18,18 +18,12 @@ from boundread.contract.sink import Sink
 from boundread.errors import Encrypted, NoText, UsageError
 from boundread.formats import ocr
 from boundread.formats.pdf import parallel
-from boundread.formats.pdf.engines import (
-    TRUNCATED,
-    XFA_FULL,
-    MinerDoc,
-    Page,
-    PdfDoc,
-    PdfiumDoc,
-    cut_short,
-    header_version,
-    open_pdf,
-)
+from boundread.formats.pdf.doc import TRUNCATED, XFA_FULL, PdfDoc, cut_short, header_version
+from boundread.formats.pdf.engines import open_pdf
 from boundread.formats.pdf.judge import LOST, unmapped
+from boundread.formats.pdf.miner import MinerDoc
+from boundread.formats.pdf.page import Page
+from boundread.formats.pdf.pdfium import PdfiumDoc
 from boundread.formats.pdf.reread import Rereader
 from boundread.formats.pdf.runs import joined, runs
 

@@ -215,15 +215,16 @@ def _tiers(chars: list[Glyph]) -> list[tuple[float, float, str]]:
 def pdfium_glyphs(textpage: Any, limit: int | None = None) -> list[Glyph]:
     """Every character of a PDFium text page with its loose box (font ascent to descent); the first
     ``limit`` glyphs only, when it is given."""
-    import pypdfium2.raw as pdfium_c
+    from boundread.formats.pdf import binding
 
+    c = binding.pdfium()
     glyphs: list[Glyph] = []
-    rect = pdfium_c.FS_RECTF()
-    for index in range(pdfium_c.FPDFText_CountChars(textpage)):
-        code = pdfium_c.FPDFText_GetUnicode(textpage, index)
+    rect = binding.FS_RECTF()
+    for index in range(c.FPDFText_CountChars(textpage)):
+        code = c.FPDFText_GetUnicode(textpage, index)
         if code <= 32 or 0xD800 <= code <= 0xDFFF:  # controls, spaces, halves of surrogate pairs
             continue
-        if not pdfium_c.FPDFText_GetLooseCharBox(textpage, index, rect):
+        if not c.FPDFText_GetLooseCharBox(textpage, index, rect):
             continue
         glyphs.append((chr(code), rect.left, rect.bottom, rect.right, rect.top))
         if limit is not None and len(glyphs) >= limit:

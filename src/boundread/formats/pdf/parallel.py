@@ -37,8 +37,8 @@ from collections.abc import Callable, Generator, Iterator
 from typing import BinaryIO
 
 from boundread.contract.model import Source
-from boundread.formats.pdf.engines import PdfiumDoc
 from boundread.formats.pdf.page import Page
+from boundread.formats.pdf.pdfium import PdfiumDoc
 from boundread.limits import Deadline
 
 CHUNK = 8  # pages dealt at a time: small enough that a worker's chunk fits its pipe, large enough to amortise

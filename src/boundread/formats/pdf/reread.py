@@ -18,9 +18,11 @@ from dataclasses import dataclass, field, replace
 
 from boundread.contract.model import Request, Source
 from boundread.formats import ocr
-from boundread.formats.pdf.engines import MinerDoc, OpenFailed, PdfDoc, PdfiumDoc, clean
+from boundread.formats.pdf.doc import OpenFailed, PdfDoc, clean
 from boundread.formats.pdf.judge import LOST, UNREADABLE, readable, unmapped, usable_chars
+from boundread.formats.pdf.miner import MinerDoc
 from boundread.formats.pdf.page import Page
+from boundread.formats.pdf.pdfium import PdfiumDoc
 from boundread.formats.pdf.runs import runs
 from boundread.limits import Deadline
 
