@@ -201,3 +201,21 @@ def test_the_mcp_tools_read_every_file(tmp_path: Path) -> None:
                 for e in entries if "known_bug" in e}
     assert failed == {name: checks for name, checks in expected.items() if checks}, (
         "fails now (left) vs the manifest's known bugs (right): fix the file's reader, or its known_bug")
+
+
+@pytest.mark.parametrize("entry", [case for case in cases("redirect") if case.values[0]["guard"] == "deny"])
+def test_redirect_mode_gives_the_first_part(entry: dict[str, Any], tmp_path: Path) -> None:
+    """In redirect mode the refused Read gets the file's first part (hook/slices): the beginning of its text, with
+    a header - or nothing where there is nothing to give (encrypted), and then the deny stands."""
+    from boundread.hook import slices
+
+    name = entry["file"]
+    shutil.copy(REAL / name, tmp_path / name)
+    read = check_read(str(tmp_path / name), cwd=tmp_path, config=BIG)
+    made = slices.first_part(str(tmp_path / name), name, str(tmp_path), read.rule, read.kind)
+    if entry.get("redirect") is False:
+        assert made is None
+        return
+    assert made is not None, read.reason
+    part = Path(made[0]).read_text(encoding="utf-8")
+    assert len(part) <= slices.SLICE_CHARS + 1_000 and entry["extract"]["must_include"][0] in part, part[:1500]
