@@ -325,6 +325,6 @@ def _dd(args: list[str]) -> Reading | None:
 
 
 def _quote(word: str) -> str:
-    from boundread.guard.reason import quote
+    from boundread.guard.shellquote import quote
 
     return quote(word)

@@ -37,8 +37,7 @@ def check_command(cmd: str, *, cwd: str | os.PathLike[str] | None = None,
     when the time is up, deny a command that prints files whole, with the reason and how to shorten it."""
     from time import monotonic, process_time
 
-    from boundread.guard import outputs, shell, special
-    from boundread.guard.shell import madeup
+    from boundread.guard import shell
 
     start, cpu_start = monotonic(), process_time()
     cfg = config or GuardConfig()
@@ -56,6 +55,9 @@ def check_command(cmd: str, *, cwd: str | os.PathLike[str] | None = None,
             printed.append(use.program)
             break
         if use.action == shell.PRINT:
+            from boundread.guard import outputs, special  # only for a print: most commands print no file
+            from boundread.guard.shell import madeup
+
             if use.path.startswith(madeup.MARK):  # a database's rows, a diff: an output no file holds
                 if _within_caps(use.bounds, cfg):
                     continue  # `git diff | head -n 200`
@@ -99,6 +101,8 @@ def check_command(cmd: str, *, cwd: str | os.PathLike[str] | None = None,
                 return verdict
     total = sum(size for _path, size, _grep in parts)
     if total > cfg.text_max_bytes:  # each part fits, all of them together do not
+        from boundread.guard import outputs
+
         return _with_caps(Decision(DENY, outputs.sum_reason(cmd, [p for p in parts if p[1]], total, cfg),
                                    rule="output-sum", path=parts[0][0]), caps)
     if spent:  # never an allow on a budget run out: what the rest of the command does was not looked at

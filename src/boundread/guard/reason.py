@@ -14,6 +14,7 @@ import os
 
 from boundread.bytelevel import sniff
 from boundread.guard import facts
+from boundread.guard.shellquote import quote as quote  # re-exported: reason.quote is the name most callers use
 from boundread.units import human_bytes
 
 MAX_REASON = 600
@@ -47,18 +48,6 @@ _WEB = {".ipynb": (sniff.TEXT, "Jupyter notebook"), ".eml": (sniff.TEXT, "email"
 _PAGES = (".html", ".htm", ".xhtml")
 _LISTABLE = (sniff.ZIP, sniff.SEVENZ, sniff.TAR, sniff.RAR)
 _SLIDES = (sniff.PPTX, sniff.PPT, sniff.ODP)
-
-
-_SAFE = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_@%+=:,./-")
-
-
-def quote(word: str) -> str:
-    """``shlex.quote``: the word as is when every character is shell-safe, else single-quoted."""
-    if not word:
-        return "''"
-    if all(ch in _SAFE for ch in word):
-        return word
-    return "'" + word.replace("'", "'\"'\"'") + "'"
 
 
 def describe(path: str, kind: str, size: int, subtype: str = "") -> tuple[str, dict[str, object]]:

@@ -68,7 +68,7 @@ def awk(name: str, args: list[str]) -> tuple[list[str], Bound] | None:
 
 
 def _shown(name: str, scripts: list[str]) -> str:
-    from boundread.guard.reason import quote
+    from boundread.guard.shellquote import quote
 
     text = " ".join([name, *(script if script == "-n" else quote(script) for script in scripts)])
     return text if len(text) <= 60 else text[:57] + "..."

@@ -213,7 +213,7 @@ def _tree(name: str, names: list[str], globs: list[str], env: Env, ctx: Ctx, *, 
 
 
 def _quote(word: str) -> str:
-    from boundread.guard.reason import quote  # shlex.quote without re
+    from boundread.guard.shellquote import quote  # shlex.quote without re
 
     return quote(word)
 

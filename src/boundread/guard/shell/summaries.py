@@ -145,7 +145,7 @@ def _option(args: list[str], flags: tuple[str, ...]) -> str | None:
 
 
 def _shown(name: str, program: str) -> str:
-    from boundread.guard.reason import quote
+    from boundread.guard.shellquote import quote
 
     text = f"{name} {quote(program)}"
     return text if len(text) <= 60 else text[:57] + "..."
