@@ -91,3 +91,13 @@ def test_an_ole_file_named_otherwise_stays_binary(tmp_path: Path) -> None:
     path = tmp_path / "blob.bin"
     path.write_bytes(sample(tmp_path).read_bytes())
     assert run_json("info", str(path))[1]["kind"] == "binary"
+
+
+def test_a_message_in_a_zip_is_a_member_read_as_a_message(tmp_path: Path) -> None:
+    import zipfile
+
+    archive = tmp_path / "mails.zip"
+    with zipfile.ZipFile(archive, "w") as zf:
+        zf.write(sample(tmp_path), "inbox/mail.msg")
+    code, data = run_json("extract", str(archive), "--member", "inbox/mail.msg", "--stdout")
+    assert code == 0 and data["kind"] == "msg" and "Subject: Quarterly SUBJ_MSG" in data["text"], data

@@ -153,4 +153,5 @@ def to_text(rtf: bytes) -> str:
             if text:
                 emit(text.decode(codepage, "replace"))
     emit("")
-    return "".join(out)
+    # \uN gives a character beyond the BMP as two surrogates: paired up here, a lone one replaced
+    return "".join(out).encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")

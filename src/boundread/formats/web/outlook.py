@@ -178,7 +178,8 @@ def info(src: Source, req: Request) -> Details:
             "rtf" if size else None)
         fields |= {"class": msg.props.text(0x001A, 256), "body": kind, "body_bytes": size,
                    "attachments": len(msg.attachments), "attachments_bytes": sum(a.size for a in msg.attachments)}
-        details = Details(fields=fields, est_chars=size // (2 if kind == "text/plain" else 1) + 400,
+        wide = (_BODY, 0x001F) in msg.props.streams  # a UTF-16 body: two bytes a character
+        details = Details(fields=fields, est_chars=size // (2 if wide else 1) + 400,
                           estimated=True, warnings=list(msg.warnings))
         details.fields["attachment_list"] = [f"{a.name} ({a.mime}, {human_bytes(a.size)})"
                                              for a in msg.attachments[:LISTED_IN_EXTRACT]]
