@@ -37,6 +37,12 @@ def decompress(data: bytes, limit: int) -> tuple[bytes, bool]:
     while pos < end and len(out) < wanted:
         flags = data[pos]
         pos += 1
+        if not flags and pos + 8 <= end and at + 8 <= 4096:  # eight literals: copied at once
+            run = data[pos:pos + 8]
+            window[at:at + 8] = run
+            out += run
+            at, pos = (at + 8) & 0xFFF, pos + 8
+            continue
         for bit in range(8):
             if pos >= end or len(out) >= wanted:
                 break
@@ -52,6 +58,13 @@ def decompress(data: bytes, limit: int) -> tuple[bytes, bool]:
             offset, length = token >> 4, (token & 0xF) + 2
             if offset == at:
                 return bytes(out), False  # the end marker
+            if offset + length <= at or (at + length <= offset and offset + length <= 4096):  # apart, no wrap
+                if at + length <= 4096:
+                    chunk = window[offset:offset + length]
+                    window[at:at + length] = chunk
+                    out += chunk
+                    at = (at + length) & 0xFFF
+                    continue
             for k in range(length):
                 byte = window[(offset + k) & 0xFFF]
                 window[at] = byte
