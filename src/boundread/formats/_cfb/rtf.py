@@ -58,13 +58,13 @@ def decompress(data: bytes, limit: int) -> tuple[bytes, bool]:
             offset, length = token >> 4, (token & 0xF) + 2
             if offset == at:
                 return bytes(out), False  # the end marker
-            if offset + length <= at or (at + length <= offset and offset + length <= 4096):  # apart, no wrap
-                if at + length <= 4096:
-                    chunk = window[offset:offset + length]
-                    window[at:at + length] = chunk
-                    out += chunk
-                    at = (at + length) & 0xFFF
-                    continue
+            apart = offset + length <= at or (at + length <= offset and offset + length <= 4096)
+            if apart and at + length <= 4096:  # source and target apart, neither wrapping: one slice
+                chunk = window[offset:offset + length]
+                window[at:at + length] = chunk
+                out += chunk
+                at = (at + length) & 0xFFF
+                continue
             for k in range(length):
                 byte = window[(offset + k) & 0xFFF]
                 window[at] = byte
