@@ -194,6 +194,10 @@ def _read(src: Source, req: Request, sink: ChunkSink, deadline: Deadline, watch:
                 work: Callable[[], Outcome] = lambda: textread.read(src, encoding, sink, offset)  # noqa: E731
             elif src.kind in ARCHIVES:
                 work = lambda: _members(src, req, sink)  # noqa: E731
+            elif src.kind == "json":  # cut between elements, spans named by path
+                from boundread.chunks import jsonread
+
+                work = lambda: jsonread.read(src, sink)  # noqa: E731
             else:
                 work = lambda: formats.handler_for(src.kind).extract(src, req, sink)  # noqa: E731
             outcome: Outcome = engine.guarded(src, deadline, work)

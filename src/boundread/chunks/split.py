@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from boundread.chunks.pieces import HEADING, LINE, NEVER, PARAGRAPH, UNIT, Cut, Origin, Piece, Unit
+from boundread.chunks.spans import span
 
 __all__ = ["HEADING", "LINE", "NEVER", "PARAGRAPH", "UNIT", "Cut", "Origin", "Piece", "Splitter", "Unit"]
 
@@ -194,7 +195,7 @@ class Splitter:
             done[-1].unit.cuts += 1
         self.index += 1
         cut = Cut(self.index, self._repeat + body, len(self._repeat), first, last,
-                  self._span(done, first, last, continues))
+                  span(done, first, last, continues, rest[0] if rest else None, self._units_seen))
         self._lines += newlines
         self._tail = self._overlap(done)
         self._pieces, self._opened, self._size, self._newlines = [], False, 0, 0
@@ -232,41 +233,6 @@ class Splitter:
                     break
             text = text[at + 1:]
         return text if text.endswith("\n") else ""
-
-    def _span(self, done: list[Piece], first: int, last: int, continues: bool) -> str:
-        lines = f"lines {first}-{last}" if last > first else f"line {first}"
-        if not self._units_seen or all(p.unit is None for p in done):
-            heading = next((p for p in done if p.level == HEADING), None)
-            if heading is None:
-                return lines
-            title = heading.text.strip().lstrip("#").strip()[:60]
-            return lines + (f" (from heading '{title}')" if heading is done[0] else f" (heading '{title}')")
-        runs: list[tuple[Unit, list[Piece]]] = []
-        for piece in done:
-            if piece.unit is None:
-                continue
-            if runs and runs[-1][0] is piece.unit:
-                runs[-1][1].append(piece)
-            else:
-                runs.append((piece.unit, [piece]))
-        head_unit = runs[0][0]
-        began_before = not (runs[0][1][0].level == UNIT or runs[0][1][0].header)
-        if head_unit.label == "sheet":
-            parts = []
-            for unit, pieces in runs:
-                rows = [p.row for p in pieces if p.row is not None]
-                parts.append(f"sheet '{unit.name}'" + (f" rows {min(rows)}-{max(rows)}" if rows else ""))
-            return "; ".join(parts)
-        tail_unit = runs[-1][0]
-        def name(unit: Unit) -> str:
-            return f"'{unit.name}'" if unit.label == "member" else str(unit.number)
-
-        text = f"{head_unit.label} {name(head_unit)}" if head_unit is tail_unit else \
-            f"{head_unit.label}s {name(head_unit)}-{name(tail_unit)}"
-        one = head_unit is tail_unit
-        notes = ([("" if one else f"{head_unit.label} {name(head_unit)} ") + "continued"] if began_before else [])
-        notes += [("" if one else f"{tail_unit.label} {name(tail_unit)} ") + "cut"] if continues else []
-        return text + (f" ({', '.join(notes)})" if notes else "")
 
     def _warn(self, text: str) -> None:
         if text not in self.warnings:

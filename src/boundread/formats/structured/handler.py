@@ -47,11 +47,15 @@ def extract(src: Source, req: Request, sink: Sink) -> Outcome:
                             first=first, last=last, limit=limit)
         try:
             got = selector.run()
+            trailing = sc.offset if not steps and got.values and not sink.full and not sc.at_end() else None
         except OutOfTime:
             sink.expire()
-            got = selector.got
+            got, trailing = selector.got, None
     outcome = Outcome(unit="values", totals={"bytes": src.size}, done=f"{_values(got.values)} at {path}")
     _report(got, path, outcome, sink, limit)
+    if trailing is not None:  # JSON values one after another: the first is all --path reads
+        outcome.warnings.append(f"more data after the top value, from byte {trailing:,} (JSON Lines, or values one "
+                                "after another?): read it as text with --lines A-B or --grep")
     if sc.bad_utf8 is not None:
         outcome.warnings.append(f"invalid UTF-8 in a string near byte {sc.bad_utf8:,}: shown as U+FFFD")
     return outcome

@@ -1,0 +1,302 @@
+"""A JSON file cut between elements: each chunk of a big ``.json`` holds whole elements of its outermost arrays
+(unless one alone is longer than a chunk), its span names them as a path (``.items[0:1200]``), and the text is
+``extract F --path .``'s exactly (pretty-printed, indent 2), so the chunks put end to end are that extraction.
+
+The top value, and the objects inside it down to OBJECT_DEPTH, are walked key by key unless their JSON is
+shorter than an eighth of a chunk. An array met there (no array above it) is a unit whose elements are its
+rows; any other value there is a unit named by its path, and so is a walked object's pair of brackets. A cut
+before a top-level key is the best place (HEADING), then before an element or a nested key (PARAGRAPH), then a
+line inside one (LINE). An element of at most FAST bytes is parsed and printed in C (``json.loads`` and a
+compact ``dumps``, indented by :func:`indented`: the text ``jsonout.pretty`` gives); a larger one, or one whose
+text ``json`` would change (duplicate keys, NaN, bad UTF-8, too deep), is printed token by token by the
+handler's printer (re-read from its offset when it did not fit the buffer), and a string in it longer than
+STRING_CAP is cut there, and said. Memory: the scanner's buffer, FAST bytes, one chunk.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+
+from boundread.chunks.feed import ChunkSink
+from boundread.chunks.split import HEADING, LINE, NEVER, PARAGRAPH, Piece, Unit
+from boundread.contract.model import Outcome, Source
+from boundread.errors import Corrupt
+from boundread.formats._jsonscan import OutOfTime, Scanner
+from boundread.formats.structured import jsonout
+from boundread.formats.structured.jsonshape import key_path
+from boundread.units import human_bytes
+
+FAST = 1 << 20  # bytes of an element parsed and printed in one C call
+PIECE = 1 << 14  # characters of a piece at most: the splitter copies the piece a chunk ends in
+STRING_CAP = 1 << 20  # characters of one string kept by the token printer
+OBJECT_DEPTH = 3  # objects walked key by key: the top one and two levels inside it
+SMALL = 8  # ... unless their JSON is shorter than an eighth of a chunk: then they are one value, as arrays are
+INDENT = jsonout.INDENT
+_CUT = '…" [string of '  # how jsonout.pretty goes on after the part of a string it kept
+
+
+class _Full(Exception):
+    """The splitter wrote its last chunk allowed."""
+
+
+class _Changed(Exception):
+    """``json`` would print this value differently from the handler's printer."""
+
+
+def read(src: Source, sink: ChunkSink) -> Outcome:
+    """Feed the pretty-printed document to the splitter in pieces that name their element."""
+    out = Outcome(unit="values", totals={"bytes": src.size})
+    with src.open() as fh:
+        sc = Scanner(fh, sink.deadline)
+        walk = _Walk(src, sc, _Out(sink))
+        sink.progress.start(src.size, "bytes")
+        try:
+            walk.top()
+        except _Full:
+            pass
+        except OutOfTime:
+            sink.expire()
+    if walk.out.cut_strings:
+        out.warnings.append(f"{walk.out.cut_strings:,} strings longer than {human_bytes(STRING_CAP)}: the chunks "
+                            "hold their start - read one whole with `boundread extract F --path P --max-chars N`")
+        out.truncated.append(f"{walk.out.cut_strings:,} long strings cut")
+    if walk.trailing is not None:
+        out.warnings.append(f"more data after the top value, from byte {walk.trailing:,} (JSON Lines, or values one "
+                            "after another?): the chunks hold the first value - read the rest with "
+                            "`boundread extract F --lines A-B` or `--grep`")
+        out.truncated.append("data after the top value not read")
+    if walk.bad_utf8 is not None:
+        out.warnings.append(f"invalid UTF-8 in a string near byte {walk.bad_utf8:,}: shown as U+FFFD")
+    return out
+
+
+def _pairs(pairs: list[tuple[str, object]]) -> dict[str, object]:
+    obj = dict(pairs)
+    if len(obj) != len(pairs):  # a duplicate key: json keeps the last, the printer every one
+        raise _Changed
+    return obj
+
+
+def _constant(name: str) -> object:
+    raise _Changed  # NaN, Infinity: not JSON, the scanner says where
+
+
+class _Out:
+    """Pieces for the splitter. ``begin`` opens a piece a cut may go before (at ``level``); a piece longer than
+    PIECE characters goes on in the next one, cut at a line break (LINE) where it has one (else NEVER)."""
+
+    def __init__(self, sink: ChunkSink) -> None:
+        self.sink = sink
+        self.parts: list[str] = []
+        self.size = 0
+        self.level = LINE
+        self.unit: Unit | None = None
+        self.row: int | None = None
+        self.cut_strings = 0
+
+    def begin(self, level: int, unit: Unit | None, row: int | None = None) -> None:
+        self.flush()
+        self.level, self.unit, self.row = level, unit, row
+
+    def write(self, text: str) -> bool:
+        if text.startswith(_CUT):
+            self.cut_strings += 1
+        self.parts.append(text)
+        self.size += len(text)
+        if self.size >= PIECE:
+            self.flush()
+        return True
+
+    def flush(self) -> None:
+        if not self.parts:
+            return
+        text = "".join(self.parts) if len(self.parts) > 1 else self.parts[0]
+        self.parts, self.size = [], 0
+        pos, end = 0, len(text)
+        while pos < end:
+            stop = min(pos + PIECE, end)
+            if stop < end and (line := text.rfind("\n", pos, stop)) >= pos:
+                stop = line + 1
+            self._put(text[pos:stop] if pos or stop < end else text)
+            pos = stop
+
+    def _put(self, text: str) -> None:
+        piece = Piece(text, self.level, self.unit, row=self.row, paragraphs=False)
+        self.level = LINE if text.endswith("\n") else NEVER
+        if not self.sink.write_piece(piece):
+            raise _Full
+
+
+class _Walk:
+    def __init__(self, src: Source, sc: Scanner, out: _Out) -> None:
+        self.src, self.sc, self.out = src, sc, out
+        self.units = 0
+        self.bad_utf8: int | None = None
+        self.trailing: int | None = None  # where more data starts after the top value
+        self.small = out.sink.splitter.budget // SMALL  # a container of at most this many bytes is one value
+
+    def top(self) -> None:
+        if self.sc.peek() is None:
+            raise Corrupt("empty JSON file: nothing to read", "check the file")
+        self.value("", ".", 0, HEADING)  # no cut before it: it is first; a path, not a continuation
+        self.out.write("\n")
+        self.out.flush()
+        if not self.sc.at_end():  # extract --path . stops there too
+            self.trailing = self.sc.offset
+        if self.sc.bad_utf8 is not None and self.bad_utf8 is None:
+            self.bad_utf8 = self.sc.bad_utf8
+
+    def value(self, prefix: str, path: str, depth: int, level: int) -> None:
+        """The value at the cursor, at a line start: ``prefix`` is its indent and key (``  "items": ``)."""
+        c = self.sc.peek()
+        walked = (c == 0x7B and depth < OBJECT_DEPTH) or (c == 0x5B and depth <= OBJECT_DEPTH)
+        if walked and (depth == 0 or not self._fits(self.small)):
+            (self.object if c == 0x7B else self.array)(prefix, path, depth, level)
+        else:
+            self.out.begin(level, self._unit("value", path))
+            self.out.write(prefix)
+            self.whole(depth)
+
+    def object(self, prefix: str, path: str, depth: int, level: int) -> None:
+        sc, out = self.sc, self.out
+        unit = self._unit("object", path)
+        out.begin(level, unit)
+        sc.expect(b"{")
+        if sc.peek() == 0x7D:
+            sc.pos += 1
+            out.write(prefix + "{}")
+            return
+        out.write(prefix + "{\n")
+        inner = INDENT * (depth + 1)
+        while True:
+            if sc.peek() != 0x22:
+                raise sc._corrupt("expected a key")
+            key = sc.string(STRING_CAP + 64)
+            sc.expect(b":")
+            self.value(f"{inner}{jsonout.scalar(key)}: ", key_path(path, key.text), depth + 1,
+                       HEADING if depth == 0 else PARAGRAPH)
+            end = sc.token()
+            if end == "}":
+                break
+            if end != ",":
+                raise sc._corrupt("expected ',' or '}'")
+            out.write(",\n")
+        out.write("\n")
+        out.begin(NEVER, unit)
+        out.write(INDENT * depth + "}")
+
+    def array(self, prefix: str, path: str, depth: int, level: int) -> None:
+        """An outermost array: a unit, its elements the rows."""
+        sc, out = self.sc, self.out
+        unit = self._unit("array", path)
+        out.begin(level, unit)
+        sc.expect(b"[")
+        if sc.peek() == 0x5D:
+            sc.pos += 1
+            out.write(prefix + "[]")
+            return
+        out.write(prefix + "[\n")
+        inner = INDENT * (depth + 1)
+        index = 0
+        while True:
+            out.begin(PARAGRAPH, unit, index)
+            out.write(inner)
+            self.whole(depth + 1)
+            self.out.sink.progress.done = sc.offset
+            end = sc.token()
+            if end == "]":
+                break
+            if end != ",":
+                raise sc._corrupt("expected ',' or ']'")
+            out.write(",\n")
+            index += 1
+        out.write("\n")
+        out.begin(NEVER, unit)
+        out.write(INDENT * depth + "]")
+
+    def _fits(self, limit: int) -> bool:
+        """The value at the cursor is at most ``limit`` bytes (read ahead into the buffer, not consumed)."""
+        sc = self.sc
+        while len(sc.buf) - sc.pos <= limit and sc._fill():
+            pass
+        try:
+            Scanner(io.BytesIO(sc.buf[sc.pos:sc.pos + limit])).skip_value()
+        except Corrupt:  # it goes on past the limit
+            return False
+        return True
+
+    def _unit(self, label: str, path: str) -> Unit:
+        self.units += 1
+        return Unit(label, self.units, path)
+
+    def whole(self, depth: int) -> None:
+        """The value at the cursor as ``jsonout.pretty`` prints it at ``depth``: in C when it is a container of
+        at most FAST bytes that ``json`` prints the same, else token by token."""
+        sc = self.sc
+        if sc.peek() not in (0x7B, 0x5B):
+            self._pretty(sc, depth)
+            return
+        while len(sc.buf) - sc.pos < FAST and sc._fill():  # an element that fits is then wholly in the buffer
+            pass
+        base, start = sc.base, sc.pos
+        sc.skip_value(depth)
+        offset = base + start
+        if sc.base != base:  # longer than the buffer held: read it again from its offset, token by token
+            with self.src.open() as fh:
+                fh.seek(offset)
+                self._pretty(_at(Scanner(fh, sc.deadline), offset), depth)
+            return
+        raw = sc.buf[start:sc.pos]
+        if len(raw) > FAST:  # in the buffer, but its strings may be longer than STRING_CAP
+            self._pretty(_at(Scanner(io.BytesIO(raw), sc.deadline), offset), depth)
+            return
+        try:
+            value = json.loads(raw.decode("utf-8"), object_pairs_hook=_pairs, parse_constant=_constant)
+            text = json.dumps(value, ensure_ascii=False, separators=(",", ": "))
+        except (_Changed, ValueError, RecursionError):
+            self._pretty(_at(Scanner(io.BytesIO(raw), sc.deadline), offset), depth)
+            return
+        self.out.write(indented(text, depth))
+
+    def _pretty(self, sc: Scanner, depth: int) -> None:
+        jsonout.pretty(sc, self.out.write, lambda: STRING_CAP, depth)
+        if sc.bad_utf8 is not None and self.bad_utf8 is None:
+            self.bad_utf8 = sc.bad_utf8
+
+
+_TOKENS = re.compile(r'((?:[^"{}\[\],]++|"(?:[^"\\]++|\\.)*+")*+)([{}\[\],]|\Z)', re.S)
+_CLOSE = {"{": "}", "[": "]"}
+
+
+def indented(compact: str, depth: int = 0) -> str:
+    """``json.dumps(v, separators=(",", ": "))`` (in C) as ``json.dumps(v, indent=2)`` (in Python, 10x slower)
+    writes it, each line after the first indented ``depth`` more: one step per bracket or comma, none per
+    string or number (a regular expression in C steps over them)."""
+    out: list[str] = []
+    pairs = _TOKENS.findall(compact)
+    level, i, count = depth, 0, len(pairs)
+    while i < count:
+        text, mark = pairs[i]
+        out.append(text)
+        if mark == ",":
+            out.append(",\n" + INDENT * level)
+        elif mark in _CLOSE:
+            if i + 1 < count and pairs[i + 1] == ("", _CLOSE[mark]):
+                out.append(mark + _CLOSE[mark])
+                i += 1
+            else:
+                level += 1
+                out.append(mark + "\n" + INDENT * level)
+        elif mark:
+            level -= 1
+            out.append("\n" + INDENT * level + mark)
+        i += 1
+    return "".join(out)
+
+
+def _at(sc: Scanner, offset: int) -> Scanner:
+    """A scanner over bytes that start at ``offset`` of the file: its messages name the file's offsets."""
+    sc.base = offset
+    return sc
