@@ -44,7 +44,7 @@ def lzfu(rtf: bytes) -> bytes:
 
 def message(subject: str = "Quarterly SUBJ_MSG", body: str | None = "Hello Bob,\nBODY_PLAIN here.\n",
             html: bytes | None = None, rtf: bytes | None = None,
-            attachments: list[tuple[str, bytes | Tree]] = (),  # type: ignore[assignment]
+            attachments: list[tuple[str, bytes | Tree]] | None = None,
             header: int = 32) -> Tree:
     """A message storage: sender, one To and one Cc recipient, a date, a body, ``attachments`` (bytes: by value;
     a tree: an attached message)."""
@@ -62,7 +62,7 @@ def message(subject: str = "Quarterly SUBJ_MSG", body: str | None = "Hello Bob,\
         tree[f"__recip_version1.0_#{n:08X}"] = {
             _s(0x3001, UNICODE): text(name), _s(0x39FE, UNICODE): text(address),
             "__properties_version1.0": fixed({0x0C15: (LONG, kind)}, 8)}
-    for n, (name, data) in enumerate(attachments):
+    for n, (name, data) in enumerate(attachments or []):
         att: Tree = {_s(0x3707, UNICODE): text(name)}
         if isinstance(data, dict):
             att[_s(0x3701, OBJECT)] = data
