@@ -9,18 +9,21 @@ import os
 import select
 import stat
 import time
-from typing import Protocol
+
+TYPE_CHECKING = False  # not typing's: the sink loads this module on every read's start-up
+if TYPE_CHECKING:
+    from typing import Protocol
+
+    class Writer(Protocol):
+        """Where streamed text goes: stdout, a pager's stdin, any text file object (a type for mypy only:
+        import it under TYPE_CHECKING)."""
+
+        def write(self, text: str, /) -> int: ...
+
+        def flush(self) -> None: ...
 
 FLUSH_EVERY = 0.05  # seconds: text streamed in a burst reaches the reader at least this often
 CLOSED = "the reader closed the output"  # the reason a streamed read stopped when its reader went away
-
-
-class Writer(Protocol):
-    """Where streamed text goes: stdout, a pager's stdin, any text file object."""
-
-    def write(self, text: str, /) -> int: ...
-
-    def flush(self) -> None: ...
 
 
 class Stream:
