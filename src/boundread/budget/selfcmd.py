@@ -102,7 +102,7 @@ def _integer(value: str | None) -> int | None:
 
 
 def _writes(found: Effects, protected: Protected) -> str | None:
-    for target, raw, cwd in found.writes:
+    for target, raw, cwd in dict.fromkeys(found.writes):  # a loop's body writes the same target once per value
         if UNKNOWN in target:
             if _names(raw, protected):
                 return protected.reason(f"> {raw}", f"would write over {protected.own}")
@@ -114,7 +114,12 @@ def _writes(found: Effects, protected: Protected) -> str | None:
 
 
 def _runs(found: Effects, protected: Protected) -> str | None:
+    judged: set[tuple[tuple[str, ...], tuple[str, ...], str]] = set()
     for run in found.runs:
+        key = (tuple(run.argv), tuple(run.raws), run.cwd)  # the same run twice (a loop's body) has one verdict
+        if key in judged:
+            continue
+        judged.add(key)
         verdict = _run(run, found, protected)
         if verdict:
             return verdict
