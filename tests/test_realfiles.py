@@ -219,3 +219,16 @@ def test_redirect_mode_gives_the_first_part(entry: dict[str, Any], tmp_path: Pat
     assert made is not None, read.reason
     part = Path(made[0]).read_text(encoding="utf-8")
     assert len(part) <= slices.SLICE_CHARS + 1_000 and entry["extract"]["must_include"][0] in part, part[:1500]
+
+
+def test_a_listing_with_nothing_in_it_says_so(tmp_path: Path) -> None:
+    """An email without attachments (Thunderbird's) and an empty zip: one plain line, not "no entries in 1- of 0"."""
+    import zipfile
+
+    zipfile.ZipFile(tmp_path / "empty.zip", "w").close()
+    for path, words in ((REAL / "eml-tika-testThunderbirdEml.eml", "no attachments"),
+                        (tmp_path / "empty.zip", "no entries: the archive is empty")):
+        result = run("list-zip", str(path))
+        assert result.exit_code == 0 and words in result.stdout and " 1- " not in result.stdout, result.stdout
+        code, data = json_of("list-zip", str(path))
+        assert code == 0 and data["listed"] == words and data["entries"] == []

@@ -13,7 +13,7 @@ def listing_next(src: Source, listing: Listing) -> list[str]:
 
 def listing_words(listing: Listing) -> str | None:
     """What a page of a listing holds: ``listed 500 of 1,200 entries (1-500)``, ``no entries in 1300-1400 of
-    1,200``; None for a whole listing (nothing cut, no range, no pattern)."""
+    1,200``, ``no attachments``; None for a whole listing (nothing cut, no range, no pattern) of some entries."""
     shown, first, total = len(listing.entries), listing.first, listing.total_entries
     if listing.match is None:
         pool = f"{total:,} entries"
@@ -32,4 +32,6 @@ def listing_words(listing: Listing) -> str | None:
         return f"no entries listed: the listing ran out of time before entry {first:,} (see the warnings)"
     if listing.match is not None and first == 1 and listing.last is None:
         return f"no entries matching {listing.match!r} of {total:,}"
+    if total == 0 and first == 1 and listing.match is None:  # not "no entries in 1- of 0 entries"
+        return "no attachments" if listing.format == "eml" else "no entries: the archive is empty"
     return f"no entries in {first}-{listing.last or ''} of {pool}"
