@@ -24,7 +24,8 @@ from hypothesis import strategies as st
 
 from boundread.contract.model import Request
 from boundread.core import engine
-from boundread.formats.text import lonecr, rgengine, rgpattern
+from boundread.formats._rg import pattern as rgpattern
+from boundread.formats.text import lonecr, rgengine
 from boundread.limits import Limits
 from tests.helpers import needs_rg
 from tests.test_textscan import PATTERNS, PIECES, _forced, files

@@ -1,4 +1,4 @@
-"""`--grep` of a decompressed stream by rg reading a pipe (formats/text/rgstream.py) gives what the Sink gives
+"""`--grep` of a decompressed stream by rg reading a pipe (formats/_rg/stream.py) gives what the Sink gives
 when the decoded text is written into it (the .gz/.bz2/.xz path today), with the same bounds; and it stops at the
 decompression cap, and hands a damaged stream's error back to the caller.
 """
@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from boundread.contract.sink import Sink
-from boundread.formats.text import rgstream
+from boundread.formats._rg import stream as rgstream
 from boundread.limits import Limits
 from tests.helpers import needs_rg
 from tests.test_textscan import PATTERNS, files

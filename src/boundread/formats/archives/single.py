@@ -23,6 +23,8 @@ from boundread.bytelevel.textenc import guess_encoding
 from boundread.contract.model import FILE, Details, Listing, Outcome, Request, Source
 from boundread.contract.sink import Sink
 from boundread.errors import Corrupt, Refused
+from boundread.formats._rg import records
+from boundread.formats._rg import stream as rgstream
 from boundread.formats.archives.common import (
     CHUNK,
     Collector,
@@ -184,6 +186,12 @@ def extract(src: Source, req: Request, sink: Sink) -> Outcome:
                                 complete=len(chunk) < min(CHUNK, cap))
         encoding = choice.encoding
         outcome.warnings.extend(choice.warnings())
+        dec = records.codec(encoding)
+        more = lambda n: stream.read(min(n, CHUNK))  # noqa: E731 - the loop's read size: a damaged stream's
+        # last read fails whole, so the text before the damage is the loop's
+        streamed = rgstream.grep(chunk, more, sink, encoding, dec, cap) if dec is not None else None
+        if streamed is not None:  # rg searched the stream (a grep of a log, say): the bounds and cap as below
+            return _streamed(src, sink, streamed, encoding, cap, outcome)
         decoder = codecs.getincrementaldecoder(encoding)(errors="replace")
         ends = _LineEnds()
         while chunk:
@@ -203,4 +211,23 @@ def extract(src: Source, req: Request, sink: Sink) -> Outcome:
         else:
             sink.write(ends.translate(decoder.decode(b"", final=True)))
     outcome.totals = {"decompressed_bytes_read": produced, "encoding": encoding}
+    return outcome
+
+
+def _streamed(src: Source, sink: Sink, streamed: rgstream.Streamed, encoding: str, cap: int,
+              outcome: Outcome) -> Outcome:
+    """What a grep by rg read, said as the loop in ``extract`` says it: the pump reads ahead of the sink, so the
+    cap or the damage it met counts only when the sink took all the text before it (the loop stops reading at a
+    full sink)."""
+    if streamed.error is not None and not isinstance(streamed.error, _ERRORS):
+        raise streamed.error
+    if sink.full:
+        pass
+    elif streamed.error is not None:
+        reason = (str(streamed.error).strip() or type(streamed.error).__name__)[:120]
+        outcome.warnings.append(f"{src.name} is damaged after {streamed.produced:,} decompressed bytes "
+                                f"({reason}): the text stops there")
+    elif streamed.capped:
+        outcome.truncated.append(f"decompression cap {human_bytes(cap)} reached")
+    outcome.totals = {"decompressed_bytes_read": streamed.produced, "encoding": encoding}
     return outcome

@@ -15,19 +15,36 @@ import subprocess
 from pathlib import Path
 from typing import BinaryIO
 
+from boundread.formats._rg import counts
+from boundread.formats._rg.records import parse
+
 STEP = 8 << 20  # at most this many bytes read here to clear a record before the checking rg is done
 _BLOCK = 1 << 20
 _LONE = re.compile(rb"\r[^\n]")
 
 
 class LoneCr:
-    def __init__(self, path: Path, checker: subprocess.Popen[bytes], size: int) -> None:
+    """``checker``: the rg looking for the first lone CR, or None when ``known`` says already (counts.CLEAR: none
+    in the file; else its line's number and offset), or else when the bytes are read here as asked."""
+
+    def __init__(self, path: Path, checker: subprocess.Popen[bytes] | None, size: int,
+                 known: tuple[int, int] | str | None = None) -> None:
         self.path, self.checker, self.size = path, checker, size
         self.upto = 0  # bytes [0, upto) read here and found clear
-        self.first: tuple[int, int] | None = None  # (line number, offset of its start) of the first lone CR's line
-        self.whole = False  # the whole file is known clear
+        self.first: tuple[int, int] | None = known if isinstance(known, tuple) else None  # (line number, offset
+        # of its start) of the first lone CR's line
+        self.whole = known == counts.CLEAR  # the whole file is known clear
         self.base = (1, 0)  # a line start whose number is known (the last record fed): numbers what is found here
-        self.by_hand = False  # the checking rg failed: read here whatever is asked
+        self.by_hand = checker is None  # no checking rg (or it failed): read here whatever is asked
+
+    def found(self) -> tuple[int, int] | str | None:
+        """What is known of the whole file, for counts.remember: the first lone CR, CLEAR, or None (not known)."""
+        if self.first is None and not self.whole and not self.by_hand and self.checker is not None \
+                and self.checker.poll() is not None:
+            self._checked()
+        if self.first is not None:
+            return self.first
+        return counts.CLEAR if self.whole or self.upto >= self.size else None
 
     def note(self, number: int, offset: int) -> None:
         """A record fed: its line's number and offset."""
@@ -40,14 +57,15 @@ class LoneCr:
                 return self.first[1] >= end
             if self.whole or self.upto >= end:
                 return True
-            if not self.by_hand and self.checker.poll() is not None:
+            if self.checker is not None and not self.by_hand and self.checker.poll() is not None:
                 self._checked()
             elif self.by_hand or end - self.upto <= STEP:
                 self._read(end)
-            else:
+            elif self.checker is not None:
                 self.checker.wait()
 
     def _checked(self) -> None:
+        assert self.checker is not None
         out = self.checker.stdout.read(256) if self.checker.stdout is not None else b""
         code = self.checker.wait()
         number, offset, _text = parse(out)
@@ -128,16 +146,3 @@ def _line_end(fh: BinaryIO, at: int, size: int) -> int:
 def _pread(fh: BinaryIO, size: int, offset: int) -> bytes:
     fh.seek(offset)
     return fh.read(size)
-
-
-def parse(record: bytes) -> tuple[int | None, int, bytes]:
-    """One record of ``rg -n -b``: ``(line number, byte offset, text)`` of ``N:OFF:text`` (a match) or
-    ``N-OFF-text`` (context)."""
-    at = 0
-    while at < len(record) and 0x30 <= record[at] <= 0x39:
-        at += 1
-    if at == 0 or at >= len(record):
-        return None, 0, b""
-    sep = record[at:at + 1]
-    off_end = record.index(sep, at + 1)
-    return int(record[:at]), int(record[at + 1:off_end]), record[off_end + 1:]

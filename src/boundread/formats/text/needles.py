@@ -5,11 +5,11 @@ line goes to the Sink."""
 
 from __future__ import annotations
 
-import importlib
 import re
-import sys
 from collections.abc import Callable
 from typing import Any
+
+from boundread.formats._rg.pattern import sre_parser as _parser
 
 STRETCH = 1 << 18  # bytes searched at a time for several needles or -i (tests shrink it too)
 #: Non-ASCII letters that a case-insensitive str pattern matches for these ASCII letters (re's case table).
@@ -245,10 +245,6 @@ def _encodable(ch: str, dec: str) -> bool:
     except UnicodeEncodeError:
         return False
     return True
-
-
-def _parser() -> Any:
-    return importlib.import_module("re._parser" if sys.version_info >= (3, 11) else "sre_parse")
 
 
 def _required(items: Any, folded: bool) -> list[str] | None:

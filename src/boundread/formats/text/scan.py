@@ -18,6 +18,7 @@ from typing import IO
 
 from boundread.contract import sink as sinkmod
 from boundread.contract.sink import Sink
+from boundread.formats._rg.records import codec as codec  # tail.py and handler.py ask it here
 from boundread.formats.text import needles
 from boundread.formats.text.needles import Buffer, Finder
 
@@ -27,25 +28,11 @@ if TYPE_CHECKING:
 
 BLOCK = 4 << 20  # bytes read at a time (tests shrink it to hit the block edges)
 _BOM = codecs.BOM_UTF8
-_FAST = frozenset({"utf-8", "utf-8-sig", "ascii", *(f"iso8859-{n}" for n in range(1, 17)),
-                   *(f"cp125{n}" for n in range(9)), "koi8-r", "koi8-u", "cp866", "cp437", "cp850", "mac-cyrillic",
-                   "mac-greek", "mac-roman"})
 #: Multi-byte code pages whose bytes 0x0A and 0x0D only ever stand for LF and CR (never half of a character), so
 #: a line can be found from the end; their other bytes can, so a literal found as bytes may straddle two
 #: characters and they take the generic path forwards.
 NEWLINE_SAFE = frozenset({"cp932", "shift_jis", "euc_jp", "gbk", "gb18030", "gb2312", "big5", "cp950", "cp949",
                           "euc_kr"})
-
-
-def codec(encoding: str) -> str | None:
-    """The codec the fast path decodes lines with, or None when ``encoding`` needs the generic path."""
-    try:
-        name = codecs.lookup(encoding).name
-    except LookupError:
-        return None
-    if name not in _FAST:
-        return None
-    return "utf-8" if name == "utf-8-sig" else name
 
 
 def scan(src: Source, sink: Sink, encoding: str, *, start: int | None = None) -> None:

@@ -12,14 +12,22 @@ the Python path searches it instead.
 
 from __future__ import annotations
 
+import importlib
 import re
+import sys
 from typing import Any
-
-from boundread.formats.text.needles import _parser
 
 #: Letters outside ASCII that re.IGNORECASE matches for these ASCII ones (re's case table).
 _FOLDS = "\u0130\u0131\u017f\u212a"
 _HIGH = "(?-u:[\\x80-\\xFF]{1,4})"  # one non-ASCII character (2-4 bytes) or the bytes one U+FFFD stands for
+
+
+def sre_parser() -> Any:
+    """The standard library's regex parser (``re._parser``; ``sre_parse`` before 3.11)."""
+    return importlib.import_module("re._parser" if sys.version_info >= (3, 11) else "sre_parse")
+
+
+_parser = sre_parser
 
 
 class Untranslatable(Exception):
@@ -116,9 +124,6 @@ class _Writer:
 
 def _compiled(node: Any, flags: int) -> re.Pattern[str]:
     """The parsed one-character node compiled by ``re`` itself, to ask which characters it matches."""
-    import importlib
-    import sys
-
     compiler = importlib.import_module("re._compiler" if sys.version_info >= (3, 11) else "sre_compile")
     compiled: re.Pattern[str] = compiler.compile(node, flags)
     return compiled
