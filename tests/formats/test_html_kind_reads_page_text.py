@@ -93,9 +93,9 @@ def test_text_in_an_unclosed_head_is_the_body(tmp_path: Path) -> None:
 
 
 def test_options_of_other_kinds_are_refused_on_a_page(tmp_path: Path) -> None:
-    result = run("extract", str(_page(tmp_path)), "--pages", "1")
+    result = run("extract", str(_page(tmp_path)), "--layout")
     assert result.exit_code != 0
-    assert "--pages does not apply to" in result.stderr and "html" in result.stderr
+    assert "--layout does not apply to" in result.stderr and "html" in result.stderr
 
 
 def test_a_big_page_denied_whole_is_pointed_at_its_text(tmp_path: Path) -> None:

@@ -28,11 +28,12 @@ def test_a_page_in_koi8r_is_its_text_without_scripts(tmp_path: Path) -> None:
     src = _source(path)
     details = page.info(src, Request())
     assert details.fields["title"] == "Страница" and details.fields["encoding"] == "koi8-r"
-    assert details.fields["headings"] == 1
+    assert details.fields["sections"] == 1 and details.fields["contents"] == ["1 # Заголовок (75 B)"]
     sink = Sink(Limits())
     outcome = page.extract(src, Request(), sink)
     text = sink.text()
-    assert "# Заголовок" in text and "Текст абзаца." in text and outcome.done == "the page's text (Страница)"
+    assert text.startswith("--- section 1 / 1 ---\n# Заголовок\n\nТекст абзаца.")
+    assert outcome.done == "the page's text"
     assert "SCRIPT" not in text and "МЕНЮ" not in text and "ПОДВАЛ" not in text
 
 

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from boundread.formats.web.html import blocks, to_text
+from boundread.formats.web.html import PART, STUCK, Converter, text_of, to_text
 
 
 @pytest.mark.parametrize(("html", "must", "must_not"), [
@@ -35,7 +35,7 @@ def test_pieces_give_the_same_text_as_the_whole() -> None:
     html = "<h1>T</h1>" + "".join(f"<p>para {n} <i>it</i></p><script>x{n}()</script>" for n in range(200))
     whole = to_text(html)
     pieces = [html[i:i + 7] for i in range(0, len(html), 7)]
-    assert "\n\n".join(blocks(iter(pieces))) == whole and "x1()" not in whole
+    assert "".join(text_of(iter(pieces))).removesuffix("\n\n") == whole and "x1()" not in whole
 
 
 @settings(max_examples=200, deadline=None)
@@ -46,3 +46,43 @@ def test_no_markup_raises(parts: list[str]) -> None:
     html = "".join(parts)
     text = to_text(html)
     assert len(text) <= len(html) + 10 * html.count("<")
+
+
+def _held(conv: Converter) -> int:
+    """Characters the converter holds: its open block, its parser's unparsed input and what waits for it."""
+    return conv.held + len(conv.rawdata) + conv._waiting_len
+
+
+@pytest.mark.parametrize(("head", "shown"), [
+    ("<p>START ", True),  # a block never closed: its text goes out in parts
+    ("<pre>START\n", True),
+    ("<table><tr><td>START ", True),  # a cell keeps PART characters
+    ("<div START ", False),  # a tag never closed: skipped to its end, as a browser hides it
+    ("<!-- START ", False),
+    ("<script>START ", False),
+    ('<a href="START ', False),
+])
+def test_an_unfinished_construct_of_megabytes_holds_bounded_memory(head: str, shown: bool) -> None:
+    conv = Converter()
+    out: list[str] = []
+    most = 0
+    conv.feed("<html><body>" + head)
+    for _ in range(40):  # 4 MB, in pieces of 100,000 characters
+        conv.feed("word " * 20_000)
+        out += conv.take()
+        most = max(most, _held(conv))
+    out += conv.finish()
+    assert most <= 2 * STUCK + 2 * PART
+    text = "".join(out)
+    assert ("START" in text) is shown
+    if head.startswith(("<p>", "<pre>")):
+        assert text.count("word") == 800_000 and "\n\n" not in text.rstrip("\n")  # one block, one line on
+    if head.startswith(("<div", "<!--", "<a ")):
+        assert conv.skipped == 1
+
+
+def test_what_follows_a_skipped_construct_is_read() -> None:
+    conv = Converter()
+    conv.feed("<p>before</p><img src='data:" + "A" * (3 * STUCK))
+    conv.feed("'><p>AFTER</p>")
+    assert "AFTER" in "".join(conv.take() + conv.finish())

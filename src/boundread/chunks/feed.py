@@ -14,7 +14,7 @@ from boundread.contract import kinds
 from boundread.contract.sink import Sink
 from boundread.limits import Deadline, Limits
 
-_PAGE = re.compile(r"--- (page|slide|cell|chapter) (\d+) / [^\n]* ---\n")
+_PAGE = re.compile(r"--- (page|slide|cell|chapter|section) (\d+) / [^\n]* ---\n")
 _SHEET = re.compile(r"--- sheet '(.*)' \(rows (\d+)-\d+ of [^\n]*\) ---\n")
 
 SHEETS = kinds.WORKBOOKS

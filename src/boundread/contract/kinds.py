@@ -24,13 +24,13 @@ WORKBOOKS: tuple[str, ...] = (*SPREADSHEETS, *DATABASES, *COLUMNAR)
 SLIDES: tuple[str, ...] = ("pptx", "odp")
 #: Jupyter notebooks: cells are their pages (formats/web).
 NOTEBOOKS: tuple[str, ...] = ("ipynb",)
-#: Saved web pages: their readable text, scripts and chrome out, bounded by characters, which --lines and --grep
-#: read (formats/web); --tail reads the raw file's last lines, and --encoding picks the charset.
+#: Saved web pages: their readable text, scripts and chrome out, by sections (h1-h3, long ones in parts) as pages;
+#: --lines and --grep read that text (formats/web); --tail reads the raw file's last lines, --encoding the charset.
 WEBPAGES: tuple[str, ...] = ("html",)
 #: E-books: chapters in spine order are their pages (formats/web).
 EBOOKS: tuple[str, ...] = ("epub",)
 #: Read by pages: ``pages``, ``--pages``.
-PAGED: tuple[str, ...] = ("pdf", *SLIDES, *NOTEBOOKS, *EBOOKS)
+PAGED: tuple[str, ...] = ("pdf", *SLIDES, *NOTEBOOKS, *EBOOKS, *WEBPAGES)
 #: Word-processing documents: read whole, bounded by characters and lines.
 DOCUMENTS: tuple[str, ...] = ("docx", "odt")
 #: One compressed file, not an archive of members.

@@ -156,11 +156,11 @@ def extract(src: Source, req: Request, sink: Sink) -> Outcome:
             ok = sink.write(head)
             for piece in _pieces(book, book.chapters[number - 1], req, outcome.warnings):
                 conv.feed(piece)
-                if not ok or not all(sink.write(block + "\n\n") for block in conv.take()):
+                if not ok or not all(sink.write(piece) for piece in conv.take()):
                     ok = False
                     break
             if ok:
-                ok = all(sink.write(block + "\n\n") for block in conv.finish())
+                ok = all(sink.write(piece) for piece in conv.finish())
             if not ok:
                 outcome.done = f"chapters to {number} of {total} (chapter {number} cut)"
                 outcome.resume = ("pages", FILE, f"{number}-{min(total, number + 2)}")
