@@ -146,10 +146,10 @@ def extract(
              epilog="Examples: boundread pages report.pdf 1-5\n\nboundread pages report.pdf 1,3,8-10 --layout")
 def pages(
     file: Annotated[Path, typer.Argument(readable=False,  # the read says 'permission denied', exit 3
-                                         metavar="FILE", help="A PDF, PowerPoint, notebook or EPUB file.",
+                                         metavar="FILE", help="A PDF, PowerPoint, notebook, EPUB or HTML file.",
                                          show_default=False)],
-    page_range: Annotated[str, typer.Argument(metavar="RANGE", help="Pages, slides, notebook cells or EPUB "
-                                              "chapters: 1-5, 7 or 1,3,8-10.")],
+    page_range: Annotated[str, typer.Argument(metavar="RANGE", help="Pages, slides, notebook cells, EPUB "
+                                              "chapters or web page sections: 1-5, 7 or 1,3,8-10.")],
     layout: LayoutOpt = False,
     engine_name: EngineOpt = "auto",
     ocr_mode: OcrOpt = "auto",
@@ -161,7 +161,8 @@ def pages(
     as_json: JsonOpt = False,
     timeout: TimeoutOpt = 60.0,
 ) -> None:
-    """PDF pages, pptx slides, notebook cells or EPUB chapters, each after a `--- page N / TOTAL ---` marker line."""
+    """PDF pages, pptx slides, notebook cells, EPUB chapters or a web page's sections (h1-h3), each after a
+    `--- page N / TOTAL ---` marker line."""
     from boundread.cli import run
 
     boundary(as_json, lambda: run.pages(file, page_range, layout=layout, engine_name=engine_name, ocr_mode=ocr_mode,

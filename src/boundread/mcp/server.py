@@ -188,7 +188,8 @@ def build(config: Config, runs: Runs | None = None) -> MCPServer:
     @tool
     async def pages(
         path: PathArg,
-        range: Annotated[str, Field(description="Pages, slides, notebook cells or EPUB chapters: 1-5, 7 or 1,3,8-10.")],
+        range: Annotated[str, Field(description="Pages, slides, notebook cells, EPUB chapters or web page sections: "
+                                                 "1-5, 7 or 1,3,8-10.")],
         client_roots: ClientRoots,
         layout: Annotated[bool, Field(description="Keep the physical layout (table columns on one line).")]
         = False,
@@ -196,8 +197,8 @@ def build(config: Config, runs: Runs | None = None) -> MCPServer:
         max_chars: MaxChars = None,
         offset: Offset = 0,
     ) -> CallToolResult:
-        """PDF pages, PowerPoint slides, Jupyter notebook cells or EPUB chapters, each after a `--- page N / TOTAL ---`
-        line (`--- slide`, `--- cell`, `--- chapter`)."""
+        """PDF pages, PowerPoint slides, Jupyter notebook cells, EPUB chapters or a web page's sections (h1-h3), each
+        after a `--- page N / TOTAL ---` line (`--- slide`, `--- cell`, `--- chapter`, `--- section`)."""
         return await run(path, client_roots, lambda t: tools.pages(config, t, range, layout=layout,
                                                                    password=password, max_chars=max_chars,
                                                                    offset=offset))
