@@ -11,12 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Generator
 from contextlib import closing
-from dataclasses import dataclass, field
 
 from boundread.contract.model import FILE, Details, Outcome, Request, Source, Span, Suggestion
 from boundread.contract.sink import Sink
 from boundread.errors import Encrypted, NoText, UsageError
-from boundread.formats import ocr
 from boundread.formats.pdf import parallel
 from boundread.formats.pdf.doc import TRUNCATED, XFA_FULL, PdfDoc, cut_short, header_version
 from boundread.formats.pdf.engines import open_pdf
@@ -26,6 +24,7 @@ from boundread.formats.pdf.page import Page
 from boundread.formats.pdf.pdfium import PdfiumDoc
 from boundread.formats.pdf.reread import Rereader
 from boundread.formats.pdf.runs import joined, runs
+from boundread.record import Record, field
 
 KINDS: tuple[str, ...] = ("pdf",)
 
@@ -76,6 +75,8 @@ def info(src: Source, req: Request) -> Details:
         details.estimated = sampled < doc.pages
     among = f"the first {checked}" if checked < doc.pages else f"the {doc.pages}"
     if look.scans and req.ocr != "never":
+        from boundread.formats import ocr
+
         why = ocr.missing(req.ocr_lang)
         verb = "has" if look.scans == 1 else "have"
         details.warnings.append(f"{look.scans} of {among} pages {verb} no text layer (scanned): "
@@ -100,8 +101,7 @@ def info(src: Source, req: Request) -> Details:
     return details
 
 
-@dataclass
-class _Look:
+class _Look(Record):
     """What info found on the pages it checked."""
 
     chars: int = 0  # characters extract gives the first SAMPLE_PAGES (an unmapped page: one a glyph, as OCR does)
@@ -136,6 +136,8 @@ def _unmapped_warning(pages: list[int], among: str, req: Request, details: Detai
     what = (f"{count} of {among} pages {verb} a text layer of glyphs whose fonts map them to no text (no usable"
             f" text: {runs(pages)})")
     window = str(Span(pages[0], min(pages[0] + WINDOW - 1, pages[-1])))
+    from boundread.formats import ocr
+
     why = ocr.missing(req.ocr_lang)
     if why:
         details.warnings.append(f"{what}: OCR would read them but {why} - {ocr.INSTALL}")
@@ -163,8 +165,7 @@ def _clamp(asked: tuple[Span, ...], total: int, warnings: list[str]) -> list[Spa
     return spans
 
 
-@dataclass
-class _Stop:
+class _Stop(Record):
     index: int  # which span
     number: int  # first page not (fully) written
 
@@ -262,8 +263,11 @@ def _write(src: Source, doc: PdfDoc, spans: list[Span], req: Request, sink: Sink
 
 
 def extract(src: Source, req: Request, sink: Sink) -> Outcome:
-    if req.ocr == "force" and (why := ocr.missing(req.ocr_lang)):
-        raise NoText(f"--ocr force: {why}", ocr.INSTALL)
+    if req.ocr == "force":
+        from boundread.formats import ocr  # only where a page wants OCR: it imports dataclasses and pathlib
+
+        if why := ocr.missing(req.ocr_lang):
+            raise NoText(f"--ocr force: {why}", ocr.INSTALL)
     doc, warnings = open_pdf(src, req.password, req.engine)
     with closing(doc):
         total = doc.pages
@@ -329,6 +333,8 @@ def _report_engines(src: Source, req: Request, pick: Rereader, written: list[int
     if req.ocr == "never":
         out.warnings.append(f"{pages}: no text layer (scanned?): drop --ocr never to OCR them")
         return
+    from boundread.formats import ocr
+
     why = pick.ocr_missing or "OCR found no text"
     if len(no_text) == len(written) and pick.ocr_missing:
         raise NoText(f"{src.name}: {pages} {'has' if len(no_text) == 1 else 'have'} no text layer "

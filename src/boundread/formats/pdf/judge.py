@@ -41,9 +41,10 @@ def readable(text: str) -> int:
 
 
 def has_cjk(text: str) -> bool:
-    """Some kana, CJK ideograph, Hangul or fullwidth form in ``text``. ``max`` first (C speed, ~3 us a page): a
-    page with no code point from U+3040 up needs no regex, and a run with no CJK page never compiles it (~2 ms)."""
-    return bool(text) and max(text) >= "\u3040" and re.search(_CJK, text) is not None
+    """Some kana, CJK ideograph, Hangul or fullwidth form in ``text``. ``isascii`` first (a flag of the string: no
+    scan), so an ASCII page costs nothing and a run of them never compiles the regex (~2 ms); the regex scans any
+    other page in ~30 us, where ``max(text)`` took ~150 us."""
+    return not text.isascii() and re.search(_CJK, text) is not None
 
 
 def mapped(textpage: Any, count: int) -> int | None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import contextlib
 import itertools
-import logging
 import struct
 import zlib
 from collections.abc import Iterator
@@ -37,6 +36,14 @@ MINER_FAILURES: tuple[type[BaseException], ...] = (
 )
 
 
+def _quiet() -> None:
+    """pdfminer's warnings about a damaged file are not the user's: errors only. logging is imported here, by
+    the reads that use pdfminer (it imports traceback, string and threading: ~3 ms of every start-up)."""
+    import logging
+
+    logging.getLogger("pdfminer").setLevel(logging.ERROR)
+
+
 def _miner_text(layout: Any) -> str:
     """The text of a page layout as pdfminer's TextConverter writes it: boxes end with a newline."""
     from pdfminer.layout import LTContainer, LTFigure, LTText, LTTextBox
@@ -64,7 +71,7 @@ class MinerDoc:
         from pdfminer.pdfparser import PDFParser
         from pdfminer.psexceptions import PSException
 
-        logging.getLogger("pdfminer").setLevel(logging.ERROR)
+        _quiet()
         failures: tuple[type[BaseException], ...] = (PSException, *MINER_FAILURES)
         self.stream = src.open()
         try:
@@ -101,7 +108,7 @@ class MinerDoc:
         from pdfminer.pdfpage import PDFPage
         from pdfminer.psexceptions import PSException
 
-        logging.getLogger("pdfminer").setLevel(logging.ERROR)
+        _quiet()
         failures: tuple[type[BaseException], ...] = (PSException, *MINER_FAILURES)
         resources = PDFResourceManager(caching=True)
         device = PDFPageAggregator(resources, laparams=LAParams())

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from boundread.record import Record
 
 
-@dataclass(frozen=True)
-class Page:
+class Page(Record, frozen=True):
     number: int  # 1-based
     text: str
     error: str | None = None  # why the page could not be read

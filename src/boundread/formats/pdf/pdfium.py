@@ -5,11 +5,8 @@ from __future__ import annotations
 
 import ctypes
 import threading
-from collections.abc import Iterator
-from typing import Any
 
 from boundread.contract.model import Source
-from boundread.formats.ocr import Grey
 from boundread.formats.pdf import forms
 from boundread.formats.pdf.binding import (
     ERRORS,
@@ -31,6 +28,13 @@ from boundread.formats.pdf.judge import LOST, VERTICAL, VERTICAL_SAMPLE, has_cjk
 from boundread.formats.pdf.labels import LABELS_READ, label_runs
 from boundread.formats.pdf.layout import Glyph, direction, grid_text, pdfium_glyphs, reading_text
 from boundread.formats.pdf.page import Page
+
+TYPE_CHECKING = False  # not typing's: its import is ~4 ms of a start-up
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from typing import Any
+
+    from boundread.formats.ocr import Grey
 
 #: PDFium is not thread-safe, and pypdfium2 does not serialise it: two threads reading PDFs at once crash the
 #: process (a double free or a segfault within a few calls; the MCP server runs four extractions in threads,
@@ -144,6 +148,8 @@ class PdfiumDoc:
         """Page ``number`` as grey pixels at ``dpi``, scaled down to at most ``max_pixels`` - by pypdfium2, on a
         document of its own (OCR is seconds a page; pypdfium2's import is paid once, when a page needs it)."""
         import pypdfium2 as pdfium_py
+
+        from boundread.formats.ocr import Grey
 
         if self._renderer is None:
             self._renderer = pdfium_py.PdfDocument(self._src.path or self._data, password=self._password)

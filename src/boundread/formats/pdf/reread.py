@@ -14,10 +14,7 @@ Each page records the engine that read it; the handler reports them per engine i
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
-
 from boundread.contract.model import Request, Source
-from boundread.formats import ocr
 from boundread.formats.pdf.doc import OpenFailed, PdfDoc, clean
 from boundread.formats.pdf.judge import LOST, UNREADABLE, readable, unmapped, usable_chars
 from boundread.formats.pdf.miner import MinerDoc
@@ -25,6 +22,11 @@ from boundread.formats.pdf.page import Page
 from boundread.formats.pdf.pdfium import PdfiumDoc
 from boundread.formats.pdf.runs import runs
 from boundread.limits import Deadline
+from boundread.record import replace
+
+TYPE_CHECKING = False  # not typing's: its import is ~4 ms of a start-up
+if TYPE_CHECKING:
+    from boundread.formats import ocr
 
 #: why pdfminer is not asked about glyphs PDFium flags as unmapped: it writes letters for them all the same (an
 #: embedded subset font without a ToUnicode map: "0q1q2340q..."), guesses that would pass for text
@@ -32,21 +34,19 @@ NO_MAP = "pdfminer not asked (its letters for unmapped glyphs would be guesses)"
 OCR_MARGIN = 0.3  # seconds kept back from the time limit, so Tesseract stops before the hard alarm
 
 
-@dataclass
 class Rereader:
-    src: Source
-    req: Request
-    doc: PdfDoc
-    deadline: Deadline
-    engines: dict[str, list[int]] = field(default_factory=dict)
-    no_text: list[int] = field(default_factory=list)  # pages left without text (no OCR), in reading order
-    ocr_missing: str | None = None  # why OCR could not run, once it was needed
-    warnings: list[str] = field(default_factory=list)
-    unread: dict[str, list[Page]] = field(default_factory=dict)  # unmapped pages left as they were, by why
-    _miner: MinerDoc | None = None
-    _miner_failed: bool = False
-    _reader: ocr.Reader | None = None
-    _pdfium: PdfiumDoc | None = None  # renders the pages to OCR (the document itself, unless pdfminer reads it)
+    def __init__(self, src: Source, req: Request, doc: PdfDoc, deadline: Deadline) -> None:
+        self.src, self.req, self.doc, self.deadline = src, req, doc, deadline
+        self.engines: dict[str, list[int]] = {}
+        self.no_text: list[int] = []  # pages left without text (no OCR), in reading order
+        self.ocr_missing: str | None = None  # why OCR could not run, once it was needed
+        self.warnings: list[str] = []
+        self.unread: dict[str, list[Page]] = {}  # unmapped pages left as they were, by why
+        self._miner: MinerDoc | None = None
+        self._miner_failed = False
+        self._reader: ocr.Reader | None = None
+        self._pdfium: PdfiumDoc | None = None  # renders the pages to OCR (the document itself, unless pdfminer
+        # reads it)
 
     def page(self, page: Page) -> Page:
         if page.timed_out:  # the time limit ran out on it (a worker's alarm): nothing to read again
@@ -96,7 +96,7 @@ class Rereader:
         other = self._other_engine(page)
         why = (f"{other} and neither does OCR" if read is not None else
                f"{other} and OCR is off (--ocr never)" if self.req.ocr == "never" else
-               f"{other} and {self.ocr_missing} - {ocr.INSTALL}")
+               f"{other} and {self.ocr_missing} - {_install()}")
         self.unread.setdefault(why, []).append(page)
         return page
 
@@ -118,6 +118,8 @@ class Rereader:
             except OpenFailed:
                 self.ocr_missing = "OCR renders pages with PDFium, which cannot open this file"
                 return None
+        from boundread.formats import ocr
+
         if self._reader is None:
             self.ocr_missing = ocr.missing(self.req.ocr_lang)
             if self.ocr_missing is not None:
@@ -171,3 +173,8 @@ class Rereader:
         if self._pdfium is not None and self._pdfium is not self.doc:
             self._pdfium.close()
 
+
+def _install() -> str:
+    from boundread.formats import ocr
+
+    return ocr.INSTALL
