@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import stat
 
-from boundread.bytelevel import sniff
+from boundread.bytelevel import sniffed as kinds  # the sniff itself loads where a file is looked at
 from boundread.guard.config import GuardConfig
 from boundread.guard.decide import ALLOW, DENY, Decision, absolute_dir, absolute_path, allowed_by, read_verdict
 
@@ -154,8 +154,8 @@ def _remote_verdict(where: str, program: str, found: tuple[Bound, ...], cfg: Gua
     if unbounded is not None:
         return Decision(DENY, unbounded, rule="remote-unbounded", path=where)
     host, _, path = where.partition(":")
-    kind = sniff.kind_from_name(path)
-    if kind is None or (kind not in cfg.deny_kinds and kind != sniff.IMAGE):
+    kind = kinds.kind_from_name(path)
+    if kind is None or (kind not in cfg.deny_kinds and kind != kinds.IMAGE):
         return Decision(ALLOW, kind=kind or "", rule="remote-ok", path=where)
     from boundread.guard import reason
 
@@ -218,11 +218,13 @@ def _grep_deny(use: FileUse, printed: int, cfg: GuardConfig, cwd: str | os.PathL
 
         size = max(size, facts.gzip_size(absolute, size) or 0)
     return Decision(DENY, outputs.grep_reason(shown, bound, printed, size, cfg, absolute),
-                    sniff.TEXT, "grep-output", use.path)
+                    kinds.TEXT, "grep-output", use.path)
 
 
 def _unpack_verdict(given: str, program: str, cfg: GuardConfig,
                     cwd: str | os.PathLike[str] | None) -> Decision:
+    from boundread.bytelevel import sniff
+
     absolute = absolute_path(given, cwd)
     if not sniff.is_regular_file(absolute):
         return Decision(ALLOW, rule="missing", path=given)

@@ -33,7 +33,7 @@ from __future__ import annotations
 # at module level - they cost more start-up time than the whole check. os.path, a Record, lazy imports.
 import os
 
-from boundread.bytelevel import sniff
+from boundread.bytelevel import sniffed as kinds  # the kind names alone: not the sniff itself
 from boundread.guard.record import Record
 
 TYPE_CHECKING = False
@@ -46,7 +46,7 @@ if TYPE_CHECKING:
 KB, MB, GB = 1000, 1000**2, 1000**3
 KIB, MIB, GIB = 1024, 1024**2, 1024**3
 DEFAULT_DENY_KINDS = frozenset(
-    {sniff.PDF, sniff.BINARY, sniff.SQLITE, sniff.PARQUET, sniff.ARROW} | sniff.OFFICE_KINDS | sniff.ARCHIVE_KINDS
+    {kinds.PDF, kinds.BINARY, kinds.SQLITE, kinds.PARQUET, kinds.ARROW} | kinds.OFFICE_KINDS | kinds.ARCHIVE_KINDS
 )
 
 

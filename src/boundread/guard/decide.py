@@ -1,4 +1,4 @@
-"""The pure decision: a path (Read) or a shell command in, a Decision out. No I/O but stat and sniff. This module
+"""The pure decision: a path (Read) or a shell command in, a Decision out. No I/O but stat and kinds. This module
 has the read side and the Decision; guard/command.py judges a command line by the reads it makes.
 
 The kind of a file comes from its bytes (``boundread.bytelevel.sniff``), never its name; symlinks are
@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 import stat
 
-from boundread.bytelevel import sniff
+from boundread.bytelevel import sniffed as kinds  # the sniff itself loads where a file is looked at
 from boundread.guard.config import GuardConfig
 from boundread.guard.record import Record
 
@@ -165,13 +165,15 @@ def read_verdict(given: str, cfg: GuardConfig, cwd: str | os.PathLike[str] | Non
                         reason=f"{OPENING} - {given} is not a regular file (FIFO, device or socket): "
                                "it is never opened",
                         error=f"{given} is not a regular file (FIFO, device or socket); not inspected")
+    from boundread.bytelevel import sniff
+
     try:
         sniffed = sniff.sniff_path(absolute)
     except OSError:
         return Decision(ALLOW, rule="unreadable", path=given)
     kind, size = sniffed.kind, info.st_size
     rule = _rule(kind, size, absolute, here, cfg, command=command, limit=limit, pages=pages)
-    if rule is None and kind == sniff.TEXT and file_cap is not None and size > file_cap and command is None:
+    if rule is None and kind == kinds.TEXT and file_cap is not None and size > file_cap and command is None:
         rule = "text-size"  # a range the agent's read tool refuses all the same: the commands that work
     if rule is None:
         return Decision(ALLOW, kind=kind, rule=f"{kind}-ok", path=given)
@@ -190,21 +192,21 @@ def allowed_by(globs: tuple[str, ...], names: tuple[str, ...]) -> bool:
 def _rule(kind: str, size: int, absolute: str, here: str | None, cfg: GuardConfig, *,
           command: str | None, limit: object, pages: object) -> str | None:
     """The name of the rule that denies, or None to allow."""
-    if kind == sniff.PDF and command is None and pages:
+    if kind == kinds.PDF and command is None and pages:
         count = _page_count(pages)
         if count is not None and 0 < count <= cfg.pdf_page_cap:
             return None
     if kind in cfg.deny_kinds:
-        return "pdf" if kind == sniff.PDF else (
-            "office" if kind in sniff.OFFICE_KINDS else "archive" if kind in sniff.ARCHIVE_KINDS
-            else sniff.BINARY if kind in (sniff.SQLITE, sniff.PARQUET, sniff.ARROW) else kind)  # the binary rule's name
-    if kind == sniff.IMAGE:
+        return "pdf" if kind == kinds.PDF else (
+            "office" if kind in kinds.OFFICE_KINDS else "archive" if kind in kinds.ARCHIVE_KINDS
+            else kinds.BINARY if kind in (kinds.SQLITE, kinds.PARQUET, kinds.ARROW) else kind)  # the binary rule's name
+    if kind == kinds.IMAGE:
         if _in_attachments(absolute, cfg.attachment_dirs, here):
             return "image-attachment"
         if size > cfg.image_max_bytes:
             return "image-size"
         return "image-dump" if command is not None else None
-    if kind == sniff.TEXT:
+    if kind == kinds.TEXT:
         lines = _positive(limit)
         if command is None and lines is not None and lines <= cfg.line_cap:
             from boundread.guard import facts
@@ -220,7 +222,7 @@ def _rule(kind: str, size: int, absolute: str, here: str | None, cfg: GuardConfi
     return None
 
 
-def _reason(given: str, absolute: str, here: str | None, sniffed: sniff.Sniffed, size: int, rule: str,
+def _reason(given: str, absolute: str, here: str | None, sniffed: kinds.Sniffed, size: int, rule: str,
             command: str | None, cfg: GuardConfig, range_params: str, part: str = "") -> str:
     from boundread.guard import reason  # only on a deny: the allow path stays small
     from boundread.guard.config import shown_size
@@ -241,7 +243,7 @@ def _reason(given: str, absolute: str, here: str | None, sniffed: sniff.Sniffed,
         "text-long-lines": f"its lines are so long that the lines asked for come to over "
                            f"{shown_size(cfg.text_max_bytes)}",
         "archive-extract": "unpacking it whole floods the disk and the context",
-    }.get(rule, "a whole read floods the context" if kind == sniff.PDF or kind in sniff.OFFICE_KINDS
+    }.get(rule, "a whole read floods the context" if kind == kinds.PDF or kind in kinds.OFFICE_KINDS
           else "its raw bytes are not readable text")
     if command and found.get("cr_only") and rule in ("text-size", "text-long-lines"):  # head/sed: no bound there
         why = reason.cr_advice()
@@ -256,6 +258,8 @@ def suggestions(path: str, *, cwd: str | os.PathLike[str] | None = None,
                 config: GuardConfig | None = None) -> tuple[str, str, list[str]] | None:
     """(``path`` as a reason shows it, what the file is, the boundread commands to read it), for any
     regular file whatever the verdict on it; None when there is no such file."""
+    from boundread.bytelevel import sniff
+
     absolute = absolute_path(path, cwd)
     if not sniff.is_regular_file(absolute):
         return None
