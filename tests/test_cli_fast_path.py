@@ -203,3 +203,17 @@ def test_help_and_errors_stay_typers(tmp_path: Path) -> None:
     assert wrong.returncode == 2
     assert json.loads(wrong.stdout)["error"]["code"] == "usage"
     assert "typer" in wrong.stderr.rpartition("MODULES")[2].split()
+
+
+SLOW_STDLIB = {"dataclasses", "inspect", "pathlib", "ctypes", "threading", "json"}
+
+
+@pytest.mark.parametrize("argv", [["info", "small.txt"], ["extract", "small.txt", "--stdout"]])
+def test_a_small_text_file_loads_no_slow_standard_library(argv: list[str], tmp_path: Path) -> None:
+    """Issue 24's start-up: the records are no dataclasses (inspect), paths stay strings (pathlib), a text file
+    is not asked of libmagic (ctypes, threading), json is for --json."""
+    _fixtures(tmp_path)
+    done = _run(ENTRY, argv, tmp_path)
+    assert done.returncode == 0, done.stderr
+    loaded = set(done.stderr.rpartition("MODULES")[2].split())
+    assert not loaded & SLOW_STDLIB, loaded & SLOW_STDLIB

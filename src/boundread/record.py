@@ -96,8 +96,10 @@ class Record:
         return _values(self) == _values(other)
 
     def __replace__(self: R, **changes: Any) -> R:
-        """A copy with ``changes`` (``copy.replace`` in Python 3.13; :func:`replace` before)."""
-        return type(self)(**{**{name: getattr(self, name) for name in self._fields}, **changes})
+        """A copy with ``changes`` (``copy.replace`` in Python 3.13; :func:`replace` before). The fields are passed on
+        as held, not as a property may show them (``Source.path``: the string it was given stays a string)."""
+        held = self.__dict__
+        return type(self)(**{**{name: held[name] for name in self._fields}, **changes})
 
     def __reduce__(self) -> tuple[type[Record], tuple[Any, ...]]:  # pickle and copy through the constructor
         return type(self), _values(self)

@@ -20,11 +20,12 @@ import sys
 
 TYPE_CHECKING = False  # not typing's, no pathlib: detect() asks libmagic on a text file's start-up (issue 24)
 if TYPE_CHECKING:
-    from pathlib import Path
     from typing import Any, Protocol
 
+    PathName = str | os.PathLike[str]  # a path as a string (the engine's) or a Path
+
     class Lookup(Protocol):
-        def __call__(self, path: Path) -> str | None: ...
+        def __call__(self, path: PathName) -> str | None: ...
 
 #: the names the dynamic loader resolves without a search (Linux, then the macOS/Homebrew names)
 SONAMES = ("libmagic.so.1", "libmagic.1.dylib", "/opt/homebrew/lib/libmagic.1.dylib",
@@ -35,7 +36,7 @@ NO_TEXT_CHECKS = 0x020000 | 0x200000 | 0x080000 | 0x400000
 MAGIC_PARAM_NAME_MAX = 1  # python-magic raises it to 64: libmagic's default fails on some files (its issue 190)
 
 
-def mime_type(path: Path) -> str | None:
+def mime_type(path: PathName) -> str | None:
     """libmagic's mime type of ``path`` from its binary checks (see the module's doc); None when the file cannot
     be opened or libmagic is missing or fails."""
     try:
@@ -80,7 +81,7 @@ def _by_soname() -> Lookup | None:
 
     lock = threading.Lock()  # one cookie: libmagic's calls on it are not thread-safe
 
-    def lookup(path: Path) -> str | None:
+    def lookup(path: PathName) -> str | None:
         with lock:
             answer = lib.magic_file(cookie, os.fsdecode(path).encode("utf-8", "surrogateescape"))
             if answer is None:  # libmagic 5.09 fails some files without a message: python-magic's answer
@@ -90,7 +91,7 @@ def _by_soname() -> Lookup | None:
     return lookup
 
 
-def _python_magic(path: Path) -> str | None:
+def _python_magic(path: PathName) -> str | None:
     try:
         import magic
     except (ImportError, OSError):

@@ -153,6 +153,8 @@ def _text_mime(head: bytes, hint: str | None) -> str:
 
 def symlink_target(path: str | os.PathLike[str]) -> str | None:
     """Where a symlink finally points (resolved), or None for a plain path."""
+    if not os.path.islink(path):  # noqa: PTH114 - as Path.is_symlink(), without pathlib (every info asks)
+        return None
     from pathlib import Path
 
     p = Path(path)

@@ -7,10 +7,14 @@ cases, and a machine without libmagic, go to :mod:`boundread.bytelevel.sniff`, w
 
 from __future__ import annotations
 
-from pathlib import Path
+import os
 
 from boundread.bytelevel import sniff
 from boundread.bytelevel.sniff import Sniffed
+
+TYPE_CHECKING = False  # no typing, no pathlib: detection runs on every read's start-up
+if TYPE_CHECKING:
+    Named = str | os.PathLike[str]  # a path: a string (the engine's) or a Path
 
 # Mime types libmagic is trusted on, and the kind each means.
 _SPECIFIC: dict[str, str] = {
@@ -30,7 +34,7 @@ _SPECIFIC: dict[str, str] = {
 }
 
 
-def libmagic_mime(path: Path) -> str | None:
+def libmagic_mime(path: Named) -> str | None:
     """libmagic's mime type for a file from its binary checks (text reads as application/octet-stream: only
     ``_SPECIFIC`` answers change a kind), or None when libmagic is missing. See bytelevel/libmagic.py."""
     from boundread.bytelevel.libmagic import mime_type
@@ -39,10 +43,20 @@ def libmagic_mime(path: Path) -> str | None:
 
 
 def decisive(sniffed: Sniffed) -> bool:
-    """Our sniff named the format from its own magic number (PDF, Office, archives, images, known binaries):
-    libmagic could not change the answer, so it is not asked. Loading it costs 20-35 ms of every command
-    (python-magic runs ``ldconfig -p`` to find the library), a tenth of a 103-page PDF's full text."""
-    return not (sniffed.kind in (sniff.TEXT, sniff.BINARY) and sniffed.subtype in ("", "unknown"))
+    """Our sniff named the format from its own magic number (PDF, Office, archives, images, known binaries), or
+    the bytes are text (they decode, or the file is empty): libmagic is not asked. On a named format it could not
+    change the answer; on text, its text checks off, it could only mis-name the file from its first words (a note
+    that starts "SQLite format 3" was a database to it) - and loading it (ctypes, its database) was ~5 ms of a
+    small text file's info. Bytes our sniff could not name (binary, unknown) are still its to name."""
+    return not (sniffed.kind == sniff.BINARY and sniffed.subtype in ("", "unknown"))
+
+
+def suffix(path: Named) -> str:
+    """The name's suffix in lower case, as ``Path(path).suffix.lower()`` has it (``.gz`` of ``a.tar.gz``; none for
+    ``.bashrc`` or ``notes.``) without pathlib."""
+    name = os.path.basename(os.fspath(path).rstrip("/"))  # noqa: PTH119 - not pathlib: start-up
+    dot = name.rfind(".")
+    return name[dot:].lower() if 0 < dot < len(name) - 1 else ""
 
 
 #: Text named so is delimited text, read as a one-sheet workbook (``sheets``, ``--rows``) and still as text.
@@ -50,10 +64,10 @@ _TABLES: dict[str, tuple[str, str]] = {".csv": ("csv", "text/csv"), ".tsv": ("ts
                                        ".tab": ("tsv", "text/tab-separated-values")}
 
 
-def table(path: Path, sniffed: Sniffed) -> Sniffed | None:
+def table(path: Named, sniffed: Sniffed) -> Sniffed | None:
     """A text file named ``.csv``, ``.tsv`` or ``.tab`` (not an empty one: it has no rows to read) as the
     ``csv`` or ``tsv`` kind; None for anything else. The bytes said text already, the name says which text."""
-    found = _TABLES.get(path.suffix.lower())
+    found = _TABLES.get(suffix(path))
     if found is None or sniffed.kind != sniff.TEXT or sniffed.subtype or not sniffed.encoding:
         return None
     kind, mime = found
@@ -70,11 +84,11 @@ _STRUCTURED: dict[str, tuple[str, str]] = {".json": ("json", "application/json")
 _UTF8 = ("utf-8", "utf-8-sig", "ascii")
 
 
-def structured(path: Path, sniffed: Sniffed) -> Sniffed | None:
+def structured(path: Named, sniffed: Sniffed) -> Sniffed | None:
     """A non-empty UTF-8 text file named ``.json``/``.geojson`` (kind ``json``) or ``.jsonl``/``.ndjson``
     (``jsonl``), or ``.ipynb`` (a Jupyter notebook: ``ipynb``); JSON in another encoding (UTF-16) stays text,
     read as lines."""
-    found = _STRUCTURED.get(path.suffix.lower())
+    found = _STRUCTURED.get(suffix(path))
     if found is None or sniffed.kind != sniff.TEXT or sniffed.subtype or sniffed.encoding not in _UTF8:
         return None
     kind, mime = found
@@ -84,23 +98,23 @@ def structured(path: Path, sniffed: Sniffed) -> Sniffed | None:
 _WEBPAGE = {".html": "text/html", ".htm": "text/html", ".xhtml": "application/xhtml+xml"}
 
 
-def web(path: Path, sniffed: Sniffed) -> Sniffed | None:
+def web(path: Named, sniffed: Sniffed) -> Sniffed | None:
     """A text file named ``.eml`` (an email: kind ``eml``), a zip named ``.epub`` (kind ``epub``), an OLE file
     named ``.msg`` (Outlook: kind ``msg``), a text file named ``.html``/``.htm``/``.xhtml`` (a saved web page:
     kind ``html``, its encoding kept); the handlers check the inside (headers; container.xml...)."""
-    suffix = path.suffix.lower()
-    if suffix in _WEBPAGE and sniffed.kind == sniff.TEXT:
-        return Sniffed("html", _WEBPAGE[suffix], encoding=sniffed.encoding, note=sniffed.note)
-    if suffix == ".eml" and sniffed.kind == sniff.TEXT:
+    ending = suffix(path)
+    if ending in _WEBPAGE and sniffed.kind == sniff.TEXT:
+        return Sniffed("html", _WEBPAGE[ending], encoding=sniffed.encoding, note=sniffed.note)
+    if ending == ".eml" and sniffed.kind == sniff.TEXT:
         return Sniffed("eml", "message/rfc822", encoding=sniffed.encoding, note=sniffed.note)
-    if suffix == ".epub" and sniffed.kind == sniff.ZIP:
+    if ending == ".epub" and sniffed.kind == sniff.ZIP:
         return Sniffed("epub", "application/epub+zip", note=sniffed.note)
-    if suffix == ".msg" and sniffed.kind == sniff.BINARY and sniffed.subtype == "ole":
+    if ending == ".msg" and sniffed.kind == sniff.BINARY and sniffed.subtype == "ole":
         return Sniffed("msg", "application/vnd.ms-outlook", note=sniffed.note)
     return None
 
 
-def detect(path: Path, sniffed: Sniffed) -> Sniffed:
+def detect(path: Named, sniffed: Sniffed) -> Sniffed:
     """Refine our sniff with libmagic where libmagic is specific and agrees it is not a container."""
     if (delimited := table(path, sniffed)) is not None:  # named and text: libmagic would say text/csv at best
         return delimited

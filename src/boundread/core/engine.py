@@ -38,8 +38,8 @@ if TYPE_CHECKING:
 
 def open_source(path: str | Path) -> Source:
     src = source_for_path(path)
-    assert src.path is not None
-    return replace(src, sniffed=detect(src.path, src.sniffed))
+    assert src.file is not None
+    return replace(src, sniffed=detect(src.file, src.sniffed))
 
 
 def info(path: str | Path, req: Request | None = None, *, describe: bool = True) -> InfoResult:

@@ -13,11 +13,14 @@ import os
 import re
 import stat
 import unicodedata
-from pathlib import Path
 
 from boundread.errors import NotFound, UsageError
 from boundread.record import Record
 from boundread.units import human_bytes
+
+TYPE_CHECKING = False  # pathlib loads with the first Path made here, not with every info (start-up)
+if TYPE_CHECKING:
+    from pathlib import Path
 
 _DOTS = re.compile(r"\.{2,}")
 # bytes of the parts of a default name: 80 + 1 + 140 + a suffix of 4 stays under NAME_MAX (255) with the
@@ -35,6 +38,8 @@ def out_dir() -> Path:
     """The output folder: ``$BOUNDREAD_OUT_DIR`` as given, else ``./boundread-out`` - which must be in the
     working folder: a ``boundread-out`` symlink planted in a project (a cloned repository) that points outside
     it would make every default write land there, so it is refused with the way out."""
+    from pathlib import Path
+
     chosen = os.environ.get("BOUNDREAD_OUT_DIR")
     if chosen:
         return Path(chosen)
@@ -50,6 +55,16 @@ def out_dir() -> Path:
 def _within(path: str, folder: str) -> bool:
     """Whether the absolute ``path`` is ``folder`` or below it."""
     return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
+
+
+def base_name(path: str) -> str:
+    """``Path(path).name`` without pathlib: the last component, ``.`` parts and trailing slashes ignored."""
+    if os.name == "nt":  # pragma: no cover - backslashes and drives: pathlib's own rules
+        from pathlib import Path
+
+        return Path(path).name
+    parts = [part for part in path.split("/") if part and part != "."]
+    return parts[-1] if parts else ""
 
 
 def is_stdout(dest: Path | str | None) -> bool:
@@ -139,6 +154,8 @@ def check_dest(dest: Path | str, *, named: bool = True) -> Replacing | None:
 
     Returns what the write will replace, or None for a new file.
     """
+    from pathlib import Path
+
     text = os.fspath(dest)
     if not text or text.endswith(("/", os.sep)) or Path(text).name in ("", ".", ".."):
         shown = "'' or '.'" if text in ("", ".") else text  # Typer reads an empty -o as '.'
@@ -170,6 +187,8 @@ def check_system(path: Path) -> None:
     """Refuse a path under /dev, /proc or /sys, as written or once its links are followed, by name alone:
     run as root, a rename there replaces the machine's own entries (``-o /dev/stdout`` replaced the symlink
     to /proc/self/fd/1 with a regular file)."""
+    from pathlib import Path
+
     named = os.path.normpath(Path.cwd() / path)  # as written: /dev/../dev/stdout is /dev/stdout, links kept
     for place in (named, str(Path(os.path.realpath(path.parent)) / path.name), os.path.realpath(path)):
         system = next((folder for folder in SYSTEM_FOLDERS if _within(place, folder)), None)
@@ -220,6 +239,8 @@ def write_atomic(dest: Path, text: str, *, never: Path | None = None, out_folder
             check_dest(dest, named=named)  # again: what dest names may have changed while the text was read
             os.replace(tmp, dest)
         except BaseException:
+            from pathlib import Path
+
             Path(tmp).unlink(missing_ok=True)
             raise
     except OSError as exc:
@@ -229,6 +250,8 @@ def write_atomic(dest: Path, text: str, *, never: Path | None = None, out_folder
 
 def _same_place(dest: Path, never: Path) -> bool:
     """Whether writing ``dest`` would replace ``never``: the same directory entry, or the same file."""
+    from pathlib import Path
+
     try:
         here = Path(os.path.realpath(dest.parent)) / dest.name
         if here == Path(os.path.realpath(never.parent)) / never.name:
