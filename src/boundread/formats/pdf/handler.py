@@ -19,7 +19,6 @@ from boundread.formats.pdf import parallel
 from boundread.formats.pdf.doc import TRUNCATED, XFA_FULL, PdfDoc, cut_short, header_version
 from boundread.formats.pdf.engines import open_pdf
 from boundread.formats.pdf.judge import LOST, unmapped
-from boundread.formats.pdf.miner import MinerDoc
 from boundread.formats.pdf.page import Page
 from boundread.formats.pdf.pdfium import PdfiumDoc
 from boundread.formats.pdf.reread import Rereader
@@ -302,7 +301,7 @@ def extract(src: Source, req: Request, sink: Sink) -> Outcome:
 def _form_data(doc: PdfDoc, written: list[int], stop: _Stop | None, sink: Sink, out: Outcome) -> None:
     """A form's values that no page holds: an XFA form's datasets after its last page (its pages are a shell), or
     a warning that says they were not read. An AcroForm's fields are in its pages' text (forms.py)."""
-    if doc.form and isinstance(doc, MinerDoc):
+    if doc.form and doc.engine == "pdfminer":
         out.warnings.append("the PDF is a form: its filled field values are read by the default engine (PDFium),"
                             " not by --engine pdfminer - drop --engine to read them")
         return

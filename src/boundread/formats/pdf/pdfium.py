@@ -7,7 +7,6 @@ import ctypes
 import threading
 
 from boundread.contract.model import Source
-from boundread.formats.pdf import forms
 from boundread.formats.pdf.binding import (
     ERRORS,
     FORMTYPE_ACRO_FORM,
@@ -25,8 +24,6 @@ from boundread.formats.pdf.binding import (
 )
 from boundread.formats.pdf.doc import OpenFailed, clean, locked
 from boundread.formats.pdf.judge import LOST, VERTICAL, VERTICAL_SAMPLE, has_cjk, mapped, readable, unreadable
-from boundread.formats.pdf.labels import LABELS_READ, label_runs
-from boundread.formats.pdf.layout import Glyph, direction, grid_text, pdfium_glyphs, reading_text
 from boundread.formats.pdf.page import Page
 
 TYPE_CHECKING = False  # not typing's: its import is ~4 ms of a start-up
@@ -35,6 +32,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from boundread.formats.ocr import Grey
+    from boundread.formats.pdf.layout import Glyph
 
 #: PDFium is not thread-safe, and pypdfium2 does not serialise it: two threads reading PDFs at once crash the
 #: process (a double free or a segfault within a few calls; the MCP server runs four extractions in threads,
@@ -120,7 +118,11 @@ class PdfiumDoc:
     def _text(self, page: int, textpage: int, layout: bool) -> tuple[str, bool, str | None, int, int | None]:
         """One page's text, whether it draws anything, the doubt about its text, its glyphs and usable chars."""
         c = self._c
-        glyphs = pdfium_glyphs(textpage) if layout else None
+        glyphs = None
+        if layout:  # layout, forms and labels are imported where a page needs them (~1 ms each of a start-up)
+            from boundread.formats.pdf.layout import grid_text, pdfium_glyphs
+
+            glyphs = pdfium_glyphs(textpage)
         plain = page_text(c, textpage)  # the yield, spaces apart
         text = grid_text(glyphs) if glyphs is not None else plain
         drawn_glyphs = c.FPDFText_CountChars(textpage) - sum(map(plain.count, " \r\n\t"))
@@ -128,20 +130,27 @@ class PdfiumDoc:
         got = readable(plain) if usable is None else usable
         doubt = _vertical(textpage, text, glyphs) or unreadable(got, drawn_glyphs)
         if doubt == VERTICAL and glyphs is None:  # PDFium's own text runs the columns left to right
+            from boundread.formats.pdf.layout import pdfium_glyphs, reading_text
+
             text = reading_text(pdfium_glyphs(textpage))
         drawn = c.FPDFPage_CountObjects(page) > 0
         if drawn and not text.strip() and _draws_text(c, page):
             doubt = LOST
-        if self._formenv is not None and (filled := forms.fields_text(forms.page_fields(self._formenv, page))):
-            text = f"{text.rstrip()}\n{filled}" if text.strip() else filled
-        if c.FPDFPage_GetAnnotCount(page) and (typed := forms.text_boxes(page)):
-            text = f"{text.rstrip()}\n{typed}" if text.strip() else typed
+        if self._formenv is not None or c.FPDFPage_GetAnnotCount(page):
+            from boundread.formats.pdf import forms
+
+            if self._formenv is not None and (filled := forms.fields_text(forms.page_fields(self._formenv, page))):
+                text = f"{text.rstrip()}\n{filled}" if text.strip() else filled
+            if c.FPDFPage_GetAnnotCount(page) and (typed := forms.text_boxes(page)):
+                text = f"{text.rstrip()}\n{typed}" if text.strip() else typed
         return text, drawn, doubt, drawn_glyphs, usable
 
     def xfa_data(self) -> str | None:
         """An XFA form's filled values (formats/pdf/forms.py), or None: not an XFA form, or none readable."""
         if self.form != FORMTYPE_XFA_FULL:
             return None
+        from boundread.formats.pdf import forms
+
         return forms.xfa_datasets(self.doc)
 
     def render(self, number: int, dpi: int, max_pixels: int) -> Grey:
@@ -168,6 +177,8 @@ class PdfiumDoc:
             page.close()
 
     def meta(self) -> dict[str, Any]:
+        from boundread.formats.pdf.labels import LABELS_READ, label_runs
+
         version = ctypes.c_int()
         known = self._c.FPDF_GetFileVersion(self.doc, ctypes.byref(version))
         labels = [self._label(i) for i in range(min(self.pages, LABELS_READ))]
@@ -224,6 +235,8 @@ def _vertical(textpage: Any, text: str, glyphs: list[Glyph] | None) -> str | Non
     where PDFium drops most glyphs and reverses the lines. Pages without CJK cost one ``max``."""
     if not has_cjk(text):
         return None
+    from boundread.formats.pdf.layout import direction, pdfium_glyphs
+
     if glyphs is None:
         glyphs = pdfium_glyphs(textpage, limit=VERTICAL_SAMPLE)
     if direction(glyphs[:VERTICAL_SAMPLE]) in (1, 3):  # up or down the page

@@ -17,7 +17,6 @@ from __future__ import annotations
 from boundread.contract.model import Request, Source
 from boundread.formats.pdf.doc import OpenFailed, PdfDoc, clean
 from boundread.formats.pdf.judge import LOST, UNREADABLE, readable, unmapped, usable_chars
-from boundread.formats.pdf.miner import MinerDoc
 from boundread.formats.pdf.page import Page
 from boundread.formats.pdf.pdfium import PdfiumDoc
 from boundread.formats.pdf.runs import runs
@@ -27,6 +26,7 @@ from boundread.record import replace
 TYPE_CHECKING = False  # not typing's: its import is ~4 ms of a start-up
 if TYPE_CHECKING:
     from boundread.formats import ocr
+    from boundread.formats.pdf.miner import MinerDoc
 
 #: why pdfminer is not asked about glyphs PDFium flags as unmapped: it writes letters for them all the same (an
 #: embedded subset font without a ToUnicode map: "0q1q2340q..."), guesses that would pass for text
@@ -137,6 +137,8 @@ class Rereader:
 
     def _miner_page(self, page: Page) -> Page:
         if self._miner is None and not self._miner_failed:
+            from boundread.formats.pdf.miner import MinerDoc
+
             try:
                 self._miner = MinerDoc(self.src, self.req.password)
             except OpenFailed:
