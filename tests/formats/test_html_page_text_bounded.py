@@ -32,7 +32,7 @@ def test_a_page_in_koi8r_is_its_text_without_scripts(tmp_path: Path) -> None:
     sink = Sink(Limits())
     outcome = page.extract(src, Request(), sink)
     text = sink.text()
-    assert text.startswith("--- section 1 / 1 ---\n# Заголовок\n\nТекст абзаца.")
+    assert text.startswith("--- section 1 ---\n# Заголовок\n\nТекст абзаца.")
     assert outcome.done == "the page's text"
     assert "SCRIPT" not in text and "МЕНЮ" not in text and "ПОДВАЛ" not in text
 

@@ -14,7 +14,8 @@ from boundread.contract import kinds
 from boundread.contract.sink import Sink
 from boundread.limits import Deadline, Limits
 
-_PAGE = re.compile(r"--- (page|slide|cell|chapter|section) (\d+) / [^\n]* ---\n")
+# ``--- page 3 / 12 ---``; a web page's whole read names no total (``--- section 3 ---``, ``--- section 1: top...``)
+_PAGE = re.compile(r"--- (page|slide|cell|chapter|section) (\d+)(?:[ :][^\n]*)? ---\n")
 _SHEET = re.compile(r"--- sheet '(.*)' \(rows (\d+)-\d+ of [^\n]*\) ---\n")
 
 SHEETS = kinds.WORKBOOKS

@@ -32,6 +32,7 @@ KINDS: tuple[str, ...] = ("html",)
 PIECE = 64 * 1024
 SAMPLE = 1_000_000  # bytes info converts for its estimate; above it the figures are scaled
 SHOWN = 40  # sections info lists
+KEEP = 4096  # sections a --pages read holds from its count (more are found again by a second walk)
 FIRST_READ = 60_000  # characters of text the first ``pages`` info suggests holds, about (a default read: 100,000)
 
 
@@ -71,12 +72,14 @@ def _text(fh: IO[bytes], section: Section, encoding: str, tally: Tally) -> Itera
     tally.add(conv)
 
 
-def marker(fh: IO[bytes], section: Section, total: int, encoding: str) -> str:
-    """``--- section 3 / 12 ---``; the top of the page and a part, which no heading starts, say what they are."""
+def marker(fh: IO[bytes], section: Section, total: int | None, encoding: str) -> str:
+    """``--- section 3 / 12 ---`` (``--- section 3 ---`` in a whole read, which does not count them first); the top
+    of the page and a part, which no heading starts, say what they are."""
+    head = f"--- section {section.number}" + (f" / {total}" if total is not None else "")
     if section.level and section.part == 1:
-        return f"--- section {section.number} / {total} ---\n"
+        return head + " ---\n"
     name = title(fh, section, encoding) if section.level else "top of the page"
-    return f"--- section {section.number} / {total}: {name}{f' (part {section.part})' * (section.part > 1)} ---\n"
+    return f"{head}: {name}{f' (part {section.part})' * (section.part > 1)} ---\n"
 
 
 def info(src: Source, req: Request) -> Details:
@@ -121,78 +124,98 @@ def info(src: Source, req: Request) -> Details:
     return details
 
 
-def _wanted(req: Request, number: int) -> bool:
-    return not req.pages or any(span.first <= number <= span.last for span in req.pages)
-
-
 def extract(src: Source, req: Request, sink: Sink) -> Outcome:
+    """``--pages``: the count first (the markers name it), then those sections; a whole read walks and writes at
+    once, its markers without the count, so it costs what it writes (a --grep stops at its last match)."""
     choice = _choice(src, req)
     outcome = Outcome(unit="sections", warnings=choice.warnings())
-    keep = max(64, sink.limits.max_chars // 16)  # sections held from the count; a marker line is over 16 chars
-    kept: list[Section] = []
-    total = 0
-    with src.open() as fh:
-        for section in walk(fh, src.size, choice.encoding, sink.deadline):
-            total = section.number
-            if _wanted(req, total) and len(kept) <= keep:
-                kept.append(section)
-    if sink.deadline.expired:
-        sink.expire()
+    tally = Tally()
+    written: list[int] = []
+    cut: int | None = None
+    if not req.pages:
+        with src.open() as fh, src.open() as walked:
+            cut = _write(fh, walk(walked, src.size, choice.encoding, sink.deadline), None, sink, choice.encoding,
+                         tally, written)
+        outcome.warnings += tally.warnings()
+        if cut is None and not sink.full:
+            outcome.totals = {"sections": len(written)}
+            outcome.done = "the page's text"
+        else:
+            outcome.done = f"sections 1-{written[-1]}" if written else "no whole section"
+            outcome.done += f" (section {cut} cut)" if cut is not None else ""
+        return outcome
+    total, kept = _count(src, choice.encoding, req, sink)
+    if total is None:
         outcome.done = "no sections: the time limit came while counting them"
         return outcome
     chosen, said = parts.select(req, total, src.name, "section", "page")
     outcome.warnings += said
     wanted, last = set(chosen), (chosen[-1] if chosen else 0)
-    tally = Tally()
-    written: list[int] = []
-    cut: int | None = None
+    picked = (section for section in _sections(src, choice.encoding, kept, sink.deadline) if section.number in wanted)
     with src.open() as fh:
-        for section in _sections(src, choice.encoding, kept, keep, sink.deadline):
-            if section.number > last:
-                break
-            if section.number not in wanted:
-                continue
-            ok = sink.write(marker(fh, section, total, choice.encoding))
-            ok = ok and all(sink.write(piece) for piece in _text(fh, section, choice.encoding, tally))
-            if not ok:
-                cut = None if sink.deadline.expired else section.number
-                break
-            written.append(section.number)
-            if sink.full:
-                break
+        cut = _write(fh, (section for section in picked if section.number <= last), total, sink, choice.encoding,
+                     tally, written)
     outcome.warnings += tally.warnings()
-    return _finish(outcome, req, sink, total, chosen, written, cut)
+    return _finish(outcome, sink, total, chosen, written, cut)
 
 
-def _sections(src: Source, encoding: str, kept: list[Section], keep: int, deadline: Deadline) -> Iterator[Section]:
+def _write(fh: IO[bytes], chosen: Iterator[Section], total: int | None, sink: Sink, encoding: str, tally: Tally,
+           written: list[int]) -> int | None:
+    """Write each section behind its marker until the sink is full; the section cut, if one was."""
+    for section in chosen:
+        ok = sink.write(marker(fh, section, total, encoding))
+        ok = ok and all(sink.write(piece) for piece in _text(fh, section, encoding, tally))
+        if not ok:
+            return None if sink.deadline.expired else section.number
+        written.append(section.number)
+        if sink.full:
+            break
+    return None
+
+
+def _count(src: Source, encoding: str, req: Request, sink: Sink) -> tuple[int | None, list[Section]]:
+    """How many sections the page has, and the first of those ``--pages`` asks for (KEEP and one more, which
+    says there are more: ``_sections`` walks again for them). None: the time limit came first."""
+    kept: list[Section] = []
+    total = 0
+    with src.open() as fh:
+        for section in walk(fh, src.size, encoding, sink.deadline):
+            total = section.number
+            if len(kept) <= KEEP and any(span.first <= total <= span.last for span in req.pages):
+                kept.append(section)
+    if sink.deadline.expired:
+        sink.expire()
+        return None, kept
+    return total, kept
+
+
+def _sections(src: Source, encoding: str, kept: list[Section], deadline: Deadline) -> Iterator[Section]:
     """The sections held from the count, then, when more were asked for than it held, the rest by a new walk."""
-    yield from kept[:keep]
-    if len(kept) > keep:
-        after = kept[keep - 1].number
+    yield from kept[:KEEP]
+    if len(kept) > KEEP:
+        after = kept[KEEP - 1].number
         with src.open() as fh:
             for section in walk(fh, src.size, encoding, deadline):
                 if section.number > after:
                     yield section
 
 
-def _finish(outcome: Outcome, req: Request, sink: Sink, total: int, chosen: list[int], written: list[int],
+def _finish(outcome: Outcome, sink: Sink, total: int, chosen: list[int], written: list[int],
             cut: int | None) -> Outcome:
     outcome.totals = {"sections": total}
-    whole = len(written) == total and cut is None
-    outcome.done = ("the page's text" if whole and not req.pages else
-                    f"section {written[0]} of {total}" if len(written) == 1 else
+    outcome.done = (f"section {written[0]} of {total}" if len(written) == 1 else
                     f"sections {written[0]}-{written[-1]} of {total}" if written and written[-1] - written[0] + 1
                     == len(written) else f"{len(written)} sections of {total}" if written
                     else f"no sections of {total}")
     if cut is not None:
         outcome.done += f" (section {cut} cut)"
-    if sink.filtering or not req.pages:  # a whole read, --grep or --lines goes on by lines of the text (engine)
+    if sink.filtering:  # a --grep or --lines read goes on by lines of the text (engine)
         return outcome
     rest = [n for n in chosen if n > (written[-1] if written else 0)]
     window = max(len(written), 1)
     if rest and (cut is not None or len(written) < len(chosen)):
         outcome.resume = ("pages", FILE, _span(rest[0], min(total, rest[0] + window - 1)))
-    elif req.pages and written and written[-1] < total:
+    elif written and written[-1] < total:
         start = written[-1] + 1
         outcome.resume = ("pages", FILE, _span(start, min(total, start + window - 1)))
     return outcome
