@@ -106,3 +106,22 @@ def test_ctrl_c_ends_every_rg_it_started(fifo: Path) -> None:
         time.sleep(5)  # the interrupt comes before: rg waits on the FIFO until then
     assert len(started) == 3
     assert all(proc.poll() is not None for proc in started)
+
+
+def test_a_grep_stopped_by_its_first_matches_runs_no_pass_beside_it(tmp_path: Path) -> None:
+    """The line count and the lone-CR check start only for a search still going after HELPERS_AFTER (or done):
+    the first N matches of a big log need neither."""
+    path = tmp_path / "app.log"
+    path.write_bytes(b"".join(b"%d ERROR x\n" % n for n in range(200_000)))
+    started: list[list[str]] = []
+    real = rgengine.spawn
+
+    def spy(argv: list[str], **kw: Any) -> subprocess.Popen[bytes]:
+        started.append(argv)
+        return real(argv, **kw)
+
+    sink = Sink(Limits(max_matches=5, timeout=None), grep=re.compile("ERROR"))
+    with mock.patch.object(rgengine, "spawn", spy), mock.patch.object(rgengine, "HELPERS_AFTER", 30.0):
+        assert rgengine.scan(_source(path, path.stat().st_size), sink, "utf-8", "utf-8")
+    assert sink.matches == 5
+    assert len(started) == 1

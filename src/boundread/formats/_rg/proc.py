@@ -10,6 +10,7 @@ import subprocess
 import sys
 import sysconfig
 import threading
+from collections.abc import Sequence
 from pathlib import Path
 
 from boundread.contract.sink import Sink
@@ -59,12 +60,13 @@ def child_path(path: str) -> str:
     return f"/proc/{os.getpid()}/fd/{target[len(lead):]}" if target.startswith(lead) else path
 
 
-def watch(sink: Sink, procs: tuple[subprocess.Popen[bytes], ...], stop: threading.Event) -> None:
+def watch(sink: Sink, procs: Sequence[subprocess.Popen[bytes]], stop: threading.Event) -> None:
     """Kill rg when the deadline passes or the sink is stopped from elsewhere (interrupted, a reader gone); move
-    the progress bar as far as the search (the first of ``procs``) has read."""
+    the progress bar as far as the search (the first of ``procs``) has read. ``procs`` may grow meanwhile (a
+    helper started late): it is looked at afresh each time."""
     while not stop.wait(_POLL):
         if sink.deadline.expired or sink.full:  # the reading thread says so to the sink
-            for proc in procs:
+            for proc in tuple(procs):
                 kill(proc)
             return
         read = bytes_read(procs[0].pid)

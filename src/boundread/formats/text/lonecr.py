@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
 from typing import BinaryIO
 
@@ -24,21 +25,25 @@ _LONE = re.compile(rb"\r[^\n]")
 
 
 class LoneCr:
-    """``checker``: the rg looking for the first lone CR, or None when ``known`` says already (counts.CLEAR: none
-    in the file; else its line's number and offset), or else when the bytes are read here as asked."""
+    """``checker``: the rg looking for the first lone CR; or ``start(now)``, which gives it once started (``now``:
+    start it), so that it runs only for a search that goes on past the bytes read here (STEP); or ``known``, what
+    an earlier pass found (counts.CLEAR: none in the file; else its line's number and offset)."""
 
     def __init__(self, path: Path, checker: subprocess.Popen[bytes] | None, size: int,
-                 known: tuple[int, int] | str | None = None) -> None:
-        self.path, self.checker, self.size = path, checker, size
+                 known: tuple[int, int] | str | None = None,
+                 start: Callable[[bool], subprocess.Popen[bytes] | None] | None = None) -> None:
+        self.path, self.checker, self.size, self.start = path, checker, size, start
         self.upto = 0  # bytes [0, upto) read here and found clear
         self.first: tuple[int, int] | None = known if isinstance(known, tuple) else None  # (line number, offset
         # of its start) of the first lone CR's line
         self.whole = known == counts.CLEAR  # the whole file is known clear
         self.base = (1, 0)  # a line start whose number is known (the last record fed): numbers what is found here
-        self.by_hand = checker is None  # no checking rg (or it failed): read here whatever is asked
+        self.by_hand = False  # the checking rg failed, or there is none to start: read here whatever is asked
 
     def found(self) -> tuple[int, int] | str | None:
         """What is known of the whole file, for counts.remember: the first lone CR, CLEAR, or None (not known)."""
+        if self.first is None and not self.whole and not self.by_hand:
+            self._look(now=False)
         if self.first is None and not self.whole and not self.by_hand and self.checker is not None \
                 and self.checker.poll() is not None:
             self._checked()
@@ -57,12 +62,21 @@ class LoneCr:
                 return self.first[1] >= end
             if self.whole or self.upto >= end:
                 return True
+            self._look(now=False)
             if self.checker is not None and not self.by_hand and self.checker.poll() is not None:
                 self._checked()
             elif self.by_hand or end - self.upto <= STEP:
                 self._read(end)
-            elif self.checker is not None:
-                self.checker.wait()
+            elif (checker := self._look(now=True)) is not None:
+                checker.wait()
+            else:
+                self.by_hand = True  # no checking rg to wait for
+
+    def _look(self, *, now: bool) -> subprocess.Popen[bytes] | None:
+        """The checking rg: the one given, else the one ``start`` has started (``now``: start it if not yet)."""
+        if self.checker is None and self.start is not None:
+            self.checker = self.start(now)
+        return self.checker
 
     def _checked(self) -> None:
         assert self.checker is not None

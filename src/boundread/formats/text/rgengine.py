@@ -54,6 +54,8 @@ LONE_CR = r"\r(?-u:[^\n])"
 #: SIMD newline count, so the line count costs one memory pass on the other core.
 _LAST_LINE = r"(?-u:[^\n])*\n?\z"
 _BOM = b"\xef\xbb\xbf"
+#: Seconds of search before the two passes beside it start: a grep stopped by its first N matches is done by then.
+HELPERS_AFTER = 0.05
 
 
 def scan(src: Source, sink: Sink, encoding: str, dec: str, then: Callable[[int], None] | None = None) -> bool:
@@ -76,16 +78,14 @@ def scan(src: Source, sink: Sink, encoding: str, dec: str, then: Callable[[int],
     ident = counts.key(path)
     known = counts.recall(ident)  # a file grepped before: its line count and first lone CR, no pass for them
     proc = spawn([*base, "-b", *around(sink), "-e", regex, "--", path], out=True)
-    counter = checker = None
-    if known.lines is None and not isinstance(known.lone_cr, tuple):  # with a lone CR the Python path counts
-        counter = spawn([*base, "-U", "-n", "-b", "--max-columns", "1", "-e", _LAST_LINE, "--", path], out=True)
-    if known.lone_cr is None:
-        checker = spawn([*base, "-n", "-b", "-m", "1", "--max-columns", "1", "-e", LONE_CR, "--", path], out=True)
-    children = tuple(child for child in (proc, counter, checker) if child is not None)
+    helpers = _Helpers(base, path, known, [proc])
     stop = threading.Event()
-    watcher = threading.Thread(target=watch, args=(sink, children, stop), daemon=True)
+    watcher = threading.Thread(target=watch, args=(sink, helpers.children, stop), daemon=True)
     watcher.start()
-    guard = lonecr.LoneCr(src.path, checker, src.size, known.lone_cr)
+    later = threading.Timer(HELPERS_AFTER, helpers.start)  # a search still going: the passes beside it, on the
+    later.daemon = True  # other core; one stopped early (the first N matches) never needs them
+    later.start()
+    guard = lonecr.LoneCr(src.path, None, src.size, known.lone_cr, start=helpers.checker)
     lines = known.lines
     try:
         assert proc.stdout is not None
@@ -95,6 +95,7 @@ def scan(src: Source, sink: Sink, encoding: str, dec: str, then: Callable[[int],
             sink.expire()
         if sink.full:
             return True
+        helpers.start()
         if then is not None and not guard.clear_before(src.size + 1):  # a lone CR: Python from its line on
             kill(proc)
             return _python_from(src, sink, dec, guard, then)
@@ -104,6 +105,7 @@ def scan(src: Source, sink: Sink, encoding: str, dec: str, then: Callable[[int],
         if code == 2:
             error = (proc.stderr.read(300) if proc.stderr else b"").decode("utf-8", "replace").strip()
             sink.warnings.append(f"the search stopped early (rg: {error or 'error'}): lines after it not searched")
+        counter = helpers.counter()
         if counter is not None:
             lines = _count(counter)
         if sink.deadline.expired and not sink.full:
@@ -117,12 +119,60 @@ def scan(src: Source, sink: Sink, encoding: str, dec: str, then: Callable[[int],
         sink.progress.done = src.size
         return True
     finally:
+        later.cancel()
         stop.set()
         found = counts.Counts(lines, guard.found())  # before the pipes close: a checker done is read
-        for child in children:
+        for child in helpers.close():
             end(child)
         watcher.join()
         counts.remember(ident, found)
+
+
+class _Helpers:
+    """The two passes beside the search, each started once when first needed (from the search's thread or the
+    timer's): the line count unless known (or a known lone CR hands the count to the Python path), the lone-CR
+    check unless known. ``children``: every rg started, the search first (the watcher kills them all)."""
+
+    def __init__(self, base: list[str], path: str, known: counts.Counts,
+                 children: list[subprocess.Popen[bytes]]) -> None:
+        self.lock = threading.Lock()
+        self.closed = False
+        self.children = children
+        self.argv: dict[str, list[str] | None] = {
+            "counter": None if known.lines is not None or isinstance(known.lone_cr, tuple) else
+            [*base, "-U", "-n", "-b", "--max-columns", "1", "-e", _LAST_LINE, "--", path],
+            "checker": None if known.lone_cr is not None else
+            [*base, "-n", "-b", "-m", "1", "--max-columns", "1", "-e", LONE_CR, "--", path],
+        }
+        self.started: dict[str, subprocess.Popen[bytes]] = {}
+
+    def _get(self, name: str) -> subprocess.Popen[bytes] | None:
+        with self.lock:
+            argv = self.argv[name]
+            if name not in self.started and argv is not None and not self.closed:
+                self.started[name] = spawn(argv, out=True)
+                self.children.append(self.started[name])
+            return self.started.get(name)
+
+    def counter(self) -> subprocess.Popen[bytes] | None:
+        return self._get("counter")
+
+    def checker(self, now: bool = True) -> subprocess.Popen[bytes] | None:
+        """The lone-CR rg (``now``: started if it was not)."""
+        if not now:
+            with self.lock:
+                return self.started.get("checker")
+        return self._get("checker")
+
+    def start(self) -> None:
+        self.checker()
+        self.counter()
+
+    def close(self) -> list[subprocess.Popen[bytes]]:
+        """No more starts; every rg started, to end."""
+        with self.lock:
+            self.closed = True
+            return list(self.children)
 
 
 def _bom_alone(bom: bool, lines: int, size: int) -> bool:
