@@ -78,6 +78,24 @@ def test_info_stopped_by_the_deadline_says_partial(tmp_path: Path, monkeypatch: 
     assert any("partial" in w for w in details.warnings)
 
 
+def test_an_array_the_deadline_stops_in_keeps_its_count_so_far(tmp_path: Path,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past its first SAMPLE_ITEMS elements an array is counted in batches: a partial shape still names the big
+    array (a redirect's slice goes on from its first elements), at least as long as counted."""
+    path = tmp_path / "big.json"
+    path.write_text(json.dumps({"meta": 1, "items": list(range(200_000))}), encoding="utf-8")
+    monkeypatch.setattr(jsonscan, "BLOCK", 100_000)
+    monkeypatch.setattr(jsonshape, "SKIP_BATCH", 1000)
+    with path.open("rb") as fh:
+        shape = describe(jsonscan.Scanner(fh, _After(8)))  # type: ignore[arg-type]
+    assert not shape.complete
+    counted = shape.nodes[".items"].longest
+    assert 50_000 < counted < 200_000, counted
+    details = shape_details(shape, engine.open_source(path))
+    assert f"items (array of {counted:,})" in details.fields["keys"]  # type: ignore[operator]
+    assert details.next[0][2:] == ("--path", ".items[0:20]")
+
+
 def test_plain_extract_of_jsonl_gives_records_and_a_resume(tmp_path: Path) -> None:
     path = tmp_path / "e.jsonl"
     path.write_text("".join(json.dumps({"n": i}) + "\n" for i in range(500)) + "oops\n", encoding="utf-8")

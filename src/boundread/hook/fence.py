@@ -45,7 +45,7 @@ HOOK_THIRD_PARTY: tuple[str, ...] = ("tree_sitter.", "tree_sitter_bash.")
 #: hook/slices.py): the extraction engine runs in the hook, with whatever its format needs, and an archive's
 #: listing is printed by render.py (rich) exactly as `list-zip` prints it. Only then.
 REDIRECT: tuple[str, ...] = (
-    "boundread.hook.redirect", "boundread.hook.slices", "boundread.hook.permissions",
+    "boundread.hook.redirect", "boundread.hook.slices", "boundread.hook.shapes", "boundread.hook.permissions",
     "boundread.agents.rulefiles",  # the settings a rewrite must not step around
     "boundread.api", "boundread.errors", "boundread.limits", "boundread.ranges", "boundread.units", "boundread.render.",
     "boundread.contract.", "boundread.core.", "boundread.formats.", "boundread.chunks.", "boundread.bytelevel.",

@@ -7,7 +7,8 @@ guard denies is answered with an allow and the input to run instead:
   file in the output folder (hook/slices.py): the first part that fits SLICE_CHARS (an archive:
   its listing, the entries that fit), with a header saying what the original is, which part this
   is, what was skipped, and the commands for the next part and for a grep across it (no context
-  besides: the header says it);
+  besides: the header says it); a JSON file or a database: its shape as ``info`` prints it and then
+  its first part (hook/shapes.py);
 - a Read of a big text file with no range: the same file, with the first lines that fit
   SLICE_CHARS as a range in the client's own parameters, and the facts in ``context``; a file over the
   size the client's read tool refuses whatever the range (its ``READ_FILE_MAX_BYTES``: Gemini CLI's 20 MB)
@@ -92,13 +93,15 @@ def _read(call: dialect.Call, decision: Decision, cfg: GuardConfig) -> Decision 
     absolute = absolute_path(call.path, call.cwd)
     client = agents.rewriter_of(call.agent)
     cap = getattr(client, "READ_FILE_MAX_BYTES", None)
-    if decision.rule == "text-size" and (cap is None or os.stat(absolute).st_size <= cap):
+    ranged = decision.rule == "text-size" and (cap is None or os.stat(absolute).st_size <= cap)
+    shaped = slices.shaped(absolute, decision.kind)  # JSON, a database: its shape and first part, not lines
+    if ranged and not shaped:
         return _text_range(call, decision, cfg, absolute, getattr(client, "READ_MAX_LINES", None))
-    if decision.rule not in (*_SLICED, "text-size"):
+    if decision.rule not in (*_SLICED, "text-size") and not shaped:
         return None
     made = slices.first_part(absolute, call.path, call.cwd, decision.rule, decision.kind, call.root_cwd)
-    if made is None:
-        return None
+    if made is None:  # a damaged JSON file has no shape to give: its first lines, as any text
+        return _text_range(call, decision, cfg, absolute, getattr(client, "READ_MAX_LINES", None)) if ranged else None
     slice_path, _context = made  # the slice's own header says what it holds and what comes next
     key = "file_path" if "file_path" in call.tool_input or call.agent == "claude" else next(
         (k for k in ("path", "absolute_path") if k in call.tool_input), "file_path")

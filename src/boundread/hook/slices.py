@@ -4,6 +4,8 @@ skipped, and the commands for the rest.
 
 - a PDF or an Office file: the first slice that fits SLICE_CHARS, extracted in-process within DEADLINE
   (no OCR); "all of it" only when nothing was skipped or cut, and the slice's warnings in the header;
+- JSON, JSON Lines, SQLite, Parquet, Arrow (hook/shapes.py): the shape ``info`` prints, then the first part of
+  the read it names first (the biggest array's elements, the first records, the first table's rows);
 - an archive: its listing as ``list-zip --max-entries N`` prints it to a pipe, for the largest N that
   fits SLICE_CHARS (``listing`` gives the same N to redirect's shell rewrite);
 - a big text file dumped whole (``cat huge.log``): its overview (``overview``: printed by the rewritten command
@@ -26,6 +28,8 @@ import os
 
 from boundread.contract import kinds
 from boundread.guard import reason
+from boundread.hook import shapes
+from boundread.hook.shapes import shaped as shaped
 
 #: ~4,750 tokens: with a slice file's header (_HEADER_ROOM) under every client's own limits (their modules'
 #: READ_MAX_BYTES and SHELL_MAX_CHARS: Copilot CLI's view refuses a whole file over 20,480 bytes and keeps a shell
@@ -35,8 +39,8 @@ FIT = f" --max-chars {SLICE_CHARS}"  # the bound of every command a slice or a r
 DEADLINE = 5.0  # seconds for the extraction; the hooks init writes time out after 10
 INDEX = ".boundread-redirect.json"
 MAX_INDEX = 256  # entries kept in INDEX, the newest
-_LAYOUT = 3  # of a slice file, in INDEX's keys: a boundread that writes them otherwise never reuses the old ones
-#             (3: a slice of page markers only is no slice, so none made before is reused)
+_LAYOUT = 4  # of a slice file, in INDEX's keys: a boundread that writes them otherwise never reuses the old ones
+#             (3: a slice of page markers only is no slice; 4: JSON and databases are their shape and first part)
 _WORKBOOKS = kinds.WORKBOOKS  # a sheet's row count is its declared size: it may claim rows it lacks
 STREAMS = kinds.STREAMS  # one compressed file, not an archive: its first part, not a one-row listing
 _MOST_ENTRIES = SLICE_CHARS // 24  # an archive's entries listed at most: more never fit (a row is 30+ chars)
@@ -73,7 +77,13 @@ def first_part(absolute: str, given: str, cwd: str, rule: str, kind: str,
             return cached, hit["context"]
     about = described(absolute, kind)
     quoted = reason.quote(shown)
-    made = _listed(real, quoted) if rule == "archive" and kind not in STREAMS else _extract(real, quoted, kind)
+    if shaped(real, kind):  # JSON, a database: its shape and the first part of its first bounded read
+        room = SLICE_CHARS - _HEADER_ROOM
+        made = shapes.shape(real, shown, quoted, program(), FIT, room, DEADLINE)
+    elif rule == "archive" and kind not in STREAMS:
+        made = _listed(real, quoted)
+    else:
+        made = _extract(real, quoted, kind)
     if made is None:
         return None
     text, holds, lines, said = made

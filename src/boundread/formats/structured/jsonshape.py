@@ -17,6 +17,7 @@ from boundread.formats._jsonscan import OutOfTime, Scanner, Str
 
 WALK_DEPTH = 6
 SAMPLE_ITEMS = 1000  # elements of each array described key by key; the rest are counted
+SKIP_BATCH = 10_000  # elements counted per skip: the count so far survives a timeout
 MAX_PATHS = 200  # generic paths remembered
 MAX_KEYS = 100  # keys tallied per generic path
 MAX_SAMPLES = 12
@@ -146,28 +147,31 @@ class _Walk:
         sc.expect(b"[")
         count = 0
         inner = path + "[]"
-        if sc.peek() == 0x5D:
-            sc.pos += 1
-        else:
-            while True:
-                if count >= SAMPLE_ITEMS:  # the rest are counted, a regular-expression run each
-                    rest, _, firsts = sc.skip_elements(None, depth)
-                    count += rest
-                    element = self.node(inner)
-                    if element is not None:
-                        element.sampled_all = False
-                        for byte, n in enumerate(firsts):
-                            if n:
-                                element.types[_FIRST.get(byte, "number")] += n
-                    break
+        try:
+            if sc.peek() == 0x5D:
+                sc.pos += 1
+                return
+            while count < SAMPLE_ITEMS:
                 self.value(inner, depth)
                 count += 1
                 end = sc.token()
                 if end == "]":
-                    break
+                    return
                 if end != ",":
                     raise sc._corrupt("expected ',' or ']'")
-        if node is not None:
-            node.arrays += 1
-            node.elements += count
-            node.longest = max(node.longest, count)
+            element = self.node(inner)  # the rest are counted, a regular-expression run each
+            if element is not None:
+                element.sampled_all = False
+            closed = False
+            while not closed:  # in batches: a timeout keeps the count so far
+                rest, closed, firsts = sc.skip_elements(SKIP_BATCH, depth)
+                count += rest
+                if element is not None:
+                    for byte, n in enumerate(firsts):
+                        if n:
+                            element.types[_FIRST.get(byte, "number")] += n
+        finally:  # also when the deadline stops it inside: an array of at least ``count``
+            if node is not None:
+                node.arrays += 1
+                node.elements += count
+                node.longest = max(node.longest, count)
