@@ -48,6 +48,7 @@ REDIRECT: tuple[str, ...] = (
     "boundread.hook.redirect", "boundread.hook.slices", "boundread.hook.shapes", "boundread.hook.permissions",
     "boundread.agents.rulefiles",  # the settings a rewrite must not step around
     "boundread.api", "boundread.errors", "boundread.limits", "boundread.ranges", "boundread.units", "boundread.render.",
+    "boundread.record",  # the engine's result types (no dataclasses: start-up)
     "boundread.contract.", "boundread.core.", "boundread.formats.", "boundread.chunks.", "boundread.bytelevel.",
 )
 
