@@ -25,18 +25,19 @@ VERTICAL_SAMPLE = 200  # glyphs whose positions tell the reading direction of a 
 # Kana, CJK ideographs, Hangul, fullwidth forms: the scripts that are written vertically
 _CJK = r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]"
 _NOT_TEXT = re.compile(r"\(cid:\d+\)|[\s\x00-\x1f\x7f-\x9f\ufffd\ufffe\uffff\ue000-\uf8ff]")
-_SPACES = " \n\r\t"  # what most pages' text holds of _NOT_TEXT: str.count finds them without a regex
-#: the rest of _NOT_TEXT but (cid:N), as one character class (the whitespace \s matches, less _SPACES): a page
+SPACES = " \n\r\t"  # what most pages' text holds of _NOT_TEXT: str.count finds them without a regex
+#: the rest of _NOT_TEXT but (cid:N), as one character class (the whitespace \s matches, less SPACES): a page
 #: without any (most pages) is counted without building a copy of its text, in a sixth of the time
 _ODD = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
                   "\ufffd\ufffe\uffff\ue000-\uf8ff]")
 
 
-def readable(text: str) -> int:
+def readable(text: str, spaces: int | None = None) -> int:
     """Characters that carry text: not spaces, controls, U+FFFD, private-use code points or pdfminer's
-    ``(cid:N)`` stand-ins (what an engine writes for a glyph whose font has no usable Unicode map)."""
+    ``(cid:N)`` stand-ins (what an engine writes for a glyph whose font has no usable Unicode map). ``spaces``:
+    the count of :data:`SPACES` in ``text`` where the caller has it already."""
     if _ODD.search(text) is None and "(cid:" not in text:
-        return len(text) - sum(map(text.count, _SPACES))
+        return len(text) - (sum(map(text.count, SPACES)) if spaces is None else spaces)
     return len(_NOT_TEXT.sub("", text))
 
 

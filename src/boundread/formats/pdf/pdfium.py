@@ -23,7 +23,7 @@ from boundread.formats.pdf.binding import (
     utf16,
 )
 from boundread.formats.pdf.doc import OpenFailed, clean, locked
-from boundread.formats.pdf.judge import LOST, VERTICAL, VERTICAL_SAMPLE, has_cjk, mapped, readable, unreadable
+from boundread.formats.pdf.judge import LOST, SPACES, VERTICAL, VERTICAL_SAMPLE, has_cjk, mapped, readable, unreadable
 from boundread.formats.pdf.page import Page
 
 TYPE_CHECKING = False  # not typing's: its import is ~4 ms of a start-up
@@ -125,9 +125,10 @@ class PdfiumDoc:
             glyphs = pdfium_glyphs(textpage)
         plain = page_text(c, textpage)  # the yield, spaces apart
         text = grid_text(glyphs) if glyphs is not None else plain
-        drawn_glyphs = c.FPDFText_CountChars(textpage) - sum(map(plain.count, " \r\n\t"))
+        spaces = sum(map(plain.count, SPACES))  # PDFium's own, between words and lines: no glyphs
+        drawn_glyphs = c.FPDFText_CountChars(textpage) - spaces
         usable = mapped(textpage, drawn_glyphs)
-        got = readable(plain) if usable is None else usable
+        got = readable(plain, spaces) if usable is None else usable
         doubt = _vertical(textpage, text, glyphs) or unreadable(got, drawn_glyphs)
         if doubt == VERTICAL and glyphs is None:  # PDFium's own text runs the columns left to right
             from boundread.formats.pdf.layout import pdfium_glyphs, reading_text
