@@ -179,7 +179,7 @@ def suspect(text: str, protected: Words) -> bool:
     environment (``_PRINTERS``). The words are looked at a piece at a time: a 10 MB command is never held as a
     list of its words."""
     low = text.lower().replace("'", "").replace('"', "").replace("\\", "")
-    if any(name in low for name in protected.triggers):
+    if any(name in low for name in protected.triggers) or _built_target(low):
         return True
     sed = False
     for piece in _pieces(low):
@@ -196,6 +196,36 @@ def suspect(text: str, protected: Words) -> bool:
     # `sed -Ei` in the state folder (sed without -i, the usual reader, is not looked at); case kept: -E is not -e
     return sed and any(word[:1] == "-" and "i" in word.split("e")[0].split("f")[0].split("l")[0]
                        for piece in _pieces(text) for word in piece.translate(_SEPARATORS).split())
+
+
+#: What makes a redirection's target a name bash builds (a glob it matches on the disk, a variable, a substitution).
+_BUILT = frozenset("*?[$`~{")
+_TARGETS = 512  # redirections looked at here; past them the command is suspect
+_TARGET_CHARS = 4096  # the characters after one `>` looked at here; past them too
+#: Where the words after a `>` end: the target and what follows it in the same command (a quoted target may hold
+#: spaces: `> "a $d"`; its quotes are gone from the lower-cased text).
+_TARGET_END = str.maketrans(dict.fromkeys(";|&()<", "\n"))
+
+
+def _built_target(low: str) -> bool:
+    """Whether a redirection writes to a target that is not written out (``> .cla*/set*.json``: bash expands a glob
+    there, and it names no trigger word): the judge expands it. ``2>&1``, ``> /dev/null``: no. String methods and
+    at most ``_TARGETS`` steps: a command of megabytes is looked at in milliseconds."""
+    if ">" not in low or not any(ch in low for ch in _BUILT):
+        return False
+    pieces = low.split(">", _TARGETS)[1:]  # what follows each `>` (`>>`: an empty piece, then the target)
+    if len(pieces) >= _TARGETS:
+        return True  # so many redirections: the judge looks at them, within its own budget
+    for piece in pieces:
+        target = piece.lstrip("| \t")  # `>|`, spaces
+        if target[:1] == "&":  # `>&2`, `>&-`: a descriptor; `>& FILE`: a file
+            target = target[1:].lstrip(" \t")
+            if target[:1].isdigit() or target[:1] == "-":
+                continue
+        words = target[:_TARGET_CHARS].translate(_TARGET_END).split("\n", 1)
+        if not _BUILT.isdisjoint(words[0]) or (len(words) == 1 and len(target) > _TARGET_CHARS):
+            return True  # a built name, or words too long to look at here
+    return False
 
 
 def _pieces(text: str, size: int = 1 << 16) -> Iterator[str]:

@@ -84,7 +84,8 @@ SORTED = 4096
 
 
 def _ls(args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
-    """The names ``ls`` prints, in its order: by name, or by size (``-S``) or time (``-t``), ``-r`` reversed."""
+    """The names ``ls`` prints, in its order: by name, or by size (``-S``) or time (``-t``), ``-r`` reversed; a
+    folder's own name with ``-d``."""
     letters = "".join(arg[1:] for arg in args if arg.startswith("-") and not arg.startswith("--"))
     key = "S" if "S" in letters or "--sort=size" in args else "t" if "t" in letters or "--sort=time" in args else ""
     names: list[str] = []
@@ -93,7 +94,7 @@ def _ls(args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
             continue
         absolute = env.path(target)
         try:
-            entries = sorted(os.listdir(absolute)) if os.path.isdir(absolute) else [target]
+            entries = sorted(os.listdir(absolute)) if os.path.isdir(absolute) and "d" not in letters else [target]
         except OSError:
             continue
         if key and len(entries) > SORTED:

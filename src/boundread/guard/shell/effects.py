@@ -274,7 +274,11 @@ class _Walk(Runs):
                 if (operator == ">&" and _text(target).isdigit()) or _text(target) == "-":
                     continue  # `2>&1`, `>&-`: a descriptor, no file
                 value = words.value(target, env, self.ctx, [])
-                self.found.writes.append((UNKNOWN if value is None else value, _text(target), env.cwd))
+                # bash globs a redirection's target too (`> .cla*/set*.json` writes .claude/settings.json)
+                matched = words.expand(target, env, self.ctx, []) if value and any(ch in value for ch in "*?[") \
+                    else None
+                for written in dict.fromkeys([UNKNOWN if value is None else value, *(matched or [])]):
+                    self.found.writes.append((written, _text(target), env.cwd))
         return stdin
 
 
