@@ -2,11 +2,11 @@
 
 Sections are its pages (formats/web/sections.py: one per h1-h3 heading, the text before the first heading, long
 ones in parts of about 64 kB of markup): ``info`` lists them with their sizes, ``pages page.html 3-5`` reads
-sections 3-5, each behind ``--- section N / TOTAL ---`` (``: top of the page`` or ``: TITLE (part 2)`` where no
-heading follows), and ``extract`` reads them all in order, bounded by --max-chars. Only the bytes of the
-sections read are converted, each on its own, so a read stops with its last section, a --grep at its last match,
-and memory stays within one section's piece whatever the page's size; the page is walked once more, in C
-regular expressions, for the count the markers name.
+sections 3-5, each behind ``--- section N ---`` (``: top of the page`` or ``: TITLE (part 2)`` where no
+heading follows), and ``extract`` reads them all in order, bounded by --max-chars. The walk finds the sections as
+the read goes and only their bytes are converted, each on its own, so a read stops with its last section (a
+--grep at its last match) and costs what it reads up to, not the page: no marker names a count, which only a
+walk to the end knows (``info`` gives it). Memory stays within one section's piece whatever the page's size.
 
 --lines and --grep number and filter this text, --tail reads the raw file's last lines (``engine.read_as``).
 Decoded as the text handler decodes (a declared charset, a BOM, else a guess: ``bytelevel.charset``).
@@ -26,13 +26,13 @@ from boundread.formats.web import parts
 from boundread.formats.web.html import PART, STUCK, Converter
 from boundread.formats.web.sections import Section, label, title, walk
 from boundread.limits import Deadline
+from boundread.ranges import OPEN_END
 from boundread.units import human_bytes
 
 KINDS: tuple[str, ...] = ("html",)
 PIECE = 64 * 1024
 SAMPLE = 1_000_000  # bytes info converts for its estimate; above it the figures are scaled
 SHOWN = 40  # sections info lists
-KEEP = 4096  # sections a --pages read holds from its count (more are found again by a second walk)
 FIRST_READ = 60_000  # characters of text the first ``pages`` info suggests holds, about (a default read: 100,000)
 
 
@@ -72,10 +72,10 @@ def _text(fh: IO[bytes], section: Section, encoding: str, tally: Tally) -> Itera
     tally.add(conv)
 
 
-def marker(fh: IO[bytes], section: Section, total: int | None, encoding: str) -> str:
-    """``--- section 3 / 12 ---`` (``--- section 3 ---`` in a whole read, which does not count them first); the top
-    of the page and a part, which no heading starts, say what they are."""
-    head = f"--- section {section.number}" + (f" / {total}" if total is not None else "")
+def marker(fh: IO[bytes], section: Section, *, encoding: str) -> str:
+    """``--- section 3 ---`` (no count: a read stops at its last section, not at the page's end); the top of the
+    page and a part, which no heading starts, say what they are."""
+    head = f"--- section {section.number}"
     if section.level and section.part == 1:
         return head + " ---\n"
     name = title(fh, section, encoding) if section.level else "top of the page"
@@ -125,99 +125,56 @@ def info(src: Source, req: Request) -> Details:
 
 
 def extract(src: Source, req: Request, sink: Sink) -> Outcome:
-    """``--pages``: the count first (the markers name it), then those sections; a whole read walks and writes at
-    once, its markers without the count, so it costs what it writes (a --grep stops at its last match)."""
+    """The sections asked for (all without --pages) as the walk finds them: it stops after the last one asked for
+    (one more is found, to know whether the page goes on), or when the sink is full."""
     choice = _choice(src, req)
     outcome = Outcome(unit="sections", warnings=choice.warnings())
     tally = Tally()
     written: list[int] = []
     cut: int | None = None
-    if not req.pages:
-        with src.open() as fh, src.open() as walked:
-            cut = _write(fh, walk(walked, src.size, choice.encoding, sink.deadline), None, sink, choice.encoding,
-                         tally, written)
-        outcome.warnings += tally.warnings()
-        if cut is None and not sink.full:
-            outcome.totals = {"sections": len(written)}
-            outcome.done = "the page's text"
+    last = max((span.last for span in req.pages), default=OPEN_END)
+    total: int | None = None  # known once the walk reached the page's end
+    seen = 0
+    with src.open() as fh, src.open() as walked:
+        for section in walk(walked, src.size, choice.encoding, sink.deadline):
+            seen = section.number
+            if section.number > last or sink.full:
+                break
+            if req.pages and not any(span.first <= section.number <= span.last for span in req.pages):
+                continue
+            ok = sink.write(marker(fh, section, encoding=choice.encoding))
+            ok = ok and all(sink.write(piece) for piece in _text(fh, section, choice.encoding, tally))
+            if not ok:
+                cut = None if sink.deadline.expired else section.number
+                break
+            written.append(section.number)
         else:
-            outcome.done = f"sections 1-{written[-1]}" if written else "no whole section"
-            outcome.done += f" (section {cut} cut)" if cut is not None else ""
-        return outcome
-    total, kept = _count(src, choice.encoding, req, sink)
-    if total is None:
-        outcome.done = "no sections: the time limit came while counting them"
-        return outcome
-    chosen, said = parts.select(req, total, src.name, "section", "page")
-    outcome.warnings += said
-    wanted, last = set(chosen), (chosen[-1] if chosen else 0)
-    picked = (section for section in _sections(src, choice.encoding, kept, sink.deadline) if section.number in wanted)
-    with src.open() as fh:
-        cut = _write(fh, (section for section in picked if section.number <= last), total, sink, choice.encoding,
-                     tally, written)
+            total = None if sink.deadline.expired else seen
+    if total is not None and req.pages:
+        outcome.warnings += parts.select(req, total, src.name, "section", "page")[1]  # raises for a span past it
     outcome.warnings += tally.warnings()
-    return _finish(outcome, sink, total, chosen, written, cut)
+    return _finish(outcome, req, sink, total, written, cut)
 
 
-def _write(fh: IO[bytes], chosen: Iterator[Section], total: int | None, sink: Sink, encoding: str, tally: Tally,
-           written: list[int]) -> int | None:
-    """Write each section behind its marker until the sink is full; the section cut, if one was."""
-    for section in chosen:
-        ok = sink.write(marker(fh, section, total, encoding))
-        ok = ok and all(sink.write(piece) for piece in _text(fh, section, encoding, tally))
-        if not ok:
-            return None if sink.deadline.expired else section.number
-        written.append(section.number)
-        if sink.full:
-            break
-    return None
-
-
-def _count(src: Source, encoding: str, req: Request, sink: Sink) -> tuple[int | None, list[Section]]:
-    """How many sections the page has, and the first of those ``--pages`` asks for (KEEP and one more, which
-    says there are more: ``_sections`` walks again for them). None: the time limit came first."""
-    kept: list[Section] = []
-    total = 0
-    with src.open() as fh:
-        for section in walk(fh, src.size, encoding, sink.deadline):
-            total = section.number
-            if len(kept) <= KEEP and any(span.first <= total <= span.last for span in req.pages):
-                kept.append(section)
-    if sink.deadline.expired:
-        sink.expire()
-        return None, kept
-    return total, kept
-
-
-def _sections(src: Source, encoding: str, kept: list[Section], deadline: Deadline) -> Iterator[Section]:
-    """The sections held from the count, then, when more were asked for than it held, the rest by a new walk."""
-    yield from kept[:KEEP]
-    if len(kept) > KEEP:
-        after = kept[KEEP - 1].number
-        with src.open() as fh:
-            for section in walk(fh, src.size, encoding, deadline):
-                if section.number > after:
-                    yield section
-
-
-def _finish(outcome: Outcome, sink: Sink, total: int, chosen: list[int], written: list[int],
+def _finish(outcome: Outcome, req: Request, sink: Sink, total: int | None, written: list[int],
             cut: int | None) -> Outcome:
-    outcome.totals = {"sections": total}
-    outcome.done = (f"section {written[0]} of {total}" if len(written) == 1 else
-                    f"sections {written[0]}-{written[-1]} of {total}" if written and written[-1] - written[0] + 1
-                    == len(written) else f"{len(written)} sections of {total}" if written
-                    else f"no sections of {total}")
+    of = f" of {total}" if total is not None else ""
+    outcome.totals = {"sections": total} if total is not None else {}
+    if not req.pages and total is not None and cut is None:
+        outcome.done = "the page's text"
+    else:
+        outcome.done = (f"section {written[0]}{of}" if len(written) == 1 else
+                        f"sections {written[0]}-{written[-1]}{of}" if written and written[-1] - written[0] + 1
+                        == len(written) else f"{len(written)} sections{of}" if written else f"no sections{of}")
     if cut is not None:
         outcome.done += f" (section {cut} cut)"
-    if sink.filtering:  # a --grep or --lines read goes on by lines of the text (engine)
+    if sink.filtering or not req.pages:  # a whole read, --grep or --lines goes on by lines of the text (engine)
         return outcome
-    rest = [n for n in chosen if n > (written[-1] if written else 0)]
     window = max(len(written), 1)
-    if rest and (cut is not None or len(written) < len(chosen)):
-        outcome.resume = ("pages", FILE, _span(rest[0], min(total, rest[0] + window - 1)))
-    elif written and written[-1] < total:
-        start = written[-1] + 1
-        outcome.resume = ("pages", FILE, _span(start, min(total, start + window - 1)))
+    start = cut if cut is not None else (written[-1] + 1 if written else None)
+    if start is not None and (total is None or start <= total):
+        outcome.resume = ("pages", FILE, _span(start, start + window - 1 if total is None
+                                               else min(total, start + window - 1)))
     return outcome
 
 

@@ -26,10 +26,10 @@ BLOCK = 1 << 20  # bytes read at a time
 _MARGIN = 4096  # bytes a token may need past where it starts (a heading's text, an end tag)
 _DROPPED = (b"nav", b"header", b"footer", b"aside", b"form", b"iframe", b"object", b"template", b"noscript", b"svg",
             b"button", b"select")
-_TOKEN = re.compile(rb"<(?:!--|(/?)(h[1-3]|script|style|" + b"|".join(_DROPPED) + rb")(?=[\s/>]))", re.I)
-_BLOCK = re.compile(rb"<(?:p|div|li|tr|table|ul|ol|section|article|blockquote|dl|dt|dd|figure|br|hr)(?=[\s/>])",
-                    re.I)
-_ENDS = {b"script": re.compile(rb"</\s*script\s*>", re.I), b"style": re.compile(rb"</\s*style\s*>", re.I)}
+# over the markup lowercased a block at a time: without re.I, sre finds them twice as fast (17 MB: 0.55 s, 1.06 s)
+_TOKEN = re.compile(rb"<(?:!--|(/?)(h[1-3]|script|style|" + b"|".join(_DROPPED) + rb")(?=[\s/>]))")
+_BLOCK = re.compile(rb"<(?:p|div|li|tr|table|ul|ol|section|article|blockquote|dl|dt|dd|figure|br|hr)(?=[\s/>])")
+_ENDS = {b"script": re.compile(rb"</\s*script\s*>"), b"style": re.compile(rb"</\s*style\s*>")}
 _TAGS = re.compile(rb"<[^>]*>")
 TOP = "(top of the page)"
 
@@ -98,7 +98,7 @@ def walk(fh: IO[bytes], size: int, encoding: str, deadline: Deadline | None = No
     data, base = b"", 0  # ``data`` holds the file from offset ``base``
     while True:
         block = fh.read(BLOCK)
-        data += block
+        data += block.lower()  # ASCII letters only: the offsets stay the file's
         last = not block
         if deadline is not None and deadline.expired:
             break
@@ -155,7 +155,7 @@ def _boundary(st: _Scan, data: bytes, base: int, pos: int,
             return split[0] - base, split, False
     if m is None or m.start() >= limit:
         return limit, None, True
-    slash, name = m.group(1), (m.group(2) or b"").lower()
+    slash, name = m.group(1), m.group(2) or b""
     if not name:  # <!--
         st.until = b"-->"
     elif name in _ENDS:
