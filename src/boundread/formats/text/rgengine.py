@@ -125,7 +125,8 @@ def scan(src: Source, sink: Sink, encoding: str, dec: str, then: Callable[[int],
         for child in helpers.close():
             end(child)
         watcher.join()
-        counts.remember(ident, found)
+        if counts.key(path) == ident:  # what the passes read is the file the key names (a log may grow meanwhile)
+            counts.remember(ident, found)
 
 
 class _Helpers:
