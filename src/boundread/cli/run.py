@@ -233,12 +233,12 @@ def target(output: Path | None, stdout: bool) -> tuple[Path | None, bool]:
 def check_output(output: Path | None, stdout: bool) -> Replacing | None:
     """Refuse a bad ``-o`` (or a default folder that leads outside the working folder) before any work; what
     it will replace (an existing file or symlink), if anything."""
-    from boundread.core.output import check_dest, out_dir
+    from boundread.core.output import check_dest, out_path
 
     if stdout:
         return None
     if output is None:
-        out_dir()
+        out_path()
         return None
     return check_dest(output)
 

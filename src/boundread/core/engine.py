@@ -14,7 +14,7 @@ from boundread.contract import kinds as families
 from boundread.contract.model import FILE, Details, ExtractResult, InfoResult, Outcome, Request
 from boundread.contract.sink import Sink
 from boundread.contract.source import source_for_bytes, source_for_path
-from boundread.core import advice, fit, naming, output, resume
+from boundread.core import advice, fit, naming, output, paths, resume
 from boundread.core.alarm import Expired as Expired
 from boundread.core.alarm import guarded as guarded
 from boundread.core.detect import detect, table, web
@@ -106,11 +106,9 @@ def extract(
         archives = _members(src.kind)
         data = guarded(src, deadline, lambda: archives.read_member(src, filters.member or "", req))
         target = source_for_bytes(f"{src.name}:{filters.member}", data)
-        from pathlib import Path
-
-        if (delimited := table(Path(filters.member or ""), target.sniffed)) is not None:  # a member data.csv
+        if (delimited := table(filters.member or "", target.sniffed)) is not None:  # a member data.csv
             target = replace(target, sniffed=delimited)
-        elif (named := web(Path(filters.member or ""), target.sniffed)) is not None and named.kind == "msg":
+        elif (named := web(filters.member or "", target.sniffed)) is not None and named.kind == "msg":
             target = replace(target, sniffed=named)  # a message attached to an Outlook message
     if kinds is not None and target.kind not in kinds:
         from shlex import quote
@@ -165,7 +163,7 @@ def _extract(
         outcome = Outcome()
     sink.close()
     text = sink.text()
-    written: Path | None = None
+    written: str | None = None
     if req.tail is not None and not outcome.done:  # stopped by the alarm or Ctrl-C before the tail said what it read
         outcome.done = f"the last {req.tail:,} lines, cut short"
     done = outcome.done or resume.done_lines(sink, filters)
@@ -173,13 +171,8 @@ def _extract(
     cut = bool(outcome.truncated or sink.reasons)
     if not to_stdout:  # named now that the read said what it holds (the pages the file has, those it reached)
         held = selection(req, filters).held(outcome.totals, done, cut=cut)
-        if output_path:
-            from pathlib import Path
-
-            dest = Path(output_path)
-        else:
-            dest = naming.default_path(src.name, held)
-        written = output.write_atomic(dest, text, never=src.path, named=output_path is not None)
+        dest = paths.pure(output_path) if output_path else naming.default_path(src.name, held)
+        written = output.write_atomic(dest, text, never=src.file, named=output_path is not None)
     steps = resume.continuations(outcome, sink, filters, src, target, req)
     return ExtractResult(
         path=src.name,

@@ -19,14 +19,14 @@ from __future__ import annotations
 import re
 
 from boundread.contract.model import Span
-from boundread.core.output import BASE_BYTES, SELECTION_BYTES, base_name, member_slug, out_dir, slug
+from boundread.core import paths
+from boundread.core.output import BASE_BYTES, SELECTION_BYTES, member_slug, out_path, slug
 from boundread.ranges import span_text
 from boundread.record import Record, replace
 
-TYPE_CHECKING = False  # not typing's, and pathlib only for a name's Path: a one-line info's start-up
+TYPE_CHECKING = False  # not typing's, and no pathlib: a one-line info's start-up
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
-    from pathlib import Path
 
 #: a workbook's rows, as ``--format`` writes them
 FORMAT_SUFFIX = {"csv": ".csv", "tsv": ".tsv", "markdown": ".md"}
@@ -114,26 +114,27 @@ def suffix(sel: Selection) -> str:
 def file_name(source_name: str, sel: Selection) -> str:
     """``report.pdf`` + pages 1-5 -> ``report.pdf.pages-1-5.txt``: the one name of what ``sel`` holds of
     ``source_name`` (its last component; the folder is the caller's)."""
-    base = slug(base_name(source_name), BASE_BYTES)
+    base = slug(paths.name(source_name), BASE_BYTES)
     return f"{base}.{slug('.'.join(parts(sel)), SELECTION_BYTES)}{suffix(sel)}"
 
 
-def default_path(source_name: str, sel: Selection) -> Path:
-    """Where a read goes without ``-o``: the output folder (``$BOUNDREAD_OUT_DIR``, else ``./boundread-out``)."""
-    return out_dir() / file_name(source_name, sel)
+def default_path(source_name: str, sel: Selection) -> str:
+    """Where a read goes without ``-o``: the output folder (``$BOUNDREAD_OUT_DIR``, else ``./boundread-out``), as
+    ``str(out_dir() / name)`` (no pathlib: start-up)."""
+    return paths.join(out_path(), file_name(source_name, sel))
 
 
 def listing_name(source_name: str) -> str:
     """An archive's listing saved by the MCP ``list_zip`` tool: ``a.zip.list.txt``."""
-    return f"{slug(base_name(source_name), BASE_BYTES)}.list.txt"
+    return f"{slug(paths.name(source_name), BASE_BYTES)}.list.txt"
 
 
 def chunks_folder_name(source_name: str) -> str:
     """The folder ``chunks`` writes without ``-o``: ``report.pdf.chunks``."""
-    return f"{slug(base_name(source_name), BASE_BYTES)}.chunks"
+    return f"{slug(paths.name(source_name), BASE_BYTES)}.chunks"
 
 
 def first_part_name(source_name: str, key: str) -> str:
     """A redirect slice (a refused Read's first part): ``report.pdf.<key>.first-part.txt``, ``key`` telling
     apart the paths and ways of naming one file that share a basename."""
-    return f"{slug(base_name(source_name), BASE_BYTES)}.{key}.first-part.txt"
+    return f"{slug(paths.name(source_name), BASE_BYTES)}.{key}.first-part.txt"

@@ -14,6 +14,7 @@ import re
 import stat
 import unicodedata
 
+from boundread.core import paths
 from boundread.errors import NotFound, UsageError
 from boundread.record import Record
 from boundread.units import human_bytes
@@ -21,6 +22,9 @@ from boundread.units import human_bytes
 TYPE_CHECKING = False  # pathlib loads with the first Path made here, not with every info (start-up)
 if TYPE_CHECKING:
     from pathlib import Path
+    from typing import TypeVar
+
+    P = TypeVar("P", str, Path)
 
 _DOTS = re.compile(r"\.{2,}")
 # bytes of the parts of a default name: 80 + 1 + 140 + a suffix of 4 stays under NAME_MAX (255) with the
@@ -40,11 +44,16 @@ def out_dir() -> Path:
     it would make every default write land there, so it is refused with the way out."""
     from pathlib import Path
 
+    return Path(out_path())
+
+
+def out_path() -> str:
+    """:func:`out_dir` as a string (``str(out_dir())``), without pathlib."""
     chosen = os.environ.get("BOUNDREAD_OUT_DIR")
     if chosen:
-        return Path(chosen)
-    default = Path("boundread-out")
-    if default.is_symlink():
+        return paths.pure(chosen)
+    default = "boundread-out"
+    if os.path.islink(default):
         here, there = os.path.realpath("."), os.path.realpath(default)
         if not _within(there, here):
             raise UsageError(f"./boundread-out is a symlink to {os.readlink(default)}, outside this folder",
@@ -55,16 +64,6 @@ def out_dir() -> Path:
 def _within(path: str, folder: str) -> bool:
     """Whether the absolute ``path`` is ``folder`` or below it."""
     return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
-
-
-def base_name(path: str) -> str:
-    """``Path(path).name`` without pathlib: the last component, ``.`` parts and trailing slashes ignored."""
-    if os.name == "nt":  # pragma: no cover - backslashes and drives: pathlib's own rules
-        from pathlib import Path
-
-        return Path(path).name
-    parts = [part for part in path.split("/") if part and part != "."]
-    return parts[-1] if parts else ""
 
 
 def is_stdout(dest: Path | str | None) -> bool:
@@ -110,13 +109,13 @@ def member_slug(name: str, limit: int = MEMBER_BYTES) -> str:
     return f"{slug(name, limit - 9)}-{digest}"
 
 
-def _mkstemp(folder: Path, prefix: str, suffix: str) -> tuple[int, str]:
+def _mkstemp(folder: Path | str, prefix: str, suffix: str) -> tuple[int, str]:
     """``tempfile.mkstemp(prefix=, suffix=, dir=folder)`` without importing tempfile (shutil, random, bz2,
     lzma: milliseconds of every extract's start-up): a new file, mode 0600, that no link can stand for;
     8 hex digits, as the 14 bytes above count."""
     flags = os.O_RDWR | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
     for _ in range(100):
-        name = os.path.join(folder, f"{prefix}{os.urandom(4).hex()}{suffix}")  # noqa: PTH118 - a str for os.open
+        name = os.path.join(folder, f"{prefix}{os.urandom(4).hex()}{suffix}")
         try:
             return os.open(name, flags, 0o600), name
         except FileExistsError:
@@ -154,54 +153,51 @@ def check_dest(dest: Path | str, *, named: bool = True) -> Replacing | None:
 
     Returns what the write will replace, or None for a new file.
     """
-    from pathlib import Path
-
     text = os.fspath(dest)
-    if not text or text.endswith(("/", os.sep)) or Path(text).name in ("", ".", ".."):
+    if not text or text.endswith(("/", os.sep)) or paths.name(text) in ("", ".", ".."):
         shown = "'' or '.'" if text in ("", ".") else text  # Typer reads an empty -o as '.'
         raise UsageError(f"-o {shown} names no file", "pass a file path, e.g. -o out.txt")
-    path = Path(text)
+    path = paths.pure(text)  # as pathlib shows it: the messages name the path so
     check_system(path)
     _check_folder(path)
     try:
-        st = path.lstat()
+        st = os.lstat(path)
     except FileNotFoundError:
         return None
     except OSError as exc:
         raise NotFound(f"cannot write {path} ({exc.strerror})", "pass -o with a writable path") from None
     if stat.S_ISLNK(st.st_mode):
         target = os.readlink(path)
-        if named and not _within(os.path.realpath(path), os.path.realpath(path.parent)):
+        if named and not _within(os.path.realpath(path), os.path.realpath(paths.parent(path))):
             raise UsageError(f"-o {path} is a symlink to {target}, outside its folder",
                              "pass another -o path, or remove the link first")
-        return Replacing(str(path), "symlink", target=target)
+        return Replacing(path, "symlink", target=target)
     if stat.S_ISDIR(st.st_mode):
-        raise UsageError(f"-o {path} is a folder", f"pass a file path, e.g. -o {path / 'out.txt'}")
+        raise UsageError(f"-o {path} is a folder", f"pass a file path, e.g. -o {paths.join(path, 'out.txt')}")
     if not stat.S_ISREG(st.st_mode):  # a rename over /dev/null would replace the device itself
         raise UsageError(f"-o {path} is not a regular file (a device, FIFO or socket)",
                          "pass a file path, or use --stdout")
-    return Replacing(str(path), "file", bytes=st.st_size)
+    return Replacing(path, "file", bytes=st.st_size)
 
 
-def check_system(path: Path) -> None:
+def check_system(path: Path | str) -> None:
     """Refuse a path under /dev, /proc or /sys, as written or once its links are followed, by name alone:
     run as root, a rename there replaces the machine's own entries (``-o /dev/stdout`` replaced the symlink
     to /proc/self/fd/1 with a regular file)."""
-    from pathlib import Path
-
-    named = os.path.normpath(Path.cwd() / path)  # as written: /dev/../dev/stdout is /dev/stdout, links kept
-    for place in (named, str(Path(os.path.realpath(path.parent)) / path.name), os.path.realpath(path)):
+    path = paths.pure(path)
+    named = os.path.normpath(paths.join(os.getcwd(), path))  # as written: /dev/../dev/stdout is /dev/stdout
+    for place in (named, paths.join(os.path.realpath(paths.parent(path)), paths.name(path)), os.path.realpath(path)):
         system = next((folder for folder in SYSTEM_FOLDERS if _within(place, folder)), None)
         if system is not None:
             raise UsageError(f"-o {path} is under {system}, which boundread never writes",
                              f"use -o {STDOUT} (or --stdout) for stdout, or a path of your own")
 
 
-def _check_folder(path: Path) -> None:
+def _check_folder(path: str) -> None:
     """The first component of ``path``'s folder that exists but is not a folder: NotFound naming it."""
-    for parent in reversed(path.parents):
+    for parent in reversed(paths.parents(path)):
         try:
-            st = parent.stat()
+            st = os.stat(parent)
         except FileNotFoundError:
             return  # created by the write
         except OSError as exc:
@@ -213,9 +209,10 @@ def _check_folder(path: Path) -> None:
                            "pass -o with a path in a folder")
 
 
-def write_atomic(dest: Path, text: str, *, never: Path | None = None, out_folder: bool = False,
-                 named: bool = False) -> Path:
-    """Write ``text`` to ``dest`` through a temporary file and a rename; refuse to touch ``never``.
+def write_atomic(dest: P, text: str, *, never: Path | str | None = None, out_folder: bool = False,
+                 named: bool = False) -> P:
+    """Write ``text`` to ``dest`` (a Path, or a string: what is given is returned) through a temporary file and a
+    rename; refuse to touch ``never``.
 
     The rename replaces what ``dest`` names: a symlink there is replaced, its target never written.
     A folder it creates gets the output folder's ``.gitignore`` when it is ``out_dir()`` or the caller
@@ -223,39 +220,40 @@ def write_atomic(dest: Path, text: str, *, never: Path | None = None, out_folder
     path is the person's ``-o`` (see :func:`check_dest`).
     """
     check_dest(dest, named=named)
-    if never is not None and _same_place(dest, never):
-        raise UsageError(f"{dest} is the input file", "choose another -o path")
-    folder = dest.parent
-    fresh = not folder.exists()
+    path = paths.pure(dest)
+    if never is not None and _same_place(path, paths.pure(never)):
+        raise UsageError(f"{path} is the input file", "choose another -o path")
+    folder = paths.parent(path)
+    fresh = not os.path.exists(folder)
     try:
-        folder.mkdir(parents=True, exist_ok=True)
-        if fresh and (out_folder or folder.resolve() == out_dir().resolve()):
-            (folder / ".gitignore").write_text("*\n", encoding="utf-8")
-        fd, tmp = _mkstemp(folder, f".{dest.name}.", ".tmp")
+        os.makedirs(folder, exist_ok=True)
+        if fresh and (out_folder or os.path.realpath(folder) == os.path.realpath(out_path())):
+            with open(paths.join(folder, ".gitignore"), "w", encoding="utf-8") as ignore:
+                ignore.write("*\n")
+        fd, tmp = _mkstemp(folder, f".{paths.name(path)}.", ".tmp")
         try:
             with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
                 fh.write(text)
             os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; give the file the usual mode
-            check_dest(dest, named=named)  # again: what dest names may have changed while the text was read
-            os.replace(tmp, dest)
+            check_dest(path, named=named)  # again: what dest names may have changed while the text was read
+            os.replace(tmp, path)
         except BaseException:
-            from pathlib import Path
-
-            Path(tmp).unlink(missing_ok=True)
+            try:  # noqa: SIM105 - contextlib.suppress: contextlib is start-up time
+                os.unlink(tmp)
+            except FileNotFoundError:
+                pass
             raise
     except OSError as exc:
-        raise NotFound(f"cannot write {dest} ({exc.strerror or exc})", "pass -o with a writable path") from None
+        raise NotFound(f"cannot write {path} ({exc.strerror or exc})", "pass -o with a writable path") from None
     return dest
 
 
-def _same_place(dest: Path, never: Path) -> bool:
+def _same_place(dest: str, never: str) -> bool:
     """Whether writing ``dest`` would replace ``never``: the same directory entry, or the same file."""
-    from pathlib import Path
-
     try:
-        here = Path(os.path.realpath(dest.parent)) / dest.name
-        if here == Path(os.path.realpath(never.parent)) / never.name:
+        here = paths.join(os.path.realpath(paths.parent(dest)), paths.name(dest))
+        if here == paths.join(os.path.realpath(paths.parent(never)), paths.name(never)):
             return True
-        return not dest.is_symlink() and dest.exists() and dest.samefile(never)
+        return not os.path.islink(dest) and os.path.exists(dest) and os.path.samefile(dest, never)
     except OSError:
         return False
