@@ -26,6 +26,7 @@ def _cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     needs_rg()
     monkeypatch.setenv(counts.CACHE_ENV, str(tmp_path / "cache"))
     monkeypatch.setattr(counts, "RACY", -1.0)  # the files here were written just now
+    monkeypatch.setattr(counts, "MIN_SIZE", 0)  # and are small
 
 
 def _grep(path: Path, pattern: str, context: int = 0) -> tuple[tuple[object, ...], int]:
@@ -78,13 +79,17 @@ def test_a_changed_file_is_counted_again(tmp_path: Path) -> None:
     assert answer[2] == 15
 
 
-def test_a_file_changed_just_now_is_not_remembered(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(counts, "RACY", 3600.0)
+@pytest.mark.parametrize(("racy", "min_size"), [(3600.0, 0), (-1.0, 1000)], ids=["changed just now", "small"])
+def test_a_file_changed_just_now_or_small_is_not_remembered(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                           racy: float, min_size: int) -> None:
+    monkeypatch.setattr(counts, "RACY", racy)
+    monkeypatch.setattr(counts, "MIN_SIZE", min_size)
     path = tmp_path / "app.log"
     path.write_bytes(b"x ERROR\n" * 10)
     _grep(path, "ERROR")
     assert _grep(path, "ERROR")[1] == 3
     assert counts.key(str(path)) is None
+    assert not (tmp_path / "cache").exists()
 
 
 @pytest.mark.parametrize("damage", ["not json", "[1, 2]", '{"k": "v"}'])

