@@ -64,7 +64,9 @@ def test_a_huge_text_cell_comes_back_cut(tmp_path: Path) -> None:
     conn.close()
     sink = Sink(Limits())
     outcome = handler.extract(source(db), Request(), sink)
-    assert "... [20,000,000 chars, cut]" in sink.text() and len(sink.text()) < 3000
+    # read by rowid through incremental BLOB I/O (Python 3.11+): its size in bytes, not its characters counted
+    unit = "bytes" if hasattr(conn, "blobopen") else "chars"
+    assert f"... [20,000,000 {unit}, cut]" in sink.text() and len(sink.text()) < 3000
     assert any("TEXT cells longer" in w for w in outcome.warnings)
 
 

@@ -135,6 +135,7 @@ SAMPLED_TABLES = 50  # tables sampled; past them the file's size stands in
 def text_chars(db: Opened, found: list[Table], fallback: int) -> int:
     """The characters all tables would print as rows (cells bounded as a read shows them): each table's rows times
     the mean length of its first rows; ``fallback`` (the file's size) when none could be sampled."""
+    from boundread.formats.database import longtext
     from boundread.formats.database.cells import Cut, row_texts, select_list
 
     total, sampled = 0, 0
@@ -142,14 +143,17 @@ def text_chars(db: Opened, found: list[Table], fallback: int) -> int:
         if table.problem or table.type != "table" or not table.rows or sampled >= SAMPLED_TABLES:
             continue
         names = [n for n, _ in table.columns][:50]
+        lazy = longtext.usable(db, table.rowid)  # a 50 MB TEXT cell: its start, not all of it in SQLite's memory
         try:
             with db.budget(COUNT_SECONDS):
-                rows = db.conn.execute(f"SELECT {select_list(names)} FROM {ident(table.name)} "
-                                       f"LIMIT {SAMPLE_ROWS}").fetchall()
+                listed = longtext.select_list(names) if lazy else select_list(names)
+                rows = db.conn.execute(f"SELECT {listed} FROM {ident(table.name)} LIMIT {SAMPLE_ROWS}").fetchall()
+                reader = longtext.Reader(db, table.name, names) if lazy else None
+                texts = [reader.row_texts(r, Cut(), "") if reader else row_texts(r, names, Cut(), "") for r in rows]
         except (sqlite3.DatabaseError, UnicodeDecodeError):
             continue
         if rows:
             sampled += 1
-            chars = sum(len(",".join(row_texts(r, names, Cut(), ""))) + 1 for r in rows)
+            chars = sum(len(",".join(row)) + 1 for row in texts)
             total += table.rows * chars // len(rows)
     return total if sampled else fallback

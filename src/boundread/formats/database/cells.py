@@ -1,5 +1,6 @@
 """A cell as bounded text, cut in SQL: a BLOB is never fetched (``[blob 50.0 MB]`` from ``length()``, which reads
-no overflow page), a TEXT longer than ``CELL_CHARS`` comes back as its ``substr`` (the rest stays in SQLite).
+no overflow page), a TEXT longer than ``CELL_CHARS`` comes back as its ``substr`` (the rest stays in SQLite, which
+loads it whole to cut it: a rowid table's TEXT cells are read by ``longtext`` instead).
 
 Each column is selected as three values, ``typeof``, ``length`` and the bounded value, so the row's reader
 knows what was cut without fetching it.
@@ -14,6 +15,7 @@ from typing import Any
 from boundread.units import human_bytes
 
 CELL_CHARS = 2_000  # a TEXT cell's characters shown; the rest is read by --sql with substr()
+LOADED = 1 << 24  # characters of a TEXT cell read whole to cut it that a read says it cost (16 M)
 PER_COLUMN = 3
 #: columns one read shows at most: each is three result columns, and SQLite allows 2,000 (SQLITE_MAX_COLUMN)
 MAX_COLUMNS = 600
@@ -47,16 +49,34 @@ class Cut:
     texts: int = 0
     blobs: int = 0
     first_text: str | None = None  # "column 'body', row 12": where the first cut is
+    loaded: int = 0  # the longest TEXT cell SQLite read whole to cut it (substr() loads the value), in chars
 
     def warnings(self, chars: int = CELL_CHARS) -> list[str]:
         said: list[str] = []
         if self.texts:
             said.append(f"{self.texts:,} TEXT cells longer than {chars:,} chars cut there (first: {self.first_text});"
                         " read the rest with --sql 'SELECT substr(COLUMN, 2001, 2000) FROM ...'")
+        if self.loaded >= LOADED:
+            said.append(f"SQLite read a TEXT cell of {self.loaded:,} chars whole to cut it (--sql, a view or a "
+                        "WITHOUT ROWID table: substr() loads the value), so this read took about that much memory; "
+                        "`sheets F TABLE --rows A-B` reads only a rowid table's cell starts")
         if self.blobs:
             said.append(f"{self.blobs:,} BLOB cells shown as their size, not their bytes (--sql with hex(substr(...)) "
                         "reads a part)")
         return said
+
+
+def text_cell(value: str, length: int, cut: Cut, column: str, where: str, chars: int = CELL_CHARS, *,
+              unit: str = "chars", loaded: bool = False) -> str:
+    """A TEXT cell: ``value`` (at most ``chars`` characters of it) and its whole ``length`` in ``unit``."""
+    if length <= chars or (unit == "bytes" and len(value) < chars):
+        return value
+    cut.texts += 1
+    if cut.first_text is None:
+        cut.first_text = f"column '{column}', {where}"
+    if loaded:
+        cut.loaded = max(cut.loaded, length)
+    return f"{value}... [{length:,} {unit}, cut]"
 
 
 def row_texts(values: Sequence[Any], names: Sequence[str], cut: Cut, where: str,
@@ -69,13 +89,8 @@ def row_texts(values: Sequence[Any], names: Sequence[str], cut: Cut, where: str,
             cut.blobs += 1
             cells.append(f"[blob {human_bytes(int(length or 0))}]")
         elif kind == "text":
-            if (length or 0) > chars:
-                cut.texts += 1
-                if cut.first_text is None:
-                    cut.first_text = f"column '{names[at // PER_COLUMN]}', {where}"
-                cells.append(f"{value}... [{int(length):,} chars, cut]")
-            else:
-                cells.append(str(value))
+            cells.append(text_cell(str(value), int(length or 0), cut, names[at // PER_COLUMN], where, chars,
+                                   loaded=True))
         elif kind == "null":
             cells.append("")
         elif kind == "real":

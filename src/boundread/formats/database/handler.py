@@ -14,7 +14,7 @@ from boundread.contract.model import FILE, Details, Outcome, Request, Source, Su
 from boundread.contract.sink import Sink
 from boundread.errors import UsageError
 from boundread.formats._rows import RowFormatter
-from boundread.formats.database import catalog, cells, query
+from boundread.formats.database import catalog, cells, longtext, query
 from boundread.formats.database.catalog import Table
 from boundread.formats.database.connect import Opened, interrupted, opened
 from boundread.limits import Deadline
@@ -159,7 +159,9 @@ def _table(db: Opened, table: Table, req: Request, sink: Sink, outcome: Outcome)
     if len(table.columns) > len(names):
         outcome.warnings.append(f"table '{table.name}': columns after {len(names)} not shown "
                                 "(raise --max-cols, or --sql to pick them)")
-    cursor = db.conn.execute(f"SELECT {cells.select_list(names)} FROM {cells.ident(table.name)}{table.order}"
+    lazy = longtext.Reader(db, table.name, names) if longtext.usable(db, table.rowid) else None
+    listed = longtext.select_list(names) if lazy is not None else cells.select_list(names)
+    cursor = db.conn.execute(f"SELECT {listed} FROM {cells.ident(table.name)}{table.order}"
                              f" LIMIT {width + 1} OFFSET {first - 1}")
     fmt = RowFormatter(req.fmt, len(names))
     end = first + width - 1 if table.rows is None or table.estimated else min(first + width - 1, table.rows)
@@ -180,7 +182,9 @@ def _table(db: Opened, table: Table, req: Request, sink: Sink, outcome: Outcome)
                 if (req.rows is None or req.rows.last - first + 1 > width) and reason not in outcome.truncated:
                     outcome.truncated.append(reason)  # the row bound ended it, not the range asked for
                 break
-            if not sink.write(fmt.line(cells.row_texts(values, names, cut, f"row {first + written:,}"))):
+            where = f"row {first + written:,}"
+            row = lazy.row_texts(values, cut, where) if lazy is not None else cells.row_texts(values, names, cut, where)
+            if not sink.write(fmt.line(row)):
                 break
             written += 1
             more = False
