@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import re
 from collections import deque
-from collections.abc import Sequence
 
 from boundread.contract.model import Span
 from boundread.contract.stream import CLOSED, Stream
@@ -22,6 +21,8 @@ from boundread.limits import Deadline, Limits
 
 TYPE_CHECKING = False  # not typing's (start-up)
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from boundread.contract.stream import Writer
 
 MAX_LINE = 1 << 20  # characters of one input line kept for matching

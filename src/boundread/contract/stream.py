@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import errno
 import os
-import select
 import stat
 import time
 
 TYPE_CHECKING = False  # not typing's: the sink loads this module on every read's start-up
 if TYPE_CHECKING:
+    import select
     from typing import Protocol
 
     class Writer(Protocol):
@@ -62,8 +62,10 @@ class Stream:
             return True
         self._flushed = now
         if not self._pending:
-            self.closed = self._poll is not None and any(
-                event & (select.POLLERR | select.POLLHUP) for _, event in self._poll.poll(0))
+            if self._poll is not None:
+                import select  # loaded by _pipe_poll already: a pipe's poller exists
+
+                self.closed = any(event & (select.POLLERR | select.POLLHUP) for _, event in self._poll.poll(0))
             return not self.closed
         try:
             self.out.flush()
@@ -87,6 +89,8 @@ def _pipe_poll(out: Writer) -> select.poll | None:
             return None
     except (OSError, ValueError, AttributeError):  # io.StringIO, a test runner's capture
         return None
+    import select  # here: not on the start-up of a read that streams to no pipe
+
     poller = select.poll()
     poller.register(fd, 0)  # no events asked: POLLERR and POLLHUP are reported all the same
     return poller
