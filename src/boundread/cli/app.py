@@ -162,7 +162,7 @@ def pages(
     timeout: TimeoutOpt = 60.0,
 ) -> None:
     """PDF pages, pptx slides, notebook cells, EPUB chapters or a web page's sections (h1-h3), each after a
-    `--- page N / TOTAL ---` marker line."""
+    `--- page N / TOTAL ---` marker line (a web page's: `--- section N ---`)."""
     from boundread.cli import run
 
     boundary(as_json, lambda: run.pages(file, page_range, layout=layout, engine_name=engine_name, ocr_mode=ocr_mode,

@@ -198,7 +198,7 @@ def build(config: Config, runs: Runs | None = None) -> MCPServer:
         offset: Offset = 0,
     ) -> CallToolResult:
         """PDF pages, PowerPoint slides, Jupyter notebook cells, EPUB chapters or a web page's sections (h1-h3), each
-        after a `--- page N / TOTAL ---` line (`--- slide`, `--- cell`, `--- chapter`, `--- section`)."""
+        after a `--- page N / TOTAL ---` line (`--- slide`, `--- cell`, `--- chapter`; a page's `--- section N ---`)."""
         return await run(path, client_roots, lambda t: tools.pages(config, t, range, layout=layout,
                                                                    password=password, max_chars=max_chars,
                                                                    offset=offset))

@@ -17,7 +17,8 @@ def select(req: Request, total: int, name: str, unit: str, whole: str) -> tuple[
     for span in req.pages:
         if span.first > total or span.last < 1:
             raise UsageError(f"{unit}s {span}: {name} has {total:,} {unit}{'s' * (total != 1)}",
-                             f"ask for {unit}s 1-{total}" if total else f"it has no {unit}s to read")
+                             f"ask for {unit}s 1-{total}" if total > 1 else
+                             f"ask for {unit} 1" if total else f"it has no {unit}s to read")
         if span.last > total:
             warnings.append(f"{unit}s {span} cut to {span.first}-{total}: the {whole} has {total:,} {unit}s")
         chosen.update(range(max(span.first, 1), min(span.last, total) + 1))
