@@ -11,16 +11,8 @@ from typing import Any
 from boundread.contract.model import Details, Outcome, Request, Source
 from boundread.contract.sink import Sink
 from boundread.errors import Corrupt, Unsupported
-from boundread.formats.columnar import footer
-from boundread.formats.columnar.handler import (
-    CELL_CHARS,
-    LISTED_COLUMNS,
-    _check_sheet,
-    _step,
-    _texts,
-    head,
-    sheet_name,
-)
+from boundread.formats.columnar import cells, footer
+from boundread.formats.columnar.handler import LISTED_COLUMNS, _check_sheet, _step, head, sheet_name
 
 KINDS: tuple[str, ...] = ("arrow",)
 MAGIC = b"ARROW1"
@@ -95,7 +87,7 @@ def extract(src: Source, req: Request, sink: Sink) -> Outcome:
     outcome = Outcome(unit="rows", totals={"rows": total, "record_batches": len(counts)})
     shown, fmt, first, last, width = head(src, req, list(reader.schema.names), total, outcome, sink)
     name = sheet_name(src)
-    written, cut, start = 0, 0, 1
+    written, start, found = 0, 1, cells.Texts()
     for i, count in enumerate(counts):
         end = start + count - 1
         if count and end >= first + written and start <= last:
@@ -104,17 +96,16 @@ def extract(src: Source, req: Request, sink: Sink) -> Outcome:
             except (ValueError, OSError, RuntimeError) as exc:
                 raise _damaged(src, exc) from None
             at = first + written - start
-            texts, cells_cut = _texts(batch.slice(at, min(count - at, last - first + 1 - written)))
-            cut += cells_cut
-            for row in texts:
+            got = cells.texts(batch.slice(at, min(count - at, last - first + 1 - written)))
+            found.cut += got.cut
+            for row in got.rows:
                 if not sink.write(fmt.line(row)):
                     break
                 written += 1
         start = end + 1
         if sink.full or start > last:
             break
-    if cut:
-        outcome.warnings.append(f"{cut:,} cells cut at {CELL_CHARS:,} characters")
+    outcome.warnings.extend(cells.warnings(found, parquet=False))  # mapped: a string's pages past its start unread
     done_to = first + written - 1
     outcome.done = f"rows {first:,}-{done_to:,} of {total:,}" if written else f"no rows from {first:,}"
     if done_to < total and last >= first:

@@ -15,14 +15,14 @@ from boundread.contract.model import FILE, Details, Outcome, Request, Source, Su
 from boundread.contract.sink import Sink
 from boundread.errors import Corrupt, Unsupported, UsageError
 from boundread.formats._rows import RowFormatter
-from boundread.formats.columnar import footer
+from boundread.formats.columnar import cells, footer
 
 if TYPE_CHECKING:
     import pyarrow.parquet as pq
 
 KINDS: tuple[str, ...] = ("parquet",)
-CELL_CHARS = 2_000  # a string cell's characters shown; cut in Arrow before Python sees it
-BATCH = 1_024
+BATCH = 1_024  # rows decoded at once at most
+BATCH_BYTES = 1 << 24  # ... and about this many bytes of them, by the row groups' uncompressed size
 LISTED_GROUPS = 20
 LISTED_COLUMNS = 50
 
@@ -162,18 +162,20 @@ def extract(src: Source, req: Request, sink: Sink) -> Outcome:
         outcome.done = f"no rows from {first:,} ({total:,} rows)"
         return outcome
     wanted, skip = _needed(rows, first, last)
-    written, cut = 0, 0
+    written, found = 0, cells.Texts()
     try:
-        batches = pf.iter_batches(batch_size=BATCH, row_groups=wanted, columns=shown, use_threads=False)
+        batches = pf.iter_batches(batch_size=_batch_rows(pf, wanted), row_groups=wanted, columns=shown,
+                                  use_threads=False)
         for batch in batches:
             if skip >= batch.num_rows:
                 skip -= batch.num_rows
                 continue
             batch = batch.slice(skip, min(batch.num_rows - skip, last - first + 1 - written))
             skip = 0
-            texts, cells_cut = _texts(batch)
-            cut += cells_cut
-            for row in texts:
+            got = cells.texts(batch)
+            found.cut += got.cut
+            found.biggest = max(found.biggest, got.biggest)
+            for row in got.rows:
                 if not sink.write(fmt.line(row)):
                     break
                 written += 1
@@ -181,8 +183,7 @@ def extract(src: Source, req: Request, sink: Sink) -> Outcome:
                 break
     except (ValueError, OSError, RuntimeError) as exc:
         raise _damaged(src, exc) from None
-    if cut:
-        outcome.warnings.append(f"{cut:,} cells cut at {CELL_CHARS:,} characters")
+    outcome.warnings.extend(cells.warnings(found, parquet=True))
     end = first + written - 1
     outcome.done = f"rows {first:,}-{end:,} of {total:,} (row groups {wanted[0] + 1}-{wanted[-1] + 1} read)" \
         if written else f"no rows from {first:,}"
@@ -191,6 +192,15 @@ def extract(src: Source, req: Request, sink: Sink) -> Outcome:
             outcome.truncated.append(f"max_rows {req.limits.max_rows} reached")  # the bound ended it, not the range
         outcome.resume = _step(name, end + 1, end + width)
     return outcome
+
+
+def _batch_rows(pf: pq.ParquetFile, groups: list[int]) -> int:
+    """Rows a batch decodes: BATCH, fewer where the row groups read are wide (about BATCH_BYTES uncompressed)."""
+    meta = pf.metadata
+    size = int(sum(meta.row_group(i).total_byte_size for i in groups))
+    count = int(sum(meta.row_group(i).num_rows for i in groups))
+    per_row = max(size // max(count, 1), 1)
+    return max(1, min(BATCH, BATCH_BYTES // per_row))
 
 
 def _step(name: str, first: int, last: int) -> Suggestion:
@@ -212,38 +222,3 @@ def _needed(rows: list[int], first: int, last: int) -> tuple[list[int], int]:
         if start > last:
             break
     return wanted, skip
-
-
-def _texts(batch: Any) -> tuple[list[list[str]], int]:
-    """The batch's rows as cell texts; strings cut to CELL_CHARS in Arrow, binaries shown as their size."""
-    import pyarrow as pa
-    import pyarrow.compute as pc
-
-    columns: list[list[str]] = []
-    cut = 0
-    for column in batch.columns:
-        kind = column.type
-        if pa.types.is_string(kind) or pa.types.is_large_string(kind):
-            lengths = pc.utf8_length(column).to_pylist()
-            values = pc.utf8_slice_codeunits(column, 0, CELL_CHARS).to_pylist()
-            texts = []
-            for value, length in zip(values, lengths, strict=True):
-                if value is None:
-                    texts.append("")
-                elif length > CELL_CHARS:
-                    cut += 1
-                    texts.append(f"{value}... [{length:,} characters]")
-                else:
-                    texts.append(value)
-        elif pa.types.is_binary(kind) or pa.types.is_large_binary(kind) or pa.types.is_fixed_size_binary(kind):
-            texts = ["" if n is None else f"[binary {n:,} bytes]" for n in pc.binary_length(column).to_pylist()]
-        else:
-            texts = []
-            for value in column.to_pylist():
-                text = "" if value is None else str(value)
-                if len(text) > CELL_CHARS:
-                    cut += 1
-                    text = f"{text[:CELL_CHARS]}... [{len(text):,} characters]"
-                texts.append(text)
-        columns.append(texts)
-    return [list(row) for row in zip(*columns, strict=True)], cut

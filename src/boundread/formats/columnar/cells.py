@@ -1,0 +1,87 @@
+"""A Parquet or Arrow batch's cells as bounded text, cut in Arrow before Python sees them.
+
+A string's size comes from the array's offsets (``binary_length``: no string is read) and only its first
+CELL_CHARS characters are copied out (``utf8_slice_codeunits`` walks no further): a 50 MB string in a
+memory-mapped Arrow file costs its first few kB, not 50 MB of pages (``utf8_length`` walked them all). A list
+keeps its first CELL_ITEMS items before Python builds them. Parquet cannot do as well: a value is stored whole
+in one page, which is decompressed and decoded whole, so a read of the row that holds a 50 MB string takes about
+two to three times that, however little of it is shown; a read that cut a string over DECODED bytes says so.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+CELL_CHARS = 2_000  # a string cell's characters shown
+CELL_ITEMS = 100  # a list cell's items shown
+DECODED = 1 << 24  # bytes of a cut string or binary past which a Parquet read says what it decoded (16 MB)
+
+
+@dataclass
+class Texts:
+    rows: list[list[str]] = field(default_factory=list)
+    cut: int = 0  # cells cut
+    biggest: int = 0  # bytes of the largest string or binary cell
+
+
+def texts(batch: Any) -> Texts:
+    """The batch's rows as cell texts; strings cut to CELL_CHARS, binaries shown as their size, lists to their
+    first CELL_ITEMS items."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    out = Texts()
+    columns: list[list[str]] = []
+    for column in batch.columns:
+        kind = column.type
+        if pa.types.is_string(kind) or pa.types.is_large_string(kind):
+            columns.append(_strings(pc.binary_length(column).to_pylist(),
+                                    pc.utf8_slice_codeunits(column, 0, CELL_CHARS).to_pylist(), out))
+        elif pa.types.is_binary(kind) or pa.types.is_large_binary(kind) or pa.types.is_fixed_size_binary(kind):
+            sizes = pc.binary_length(column).to_pylist()
+            out.biggest = max([out.biggest, *(n for n in sizes if n is not None)])
+            columns.append(["" if n is None else f"[binary {n:,} bytes]" for n in sizes])
+        elif pa.types.is_list(kind) or pa.types.is_large_list(kind):
+            counts = pc.list_value_length(column).to_pylist()
+            values = pc.list_slice(column, 0, CELL_ITEMS).to_pylist()
+            columns.append([_shown(value, out, None if n is None or n <= CELL_ITEMS else n)
+                            for value, n in zip(values, counts, strict=True)])
+        else:
+            columns.append([_shown(value, out) for value in column.to_pylist()])
+    out.rows = [list(row) for row in zip(*columns, strict=True)]
+    return out
+
+
+def _strings(sizes: list[int | None], values: list[str | None], out: Texts) -> list[str]:
+    shown = []
+    for value, size in zip(values, sizes, strict=True):
+        if value is None or size is None:
+            shown.append("")
+        elif size > CELL_CHARS and len(value.encode("utf-8")) < size:  # bytes beyond the characters kept
+            out.cut += 1
+            out.biggest = max(out.biggest, size)
+            shown.append(f"{value}... [{size:,} bytes]")
+        else:
+            shown.append(value)
+    return shown
+
+
+def _shown(value: object, out: Texts, items: int | None = None) -> str:
+    """Any other value as text, cut to CELL_CHARS; ``items``: a list's whole length when it was sliced."""
+    text = "" if value is None else str(value)
+    if items is not None or len(text) > CELL_CHARS:
+        out.cut += 1
+        whole = f"{items:,} items" if items is not None else f"{len(text):,} characters"
+        text = f"{text[:CELL_CHARS]}... [{whole}]"
+    return text
+
+
+def warnings(found: Texts, parquet: bool) -> list[str]:
+    said = [f"{found.cut:,} cells cut at {CELL_CHARS:,} characters"] if found.cut else []
+    if parquet and found.biggest > DECODED:
+        from boundread.units import human_bytes
+
+        said.append(f"a cell of {human_bytes(found.biggest)} was decoded whole to show its start (Parquet keeps a "
+                    "value whole in one page): reading its rows takes about that much memory, twice or more")
+    return said
