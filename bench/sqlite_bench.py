@@ -69,6 +69,9 @@ def main() -> None:
         ("boundread extract --sql (unlimited SELECT *)", [b, "extract", "big.db", "--sql",
                                                           "SELECT * FROM events", "--stdout"]),
         ("boundread sheets blobs (50 MB BLOB, 20 MB TEXT)", [b, "sheets", "big.db", "blobs", "--stdout"]),
+        # the same cells through --sql: substr() makes SQLite load the 20 MB TEXT (a table read opens it by rowid)
+        ("boundread extract --sql 'SELECT * FROM blobs'", [b, "extract", "big.db", "--sql", "SELECT * FROM blobs",
+                                                           "--stdout"]),
         ("boundread extract --sql timeout 1 s", [b, "extract", "big.db", "--sql", "SELECT count(*) FROM events a, "
                                                  "events b", "--timeout", "1", "--stdout"]),
         ("sqlite3 'select count(*)'", [s, "big.db", "select count(*) from events"] if s else None),
