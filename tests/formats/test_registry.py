@@ -34,7 +34,7 @@ def test_every_kind_family_is_handled_whole() -> None:
     for family in (kinds.WORKBOOKS, kinds.PAGED, kinds.DOCUMENTS, kinds.ARCHIVES, kinds.LEGACY):
         for kind in family:
             assert kind in handler_for(kind).KINDS
-    assert kinds.family_words(kinds.PAGED) == "pdf, pptx, odp, ipynb or epub"
+    assert kinds.family_words(kinds.PAGED) == "pdf, pptx, odp, ipynb, epub or html"
 
 
 def test_every_sniffed_kind_has_a_handler() -> None:
