@@ -77,6 +77,10 @@ def main() -> None:
          [str(BIN), "extract", str(dump), "--path", f".items[{far}:{far + 20}]", *out]),
         (f"ijson items islice {far}:{far + 20}", dump,
          [sys.executable, "-c", IJSON_SLICE, str(dump), str(far), str(far + 20)] if has_ijson else None),
+        ("boundread chunks dump.json (its first 200 chunks)", dump,  # MB/s: of the file, of which it reads the start
+         [str(BIN), "chunks", str(dump), "-o", "/tmp/jsonbench-out/chunks", "--timeout", "600"]),
+        ("boundread chunks dump.json --tokens 2000 (first 200, small)", dump,
+         [str(BIN), "chunks", str(dump), "--tokens", "2000", "-o", "/tmp/jsonbench-out/small", "--timeout", "600"]),
         ("boundread info events.jsonl", events, [str(BIN), "info", str(events), "--timeout", "600"]),
         (f"boundread extract events.jsonl --rows {far}-{far + 19}", events,
          [str(BIN), "extract", str(events), "--rows", f"{far}-{far + 19}", *out]),
