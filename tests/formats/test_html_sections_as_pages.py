@@ -10,9 +10,12 @@ import re
 import shlex
 import tracemalloc
 from dataclasses import replace
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from tests.helpers import run_json
 
 from boundread.bytelevel.sniff import Sniffed
@@ -160,3 +163,29 @@ def test_an_unclosed_paragraph_of_megabytes_is_read_in_bounded_memory(tmp_path: 
         tracemalloc.stop()
     assert sink.matches == 2 and sink.text().endswith(":LAST\n")
     assert peak < 3 * MAX_LINE + 24 * 2**20  # the matched line (cut at MAX_LINE), and ~14 MB for the long tag
+
+
+_BITS = ["<h1>", "</h1>", "<H2 id=x>", "<h3>", "<p>", "</p>", "text ", "<nav>", "</nav>", "<script>", "</script>",
+         "<!--", "-->", "<header>", "</header>", "<div ", ">", "&amp;", "\n", "<h2", "é", "<style>", "</style>",
+         "<table><tr><td>", "<pre>"]
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.sampled_from(_BITS), max_size=80), st.integers(1, 3))
+def test_sections_tile_the_page_and_read_the_same_one_by_one(tmp_path: Path, bits: list[str], repeat: int) -> None:
+    path = tmp_path / "fuzz.html"
+    path.write_bytes("".join(bits * repeat).encode("utf-8"))
+    size = path.stat().st_size
+    with path.open("rb") as fh:
+        found = list(sections.walk(fh, size, "utf-8"))
+    assert [s.number for s in found] == list(range(1, len(found) + 1))
+    assert found[-1].end == size and all(a.end == b.start for a, b in pairwise(found))
+    assert all(s.start < s.end for s in found) or size == 0
+    whole = Sink(Limits(max_chars=10**7))
+    page.extract(_source(path), Request(), whole)
+    one_by_one = ""
+    for section in found:
+        sink = Sink(Limits(max_chars=10**7))
+        page.extract(_source(path), Request(pages=(parse_span(str(section.number), "pages"),)), sink)
+        one_by_one += sink.text()
+    assert one_by_one == whole.text()
