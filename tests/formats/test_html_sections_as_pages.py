@@ -189,3 +189,14 @@ def test_sections_tile_the_page_and_read_the_same_one_by_one(tmp_path: Path, bit
         page.extract(_source(path), Request(pages=(parse_span(str(section.number), "pages"),)), sink)
         one_by_one += sink.text()
     assert one_by_one == whole.text()
+
+
+def test_the_mcp_pages_tool_reads_sections(tmp_path: Path) -> None:
+    from boundread.mcp import tools
+
+    path = _write(tmp_path, PAGE)
+    config = tools.Config(roots=(str(tmp_path),), out_dir=str(tmp_path / "out"))
+    target = tools.Target(real=path, shown="page.html", out_dir=tmp_path / "out")
+    reply = tools.settle(tools.pages(config, target, "3"))
+    assert not reply.is_error and reply.text.startswith("--- section 3 ---\n## Use & abuse")
+    assert reply.envelope["next_calls"] == ['pages(path="page.html", range="4")']
