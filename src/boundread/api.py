@@ -16,12 +16,11 @@ from __future__ import annotations
 
 from boundread.contract import kinds as families
 from boundread.contract.model import FILE, ExtractResult, InfoResult, Listing, Request, Source
-from boundread.core import advice, fit, naming
 from boundread.core import engine as core
+from boundread.core import fit
 from boundread.core.engine import Filters
 from boundread.errors import UsageError
 from boundread.limits import Limits
-from boundread.ranges import parse_span, parse_spans
 from boundread.record import Record, field, replace
 
 TYPE_CHECKING = False  # not typing's: typing, pathlib and contextlib are ~15 ms of a one-line info's start-up
@@ -37,7 +36,6 @@ if TYPE_CHECKING:
 
     #: wraps a read, e.g. in a progress display on stderr (the CLI's, when a person watches)
     Watch = Callable[[Sink], contextlib.AbstractContextManager[object]]
-FORMATS = tuple(naming.FORMAT_SUFFIX)
 ENGINES = ("auto", "pdfium", "pdfminer")
 
 
@@ -56,6 +54,8 @@ class Ask(Record, frozen=True):
     def file_name(self, source_name: str, result: ExtractResult, *, offset: int = 0) -> str:
         """The name of the file that holds this read's text of ``source_name``, once ``result`` said what it
         holds (the pages the file has); ``offset``: an MCP call's characters skipped into it."""
+        from boundread.core import naming
+
         held = core.selection(self.request, self.filters).held(result.totals, result.done, cut=result.truncated)
         return naming.file_name(source_name, replace(held, offset=offset))
 
@@ -70,6 +70,8 @@ def ask(*, pages: str | None = None, sheets: tuple[str, ...] = (), rows: str | N
     line window is ``--head N`` (see :func:`head_lines`); ``encoding``: text decoded with this Python codec
     instead of the guessed one; ``path``: JSON/JSONL, a jq-like path (``.items[100:120]``); ``sql``: SQLite, one
     read-only statement."""
+    from boundread.ranges import parse_span, parse_spans  # here: an info parses no range (start-up)
+
     request = Request(limits=limits or Limits(), pages=parse_spans(pages) if pages else (), sheets=tuple(sheets),
                       rows=parse_span(rows, "rows") if rows else None, fmt=check_format(fmt),
                       layout=layout, engine=check_engine(engine),
@@ -188,6 +190,8 @@ def sheet_info(path: str | Path, *, password: str | None = None, limits: Limits 
     old) raises what extract raises (Refused, Corrupt...), and a file that is no workbook a UsageError."""
     result = core.info(path, Request(limits=limits or Limits(), password=password), describe=False)
     if result.kind not in families.WORKBOOKS:
+        from boundread.core import advice
+
         raise UsageError(f"{result.path} is {result.kind}, not a workbook",
                          advice.command_for(result.kind, result.path))
     itself = core.command_line(("sheets", FILE), result.path)
@@ -213,6 +217,8 @@ def list_archive(path: str | Path, *, password: str | None = None, limits: Limit
     """An archive's table of contents; nothing is extracted. ``entries``: a page, ``"501-1000"`` (1-based,
     ``"501-"`` to the end; at most ``limits.max_entries``); ``match``: only names matching this fnmatch pattern
     (case-sensitive, ``*`` crosses ``/``), ``entries`` counted among them."""
+    from boundread.ranges import parse_span
+
     req = Request(limits=limits or Limits(), password=password, match=match,
                   entries=parse_span(entries, "entries") if entries else None)
     return Archive(*core.list_archive(path, req))
@@ -250,7 +256,9 @@ def chunk(path: str | Path, tokens: int = 20_000, output: str | Path | None = No
 
 def check_format(fmt: str) -> str:
     """``fmt`` when it is a rows format (csv, tsv, markdown); a UsageError naming them otherwise."""
-    if fmt not in FORMATS:
+    from boundread.core.naming import FORMAT_SUFFIX  # the formats rows are written in, and their suffixes
+
+    if fmt not in FORMAT_SUFFIX:
         raise UsageError(f"unknown --format {fmt!r}", "use csv, tsv or markdown")
     return fmt
 

@@ -14,7 +14,7 @@ from boundread.contract import kinds as families
 from boundread.contract.model import FILE, Details, ExtractResult, InfoResult, Outcome, Request
 from boundread.contract.sink import Sink
 from boundread.contract.source import source_for_bytes, source_for_path
-from boundread.core import advice, fit, naming, output, paths, resume
+from boundread.core import fit, resume
 from boundread.core.alarm import Expired as Expired
 from boundread.core.alarm import guarded as guarded
 from boundread.core.detect import detect, table, web
@@ -113,6 +113,8 @@ def extract(
     if kinds is not None and target.kind not in kinds:
         from shlex import quote
 
+        from boundread.core import advice
+
         raise UsageError(f"{target.name} is {target.kind}, not {' or '.join(kinds)}",
                          advice.command_for(target.kind, target.name) if target is src
                          else f"use `boundread info {quote(target.name)}` to see what to run")
@@ -171,6 +173,8 @@ def _extract(
     cut = bool(outcome.truncated or sink.reasons)
     if not to_stdout:  # named now that the read said what it holds (the pages the file has, those it reached)
         held = selection(req, filters).held(outcome.totals, done, cut=cut)
+        from boundread.core import naming, output, paths  # here: an info writes no file
+
         dest = paths.pure(output_path) if output_path else naming.default_path(src.name, held)
         written = output.write_atomic(dest, text, never=src.file, named=output_path is not None)
     steps = resume.continuations(outcome, sink, filters, src, target, req)

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import re
 
-from boundread.core.naming import Selection
 from boundread.errors import UsageError
 from boundread.record import Record
 
 TYPE_CHECKING = False  # not typing's: the engine loads this module on every read's start-up
 if TYPE_CHECKING:
     from boundread.contract.model import Request, Span
+    from boundread.core.naming import Selection
 
 
 class Filters(Record, frozen=True):
@@ -26,7 +26,10 @@ class Filters(Record, frozen=True):
 
 
 def selection(req: Request, filters: Filters) -> Selection:
-    """What a read selects, as its output file's name says it (:mod:`boundread.core.naming`)."""
+    """What a read selects, as its output file's name says it (:mod:`boundread.core.naming`, loaded here: an
+    info names no file)."""
+    from boundread.core.naming import Selection
+
     return Selection(pages=req.pages, layout=req.layout, sheets=req.sheets, rows=req.rows, fmt=req.fmt,
                      tail=req.tail, grep=filters.grep, lines=filters.lines, member=filters.member, query=req.sql,
                      path=req.path)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from boundread.contract.model import FILE
 from boundread.limits import Limits
-from boundread.ranges import OPEN_END, span_text
 
 TYPE_CHECKING = False  # not typing's (start-up)
 if TYPE_CHECKING:
@@ -66,6 +65,8 @@ def _own_limits(sink: Sink, filters: Filters) -> tuple[str, ...]:
 
 
 def _line_resume(sink: Sink, filters: Filters) -> Suggestion | None:
+    from boundread.ranges import OPEN_END, span_text  # here: a read that stopped short (start-up of the rest)
+
     stop = sink.stop_line or 1
     start = filters.lines.first if filters.lines else 1
     last = filters.lines.last if filters.lines else OPEN_END
@@ -130,7 +131,11 @@ def _sheet_named(rest: list[str]) -> str | None:
 def window_clamped(sink: Sink, filters: Filters, *, cut: bool) -> list[str]:
     """``--lines 90-200`` of a 150-line text read to its end: said, as ``pages`` says a clamped range."""
     window = filters.lines
-    if window is None or filters.head or window.last == OPEN_END or cut or sink.line_no >= window.last:
+    if window is None or filters.head or cut:
+        return []
+    from boundread.ranges import OPEN_END, span_text
+
+    if window.last == OPEN_END or sink.line_no >= window.last:
         return []
     total = sink.line_no
     read = f"read {window.first:,}-{total:,}" if total >= window.first else "no lines there"
