@@ -15,6 +15,8 @@ Three kinds of row, each measured by turns (one run of each in a round, the best
   machine does not inflate as it does the wall;
 - start-up: the CLI's CPU on a 5-page PDF, the part of every figure that does not grow with the pages.
 
+The CLI runs with its .pyc files written, as an install has them (PYTHONDONTWRITEBYTECODE is emptied for it).
+
 The load average is printed with the table: on 2 shared cores the wall figures move by 2-3x with it, the CPU
 figures far less. Inputs come from bench/inputs.py (the same files as bench/run.py's PDF rows).
 """
@@ -109,7 +111,8 @@ def main() -> int:
     files = make_all(args.inputs, ["small5.pdf", *PAGES])
     work = args.inputs / "work"
     work.mkdir(parents=True, exist_ok=True)
-    os.environ.update({"NO_COLOR": "1", "BOUNDREAD_STATE_DIR": str(work / "state")})
+    # PYTHONDONTWRITEBYTECODE emptied: the CLI runs on .pyc files, as installed (else every run compiles boundread)
+    os.environ.update({"NO_COLOR": "1", "BOUNDREAD_STATE_DIR": str(work / "state"), "PYTHONDONTWRITEBYTECODE": ""})
     rows: list[Row] = []
     started = os.getloadavg()
     _ours(files["small5.pdf"])  # the handler's imports, outside every timed run
