@@ -70,6 +70,9 @@ def test_a_jsonl_line_of_8_mb_is_cut_and_the_next_records_read(tmp_path: Path) -
     code, data = run_json("extract", str(path), "--rows", "2-2", "--stdout", "--max-chars", "2000000")
     assert code == 0 and 1_000_000 <= data["chars"] <= 1_100_000
     assert any("longer than 1,048,576 bytes: cut there" in w for w in data["warnings"])
+    assert "1 record cut at 1,048,576 bytes" in data["truncated_reasons"]
+    code, data = run_json("chunks", str(path), "-o", str(tmp_path / "c"))
+    assert code == 0 and data["complete"] is False  # the record's rest is in no chunk
 
 
 def test_more_after_the_top_value_is_said(tmp_path: Path) -> None:

@@ -61,6 +61,11 @@ def extract(src: Source, req: Request, sink: Sink) -> Outcome:
     return outcome
 
 
+def iterates(path: str) -> bool:
+    """Does ``path`` select values one after another (a slice or ``[]``)?"""
+    return any(isinstance(s, jsonpath.Slice) and s.iterates for s in jsonpath.parse(path))
+
+
 def _values(n: int) -> str:
     return f"{n:,} value" + ("" if n == 1 else "s")
 
@@ -83,6 +88,10 @@ def _report(got: Selected, path: str, outcome: Outcome, sink: Sink, limit: int, 
     elif got.cut and not got.values:
         outcome.warnings.append(f"the value at {path} alone is longer than --max-chars: pick a part of it with "
                                 "--path (`boundread info F` lists its keys), or raise --max-chars")
+        if not rows and got.array and not iterates(path):  # an array goes on as its elements, 200 at a time
+            outcome.resume = ("extract", FILE, "--path", f"{path}[0:]" if path != "." else ".[0:]")
+        elif not rows:  # not the lines of the text written: the file's are others (a one-line JSON has one)
+            outcome.resume = ("info", FILE)
 
 
 def _records(src: Source, req: Request, sink: Sink) -> Outcome:
@@ -120,8 +129,9 @@ def _records(src: Source, req: Request, sink: Sink) -> Outcome:
     if bad:
         outcome.warnings.append(f"{bad:,} invalid JSON records (lines {', '.join(map(str, named))}"
                                 f"{', ...' if bad > len(named) else ''}): written as they are")
-    if cut:
+    if cut:  # their rest is in no output (--path reads the kept part too): a chunks run of it is not complete
         outcome.warnings.append(f"{cut:,} records longer than {jsonl.MAX_RECORD:,} bytes: cut there")
+        outcome.truncated.append(f"{cut:,} record{'s' * (cut != 1)} cut at {jsonl.MAX_RECORD:,} bytes")
     return outcome
 
 

@@ -40,6 +40,7 @@ class Selected:
     limited: bool = False  # stopped at ``last`` or ``limit`` with more possibly after
     resume_path: str | None = None  # the path that continues after the last value written
     resume_rows: int | None = None  # or the value number to continue from
+    array: bool = False  # the last value begun is an array (one cut inside goes on as its elements)
 
 
 class Selector:
@@ -170,6 +171,7 @@ class Selector:
         if (self.last is not None and got.seen > self.last) or got.values >= self.limit:
             got.seen -= 1
             raise _Limit
+        got.array = self.sc.peek() == 0x5B
         jsonout.pretty(self.sc, self.write, self.room)
         got.values += 1
         if not self.write("\n"):
