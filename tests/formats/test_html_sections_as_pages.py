@@ -167,7 +167,7 @@ def test_an_unclosed_paragraph_of_megabytes_is_read_in_bounded_memory(tmp_path: 
 
 _BITS = ["<h1>", "</h1>", "<H2 id=x>", "<h3>", "<p>", "</p>", "text ", "<nav>", "</nav>", "<script>", "</script>",
          "<!--", "-->", "<header>", "</header>", "<div ", ">", "&amp;", "\n", "<h2", "é", "<style>", "</style>",
-         "<table><tr><td>", "<pre>"]
+         "<table><tr><td>", "<pre>", "<article>", "</article>", "<footer>", "</footer>", "<section>", "</main>"]
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -200,3 +200,13 @@ def test_the_mcp_pages_tool_reads_sections(tmp_path: Path) -> None:
     reply = tools.settle(tools.pages(config, target, "3"))
     assert not reply.is_error and reply.text.startswith("--- section 3 ---\n## Use & abuse")
     assert reply.envelope["next_calls"] == ['pages(path="page.html", range="4")']
+
+
+def test_an_articles_own_header_starts_its_section(tmp_path: Path) -> None:
+    path = _write(tmp_path, "<body><header><h1>SITE</h1></header><article><header><h1>Article title</h1>"
+                            "<p>By someone</p></header><p>Body.</p><section><h2>Part</h2><p>More.</p>"
+                            "<footer>Posted in news</footer></section></article><footer><h3>COPYRIGHT</h3></footer>")
+    code, data = run_json("info", str(path))
+    assert [e.rsplit(" (", 1)[0] for e in data["fields"]["contents"]] == ["1 # Article title", "2 ## Part"]
+    code, data = run_json("pages", str(path), "2", "--stdout")
+    assert code == 0 and data["text"] == "--- section 2 ---\n## Part\n\nMore.\n\nPosted in news\n\n"  # in the article

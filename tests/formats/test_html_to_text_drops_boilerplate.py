@@ -22,6 +22,9 @@ from boundread.formats.web.html import PART, STUCK, Converter, text_of, to_text
     ("<pre>  keep\n    indent</pre>", ["  keep\n    indent"], []),
     ("<div><p>never closed <b>BOLD", ["never closed BOLD"], []),
     ("<svg><text>SVGTEXT</text></svg><p>ok</p>", ["ok"], ["SVGTEXT"]),
+    # an article's own header and footer are its title and byline, not the site's chrome
+    ("<header>SITE</header><main><article><header><h1>ART TITLE</h1></header><p>body</p><footer>BYLINE</footer>"
+     "</article></main><footer>COPYRIGHT</footer>", ["# ART TITLE", "body", "BYLINE"], ["SITE", "COPYRIGHT"]),
 ])
 def test_vectors(html: str, must: list[str], must_not: list[str]) -> None:
     text = to_text(html)

@@ -27,16 +27,20 @@ _VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "
 #: <head>, or no <head>/<body> tags at all, must not hide the page's text).
 _IN_HEAD = frozenset({"base", "link", "meta", "title", "style", "script", "noscript", "template"})
 _HEADINGS = {f"h{n}": n for n in range(1, 7)}
-_BLOCKS = frozenset({"p", "div", "section", "article", "main", "ul", "ol", "li", "table", "tr", "blockquote",
-                     "pre", "dl", "dt", "dd", "figure", "figcaption", "body", "br", "hr", *_HEADINGS})
+#: Content that holds its own header and footer (an article's title and byline): there they are text, not chrome.
+CONTENT = frozenset({"article", "main", "section"})
+_CHROME = frozenset({"header", "footer"})
+_BLOCKS = frozenset({"p", "div", "section", "article", "main", "header", "footer", "ul", "ol", "li", "table", "tr",
+                     "blockquote", "pre", "dl", "dt", "dd", "figure", "figcaption", "body", "br", "hr", *_HEADINGS})
 
 
 class Converter(HTMLParser):
     """Feed HTML with ``feed``; take the text written so far with ``take``, then ``finish``. A block's text comes
     out once it closes, followed by a blank line (a long one in parts); what is still open stays."""
 
-    def __init__(self) -> None:
+    def __init__(self, content: int = 0) -> None:
         super().__init__(convert_charrefs=True)
+        self.content = content  # open article/main/section elements (a section of a page starts inside some)
         self.done: list[str] = []
         self.buf: list[str] = []
         self.held = 0  # characters in buf
@@ -156,9 +160,10 @@ class Converter(HTMLParser):
             if tag in _DROP and tag not in _VOID:
                 self.dropping.append(tag)
             return
-        if tag in _DROP:
+        if tag in _DROP and not (tag in _CHROME and self.content):
             self.dropping.append(tag)
             return
+        self.content += tag in CONTENT
         if tag in _BLOCKS and self.cells is None:
             self._flush()
         if tag in _HEADINGS:
@@ -191,6 +196,8 @@ class Converter(HTMLParser):
             if tag == self.dropping[-1]:
                 self.dropping.pop()
             return
+        if tag in CONTENT:
+            self.content = max(0, self.content - 1)
         if tag in ("td", "th"):
             self._end_cell()
         elif tag in ("tr", "table"):

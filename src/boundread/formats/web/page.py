@@ -62,7 +62,7 @@ def _text(fh: IO[bytes], section: Section, encoding: str, tally: Tally) -> Itera
     fh.seek(section.start)
     left = section.end - section.start
     decoder = codecs.getincrementaldecoder(encoding)("replace")
-    conv = Converter()
+    conv = Converter(section.content)
     while left > 0 and (block := fh.read(min(PIECE, left))):
         left -= len(block)
         conv.feed(decoder.decode(block))

@@ -27,7 +27,8 @@ _MARGIN = 4096  # bytes a token may need past where it starts (a heading's text,
 _DROPPED = (b"nav", b"header", b"footer", b"aside", b"form", b"iframe", b"object", b"template", b"noscript", b"svg",
             b"button", b"select")
 # over the markup lowercased a block at a time: without re.I, sre finds them twice as fast (17 MB: 0.55 s, 1.06 s)
-_TOKEN = re.compile(rb"<(?:!--|(/?)(h[1-3]|script|style|" + b"|".join(_DROPPED) + rb")(?=[\s/>]))")
+_CONTENT = (b"article", b"main", b"section")  # html.CONTENT: a header or footer inside one is shown
+_TOKEN = re.compile(rb"<(?:!--|(/?)(h[1-3]|script|style|" + b"|".join(_DROPPED + _CONTENT) + rb")(?=[\s/>]))")
 _BLOCK = re.compile(rb"<(?:p|div|li|tr|table|ul|ol|section|article|blockquote|dl|dt|dd|figure|br|hr)(?=[\s/>])")
 _ENDS = {b"script": re.compile(rb"</\s*script\s*>"), b"style": re.compile(rb"</\s*style\s*>")}
 _TAGS = re.compile(rb"<[^>]*>")
@@ -42,6 +43,7 @@ class Section:
     level: int  # its heading's, 1-3; 0 for the top of the page
     head: int  # where its heading's start tag is (the part a long section was cut into names it too); -1: none
     part: int = 1  # 2, 3...: a part a long section was cut into
+    content: int = 0  # article/main/section elements open where it starts (its converter starts inside them)
 
 
 def title(fh: IO[bytes], section: Section, encoding: str) -> str:
@@ -85,6 +87,8 @@ class _Scan:
         self.head = -1
         self.part = 1
         self.number = 0
+        self.content = 0  # open article/main/section elements, where the scan is
+        self.opened = 0  # ... where the open section starts
 
 
 def walk(fh: IO[bytes], size: int, encoding: str, deadline: Deadline | None = None) -> Iterator[Section]:
@@ -111,15 +115,15 @@ def walk(fh: IO[bytes], size: int, encoding: str, deadline: Deadline | None = No
             break
         data, base = data[pos:], base + pos
     st.number += 1
-    yield Section(st.number, st.start, size, st.level, st.head, st.part)
+    yield Section(st.number, st.start, size, st.level, st.head, st.part, st.opened)
 
 
 def _close(st: _Scan, boundary: tuple[int, int, int, int], fh: IO[bytes]) -> Iterator[Section]:
     at, level, head, part = boundary
     if at > st.start and (st.number or st.part > 1 or _shows_text(fh, st.start, at, st.encoding)):
         st.number += 1
-        yield Section(st.number, st.start, at, st.level, st.head, st.part)
-    st.start, st.level, st.head, st.part = at, level, head, part
+        yield Section(st.number, st.start, at, st.level, st.head, st.part, st.opened)
+    st.start, st.level, st.head, st.part, st.opened = at, level, head, part, st.content
 
 
 def _shows_text(fh: IO[bytes], start: int, end: int, encoding: str) -> bool:
@@ -163,8 +167,13 @@ def _boundary(st: _Scan, data: bytes, base: int, pos: int,
     elif slash:
         if st.stack and st.stack[-1] == name:
             st.stack.pop()
+        elif not st.stack and name in _CONTENT:
+            st.content = max(0, st.content - 1)
+    elif name in _CONTENT:
+        st.content += not st.stack
     elif name in _DROPPED:
-        st.stack.append(name)
+        if st.stack or not (st.content and name in (b"header", b"footer")):
+            st.stack.append(name)
     elif not st.stack:  # a heading the reader shows (one in the chrome is dropped with it)
         return m.end(), (base + m.start(), int(name[1:]), base + m.start(), 1), False
     return m.end(), None, False
