@@ -60,7 +60,7 @@ class PdfiumDoc:
         self._c = c = pdfium()
         self._src, self._password = src, password
         secret = None if password is None else password.encode("utf-8", errors="surrogateescape")
-        self._data = src.data or b""  # PDFium reads a document in memory from this buffer: kept while it is open
+        self._data = bytes(src.data or b"")  # PDFium reads a document in memory from it: kept while it is open
         self.doc = (c.FPDF_LoadDocument(str(src.path).encode("utf-8", errors="surrogateescape"), secret) if src.path
                     else c.FPDF_LoadMemDocument64(self._data, len(self._data), secret))
         self.pages = c.FPDF_GetPageCount(self.doc) if self.doc else 0
