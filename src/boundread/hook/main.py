@@ -98,7 +98,7 @@ def finish(code: int) -> NoReturn:
     try:
         sys.stdout.flush()
         sys.stderr.flush()
-    except (OSError, ValueError):  # a closed pipe: the usual exit says so as it always did
+    except (OSError, ValueError, AttributeError):  # a closed pipe, no stdout: the usual exit, as it always did
         sys.exit(code)
     os._exit(code)
 
