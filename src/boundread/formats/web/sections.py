@@ -1,14 +1,16 @@
 """A web page's sections, found in its raw bytes by C regular expressions, never by converting the page.
 
 A section starts at each ``<h1>``-``<h3>`` the reader shows (not one inside a script, a style, a comment or
-the chrome ``html.Converter`` drops: nav, header, footer, aside, forms...); the text before the first heading
+the chrome ``html.Converter`` drops: nav, aside, forms, a header or footer outside an article...); the text
+before the first heading
 is section 1 when it holds any. A section longer than ``CUT`` bytes of markup is cut into parts at the next
 block tag (``<p>``, ``<div>``, ``<li>``, ``<tr>``...), else at the next line break, so a page without headings
 is read in parts of about 64 kB of markup too, and one part's text fits one default read (100,000 characters).
 Each section is its byte range: ``pages page.html 40-42`` converts those bytes alone.
 
-``walk`` yields them in order (memory: one read block and the open dropped elements, whatever the page holds);
-``count`` is the same walk. Encodings where ``<`` is not the byte 0x3C (UTF-16, UTF-32) have one section.
+``walk`` yields them in order as it finds them (memory: one read block and the open dropped elements, whatever the
+page holds), so a read stops it after its last section. A section's title is read again from the file when asked
+for (``title``, ``label``). Encodings where ``<`` is not the byte 0x3C (UTF-16, UTF-32) have one section.
 """
 
 from __future__ import annotations
@@ -23,11 +25,11 @@ from boundread.limits import Deadline
 
 CUT = 64 * 1024  # bytes of markup of a section before it is cut into parts
 BLOCK = 1 << 20  # bytes read at a time
-_MARGIN = 4096  # bytes a token may need past where it starts (a heading's text, an end tag)
+_MARGIN = 4096  # bytes a token may need past where it starts (an end tag); a heading's text, read for a title
 _DROPPED = (b"nav", b"header", b"footer", b"aside", b"form", b"iframe", b"object", b"template", b"noscript", b"svg",
             b"button", b"select")
-# over the markup lowercased a block at a time: without re.I, sre finds them twice as fast (17 MB: 0.55 s, 1.06 s)
 _CONTENT = (b"article", b"main", b"section")  # html.CONTENT: a header or footer inside one is shown
+# over the markup lowercased a block at a time: without re.I, sre finds them twice as fast (17 MB: 0.55 s, 1.06 s)
 _TOKEN = re.compile(rb"<(?:!--|(/?)(h[1-3]|script|style|" + b"|".join(_DROPPED + _CONTENT) + rb")(?=[\s/>]))")
 _BLOCK = re.compile(rb"<(?:p|div|li|tr|table|ul|ol|section|article|blockquote|dl|dt|dd|figure|br|hr)(?=[\s/>])")
 _ENDS = {b"script": re.compile(rb"</\s*script\s*>"), b"style": re.compile(rb"</\s*style\s*>")}
@@ -191,6 +193,3 @@ def _split(st: _Scan, data: bytes, base: int, pos: int, stop: int) -> tuple[int,
         return None
     return base + at, st.level, st.head, st.part + 1
 
-
-def count(fh: IO[bytes], size: int, encoding: str, deadline: Deadline | None = None) -> int:
-    return sum(1 for _ in walk(fh, size, encoding, deadline))
