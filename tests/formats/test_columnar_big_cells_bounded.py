@@ -90,3 +90,18 @@ def test_a_batch_of_wide_rows_decodes_fewer_rows(tmp_path: Path) -> None:
     assert 60 < handler._batch_rows(pq.ParquetFile(path), [0]) < 90  # 16 MB of 200 kB rows, not 1,024 of them
     rows, _ = _rows("parquet", path, Request(rows=Span(250, 260)))
     assert [row[0] for row in rows] == [str(n) for n in range(249, 260)]
+
+
+def test_a_value_python_cannot_hold_is_shown_as_its_number(tmp_path: Path) -> None:
+    """A timestamp past year 9999 (in a struct, as Rust writers make them): its raw number, not a traceback."""
+    import pyarrow.parquet as pq
+
+    far = pa.array([1_608_822_900_000_000_000, 0], pa.timestamp("us", tz="UTC"))
+    table = pa.table({"id": [1, 2], "when": far, "stats": pa.StructArray.from_arrays([far, pa.array([5, 6])],
+                                                                                     ["max", "count"])})
+    path = tmp_path / "far.parquet"
+    pq.write_table(table, path)
+    rows, _ = _rows("parquet", path, Request(rows=Span(1, 2)))
+    assert rows[0][1] == "<timestamp[us, tz=UTC] out of range: 1608822900000000000>"
+    assert rows[0][2] == "{'max': '<timestamp[us, tz=UTC] out of range: 1608822900000000000>', 'count': 5}"
+    assert rows[1][1].startswith("1970-01-01 00:00:00")  # the values Python holds, as before

@@ -48,9 +48,36 @@ def texts(batch: Any) -> Texts:
             columns.append([_shown(value, out, None if n is None or n <= CELL_ITEMS else n)
                             for value, n in zip(values, counts, strict=True)])
         else:
-            columns.append([_shown(value, out) for value in column.to_pylist()])
+            columns.append([_shown(value, out) for value in _values(column)])
     out.rows = [list(row) for row in zip(*columns, strict=True)]
     return out
+
+
+def _values(column: Any) -> list[object]:
+    """The column's values as Python builds them; a value Python cannot hold (a timestamp past year 9999, in a
+    struct or not) is shown as its raw number, value by value, instead of failing the read."""
+    import pyarrow as pa
+
+    try:
+        values: list[object] = column.to_pylist()
+    except (OverflowError, ValueError, pa.ArrowException):
+        return [_scalar(column[i]) for i in range(len(column))]
+    return values
+
+
+def _scalar(value: Any) -> object:
+    import pyarrow as pa
+
+    try:
+        return value.as_py()
+    except (OverflowError, ValueError, pa.ArrowException):
+        pass
+    kind = value.type
+    if pa.types.is_struct(kind):
+        return {field.name: _scalar(value[field.name]) for field in kind}
+    if pa.types.is_list(kind) or pa.types.is_large_list(kind) or pa.types.is_fixed_size_list(kind):
+        return [_scalar(item) for item in value.values] if value.values is not None else None
+    return f"<{kind} out of range: {getattr(value, 'value', '?')}>"
 
 
 def _strings(sizes: list[int | None], values: list[str | None], out: Texts) -> list[str]:
