@@ -5,12 +5,15 @@ the file, a file changed just now, a damaged or unwritable cache: the passes run
 
 from __future__ import annotations
 
+import itertools
 import re
 from pathlib import Path
 from typing import Any
 from unittest import mock
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from boundread.bytelevel.sniff import Sniffed
 from boundread.contract.model import Source
@@ -19,6 +22,7 @@ from boundread.formats._rg import counts
 from boundread.formats.text import rgengine, scan
 from boundread.limits import Limits
 from tests.helpers import needs_rg
+from tests.test_textscan import PATTERNS, files
 
 
 @pytest.fixture(autouse=True)
@@ -134,3 +138,21 @@ def test_a_file_that_changes_during_the_grep_is_not_remembered(tmp_path: Path) -
     with mock.patch.object(counts, "key", lambda _path: next(keys)), mock.patch.object(counts, "remember") as spy:
         _grep(path, "ERROR")
     assert not spy.called
+
+
+NAMES = itertools.count()
+
+
+@settings(derandomize=True, max_examples=120, deadline=None, database=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(data=files(), pattern=st.sampled_from(PATTERNS), context=st.integers(0, 2))
+def test_what_was_remembered_gives_the_first_grep_s_answer(tmp_path: Path, data: bytes, pattern: str,
+                                                           context: int) -> None:
+    """Random files (CRLF, lone CR, no final newline): the grep that finds the counts remembered says what the
+    grep that counted said, and the cache has the file after the first."""
+    path = tmp_path / f"f{next(NAMES)}.log"  # a new file each time: a rewrite within one clock tick keeps its key
+    path.write_bytes(data)
+    first, _ = _grep(path, pattern, context)
+    again, spawned = _grep(path, pattern, context)
+    assert again == first
+    assert spawned <= 1
