@@ -63,13 +63,15 @@ def _text(fh: IO[bytes], section: Section, encoding: str, tally: Tally) -> Itera
     left = section.end - section.start
     decoder = codecs.getincrementaldecoder(encoding)("replace")
     conv = Converter(section.content)
-    while left > 0 and (block := fh.read(min(PIECE, left))):
-        left -= len(block)
-        conv.feed(decoder.decode(block))
-        yield from conv.take()
-    conv.feed(decoder.decode(b"", final=True))
-    yield from conv.finish()
-    tally.add(conv)
+    try:
+        while left > 0 and (block := fh.read(min(PIECE, left))):
+            left -= len(block)
+            conv.feed(decoder.decode(block))
+            yield from conv.take()
+        conv.feed(decoder.decode(b"", final=True))
+        yield from conv.finish()
+    finally:  # a read cut inside the section counts what it met there too
+        tally.add(conv)
 
 
 def marker(fh: IO[bytes], section: Section, *, encoding: str) -> str:
