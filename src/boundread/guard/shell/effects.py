@@ -156,13 +156,16 @@ class _Walk(Runs):
         """Each stage in a copy of the shell; a shell or interpreter that reads its stdin runs what the stages
         before it print (``echo 'rm f' | sh``): their printed text, as far as it is known, else their source.
         ``printed``: what came into the pipeline (``cat <<EOF | sh``: the here-document)."""
-        printed = list(printed or [])
+        earlier: list[Node] = []  # what each printed is worked out only for a stage that runs it as code
         for stage in node.named_children:
             self.visit(stage, env.copy(), depth)
-            argv, stdin = self.stage(stage, env)
-            if argv and printed and stdin is None and launch.reads_stdin(argv):
-                self.stdin_code(argv, "\n".join(printed), env, depth)
-            printed.append(self.printed(argv, stdin, env, _text(stage)))
+            if printed or earlier:
+                argv, stdin = self.stage(stage, env)
+                if argv and stdin is None and launch.reads_stdin(argv):
+                    texts = [*(printed or []), *(self.printed(*self.stage(before, env), env, _text(before))
+                                                 for before in earlier)]
+                    self.stdin_code(argv, "\n".join(texts), env, depth)
+            earlier.append(stage)
 
     def stage(self, stage: Node, env: Env) -> tuple[list[str], str | None]:
         """A pipeline stage's argv (none for a compound one) and the stdin its redirections give it."""
@@ -218,7 +221,8 @@ class _Walk(Runs):
             self.substitutions(child, env, depth)
         if argv:
             self.run(argv, raws, env, stdin, depth)
-        self.after(redirects, [self.printed(argv, stdin, env, _text(node))], env, depth)
+        if any(redirect.type == "heredoc_redirect" for redirect in redirects):  # what hangs under one is fed it
+            self.after(redirects, [self.printed(argv, stdin, env, _text(node))], env, depth)
 
     def after(self, redirects: list[Node], printed: list[str], env: Env, depth: int) -> None:
         """What tree-sitter hangs under a here-document: ``| next stages`` (fed what the command printed) or
