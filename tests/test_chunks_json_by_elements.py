@@ -200,11 +200,17 @@ def test_memory_stays_bounded_while_a_big_array_is_chunked(tmp_path: Path) -> No
     assert big < small + 1_000_000 and big < 10_000_000, (small, big)
 
 
-def test_values_after_the_top_one_are_said_not_dropped(tmp_path: Path) -> None:
+def test_values_one_after_another_are_chunked_in_turn(tmp_path: Path) -> None:
+    """A JSON text sequence (what ``jq .`` writes): each value, as ``extract --path .`` reads them; what is not JSON
+    after them is said and marks the chunks incomplete."""
     path = tmp_path / "two.json"
-    path.write_text('{"a": 1}\n{"a": 2}\n', encoding="utf-8")
+    path.write_text('{"a": 1}\n{"a": 2}\n[3]\n', encoding="utf-8")
     result = api.chunk(path, 1000, tmp_path / "c")
-    assert not result.complete and _joined(result) == '{\n  "a": 1\n}\n'
-    assert any("from byte 9" in w for w in result.warnings)
-    code, data = run_json("extract", str(path), "--path", ".", "-o", str(tmp_path / "x.txt"))
-    assert code == 0 and any("more data after the top value, from byte 9" in w for w in data["warnings"])
+    assert result.complete and _joined(result) == '{\n  "a": 1\n}\n{\n  "a": 2\n}\n[\n  3\n]\n'
+    assert result.chunks[0].span == ".a; value 2; value 3"
+    assert any("3 JSON values one after another" in w for w in result.warnings)
+    code, _ = run_json("extract", str(path), "--path", ".", "-o", str(tmp_path / "x.txt"))
+    assert code == 0 and (tmp_path / "x.txt").read_text(encoding="utf-8") == _joined(result)
+    path.write_text('{"a": 1}\n{"a": 2}\nnot json\n', encoding="utf-8")
+    broken = api.chunk(path, 1000, tmp_path / "d")
+    assert not broken.complete and any("not JSON after value 2, at byte 18" in w for w in broken.warnings)

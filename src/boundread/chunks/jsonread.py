@@ -62,11 +62,14 @@ def read(src: Source, sink: ChunkSink) -> Outcome:
         out.warnings.append(f"{walk.out.cut_strings:,} strings longer than {human_bytes(STRING_CAP)}: the chunks "
                             "hold their start - read one whole with `boundread extract F --path P --max-chars N`")
         out.truncated.append(f"{walk.out.cut_strings:,} long strings cut")
+    if walk.count > 1:
+        out.warnings.append(f"{walk.count:,} JSON values one after another, not one document: chunked in turn, "
+                            "the second on named 'value N'")
     if walk.trailing is not None:
-        out.warnings.append(f"more data after the top value, from byte {walk.trailing:,} (JSON Lines, or values one "
-                            "after another?): the chunks hold the first value - read the rest with "
+        at, why = walk.trailing
+        out.warnings.append(f"not JSON after value {walk.count - 1:,}, at byte {at:,} ({why}): read the rest with "
                             "`boundread extract F --lines A-B` or `--grep`")
-        out.truncated.append("data after the top value not read")
+        out.truncated.append("data that is not JSON after the values not read")
     if walk.bad_utf8 is not None:
         out.warnings.append(f"invalid UTF-8 in a string near byte {walk.bad_utf8:,}: shown as U+FFFD")
     return out
@@ -134,7 +137,8 @@ class _Walk:
         self.src, self.sc, self.out = src, sc, out
         self.units = 0
         self.bad_utf8: int | None = None
-        self.trailing: int | None = None  # where more data starts after the top value
+        self.count = 1  # top-level values (more than one: a JSON text sequence)
+        self.trailing: tuple[int, str] | None = None  # where what is not JSON starts after them, and why
         self.small = out.sink.splitter.budget // SMALL  # a container of at most this many bytes is one value
 
     def top(self) -> None:
@@ -142,9 +146,17 @@ class _Walk:
             raise Corrupt("empty JSON file: nothing to read", "check the file")
         self.value("", ".", 0, HEADING)  # no cut before it: it is first; a path, not a continuation
         self.out.write("\n")
+        while not self.sc.at_end():  # values one after another, as extract --path . reads them: each a unit
+            self.count += 1
+            at = self.sc.offset
+            self.out.begin(HEADING, self._unit("value", f"value {self.count}"))
+            try:
+                self.whole(0)
+            except Corrupt as exc:
+                self.trailing = (at, exc.what)
+                break
+            self.out.write("\n")
         self.out.flush()
-        if not self.sc.at_end():  # extract --path . stops there too
-            self.trailing = self.sc.offset
         if self.sc.bad_utf8 is not None and self.bad_utf8 is None:
             self.bad_utf8 = self.sc.bad_utf8
 

@@ -11,6 +11,7 @@ import io
 
 from boundread.contract.model import FILE, Details, Outcome, Request, Source
 from boundread.contract.sink import Sink
+from boundread.errors import Corrupt
 from boundread.formats._jsonscan import OutOfTime, Scanner
 from boundread.formats.structured import jsonl, jsonpath
 from boundread.formats.structured.jsonselect import Selected, Selector
@@ -45,20 +46,37 @@ def extract(src: Source, req: Request, sink: Sink) -> Outcome:
         sc = Scanner(fh, sink.deadline)
         selector = Selector(sc, steps, sink.write, lambda: req.limits.max_chars - sink.chars,
                             first=first, last=last, limit=limit)
+        said: list[str] = []
         try:
             got = selector.run()
-            trailing = sc.offset if not steps and got.values and not sink.full and not sc.at_end() else None
+            if not steps:  # values one after another (a JSON text sequence, JSON Lines named .json): each in turn
+                said = _stream(sc, selector, sink)
         except OutOfTime:
             sink.expire()
-            got, trailing = selector.got, None
+            got = selector.got
     outcome = Outcome(unit="values", totals={"bytes": src.size}, done=f"{_values(got.values)} at {path}")
     _report(got, path, outcome, sink, limit)
-    if trailing is not None:  # JSON values one after another: the first is all --path reads
-        outcome.warnings.append(f"more data after the top value, from byte {trailing:,} (JSON Lines, or values one "
-                                "after another?): read it as text with --lines A-B or --grep")
+    outcome.warnings.extend(said)
     if sc.bad_utf8 is not None:
         outcome.warnings.append(f"invalid UTF-8 in a string near byte {sc.bad_utf8:,}: shown as U+FFFD")
     return outcome
+
+
+def _stream(sc: Scanner, selector: Selector, sink: Sink) -> list[str]:
+    """After the top value, the values that follow it, as jq reads them (numbered on, for ``--rows``); what to
+    say of them."""
+    count = 1
+    got = selector.got
+    while not (sink.full or got.cut or got.limited) and not sc.at_end():
+        at = sc.offset
+        try:
+            selector.run()
+        except Corrupt as exc:
+            return [f"not JSON after value {count:,}, at byte {at:,} ({exc.what}): read the rest as text with "
+                    "--lines A-B or --grep"]
+        count += 1
+    return [f"{count:,} JSON values one after another, not one document: read in turn, as jq reads them "
+            "(--rows A-B picks by number)"] if count > 1 else []
 
 
 def iterates(path: str) -> bool:

@@ -60,7 +60,8 @@ def shape_details(shape: Shape, src: Source) -> Details:
         details.warnings.append(f"stopped by the timeout after {shape.bytes_read / MB:,.0f} MB of "
                                 f"{src.size / MB:,.0f} MB: counts and depth are partial (at least)")
     if shape.trailing:
-        details.warnings.append("more data after the top value: JSON Lines? read it with --lines or --grep")
+        details.warnings.append("more data after the top value: values one after another, or JSON Lines? "
+                                "`extract F --path .` reads each in turn (--rows A-B picks them by number)")
     if biggest is not None:
         first = biggest.replace("[]", "[0]")
         details.next.append(("extract", FILE, "--path", f"{first}[0:20]"))
