@@ -84,3 +84,16 @@ def test_a_damaged_stream_warns_as_the_loop_does(tmp_path: Path, monkeypatch: py
     assert "is damaged after" in by_rg.stderr
     assert (by_rg.exit_code, by_rg.stdout, by_rg.stderr) == (by_python.exit_code, by_python.stdout,
                                                              by_python.stderr)
+
+
+def test_a_pattern_rg_refuses_once_the_stream_is_read_is_read_again_by_the_loop(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "app.log.gz"
+    path.write_bytes(gzip.compress(CASES["lf"] * 200))  # more than one read of the pump: it has read on
+    real = proc.base_argv
+    with mock.patch.object(proc, "base_argv", lambda rg: [*real(rg), "--regex-size-limit", "1"]):
+        by_rg, by_python, spawned = _both(path, ["--grep", r"\w+ ERROR", "--max-matches", "5000"], monkeypatch)
+    assert spawned == 1
+    assert by_rg.stdout.count("ERROR") == 5000  # 45,000 lines: well past the pump's first reads
+    assert (by_rg.exit_code, by_rg.stdout, by_rg.stderr) == (by_python.exit_code, by_python.stdout,
+                                                             by_python.stderr)

@@ -41,12 +41,14 @@ class Streamed:
     error: BaseException | None = None
     written: int = 0  # bytes of text written into rg (newlines translated), the sentinel not counted
     lines: int | None = None  # the text's line count, from the sentinel's number (None: rg stopped before it)
+    refused: bool = False  # rg refused the regex (too big, say): nothing fed, the stream read on regardless
 
 
 def grep(first: bytes, more: Callable[[int], bytes], sink: Sink, encoding: str, dec: str,
          cap: int) -> Streamed | None:
     """Grep the stream that starts with ``first`` (``more(n)`` reads on, b"" at its end) into ``sink``, at most
-    ``cap`` bytes of it; None (nothing read or fed) when rg cannot take this search."""
+    ``cap`` bytes of it; None (nothing read or fed) when rg cannot take this search, ``refused`` when rg said so
+    only once the stream was read (nothing fed: the caller reads the stream again its own way)."""
     if sink.grep is None or sink.window is not None:
         return None
     rg = proc.binary()
@@ -71,8 +73,9 @@ def grep(first: bytes, more: Callable[[int], bytes], sink: Sink, encoding: str, 
             sink.expire()
         if sink.full:
             return result
-        if child.wait() == 2 and not fed.fed and result.error is None:  # rg refused the regex: the caller's path
-            return None
+        if child.wait() == 2 and not fed.fed and result.error is None:  # rg refused the regex: the caller's path,
+            result.refused = True  # from the stream's start again (the pump has read on)
+            return result
         if result.lines is None:
             sink.warnings.append("the line count after the last match is unknown (rg did not say)")
         elif result.lines > sink.line_no:

@@ -165,13 +165,13 @@ class _LineEnds:
         return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
 
 
-def extract(src: Source, req: Request, sink: Sink) -> Outcome:
-    """The decompressed text, streamed into the sink and capped; binary content is only named."""
+def extract(src: Source, req: Request, sink: Sink, *, by_rg: bool = True) -> Outcome:
+    """The decompressed text, streamed into the sink and capped; binary content is only named. A grep runs rg
+    over the stream (``by_rg``) where it can take the pattern and the encoding."""
     fmt = _format(src)
     cap = req.limits.max_member_bytes
     inner, _mtime, _isize = _inner_name(src, fmt)
     outcome = Outcome(unit="lines")
-    produced = 0
     with src.open() as fh, _decompressed(fh, fmt) as stream:
         try:
             chunk = stream.read(min(CHUNK, cap))
@@ -189,29 +189,41 @@ def extract(src: Source, req: Request, sink: Sink) -> Outcome:
         dec = records.codec(encoding)
         more = lambda n: stream.read(min(n, CHUNK))  # noqa: E731 - the loop's read size: a damaged stream's
         # last read fails whole, so the text before the damage is the loop's
-        streamed = rgstream.grep(chunk, more, sink, encoding, dec, cap) if dec is not None else None
-        if streamed is not None:  # rg searched the stream (a grep of a log, say): the bounds and cap as below
+        streamed = rgstream.grep(chunk, more, sink, encoding, dec, cap) if dec is not None and by_rg else None
+        if streamed is not None and not streamed.refused:  # rg searched the stream: the bounds and cap as below
             return _streamed(src, sink, streamed, encoding, cap, outcome)
-        decoder = codecs.getincrementaldecoder(encoding)(errors="replace")
-        ends = _LineEnds()
-        while chunk:
-            produced += len(chunk)
-            if not sink.write(ends.translate(decoder.decode(chunk))):
-                break
-            if produced >= cap:
-                outcome.truncated.append(f"decompression cap {human_bytes(cap)} reached")
-                break
-            try:
-                chunk = stream.read(min(CHUNK, cap - produced))
-            except _ERRORS as exc:
-                reason = (str(exc).strip() or type(exc).__name__)[:120]
-                outcome.warnings.append(f"{src.name} is damaged after {produced:,} decompressed bytes "
-                                        f"({reason}): the text stops there")
-                break
-        else:
-            sink.write(ends.translate(decoder.decode(b"", final=True)))
+        if streamed is None:
+            produced = _written(src, stream, chunk, encoding, sink, cap, outcome)
+    if streamed is not None:  # rg refused the pattern once the stream was read: from its start, by the loop
+        return extract(src, req, sink, by_rg=False)
     outcome.totals = {"decompressed_bytes_read": produced, "encoding": encoding}
     return outcome
+
+
+def _written(src: Source, stream: io.BufferedIOBase, chunk: bytes, encoding: str, sink: Sink, cap: int,
+             outcome: Outcome) -> int:
+    """Decode the stream that starts with ``chunk`` into the sink, universal newlines, up to ``cap`` bytes; how many
+    decompressed bytes it read."""
+    produced = 0
+    decoder = codecs.getincrementaldecoder(encoding)(errors="replace")
+    ends = _LineEnds()
+    while chunk:
+        produced += len(chunk)
+        if not sink.write(ends.translate(decoder.decode(chunk))):
+            break
+        if produced >= cap:
+            outcome.truncated.append(f"decompression cap {human_bytes(cap)} reached")
+            break
+        try:
+            chunk = stream.read(min(CHUNK, cap - produced))
+        except _ERRORS as exc:
+            reason = (str(exc).strip() or type(exc).__name__)[:120]
+            outcome.warnings.append(f"{src.name} is damaged after {produced:,} decompressed bytes "
+                                    f"({reason}): the text stops there")
+            break
+    else:
+        sink.write(ends.translate(decoder.decode(b"", final=True)))
+    return produced
 
 
 def _streamed(src: Source, sink: Sink, streamed: rgstream.Streamed, encoding: str, cap: int,
