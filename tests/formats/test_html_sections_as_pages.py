@@ -210,3 +210,13 @@ def test_an_articles_own_header_starts_its_section(tmp_path: Path) -> None:
     assert [e.rsplit(" (", 1)[0] for e in data["fields"]["contents"]] == ["1 # Article title", "2 ## Part"]
     code, data = run_json("pages", str(path), "2", "--stdout")
     assert code == 0 and data["text"] == "--- section 2 ---\n## Part\n\nMore.\n\nPosted in news\n\n"  # in the article
+
+
+def test_info_on_a_huge_page_counts_the_start_and_scales(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = _write(tmp_path, "<body>" + "".join(f"<h2>S{n}</h2><p>{'x' * 90}</p>" for n in range(1, 1_001)))
+    monkeypatch.setattr(page, "COUNTED", 20_000)  # as info does past 32 MB: ~1/5 of this 110 kB page
+    details = page.info(_source(path), Request())
+    counted = details.fields["sections_counted"]
+    assert isinstance(counted, int) and 150 < counted < 250
+    assert details.fields["sections"] == pytest.approx(1_000, rel=0.05)
+    assert any("an estimate" in warning for warning in details.warnings)

@@ -34,6 +34,7 @@ PIECE = 64 * 1024
 SAMPLE = 1_000_000  # bytes info converts for its estimate; above it the figures are scaled
 SHOWN = 40  # sections info lists
 FIRST_READ = 60_000  # characters of text the first ``pages`` info suggests holds, about (a default read: 100,000)
+COUNTED = 32_000_000  # bytes of markup info walks for the sections (~0.3 s); past them their count is scaled
 
 
 @dataclass
@@ -100,8 +101,12 @@ def info(src: Source, req: Request) -> Details:
     deadline = Deadline(None if seconds is None else seconds * 0.9)  # ours first: partial figures, not an error
     total, listed, first = 0, [], 0
     reach = FIRST_READ * min(src.size, SAMPLE) / max(chars, 1)  # bytes of markup that hold that much text
+    covered = src.size
     with src.open() as fh, src.open() as heads:
         for section in walk(fh, src.size, choice.encoding, deadline):
+            if section.start >= COUNTED:  # enough to list, suggest and scale from: info stays cheap
+                covered = section.start
+                break
             total = section.number
             if total <= SHOWN:
                 named = label(heads, section, choice.encoding)
@@ -109,15 +114,19 @@ def info(src: Source, req: Request) -> Details:
             if section.end <= reach or total == 1:
                 first = total
     whole = src.size <= SAMPLE
-    fields: dict[str, object] = {"title": conv.title, "sections": total, "contents": listed,
-                                 "encoding": choice.encoding, "encoding_from": choice.how}
+    fields: dict[str, object] = {"title": conv.title, "sections": round(total * src.size / max(covered, 1)),
+                                 "contents": listed, "encoding": choice.encoding, "encoding_from": choice.how}
     details = Details(fields=fields, est_chars=round(chars * (1.0 if whole else src.size / SAMPLE)),
                       estimated=not whole, warnings=choice.warnings())
     if not whole:
         details.warnings.append(f"the text's size is estimated from the first {SAMPLE // 1_000_000} MB")
+    if covered < src.size:
+        fields["sections_counted"] = total
+        details.warnings.append(f"sections counted in the first {human_bytes(covered)} ({total:,}) and scaled to "
+                                f"the page's {human_bytes(src.size)}: an estimate")
     if total > SHOWN:
-        details.warnings.append(f"contents lists the first {SHOWN} of {total:,} sections (with their markup's "
-                                "size): `boundread pages` reads any of them")
+        details.warnings.append(f"contents lists the first {SHOWN} sections (with their markup's size): "
+                                "`boundread pages` reads any of them")
     if deadline.expired:
         details.warnings.append(f"counted the first {total:,} sections only: the time limit came first (raise "
                                 "--timeout for the whole count)")
