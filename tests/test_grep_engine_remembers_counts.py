@@ -156,3 +156,17 @@ def test_what_was_remembered_gives_the_first_grep_s_answer(tmp_path: Path, data:
     again, spawned = _grep(path, pattern, context)
     assert again == first
     assert spawned <= 1
+
+
+def test_the_cache_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(counts.CACHE_ENV)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert counts.folder() == tmp_path / "xdg" / "boundread"
+    monkeypatch.delenv("XDG_CACHE_HOME")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert counts.folder() == tmp_path / "home" / ".cache" / "boundread"
+    monkeypatch.delenv("HOME")  # no home: no cache, never one in the working folder
+    monkeypatch.setattr("pwd.getpwuid", mock.Mock(side_effect=KeyError("no such user")))
+    assert counts.folder() is None
+    counts.remember("1:2:3:4:5", counts.Counts(7, counts.CLEAR))
+    assert counts.recall("1:2:3:4:5") == counts.Counts()

@@ -45,12 +45,17 @@ class Counts:
 CLEAR = _CLEAR
 
 
-def folder() -> Path:
-    explicit = os.environ.get(CACHE_ENV)
-    if explicit:
+def folder() -> Path | None:
+    """Where the cache lives; None without a home to put it in (``~`` unresolved: never the working folder)."""
+    if explicit := os.environ.get(CACHE_ENV):
         return Path(explicit)
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")  # noqa: PTH111, PTH118
-    return Path(base) / "boundread"
+    if xdg := os.environ.get("XDG_CACHE_HOME"):
+        return Path(xdg) / "boundread"
+    try:
+        home = Path("~").expanduser()
+    except RuntimeError:  # no home directory to be found
+        return None
+    return home / ".cache" / "boundread" if home.is_absolute() else None
 
 
 def key(path: str) -> str | None:
@@ -101,15 +106,21 @@ def _lone(value: object) -> tuple[int, int] | str | None:
 
 
 def _load() -> dict[str, object]:
+    where = folder()
+    if where is None:
+        return {}
     try:
-        data = json.loads((folder() / _NAME).read_text(encoding="utf-8"))
+        data = json.loads((where / _NAME).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {}
     return data if isinstance(data, dict) else {}
 
 
 def _store(entries: dict[str, object]) -> None:
-    target = folder() / _NAME
+    where = folder()
+    if where is None:
+        return
+    target = where / _NAME
     with contextlib.suppress(OSError):
         target.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=".grep-counts.", dir=target.parent)
