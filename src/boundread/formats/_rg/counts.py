@@ -30,7 +30,7 @@ KEEP = 256  # files remembered; the oldest entry goes first
 RACY = 2.0  # seconds: a file changed more recently than this is not remembered
 MIN_SIZE = 16 << 20  # bytes: a smaller file's passes cost less than the cache's own read and write (~1 ms)
 _NAME = "grep-counts.json"
-_CLEAR = "clear"  # no lone CR in the whole file
+CLEAR = "clear"  # no lone CR in the whole file
 
 
 @dataclass(frozen=True)
@@ -40,9 +40,6 @@ class Counts:
 
     lines: int | None = None
     lone_cr: tuple[int, int] | str | None = None
-
-
-CLEAR = _CLEAR
 
 
 def folder() -> Path | None:
@@ -98,8 +95,8 @@ def remember(ident: str | None, found: Counts) -> None:
 
 
 def _lone(value: object) -> tuple[int, int] | str | None:
-    if value == _CLEAR:
-        return _CLEAR
+    if value == CLEAR:
+        return CLEAR
     if isinstance(value, list) and len(value) == 2 and all(isinstance(v, int) and v >= 0 for v in value):
         return value[0], value[1]
     return None
