@@ -18,11 +18,10 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests" / "guard"))
+sys.path.insert(0, str(ROOT))  # the tests of hook/ live in tests/hook since c44779e, their helpers in tests/hookproject
 
-from test_guard_never_outruns_the_hook import _MEASURE, HOSTILE  # noqa: E402
-
-from conftest import guard_argv, guard_env  # noqa: E402
+from tests.hook.test_never_outruns_the_hook import _MEASURE, HOSTILE  # noqa: E402
+from tests.hookproject import guard_argv, guard_env  # noqa: E402
 
 
 def main() -> int:
