@@ -10,7 +10,8 @@ line inside one (LINE). An element of at most FAST bytes is parsed and printed i
 compact ``dumps``, indented by :func:`indented`: the text ``jsonout.pretty`` gives); a larger one, or one whose
 text ``json`` would change (duplicate keys, NaN, bad UTF-8, too deep), is printed token by token by the
 handler's printer (re-read from its offset when it did not fit the buffer), and a string in it longer than
-STRING_CAP is cut there, and said. Memory: the scanner's buffer, FAST bytes, one chunk.
+STRING_CAP is cut there, and said. Values one after another (a JSON text sequence) follow the first, each a unit
+named ``value N``, as ``extract --path .`` reads them. Memory: the scanner's buffer, FAST bytes, one chunk.
 """
 
 from __future__ import annotations
