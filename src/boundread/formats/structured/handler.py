@@ -1,9 +1,9 @@
 """JSON and JSON Lines: ``info`` gives the shape in one bounded pass, ``extract`` a path or records, pretty.
 
 ``extract F --path P`` writes what the path selects, pretty-printed (a whole file is ``--path .``, and values one
-after another are read in turn, as jq reads them); JSONL
-records are lines: ``--rows A-B``, ``--grep`` per record, ``--path`` applied to each record. The engine sends
-``--tail`` (and, for JSON, ``--lines``/``--grep`` without ``--path``) to the text handler (``read_as``).
+after another are read in turn, as jq reads them); JSONL records are lines: ``--rows A-B``, ``--grep`` per record,
+``--path`` applied to each record. The engine sends ``--tail`` (and, for JSON, ``--lines``/``--grep`` without
+``--path``) to the text handler (``read_as``).
 """
 
 from __future__ import annotations
