@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from tests.helpers import run
 
-from boundread.formats.pdf.handler import NO_TEXT_CHECK
+from boundread.formats.pdf.info import NO_TEXT_CHECK
 
 
 def _pdf(path: Path, pages: int) -> Path:

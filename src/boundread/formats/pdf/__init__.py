@@ -1,7 +1,7 @@
 """PDF: page counts from the catalogue, text page by page, an optional layout grid.
 
-- :mod:`.handler` - the ``pdf`` kind: ``info`` (pages, metadata, a text sample) and ``extract``
-  (page ranges); the registry names it.
+- :mod:`.handler` - the ``pdf`` kind: ``extract`` (page ranges) and ``info`` (from :mod:`.info`: pages,
+  metadata, a text sample); the registry names it.
 - :mod:`.engines` - ``open_pdf``: PDFium (the default) or pdfminer.six, the other when one cannot open the file.
 - :mod:`.doc` - what either engine's document is (``PdfDoc``, yielding :mod:`.page` pages) and what both share.
 - :mod:`.pdfium` - PDFium's document, through :mod:`.binding` (the ~40 PDFium functions boundread calls,

@@ -1,4 +1,4 @@
-"""PDF: page count and a text sample for ``info``; page ranges for ``extract``, page by page.
+"""PDF: page ranges for ``extract``, page by page; ``info`` (page count, a text sample) is :mod:`.info`'s.
 
 PDFium (pypdfium2) reads text by default: it opens a document without parsing its pages and
 reads any page directly, so ``info`` and ``pages 1-5`` cost the same on a 5-page and a 1,000-page
@@ -12,153 +12,41 @@ from __future__ import annotations
 from collections.abc import Generator
 from contextlib import closing
 
-from boundread.contract.model import FILE, Details, Outcome, Request, Source, Span, Suggestion
+from boundread.contract.model import FILE, Outcome, Request, Source, Span, Suggestion
 from boundread.contract.sink import Sink
-from boundread.errors import Encrypted, NoText, UsageError
+from boundread.errors import NoText, UsageError
 from boundread.formats.pdf import parallel
-from boundread.formats.pdf.doc import TRUNCATED, XFA_FULL, PdfDoc, cut_short, header_version
+from boundread.formats.pdf.doc import TRUNCATED, XFA_FULL, PdfDoc, cut_short
 from boundread.formats.pdf.engines import open_pdf
-from boundread.formats.pdf.judge import LOST, unmapped
+from boundread.formats.pdf.info import info as info  # the registry's handler.info
 from boundread.formats.pdf.page import Page
 from boundread.formats.pdf.pdfium import PdfiumDoc
 from boundread.formats.pdf.reread import Rereader
-from boundread.formats.pdf.runs import joined, runs
-from boundread.record import Record, field
+from boundread.formats.pdf.runs import joined, pages_word, runs
+from boundread.record import Record
 
 KINDS: tuple[str, ...] = ("pdf",)
 
-SAMPLE_PAGES = 3  # pages read by info to tell a text PDF from a scan and estimate its length
-WINDOW = 5  # pages suggested by info
-NO_TEXT_CHECK = 20  # pages info checks for a text layer (PDFium: ~1 ms a page)
 MAX_PAGE_WARNINGS = 10  # pages that failed, named one by one; the rest are counted
 #: Unreadable pages in a row at which the read stops: a page tree that declares more pages than it holds (a
 #: 601-byte file may say 1,000,000) would give a header per page and nothing else; the next step goes on after.
 FAILED_RUN = 50
 
 
-def _pages_word(span: Span) -> str:
-    return f"page {span}" if span.first == span.last else f"pages {span}"
-
-
-def _named(numbers: list[int]) -> str:
-    """``page 3``, ``pages 2-4,7``."""
-    return f"page {numbers[0]}" if len(numbers) == 1 else f"pages {runs(numbers)}"
-
-
-def info(src: Source, req: Request) -> Details:
-    details = Details()
-    try:
-        doc, warnings = open_pdf(src, req.password, req.engine)
-    except Encrypted:
-        details.encrypted = True
-        details.fields = {"pages": None, "pdf_version": header_version(src)}
-        details.warnings.append(
-            "wrong password: pass the right --password" if req.password else "password required: pass --password"
-        )
-        return details
-    with closing(doc):  # a file neither engine opens is Corrupt: info names it as its problem, as extract fails
-        details.warnings.extend(warnings)
-        if cut_short(src):
-            details.warnings.append(f"{TRUNCATED}: pages past the cut may be missing or unreadable")
-        details.encrypted = doc.encrypted
-        meta = doc.meta()
-        meta["pdf_version"] = meta.get("pdf_version") or header_version(src)
-        checked = min(doc.pages, NO_TEXT_CHECK if doc.engine == "pdfium" else SAMPLE_PAGES)
-        look = _look(doc, checked, details.warnings)
-        details.fields = {"pages": doc.pages, **meta, "text_layer": look.has_text, "engine": doc.engine,
-                          "pages_without_text": look.scans + len(look.unmapped), "pages_unmapped": len(look.unmapped),
-                          "pages_checked": checked}
-    sampled = min(doc.pages, SAMPLE_PAGES)
-    if sampled:
-        details.est_chars = round(look.chars * doc.pages / sampled)
-        details.estimated = sampled < doc.pages
-    among = f"the first {checked}" if checked < doc.pages else f"the {doc.pages}"
-    if look.scans and req.ocr != "never":
-        from boundread.formats import ocr
-
-        why = ocr.missing(req.ocr_lang)
-        verb = "has" if look.scans == 1 else "have"
-        details.warnings.append(f"{look.scans} of {among} pages {verb} no text layer (scanned): "
-                                + (f"{why}: {ocr.INSTALL}" if why else "`boundread pages` reads them by OCR"))
-        if not why:
-            details.next = [("pages", FILE, str(Span(1, min(WINDOW, doc.pages))))]
-    if not doc.pages:
-        details.warnings.append("the file has no pages")
-    elif not look.has_text and not look.scans and not look.unmapped and not look.lost:
-        sample = _pages_word(Span(1, min(doc.pages, SAMPLE_PAGES)))
-        details.warnings.append(f"no text layer on {sample}: blank pages, or text drawn as images (OCR needed)")
-    elif look.has_text or look.lost:
-        window = str(Span(1, min(WINDOW, doc.pages)))
-        details.next = [("pages", FILE, window), ("pages", FILE, window, "--layout")]
-    if look.unmapped:
-        _unmapped_warning(look.unmapped, among, req, details)
-    if look.lost:
-        verb, them = ("draws", "it") if len(look.lost) == 1 else ("draw", "them")
-        details.warnings.append(f"{len(look.lost)} of {among} pages {verb} text in fonts PDFium could not load"
-                                f" ({_named(look.lost)}): extract reads {them} with pdfminer, and est. tokens leaves"
-                                f" {them} out")
-    return details
-
-
-class _Look(Record):
-    """What info found on the pages it checked."""
-
-    chars: int = 0  # characters extract gives the first SAMPLE_PAGES (an unmapped page: one a glyph, as OCR does)
-    has_text: bool = False  # some usable text on the first SAMPLE_PAGES
-    scans: int = 0  # pages that draw something and have no text layer
-    unmapped: list[int] = field(default_factory=list)  # pages whose text layer is no usable text (judge.unmapped)
-    lost: list[int] = field(default_factory=list)  # pages that draw text PDFium reads nothing of (judge.LOST)
-
-
-def _look(doc: PdfDoc, checked: int, warnings: list[str]) -> _Look:
-    look = _Look()
-    for page in doc.read(1, checked, layout=False):
-        if page.error:
-            warnings.append(f"page {page.number} could not be read: {page.error}")
-        elif unmapped(page):
-            look.unmapped.append(page.number)
-        elif page.doubt == LOST:
-            look.lost.append(page.number)
-        elif not page.text.strip() and page.drawn:
-            look.scans += 1
-        elif page.number <= SAMPLE_PAGES:
-            look.has_text = look.has_text or bool(page.text.strip())
-        if page.number <= SAMPLE_PAGES:
-            look.chars += max(len(page.text), page.glyphs) if unmapped(page) else len(page.text)
-    return look
-
-
-def _unmapped_warning(pages: list[int], among: str, req: Request, details: Details) -> None:
-    """Pages with a text layer that is no usable text: say so, and how OCR reads them."""
-    count = len(pages)
-    verb = "has" if count == 1 else "have"
-    what = (f"{count} of {among} pages {verb} a text layer of glyphs whose fonts map them to no text (no usable"
-            f" text: {runs(pages)})")
-    window = str(Span(pages[0], min(pages[0] + WINDOW - 1, pages[-1])))
-    from boundread.formats import ocr
-
-    why = ocr.missing(req.ocr_lang)
-    if why:
-        details.warnings.append(f"{what}: OCR would read them but {why} - {ocr.INSTALL}")
-    else:
-        details.warnings.append(f"{what}: `boundread pages F {window} --ocr force` reads them by OCR")
-        details.next = [("pages", FILE, window, "--ocr", "force"), *(details.next or [])]
-
-
 def _clamp(asked: tuple[Span, ...], total: int, warnings: list[str]) -> list[Span]:
     if not asked:
         return [Span(1, total)]
-    whole = _pages_word(Span(1, total))
+    whole = pages_word(Span(1, total))
     spans: list[Span] = []
     for span in asked:
         if span.first < 1 or span.last < span.first:
-            raise UsageError(f"{_pages_word(span)} is not a page range", f"ask for {whole}")
+            raise UsageError(f"{pages_word(span)} is not a page range", f"ask for {whole}")
         if span.first > total:
             are = "is" if span.first == span.last else "are"
-            raise UsageError(f"{_pages_word(span)} {are} past the end ({total} pages)", f"ask for {whole}")
+            raise UsageError(f"{pages_word(span)} {are} past the end ({total} pages)", f"ask for {whole}")
         if span.last > total:
             clamped = Span(span.first, total)
-            warnings.append(f"asked {_pages_word(span)} but the file has {total}: clamped to {clamped}")
+            warnings.append(f"asked {pages_word(span)} but the file has {total}: clamped to {clamped}")
             span = clamped
         spans.append(span)
     return spans
@@ -327,7 +215,7 @@ def _report_engines(src: Source, req: Request, pick: Rereader, written: list[int
     no_text = [number for number in pick.no_text if number in set(written)]
     if not no_text:
         return
-    pages = _pages_word(Span(no_text[0], no_text[0])) if len(no_text) == 1 else "pages " + runs(no_text)
+    pages = pages_word(Span(no_text[0], no_text[0])) if len(no_text) == 1 else "pages " + runs(no_text)
     out.totals["no_text"] = runs(no_text)
     if req.ocr == "never":
         out.warnings.append(f"{pages}: no text layer (scanned?): drop --ocr never to OCR them")

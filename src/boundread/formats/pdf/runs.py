@@ -23,3 +23,13 @@ def joined(found: list[Span]) -> str:
 def runs(numbers: list[int]) -> str:
     """``[1, 2, 3, 7]`` -> ``1-3,7``."""
     return joined(spans(numbers))
+
+
+def pages_word(span: Span) -> str:
+    """``page 3``, ``pages 2-4``."""
+    return f"page {span}" if span.first == span.last else f"pages {span}"
+
+
+def named(numbers: list[int]) -> str:
+    """``page 3``, ``pages 2-4,7``."""
+    return f"page {numbers[0]}" if len(numbers) == 1 else f"pages {runs(numbers)}"
