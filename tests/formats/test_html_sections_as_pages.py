@@ -220,3 +220,22 @@ def test_info_on_a_huge_page_counts_the_start_and_scales(tmp_path: Path, monkeyp
     assert isinstance(counted, int) and 150 < counted < 250
     assert details.fields["sections"] == pytest.approx(1_000, rel=0.05)
     assert any("an estimate" in warning for warning in details.warnings)
+
+
+def test_a_cut_grep_of_some_sections_goes_on_in_those_sections(tmp_path: Path) -> None:
+    path = _write(tmp_path, "<body>" + "".join(f"<h2>Part {n}</h2><p>hit {n}</p><p>miss</p>" for n in range(1, 40)))
+    code, first = run_json("extract", str(path), "--pages", "5-30", "--grep", "hit", "--max-matches", "3", "--stdout")
+    assert code == 0 and [line.split(":")[1] for line in first["text"].splitlines()] == ["hit 5", "hit 6", "hit 7"]
+    step = shlex.split(first["next"][0])
+    assert step[1:5] == ["extract", str(path), "--pages", "5-30"] and "--lines" in step
+    code, more = run_json(*step[1:], "--stdout")
+    assert code == 0 and more["text"].splitlines()[0].endswith(":hit 8")  # on in the same text, nothing twice
+
+    code, window = run_json("extract", str(path), "--pages", "5-30", "--lines", "1-60", "--max-chars", "100",
+                            "--stdout")
+    step = shlex.split(window["next"][0])
+    assert step[1:5] == ["extract", str(path), "--pages", "5-30"] and step[5] == "--lines"
+    code, rest = run_json(*step[1:], "--stdout")
+    seen = {line for line in window["text"].splitlines()[:-1] if line.startswith(("hit", "---"))}  # last: cut
+    again = {line for line in rest["text"].splitlines() if line.startswith(("hit", "---"))}
+    assert code == 0 and seen and again and not seen & again
