@@ -217,3 +217,33 @@ def test_a_small_text_file_loads_no_slow_standard_library(argv: list[str], tmp_p
     assert done.returncode == 0, done.stderr
     loaded = set(done.stderr.rpartition("MODULES")[2].split())
     assert not loaded & SLOW_STDLIB, loaded & SLOW_STDLIB
+
+
+PLAIN = "import sys\nfrom boundread.__main__ import main\nsys.argv = ['boundread', *sys.argv[1:]]\nmain()"
+
+
+@pytest.mark.parametrize("argv", [["info", "small.txt"], ["extract", "small.txt"], ["extract", "small.txt", "--stdout"],
+                                  ["info", "missing.txt", "--json"], ["extract", "small.txt", "--max-chars", "5"]])
+def test_the_early_exit_says_what_the_usual_exit_says(argv: list[str], tmp_path: Path) -> None:
+    """fast.end skips the interpreter's teardown (os._exit) when no atexit callback waits (PLAIN); ENTRY registers
+    one, so it exits as usual: the same output, exit code and files."""
+    for name in ("quick", "usual"):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "small.txt").write_text("alpha\nsentinel-42 beta\ngamma\n", encoding="utf-8")
+    quick = _run(PLAIN, argv, tmp_path / "quick")
+    usual = _run(ENTRY, argv, tmp_path / "usual")
+    assert (quick.returncode, quick.stdout) == (usual.returncode, usual.stdout)
+    assert quick.stderr == usual.stderr.rpartition("MODULES")[0]
+    for path in (tmp_path / "usual").rglob("*"):
+        twin = tmp_path / "quick" / path.relative_to(tmp_path / "usual")
+        assert twin.exists() and (path.is_dir() or twin.read_bytes() == path.read_bytes())
+
+
+def test_the_early_exit_flushes_and_leaves_atexit_callbacks_to_run() -> None:
+    flushed = "from boundread.cli import fast\nprint('kept', end='')\nfast.end('info', 3)"
+    done = subprocess.run([sys.executable, "-c", flushed], capture_output=True, text=True, timeout=60, check=False)
+    assert (done.returncode, done.stdout) == (3, "kept")
+    waiting = ("import atexit\nfrom boundread.cli import fast\natexit.register(lambda: print('ran'))\n"
+               "fast.end('extract', 0)")
+    done = subprocess.run([sys.executable, "-c", waiting], capture_output=True, text=True, timeout=60, check=False)
+    assert (done.returncode, done.stdout) == (0, "ran\n")

@@ -34,11 +34,11 @@ def main() -> None:
         sys.stdout.write(f"boundread {__version__}\n")
         sys.exit(0)
     if argv[:1] in FAST and COMPLETE_VAR not in os.environ:  # no Typer: cli/fast.py
-        from boundread.cli.fast import dispatch
+        from boundread.cli.fast import dispatch, end
 
         code = dispatch(argv)
         if code is not None:
-            sys.exit(code)
+            end(argv[0], code)  # without the interpreter's teardown, when nothing needs it
     from boundread.cli import only
 
     only(argv[0] if argv else None)(prog_name="boundread")

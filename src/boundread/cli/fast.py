@@ -19,7 +19,7 @@ from __future__ import annotations
 
 TYPE_CHECKING = False  # not typing's, and no pathlib: together ~8 ms of the start-up this module shortens
 if TYPE_CHECKING:
-    from typing import Any
+    from typing import Any, NoReturn
 
 FLAG, TEXT, PATH, REPEAT, PATHS = "flag", "text", "path", "repeat", "paths"
 
@@ -175,3 +175,27 @@ def dispatch(argv: list[str]) -> int | None:
         return run.guarded(as_json, lambda: run.extract(files[0], **given))
     except KeyboardInterrupt:  # before the work started: Typer's main answers 130 too
         return 130  # ExitCode.INTERRUPTED, whose module may not be loaded yet
+
+
+def end(command: str, code: int) -> NoReturn:
+    """End the process with ``code`` once stdout and stderr are flushed, skipping the interpreter's teardown (freeing
+    every module and object: ~9 ms of CPU of a one-line info, as much as Python's own start) - when nothing needs
+    it: no atexit callback registered (coverage, multiprocessing, weakref.finalize, a library's cleanup), no thread
+    but the main one, and the files the read wrote closed (output.write_atomic closes its own). The stdio MCP
+    server, and anything else, exits as usual (guard-check does the same: hook.main.finish)."""
+    import sys
+
+    if command != "mcp":
+        import atexit
+        import os
+
+        threading = sys.modules.get("threading")
+        alone = threading is None or threading.active_count() == 1
+        if alone and atexit._ncallbacks() == 0:
+            try:
+                sys.stdout.flush()
+                sys.stderr.flush()
+            except (OSError, ValueError, AttributeError):  # a closed pipe, no stdout: the usual exit
+                sys.exit(code)
+            os._exit(code)
+    sys.exit(code)
