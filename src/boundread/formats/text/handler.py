@@ -112,5 +112,6 @@ def _extract(src: Source, req: Request, sink: Sink, encoding: str) -> Outcome:
         reader.detach()
     outcome = Outcome(unit="lines", totals={"bytes": src.size})
     if complete and not sink.filtering:
-        outcome.done = f"all {sink.lines + (0 if sink.text().endswith(chr(10)) or not sink.chars else 1):,} lines"
+        # ends_line, not sink.text(): a streamed read keeps no text (it said a line more), and a kept one is joined
+        outcome.done = f"all {sink.lines + (0 if sink.ends_line or not sink.chars else 1):,} lines"
     return outcome
