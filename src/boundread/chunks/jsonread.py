@@ -24,7 +24,7 @@ from boundread.chunks.feed import ChunkSink
 from boundread.chunks.split import HEADING, LINE, NEVER, PARAGRAPH, Piece, Unit
 from boundread.contract.model import Outcome, Source
 from boundread.errors import Corrupt
-from boundread.formats._jsonscan import OutOfTime, Scanner
+from boundread.formats._jsonscan import OutOfTime, Scanner, Str
 from boundread.formats.structured import jsonout
 from boundread.formats.structured.jsonshape import key_path
 from boundread.units import human_bytes
@@ -248,8 +248,16 @@ class _Walk:
         """The value at the cursor as ``jsonout.pretty`` prints it at ``depth``: in C when it is a container of
         at most FAST bytes that ``json`` prints the same, else token by token."""
         sc = self.sc
-        if sc.peek() not in (0x7B, 0x5B):
-            self._pretty(sc, depth)
+        c = sc.peek()
+        if c not in (0x7B, 0x5B):  # a scalar: written as jsonout.pretty writes it, without its set-up per value
+            token = sc.string(STRING_CAP + 64) if c == 0x22 else sc.token()
+            if isinstance(token, str):
+                raise sc._corrupt(f"unexpected {token!r}")
+            if isinstance(token, Str) and not token.whole:
+                self.out.write(jsonout.scalar(token)[:-1])
+                self.out.write(f"{_CUT}{token.size:,} bytes cut]")
+            else:
+                self.out.write(jsonout.scalar(token))
             return
         while len(sc.buf) - sc.pos < FAST and sc._fill():  # an element that fits is then wholly in the buffer
             pass
