@@ -106,6 +106,10 @@ def test_a_string_longer_than_the_cap_is_cut_and_said(tmp_path: Path, monkeypatc
     assert any("1 long strings cut" in r for r in result.truncated_reasons)
     text = _joined(result)
     assert "[string of 50,000 bytes cut]" in text and len(text) < 10_000 and '"id": 1' in text
+    path.write_text(json.dumps({"items": ["s" * 50_000, "x"]}), encoding="utf-8")  # a string element itself
+    strings = api.chunk(path, 20_000, tmp_path / "s")
+    assert not strings.complete and '"x"' in _joined(strings)
+    assert '"' + "s" * 2000 in _joined(strings) and "…\" [string of 50,000 bytes cut]" in _joined(strings)
 
 
 @pytest.mark.parametrize(("doc", "span"), [(42, "."), ({}, "."), ("text", "."),
