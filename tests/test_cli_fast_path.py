@@ -205,13 +205,14 @@ def test_help_and_errors_stay_typers(tmp_path: Path) -> None:
     assert "typer" in wrong.stderr.rpartition("MODULES")[2].split()
 
 
-SLOW_STDLIB = {"dataclasses", "inspect", "pathlib", "ctypes", "threading", "json"}
+SLOW_STDLIB = {"dataclasses", "inspect", "typing", "contextlib", "importlib", "pathlib", "ctypes", "threading", "json"}
 
 
 @pytest.mark.parametrize("argv", [["info", "small.txt"], ["extract", "small.txt", "--stdout"]])
 def test_a_small_text_file_loads_no_slow_standard_library(argv: list[str], tmp_path: Path) -> None:
-    """Issue 24's start-up: the records are no dataclasses (inspect), paths stay strings (pathlib), a text file
-    is not asked of libmagic (ctypes, threading), json is for --json."""
+    """Issue 24's start-up: the records are no dataclasses (inspect), types are for mypy (typing), paths stay strings
+    (pathlib), a text file is not asked of libmagic (ctypes, threading), json is for --json, the line scan and its
+    grep engines load for --lines, --grep and --tail only."""
     _fixtures(tmp_path)
     done = _run(ENTRY, argv, tmp_path)
     assert done.returncode == 0, done.stderr

@@ -7,7 +7,6 @@ import io
 from boundread.bytelevel import charset
 from boundread.contract.model import FILE, Details, Outcome, Request, Source
 from boundread.contract.sink import Sink
-from boundread.formats.text import scan, tail
 
 KINDS: tuple[str, ...] = ("text",)
 
@@ -96,11 +95,18 @@ def extract(src: Source, req: Request, sink: Sink) -> Outcome:
 
 
 def _extract(src: Source, req: Request, sink: Sink, encoding: str) -> Outcome:
+    # tail and scan (with the grep engines) load for --tail, --lines and --grep only: an info or a whole read of a
+    # small file starts without them (~0.4x of Python's own start, typing included)
     if req.tail is not None:
+        from boundread.formats.text import tail
+
         return tail.tail(src, req, sink, encoding)
-    if sink.filtering and scan.codec(encoding) is not None:  # --lines / --grep over byte blocks
-        scan.scan(src, sink, encoding)
-        return Outcome(unit="lines", totals={"bytes": src.size})
+    if sink.filtering:
+        from boundread.formats.text import scan
+
+        if scan.codec(encoding) is not None:  # --lines / --grep over byte blocks
+            scan.scan(src, sink, encoding)
+            return Outcome(unit="lines", totals={"bytes": src.size})
     with src.open() as raw:
         reader = io.TextIOWrapper(raw, encoding=encoding, errors="replace", newline=None)
         sink.progress.start(src.size, "bytes")
