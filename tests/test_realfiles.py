@@ -222,11 +222,13 @@ def test_redirect_mode_gives_the_first_part(entry: dict[str, Any], tmp_path: Pat
 
 
 def test_a_listing_with_nothing_in_it_says_so(tmp_path: Path) -> None:
-    """An email without attachments (Thunderbird's) and an empty zip: one plain line, not "no entries in 1- of 0"."""
+    """An email without attachments (Thunderbird's .eml, Tika's .msg) and an empty zip: one plain line, not
+    "no entries in 1- of 0", and not "the archive is empty" for a message."""
     import zipfile
 
     zipfile.ZipFile(tmp_path / "empty.zip", "w").close()
     for path, words in ((REAL / "eml-tika-testThunderbirdEml.eml", "no attachments"),
+                        (REAL / "msg" / "testMSG.msg", "no attachments"),
                         (tmp_path / "empty.zip", "no entries: the archive is empty")):
         result = run("list-zip", str(path))
         assert result.exit_code == 0 and words in result.stdout and " 1- " not in result.stdout, result.stdout

@@ -33,5 +33,5 @@ def listing_words(listing: Listing) -> str | None:
     if listing.match is not None and first == 1 and listing.last is None:
         return f"no entries matching {listing.match!r} of {total:,}"
     if total == 0 and first == 1 and listing.match is None:  # not "no entries in 1- of 0 entries"
-        return "no attachments" if listing.format == "eml" else "no entries: the archive is empty"
+        return "no attachments" if listing.format in ("eml", "msg") else "no entries: the archive is empty"
     return f"no entries in {first}-{listing.last or ''} of {pool}"
