@@ -34,7 +34,10 @@ def test_a_whole_read_names_the_bounded_reads(work: Path) -> None:
 def test_a_dump_names_a_bounded_read_of_the_table(work: Path, command: str) -> None:
     decision = check_command(command, cwd=work)
     assert decision.decision == "deny"
-    assert "sqlite3 app.db 'select * from events limit 50'" in decision.reason, decision.reason
+    lines = decision.reason.splitlines()
+    bounded = ["  boundread info app.db", "  boundread sheets app.db events --rows 1-50",
+               "  sqlite3 app.db 'select * from events limit 50'"]
+    assert [line for line in lines if line in bounded] == bounded, decision.reason  # boundread's first, one a line
 
 
 def test_a_limited_select_is_allowed(work: Path) -> None:

@@ -160,7 +160,11 @@ def statements(env: Env, ctx: Ctx, database: str, commands: list[str], program: 
         return Stream()
     from boundread.guard.reason import quote
 
-    instead = f"sqlite3 {quote(database)} {quote(f'select * from {table} limit 50')}"
+    # boundread's bounded reads first (the tables with their sizes, then rows of the one the output was mostly
+    # made of, cells cut), the client's own LIMIT form last; madeup.reason shows one a line
+    instead = "  or  ".join((f"boundread info {quote(database)}",
+                             f"boundread sheets {quote(database)} {quote(table)} --rows 1-50",
+                             f"sqlite3 {quote(database)} {quote(f'select * from {table} limit 50')}"))
     what = f"{what} of {database}"
     return Stream([madeup.flow(size, what, instead, program)])
 
