@@ -21,6 +21,8 @@ def _clean_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "home" / ".config"))
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "home" / ".local" / "state"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "home" / ".cache"))  # the grep counts (formats/_rg/counts)
+    monkeypatch.delenv("BOUNDREAD_CACHE_DIR", raising=False)
     monkeypatch.setenv("BOUNDREAD_STATE_DIR", str(tmp_path / "state"))
     monkeypatch.setenv("BOUNDREAD_OUT_DIR", str(tmp_path / "out"))
     # a test's Codex-shaped payload must not interrupt the Codex session that may be running the tests
