@@ -124,8 +124,9 @@ def sniff_bytes(head: bytes, path: Container | None = None, name: str = "") -> S
         return Sniffed(XLS, mime_of(XLS), subtype="biff2-4", note="Excel 2-4 worksheet (no OLE container)")
     if head.startswith(b"SQLite format 3\x00"):  # whatever its name
         return Sniffed(SQLITE, mime_of(SQLITE))
-    if head.startswith(b"PAR1") and (hint == PARQUET or not guess_encoding(head)):  # text may start "PAR1" too
-        return Sniffed(PARQUET, mime_of(PARQUET))
+    # PAR1, or PARE: Parquet Modular Encryption with an encrypted footer (formats/columnar says so, exit 5)
+    if head[:4] in (b"PAR1", b"PARE") and (hint == PARQUET or not guess_encoding(head)):  # text may start so too
+        return Sniffed(PARQUET, mime_of(PARQUET), subtype="encrypted" if head[3:4] == b"E" else "")
     if head.startswith(b"ARROW1\x00\x00"):  # an Arrow IPC file (Feather v2)
         return Sniffed(ARROW, mime_of(ARROW))
     for magic, sub, mime in BINARY_MAGIC:

@@ -53,6 +53,8 @@ _SLIDES = (sniff.PPTX, sniff.PPT, sniff.ODP)
 def describe(path: str, kind: str, size: int, subtype: str = "") -> tuple[str, dict[str, object]]:
     """'PDF, 4.2 MB, 103 pages' and the facts behind it (cheap, stdlib only)."""
     found: dict[str, object] = {"size": size}
+    if subtype == "encrypted":  # a container that says so in its first bytes (PARE Parquet): only info reads it
+        found["encrypted"] = True
     if kind == sniff.PDF:
         found["pages"] = facts.pdf_pages(path, size)
     elif kind in (sniff.XLSX, sniff.PPTX, sniff.DOCX):
@@ -158,6 +160,8 @@ def commands(kind: str, quoted: str, found: dict[str, object], line_cap: int) ->
     if kind == sniff.SQLITE:  # info lists the tables with their rows and columns; --sql reads bounded
         return [f"boundread info {quoted}", f"boundread sheets {quoted} TABLE --rows 1-50{FIT}",
                 f"boundread extract {quoted} --sql 'SELECT ... LIMIT 50'{FIT}"]
+    if kind in (sniff.PARQUET, sniff.ARROW) and found.get("encrypted"):  # no rows without the keys: info says so
+        return [f"boundread info {quoted}"]
     if kind in (sniff.PARQUET, sniff.ARROW):  # info reads the footer (schema, rows); --rows decodes only their groups
         return [f"boundread info {quoted}", f"boundread sheets {quoted} --rows 1-50{FIT}"]
     return [f"boundread info {quoted}", f"boundread extract {quoted} --lines 1-200{FIT}"]

@@ -8,9 +8,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from boundread.contract.model import Source
-from boundread.errors import Corrupt, Refused
+from boundread.errors import Corrupt, Encrypted, Refused
 
 MAGIC = b"PAR1"
+ENCRYPTED = b"PARE"  # Parquet Modular Encryption, encrypted footer mode
 #: a footer this large is refused: 10,000 row groups of 20 columns take ~10 MB of footer
 MAX_FOOTER = 256 * 1024 * 1024
 EXTRA = "pip install 'boundread[parquet]'"
@@ -32,6 +33,10 @@ def frame(src: Source) -> Frame:
         head = stream.read(4)
         stream.seek(size - 8)
         tail = stream.read(8)
+    if head == ENCRYPTED and tail[4:] == ENCRYPTED:
+        raise Encrypted(f"{src.name}: an encrypted Parquet file (PARE: its footer is encrypted)",
+                        "decrypt it with the keys it was written with (pyarrow.parquet's CryptoFactory), "
+                        "then read the plain copy")
     if head != MAGIC:
         raise Corrupt(f"{src.name}: does not start with PAR1", "not a Parquet file: `boundread info FILE` says what")
     if len(tail) != 8 or tail[4:] != MAGIC:
