@@ -12,6 +12,7 @@ markers' totals), one reads those asked for and stops after the last.
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Iterator
 from typing import IO
 
@@ -46,9 +47,13 @@ class Notebook:
         sc.expect(b"{")
         if self._keys(stop="cells"):
             return
-        raise Unsupported(f"{self.name} has no list of cells (nbformat {self.meta.get('nbformat', '?')})",
-                          "an nbformat 3 notebook: `jupyter nbconvert --to notebook F` upgrades it; or read it "
-                          "as text with `boundread extract F --lines 1-50`")
+        version = self.meta.get("nbformat", "?")
+        # the fix names no --lines read: a notebook's --lines are its cells' text, which there is none of here
+        raise Unsupported(f"{self.name} has no list of cells (nbformat {version})",
+                          f"{'an older' if version in (1, 2, 3) else 'not an nbformat 4'} notebook: "
+                          f"`jupyter nbconvert --to notebook --output new.ipynb {shlex.quote(self.name)}` writes it "
+                          "as nbformat 4, "
+                          "which boundread reads cell by cell")
 
     def _keys(self, stop: str | None) -> bool:
         """Read the top level's keys to its ``}`` (True: stopped at the ``[`` of ``stop`` instead)."""
