@@ -15,12 +15,11 @@ from __future__ import annotations
 import shlex
 from dataclasses import dataclass
 from email.message import EmailMessage, Message
-from fnmatch import fnmatchcase
 
-from boundread.contract.model import FILE, Details, Entry, Listing, Outcome, Request, Source, Span
+from boundread.contract.model import FILE, Details, Listing, Outcome, Request, Source
 from boundread.contract.sink import Sink
 from boundread.errors import Refused, UsageError
-from boundread.ranges import OPEN_END
+from boundread.formats.web import parts
 from boundread.units import MB, human_bytes
 
 KINDS: tuple[str, ...] = ("eml",)
@@ -211,20 +210,7 @@ def extract(src: Source, req: Request, sink: Sink) -> Outcome:
 
 def listing(src: Source, req: Request) -> Listing:
     mail = parse(src)
-    span = req.entries or Span(1, OPEN_END)
-    kept = [p for p in mail.parts if req.match is None or fnmatchcase(p.name, req.match)]
-    page = kept[span.first - 1:span.last][:req.limits.max_entries]
-    lst = Listing(format="eml", entries=[Entry(p.name, p.size, None, None) for p in page],
-                  total_entries=len(mail.parts), total_size=sum(p.size for p in mail.parts),
-                  largest=max((p.size for p in mail.parts), default=0), warnings=list(mail.warnings),
-                  first=span.first, last=None if span.last == OPEN_END else span.last, match=req.match,
-                  matching=len(kept) if req.match is not None else None)
-    end = span.first - 1 + len(page)
-    lst.truncated = end < min(len(kept), span.last)
-    if lst.truncated:
-        words = ("--match", req.match) if req.match else ()
-        lst.resume = ("list-zip", FILE, *words, "--entries", f"{end + 1}-{end + req.limits.max_entries}")
-    return lst
+    return parts.attachments("eml", [(p.name, p.size) for p in mail.parts], mail.warnings, req)
 
 
 def read_member(src: Source, name: str, req: Request) -> bytes:

@@ -18,14 +18,13 @@ import shlex
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from fnmatch import fnmatchcase
 
-from boundread.contract.model import FILE, Details, Entry, Listing, Outcome, Request, Source, Span
+from boundread.contract.model import FILE, Details, Listing, Outcome, Request, Source
 from boundread.contract.sink import Sink
 from boundread.errors import Refused, UsageError
 from boundread.formats._cfb.props import CHILD_HEADER, MESSAGE_HEADER, Props
 from boundread.formats._cfb.reader import Compound, Node
-from boundread.ranges import OPEN_END
+from boundread.formats.web import parts
 from boundread.units import MB, human_bytes
 
 KINDS: tuple[str, ...] = ("msg",)
@@ -219,20 +218,7 @@ def extract(src: Source, req: Request, sink: Sink) -> Outcome:
 def listing(src: Source, req: Request) -> Listing:
     with opened(src) as msg:
         atts, warnings = msg.attachments, msg.warnings
-    span = req.entries or Span(1, OPEN_END)
-    kept = [a for a in atts if req.match is None or fnmatchcase(a.name, req.match)]
-    page = kept[span.first - 1:span.last][:req.limits.max_entries]
-    lst = Listing(format="msg", entries=[Entry(a.name, a.size, None, None) for a in page],
-                  total_entries=len(atts), total_size=sum(a.size for a in atts),
-                  largest=max((a.size for a in atts), default=0), warnings=list(warnings),
-                  first=span.first, last=None if span.last == OPEN_END else span.last, match=req.match,
-                  matching=len(kept) if req.match is not None else None)
-    end = span.first - 1 + len(page)
-    lst.truncated = end < min(len(kept), span.last)
-    if lst.truncated:
-        words = ("--match", req.match) if req.match else ()
-        lst.resume = ("list-zip", FILE, *words, "--entries", f"{end + 1}-{end + req.limits.max_entries}")
-    return lst
+    return parts.attachments("msg", [(a.name, a.size) for a in atts], warnings, req)
 
 
 def read_member(src: Source, name: str, req: Request) -> bytes:
