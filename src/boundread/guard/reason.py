@@ -44,7 +44,8 @@ _TABLES = {".csv": "csv", ".tsv": "tsv", ".tab": "tsv"}
 _STRUCTURED = {".json": "json", ".geojson": "json", ".jsonl": "jsonl", ".ndjson": "jsonl"}
 #: Named so, boundread reads them by their structure (core/detect.py): cells, an email's parts, chapters.
 _WEB = {".ipynb": (sniff.TEXT, "Jupyter notebook"), ".eml": (sniff.TEXT, "email"), ".epub": (sniff.ZIP, "EPUB book"),
-        ".html": (sniff.TEXT, "web page"), ".htm": (sniff.TEXT, "web page"), ".xhtml": (sniff.TEXT, "web page")}
+        ".msg": (sniff.BINARY, "Outlook message"), ".html": (sniff.TEXT, "web page"), ".htm": (sniff.TEXT, "web page"),
+        ".xhtml": (sniff.TEXT, "web page")}
 _PAGES = (".html", ".htm", ".xhtml")
 _LISTABLE = (sniff.ZIP, sniff.SEVENZ, sniff.TAR, sniff.RAR)
 _SLIDES = (sniff.PPTX, sniff.PPT, sniff.ODP)
@@ -77,8 +78,9 @@ def describe(path: str, kind: str, size: int, subtype: str = "") -> tuple[str, d
         if structured:
             found["structured"] = structured
     web = _WEB.get(os.path.splitext(path)[1].lower())
-    if web is not None and web[0] == kind:
-        found["web"] = os.path.splitext(path)[1].lower()
+    ext = os.path.splitext(path)[1].lower()
+    if web is not None and web[0] == kind and (ext != ".msg" or subtype == "ole"):  # a .msg is an OLE file
+        found["web"] = ext
     label = f"{str(found['table']).upper()} file" if found.get("table") else \
         web[1] if web is not None and found.get("web") else LABELS.get(kind, kind)
     parts = [label + (f" ({subtype})" if subtype and kind == sniff.IMAGE else ""), human_bytes(size)]
@@ -131,7 +133,7 @@ def commands(kind: str, quoted: str, found: dict[str, object], line_cap: int) ->
     if found.get("web") == ".ipynb":  # cells like slides, outputs summarised: no base64 in the way
         return [f"boundread info {quoted}", f"boundread pages {quoted} 1-10{FIT}",
                 f"boundread extract {quoted} --grep PATTERN --context 2{FIT}"]
-    if found.get("web") == ".eml":  # headers and body as text; attachments listed, each read as a member
+    if found.get("web") in (".eml", ".msg"):  # headers and body as text; attachments listed, each read as a member
         return [f"boundread extract {quoted}{FIT}", f"boundread list-zip {quoted} --max-entries {FIT_ENTRIES}",
                 member(quoted)]
     if found.get("web") == ".epub":  # chapters in reading order, as pages
