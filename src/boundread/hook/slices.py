@@ -80,8 +80,8 @@ def first_part(absolute: str, given: str, cwd: str, rule: str, kind: str,
     if shaped(real, kind):  # JSON, a database: its shape and the first part of its first bounded read
         room = SLICE_CHARS - _HEADER_ROOM
         made = shapes.shape(real, shown, quoted, program(), FIT, room, DEADLINE)
-    elif rule == "archive" and kind not in STREAMS:
-        made = _listed(real, quoted)
+    elif rule == "archive" and kind not in STREAMS and os.path.splitext(absolute)[1].lower() != ".epub":
+        made = _listed(real, quoted)  # an EPUB is a zip whose first part is its first chapters, not a listing
     else:
         made = _extract(real, quoted, kind)
     if made is None:
