@@ -97,15 +97,36 @@ def open_book(src: Source) -> Iterator[Book]:
                 raise Corrupt(f"{src.name}: container.xml names no package document", "re-export the EPUB")
             package = _xml(zf, opf, src)
             base = posixpath.dirname(opf)
-            manifest = {e.get("id"): e.get("href") for e in package.iter() if local(e.tag) == "item"}
+            items = {e.get("id"): e for e in package.iter() if local(e.tag) == "item"}
             chapters = []
             for ref in (e for e in package.iter() if local(e.tag) == "itemref"):
-                href = manifest.get(ref.get("idref"))
+                href = _readable(items, ref.get("idref"))
                 if href:
                     chapters.append(posixpath.normpath(posixpath.join(base, unquote(href.split("#")[0]))))
             meta = {local(e.tag): (e.text or "").strip() for e in package.iter() if local(e.tag) in ("title",
                                                                                                    "language")}
             yield Book(zf, chapters, meta.get("title") or None, meta.get("language") or None)
+
+
+#: What a reader shows of a spine item; anything else (a "foreign" resource) is read through its fallback.
+_CONTENT = ("application/xhtml+xml", "text/html", "image/svg+xml")
+
+
+def _readable(items: dict[str | None, Element], idref: str | None) -> str | None:
+    """The href of spine item ``idref``, or of the first item along its ``fallback`` chain that is a content
+    document (EPUB 3: a foreign resource in the spine names one) - the item itself when none is."""
+    item = items.get(idref)
+    if item is None:
+        return None
+    seen = {idref}
+    found = item
+    while found.get("media-type", "application/xhtml+xml") not in _CONTENT:
+        nxt = found.get("fallback")
+        if nxt in seen or items.get(nxt) is None or len(seen) > 16:  # a loop or a dead end: the item as it is
+            return item.get("href")
+        seen.add(nxt)
+        found = items[nxt]
+    return found.get("href")
 
 
 def _pieces(book: Book, name: str, req: Request, warnings: list[str]) -> Iterator[str]:
