@@ -19,7 +19,7 @@ from email.message import EmailMessage, Message
 from boundread.contract.model import FILE, Details, Listing, Outcome, Request, Source
 from boundread.contract.sink import Sink
 from boundread.errors import Refused, UsageError
-from boundread.formats.web import parts
+from boundread.formats.web import parts as web_parts
 from boundread.units import MB, human_bytes
 
 KINDS: tuple[str, ...] = ("eml",)
@@ -121,7 +121,7 @@ def _walk(msg: Message, body: Message | None) -> tuple[list[Part], list[str]]:
         name = filename or f"part-{len(parts) + 1}{mimetypes.guess_extension(mime) or '.bin'}"
         if mime == "message/rfc822" and not name.lower().endswith(".eml"):
             name += ".eml"
-        name = _unique(name.replace("/", "_"), seen)
+        name = web_parts.unique_name(name.replace("/", "_"), seen)
         inner = _attached(part)
         size = len(inner.as_bytes()) if inner is not None else _size(part)
         parts.append(Part(name, mime, size, part))
@@ -136,15 +136,6 @@ def _attached(part: Message) -> Message | None:
     first = payload[0] if isinstance(payload, list) and payload else None
     return first if isinstance(first, Message) else None
 
-
-def _unique(name: str, seen: set[str]) -> str:
-    stem, dot, ext = name.rpartition(".") if "." in name else (name, "", "")
-    candidate, k = name, 1
-    while candidate in seen:
-        k += 1
-        candidate = f"{stem} ({k}){dot}{ext}"
-    seen.add(candidate)
-    return candidate
 
 
 def _body_text(mail: Mail) -> tuple[str, str | None]:
@@ -210,7 +201,7 @@ def extract(src: Source, req: Request, sink: Sink) -> Outcome:
 
 def listing(src: Source, req: Request) -> Listing:
     mail = parse(src)
-    return parts.attachments("eml", [(p.name, p.size) for p in mail.parts], mail.warnings, req)
+    return web_parts.attachments("eml", [(p.name, p.size) for p in mail.parts], mail.warnings, req)
 
 
 def read_member(src: Source, name: str, req: Request) -> bytes:

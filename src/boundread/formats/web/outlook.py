@@ -82,18 +82,9 @@ def _attachments(cfb: Compound, props: Props) -> list[Attachment]:
             "application/vnd.ms-outlook" if message else mimetypes.guess_type(name)[0] or "application/octet-stream")
         data = obj if obj is not None else att.streams.get((0x3701, 0x0102))
         size = (data.size if not data.is_storage else cfb.total(data)) if data is not None else 0
-        out.append(Attachment(_unique(name, seen), mime, size, data, message))
+        out.append(Attachment(parts.unique_name(name, seen), mime, size, data, message))
     return out
 
-
-def _unique(name: str, seen: set[str]) -> str:
-    stem, dot, ext = name.rpartition(".") if "." in name else (name, "", "")
-    candidate, k = name, 1
-    while candidate in seen:
-        k += 1
-        candidate = f"{stem} ({k}){dot}{ext}"
-    seen.add(candidate)
-    return candidate
 
 
 def _address(name: str | None, address: str | None) -> str | None:

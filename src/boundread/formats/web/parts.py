@@ -46,3 +46,14 @@ def attachments(fmt: str, named: list[tuple[str, int]], warnings: list[str], req
         words = ("--match", req.match) if req.match else ()
         lst.resume = ("list-zip", FILE, *words, "--entries", f"{end + 1}-{end + req.limits.max_entries}")
     return lst
+
+
+def unique_name(name: str, seen: set[str]) -> str:
+    """``name``, or ``name (2).ext``, ``(3)``... when a message's earlier attachment took it; recorded in ``seen``."""
+    stem, dot, ext = name.rpartition(".") if "." in name else (name, "", "")
+    candidate, k = name, 1
+    while candidate in seen:
+        k += 1
+        candidate = f"{stem} ({k}){dot}{ext}"
+    seen.add(candidate)
+    return candidate
