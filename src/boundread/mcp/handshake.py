@@ -35,7 +35,7 @@ CAPABILITIES: dict[str, Any] = {
 
 @dataclass(frozen=True)
 class Answered:
-    """An ``initialize`` answered here: its request id and the result sent."""
+    """A request answered before the SDK loaded: its id and the result sent."""
 
     id: int | str
     result: dict[str, Any]
@@ -56,11 +56,15 @@ def answer(line: bytes) -> Answered | None:
         return None
     assert isinstance(params, dict)
     asked = params["protocolVersion"]
-    result = {"capabilities": CAPABILITIES, "instructions": INSTRUCTIONS,
-              "protocolVersion": asked if asked in PROTOCOLS else PROTOCOLS[-1],
-              "serverInfo": {"name": NAME, "version": __version__}}
-    reply = {"jsonrpc": "2.0", "id": ident, "result": result}
-    return Answered(ident, result, json.dumps(reply, separators=(",", ":")).encode("utf-8") + b"\n")
+    return reply(ident, {"capabilities": CAPABILITIES, "instructions": INSTRUCTIONS,
+                         "protocolVersion": asked if asked in PROTOCOLS else PROTOCOLS[-1],
+                         "serverInfo": {"name": NAME, "version": __version__}})
+
+
+def reply(ident: int | str, result: dict[str, Any]) -> Answered:
+    """The answer to request ``ident``, as one line on the wire."""
+    message = {"jsonrpc": "2.0", "id": ident, "result": result}
+    return Answered(ident, result, json.dumps(message, separators=(",", ":")).encode("utf-8") + b"\n")
 
 
 def _valid(params: object) -> bool:

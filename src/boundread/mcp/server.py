@@ -54,6 +54,7 @@ from boundread.errors import BoundreadError, TimedOut, UsageError
 from boundread.mcp import roots, tools
 from boundread.mcp.arguments import invalid, unknown
 from boundread.mcp.handshake import INSTRUCTIONS, Answered, same
+from boundread.mcp.stdio import Inbox
 from boundread.mcp.stopping import Runs
 from boundread.mcp.tools import Config, Reply, Target
 
@@ -296,16 +297,18 @@ def serve(config: Config, *, port: int = 8000) -> None:
     build(config).run("streamable-http", host="127.0.0.1", port=port)
 
 
-def serve_stdio(config: Config, first: bytes, wire_in: BinaryIO, wire_out: BinaryIO, answered: Answered | None,
-                ) -> None:
-    """Serve the client on ``wire_in``/``wire_out`` (:mod:`boundread.mcp.stdio` claimed them and read ``first``;
-    ``answered``: the ``initialize`` answer it sent already). Ends when the client goes, or on SIGINT or SIGTERM:
-    each chunk run in flight is interrupted and writes its manifest first (:mod:`boundread.mcp.stopping`)."""
+def serve_stdio(config: Config, held: list[bytes], inbox: Inbox, wire_out: BinaryIO,
+                answered: dict[int | str, Answered]) -> None:
+    """Serve the client on ``inbox``/``wire_out`` (:mod:`boundread.mcp.stdio` claimed the wire and read ``held``
+    while the SDK loaded; ``answered``: the requests it answered already, by id). Ends when the client goes, or
+    on SIGINT or SIGTERM: each chunk run in flight is interrupted and writes its manifest first
+    (:mod:`boundread.mcp.stopping`)."""
     warnings.simplefilter("ignore", MCPDeprecationWarning)
     runs = Runs()
     server = build(config, runs)
     assert isinstance(server, _Server)
-    anyio.run(_serve_lines, server, runs, _Lines(first.decode("utf-8", "replace"), wire_in), _Out(wire_out, answered))
+    lines = _Lines([line.decode("utf-8", "replace") for line in held], inbox)
+    anyio.run(_serve_lines, server, runs, lines, _Out(wire_out, answered))
 
 
 GRACE = 30.0  # seconds a stopping server waits for its chunk runs to write their manifests
@@ -332,11 +335,10 @@ async def _stop_on_signal(runs: Runs, scope: anyio.CancelScope) -> None:
 
 
 class _Lines:
-    """The client's lines for the SDK's reader: ``first`` (read already), then each line a daemon thread reads,
-    so that a read blocked on an idle client never keeps a stopping server alive."""
+    """The client's lines for the SDK's reader: ``held`` (read already), then each line the inbox gives."""
 
-    def __init__(self, first: str, wire: BinaryIO) -> None:
-        self.first, self.wire = first, wire
+    def __init__(self, held: list[str], inbox: Inbox) -> None:
+        self.held, self.inbox = held, inbox
         self.send, self.receive = anyio.create_memory_object_stream[str](16)
 
     async def start(self) -> None:
@@ -345,7 +347,7 @@ class _Lines:
 
     def _pump(self, token: anyio.lowlevel.EventLoopToken) -> None:
         try:
-            for raw in iter(self.wire.readline, b""):
+            for raw in iter(self.inbox.get, b""):
                 anyio.from_thread.run(self.send.send, raw.decode("utf-8", "replace"), token=token)
             anyio.from_thread.run_sync(self.send.close, token=token)
         except (RuntimeError, anyio.BrokenResourceError, anyio.ClosedResourceError, OSError):
@@ -355,26 +357,27 @@ class _Lines:
         return self._lines()
 
     async def _lines(self) -> AsyncIterator[str]:
-        yield self.first
+        for line in self.held:
+            yield line
         async for line in self.receive:
             yield line
 
 
 class _Out:
-    """The SDK's writer: each message to the client, but the SDK's answer to an ``initialize`` answered before
-    it loaded (said on stderr when it differs from ours)."""
+    """The SDK's writer: each message to the client, but the SDK's answers to requests answered before it loaded
+    (said on stderr when one differs from ours)."""
 
-    def __init__(self, wire: BinaryIO, answered: Answered | None) -> None:
-        self.wire, self.answered = wire, answered
+    def __init__(self, wire: BinaryIO, answered: dict[int | str, Answered]) -> None:
+        self.wire, self.answered = wire, dict(answered)
 
     async def write(self, text: str) -> None:
-        if self.answered is not None:
-            agrees = same(self.answered, text)
+        for early in list(self.answered.values()):
+            agrees = same(early, text)
             if agrees is not None:
-                self.answered = None
+                del self.answered[early.id]
                 if not agrees:
-                    sys.stderr.write(f"boundread: warning: the SDK's initialize answer differs from the early one: "
-                                     f"{text.strip()[:500]}\n")
+                    sys.stderr.write(f"boundread: warning: the SDK's answer to request {early.id!r} differs from the "
+                                     f"early one: {text.strip()[:500]}\n")
                 return
         await anyio.to_thread.run_sync(self._send, text.encode("utf-8"))
 
