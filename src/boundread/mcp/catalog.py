@@ -5,12 +5,12 @@ The SDK and its models take 1.4-2 s to import (mcp 2.3 on CPython 3.11, no .pyc 
 ``tools/list`` answer came later was searched as empty (``"tools": []``), and the model's call to
 ``mcp__boundread/extract`` was "unsupported". So :mod:`boundread.mcp.stdio` answers ``tools/list`` from here
 while the SDK loads, hands the request to the SDK too, and drops the SDK's answer after comparing it with this one
-(a difference is said on stderr, and tests/test_mcp_startup.py fails on it).
+(a difference is said on stderr).
 
 The file is the SDK's ``tools/list`` result (the same for each protocol version the early ``initialize`` agrees
 to, :data:`boundread.mcp.handshake.PROTOCOLS`) with each tool's ``anthropic/maxResultSizeChars`` set to the server's
 ``--max-chars``. ``python -m boundread.mcp.catalog`` writes it again from the server's tools (after a tool, an
-argument or the SDK changes); tests/test_mcp_catalog.py fails while it is stale.
+argument or the SDK changes); tests/test_mcp_tools_listed_before_the_sdk_loads.py fails while it is stale.
 """
 
 from __future__ import annotations

@@ -54,7 +54,7 @@ from boundread.errors import BoundreadError, TimedOut, UsageError
 from boundread.mcp import roots, tools
 from boundread.mcp.arguments import invalid, unknown
 from boundread.mcp.handshake import INSTRUCTIONS, Answered, same
-from boundread.mcp.stdio import Inbox
+from boundread.mcp.inbox import Inbox
 from boundread.mcp.stopping import Runs
 from boundread.mcp.tools import Config, Reply, Target
 
