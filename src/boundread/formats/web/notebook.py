@@ -2,7 +2,9 @@
 
 ``pages nb.ipynb 3-5`` reads cells 3-5 (numbered from 1 in file order, markdown and code alike), each behind
 a ``--- cell N / TOTAL: code [5] ---`` marker; ``extract`` reads them all, bounded by --max-chars. Several
-ranges are written in file order. See :mod:`cells` for what a cell's text is.
+ranges are written in file order. See :mod:`cells` for what a cell's text is. nbformat 2 and 3 notebooks keep
+their cells in worksheets, in an older shape: they are numbered across the worksheets and read as nbformat 4
+(:mod:`nbv3`).
 
 The notebook is never loaded whole: ``formats/_jsonscan`` streams it, the cells not asked for are stepped
 over by its C regular expressions, and a cell asked for keeps at most ``BUDGET`` bytes (strings cut at
@@ -23,6 +25,7 @@ from boundread.formats._jsonscan import OutOfTime, Scanner, Str
 from boundread.formats.web import parts
 from boundread.formats.web.cells import MAX_OUTPUT, Cell, Tally
 from boundread.formats.web.nbload import Loader, corrupt
+from boundread.formats.web.nbv3 import as_v4
 from boundread.limits import Deadline
 
 KINDS: tuple[str, ...] = ("ipynb",)
@@ -38,6 +41,9 @@ class Notebook:
         self.sc = Scanner(fh, deadline)
         self.name = name
         self.meta: dict[str, object] = {}
+        self.legacy = False  # nbformat 2 or 3: the cells are in worksheets, in the old shape (see nbv3)
+        self.depth = 2  # the brackets open around a cell: the top level's and its list's (4 inside worksheets)
+        self.ended = False  # the cells are all read (or there were none)
 
     def to_cells(self) -> None:
         """Step to the first cell (past the ``[`` of ``"cells"``), keeping the metadata met on the way."""
@@ -45,7 +51,11 @@ class Notebook:
         if sc.peek() != 0x7B:
             raise corrupt(sc, "it is not a JSON object")
         sc.expect(b"{")
-        if self._keys(stop="cells"):
+        stopped = self._keys(stop=("cells", "worksheets"), keep=True)
+        if stopped == "cells":
+            return
+        if stopped == "worksheets":
+            self.ended = not self._worksheet(first=True)  # no worksheet with cells: an empty notebook
             return
         version = self.meta.get("nbformat", "?")
         # the fix names no --lines read: a notebook's --lines are its cells' text, which there is none of here
@@ -55,8 +65,9 @@ class Notebook:
                           "as nbformat 4, "
                           "which boundread reads cell by cell")
 
-    def _keys(self, stop: str | None) -> bool:
-        """Read the top level's keys to its ``}`` (True: stopped at the ``[`` of ``stop`` instead)."""
+    def _keys(self, stop: tuple[str, ...] = (), keep: bool = False) -> str | None:
+        """Read an object's keys to its ``}`` (consumed); a key of ``stop`` whose value is a list stops there,
+        past the ``[``, and is returned. ``keep``: the top level, whose ``metadata`` and ``nbformat`` are kept."""
         sc = self.sc
         while sc.peek() != 0x7D:
             if sc.peek() == 0x2C:
@@ -65,40 +76,86 @@ class Notebook:
             if not isinstance(key, Str):
                 raise corrupt(sc, "an object key that is not a string")
             sc.expect(b":")
-            if key.text == stop and sc.peek() == 0x5B:
+            if key.text in stop and sc.peek() == 0x5B:
                 sc.expect(b"[")
-                return True
-            if key.text in ("metadata", "nbformat"):
+                return key.text
+            if keep and key.text in ("metadata", "nbformat"):
                 self.meta[key.text] = Loader(sc, 256, _HEAD_BUDGET).value(1)
             else:
                 sc.skip_value(1)
-        return False
+        sc.expect(b"}")
+        return None
+
+    def _worksheet(self, first: bool) -> bool:
+        """Into the next worksheet's list of cells (after a ``[`` or the ``,`` between worksheets); False when
+        the list of worksheets ended (its ``]`` consumed). A worksheet without cells is stepped over."""
+        sc = self.sc
+        self.legacy, self.depth = True, 4
+        while True:
+            tok = sc.token()
+            if tok == "]" and first:
+                return False
+            if tok == "," and not first:
+                tok = sc.token()
+            if tok != "{":
+                raise corrupt(sc, "expected a worksheet")
+            first = False
+            if self._keys(stop=("cells",)) == "cells":
+                return True
+            if sc.peek() == 0x5D:
+                sc.expect(b"]")
+                return False
+
+    def _cells_ended(self) -> bool:
+        """At a worksheet's ``]`` (consumed): True when another worksheet's cells follow."""
+        if not self.legacy:
+            return False
+        self._keys()  # the rest of this worksheet, to its }
+        if self.sc.peek() == 0x5D:
+            self.sc.expect(b"]")
+            return False
+        return self._worksheet(first=False)
 
     def after_cells(self) -> None:
         """The keys after the cells (Jupyter writes ``metadata`` there), once ``each`` has run to the end."""
-        self._keys(stop=None)
+        self._keys(keep=True)
 
     def each(self) -> Iterator[int]:
         """Cell numbers from 1; at each the caller reads or skips one value (the cell)."""
         sc = self.sc
-        if sc.peek() == 0x5D:
-            sc.expect(b"]")
-            return
         number = 0
-        while True:
-            number += 1
-            yield number
-            tok = sc.token()
-            if tok == "]":
-                return
-            if tok != ",":
-                raise corrupt(sc, "expected ',' or ']' after a cell")
+        while not self.ended:
+            if sc.peek() == 0x5D:
+                sc.expect(b"]")
+                self.ended = not self._cells_ended()
+                continue
+            while True:
+                number += 1
+                yield number
+                tok = sc.token()
+                if tok == "]":
+                    break
+                if tok != ",":
+                    raise corrupt(sc, "expected ',' or ']' after a cell")
+            self.ended = not self._cells_ended()
+
+    def cell(self, loader: Loader) -> dict[str, object]:
+        """The cell at the scanner, loaded within the loader's bounds, in nbformat 4's shape."""
+        data = loader.value(self.depth)
+        if not isinstance(data, dict):
+            return {}
+        return as_v4(data) if self.legacy else data
 
     def count(self) -> int:
         self.to_cells()
-        if self.sc.peek() == 0x5D:
-            return 0
-        return self.sc.skip_elements(None, 2)[0]
+        total = 0
+        while not self.ended:
+            if self.sc.peek() == 0x5D:
+                self.sc.expect(b"]")
+            else:
+                total += self.sc.skip_elements(None, self.depth)[0]
+            self.ended = not self._cells_ended()
+        return total
 
 
 def _language(meta: dict[str, object]) -> str | None:
@@ -124,10 +181,10 @@ def info(src: Source, req: Request) -> Details:
         try:
             nb.to_cells()
             for number in nb.each():
-                data = Loader(nb.sc, 64, 64 * 1024).value(2)
-                cell = Cell(number, 0, data if isinstance(data, dict) else {}, tally)
+                data = nb.cell(Loader(nb.sc, 64, 64 * 1024))
+                cell = Cell(number, 0, data, tally)
                 kinds[cell.kind] = kinds.get(cell.kind, 0) + 1
-                got = data.get("outputs") if isinstance(data, dict) else None
+                got = data.get("outputs")
                 outputs += len(got) if isinstance(got, list) else 0
                 chars += sum(len(chunk) for chunk in cell.chunks())  # a cut source or output: its shown part
             nb.after_cells()
@@ -168,10 +225,9 @@ def extract(src: Source, req: Request, sink: Sink) -> Outcome:
                 if number > last:
                     break
                 if number not in wanted:
-                    nb.sc.skip_value(2)
+                    nb.sc.skip_value(nb.depth)
                     continue
-                data = Loader(nb.sc, CAP, BUDGET).value(2)
-                cell = Cell(number, total, data if isinstance(data, dict) else {}, tally)
+                cell = Cell(number, total, nb.cell(Loader(nb.sc, CAP, BUDGET)), tally)
                 if not all(sink.write(chunk) for chunk in cell.chunks()):
                     cut = number
                     break
