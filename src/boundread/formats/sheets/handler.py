@@ -206,7 +206,9 @@ def _write_sheet(src: Source, book: Book, sheet: SheetMeta, req: Request, sink: 
             sink.progress.advance(max(min(number, last) - first + 1 - sink.progress.done, 0))
             if not state.take(number, [cell_text(v) for v in values], cut, last, fmt, sink):
                 break
-    words = _words(sheet, first, state.written_last)
+    # a row past the range was read: the blank rows held back at its end were read too, and `next` goes on after
+    covered = last if state.remained and state.written_last >= first else state.written_last
+    words = _words(sheet, first, covered)
     outcome.warnings.extend(f"sheet '{sheet.name}': {note}" for note in book.notes)
     uncached = book.uncached.warning(sheet.name)
     if uncached:
