@@ -95,13 +95,30 @@ def _strings(sizes: list[int | None], values: list[str | None], out: Texts) -> l
 
 
 def _shown(value: object, out: Texts, items: int | None = None) -> str:
-    """Any other value as text, cut to CELL_CHARS; ``items``: a list's whole length when it was sliced."""
-    text = "" if value is None else str(value)
+    """Any other value as text, cut to CELL_CHARS; ``items``: a list's whole length when it was sliced. What a
+    struct, list or map holds is shown plainly (``{'min': '1970-01-01T00:00:00+00:00'}``), not as Python's repr
+    of a datetime, Decimal or bytes; single quotes, as JSON's double ones would all be doubled in a CSV cell."""
+    text = "" if value is None else str(_plain(value)) if isinstance(value, (dict, list, tuple)) else str(value)
     if items is not None or len(text) > CELL_CHARS:
         out.cut += 1
         whole = f"{items:,} items" if items is not None else f"{len(text):,} characters"
         text = f"{text[:CELL_CHARS]}... [{whole}]"
     return text
+
+
+def _plain(value: object) -> object:
+    """``value`` with what it holds made plain: a date or time in ISO 8601, bytes by their size, a Decimal or a
+    duration as Python prints it; str, numbers, bools and None as they are."""
+    if isinstance(value, dict):
+        return {key: _plain(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(item) for item in value]
+    if value is None or isinstance(value, (str, int, float)):
+        return value
+    if isinstance(value, (bytes, bytearray)):
+        return f"[binary {len(value):,} bytes]"
+    iso = getattr(value, "isoformat", None)
+    return iso() if callable(iso) else str(value)
 
 
 def warnings(found: Texts, parquet: bool) -> list[str]:
