@@ -45,9 +45,9 @@ def lzfu(rtf: bytes) -> bytes:
 def message(subject: str = "Quarterly SUBJ_MSG", body: str | None = "Hello Bob,\nBODY_PLAIN here.\n",
             html: bytes | None = None, rtf: bytes | None = None,
             attachments: list[tuple[str, bytes | Tree]] | None = None,
-            header: int = 32) -> Tree:
+            header: int = 32, links: list[tuple[str, str | None, int]] | None = None) -> Tree:
     """A message storage: sender, one To and one Cc recipient, a date, a body, ``attachments`` (bytes: by value;
-    a tree: an attached message)."""
+    a tree: an attached message), then ``links``: attachments by reference (name, the path it names, method)."""
     tree: Tree = {_s(0x0037, UNICODE): text(subject), _s(0x0C1A, UNICODE): text("Ann"),
                   _s(0x0C1F, UNICODE): text("ann@example.org"), _s(0x001A, UNICODE): text("IPM.Note")}
     if body is not None:
@@ -70,6 +70,11 @@ def message(subject: str = "Quarterly SUBJ_MSG", body: str | None = "Hello Bob,\
         else:
             att[_s(0x3701, BINARY)] = data
             att["__properties_version1.0"] = fixed({0x3705: (LONG, 1)}, 8)
+        tree[f"__attach_version1.0_#{n:08X}"] = att
+    for n, (name, target, method) in enumerate(links or [], len(attachments or [])):
+        att = {_s(0x3707, UNICODE): text(name), "__properties_version1.0": fixed({0x3705: (LONG, method)}, 8)}
+        if target is not None:
+            att[_s(0x370D, UNICODE)] = text(target)
         tree[f"__attach_version1.0_#{n:08X}"] = att
     return tree
 

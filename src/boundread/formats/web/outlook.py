@@ -5,7 +5,9 @@ mail.msg`` writes the headers, the attachment list, then the body: the plain-tex
 body (PR_HTML) as text, else the compressed RTF body (PR_RTF_COMPRESSED): the HTML or text it encapsulates, or
 its RTF stripped to text with a warning. ``list-zip`` lists the attachments and ``extract --member NAME`` reads
 one through the handler of its own kind, as for an .eml; an attached message (PR_ATTACH_METHOD 5) is a member
-``NAME.msg``, written out as a compound file of its own.
+``NAME.msg``, written out as a compound file of its own. An attachment by reference (methods 2-4, 7: a path
+or a web address, not the file) is listed with its target, and ``--member`` names the target instead of an
+empty read.
 
 Bounded: the compound file is read through formats/_cfb (each table and stream bounded, damage one Corrupt
 line); at most ``MAX_ATTACHMENTS`` attachments and ``MAX_RECIPIENTS`` recipients are read, a body at most
@@ -21,7 +23,7 @@ from dataclasses import dataclass
 
 from boundread.contract.model import FILE, Details, Listing, Outcome, Request, Source
 from boundread.contract.sink import Sink
-from boundread.errors import Refused, UsageError
+from boundread.errors import Corrupt, Refused, Unsupported, UsageError
 from boundread.formats._cfb.props import CHILD_HEADER, MESSAGE_HEADER, Props
 from boundread.formats._cfb.reader import Compound, Node
 from boundread.formats.web import parts
@@ -34,6 +36,7 @@ BODY_BYTES = 32 * MB
 LISTED_IN_EXTRACT = 50  # attachments named by extract; list-zip pages through all
 _BODY, _HTML, _RTF = 0x1000, 0x1013, 0x1009
 _HEADERS = ("From", "To", "Cc", "Date", "Subject")
+_BY_REFERENCE = (2, 3, 4, 7)  # PR_ATTACH_METHOD: by reference, resolve, reference only, web reference
 
 
 @dataclass(frozen=True)
@@ -43,6 +46,14 @@ class Attachment:
     size: int
     data: Node | None  # the stream of its bytes, or the storage of an attached message / OLE object
     message: bool  # an attached Outlook message (method 5), handed on as a .msg
+    link: str | None = None  # attached by reference: the path or address it names (the file is not inside)
+
+    @property
+    def described(self) -> str:
+        """``name (type, size)``, or ``name (type, by reference to PATH)``."""
+        held = human_bytes(self.size) if self.link is None else f"by reference to {self.link}" if self.link else \
+            "by reference, to no path it names"
+        return f"{self.name} ({self.mime}, {held})"
 
 
 @dataclass
@@ -82,7 +93,10 @@ def _attachments(cfb: Compound, props: Props) -> list[Attachment]:
             "application/vnd.ms-outlook" if message else mimetypes.guess_type(name)[0] or "application/octet-stream")
         data = obj if obj is not None else att.streams.get((0x3701, 0x0102))
         size = (data.size if not data.is_storage else cfb.total(data)) if data is not None else 0
-        out.append(Attachment(parts.unique_name(name, seen), mime, size, data, message))
+        link = None
+        if data is None and att.long(0x3705) in _BY_REFERENCE:  # PR_ATTACH_LONG_PATHNAME, PR_ATTACH_PATHNAME
+            link = " ".join((att.text(0x370D, 2048) or att.text(0x3708, 2048) or "").split())
+        out.append(Attachment(parts.unique_name(name, seen), mime, size, data, message, link))
     return out
 
 
@@ -171,8 +185,7 @@ def info(src: Source, req: Request) -> Details:
         wide = (_BODY, 0x001F) in msg.props.streams  # a UTF-16 body: two bytes a character
         details = Details(fields=fields, est_chars=size // (2 if wide else 1) + 400,
                           estimated=True, warnings=list(msg.warnings))
-        details.fields["attachment_list"] = [f"{a.name} ({a.mime}, {human_bytes(a.size)})"
-                                             for a in msg.attachments[:LISTED_IN_EXTRACT]]
+        details.fields["attachment_list"] = [a.described for a in msg.attachments[:LISTED_IN_EXTRACT]]
     details.next = [("extract", FILE)]
     if msg.attachments:
         details.next.append(("list-zip", FILE))
@@ -189,7 +202,7 @@ def extract(src: Source, req: Request, sink: Sink) -> Outcome:
         if atts:
             sink.write(f"Attachments ({len(atts):,}):\n")
             for att in atts[:LISTED_IN_EXTRACT]:
-                if not sink.write(f"  {att.name} ({att.mime}, {human_bytes(att.size)})\n"):
+                if not sink.write(f"  {att.described}\n"):
                     break
             operand = shlex.quote(src.name)
             if len(atts) > LISTED_IN_EXTRACT:
@@ -222,8 +235,13 @@ def read_member(src: Source, name: str, req: Request) -> bytes:
         if att.size > cap:
             raise Refused(f"{name} is {human_bytes(att.size)}, more than {human_bytes(cap)}",
                           "raise --max-member-mb if you trust it")
+        if att.link is not None:
+            target = f"a link to {att.link}" if att.link else "a link that names no path"
+            raise Unsupported(f"{name} is attached by reference: {src.name} holds {target}, not the file",
+                              "read the file where the link points, if you can reach it; else ask the sender")
         if att.data is None:
-            return b""
+            raise Corrupt(f"{name} in {src.name} has no data (its stream is missing)",
+                          "the message is damaged or was saved without its attachments")
         if not att.data.is_storage:
             return msg.cfb.read(att.data, cap)
         from boundread.formats._cfb.writer import subtree, write
