@@ -176,9 +176,7 @@ class ChunkSink(Sink):
             self.chars += len(text)
             self.lines += text.count("\n")
             self._last = text[-1:]
-            if self.pending is not None:
-                marker, self.pending = self.pending, None
-                self.splitter.add(marker)
+            self._marker()
             if not self.feeder.feed(text):
                 self._stop(f"max_chunks {self.splitter.limit:,} reached")
         return not self.full
@@ -192,9 +190,16 @@ class ChunkSink(Sink):
             return False
         self.chars += len(piece.text)
         self._last = piece.text[-1:]
+        self._marker()
         if not self.splitter.add(piece):
             self._stop(f"max_chunks {self.splitter.limit:,} reached")
         return not self.full
+
+    def _marker(self) -> None:
+        """The pending archive member's marker, before the member's first text."""
+        if self.pending is not None:
+            marker, self.pending = self.pending, None
+            self.splitter.add(marker)
 
     def close(self) -> None:
         if not self.full:

@@ -46,15 +46,18 @@ class _Changed(Exception):
     """``json`` would print this value differently from the handler's printer."""
 
 
-def read(src: Source, sink: ChunkSink) -> Outcome:
-    """Feed the pretty-printed document to the splitter in pieces that name their element."""
+def read(src: Source, sink: ChunkSink, member: str | None = None) -> Outcome:
+    """Feed the pretty-printed document to the splitter in pieces that name their element; ``member``: the
+    document is that archive member, whose marker the sink writes first (its paths are named after it, and
+    the archive's progress goes on)."""
     out = Outcome(unit="values", totals={"bytes": src.size})
     with src.open() as fh:
         sc = Scanner(fh, sink.deadline)
-        walk = _Walk(src, sc, _Out(sink))
-        sink.progress.start(src.size, "bytes")
+        walk = _Walk(src, sc, _Out(sink), "" if member is None else f"member '{member}' ")
+        if member is None:
+            sink.progress.start(src.size, "bytes")
         try:
-            walk.top()
+            walk.top(HEADING if member is None else NEVER)  # a member's cut goes before its marker
         except _Full:
             pass
         except OutOfTime:
@@ -134,18 +137,19 @@ class _Out:
 
 
 class _Walk:
-    def __init__(self, src: Source, sc: Scanner, out: _Out) -> None:
+    def __init__(self, src: Source, sc: Scanner, out: _Out, named: str) -> None:
         self.src, self.sc, self.out = src, sc, out
+        self.named = named  # before each unit's path: the archive member it is in
         self.units = 0
         self.bad_utf8: int | None = None
         self.count = 1  # top-level values (more than one: a JSON text sequence)
         self.trailing: tuple[int, str] | None = None  # where what is not JSON starts after them, and why
         self.small = out.sink.splitter.budget // SMALL  # a container of at most this many bytes is one value
 
-    def top(self) -> None:
+    def top(self, level: int) -> None:
         if self.sc.peek() is None:
             raise Corrupt("empty JSON file: nothing to read", "check the file")
-        self.value("", ".", 0, HEADING)  # no cut before it: it is first; a path, not a continuation
+        self.value("", ".", 0, level)  # a path, not a continuation
         self.out.write("\n")
         while not self.sc.at_end():  # values one after another, as extract --path . reads them: each a unit
             self.count += 1
@@ -217,7 +221,8 @@ class _Walk:
             out.begin(PARAGRAPH, unit, index)
             out.write(inner)
             self.whole(depth + 1)
-            self.out.sink.progress.done = sc.offset
+            if not self.named:  # a member's bytes are not the archive's
+                self.out.sink.progress.done = sc.offset
             end = sc.token()
             if end == "]":
                 break
@@ -242,7 +247,7 @@ class _Walk:
 
     def _unit(self, label: str, path: str) -> Unit:
         self.units += 1
-        return Unit(label, self.units, path)
+        return Unit(label, self.units, self.named + path)
 
     def whole(self, depth: int) -> None:
         """The value at the cursor as ``jsonout.pretty`` prints it at ``depth``: in C when it is a container of

@@ -28,9 +28,10 @@ from boundread.chunks.split import UNIT, Cut, Piece, Splitter, Unit
 from boundread.contract.model import FILE, Outcome, Request, Source
 from boundread.contract.sink import Sink
 from boundread.contract.source import source_for_bytes
-from boundread.core import engine, fit, naming, output
+from boundread.core import detect, engine, fit, naming, output
 from boundread.errors import BoundreadError, UsageError
 from boundread.limits import CHARS_PER_TOKEN, Deadline, Limits, est_tokens
+from boundread.record import replace
 from boundread.units import KB, MB, human_bytes
 
 MAX_CHUNKS = 200
@@ -235,10 +236,18 @@ def _members(src: Source, req: Request, sink: ChunkSink) -> Outcome:
             feeder: feed.Feeder | None = None
             try:
                 member = source_for_bytes(f"{src.name}:{entry.name}", archives.read_member(src, entry.name, req))
+                member = replace(member, sniffed=detect.member(entry.name, member.sniffed))  # as a file of its name
                 unit = Unit("member", number, entry.name)
                 sink.feeder = feeder = feed.feeder_for(member.kind, sink.splitter, unit)
                 sink.pending = Piece(f"--- member {entry.name} ---\n", UNIT, unit, header=True)
-                formats.handler_for(member.kind).extract(member, req, sink)
+                if member.kind == "json":  # cut between elements, as a .json file is
+                    from boundread.chunks import jsonread
+
+                    read = jsonread.read(member, sink, entry.name)
+                    out.warnings += [f"member {entry.name}: {said}" for said in read.warnings]
+                    out.truncated += [f"member {entry.name}: {said}" for said in read.truncated]
+                else:
+                    formats.handler_for(member.kind).extract(member, req, sink)
             except BoundreadError as exc:  # before its first text: skipped; after: cut short, its text kept
                 skip, cut = (exc.what, None) if sink.pending is not None or feeder is None else (None, exc.what)
             finally:

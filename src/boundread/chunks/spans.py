@@ -28,9 +28,23 @@ def span(done: list[Piece], first: int, last: int, continues: bool, after: Piece
             runs[-1][1].append(piece)
         else:
             runs.append((piece.unit, [piece]))
+    # an archive's JSON member: its marker's run goes (its paths name the member), and the runs of its paths
+    # and of other members are named each their own way
+    runs = [run for n, run in enumerate(runs) if not (run[0].label == "member" and all(p.header for p in run[1])
+                                                      and n + 1 < len(runs) and runs[n + 1][0].label in JSON_UNITS)]
+    groups: list[list[tuple[Unit, list[Piece]]]] = []
+    for run in runs:
+        if groups and (groups[-1][-1][0].label in JSON_UNITS) == (run[0].label in JSON_UNITS):
+            groups[-1].append(run)
+        else:
+            groups.append([run])
+    return "; ".join(_paths(group, after, n == 0) if group[0][0].label in JSON_UNITS else
+                     _units(group, continues and n == len(groups) - 1) for n, group in enumerate(groups))
+
+
+def _units(runs: list[tuple[Unit, list[Piece]]], continues: bool) -> str:
+    """Pages, slides, members or sheets: ``pages 3-4 (page 4 cut)``."""
     head_unit = runs[0][0]
-    if head_unit.label in JSON_UNITS:
-        return _paths(runs, after)
     began_before = not (runs[0][1][0].level == UNIT or runs[0][1][0].header)
     if head_unit.label == "sheet":
         parts = []
@@ -51,14 +65,14 @@ def span(done: list[Piece], first: int, last: int, continues: bool, after: Piece
     return text + (f" ({', '.join(notes)})" if notes else "")
 
 
-def _paths(runs: list[tuple[Unit, list[Piece]]], after: Piece | None) -> str:
+def _paths(runs: list[tuple[Unit, list[Piece]]], after: Piece | None, first: bool) -> str:
     """JSON: each value's path, an array's elements as a slice (``.items[0:1200]``, ``.[5]``), and the element
-    the chunk starts inside (continued) or ends inside (cut)."""
+    the chunk starts inside (continued; ``first``: these runs start the chunk) or ends inside (cut)."""
     if any(unit.label != "object" for unit, _ in runs):  # an object's brackets: named only when alone
         runs = [run for run in runs if run[0].label != "object"]
     parts = []
     for n, (unit, pieces) in enumerate(runs):
-        starts_inside = n == 0 and pieces[0].level < PARAGRAPH
+        starts_inside = first and n == 0 and pieces[0].level < PARAGRAPH
         ends_inside = n == len(runs) - 1 and after is not None and after.unit is unit and after.level < PARAGRAPH
         rows = [p.row for p in pieces if p.row is not None]
         if unit.label != "array" or not rows:

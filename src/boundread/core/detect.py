@@ -114,6 +114,15 @@ def web(path: Named, sniffed: Sniffed) -> Sniffed | None:
     return None
 
 
+def member(name: str, sniffed: Sniffed) -> Sniffed:
+    """An archive member's kind, as its name refines the sniff of its bytes for a file on disk (csv/tsv, JSON,
+    a notebook, a web page, an email, a book, an Outlook message); libmagic is not asked (no path to give)."""
+    for refine in (table, structured, web):
+        if (found := refine(name, sniffed)) is not None:
+            return found
+    return sniffed
+
+
 def detect(path: Named, sniffed: Sniffed) -> Sniffed:
     """Refine our sniff with libmagic where libmagic is specific and agrees it is not a container."""
     if (delimited := table(path, sniffed)) is not None:  # named and text: libmagic would say text/csv at best

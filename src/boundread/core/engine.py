@@ -17,7 +17,7 @@ from boundread.contract.source import source_for_bytes, source_for_path
 from boundread.core import fit, resume
 from boundread.core.alarm import Expired as Expired
 from boundread.core.alarm import guarded as guarded
-from boundread.core.detect import detect, table, web
+from boundread.core.detect import detect, member
 from boundread.core.filters import Filters as Filters
 from boundread.core.filters import check_tail, compile_grep
 from boundread.core.filters import selection as selection
@@ -106,10 +106,7 @@ def extract(
         archives = _members(src.kind)
         data = guarded(src, deadline, lambda: archives.read_member(src, filters.member or "", req))
         target = source_for_bytes(f"{src.name}:{filters.member}", data)
-        if (delimited := table(filters.member or "", target.sniffed)) is not None:  # a member data.csv
-            target = replace(target, sniffed=delimited)
-        elif (named := web(filters.member or "", target.sniffed)) is not None and named.kind == "msg":
-            target = replace(target, sniffed=named)  # a message attached to an Outlook message
+        target = replace(target, sniffed=member(filters.member or "", target.sniffed))  # data.csv, an attached .msg
     if kinds is not None and target.kind not in kinds:
         from shlex import quote
 
