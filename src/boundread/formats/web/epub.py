@@ -184,12 +184,13 @@ def extract(src: Source, req: Request, sink: Sink) -> Outcome:
                 ok = all(sink.write(piece) for piece in conv.finish())
             if not ok:
                 outcome.done = f"chapters to {number} of {total} (chapter {number} cut)"
-                outcome.resume = ("pages", FILE, f"{number}-{min(total, number + 2)}")
+                outcome.resume = parts.lines_on(req, sink) if sink.filtering else \
+                    ("pages", FILE, f"{number}-{min(total, number + 2)}")
                 break
             written.append(number)
     outcome.totals = {"chapters": total}
     if not outcome.done:
         outcome.done = (f"chapters {written[0]}-{written[-1]} of {total}" if written else f"no chapters of {total}")
-        if req.pages and written and written[-1] < total:
+        if req.pages and written and written[-1] < total and not sink.filtering:
             outcome.resume = ("pages", FILE, f"{written[-1] + 1}-{min(total, written[-1] + len(written))}")
     return outcome

@@ -236,18 +236,20 @@ def extract(src: Source, req: Request, sink: Sink) -> Outcome:
                     break
         except OutOfTime:
             sink.expire()
-    return _finish(outcome, req, total, chosen, written, cut, tally)
+    return _finish(outcome, req, sink, total, chosen, written, cut, tally)
 
 
-def _finish(outcome: Outcome, req: Request, total: int, chosen: list[int], written: list[int], cut: int | None,
-            tally: Tally) -> Outcome:
+def _finish(outcome: Outcome, req: Request, sink: Sink, total: int, chosen: list[int], written: list[int],
+            cut: int | None, tally: Tally) -> Outcome:
     outcome.totals = {"cells": total}
     outcome.done = (f"cells {written[0]}-{written[-1]} of {total}" if written and written[-1] - written[0] + 1 ==
                     len(written) else f"{len(written)} cells of {total}" if written else f"no cells of {total}")
     rest = [n for n in chosen if n > (written[-1] if written else 0)]
     if cut is not None:
         outcome.done += f" (cell {cut} cut)"
-    if rest and (cut is not None or len(written) < len(chosen)):
+    if sink.filtering:
+        outcome.resume = parts.lines_on(req, sink)  # at the next line of these cells (None: the engine's own)
+    elif rest and (cut is not None or len(written) < len(chosen)):
         window = max(len(written), 1) if req.pages else 10
         outcome.resume = ("pages", FILE, f"{rest[0]}-{min(total, rest[0] + window - 1)}")
     elif req.pages and written and written[-1] < total:

@@ -20,13 +20,13 @@ from dataclasses import dataclass
 from typing import IO
 
 from boundread.bytelevel import charset
-from boundread.contract.model import FILE, Details, Outcome, Request, Source, Suggestion
+from boundread.contract.model import FILE, Details, Outcome, Request, Source
 from boundread.contract.sink import Sink
 from boundread.formats.web import parts
 from boundread.formats.web.html import PART, STUCK, Converter
 from boundread.formats.web.sections import Section, label, title, walk
 from boundread.limits import Deadline
-from boundread.ranges import OPEN_END, span_text
+from boundread.ranges import OPEN_END
 from boundread.units import human_bytes
 
 KINDS: tuple[str, ...] = ("html",)
@@ -180,7 +180,7 @@ def _finish(outcome: Outcome, req: Request, sink: Sink, total: int | None, writt
     if cut is not None:
         outcome.done += f" (section {cut} cut)"
     if sink.filtering:
-        outcome.resume = _lines_on(req, sink)
+        outcome.resume = parts.lines_on(req, sink)
         return outcome
     if not req.pages:  # a whole read goes on by lines of the text (the engine's --lines A-B)
         return outcome
@@ -190,19 +190,6 @@ def _finish(outcome: Outcome, req: Request, sink: Sink, total: int | None, writt
         outcome.resume = ("pages", FILE, _span(start, start + window - 1 if total is None
                                                else min(total, start + window - 1)))
     return outcome
-
-
-def _lines_on(req: Request, sink: Sink) -> Suggestion | None:
-    """A --grep or --lines read of --pages cut by a bound goes on at its next line, those lines being counted in
-    the same sections' text (None: the engine's own, for a whole read)."""
-    stop = sink.stop_line
-    if not req.pages or stop is None or (sink.grep is None and not sink.lines):
-        return None
-    end = sink.window.last if sink.window is not None else OPEN_END
-    spans, lines = ",".join(span_text(span) for span in req.pages), f"{stop}-" if end == OPEN_END else f"{stop}-{end}"
-    if sink.grep is None:  # `pages` takes no --lines
-        return ("extract", FILE, "--pages", spans, "--lines", f"{stop}-{min(end, stop + sink.lines - 1)}")
-    return ("pages", FILE, spans, "--lines", lines)  # the engine says it with extract and the grep
 
 
 def _span(first: int, last: int) -> str:
