@@ -15,6 +15,7 @@ from contextlib import closing
 from boundread.contract.model import FILE, Outcome, Request, Source, Span, Suggestion
 from boundread.contract.sink import Sink
 from boundread.errors import NoText, UsageError
+from boundread.formats._lines import lines_on
 from boundread.formats.pdf import parallel
 from boundread.formats.pdf.doc import TRUNCATED, XFA_FULL, PdfDoc, cut_short
 from boundread.formats.pdf.engines import open_pdf
@@ -175,7 +176,11 @@ def extract(src: Source, req: Request, sink: Sink) -> Outcome:
     out.done = f"pages {runs(written)} of {total}" if written else f"no pages of {total}"
     if stop is not None and written and written[-1] == stop.number:
         out.done += f" (page {stop.number} cut short)"
-    if req.pages:
+    if sink.filtering and stop is not None:
+        # a --grep or --lines read cut by a bound goes on at its next line (of these pages' text; None: the
+        # engine's own, of the whole text): a step by pages would read the cut page again, its matches twice
+        out.resume = lines_on(req, sink)
+    elif req.pages:
         out.resume = _resume(req.pages, spans, stop, total)
     elif stop is not None:  # the whole file did not fit: the next window is as wide as what did
         out.resume = _resume((Span(1, max(stop.number - 1, 1)),), spans, stop, total)

@@ -24,6 +24,7 @@ from xml.etree.ElementTree import Element
 from boundread.contract.model import FILE, Details, Outcome, Request, Source
 from boundread.contract.sink import Sink
 from boundread.errors import Corrupt, Encrypted, Refused
+from boundread.formats._lines import lines_on
 from boundread.formats._xml import local
 from boundread.formats.web import parts
 from boundread.formats.web.html import Converter
@@ -184,7 +185,7 @@ def extract(src: Source, req: Request, sink: Sink) -> Outcome:
                 ok = all(sink.write(piece) for piece in conv.finish())
             if not ok:
                 outcome.done = f"chapters to {number} of {total} (chapter {number} cut)"
-                outcome.resume = parts.lines_on(req, sink) if sink.filtering else \
+                outcome.resume = lines_on(req, sink) if sink.filtering else \
                     ("pages", FILE, f"{number}-{min(total, number + 2)}")
                 break
             written.append(number)

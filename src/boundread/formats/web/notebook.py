@@ -22,6 +22,7 @@ from boundread.contract.model import FILE, Details, Outcome, Request, Source
 from boundread.contract.sink import Sink
 from boundread.errors import Unsupported
 from boundread.formats._jsonscan import OutOfTime, Scanner, Str
+from boundread.formats._lines import lines_on
 from boundread.formats.web import parts
 from boundread.formats.web.cells import MAX_OUTPUT, Cell, Tally
 from boundread.formats.web.nbload import Loader, corrupt
@@ -248,7 +249,7 @@ def _finish(outcome: Outcome, req: Request, sink: Sink, total: int, chosen: list
     if cut is not None:
         outcome.done += f" (cell {cut} cut)"
     if sink.filtering:
-        outcome.resume = parts.lines_on(req, sink)  # at the next line of these cells (None: the engine's own)
+        outcome.resume = lines_on(req, sink)  # at the next line of these cells (None: the engine's own)
     elif rest and (cut is not None or len(written) < len(chosen)):
         window = max(len(written), 1) if req.pages else 10
         outcome.resume = ("pages", FILE, f"{rest[0]}-{min(total, rest[0] + window - 1)}")

@@ -22,6 +22,7 @@ from typing import IO
 from boundread.bytelevel import charset
 from boundread.contract.model import FILE, Details, Outcome, Request, Source
 from boundread.contract.sink import Sink
+from boundread.formats._lines import lines_on
 from boundread.formats.web import parts
 from boundread.formats.web.html import PART, STUCK, Converter
 from boundread.formats.web.sections import Section, label, title, walk
@@ -180,7 +181,7 @@ def _finish(outcome: Outcome, req: Request, sink: Sink, total: int | None, writt
     if cut is not None:
         outcome.done += f" (section {cut} cut)"
     if sink.filtering:
-        outcome.resume = parts.lines_on(req, sink)
+        outcome.resume = lines_on(req, sink)
         return outcome
     if not req.pages:  # a whole read goes on by lines of the text (the engine's --lines A-B)
         return outcome

@@ -3,10 +3,9 @@
 
 from __future__ import annotations
 
-from boundread.contract.model import FILE, Entry, Listing, Request, Span, Suggestion
-from boundread.contract.sink import Sink
+from boundread.contract.model import FILE, Entry, Listing, Request, Span
 from boundread.errors import UsageError
-from boundread.ranges import OPEN_END, span_text
+from boundread.ranges import OPEN_END
 
 
 def select(req: Request, total: int, name: str, unit: str, whole: str) -> tuple[list[int], list[str]]:
@@ -47,20 +46,6 @@ def attachments(fmt: str, named: list[tuple[str, int]], warnings: list[str], req
         words = ("--match", req.match) if req.match else ()
         lst.resume = ("list-zip", FILE, *words, "--entries", f"{end + 1}-{end + req.limits.max_entries}")
     return lst
-
-
-def lines_on(req: Request, sink: Sink) -> Suggestion | None:
-    """A --grep or --lines read of --pages (sections, cells, chapters) cut by a bound goes on at its next line,
-    those lines being counted in the same parts' text (None: the engine's own, for a whole read). A step by
-    parts instead would read the cut part again from its start: its matches said twice."""
-    stop = sink.stop_line
-    if not req.pages or stop is None or (sink.grep is None and not sink.lines):
-        return None
-    end = sink.window.last if sink.window is not None else OPEN_END
-    spans, lines = ",".join(span_text(span) for span in req.pages), f"{stop}-" if end == OPEN_END else f"{stop}-{end}"
-    if sink.grep is None:  # `pages` takes no --lines
-        return ("extract", FILE, "--pages", spans, "--lines", f"{stop}-{min(end, stop + sink.lines - 1)}")
-    return ("pages", FILE, spans, "--lines", lines)  # the engine says it with extract and the grep
 
 
 def unique_name(name: str, seen: set[str]) -> str:
