@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from boundread.contract.model import FILE, Outcome, Request
 from boundread.contract.sink import Sink
 from boundread.errors import UsageError
+from boundread.formats._lines import lines_on
 
 
 @dataclass
@@ -70,7 +71,9 @@ def finish(req: Request, sink: Sink, total: int, written: list[int], cut: int | 
     window = (req.pages[-1].last - req.pages[-1].first + 1) if req.pages else max(len(written), 1)
     if cut is not None and sink.reasons:
         outcome.done += f" (slide {cut} cut)"
-        outcome.resume = ("pages", FILE, _rest(req, total, cut) or f"{cut}-{min(total, cut + window - 1)}")
+        # a --grep or --lines read goes on at its next line; a step by slides would read the cut one again
+        outcome.resume = lines_on(req, sink) if sink.filtering else (
+            "pages", FILE, _rest(req, total, cut) or f"{cut}-{min(total, cut + window - 1)}")
     elif cut is None and req.pages and written and written[-1] < total:
         start = written[-1] + 1
         outcome.resume = ("pages", FILE, f"{start}-{min(total, start + window - 1)}")
