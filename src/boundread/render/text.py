@@ -22,7 +22,7 @@ def scalar(value: Any) -> str:
         return f"{value:,}"
     if isinstance(value, (list, tuple)):
         shown = ", ".join(str(v) for v in value[:8])
-        return shown + (f", … ({len(value)} in all)" if len(value) > 8 else "")
+        return shown + (f", … ({len(value)} listed)" if len(value) > 8 else "")  # a field may list only some
     if isinstance(value, dict):
         return ", ".join(f"{k}={v}" for k, v in value.items())
     return str(value)
