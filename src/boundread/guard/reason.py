@@ -17,7 +17,7 @@ from boundread.guard import facts
 from boundread.guard.shellquote import quote as quote  # re-exported: reason.quote is the name most callers use
 from boundread.units import human_bytes
 
-MAX_REASON = 600
+MAX_REASON = 800  # characters (~200 tokens): a path of 100 characters is in it four times or more
 #: What a suggested command may print or write at most: under every client's own limits (the clients' modules,
 #: ``READ_MAX_BYTES``, ``SHELL_MAX_CHARS``...: Copilot's view refuses a whole file over 42.9 KB, Claude Code shows
 #: 30,000 characters of a Bash output, Gemini CLI 40,000), so each command's output is read in one more call at most.
@@ -200,13 +200,16 @@ def operand(path: str) -> str:
 
 
 def compose(what: str, described: str, why: str, cmds: list[str], tail: str) -> str:
-    """What was refused and the facts, why, the commands one per line, then what to do next."""
+    """What was refused and the facts, why, the commands one per line, then what to do next. Over MAX_REASON
+    (a long path is in each command), the closing advice goes before a command does: the first command is often
+    ``info``, and a reason that names only it leaves the agent one more call from the read it needs."""
     text = ""
     for count in range(len(cmds), 0, -1):
         lines = "".join(f"  {c}\n" for c in cmds[:count])
-        text = f"{OPENING} - {what} ({described}): {why}.\nRun instead:\n{lines}{tail}"
-        if len(text) <= MAX_REASON:
-            return text
+        for closing in (tail, ""):
+            text = f"{OPENING} - {what} ({described}): {why}.\nRun instead:\n{lines}{closing}".rstrip("\n")
+            if len(text) <= MAX_REASON:
+                return text
     return f"{OPENING} - {what}: {why}.\nRun instead:\n  {cmds[0]}" if cmds else text
 
 
