@@ -143,8 +143,13 @@ def build(config: Config, runs: Runs | None = None) -> MCPServer:
     server: MCPServer = _Server("boundread", version=__version__, instructions=INSTRUCTIONS, log_level="WARNING")
     limiter = anyio.CapacityLimiter(WORKERS)
     outputs: set[str] = set()  # the folders this server saved slices to: the only ones resources/read serves
-    scratch = Path(tempfile.mkdtemp(prefix="boundread-mcp-"))  # the links to the files calls read (roots.Opened)
-    atexit.register(shutil.rmtree, scratch, True)
+    scratch: list[Path] = []  # the folder of the links to the files calls read (roots.Opened), made at the first
+
+    def folder() -> Path:  # (a server killed before any call leaves no empty folder in /tmp)
+        if not scratch:
+            scratch.append(Path(tempfile.mkdtemp(prefix="boundread-mcp-")))
+            atexit.register(shutil.rmtree, scratch[0], True)
+        return scratch[0]
 
     @server.resource("file:///{+path}", name="slice", mime_type="text/plain",
                      description="A slice this server saved (the resource link of a tool result).")
@@ -163,7 +168,7 @@ def build(config: Config, runs: Runs | None = None) -> MCPServer:
         target: Target | None = None
         opened: roots.Opened | None = None
         try:
-            opened = roots.open_inside(path, served, scratch)
+            opened = roots.open_inside(path, served, folder())
             target = Target(opened.read, roots.display(opened.real, served), tools.out_folder(config, served),
                             checked=opened.real)
             outputs.add(roots.real(target.out_dir))
