@@ -26,6 +26,8 @@ def test_a_server_killed_before_any_call_leaves_no_folder(tmp_path: Path, monkey
         handshake_done(proc)
         send(proc, {"jsonrpc": "2.0", "id": 2, "method": "tools/list"})
         assert receive(proc)["id"] == 2
+        send(proc, {"jsonrpc": "2.0", "id": 4, "method": "ping"})  # the SDK's server answers: it is built
+        assert receive(proc)["id"] == 4
         proc.send_signal(signal.SIGKILL)
         proc.wait(timeout=30)
     assert _scratch(tmp) == []
