@@ -8,16 +8,16 @@ starts the project's .mcp.json servers without the trust prompt an interactive s
 the call through without a permission prompt. The MCP tools are deferred (the model finds them through
 ToolSearch), and a call by name works. Claude Code hands the model the *structured content* (as JSON) and
 the resource link, not the text block, so the envelope carries the slice and the next call itself. In print
-mode it waits for the MCP servers only so long (more than 8 s, less than 12 s here) and then sends the first
-request without their tools ("No such tool available"): a server slowed by a loaded machine lost that race
-(seen in CI, three test workers on two cores), so these runs set MCP_CONNECTION_NONBLOCKING=false, which makes
-it wait, as docs/mcp.md tells scripts to.
+mode it waits for the MCP servers only so long and then sends the first request without their tools ("No such
+tool available"): by hand, a server slowed to 8 s kept its tools and one slowed to 12 s lost them, unless
+MCP_CONNECTION_NONBLOCKING=false (then it waited); in CI, three test workers on two cores, the real server lost
+that race once. These runs set the variable, as docs/mcp.md tells scripts to. (A server slowed to 15 s lost its
+tools on a loaded machine even with it: a test of that would be flaky, so the probe is not kept.)
 """
 
 from __future__ import annotations
 
 import json
-import shutil
 
 import pytest
 
@@ -41,13 +41,13 @@ def project(workspace: Workspace) -> Workspace:
     return workspace
 
 
-def run(workspace: Workspace, model: FakeModel, prompt: str, *, wait: bool = True) -> claude.ClaudeRun:
-    """``claude -p`` in the project (its .mcp.json), the boundread tools allowed without a prompt; ``wait``: with
-    MCP_CONNECTION_NONBLOCKING=false, as a script should run it (see the test of a slow server below)."""
+def run(workspace: Workspace, model: FakeModel, prompt: str) -> claude.ClaudeRun:
+    """``claude -p`` in the project (its .mcp.json), the boundread tools allowed without a prompt, with
+    MCP_CONNECTION_NONBLOCKING=false (see the module's note)."""
     exe = client("claude", claude.PACKAGE)
-    waiting = {"MCP_CONNECTION_NONBLOCKING": "false"} if wait else {}
     process = workspace.run([str(exe), "-p", prompt, "--allowedTools", TOOLS, "--output-format", "json"],
-                            ANTHROPIC_BASE_URL=model.url, ANTHROPIC_API_KEY="sk-ant-e2e-fake", **waiting)
+                            ANTHROPIC_BASE_URL=model.url, ANTHROPIC_API_KEY="sk-ant-e2e-fake",
+                            MCP_CONNECTION_NONBLOCKING="false")
     assert process.returncode == 0, f"claude exited {process.returncode}: {process.stderr[-2000:]}"
     return claude.ClaudeRun(process, json.loads(process.stdout))
 
@@ -124,21 +124,3 @@ def test_a_result_over_claude_codes_50000_threshold_stays_inline_by_the_tools_me
     assert 50_000 < len(seen) <= 80_000
     assert "request 00000001 served" in str(envelope(seen)["text"])
 
-
-@pytest.mark.parametrize("wait", [False, True])
-def test_print_mode_waits_for_a_slow_server_only_when_told(project: Workspace, wait: bool) -> None:
-    """A server that answers after 15 s: Claude Code's print mode sends its first request without the server's
-    tools, unless MCP_CONNECTION_NONBLOCKING=false."""
-    config = project.project / ".mcp.json"
-    data = json.loads(config.read_text(encoding="utf-8"))
-    entry = data["mcpServers"]["boundread"]
-    entry["command"], entry["args"] = shutil.which("sh"), ["-c", f"sleep 15; exec {entry['command']} mcp"]
-    config.write_text(json.dumps(data), encoding="utf-8")
-    with claude.fake_model() as model:
-        model.script(Turn(calls=(Call("mcp__boundread__info", {"path": "report.pdf"}),)), Turn(text="ok"))
-        run(project, model, "What is report.pdf?", wait=wait)
-        (seen,) = claude.results(model)
-    if wait:
-        assert envelope(seen)["kind"] == "pdf"
-    else:
-        assert "No such tool available: mcp__boundread__info" in seen
