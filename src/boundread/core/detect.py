@@ -114,22 +114,24 @@ def web(path: Named, sniffed: Sniffed) -> Sniffed | None:
     return None
 
 
-def member(name: str, sniffed: Sniffed) -> Sniffed:
-    """An archive member's kind, as its name refines the sniff of its bytes for a file on disk (csv/tsv, JSON,
-    a notebook, a web page, an email, a book, an Outlook message); libmagic is not asked (no path to give)."""
+def by_name(path: Named, sniffed: Sniffed) -> Sniffed | None:
+    """The kind a file's name makes of what its bytes were sniffed as (text as csv/tsv, JSON, a notebook, a web
+    page or an email; a zip as a book; OLE as an Outlook message), or None when the name adds nothing."""
     for refine in (table, structured, web):
-        if (found := refine(name, sniffed)) is not None:
+        if (found := refine(path, sniffed)) is not None:
             return found
-    return sniffed
+    return None
+
+
+def member(name: str, sniffed: Sniffed) -> Sniffed:
+    """An archive member's kind, as its name refines the sniff of its bytes for a file on disk; libmagic is not
+    asked (no path to give)."""
+    return by_name(name, sniffed) or sniffed
 
 
 def detect(path: Named, sniffed: Sniffed) -> Sniffed:
     """Refine our sniff with libmagic where libmagic is specific and agrees it is not a container."""
-    if (delimited := table(path, sniffed)) is not None:  # named and text: libmagic would say text/csv at best
-        return delimited
-    if (shaped := structured(path, sniffed)) is not None:
-        return shaped
-    if (named := web(path, sniffed)) is not None:
+    if (named := by_name(path, sniffed)) is not None:  # named and text: libmagic would say text/csv at best
         return named
     if decisive(sniffed):
         return sniffed

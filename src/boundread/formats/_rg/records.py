@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import codecs
 from collections.abc import Callable
-from typing import IO, NamedTuple, Protocol
 
 from boundread.contract import sink as sinkmod
 from boundread.contract.sink import Sink
+
+TYPE_CHECKING = False  # no typing at run time: 6 ms of every grep's start-up
+if TYPE_CHECKING:
+    from typing import IO, Protocol
 
 _BOM = b"\xef\xbb\xbf"
 #: Where a newline is one ``\n`` byte that no other character contains and a character decodes on its own: a line
@@ -29,17 +32,24 @@ def codec(encoding: str) -> str | None:
     return "utf-8" if name == "utf-8-sig" else name
 
 
-class Guard(Protocol):
-    """Says whether rg's line numbers still hold up to a byte (text/lonecr.py: no lone CR before it)."""
+if TYPE_CHECKING:
+    class Guard(Protocol):
+        """Says whether rg's line numbers still hold up to a byte (text/lonecr.py: no lone CR before it)."""
 
-    def clear_before(self, end: int) -> bool: ...
+        def clear_before(self, end: int) -> bool: ...
 
-    def note(self, number: int, offset: int) -> None: ...
+        def note(self, number: int, offset: int) -> None: ...
 
 
-class Fed(NamedTuple):
-    fed: bool  # any line handed to the sink
-    end_line: int | None = None  # the number of the line at ``end()``: a stream's sentinel, one past its text
+class Fed:
+    """What ``feed`` did: ``fed``, any line handed to the sink; ``end_line``, the number of the line at ``end()``
+    (a stream's sentinel, one past its text), when it came."""
+
+    __slots__ = ("end_line", "fed")
+
+    def __init__(self, fed: bool, end_line: int | None = None) -> None:
+        self.fed = fed
+        self.end_line = end_line
 
 
 def feed(out: IO[bytes], sink: Sink, dec: str, bom: bool, guard: Guard | None = None,

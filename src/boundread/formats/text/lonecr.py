@@ -16,10 +16,13 @@ import re
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
-from typing import BinaryIO
 
 from boundread.formats._rg import counts
 from boundread.formats._rg.records import parse
+
+TYPE_CHECKING = False  # typing for mypy only, as in _rg/records.py
+if TYPE_CHECKING:
+    from typing import BinaryIO
 
 STEP = 8 << 20  # at most this many bytes read here to clear a record before the checking rg is done
 _BLOCK = 1 << 20

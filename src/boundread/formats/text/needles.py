@@ -7,9 +7,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Any
 
 from boundread.formats._rg.pattern import sre_parser as _parser
+
+TYPE_CHECKING = False  # typing for mypy only, as in _rg/records.py
+if TYPE_CHECKING:
+    from typing import Any
 
 STRETCH = 1 << 18  # bytes searched at a time for several needles or -i (tests shrink it too)
 #: Non-ASCII letters that a case-insensitive str pattern matches for these ASCII letters (re's case table).

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import codecs
 from collections.abc import Callable, Iterator
-from typing import IO
 
 from boundread.contract import sink as sinkmod
 from boundread.contract.sink import Sink
@@ -22,8 +21,10 @@ from boundread.formats._rg.records import codec as codec  # tail.py and handler.
 from boundread.formats.text import needles
 from boundread.formats.text.needles import Buffer, Finder
 
-TYPE_CHECKING = False
+TYPE_CHECKING = False  # typing for mypy only, as in _rg/records.py
 if TYPE_CHECKING:
+    from typing import IO
+
     from boundread.contract.model import Source
 
 BLOCK = 4 << 20  # bytes read at a time (tests shrink it to hit the block edges)
