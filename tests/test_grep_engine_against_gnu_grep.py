@@ -73,4 +73,4 @@ def test_boundread_finds_the_lines_grep_finds(tmp_path: Path, name: str, engine:
                          "--encoding", encoding, "--max-matches", "100000", "--stdout")
         assert result.exit_code == 0, result.stderr
         assert result.stdout.splitlines() == expected, (name, pattern)
-        assert f"{len(expected)} matching lines of {lines:,} read" in result.stderr
+        assert f"{len(expected)} matching line{'' if len(expected) == 1 else 's'} of {lines:,} read" in result.stderr

@@ -127,7 +127,7 @@ def test_without_rg_the_python_path_answers(tmp_path: Path) -> None:
         result, answers = _extract(path, "utf-8", req, engine.Filters(grep="ERROR"), "auto")
     assert answers == [False]
     assert result["text"] == "2:ERROR here\n"
-    assert result["done"] == "1 matching lines of 2 read"
+    assert result["done"] == "1 matching line of 2 read"
 
 
 ONE_LINE = [piece for piece in PIECES if b"\r" not in piece]  # a lone CR sends the file to the Python path

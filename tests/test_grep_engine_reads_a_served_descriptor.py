@@ -41,7 +41,7 @@ def test_a_grep_through_a_descriptor_link_reads_the_served_file(tmp_path: Path) 
         os.close(fd)
     assert answers == [True]  # rg read it
     assert result.text is not None and "15000:request 00015000 served" in result.text
-    assert result.done == "1 matching lines of 20,000 read"
+    assert result.done == "1 matching line of 20,000 read"
 
 
 def test_a_plain_path_is_given_to_rg_as_it_is(tmp_path: Path) -> None:

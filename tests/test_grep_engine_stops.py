@@ -82,7 +82,7 @@ def test_the_whole_file_searched_counts_every_line(tmp_path: Path) -> None:
     path.write_bytes(b"a\r\nb ERROR\r\nc\r\nd")
     result = run("extract", str(path), "--grep", "ERROR$", "--stdout")
     assert result.stdout == "2:b ERROR\n"
-    assert "1 matching lines of 4 read" in result.stderr
+    assert "1 matching line of 4 read" in result.stderr
 
 
 def test_ctrl_c_ends_every_rg_it_started(fifo: Path) -> None:

@@ -90,7 +90,7 @@ def test_a_huge_log_is_grepped_and_an_error_reaches_the_model_as_one_line(projec
         run(project, model, "Find request 50000 in huge.log")
         found, refused = claude.results(model)
     data = envelope(found)
-    assert "request 00050000 served" in str(data["text"]) and data["done"] == "1 matching lines of 60,000 read"
+    assert "request 00050000 served" in str(data["text"]) and data["done"] == "1 matching line of 60,000 read"
     assert "request 00049999" not in found
     assert "boundread: error: /etc/passwd is outside the folders this server serves" in refused
     assert "root:" not in refused

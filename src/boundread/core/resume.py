@@ -144,7 +144,7 @@ def window_clamped(sink: Sink, filters: Filters, *, cut: bool) -> list[str]:
 
 def done_lines(sink: Sink, filters: Filters) -> str:
     if filters.grep is not None:
-        return f"{sink.matches:,} matching lines of {sink.line_no:,} read"
+        return f"{sink.matches:,} matching line{'' if sink.matches == 1 else 's'} of {sink.line_no:,} read"
     if filters.lines is not None:
         return f"lines {filters.lines.first:,}-{max(sink.line_no, filters.lines.first):,}"
     if sink.stop_line is not None:
