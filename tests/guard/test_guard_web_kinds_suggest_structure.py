@@ -1,4 +1,4 @@
-"""A big notebook, email or EPUB denied whole (Read, ``cat``) is pointed at its structure: a notebook's cells
+"""A big notebook, email, web page or EPUB denied whole (Read, ``cat``) is pointed at its structure: a notebook's cells
 (``pages F 1-10``, outputs summarised instead of base64), an email's text and attachment list, an EPUB's
 chapters - not a window of lines that cuts base64 or MIME parts. Each suggestion runs and is bounded."""
 
@@ -38,12 +38,15 @@ def files(tmp_path: Path) -> Path:
         zf.writestr("c.opf", '<package><manifest><item id="a" href="a.xhtml"/></manifest><spine>'
                     '<itemref idref="a"/></spine></package>')
         zf.writestr("a.xhtml", "<html><body><p>" + "words " * 20_000 + "</p></body></html>")
+    sections = "".join(f"<h2>Part {n}</h2><p>{'text ' * 300}</p>" for n in range(40))  # one line of markup
+    (tmp_path / "page.html").write_text(f"<html><body>{sections}</body></html>", encoding="utf-8")
     return tmp_path
 
 
 @pytest.mark.parametrize(("name", "must"), [
     ("nb.ipynb", "boundread pages nb.ipynb 1-10 --max-chars 20000"),
     ("mail.eml", "boundread list-zip mail.eml --max-entries 200"),
+    ("page.html", "boundread pages page.html 1-5 --max-chars 20000"),  # sections by headings
 ])
 def test_a_big_notebook_or_email_is_pointed_at_its_structure(files: Path, name: str, must: str) -> None:
     for decision in (check_read(str(files / name), cwd=files, config=SMALL_CAP),

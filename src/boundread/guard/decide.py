@@ -236,10 +236,7 @@ def _reason(given: str, absolute: str, here: str | None, sniffed: kinds.Sniffed,
         "image-size": f"images over {shown_size(cfg.image_max_bytes)} flood the context",
         "image-dump": "its bytes printed as text are noise",
         "text-size": f"over {shown_size(cfg.text_max_bytes)} needs a bounded read "
-                     + ("(this client's read tool refuses a file this big, whatever the range: run a command "
-                        "below)" if command is None and not range_params else
-                        f"(pass {range_params}, at most {cfg.line_cap} lines)" if command is None else
-                        f"(print at most {shown_size(cfg.text_max_bytes)} of it: head -n 200, sed -n 1,200p)"),
+                     + _bounded_read(found, cfg, command, range_params),
         "text-long-lines": f"its lines are so long that the lines asked for come to over "
                            f"{shown_size(cfg.text_max_bytes)}",
         "archive-extract": "unpacking it whole floods the disk and the context",
@@ -252,6 +249,26 @@ def _reason(given: str, absolute: str, here: str | None, sniffed: kinds.Sniffed,
         f"reading {part}{quoted}" if part else f"reading {quoted} whole")
     cmds = reason.commands(kind, quoted, found, cfg.line_cap)
     return reason.compose(what, described, why, cmds, reason.tail_for(kind))
+
+
+def _bounded_read(found: dict[str, object], cfg: GuardConfig, command: str | None, range_params: str) -> str:
+    """How to read a big text within the bound: a range of lines as long as its lines allow (a one-line 3 MB page
+    has no range of lines that fits, and `head -n 200` of it would be denied in turn), else bytes or a command."""
+    from boundread.guard.config import shown_size
+
+    longest = found.get("longest_line")
+    fit = min(cfg.line_cap, cfg.text_max_bytes // longest) if isinstance(longest, int) and longest > 0 \
+        else cfg.line_cap
+    if command is None and not range_params:
+        return "(this client's read tool refuses a file this big, whatever the range: run a command below)"
+    if command is None:
+        return (f"(pass {range_params}, at most {fit:,} lines)" if fit >= 1 else
+                "(no range of lines fits: its lines are too long)")
+    shown = shown_size(cfg.text_max_bytes)
+    if fit >= 1:
+        lines = min(fit, 200)
+        return f"(print at most {shown} of it: head -n {lines}, sed -n 1,{lines}p)"
+    return f"(its lines are too long to count them: head -c {cfg.text_max_bytes})"
 
 
 def suggestions(path: str, *, cwd: str | os.PathLike[str] | None = None,

@@ -98,7 +98,8 @@ def describe(path: str, kind: str, size: int, subtype: str = "") -> tuple[str, d
         parts.append(f"{human_bytes(int(found['unpacked']))} unpacked")  # type: ignore[call-overload]
     if kind == sniff.TEXT and "lines" in found:
         exact = size <= facts.SAMPLE
-        parts.append(f"{'' if exact else '~'}{found['lines']:,} lines")
+        count = found["lines"]
+        parts.append(f"{'' if exact else '~'}{count:,} line{'' if count == 1 else 's'}")
     return ", ".join(parts), found
 
 
@@ -138,8 +139,8 @@ def commands(kind: str, quoted: str, found: dict[str, object], line_cap: int) ->
                 member(quoted)]
     if found.get("web") == ".epub":  # chapters in reading order, as pages
         return [f"boundread info {quoted}", f"boundread pages {quoted} 1-3{FIT}"]
-    if found.get("web") in _PAGES:  # the page's text, scripts and markup out; grep reads the raw lines
-        return [f"boundread info {quoted}", f"boundread extract {quoted}{FIT}",
+    if found.get("web") in _PAGES:  # sections by headings as pages, scripts and markup out; info lists them
+        return [f"boundread info {quoted}", f"boundread pages {quoted} 1-5{FIT}",
                 f"boundread extract {quoted} --grep PATTERN --context 2{FIT}"]
     if kind in _LISTABLE:
         return [f"boundread list-zip {quoted} --max-entries {FIT_ENTRIES}", member(quoted)]
