@@ -19,6 +19,7 @@ from __future__ import annotations
 import io
 import json
 import re
+from collections.abc import Callable
 
 from boundread.chunks.feed import ChunkSink
 from boundread.chunks.split import HEADING, LINE, NEVER, PARAGRAPH, Piece, Unit
@@ -177,62 +178,59 @@ class _Walk:
             self.whole(depth)
 
     def object(self, prefix: str, path: str, depth: int, level: int) -> None:
-        sc, out = self.sc, self.out
-        unit = self._unit("object", path)
-        out.begin(level, unit)
-        sc.expect(b"{")
-        if sc.peek() == 0x7D:
-            sc.pos += 1
-            out.write(prefix + "{}")
-            return
-        out.write(prefix + "{\n")
+        """A walked object: each key's value walked in turn, a cut before each key."""
         inner = INDENT * (depth + 1)
-        while True:
+
+        def pair(_unit: Unit, _index: int) -> None:
+            sc = self.sc
             if sc.peek() != 0x22:
                 raise sc._corrupt("expected a key")
             key = sc.string(STRING_CAP + 64)
             sc.expect(b":")
             self.value(f"{inner}{jsonout.scalar(key)}: ", key_path(path, key.text), depth + 1,
                        HEADING if depth == 0 else PARAGRAPH)
-            end = sc.token()
-            if end == "}":
-                break
-            if end != ",":
-                raise sc._corrupt("expected ',' or '}'")
-            out.write(",\n")
-        out.write("\n")
-        out.begin(NEVER, unit)
-        out.write(INDENT * depth + "}")
+
+        self._brackets("object", "{}", prefix, path, depth, level, pair)
 
     def array(self, prefix: str, path: str, depth: int, level: int) -> None:
         """An outermost array: a unit, its elements the rows."""
-        sc, out = self.sc, self.out
-        unit = self._unit("array", path)
-        out.begin(level, unit)
-        sc.expect(b"[")
-        if sc.peek() == 0x5D:
-            sc.pos += 1
-            out.write(prefix + "[]")
-            return
-        out.write(prefix + "[\n")
         inner = INDENT * (depth + 1)
-        index = 0
-        while True:
-            out.begin(PARAGRAPH, unit, index)
-            out.write(inner)
+
+        def element(unit: Unit, index: int) -> None:
+            self.out.begin(PARAGRAPH, unit, index)
+            self.out.write(inner)
             self.whole(depth + 1)
             if not self.named:  # a member's bytes are not the archive's
-                self.out.sink.progress.done = sc.offset
+                self.out.sink.progress.done = self.sc.offset
+
+        self._brackets("array", "[]", prefix, path, depth, level, element)
+
+    def _brackets(self, label: str, marks: str, prefix: str, path: str, depth: int, level: int,
+                  each: Callable[[Unit, int], None]) -> None:
+        """An object or an array (``marks``: its two brackets) as a unit: ``each(unit, index)`` writes one member
+        from the cursor, the commas and brackets are written here."""
+        sc, out = self.sc, self.out
+        unit = self._unit(label, path)
+        out.begin(level, unit)
+        sc.expect(marks[0].encode())
+        if sc.peek() == ord(marks[1]):
+            sc.pos += 1
+            out.write(prefix + marks)
+            return
+        out.write(prefix + marks[0] + "\n")
+        index = 0
+        while True:
+            each(unit, index)
             end = sc.token()
-            if end == "]":
+            if end == marks[1]:
                 break
             if end != ",":
-                raise sc._corrupt("expected ',' or ']'")
+                raise sc._corrupt(f"expected ',' or '{marks[1]}'")
             out.write(",\n")
             index += 1
         out.write("\n")
         out.begin(NEVER, unit)
-        out.write(INDENT * depth + "]")
+        out.write(INDENT * depth + marks[1])
 
     def _fits(self, limit: int) -> bool:
         """The value at the cursor is at most ``limit`` bytes (read ahead into the buffer, not consumed)."""
