@@ -26,6 +26,7 @@ class Ctx:
     env: dict[str, str]
     memory: list[tuple[str, Measure]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    mapped: list[Measure] = field(default_factory=list)  # rg alone on the file the greps map: the mapping's RSS
 
     @classmethod
     def create(cls, exe: Path, files: dict[str, Path], folder: Path, repeat: int,

@@ -22,7 +22,7 @@ import peers
 import table
 from context import Ctx
 from measure import Measure, measure
-from table import Row, memory_row, ratio_row, seconds_row, skipped
+from table import Row, mapped_row, memory_row, ratio_row, seconds_row, skipped
 
 
 def _by_turns(ctx: Ctx, runs: dict[str, list[str]], rounds: int) -> dict[str, Measure]:
@@ -143,6 +143,10 @@ def text_rows(ctx: Ctx) -> list[Row]:
                   "--max-matches", "1", "-o", w / "huge-one.txt")
     theirs = ctx.run("grep -m1 'line 014999000 ' huge.log", [grep, "-m1", needle, str(huge)])
     rows.append(ratio_row("grep, one match near the end: boundread / grep -m1", ours, theirs, limit=3))
+    from boundread.formats._rg.proc import binary
+
+    if (rg := binary()) is not None:  # the peak RSS of the file's mapping alone, for the grep rows' memory
+        ctx.mapped.append(ctx.run("rg -c NOSUCHTHING huge.log", [rg, "-c", "NOSUCHTHING", str(huge)], ok=(1,)))
     ours = ctx.br("extract huge.log --lines 14999000-", "extract", huge, "--lines", "14999000-",
                   "-o", w / "huge-lines.txt")
     theirs = ctx.run("sed -n '14999000,$p' huge.log", [sed, "-n", "14999000,$p", str(huge)])
@@ -325,7 +329,7 @@ def main(argv: list[str] | None = None) -> int:
     if ctx.has_command("budget"):
         rows += budget_rows(ctx)
         rows += ledger_rows(ctx)
-    rows += [memory_row(f"peak RSS: boundread {label}", m) for label, m in ctx.memory]
+    rows += memory_rows(ctx)
     versions = {name: peers.version([p, "-v" if name == "pdftotext" else "--version"])
                 for name, p in found.items() if p and name != "unzip"}
     print(f"Machine: {table.machine()}")
@@ -340,6 +344,13 @@ def main(argv: list[str] | None = None) -> int:
     print(f"\nbench took {time.perf_counter() - started:.0f} s; inputs in {args.inputs}", file=sys.stderr)
     shutil.rmtree(ctx.work, ignore_errors=True)
     return 0
+
+
+def memory_rows(ctx: Ctx) -> list[Row]:
+    """Each command's peak RSS; a grep of the big log is set against rg's own on it (both map the file)."""
+    return [mapped_row(f"peak RSS: boundread {label}", m, ctx.mapped[0])
+            if ctx.mapped and "--grep" in label and "huge.log" in label
+            else memory_row(f"peak RSS: boundread {label}", m) for label, m in ctx.memory]
 
 
 # --only: each section's inputs, the peers it needs, and its rows
@@ -360,7 +371,7 @@ def _section(exe: Path, args: argparse.Namespace) -> int:
     found = {"pdftotext": peers.apt_tool("pdftotext", "poppler-utils")} if "pdftotext" in wanted else {}
     ctx = Ctx.create(exe, files, args.inputs, args.repeat, found)
     rows = rows_of(ctx)
-    rows += [memory_row(f"peak RSS: boundread {label}", m) for label, m in ctx.memory]
+    rows += memory_rows(ctx)
     print(f"Machine: {table.machine()}; wall time: best of {args.repeat}; other load on the machine adds noise.\n")
     print(table.render(rows, markdown=args.markdown))
     for line in ctx.notes:

@@ -63,6 +63,15 @@ def memory_row(what: str, ours: Measure, limit_mb: float = 100.0) -> Row:
                                      result="PASS" if ours.peak_mb < limit_mb else "MISS")
 
 
+def mapped_row(what: str, ours: Measure, mapping: Measure, limit_mb: float = 100.0) -> Row:
+    """A grep by rg maps the file it searches, and the mapped page-cache pages count in the peak RSS (shared, not
+    allocated): what boundread adds is its peak beyond ``mapping``'s, rg alone on the same file."""
+    return _error(what, ours) or _error(what, mapping) or Row(
+        f"{what} / rg -c alone (both map the file)", f"{ours.peak_mb:.0f} MB", f"{mapping.peak_mb:.0f} MB",
+        f"+{ours.peak_mb - mapping.peak_mb:.0f} MB", target=f"< +{limit_mb:g} MB",
+        result="PASS" if ours.peak_mb - mapping.peak_mb < limit_mb else "MISS")
+
+
 def skipped(what: str, why: str) -> Row:
     return Row(what, f"skipped: {why}", result="skipped")
 
