@@ -12,8 +12,6 @@ import shlex
 import time
 import unicodedata
 from collections.abc import Callable
-from datetime import datetime, timezone
-from typing import Protocol
 
 from boundread.bytelevel.names import ESCAPED
 from boundread.contract.model import FILE, Entry, Listing, Request, Span, Suggestion
@@ -22,11 +20,16 @@ from boundread.limits import Limits
 from boundread.ranges import OPEN_END, span_text
 from boundread.units import human_bytes
 
+TYPE_CHECKING = False  # typing and datetime load when used: an --member read needs neither (15 ms)
+if TYPE_CHECKING:
+    from typing import Protocol
+
 CHUNK = 1 << 16
 
 
-class Readable(Protocol):
-    def read(self, size: int, /) -> bytes: ...
+if TYPE_CHECKING:
+    class Readable(Protocol):
+        def read(self, size: int, /) -> bytes: ...
 
 
 ENCRYPTED = "encrypted"
@@ -271,15 +274,19 @@ def _summary(key: str, names: list[str], limits: Limits) -> str:
 
 
 def iso_from_tuple(date_time: tuple[int, int, int, int, int, int]) -> str | None:
+    import datetime  # a listing's dates only
+
     try:
-        return datetime(*date_time).isoformat()
+        return datetime.datetime(*date_time).isoformat()
     except (ValueError, TypeError):
         return None
 
 
 def iso_from_epoch(seconds: float) -> str | None:
+    import datetime
+
     try:
-        return datetime.fromtimestamp(seconds, tz=timezone.utc).isoformat()
+        return datetime.datetime.fromtimestamp(seconds, tz=datetime.timezone.utc).isoformat()
     except (ValueError, OverflowError, OSError):
         return None
 

@@ -10,11 +10,9 @@ Either way a member is held in memory only up to ``Limits.max_member_bytes``.
 
 from __future__ import annotations
 
-import dataclasses
 import re
 import shlex
 import zlib
-from typing import IO
 
 from boundread.bytelevel import zipdir
 from boundread.contract.model import Entry, Listing, Request, Source
@@ -32,6 +30,11 @@ from boundread.formats.archives.common import (
     same_text,
     too_big,
 )
+from boundread.record import replace
+
+TYPE_CHECKING = False  # typing for mypy only: an --member read loads no typing (8 ms)
+if TYPE_CHECKING:
+    from typing import IO
 
 _AES = 99  # WinZip AES: compress_type 99; stdlib zipfile raises NotImplementedError
 #: Records walked for the totals after the kept entries; past it (or half the timeout) totals are partial.
@@ -60,7 +63,7 @@ def _entry(rec: zipdir.Record, req: Request, name: str) -> Entry:
     entry = make_entry(name, rec.size, rec.compressed, iso_from_tuple(rec.date_time), req.limits,
                       encrypted=rec.encrypted, is_dir=rec.is_dir, is_symlink=rec.is_symlink,
                       unlocked=req.password is not None, name_encoding=rec.name_encoding)
-    return entry if rec.name else dataclasses.replace(entry, warnings=(*entry.warnings, NAMELESS))
+    return entry if rec.name else replace(entry, warnings=(*entry.warnings, NAMELESS))
 
 
 def _plain(rec: zipdir.Record, max_ratio: float) -> bool:
