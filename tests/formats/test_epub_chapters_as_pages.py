@@ -120,3 +120,25 @@ def test_changed_bytes_never_raise(tmp_path: Path, data: st.DataObject) -> None:
         assert "Traceback" not in result.stderr
         if result.exit_code:
             assert result.stderr.count("\n") == 1
+
+
+def test_an_encrypted_package_file_is_said(tmp_path: Path) -> None:
+    """A container.xml whose zip entry is flagged encrypted (one flipped bit, found by the test above): exit 5 and
+    one line, not zipfile's RuntimeError asking for a password."""
+    raw = bytearray(epub(tmp_path, ["a", "b"]).read_bytes())
+    for signature in (b"PK\x03\x04", b"PK\x01\x02"):  # the local header's flags, then the directory's
+        at = raw.find(signature)
+        while at != -1:
+            flags = at + (6 if signature == b"PK\x03\x04" else 8)
+            name_at = at + (30 if signature == b"PK\x03\x04" else 46)
+            if raw[name_at:name_at + 22] == b"META-INF/container.xml":
+                raw[flags] |= 0x1
+            at = raw.find(signature, at + 4)
+    path = tmp_path / "locked.epub"
+    path.write_bytes(bytes(raw))
+    result = run("extract", str(path), "--stdout")
+    assert result.exit_code == ExitCode.ENCRYPTED, result.stderr
+    assert "container.xml" in result.stderr and "encrypted" in result.stderr
+    assert result.stderr.count("\n") == 1
+    code, data = run_json("info", str(path))  # info describes it, as it does an encrypted PDF
+    assert code == 0 and data["encrypted"] is True and "container.xml" in data["problem"]["message"], data

@@ -55,6 +55,8 @@ def _xml(zf: zipfile.ZipFile, name: str, src: Source) -> Element:
     if info.file_size > MAX_PACKAGE:
         raise Corrupt(f"{name} in {src.name} is {human_bytes(info.file_size)}, not a real EPUB package file",
                       "`boundread list-zip F` shows what it holds")
+    if info.flag_bits & 0x1:  # zipfile would raise RuntimeError asking for a password
+        raise Encrypted(f"{name} in {src.name} is encrypted", "boundread reads EPUBs without DRM only")
     from xml.etree.ElementTree import ParseError
 
     from defusedxml import DefusedXmlException
