@@ -104,9 +104,10 @@ def test_a_big_page_denied_whole_is_pointed_at_its_text(tmp_path: Path) -> None:
                     + "<p>readable words here</p>" * 2_000 + "</body></html>", encoding="utf-8")
     decision = check_read(str(path), cwd=tmp_path, config=GuardConfig(text_max_bytes=4_096))
     assert decision.decision == "deny"
-    assert "web page" in decision.reason and "boundread extract big.html --max-chars 20000" in decision.reason
+    assert "web page" in decision.reason and "boundread pages big.html 1-5 --max-chars 20000" in decision.reason
     assert "--lines 1-" not in decision.reason
-    line = next(x.strip() for x in decision.reason.splitlines() if x.strip().startswith("boundread extract big.html"))
+    line = next(x.strip() for x in decision.reason.splitlines() if x.strip().startswith("boundread pages big.html"))
     words = shlex.split(line)[1:]
-    code, data = run_json(*[str(path) if w == "big.html" else w for w in words])
+    code, data = run_json(*[str(path) if w == "big.html" else w for w in words])  # one section: no headings
     assert code == 0 and 0 < data["chars"] <= 20_000 and data["truncated"]
+    assert "readable words here" in Path(data["output"]).read_text(encoding="utf-8")  # the text, not the script
