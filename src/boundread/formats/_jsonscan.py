@@ -13,10 +13,13 @@ from __future__ import annotations
 
 import json
 import re
-from typing import IO
 
 from boundread.errors import Corrupt
 from boundread.limits import Deadline
+
+TYPE_CHECKING = False  # typing for mypy only: it costs a read's start-up
+if TYPE_CHECKING:
+    from typing import IO
 
 BLOCK = 1 << 20
 MAX_SCALAR = 4096  # a number longer than this is not a number a reader wants: corrupt

@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from typing import Any, Protocol
 
 from boundread.contract.model import Source
 from boundread.errors import Encrypted
 from boundread.formats.pdf.page import Page
+
+TYPE_CHECKING = False  # typing for mypy only: it costs a read's start-up
+if TYPE_CHECKING:
+    from typing import Any, Protocol
 
 XFA_FULL = 2  # PDFium's FORMTYPE_XFA_FULL: the form's pages are a shell, its values in the datasets packet
 TRUNCATED = "the file ends early (no %%EOF marker at its end: truncated?)"
@@ -19,15 +22,19 @@ _CONTROLS = dict.fromkeys([*range(9), 11, 12, *range(14, 32), 0xFFFE, 0xFEFF])
 _CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\ufeff]")  # what _CONTROLS drops (\r is gone by then)
 
 
-class PdfDoc(Protocol):
-    engine: str
-    pages: int
-    encrypted: bool
-    form: int  # PDFium's form type: 0 none, 1 AcroForm, 2 XFA (its pages a shell), 3 XFA over an AcroForm
+if TYPE_CHECKING:
+    class PdfDoc(Protocol):
+        engine: str
+        pages: int
+        encrypted: bool
+        form: int  # PDFium's form type: 0 none, 1 AcroForm, 2 XFA (its pages a shell), 3 XFA over an AcroForm
 
-    def read(self, first: int, last: int, layout: bool) -> Iterator[Page]: ...
-    def meta(self) -> dict[str, Any]: ...
-    def close(self) -> None: ...
+        def read(self, first: int, last: int, layout: bool) -> Iterator[Page]: ...
+        def meta(self) -> dict[str, Any]: ...
+        def close(self) -> None: ...
+else:
+    class PdfDoc:
+        """Either engine's document: a Protocol for mypy, a name at run time (typing is not loaded)."""
 
 
 class OpenFailed(Exception):

@@ -10,9 +10,12 @@ scan. A page of CJK set in columns is judged :data:`VERTICAL` (pdfium.py reads i
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from boundread.formats.pdf.page import Page
+
+TYPE_CHECKING = False  # typing for mypy only: it costs a read's start-up
+if TYPE_CHECKING:
+    from typing import Any
 
 UNREADABLE = "little readable text"  # how a doubt about unmapped glyphs begins
 VERTICAL = "vertical writing"  # the doubt of a page of CJK set in columns

@@ -34,12 +34,15 @@ import threading
 import time
 import warnings
 from collections.abc import Callable, Generator, Iterator
-from typing import BinaryIO
 
 from boundread.contract.model import Source
 from boundread.formats.pdf.page import Page
 from boundread.formats.pdf.pdfium import PdfiumDoc
 from boundread.limits import Deadline
+
+TYPE_CHECKING = False  # typing for mypy only: it costs a read's start-up
+if TYPE_CHECKING:
+    from typing import BinaryIO
 
 CHUNK = 8  # pages dealt at a time: small enough that a worker's chunk fits its pipe, large enough to amortise
 MIN_SECONDS = 0.05  # reading time left (at the first chunk's pace) below which it stays sequential (measured)

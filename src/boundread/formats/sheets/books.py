@@ -9,16 +9,11 @@ errors become boundread errors here.
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import re
-import tempfile
-import zipfile
-import zlib
 from collections.abc import Generator, Iterator
 from pathlib import Path
-from typing import Any
-from xml.etree.ElementTree import ParseError
 
+from boundread import record as rec
 from boundread.bytelevel.ole import stream_names as ole_stream_names
 from boundread.contract import kinds
 from boundread.contract.model import Source
@@ -26,10 +21,15 @@ from boundread.errors import Corrupt, Encrypted, Refused, Unsupported
 from boundread.formats.sheets.cellfmt import Uncached
 from boundread.formats.sheets.xlsx_peek import SheetMeta, read_workbook
 
-SMALL = 5 * 1024 * 1024  # xls: sheet sizes in info only below this (calamine loads whole sheets)
+TYPE_CHECKING = False  # typing for mypy only: it costs a read's start-up
+if TYPE_CHECKING:
+    import zipfile
+    from typing import Any
 
-#: (1-based row, values of columns 1..max_cols, columns were cut)
-Rows = Generator[tuple[int, list[Any], bool], None, None]
+    #: (1-based row, values of columns 1..max_cols, columns were cut)
+    Rows = Generator[tuple[int, list[Any], bool], None, None]
+
+SMALL = 5 * 1024 * 1024  # xls: sheet sizes in info only below this (calamine loads whole sheets)
 
 _BIFF = {b"\x09\x00": "BIFF2", b"\x09\x02": "BIFF3", b"\x09\x04": "BIFF4"}
 _STATES = {"Visible": "visible", "Hidden": "hidden", "VeryHidden": "veryHidden"}
@@ -37,8 +37,7 @@ _TYPES = {"WorkSheet": "worksheet", "ChartSheet": "chartsheet", "DialogSheet": "
           "MacroSheet": "macrosheet", "Vba": "vba"}
 
 
-@dataclasses.dataclass
-class Book:
+class Book(rec.Record):
     sheets: tuple[SheetMeta, ...]
     macros: bool = False
     strings_bytes: int = 0
@@ -46,12 +45,12 @@ class Book:
     _errors: tuple[type[BaseException], ...] = ()
     broken: str | None = None  # why the last rows() stopped early on a damaged sheet
     #: formula cells the last rows() read without a computed value (xlsx)
-    uncached: Uncached = dataclasses.field(default_factory=Uncached)
+    uncached: Uncached = rec.field(default_factory=Uncached)
     _measure: Any = None  # (sheet) -> sheet with rows/cols filled in, when the listing left them out
     header_rows: int = 0  # csv: row 1 is a header, repeated above a slice that starts below it
-    facts: dict[str, Any] = dataclasses.field(default_factory=dict)  # csv: encoding, delimiter, rows... for info
-    said: list[str] = dataclasses.field(default_factory=list)  # what opening it must say (an encoding guess)
-    notes: list[str] = dataclasses.field(default_factory=list)  # what the last rows() must say (lines cut)
+    facts: dict[str, Any] = rec.field(default_factory=dict)  # csv: encoding, delimiter, rows... for info
+    said: list[str] = rec.field(default_factory=list)  # what opening it must say (an encoding guess)
+    notes: list[str] = rec.field(default_factory=list)  # what the last rows() must say (lines cut)
     _extras: Any = None  # xlsx: (sheet, budget) -> xlsx_extras.SheetExtras (comments, charts, text boxes)
 
     def extras(self, sheet: SheetMeta, budget: int) -> Any:
@@ -147,6 +146,10 @@ def _csv(src: Source, sizes: bool, encoding: str | None) -> Book:
 
 @contextlib.contextmanager
 def _xlsx(src: Source) -> Iterator[Book]:
+    import zipfile  # a workbook's, not a CSV's (10 ms of start-up)
+    import zlib
+    from xml.etree.ElementTree import ParseError
+
     from defusedxml import DefusedXmlException
 
     from boundread.formats.sheets import xlsx_rows
@@ -203,6 +206,10 @@ def _declares_dtd(zf: zipfile.ZipFile, part: str) -> bool:
 
 @contextlib.contextmanager
 def _ods(src: Source, sizes: bool) -> Iterator[Book]:
+    import zipfile
+    import zlib
+    from xml.etree.ElementTree import ParseError
+
     from defusedxml import DefusedXmlException
 
     from boundread.formats.sheets import ods_rows
@@ -246,6 +253,8 @@ def _calamine(src: Source, sizes: bool) -> Iterator[Book]:
         if src.path is not None and src.path.suffix.lower() == f".{ext}":
             path = str(src.path)
         else:  # calamine picks the reader by extension; from_filelike hides the real error in a guess
+            import tempfile  # an .xls spilled to disk only
+
             spill = stack.enter_context(tempfile.TemporaryDirectory(prefix="boundread-"))
             path = str(Path(spill) / f"member.{ext}")
             if src.path is not None:  # named otherwise (book.xlsx that is an xlsb): a link, not a copy
@@ -289,7 +298,7 @@ def _calamine_book(
         def measure(sheet: SheetMeta) -> SheetMeta:
             end = load(sheet.name).end
             rows, cols = (end[0] + 1, end[1] + 1) if end else (0, 0)
-            return dataclasses.replace(sheet, rows=rows, cols=cols)
+            return rec.replace(sheet, rows=rows, cols=cols)
 
         def read(sheet: SheetMeta, first: int, last: int, max_cols: int) -> Rows:
             data = load(sheet.name).to_python(skip_empty_area=False, nrows=last + 1000)

@@ -16,8 +16,8 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
-from decimal import ROUND_HALF_UP, Decimal
+
+from boundread import record as rec
 
 _ESCAPE = re.compile(r"_x([0-9A-Fa-f]{4})_")
 #: A format's parts that are not units: quoted text, a backslash escape, _x (a space as wide as x), *x (fill).
@@ -93,12 +93,11 @@ def _amount(seconds: int, unit: str, largest: str) -> int:
     return whole % (60 if unit != "h" else 24)
 
 
-@dataclass
-class Uncached:
+class Uncached(rec.Record):
     """Formula cells of one read whose value was never computed: no ``<v>``, or the writer's placeholder
     (a 0 or "" in a workbook that asks to be recalculated on open, as xlsxwriter writes)."""
 
-    cells: list[str] = field(default_factory=list)
+    cells: list[str] = rec.field(default_factory=list)
     count: int = 0
 
     def add(self, ref: str) -> None:
@@ -177,6 +176,8 @@ def shown_text(number: float, code: str) -> str:
 def _digits(value: float, block: str) -> str:
     """``value`` with the decimals (at least the ``0``s after the point, at most all its places) and the thousands
     grouping of a digit block (``#,##0.0#``)."""
+    from decimal import ROUND_HALF_UP, Decimal  # a number shown rounded only (4 ms of start-up)
+
     whole, _, decimals = block.partition(".")
     most = sum(c in "0#?" for c in decimals)
     least = decimals.count("0")

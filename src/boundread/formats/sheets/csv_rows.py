@@ -21,13 +21,16 @@ import csv
 import io
 import itertools
 from collections.abc import Iterator
-from dataclasses import dataclass, field, replace
 from pathlib import PurePath
-from typing import IO
 
+from boundread import record as rec
 from boundread.bytelevel import charset
 from boundread.contract.model import Source
 from boundread.formats.sheets.xlsx_peek import SheetMeta
+
+TYPE_CHECKING = False  # typing for mypy only: it costs a read's start-up
+if TYPE_CHECKING:
+    from typing import IO
 
 #: A physical line is cut here (a 2 GB line with no newline is not one row to hold): under the csv module's own
 #: field limit (131,072 characters, process-wide, left alone), so a long unquoted field is cut, not an error.
@@ -41,8 +44,7 @@ _NAMES = {",": "comma", "\t": "tab", ";": "semicolon", "|": "pipe"}
 ERRORS: tuple[type[BaseException], ...] = (csv.Error, OSError)
 
 
-@dataclass(frozen=True)
-class Table:
+class Table(rec.Record, frozen=True):
     """What opening a CSV learns from its start: how to decode and split it, and its header."""
 
     encoding: str
@@ -53,19 +55,17 @@ class Table:
     confidence: float | None = None  # the detector's, when it guessed
 
 
-@dataclass
-class Size:
+class Size(rec.Record):
     rows: int
     cols: int
     exact: bool
 
 
-@dataclass
-class Cuts:
+class Cuts(rec.Record):
     """Lines cut at ``LINE_CHARS`` during one read: the pending flag is turned into a row's note."""
 
     pending: bool = False
-    notes: list[str] = field(default_factory=list)
+    notes: list[str] = rec.field(default_factory=list)
     count: int = 0
 
     def row(self, number: int) -> None:
@@ -236,4 +236,4 @@ def size(src: Source, table: Table) -> Size:
 def measured(sheet: SheetMeta, found: Size) -> SheetMeta:
     """The sheet with its size when it was counted; an estimate stays out of it (``rows`` is a count there, and
     the row loop's clamp warnings trust it), and is given by ``info`` as such."""
-    return replace(sheet, rows=found.rows, cols=found.cols) if found.exact else replace(sheet, cols=found.cols)
+    return rec.replace(sheet, rows=found.rows, cols=found.cols) if found.exact else rec.replace(sheet, cols=found.cols)

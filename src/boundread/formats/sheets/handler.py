@@ -11,10 +11,9 @@ An ods sheet's cell comments follow its rows (``Comment B2 (author): text``), as
 from __future__ import annotations
 
 import contextlib
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
+from boundread import record as rec
 from boundread.contract import kinds
 from boundread.contract.model import FILE, Details, Outcome, Request, Source, Span, Suggestion
 from boundread.contract.sink import Sink
@@ -25,6 +24,10 @@ from boundread.formats.sheets.tabular import RowFormatter, cell_text, trim
 from boundread.formats.sheets.xlsx_peek import HUGE_CELLS, SheetMeta
 from boundread.limits import Limits
 from boundread.ranges import OPEN_END, span_text
+
+TYPE_CHECKING = False  # typing for mypy only: it costs a read's start-up
+if TYPE_CHECKING:
+    from typing import Any
 
 KINDS: tuple[str, ...] = kinds.SPREADSHEETS
 
@@ -169,8 +172,7 @@ def select(sheets: tuple[SheetMeta, ...], wanted: tuple[str, ...], name: str,
     return chosen
 
 
-@dataclass(frozen=True)
-class _Written:
+class _Written(rec.Record, frozen=True):
     words: str
     resume_from: int | None
 

@@ -9,10 +9,13 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Sequence
-from typing import Any
 
 from boundread.formats._rows import FORMATS as FORMATS
 from boundread.formats._rows import RowFormatter as RowFormatter
+
+TYPE_CHECKING = False  # typing for mypy only: it costs a read's start-up
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def cell_text(value: Any) -> str:

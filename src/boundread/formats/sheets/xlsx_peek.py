@@ -8,20 +8,22 @@ from __future__ import annotations
 
 import posixpath
 import re
-import zipfile
 from collections.abc import Iterator
-from dataclasses import dataclass
-from typing import Any
 
+from boundread import record as rec
 from boundread.formats._xml import local
+
+TYPE_CHECKING = False  # typing for mypy only: it costs a read's start-up
+if TYPE_CHECKING:
+    import zipfile
+    from typing import Any
 
 HUGE_CELLS = 10_000_000  # a declared size above this is reported but flagged
 
 _REF = re.compile(r"^\$?([A-Za-z]{1,3})\$?(\d{1,7})$")
 
 
-@dataclass(frozen=True)
-class SheetMeta:
+class SheetMeta(rec.Record, frozen=True):
     """One sheet as the workbook declares it (xlsx) or as calamine reports it (xls, ods)."""
 
     index: int  # 1-based, in workbook order
@@ -46,8 +48,7 @@ class SheetMeta:
         }
 
 
-@dataclass(frozen=True)
-class Workbook:
+class Workbook(rec.Record, frozen=True):
     sheets: tuple[SheetMeta, ...]
     date1904: bool = False
     macros: bool = False

@@ -10,11 +10,14 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass, field
-from typing import IO
 
+from boundread import record as rec
 from boundread.formats._jsonscan import BLOCK, OutOfTime
 from boundread.limits import Deadline
+
+TYPE_CHECKING = False  # typing for mypy only: it costs a read's start-up
+if TYPE_CHECKING:
+    from typing import IO
 
 MAX_RECORD = 1 << 20  # bytes of one record kept (parsed for info, written by extract)
 SAMPLE_RECORDS = 1000
@@ -22,23 +25,21 @@ MAX_KEYS = 100
 NAMED_BAD = 5  # invalid records named by number; the rest are counted
 
 
-@dataclass
-class Record:
+class Record(rec.Record):
     number: int  # 1-based line number
     raw: bytes  # at most MAX_RECORD bytes, without the line end
     size: int  # the whole line's bytes
 
 
-@dataclass
-class Tally:
+class Tally(rec.Record):
     records: int = 0  # lines (a last line without a line end counts); blank ones are counted in the sample
     blank: int = 0
     counted_all: bool = True  # False: the deadline stopped the count
     bytes_read: int = 0
     sampled: int = 0
-    types: Counter[str] = field(default_factory=Counter)
-    keys: Counter[str] = field(default_factory=Counter)
-    bad: list[int] = field(default_factory=list)  # numbers of invalid records among the sampled (first NAMED_BAD)
+    types: Counter[str] = rec.field(default_factory=Counter)
+    keys: Counter[str] = rec.field(default_factory=Counter)
+    bad: list[int] = rec.field(default_factory=list)  # numbers of invalid records among the sampled (first NAMED_BAD)
     bad_count: int = 0
     longest: int = 0
     first: str | None = None  # the first record, as written (cut at 300 chars)

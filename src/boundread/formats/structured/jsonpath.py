@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
 
+from boundread import record as rec
 from boundread.errors import UsageError
 
 MAX_STEPS = 64
@@ -19,8 +19,7 @@ _QUOTED = re.compile(r'\.?\[\s*("(?:[^"\\]|\\.)*")\s*\]|\."((?:[^"\\]|\\.)*)"')
 _BRACKET = re.compile(r"\[\s*(\d*)\s*(:?)\s*(\d*)\s*\]")
 
 
-@dataclass(frozen=True)
-class Key:
+class Key(rec.Record, frozen=True):
     name: str
 
     def __str__(self) -> str:
@@ -29,8 +28,7 @@ class Key:
         return key_path("", self.name)
 
 
-@dataclass(frozen=True)
-class Slice:
+class Slice(rec.Record, frozen=True):
     """Elements ``start`` to ``stop`` (exclusive, None: to the end); an index is a slice of one."""
 
     start: int = 0

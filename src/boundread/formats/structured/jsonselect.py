@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field
 
+from boundread import record as rec
 from boundread.formats._jsonscan import Scanner, Str
 from boundread.formats.structured import jsonout
 from boundread.formats.structured.jsonpath import Key, Slice, Step, render
@@ -31,11 +31,10 @@ class _Limit(Exception):
     """The last value asked for was written."""
 
 
-@dataclass
-class Selected:
+class Selected(rec.Record):
     values: int = 0  # values written
     seen: int = 0  # values reached (written or skipped before ``first``)
-    misses: Counter[str] = field(default_factory=Counter)  # why a step found nothing, by generic path
+    misses: Counter[str] = rec.field(default_factory=Counter)  # why a step found nothing, by generic path
     cut: bool = False  # the sink filled inside a value
     limited: bool = False  # stopped at ``last`` or ``limit`` with more possibly after
     resume_path: str | None = None  # the path that continues after the last value written

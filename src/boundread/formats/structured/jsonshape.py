@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass, field
 
+from boundread import record as rec
 from boundread.errors import Corrupt
 from boundread.formats._jsonscan import OutOfTime, Scanner, Str
 
@@ -34,12 +34,11 @@ def key_path(path: str, key: str) -> str:
     return (step if step.startswith(".") else "." + step) if path == "." else path + step
 
 
-@dataclass
-class Node:
+class Node(rec.Record):
     """What was seen at one generic path."""
 
-    types: Counter[str] = field(default_factory=Counter)
-    keys: Counter[str] = field(default_factory=Counter)  # objects: how many had each key
+    types: Counter[str] = rec.field(default_factory=Counter)
+    keys: Counter[str] = rec.field(default_factory=Counter)  # objects: how many had each key
     objects: int = 0
     arrays: int = 0
     longest: int = 0  # arrays: the most elements one had
@@ -47,16 +46,15 @@ class Node:
     sampled_all: bool = True  # every element was described (none only counted)
 
 
-@dataclass
-class Shape:
+class Shape(rec.Record):
     top: str = "?"
     depth: int = 0
-    nodes: dict[str, Node] = field(default_factory=dict)
-    samples: list[tuple[str, str]] = field(default_factory=list)
+    nodes: dict[str, Node] = rec.field(default_factory=dict)
+    samples: list[tuple[str, str]] = rec.field(default_factory=list)
     complete: bool = True  # the whole value was read (not stopped by the deadline)
     bytes_read: int = 0
     trailing: bool = False  # more data after the top value
-    warnings: list[str] = field(default_factory=list)
+    warnings: list[str] = rec.field(default_factory=list)
 
 
 def describe(sc: Scanner) -> Shape:

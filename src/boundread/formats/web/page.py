@@ -16,9 +16,8 @@ from __future__ import annotations
 
 import codecs
 from collections.abc import Iterator
-from dataclasses import dataclass
-from typing import IO
 
+from boundread import record as rec
 from boundread.bytelevel import charset
 from boundread.contract.model import FILE, Details, Outcome, Request, Source
 from boundread.contract.sink import Sink
@@ -30,6 +29,10 @@ from boundread.limits import Deadline
 from boundread.ranges import OPEN_END
 from boundread.units import human_bytes
 
+TYPE_CHECKING = False  # typing for mypy only: it costs a read's start-up
+if TYPE_CHECKING:
+    from typing import IO
+
 KINDS: tuple[str, ...] = ("html",)
 PIECE = 64 * 1024
 SAMPLE = 1_000_000  # bytes info converts for its estimate; above it the figures are scaled
@@ -38,8 +41,7 @@ FIRST_READ = 60_000  # characters of text the first ``pages`` info suggests hold
 COUNTED = 32_000_000  # bytes of markup info walks for the sections (~0.3 s); past them their count is scaled
 
 
-@dataclass
-class Tally:
+class Tally(rec.Record):
     skipped: int = 0
     cut_cells: int = 0
 

@@ -18,10 +18,13 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
-from typing import IO
 
+from boundread import record as rec
 from boundread.limits import Deadline
+
+TYPE_CHECKING = False  # typing for mypy only: it costs a read's start-up
+if TYPE_CHECKING:
+    from typing import IO
 
 CUT = 64 * 1024  # bytes of markup of a section before it is cut into parts
 BLOCK = 1 << 20  # bytes read at a time
@@ -37,8 +40,7 @@ _TAGS = re.compile(rb"<[^>]*>")
 TOP = "(top of the page)"
 
 
-@dataclass(frozen=True, slots=True)
-class Section:
+class Section(rec.Record, frozen=True):
     number: int
     start: int  # byte offsets of its markup
     end: int
