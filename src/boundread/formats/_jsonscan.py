@@ -49,6 +49,17 @@ GROUP_DEPTH = 3  # the deepest group one run steps over
 
 OPEN = frozenset(b"{[")
 PUNCT = frozenset(b"{}[],:")
+_CONSTANTS: dict[bytes, object] = {b"true": True, b"false": False, b"null": None}
+
+
+def _value(raw: bytes) -> object:
+    """A scalar _SCALAR matched, as ``json.loads`` gives it (int, float, True, False, None) without its set-up per
+    call (encoding detection, a decoder): 13 us of a chunked array's 22 us per number went there."""
+    if raw in _CONSTANTS:
+        return _CONSTANTS[raw]
+    if b"." in raw or b"e" in raw or b"E" in raw:
+        return float(raw)
+    return int(raw)
 
 
 class OutOfTime(Exception):
@@ -148,8 +159,7 @@ class Scanner:
         if len(raw) > MAX_SCALAR:
             raise self._corrupt(f"a number longer than {MAX_SCALAR:,} characters")
         self.pos = m.end()
-        value: object = json.loads(raw)
-        return value
+        return _value(raw)
 
     def string(self, cap: int) -> Str:
         """The string at the cursor; keeps at most ``cap`` bytes of it, steps over the rest block by block."""

@@ -21,6 +21,8 @@ class Full(Exception):
 def scalar(token: object) -> str:
     if isinstance(token, Str):
         return json.dumps(token.text, ensure_ascii=False)
+    if type(token) is int:  # what json.dumps writes, without its encoder's set-up per call
+        return int.__repr__(token)
     return json.dumps(token)
 
 
