@@ -9,7 +9,7 @@ import json
 from hypothesis import given
 from hypothesis import strategies as st
 
-from boundread.formats._jsonscan import _SCALAR, _value
+from boundread.formats._jsonscan import SCALAR, scalar_value
 from boundread.formats.structured.jsonout import scalar
 
 FORMS = [b"0", b"-0", b"7", b"-12", b"1.5", b"-0.0", b"1e5", b"1E+5", b"2.5e-3", b"-1.0E10", b"1e400", b"-1e400",
@@ -17,8 +17,8 @@ FORMS = [b"0", b"-0", b"7", b"-12", b"1.5", b"-0.0", b"1e5", b"1E+5", b"2.5e-3",
 
 
 def _same(raw: bytes) -> None:
-    assert _SCALAR.fullmatch(raw), raw
-    ours, theirs = _value(raw), json.loads(raw)
+    assert SCALAR.fullmatch(raw), raw
+    ours, theirs = scalar_value(raw), json.loads(raw)
     assert type(ours) is type(theirs) and ours == theirs, raw
     assert scalar(ours) == json.dumps(theirs)
 

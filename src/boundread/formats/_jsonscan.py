@@ -25,7 +25,7 @@ BLOCK = 1 << 20
 MAX_SCALAR = 4096  # a number longer than this is not a number a reader wants: corrupt
 
 _WS = re.compile(rb"[ \t\r\n]*+")
-_SCALAR = re.compile(rb"-?(?:0|[1-9][0-9]*+)(?:\.[0-9]++)?(?:[eE][+-]?[0-9]++)?|true|false|null")
+SCALAR = re.compile(rb"-?(?:0|[1-9][0-9]*+)(?:\.[0-9]++)?(?:[eE][+-]?[0-9]++)?|true|false|null")
 _STR_BODY = re.compile(rb'[^"\\]*+(?:\\.[^"\\]*+)*+', re.S)
 # Skipping is a few runs of one regular expression in C, not a Python step per bracket: L0 is everything but
 # brackets, whole strings stepped over; G1 a group of brackets with none inside; L1 text with such groups in
@@ -52,8 +52,8 @@ PUNCT = frozenset(b"{}[],:")
 _CONSTANTS: dict[bytes, object] = {b"true": True, b"false": False, b"null": None}
 
 
-def _value(raw: bytes) -> object:
-    """A scalar _SCALAR matched, as ``json.loads`` gives it (int, float, True, False, None) without its set-up per
+def scalar_value(raw: bytes) -> object:
+    """A scalar SCALAR matched, as ``json.loads`` gives it (int, float, True, False, None) without its set-up per
     call (encoding detection, a decoder): 13 us of a chunked array's 22 us per number went there."""
     if raw in _CONSTANTS:
         return _CONSTANTS[raw]
@@ -145,7 +145,7 @@ class Scanner:
     def _scalar(self) -> object:
         while len(self.buf) - self.pos < 64 and self._fill():
             pass
-        m = _SCALAR.match(self.buf, self.pos)
+        m = SCALAR.match(self.buf, self.pos)
         if m is None:
             shown = self.buf[self.pos:self.pos + 1]
             raise self._corrupt(f"unexpected {shown!r}")
@@ -153,13 +153,13 @@ class Scanner:
             if m.end() - self.pos > MAX_SCALAR:
                 raise self._corrupt(f"a number longer than {MAX_SCALAR:,} characters")
             self._fill()
-            m = _SCALAR.match(self.buf, self.pos)
+            m = SCALAR.match(self.buf, self.pos)
             assert m is not None
         raw = m.group()
         if len(raw) > MAX_SCALAR:
             raise self._corrupt(f"a number longer than {MAX_SCALAR:,} characters")
         self.pos = m.end()
-        return _value(raw)
+        return scalar_value(raw)
 
     def string(self, cap: int) -> Str:
         """The string at the cursor; keeps at most ``cap`` bytes of it, steps over the rest block by block."""
