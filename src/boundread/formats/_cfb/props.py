@@ -10,6 +10,7 @@ attachment, a recipient). Attachments and recipients are the storages ``__attach
 
 from __future__ import annotations
 
+import struct
 from datetime import datetime, timedelta, timezone
 
 from boundread.formats._cfb.reader import Compound, Node
@@ -21,6 +22,14 @@ MESSAGE_HEADER, EMBEDDED_HEADER, CHILD_HEADER = 32, 24, 8
 MAX_FIXED = 65_536
 TEXT_LIMIT = 1 << 20  # a header property read at most, in bytes
 _CODEPAGE, _INTERNET_CPID = 0x3FFD, 0x3FDE
+MV_UNICODE = 0x101F
+#: Named properties (MS-OXMSG 2.2.3): this storage of the file's root maps the ids 0x8000-0xFFFE to a property set
+#: and a number (LID) or a name, for the message and every message attached to it
+_NAMEID = "__nameid_version1.0"
+PS_MAPI = "00020328-0000-0000-c000-000000000046"
+PS_PUBLIC_STRINGS = "00020329-0000-0000-c000-000000000046"
+PSETID_APPOINTMENT = "00062002-0000-0000-c000-000000000046"
+_MAX_NAMED = 32_767  # entries at most: one per id from 0x8000 to 0xFFFE
 
 
 class Props:
@@ -104,3 +113,57 @@ class Props:
             return datetime(1601, 1, 1, tzinfo=timezone.utc) + timedelta(microseconds=ticks // 10)
         except OverflowError:
             return None
+
+
+def named(cfb: Compound) -> dict[tuple[str, int | str], int]:
+    """(property set GUID, LID or name) -> the property id (0x8000 + its index) that this file gives it; empty
+    when the file keeps no named properties. Each of the three streams is read bounded."""
+    storage = next((n for n in cfb.children(cfb.root) if n.name == _NAMEID and n.is_storage), None)
+    if storage is None:
+        return {}
+    streams = {node.name: node for node in cfb.children(storage) if not node.is_storage}
+
+    def read(name: str, limit: int) -> bytes:
+        node = streams.get(name)
+        return b"" if node is None else cfb.read(node, limit)
+
+    guids = read("__substg1.0_00020102", 16 * _MAX_NAMED)
+    entries = read("__substg1.0_00030102", 8 * _MAX_NAMED)
+    strings = read("__substg1.0_00040102", 1 << 20)
+    found: dict[tuple[str, int | str], int] = {}
+    for at in range(0, len(entries) - 7, 8):
+        ident, packed = struct.unpack_from("<II", entries, at)
+        guid_index = packed >> 1 & 0x7FFF
+        guid = PS_MAPI if guid_index == 1 else PS_PUBLIC_STRINGS if guid_index == 2 else _guid(guids, guid_index - 3)
+        if guid is None:
+            continue
+        key: int | str = ident
+        if packed & 1:  # a name: its length, then UTF-16LE, at ``ident`` in the string stream
+            if ident + 4 > len(strings):
+                continue
+            length = int.from_bytes(strings[ident:ident + 4], "little")
+            key = strings[ident + 4:ident + 4 + min(length, 512)].decode("utf-16-le", "replace")
+        found.setdefault((guid, key), 0x8000 + (packed >> 16))
+    return found
+
+
+def _guid(guids: bytes, index: int) -> str | None:
+    """The GUID stream's ``index``-th GUID in its usual spelling (no uuid module: it is loaded for this alone)."""
+    raw = guids[16 * index:16 * index + 16] if index >= 0 else b""
+    if len(raw) != 16:
+        return None
+    first, second, third = struct.unpack_from("<IHH", raw)
+    return f"{first:08x}-{second:04x}-{third:04x}-{raw[8:10].hex()}-{raw[10:].hex()}"
+
+
+def texts(props: Props, pid: int, most: int = 64, limit: int = 4096) -> list[str]:
+    """A multi-valued string property (PT_MV_UNICODE): its values, each kept in a stream of its own
+    (``__substg1.0_XXXX101F-0000000N``), at most ``most`` of them and ``limit`` bytes of each."""
+    prefix = f"__substg1.0_{pid:04X}{MV_UNICODE:04X}-"
+    values = sorted((node.name, node) for node in props.cfb.children(props.storage)
+                    if node.name.startswith(prefix) and not node.is_storage)
+    out = []
+    for _name, node in values[:most]:
+        raw = props.cfb.read(node, limit)
+        out.append(raw[: len(raw) // 2 * 2].decode("utf-16-le", "replace").rstrip("\x00"))
+    return [value for value in out if value]

@@ -24,7 +24,15 @@ from dataclasses import dataclass
 from boundread.contract.model import FILE, Details, Listing, Outcome, Request, Source
 from boundread.contract.sink import Sink
 from boundread.errors import Corrupt, Refused, Unsupported, UsageError
-from boundread.formats._cfb.props import CHILD_HEADER, MESSAGE_HEADER, Props
+from boundread.formats._cfb.props import (
+    CHILD_HEADER,
+    MESSAGE_HEADER,
+    PS_PUBLIC_STRINGS,
+    PSETID_APPOINTMENT,
+    Props,
+    named,
+    texts,
+)
 from boundread.formats._cfb.reader import Compound, Node
 from boundread.formats.web import parts
 from boundread.units import MB, human_bytes
@@ -37,6 +45,9 @@ LISTED_IN_EXTRACT = 50  # attachments named by extract; list-zip pages through a
 _BODY, _HTML, _RTF = 0x1000, 0x1013, 0x1009
 _HEADERS = ("From", "To", "Cc", "Date", "Subject")
 _BY_REFERENCE = (2, 3, 4, 7)  # PR_ATTACH_METHOD: by reference, resolve, reference only, web reference
+#: Named properties shown as headers when the message has them: a meeting's place and times (MS-OXPROPS
+#: PidLidLocation, PidLidAppointmentStartWhole, PidLidAppointmentEndWhole), then its categories (PidNameKeywords)
+_APPOINTMENT = (("Location", 0x8208, False), ("Start", 0x820D, True), ("End", 0x820E, True))
 
 
 @dataclass(frozen=True)
@@ -109,7 +120,8 @@ def _address(name: str | None, address: str | None) -> str | None:
 
 
 def headers(msg: Message) -> dict[str, str | None]:
-    """From, To, Cc, Date and Subject as an email shows them."""
+    """From, To, Cc, Date and Subject as an email shows them, then a meeting's Location, Start and End and the
+    Categories where the message has them."""
     from email.utils import format_datetime
 
     props = msg.props
@@ -125,9 +137,30 @@ def headers(msg: Message) -> dict[str, str | None]:
     when = props.time(0x0039) or props.time(0x0E06)
     if sender is None or "@" not in sender:  # an Exchange address: the internet headers, where kept, have SMTP's
         sender = _transport(props, "From") or sender
-    return {"From": sender, "To": ", ".join(found["To"]) or props.text(0x0E04) or None,
-            "Cc": ", ".join(found["Cc"]) or props.text(0x0E03) or None,
-            "Date": format_datetime(when) if when else None, "Subject": props.text(0x0037)}
+    usual: dict[str, str | None] = {
+        "From": sender, "To": ", ".join(found["To"]) or props.text(0x0E04) or None,
+        "Cc": ", ".join(found["Cc"]) or props.text(0x0E03) or None,
+        "Date": format_datetime(when) if when else None, "Subject": props.text(0x0037)}
+    return usual | _named(msg)
+
+
+def _named(msg: Message) -> dict[str, str | None]:
+    """A meeting's Location, Start and End, and Categories: named properties, present only when the message has
+    them (the ids they have in this file come from its name-to-id map)."""
+    from email.utils import format_datetime
+
+    ids = named(msg.cfb)
+    found: dict[str, str | None] = {}
+    for label, lid, is_time in _APPOINTMENT:
+        if (pid := ids.get((PSETID_APPOINTMENT, lid))) is None:
+            continue
+        when = msg.props.time(pid) if is_time else None
+        value = format_datetime(when) if when else None if is_time else msg.props.text(pid, 4096)
+        if value and value.strip():
+            found[label] = value
+    if (pid := ids.get((PS_PUBLIC_STRINGS, "Keywords"))) is not None and (categories := texts(msg.props, pid)):
+        found["Categories"] = ", ".join(categories)
+    return found
 
 
 def _transport(props: Props, key: str) -> str | None:
