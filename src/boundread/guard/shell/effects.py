@@ -272,9 +272,9 @@ class _Walk(Runs):
             elif kind == "file_redirect" and record:
                 operator = next((child.type for child in redirect.children if not child.is_named), "")
                 targets = redirect.children_by_field_name("destination")
-                if operator not in _WRITES or not targets or targets[-1].type == "process_substitution":
+                if operator not in _WRITES or not targets or targets[0].type == "process_substitution":
                     continue
-                target = targets[-1]
+                target = targets[0]  # what follows it is the command's arguments (walk.extra_words)
                 if (operator == ">&" and _text(target).isdigit()) or _text(target) == "-":
                     continue  # `2>&1`, `>&-`: a descriptor, no file
                 value = words.value(target, env, self.ctx, [])

@@ -199,6 +199,8 @@ def _command(node: Node, env: Env, ctx: Ctx, stdin: Stream, redirects: list[Node
         ctx.cap(f"`{argv[0] if argv[0] != UNKNOWN else 'the command'}` has more than {ARGS} arguments; "
                 f"the first {ARGS} were checked")
         argv = argv[:ARGS + 1]
+    for word in extra_words(redirects):
+        argv.extend(_fields(word, env, ctx, flows))
     redirected = _inputs(redirects, env, ctx, stdin)
     stdin, target, after, append, opened = redirected
     if argv == ["exec"] and (target is not None or opened):  # `exec >FILE`: what the shell prints goes to FILE
@@ -214,6 +216,13 @@ def _command(node: Node, env: Env, ctx: Ctx, stdin: Stream, redirects: list[Node
     out.flows.extend(flows)  # `echo $(cat f)`: the substitution's output is printed by the command
     out = _route(out, target, env, ctx, append)
     return _after(out, after, env, ctx)
+
+
+def extra_words(redirects: list[Node]) -> list[Node]:
+    """The words tree-sitter hangs on a redirection after its target: ``tee < access.log out.log`` parses as the
+    redirection ``< access.log out.log``, but bash reads ``access.log`` and passes ``out.log`` to tee."""
+    return [word for redirect in redirects if redirect.type == "file_redirect"
+            for word in redirect.children_by_field_name("destination")[1:]]
 
 
 def _exec_stdout(target: str, append: bool, env: Env) -> None:
@@ -286,14 +295,14 @@ def _inputs(redirects: list[Node], env: Env, ctx: Ctx,
             destinations = redirect.children_by_field_name("destination")
             if not destinations:
                 continue
-            if destinations[-1].type == "process_substitution":
+            if destinations[0].type == "process_substitution":
                 if operator == "<" and fd in ("", "0"):  # `done < <(find ...)`: what it prints is the stdin
-                    stdin = run(destinations[-1], env, ctx, Stream())
+                    stdin = run(destinations[0], env, ctx, Stream())
                 elif operator in (">", ">>", ">|", "&>", "&>>") and fd in ("", "1"):
                     target = None  # `> >(wc -l)`: the output goes through it, as through a pipe (see _after)
-                    after.append(destinations[-1])
+                    after.append(destinations[0])
                 continue
-            dest = words.value(destinations[-1], env, ctx, []) or UNKNOWN
+            dest = words.value(destinations[0], env, ctx, []) or UNKNOWN  # the rest: arguments (extra_words)
             if operator in ("<", "<>") and fd in ("", "0"):
                 stdin = read_file(env, dest, "")
             elif operator in ("<", "<>") and fd.isdigit():  # `exec 3< big.log`: read later by `<&3`, /dev/fd/3

@@ -303,7 +303,7 @@ def substitute(node: Node, env: Env, ctx: Ctx, into: list[Flow]) -> str | None:
     inner = env.copy()
     if len(body) == 1 and body[0].type == "file_redirect" and (body[0].children[0].text or b"") == b"<":
         targets = body[0].children_by_field_name("destination")  # `$(<file)`: bash reads the file itself
-        target = value(targets[-1], inner, ctx, into) if targets else None
+        target = value(targets[0], inner, ctx, into) if targets else None
         out = read_file(inner, UNKNOWN if target is None else target, "$(<file)")
     for child in body:
         out.add(ctx.run(child, inner, Stream()))
