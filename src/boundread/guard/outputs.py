@@ -191,7 +191,10 @@ def _counting(words: str) -> str:
     the program is no grep: ``sed -c -n /RE/p`` is no count)."""
     if words.endswith("...") or words.partition(" ")[0].rsplit("/", 1)[-1] not in _COUNTERS:
         return ""
-    for program in ("git grep ", "rg ", "ag ", "ack "):
+    if words.startswith("git "):  # `git -C repo grep PAT`: -c after grep (before it, -c sets a config)
+        head, found, tail = words.partition(" grep ")
+        return f"{head} grep -c {tail}" if found else ""
+    for program in ("rg ", "ag ", "ack "):
         if words.startswith(program):
             return program + "-c " + words[len(program):]
     name, _, rest = words.partition(" ")

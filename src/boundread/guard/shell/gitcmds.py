@@ -50,6 +50,12 @@ def run(args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
         return files(where, [name for name in names if name], f"git {sub}")
     if UNKNOWN in "".join(rest):
         return Stream(stdin.named("git"), "")
+    if sub == "grep":  # the repository's own files under the folder (-C's), as greps models rg and ack
+        from boundread.guard.shell import greps
+
+        here = "." if where.cwd == ctx.root else ctx.display(where.cwd)  # a suggestion runs from the payload's cwd
+        program = "git grep" if here == "." else _shown(["-C", here, "grep"])
+        return greps.grep("git-grep", rest, where, ctx, stdin, program)
     shown = _shown(args)
     if sub in _RUN or (sub == "stash" and rest[:1] == ["show"]) or sub == "cat-file":  # `cat-file -p HASH`
         return _counted(where, ctx, kept, sub, rest, shown)

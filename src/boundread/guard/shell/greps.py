@@ -41,7 +41,8 @@ _ANY_LINE = frozenset({"", ".*", "^", "$", ".", "^.*$", "^.*", ".*$", "\\|", "|"
 #: ``yes`` is a dumper there) it hands to their own modules (families.py), so a grep loads neither.
 
 
-def grep(name: str, args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
+def grep(name: str, args: list[str], env: Env, ctx: Ctx, stdin: Stream, program: str | None = None) -> Stream:
+    """What a grep prints. ``program``: its words as a reason should show them (``git -C repo grep``)."""
     family = "git" if name == "git-grep" else name if name in ("rg", "ag", "ack") else "grep"
     patterns, positional, letters, values = _parse(family, args)
     if any(ch in letters for ch in "clLq"):
@@ -63,7 +64,7 @@ def grep(name: str, args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Strea
             if most is not None else None
     else:  # -a: a binary file's matching "lines" are its bytes, as text - of a text file, its lines
         spec = _spec(name, family, letters, patterns, names, (before, after), _decodes(family, values))
-        words = " ".join([name.replace("git-grep", "git grep"), *(_quote(arg) for arg in args)])
+        words = " ".join([program or name.replace("git-grep", "git grep"), *(_quote(arg) for arg in args)])
         bound = bounds.Bound(bounds.TEXT_MATCHES if "a" in letters else bounds.MATCHES, 0,
                              words=words if len(words) <= 80 else words[:77] + "...", grep=spec)
         if most is not None:  # -m N: N matches (and their context) per file, whatever the pattern
