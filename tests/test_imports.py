@@ -90,7 +90,7 @@ def _package(module: str) -> str:
 #: The document side, lowest first: a package imports only packages at its own level or below, so the
 #: handler contract sits under the formats that implement it and the engine that calls them sits above.
 LAYERS = (
-    {"errors", "units", "tomlread", "record"},
+    {"errors", "units", "tomlread", "record", "finder"},
     {"limits", "bytelevel"},
     {"contract", "ranges"},
     {"formats"},

@@ -18,6 +18,7 @@ from __future__ import annotations
 #: check (one SQLite or libpq round trip, budget/hookpath.py and budget/pghook.py, deciding in hookrules.py).
 HOOK_PATH: tuple[str, ...] = (
     "boundread", "boundread.__main__", "boundread.units",
+    "boundread.finder",  # where tree-sitter's compiled binding is installed, found without importlib.util
     "boundread.bytelevel.",  # reading the bytes a kind starts with, a zip's central directory: os and stat only
     "boundread.agents", "boundread.agents.dialect",  # the payload dialects: agents/__init__ imports no client
     "boundread.hook", "boundread.guard", "boundread.hook.main", "boundread.hook.options", "boundread.hook.stdin",

@@ -38,6 +38,7 @@ class Props:
     def __init__(self, cfb: Compound, storage: Node, header: int, codepage: str | None = None) -> None:
         self.cfb, self.storage = cfb, storage
         self.streams: dict[tuple[int, int], Node] = {}
+        self.values: dict[tuple[int, int], list[tuple[int, Node]]] = {}  # a multi-valued property's value streams
         self.attachments: list[Node] = []
         self.recipients: list[Node] = []
         self.fixed: dict[int, tuple[int, bytes]] = {}
@@ -50,6 +51,12 @@ class Props:
                 except ValueError:
                     continue
                 self.streams[(tag >> 16, tag & 0xFFFF)] = node
+            elif name.startswith("__substg1.0_") and len(name) == 29 and name[20] == "-" and not node.is_storage:
+                try:
+                    tag, index = int(name[12:20], 16), int(name[21:], 16)
+                except ValueError:
+                    continue
+                self.values.setdefault((tag >> 16, tag & 0xFFFF), []).append((index, node))
             elif name == "__properties_version1.0" and not node.is_storage:
                 fixed = node
             elif name.startswith("__attach_version1.0_#") and node.is_storage:
@@ -159,11 +166,8 @@ def _guid(guids: bytes, index: int) -> str | None:
 def texts(props: Props, pid: int, most: int = 64, limit: int = 4096) -> list[str]:
     """A multi-valued string property (PT_MV_UNICODE): its values, each kept in a stream of its own
     (``__substg1.0_XXXX101F-0000000N``), at most ``most`` of them and ``limit`` bytes of each."""
-    prefix = f"__substg1.0_{pid:04X}{MV_UNICODE:04X}-"
-    values = sorted((node.name, node) for node in props.cfb.children(props.storage)
-                    if node.name.startswith(prefix) and not node.is_storage)
     out = []
-    for _name, node in values[:most]:
+    for _index, node in sorted(props.values.get((pid, MV_UNICODE), []), key=lambda found: found[0])[:most]:
         raw = props.cfb.read(node, limit)
         out.append(raw[: len(raw) // 2 * 2].decode("utf-16-le", "replace").rstrip("\x00"))
     return [value for value in out if value]

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import ctypes
 import functools
-import sys
 from pathlib import Path
 
 TYPE_CHECKING = False  # typing for mypy only: it costs a read's start-up
@@ -106,25 +105,15 @@ _NAMES = ("libpdfium.so", "libpdfium.dylib", "pdfium.dll")
 def _library() -> Any:
     """pypdfium2's PDFium, found next to its package without importing it; where it is elsewhere (a system
     build), the library pypdfium2's bindings loaded."""
-    for folder in _package_folders("pypdfium2_raw"):
+    from boundread.finder import package_folders
+
+    for folder in package_folders("pypdfium2_raw"):
         for name in _NAMES:
             if (Path(folder) / name).is_file():
                 return ctypes.CDLL(str(Path(folder) / name))
     import importlib
 
     return importlib.import_module("pypdfium2_raw.bindings")._libs["pdfium"]
-
-
-def _package_folders(package: str) -> list[str]:
-    """Where ``package`` is installed, found as the import system would find it but without importing it: by the
-    PathFinder already on sys.meta_path (importlib.util is 2 ms of start-up), else by importlib.util."""
-    finder = next((f for f in sys.meta_path if getattr(f, "__name__", "") == "PathFinder"), None)
-    spec = finder.find_spec(package, None) if finder is not None else None
-    if spec is None:
-        import importlib.util
-
-        spec = importlib.util.find_spec(package)
-    return list(spec.submodule_search_locations or []) if spec is not None else []
 
 
 @functools.cache

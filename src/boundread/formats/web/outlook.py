@@ -154,8 +154,11 @@ def _named(msg: Message) -> dict[str, str | None]:
     for label, lid, is_time in _APPOINTMENT:
         if (pid := ids.get((PSETID_APPOINTMENT, lid))) is None:
             continue
-        when = msg.props.time(pid) if is_time else None
-        value = format_datetime(when) if when else None if is_time else msg.props.text(pid, 4096)
+        if is_time:
+            when = msg.props.time(pid)
+            value = format_datetime(when) if when else None
+        else:
+            value = msg.props.text(pid, 4096)
         if value and value.strip():
             found[label] = value
     if (pid := ids.get((PS_PUBLIC_STRINGS, "Keywords"))) is not None and (categories := texts(msg.props, pid)):

@@ -53,8 +53,8 @@ def run(args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
     if sub == "grep":  # the repository's own files under the folder (-C's), as greps models rg and ack
         from boundread.guard.shell import greps
 
-        here = "." if where.cwd == ctx.root else ctx.display(where.cwd)  # a suggestion runs from the payload's cwd
-        program = "git grep" if here == "." else _shown(["-C", here, "grep"])
+        # the counting command a deny names runs from the payload's cwd: -C takes it where this grep ran
+        program = "git grep" if where.cwd == ctx.root else _shown(["-C", ctx.display(where.cwd), "grep"])
         return greps.grep("git-grep", rest, where, ctx, stdin, program)
     shown = _shown(args)
     if sub in _RUN or (sub == "stash" and rest[:1] == ["show"]) or sub == "cat-file":  # `cat-file -p HASH`

@@ -98,10 +98,6 @@ def _stand_ins() -> dict[str, ModuleType]:
     return stand_ins
 
 
-def _path_finder() -> object | None:
-    return next((finder for finder in sys.meta_path if getattr(finder, "__name__", "") == "PathFinder"), None)
-
-
 def _binding(package: str) -> ModuleType:
     """The package's compiled ``_binding`` module, loaded without the package.
 
@@ -113,10 +109,10 @@ def _binding(package: str) -> ModuleType:
     name = package + "._binding"
     if name in sys.modules:
         return sys.modules[name]
-    finder = _path_finder()
-    found = getattr(finder, "find_spec", None)
-    spec = found(package) if found else None
-    folders = list(spec.submodule_search_locations or []) if spec is not None else []
+    from boundread.finder import package_folders, path_finder
+
+    found = getattr(path_finder(), "find_spec", None)
+    folders = package_folders(package) if found else []
     binding = found(name, folders) if found and folders else None
     loader = getattr(binding, "loader", None)
     if binding is None or loader is None or not os.path.isfile(binding.origin or ""):
