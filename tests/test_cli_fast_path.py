@@ -248,6 +248,17 @@ def test_a_read_loads_no_slow_standard_library(argv: list[str], ran: str, tmp_pa
     assert not loaded & STARTUP_SLOW, loaded & STARTUP_SLOW
 
 
+def test_a_grep_by_rg_starts_it_without_subprocess_pathlib_or_json(tmp_path: Path) -> None:
+    """rg is started by os.posix_spawn (formats/_rg/child.py) and the grep cache is plain text on os.path strings:
+    subprocess, pathlib and json were 20 ms of a grep's start-up beside a 0.2 s search of a GB (issue 24's 1.3x)."""
+    _fixtures(tmp_path)
+    done = _run(ENTRY, ["extract", "small.txt", "--grep", "l+", "--stdout"], tmp_path)
+    assert done.returncode == 0, done.stderr
+    loaded = set(done.stderr.rpartition("MODULES")[2].split())
+    assert "boundread.formats._rg.child" in loaded
+    assert not loaded & {"subprocess", "pathlib", "json"}, loaded & {"subprocess", "pathlib", "json"}
+
+
 PLAIN = "import sys\nfrom boundread.__main__ import main\nsys.argv = ['boundread', *sys.argv[1:]]\nmain()"
 
 

@@ -96,11 +96,12 @@ def test_a_file_changed_just_now_or_small_is_not_remembered(tmp_path: Path, monk
     assert not (tmp_path / "cache").exists()
 
 
-@pytest.mark.parametrize("damage", ["not json", "[1, 2]", '{"k": "v"}'])
+@pytest.mark.parametrize("damage", ["not a cache", "a\tb", "k\t12", "\t1\tclear", "1:2\t\u00b2\t\u00b9,\u00b2",
+                                    "x" * 300 + "\t1\tclear", "1\t2\tclear\n" * 50_000])
 def test_a_damaged_cache_is_no_cache(tmp_path: Path, damage: str) -> None:
     path = tmp_path / "app.log"
     path.write_bytes(b"x ERROR\n" * 10)
-    store = tmp_path / "cache" / "grep-counts.json"
+    store = tmp_path / "cache" / "grep-counts.tsv"
     store.parent.mkdir()
     store.write_text(damage)
     assert _grep(path, "ERROR") == (("1:x ERROR\n" + "".join(f"{n}:x ERROR\n" for n in range(2, 11)), 10, 10, []),
@@ -127,7 +128,7 @@ def test_the_cache_keeps_at_most_keep_files(tmp_path: Path, monkeypatch: pytest.
         counts.remember(counts.key(str(paths[-1])), counts.Counts(n + 1, counts.CLEAR))
     assert counts.recall(counts.key(str(paths[0]))) == counts.Counts()
     assert counts.recall(counts.key(str(paths[4]))) == counts.Counts(5, counts.CLEAR)
-    assert [p.name for p in (tmp_path / "cache").iterdir()] == ["grep-counts.json"]  # no temporary file left behind
+    assert [p.name for p in (tmp_path / "cache").iterdir()] == ["grep-counts.tsv"]  # no temporary file left behind
 
 
 def test_a_file_that_changes_during_the_grep_is_not_remembered(tmp_path: Path) -> None:
@@ -161,12 +162,28 @@ def test_what_was_remembered_gives_the_first_grep_s_answer(tmp_path: Path, data:
 def test_the_cache_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv(counts.CACHE_ENV)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
-    assert counts.folder() == tmp_path / "xdg" / "boundread"
+    assert counts.folder() == str(tmp_path / "xdg" / "boundread")
     monkeypatch.delenv("XDG_CACHE_HOME")
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
-    assert counts.folder() == tmp_path / "home" / ".cache" / "boundread"
+    assert counts.folder() == str(tmp_path / "home" / ".cache" / "boundread")
     monkeypatch.delenv("HOME")  # no home: no cache, never one in the working folder
     monkeypatch.setattr("pwd.getpwuid", mock.Mock(side_effect=KeyError("no such user")))
     assert counts.folder() is None
     counts.remember("1:2:3:4:5", counts.Counts(7, counts.CLEAR))
     assert counts.recall("1:2:3:4:5") == counts.Counts()
+
+
+@pytest.mark.parametrize(("figures", "known"), [
+    ("10", counts.Counts()), ("10\tclear\tmore", counts.Counts()), ("1\u00b2\tclear", counts.Counts(None, "clear")),
+    ("10\t3,", counts.Counts(10, None)), ("10\t,4", counts.Counts(10, None)), ("-\t2,7", counts.Counts(None, (2, 7))),
+])
+def test_a_damaged_entry_for_the_file_itself_keeps_only_what_it_says_whole(tmp_path: Path, figures: str,
+                                                                           known: counts.Counts) -> None:
+    """A line under the file's own key whose figures are cut or not ASCII digits: those figures are not known, and
+    the pass that finds them runs again."""
+    path = tmp_path / "app.log"
+    path.write_bytes(b"x ERROR\n" * 10)
+    store = tmp_path / "cache" / "grep-counts.tsv"
+    store.parent.mkdir()
+    store.write_text(f"{counts.key(str(path))}\t{figures}\n", encoding="utf-8")
+    assert counts.recall(counts.key(str(path))) == known

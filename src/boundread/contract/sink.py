@@ -65,6 +65,7 @@ class Sink:
         self.chars = 0
         self.lines = 0  # newlines written to the output
         self.line_no = 0  # input lines fully consumed
+        self.lines_counted = True  # False: read to the end, the lines after the last one fed not counted
         self.matches = 0
         self.reasons: list[str] = []
         self.warnings: list[str] = []

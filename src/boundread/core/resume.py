@@ -144,7 +144,8 @@ def window_clamped(sink: Sink, filters: Filters, *, cut: bool) -> list[str]:
 
 def done_lines(sink: Sink, filters: Filters) -> str:
     if filters.grep is not None:
-        return f"{sink.matches:,} matching line{'' if sink.matches == 1 else 's'} of {sink.line_no:,} read"
+        matching = f"{sink.matches:,} matching line{'' if sink.matches == 1 else 's'}"
+        return f"{matching} of {sink.line_no:,} read" if sink.lines_counted else f"{matching}, read to the end"
     if filters.lines is not None:
         return f"lines {filters.lines.first:,}-{max(sink.line_no, filters.lines.first):,}"
     if sink.stop_line is not None:

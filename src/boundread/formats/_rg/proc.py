@@ -3,15 +3,13 @@ it runs (the deadline, an interrupt, a full Sink kill it; the bar follows what i
 
 from __future__ import annotations
 
-import contextlib
 import os
-import subprocess
 import sys
 import threading
 from collections.abc import Sequence
-from pathlib import Path
 
 from boundread.contract.sink import Sink
+from boundread.formats._rg.child import DEVNULL, PIPE, Child
 
 ENGINE_ENV = "BOUNDREAD_GREP_ENGINE"  # "python": never rg (benchmarks, a differential test); anything else: auto
 _POLL = 0.05  # seconds between the watcher's looks at the deadline and the sink
@@ -23,23 +21,24 @@ def binary() -> str | None:
         return None
     for folder in _script_folders():
         for name in ("rg", "rg.exe"):
-            if (folder / name).is_file() and os.access(folder / name, os.X_OK):
-                return str(folder / name)
+            candidate = os.path.join(folder, name)
+            if os.path.isfile(candidate) and os.access(candidate, os.X_OK):
+                return candidate
     import shutil
 
     return shutil.which("rg")
 
 
-def _script_folders() -> tuple[Path, ...]:
+def _script_folders() -> tuple[str, ...]:
     """Where pip put this installation's scripts, rg's among them. In a virtual environment that is the folder of
     its python, known without sysconfig (2 ms of every grep's start-up); elsewhere (``--user``, a system Python)
     sysconfig says, then the interpreter's own folder."""
-    here = Path(sys.executable).parent
+    here = os.path.dirname(sys.executable)
     if sys.prefix != sys.base_prefix:
         return (here,)
     import sysconfig
 
-    return Path(sysconfig.get_path("scripts")), here
+    return sysconfig.get_path("scripts"), here
 
 
 def base_argv(rg: str) -> list[str]:
@@ -54,10 +53,9 @@ def around(sink: Sink) -> list[str]:
     return ["-n", "-B", str(sink.context), "-A", str(sink.context + 1 if sink.context else 0)]
 
 
-def spawn(argv: list[str], *, out: bool, stdin: int = subprocess.DEVNULL) -> subprocess.Popen[bytes]:
-    pipe = subprocess.PIPE if out else subprocess.DEVNULL
-    return subprocess.Popen(argv, stdin=stdin, stdout=pipe,
-                            stderr=pipe, bufsize=1 << 20 if out else -1)
+def spawn(argv: list[str], *, out: bool, stdin: int = DEVNULL) -> Child:
+    pipe = PIPE if out else DEVNULL
+    return Child(argv, stdin=stdin, stdout=pipe, stderr=pipe, bufsize=1 << 20 if out else -1)
 
 
 def child_path(path: str) -> str:
@@ -71,7 +69,7 @@ def child_path(path: str) -> str:
     return f"/proc/{os.getpid()}/fd/{target[len(lead):]}" if target.startswith(lead) else path
 
 
-def watch(sink: Sink, procs: Sequence[subprocess.Popen[bytes]], stop: threading.Event) -> None:
+def watch(sink: Sink, procs: Sequence[Child], stop: threading.Event) -> None:
     """Kill rg when the deadline passes or the sink is stopped from elsewhere (interrupted, a reader gone); move
     the progress bar as far as the search (the first of ``procs``) has read. ``procs`` may grow meanwhile (a
     helper started late): it is looked at afresh each time."""
@@ -106,13 +104,15 @@ def _proc_field(path: str, key: bytes, unit: int) -> int | None:
     return None
 
 
-def kill(proc: subprocess.Popen[bytes]) -> None:
+def kill(proc: Child) -> None:
     if proc.poll() is None:
-        with contextlib.suppress(OSError):  # gone already
+        try:
             proc.kill()
+        except OSError:  # gone already
+            pass
 
 
-def end(proc: subprocess.Popen[bytes]) -> None:
+def end(proc: Child) -> None:
     kill(proc)
     for stream in (proc.stdin, proc.stdout, proc.stderr):
         if stream is not None:

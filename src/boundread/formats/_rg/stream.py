@@ -11,13 +11,13 @@ the stream closes with a sentinel line that a second pattern matches, and its nu
 from __future__ import annotations
 
 import contextlib
-import subprocess
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from boundread.contract.sink import Sink
 from boundread.formats._rg import pattern, proc
+from boundread.formats._rg.child import PIPE, Child
 from boundread.formats._rg.records import feed
 
 CHUNK = 1 << 20  # decompressed bytes read at a time
@@ -56,7 +56,7 @@ def grep(first: bytes, more: Callable[[int], bytes], sink: Sink, encoding: str, 
     if rg is None or regex is None:
         return None
     child = proc.spawn([*proc.base_argv(rg), "-b", *proc.around(sink), "-e", regex, "-e",
-                        SENTINEL.decode(), "-"], out=True, stdin=subprocess.PIPE)
+                        SENTINEL.decode(), "-"], out=True, stdin=PIPE)
     stop = threading.Event()
     watcher = threading.Thread(target=proc.watch, args=(sink, (child,), stop), daemon=True)
     result = Streamed()
@@ -78,6 +78,7 @@ def grep(first: bytes, more: Callable[[int], bytes], sink: Sink, encoding: str, 
             return result
         if result.lines is None:
             sink.warnings.append("the line count after the last match is unknown (rg did not say)")
+            sink.lines_counted = False
         elif result.lines > sink.line_no:
             sink.skip_lines(result.lines - sink.line_no)
         return result
@@ -88,7 +89,7 @@ def grep(first: bytes, more: Callable[[int], bytes], sink: Sink, encoding: str, 
         watcher.join()
 
 
-def _pump(child: subprocess.Popen[bytes], first: bytes, more: Callable[[int], bytes], cap: int, sig: bool,
+def _pump(child: Child, first: bytes, more: Callable[[int], bytes], cap: int, sig: bool,
           result: Streamed) -> None:
     """Write the stream, newlines translated, into rg's stdin, stop at ``cap``, and close it with the sentinel
     line. ``written`` grows before each write, so a line of the text always starts before it."""

@@ -13,9 +13,7 @@ path (scan.py), which reads it as universal newlines do.
 from __future__ import annotations
 
 import re
-import subprocess
 from collections.abc import Callable
-from pathlib import Path
 
 from boundread.formats._rg import counts
 from boundread.formats._rg.records import parse
@@ -23,6 +21,8 @@ from boundread.formats._rg.records import parse
 TYPE_CHECKING = False  # typing for mypy only, as in _rg/records.py
 if TYPE_CHECKING:
     from typing import BinaryIO
+
+    from boundread.formats._rg.child import Child
 
 STEP = 8 << 20  # at most this many bytes read here to clear a record before the checking rg is done
 _BLOCK = 1 << 20
@@ -34,9 +34,9 @@ class LoneCr:
     start it), so that it runs only for a search that goes on past the bytes read here (STEP); or ``known``, what
     an earlier pass found (counts.CLEAR: none in the file; else its line's number and offset)."""
 
-    def __init__(self, path: Path, checker: subprocess.Popen[bytes] | None, size: int,
+    def __init__(self, path: str, checker: Child | None, size: int,
                  known: tuple[int, int] | str | None = None,
-                 start: Callable[[bool], subprocess.Popen[bytes] | None] | None = None) -> None:
+                 start: Callable[[bool], Child | None] | None = None) -> None:
         self.path, self.checker, self.size, self.start = path, checker, size, start
         self.upto = 0  # bytes [0, upto) read here and found clear
         self.first: tuple[int, int] | None = known if isinstance(known, tuple) else None  # (line number, offset
@@ -77,7 +77,7 @@ class LoneCr:
             else:
                 self.by_hand = True  # no checking rg to wait for
 
-    def _look(self, *, now: bool) -> subprocess.Popen[bytes] | None:
+    def _look(self, *, now: bool) -> Child | None:
         """The checking rg: the one given, else the one ``start`` has started (``now``: start it if not yet)."""
         if self.checker is None and self.start is not None:
             self.checker = self.start(now)
@@ -133,7 +133,7 @@ def _line_start(fd: BinaryIO, at: int) -> int:
     return 0
 
 
-def lines_before(path: Path, offset: int, count: int, cap: int) -> list[bytes]:
+def lines_before(path: str, offset: int, count: int, cap: int) -> list[bytes]:
     """The last ``count`` lines before ``offset`` (a line start), each its first ``cap`` bytes, CRLF's CR dropped."""
     if count <= 0 or offset <= 0:
         return []
