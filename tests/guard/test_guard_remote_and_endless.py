@@ -90,14 +90,38 @@ def test_a_bounded_log_or_a_small_file_elsewhere_is_allowed(command: str, folder
     assert _reason(command, folder) is None, command
 
 
-@pytest.mark.parametrize("command", ["seq 100000000", "seq 1 10000000", "seq 0 2 100000000", "ssh prod seq 100000000"])
+@pytest.mark.parametrize("command", ["seq 100000000", "seq 1 10000000", "seq 0 2 100000000", "ssh prod seq 100000000",
+                                     "yes", "yes y", "yes | cat -n", "seq inf", "seq -inf 1", "seq 1 0.5 inf"])
 def test_a_generator_over_the_cap_is_denied_with_the_bounded_form(command: str, folder: Path) -> None:
     reason = _reason(command, folder)
-    assert reason is not None and "| head -n 100" in reason and "| wc -l" in reason
+    assert reason is not None and f"{command.split(' | ')[0]} | head -n 100" in reason  # the printing stage
+    endless = "inf" in command or command.startswith("yes")
+    assert ("| wc -l" in reason) is not endless  # counting what has no end would not end either
+
+
+@pytest.mark.parametrize("command", ["while true; do echo tick; done", "while :; do cat small.txt; done",
+                                     "until false; do echo again; done",
+                                     "while true\ndo\n  cat small.txt\ndone"])
+def test_a_loop_without_end_that_prints_is_denied_with_its_bounded_form(command: str, folder: Path) -> None:
+    (folder / "small.txt").write_text("one line\n", encoding="utf-8")
+    reason = _reason(command, folder)
+    assert reason is not None and "without end" in reason, command
+    assert f"{' '.join(command.split())} | head -n 100" in reason
+
+
+@pytest.mark.parametrize("command", ["while true; do echo tick; done | head -n 5", "while true; do sleep 1; done",
+                                     "while true; do echo x; break; done", "while :; do echo w; exit 0; done",
+                                     "while true; do if [ -f ready ]; then break; fi; echo wait; sleep 1; done",
+                                     "while true; do echo tick; done > /dev/null",
+                                     "while [ ! -f ready ]; do echo waiting; sleep 1; done"])
+def test_a_loop_that_ends_or_is_bounded_or_prints_nothing_is_allowed(command: str, folder: Path) -> None:
+    assert _reason(command, folder) is None, command
 
 
 @pytest.mark.parametrize("command", ["seq 1 100", "seq 10 -1 1", "seq 1 10000000 | wc -l",
-                                     "seq 1 1000000 | head -n 5", "for i in $(seq 1 6); do echo $i; done"])
+                                     "seq 1 1000000 | head -n 5", "for i in $(seq 1 6); do echo $i; done",
+                                     "yes | head -n 3", "yes n | rm -i *.tmp", "yes > /dev/null", "seq inf 1",
+                                     "seq inf | head -n 5"])
 def test_a_small_or_bounded_generator_is_allowed(command: str, folder: Path) -> None:
     assert _reason(command, folder) is None, command
 
@@ -106,6 +130,8 @@ def test_yes_has_no_end_and_seq_its_size() -> None:
     from boundread.guard.shell import generators
 
     assert generators._size("yes", []) == generators.ENDLESS
+    assert generators._size("seq", ["inf"]) == generators.ENDLESS
+    assert generators._size("seq", ["inf", "1"]) == 0
     assert generators._size("seq", ["1", "1000"]) == 1000 * 5
     assert generators._size("seq", ["$N"]) is None
     assert generators.run("seq", ["1", "3"]).text == "1\n2\n3\n"

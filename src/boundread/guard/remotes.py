@@ -51,9 +51,12 @@ def _generated(where: str, program: str, cap: int) -> str | None:
     size = int(where.rsplit(GENERATED, 1)[1])
     if 0 <= size <= cap:
         return None
-    much = "without end" if size == ENDLESS else f"about {human_bytes(size)}"
-    return (f"{OPENING} - `{program}` prints {much}, which floods the context (and the call may never end).\n"
-            f"Run instead, with a bound:\n  {program} | head -n 100\nor count what it makes: {program} | wc -l")
+    if size == ENDLESS:  # counting it would never end either
+        return (f"{OPENING} - `{program}` prints without end, which floods the context and never returns.\n"
+                f"Run instead, with a bound:\n  {program} | head -n 100")
+    return (f"{OPENING} - `{program}` prints about {human_bytes(size)}, which floods the context (and the call may "
+            f"never end).\nRun instead, with a bound:\n  {program} | head -n 100\nor count what it makes: "
+            f"{program} | wc -l")
 
 
 def _big_by_name(path: str) -> bool:

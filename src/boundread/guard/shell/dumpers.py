@@ -29,7 +29,7 @@ DUMPERS: dict[str, frozenset[str]] = {name: frozenset(values.split()) for name, 
     "iconv": "-f -t --from-code --to-code", "expand": "-t --tabs", "unexpand": "-t --tabs", "pr": "-w -l -o -h -W "
     "-N -s -e", "fmt": "-w -p -g", "column": "-s -c -o -N -R -E -H -W", "shuf": "-n -o --head-count",
     "vis": "", "cat-v": "", "ccat": "", "tr": "", "dos2unix": "", "unix2dos": "", "gron": "", "xmllint": "",
-    "yes": "", "look": "",
+    "look": "",
 }.items()}
 STDIN_ONLY = frozenset({"tr"})
 

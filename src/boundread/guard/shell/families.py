@@ -32,7 +32,7 @@ _NAMES: tuple[tuple[str, str], ...] = (
     ("dumpers", (
         "base32 base64 basenc bat batcat bzcat cat cat-v ccat column cut dos2unix expand fmt fold gron gzcat "
         "hd hexdump iconv less look lz4cat lzcat more most nl od paste pr pv rev shuf sort strings tac tr "
-        "unexpand uniq unix2dos vis xmllint xxd xzcat yes zcat zless zmore zstdcat"
+        "unexpand uniq unix2dos vis xmllint xxd xzcat zcat zless zmore zstdcat"
     )),
     ("greps", (
         "ack ag bzgrep egrep fgrep git-grep grep rg xzgrep zegrep zfgrep zgrep"

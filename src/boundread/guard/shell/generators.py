@@ -12,6 +12,7 @@ from boundread.guard.shell.state import REMOTE_MARK, Stream
 GENERATED = "\ue012generated"
 PROGRAMS = frozenset({"yes", "seq", "jot"})
 ENDLESS = -1
+_INF = float("inf")
 
 
 def run(name: str, args: list[str]) -> Stream:
@@ -44,7 +45,12 @@ def _size(name: str, args: list[str]) -> int | None:
         (known[0], 1.0, known[1]) if len(known) == 2 else (known[0], known[1], known[2])
     if step == 0:
         return ENDLESS
-    count = int((last - first) / step) + 1
+    steps = (last - first) / step
+    if steps != steps or steps == _INF:  # `seq inf`, `seq -inf 1`, `seq inf inf`: numbers without end
+        return ENDLESS
+    if steps == -_INF:  # `seq inf 1`: none
+        return 0
+    count = int(steps) + 1
     if count <= 0:
         return 0
     width = max(len(str(int(first))), len(str(int(last))))
@@ -69,8 +75,9 @@ def _small_seq(name: str, args: list[str]) -> str | None:
 
 
 def _number(word: str) -> float | None:
+    """The number ``word`` says (``inf`` too, which seq counts to without end); None for a word that is none."""
     try:
         value = float(word)
     except ValueError:
         return None
-    return value if abs(value) < 1e18 else None
+    return value if abs(value) < 1e18 or value in (_INF, -_INF) else None

@@ -141,7 +141,7 @@ def run(argv: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
         from boundread.guard.shell import remote
 
         return remote.run(name, args, env, ctx, stdin)
-    if family == "generators":  # seq, jot (yes is a dumper)
+    if family == "generators":  # yes, seq, jot
         from boundread.guard.shell import generators
 
         return generators.run(name, args)
