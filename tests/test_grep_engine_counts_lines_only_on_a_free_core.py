@@ -51,14 +51,13 @@ def _grep(path: Path, pattern: str) -> tuple[Sink, list[list[str]]]:
     return sink, started
 
 
-def test_on_two_cores_a_big_file_is_searched_and_checked_but_not_counted(tmp_path: Path,
-                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+def test_on_two_cores_a_big_file_is_searched_but_not_counted(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     _cores(monkeypatch, 2)
     path = tmp_path / "app.log"
     path.write_bytes(LOG)
     sink, started = _grep(path, "ERROR")
-    assert len(started) == 2  # the search and the lone-CR check
-    assert (sink.matches, sink.lines_counted, sink.warnings) == (1, False, [])
+    assert len(started) == 1  # the search; its record's line was checked here (lonecr.STEP), no count
+    assert (sink.matches, sink.line_no, sink.lines_counted, sink.warnings) == (1, 40, False, [])
 
 
 def test_with_a_third_core_the_count_runs_beside_the_search(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -87,3 +86,37 @@ def test_a_small_file_is_counted_on_any_machine(tmp_path: Path, monkeypatch: pyt
     path = tmp_path / "app.log"
     path.write_bytes(LOG)
     assert _grep(path, "NOSUCH")[0].line_no == 1000
+
+
+CR_LOG = b"".join(b"%d INFO\n" % n for n in range(1, 200)) + b"old mac\rbeta ERROR\r" + \
+    b"".join(b"%d INFO\n" % n for n in range(201, 400))
+
+
+@pytest.mark.parametrize(("pattern", "text"), [
+    ("NOSUCH", ""),  # unanchored, no record: no wait for the lone-CR check
+    ("ERROR", "201:beta ERROR\n"),  # a record after the lone CR: its line numbered as universal newlines do
+    ("^beta", "201:beta ERROR\n"),  # anchored: a lone CR starts a line for Python, not for rg - the check decides
+    ("mac$", "200:old mac\n"),
+])
+def test_not_counting_keeps_every_match_and_line_number_past_a_lone_cr(tmp_path: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch,
+                                                                        pattern: str, text: str) -> None:
+    _cores(monkeypatch, 2)
+    path = tmp_path / "mixed.log"
+    path.write_bytes(CR_LOG)
+    result = api.extract(path, grep=pattern, output=tmp_path / "out.txt")
+    assert result.done.startswith(f"{text.count(chr(10))} matching line")
+    assert (tmp_path / "out.txt").read_text(encoding="utf-8") == text
+    monkeypatch.setenv("BOUNDREAD_GREP_ENGINE", "python")
+    api.extract(path, grep=pattern, output=tmp_path / "python.txt")
+    assert (tmp_path / "python.txt").read_text(encoding="utf-8") == text
+
+
+def test_an_unanchored_search_without_records_does_not_wait_for_the_check(tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    _cores(monkeypatch, 2)
+    monkeypatch.setattr(rgengine, "HELPERS_AFTER", 30.0)  # the timer never starts the check here
+    path = tmp_path / "app.log"
+    path.write_bytes(LOG)
+    assert len(_grep(path, "NOSUCH")[1]) == 1  # the search alone
+    assert len(_grep(path, "^NOSUCH")[1]) == 2  # anchored: the check runs at the end

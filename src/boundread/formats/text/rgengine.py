@@ -16,7 +16,8 @@ a pass over every byte, as costly as the search (memory-bound: ~0.15 s of CPU a 
 still going after HELPERS_AFTER (the first N matches of a log come sooner), and what they found is remembered by
 the file's identity (_rg/counts.py): a file grepped again costs the search alone. The count runs only where it
 costs no wait (count_beside): on two cores the search and the lone-CR check fill both, and a big file's summary
-says its lines were read to the end, not how many.
+says its lines were read to the end, not how many. Not counting, an unanchored search need not wait for the
+check at its end either (cr_safe): only the lines of its records must be clear.
 Files in memory (archive members), windows (``--lines`` with ``--grep``) and encodings other than UTF-8 and the
 single-byte code pages take the Python path; a pattern rg cannot take too (_rg/pattern.py, or rg refusing it).
 """
@@ -84,7 +85,8 @@ def scan(src: Source, sink: Sink, encoding: str, dec: str, then: Callable[[int],
     ident = counts.key(path)
     known = counts.recall(ident)  # a file grepped before: its line count and first lone CR, no pass for them
     proc = spawn([*base, "-b", *around(sink), "-e", regex, "--", path], out=True)
-    helpers = _Helpers(base, path, known, [proc], count=count_beside(src.size))
+    counting = count_beside(src.size)
+    helpers = _Helpers(base, path, known, [proc], count=counting)
     stop = threading.Event()
     watcher = threading.Thread(target=watch, args=(sink, helpers.children, stop), daemon=True)
     watcher.start()
@@ -101,8 +103,12 @@ def scan(src: Source, sink: Sink, encoding: str, dec: str, then: Callable[[int],
             sink.expire()
         if sink.full:
             return True
-        helpers.start()
-        if then is not None and not guard.clear_before(src.size + 1):  # a lone CR: Python from its line on
+        # Not counting, and no lone CR before the last record: the lines after it hold no match rg missed unless
+        # the regex is anchored (a lone CR starts a line for Python, not for rg) - no wait for the check
+        quick = not counting and lines is None and guard.first is None and cr_safe(regex)
+        if not quick:
+            helpers.start()
+        if then is not None and not quick and not guard.clear_before(src.size + 1):  # Python from the lone CR on
             kill(proc)
             return _python_from(src, sink, dec, guard, then)
         code = proc.wait()
@@ -182,6 +188,13 @@ class _Helpers:
         with self.lock:
             self.closed = True
             return list(self.children)
+
+
+def cr_safe(regex: str) -> bool:
+    """Whether a lone CR cannot hide a match from ``regex``: rg reads ``a<CR>b`` as one line where universal
+    newlines read two, and only an anchor (``^``, ``$``) can match in one of the two and not in the whole - an
+    unanchored regex that matches a part matches the whole. (A ``^`` in a class counts too: safe, not exact.)"""
+    return "^" not in regex and "$" not in regex
 
 
 def count_beside(size: int) -> bool:
