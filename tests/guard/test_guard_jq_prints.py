@@ -102,6 +102,11 @@ def test_a_select_is_sized_on_a_sample_of_the_records(events: Path, command: str
     (".items[] | select(.a == 2)", True, False, 0),
     (".items[0]", True, False, len('{"a":1,"b":"xy"}\n')),
     (".items[] | sort_by(.a)", True, False, None),  # not run here
+    (".items | map(.a)", True, False, len("[1,1,1]\n")),  # map(F) is [.[] | F]
+    (".items | map(select(.a == 2))", True, False, len("[]\n")),
+    (".items | map(select(.a == 1)) | length", False, False, len("3\n")),
+    (".items | map({b})", False, False, len("[\n" + ",\n".join(['  {\n    "b": "xy"\n  }'] * 3) + "\n]\n")),
+    (".items[0].a | map(.b)", True, False, None),  # map of a number: not run here
 ])
 def test_jq_is_run_on_the_document_as_jq_prints_it(tmp_path: Path, program: str, compact: bool, raw: bool,
                                                     expected: int | None) -> None:

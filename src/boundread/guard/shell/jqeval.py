@@ -125,6 +125,8 @@ def _stage(text: str) -> tuple[str, object]:
         return "path", []
     if text in ("length", "keys", "keys_unsorted"):
         return text, None
+    if text.startswith("map(") and text.endswith(")") and _closes_last(text, 3):  # map(F): [.[] | F]
+        return "map", [_stage(inner) for inner in _split(text[4:-1])]
     if text.startswith("select(") and text.endswith(")"):
         from boundread.guard.shell import jqselect
 
@@ -172,12 +174,36 @@ def _run(stages: list[tuple[str, object]], value: object, budget: list[int]) -> 
         yield value
         return
     (kind, arg), rest = stages[0], stages[1:]
-    for out in _apply(kind, arg, value):
+    for out in _apply(kind, arg, value, budget):
         yield from _run(rest, out, budget)
 
 
-def _apply(kind: str, arg: object, value: object) -> Iterator[object]:
-    if kind == "path":
+def _closes_last(text: str, opening: int) -> bool:
+    """Whether the parenthesis at ``opening`` closes at the end of ``text`` (``map(.a) | map(.b)`` is two)."""
+    depth, quote = 0, False
+    for k in range(opening, len(text)):
+        ch = text[k]
+        if quote:
+            quote = not (ch == '"' and text[k - 1] != "\\")
+        elif ch == '"':
+            quote = True
+        elif ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+            if depth == 0:
+                return k == len(text) - 1
+    return False
+
+
+def _apply(kind: str, arg: object, value: object, budget: list[int]) -> Iterator[object]:
+    if kind == "map":
+        if not isinstance(value, (list, dict)):
+            raise _Unknown("map of a scalar")
+        stages = arg if isinstance(arg, list) else []
+        yield [out for item in (value.values() if isinstance(value, dict) else value)
+               for out in _run(stages, item, budget)]
+    elif kind == "path":
         yield from _walk(value, list(arg) if isinstance(arg, list) else [])
     elif kind == "length":
         yield abs(value) if isinstance(value, (int, float)) else 0 if value is None else len(value)  # type: ignore[arg-type]
