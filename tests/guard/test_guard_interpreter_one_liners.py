@@ -52,6 +52,7 @@ DUMPS = [
     "python3 - <<'EOF'\nwith open('big.log') as f:\n    for line in f:\n        print(line, end='')\nEOF",
     "node -e \"require('fs').createReadStream(process.argv[1]).pipe(process.stdout)\" big.log",
     "ruby -e 'print $<.read' big.log",
+    "node -e \"console.log(JSON.stringify(require('./big.json'), null, 2))\"",  # require of a .json: the file parsed
     # the commands the code runs
     "python3 -c \"import os; os.execvp('cat', ['cat', 'big.log'])\"",
     "python3 -c \"import subprocess as sp; sp.run(['cat', 'big.log'])\"",
@@ -100,6 +101,8 @@ EVERYDAY = [
     "node -e \"console.log(require('fs').readFileSync('big.log','utf8').split('\\n').length)\"",
     "node -e \"console.log(require('fs').readFileSync('big.log','utf8').slice(0, 3000))\"",
     "node -p \"require('fs').readFileSync('big.log','utf8').length\"",
+    "node -e \"console.log(require('./big.json').items.length)\"",
+    "node -e \"const fs = require('fs'); console.log(fs.existsSync('big.json'))\"",
     "perl -ne 'print if /ERROR/' big.log",
     "perl -ne 'next unless /ERROR/; print' big.log",
     "python3 -c \"import pandas as pd; print(pd.read_csv('big.csv'))\"",  # a frame prints its first and last rows

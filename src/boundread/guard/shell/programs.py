@@ -94,6 +94,10 @@ def run(argv: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
         if name in SHELLS:
             return scripts.shell(name, args, env, ctx, stdin)
         return scripts.interpreter(name, args, env, ctx, stdin)
+    if name in ("make", "gmake"):
+        from boundread.guard.shell import scripts
+
+        return scripts.make(args, env, ctx, stdin)
     if name == "parallel":
         from boundread.guard.shell import fanout
 

@@ -84,3 +84,35 @@ def interpreter(name: str, args: list[str], env: Env, ctx: Ctx, stdin: Stream) -
     from boundread.guard.shell import codeprints  # its patterns compile only for code
 
     return codeprints.prints(name, code, flags, operands, env, ctx, stdin)
+
+
+_MAKE_DRY = frozenset({"-n", "--just-print", "--dry-run", "--recon"})
+
+
+def make(args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
+    """``make``: what the recipes it runs for its targets print, walked as a shell script in its folder (``-C``);
+    the makefile is ``-f FILE`` (``-f -``: its stdin, ``printf 'all:\\n\\tcat big.log\\n' | make -f -``), else the
+    folder's own (scriptfiles.makefile). ``-n`` prints the recipes instead of running them; a makefile that is
+    not known (too big, built at run time) leaves make what it was: a program whose output is not known."""
+    from boundread.guard.shell import scriptfiles
+
+    if args[-1:] in (["-f"], ["--file"], ["--makefile"]):  # tree-sitter drops the `-` of `-f - <<EOF`
+        args = [*args, "-"]
+    folder, given, targets = scriptfiles.make_args(args)
+    if UNKNOWN in folder or UNKNOWN in given:
+        return Stream()
+    inner = env.copy()
+    if folder:
+        inner.cwd = inner.path(folder)
+    if given == "-":
+        text = small_text(stdin)
+    else:
+        path = scriptfiles.makefile(inner.cwd, given)
+        text = small_text(read_file(inner, path, "make")) if path else ""
+    if not text:
+        return Stream()
+    script = scriptfiles.recipes(text, targets)
+    if any(arg in _MAKE_DRY or (arg[:1] == "-" and arg[1:2] != "-" and "n" in arg[1:] and "=" not in arg)
+           for arg in args if arg not in ("-C", "-f")):
+        return Stream([], script + "\n" if script else "")
+    return ctx.shell(script, inner, Stream()) if script else Stream()
