@@ -53,6 +53,10 @@ DUMPS = [
     "node -e \"require('fs').createReadStream(process.argv[1]).pipe(process.stdout)\" big.log",
     "ruby -e 'print $<.read' big.log",
     "node -e \"console.log(JSON.stringify(require('./big.json'), null, 2))\"",  # require of a .json: the file parsed
+    "printf 'System.out.println(java.nio.file.Files.readString(java.nio.file.Path.of(\"big.log\")));\\n/exit\\n' "
+    "| jshell -q",
+    "jshell -q <<'J'\njava.nio.file.Files.lines(java.nio.file.Path.of(\"big.log\")).forEach(System.out::println)\n"
+    "/exit\nJ",
     # the commands the code runs
     "python3 -c \"import os; os.execvp('cat', ['cat', 'big.log'])\"",
     "python3 -c \"import subprocess as sp; sp.run(['cat', 'big.log'])\"",
@@ -102,6 +106,8 @@ EVERYDAY = [
     "node -e \"console.log(require('fs').readFileSync('big.log','utf8').slice(0, 3000))\"",
     "node -p \"require('fs').readFileSync('big.log','utf8').length\"",
     "node -e \"console.log(require('./big.json').items.length)\"",
+    "jshell -q <<'J'\nSystem.out.println(java.nio.file.Files.lines(java.nio.file.Path.of(\"big.log\")).count())\n"
+    "/exit\nJ",
     "node -e \"const fs = require('fs'); console.log(fs.existsSync('big.json'))\"",
     "perl -ne 'print if /ERROR/' big.log",
     "perl -ne 'next unless /ERROR/; print' big.log",

@@ -27,6 +27,7 @@ _READ_ALL = re.compile(
     r"\.read\(\s*(-1)?\s*\)|\.readlines\(\s*\)|\.read_text\(|\.read_bytes\(|\bin\s+open\(|\*\s*open\(|copyfileobj|"
     r"readFileSync|readFile\(|createReadStream|Bun\.file|Deno\.readTextFile|Deno\.readFile|"
     r"\brequire\(\s*['\"][^'\"\n]*\.json['\"]\s*\)|"  # node: require('./data.json') is the parsed file
+    r"Files\.(?:readAllBytes|readString|readAllLines|newBufferedReader)\(|"  # Java (jshell)
     r"File\.(read|readlines|foreach|binread)|IO\.(read|readlines|foreach|copy_stream|binread)|<\$?\w*>|\bslurp\b|"
     r"\$<|\bread_file\(|linecache\.getlines|\bfgets\(|\bfread\(|stream_get_contents|"
     r"(?:writelines|join|list|tuple|sorted|reversed|enumerate)\(\s*(?:io\.)?open\(|"
