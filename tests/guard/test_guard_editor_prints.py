@@ -1,7 +1,8 @@
 """Editors in batch mode print what their commands print: ``%p``/``,p`` the whole file, ``10,20p`` a range.
 
 ``ex -sc '%p|q!'``, ``vim -es +'%p'``, ``ed -s f <<< ',p'``, ``emacs --batch --eval '(princ (buffer-string))'``
-are dumps of a big file; a range, an edit written back, ``g/re/p`` and an editor opened for a person are not.
+are dumps of a big file; a range, an edit written back and an editor opened for a person are not; ``g/re/p``
+(``v/re/p``) prints the lines that match (or not), sized as grep's.
 Files are made in the test.
 """
 
@@ -47,7 +48,8 @@ ALLOWED = [
     "ed -s big.log <<< '1,5p'",
     "vim -es -c '%s/INFO/info/g' -c 'wq' big.log",  # an edit written back: nothing printed
     "vim big.log",  # for a person, not a batch
-    "ex -sc 'g/ERROR/p|q!' big.log",  # the lines that match, as grep prints them
+    "ex -sc 'g/ERROR/p|q!' big.log",  # the lines that match, as grep prints them: none here
+    "vim -es -c 'v/INFO/p' -c 'q!' big.log",  # the lines that do not: none
     "emacs --batch big.log --eval '(message \"%d\" (buffer-size))'",
 ]
 
@@ -57,6 +59,15 @@ def test_a_batch_editor_printing_the_buffer_is_a_dump(work: Path, command: str) 
     decision = check_command(command, cwd=work)
     assert decision.decision == "deny", command
     assert "big.log" in decision.reason and "boundread extract big.log" in decision.reason, decision.reason
+
+
+@pytest.mark.parametrize("command", ["ex -sc 'g/INFO/p|q!' big.log", "vim -u NONE -E -s -c 'g/INFO/p' -c 'q!' big.log",
+                                     "vim -es -c 'global/worker/nu' -c 'q!' big.log",
+                                     "vim -es -c 'v/ERROR/p' -c 'q!' big.log"])
+def test_a_global_print_of_most_lines_is_sized_as_grep(work: Path, command: str) -> None:
+    decision = check_command(command, cwd=work)
+    assert decision.decision == "deny", command
+    assert "big.log" in decision.reason and "of a sample" in decision.reason, decision.reason
 
 
 @pytest.mark.parametrize("command", ALLOWED)

@@ -3,7 +3,7 @@
 In batch mode an editor prints what its commands print: ``%p``/``,p``/``1,$p`` (and ``nu``, ``l``, ``#``,
 ``w !cat``, ``w /dev/stdout``) the whole buffer - the file -, ``10,20p`` those lines, ``p`` alone the current
 line. Commands come from ``-c``/``+``/``--cmd`` or, for ``ed`` and ``ex -s``, from stdin (a here-string or a pipe
-whose text is known). ``g/re/p`` prints the lines that match, as grep does: a part. An editor opened for a
+whose text is known). ``g/re/p`` prints the lines that match, sized as grep's are. An editor opened for a
 person (no ``-e``/``-s``) prints nothing the agent reads.
 """
 
@@ -74,6 +74,10 @@ def _printed(names: list[str], commands: list[str], env: Env, shown: str) -> Str
         return Stream()
     whole, bound = False, None
     for line in commands:
+        matched = _global_print(line.strip().lstrip(":").strip(), shown)
+        if matched is not None:  # `g/INFO/p`: the lines that match, sized as grep's
+            bound = matched
+            continue
         for command in line.split("|"):
             found = _print_range(command.strip().lstrip(":").strip())
             if found is None:
@@ -91,6 +95,22 @@ def _printed(names: list[str], commands: list[str], env: Env, shown: str) -> Str
         return Stream()
     out.exact = False
     return out
+
+
+def _global_print(command: str, shown: str) -> Bound | None:
+    """``g/RE/p`` (``global``, ``v`` for the lines that do not match; ``nu``, ``#``, ``l`` print too): the
+    matching lines, a MATCHES bound that decide sizes as it sizes grep's (vim's simple patterns are grep's basic
+    ones); None for anything else, a pattern holding a ``/`` included."""
+    import re
+
+    from boundread.guard.bounds import MATCHES, Grep
+
+    match = re.fullmatch(r"(g|global|v|vglobal|g!)\s*/([^/\\]+)/\s*(p|pr|print|P|nu|number|#|l|list)?\s*(\|.*)?",
+                         command)
+    if match is None:
+        return None
+    invert = match.group(1) in ("v", "vglobal", "g!")
+    return Bound(MATCHES, 0, words=shown, grep=Grep((match.group(2),), "basic", invert=invert))
 
 
 def _print_range(command: str) -> str | tuple[int, int] | None:
