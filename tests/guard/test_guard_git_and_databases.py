@@ -187,3 +187,33 @@ def test_the_refusal_of_a_made_up_output_names_its_bounded_form(work: Path, comm
     decision = check_command(command, cwd=work)
     assert decision.decision == "deny" and decision.rule == "output-size"
     assert "made by the command" in decision.reason and bounded in decision.reason
+
+
+@pytest.fixture
+def csv_file(tmp_path: Path) -> Path:
+    (tmp_path / "data.csv").write_text("".join(f"{n},widget number {n},{n * 3}\n" for n in range(30_000)))
+    return tmp_path
+
+
+@pytest.mark.parametrize("command", [
+    "sqlite3 :memory: \".import --csv data.csv t\" \"select * from t\"",
+    "sqlite3 -csv :memory: <<'SQL'\n.import --csv data.csv t\nselect * from t;\nSQL",
+    "sqlite3 :memory: '.mode csv' '.import data.csv t' '.dump t'",
+    "sqlite3 :memory: '.mode csv' '.import data.csv rows' '.dump'",
+])
+def test_a_file_imported_and_printed_back_is_that_file(csv_file: Path, command: str) -> None:
+    """``.import FILE TABLE`` then a query of TABLE that neither filters, counts nor limits prints the file again."""
+    decision = check_command(command, cwd=csv_file)
+    assert decision.decision == "deny", command
+    assert "data.csv" in decision.reason
+
+
+@pytest.mark.parametrize("command", [
+    "sqlite3 :memory: \".import --csv data.csv t\" \"select count(*) from t\"",
+    "sqlite3 :memory: \".import --csv data.csv t\" \"select * from t limit 5\"",
+    "sqlite3 :memory: \".import --csv data.csv t\" \"select * from t where 1 = 0\"",
+    "sqlite3 :memory: \".import --csv data.csv t\" \".output out.txt\" \"select * from t\"",
+    "sqlite3 new.db \".import --csv data.csv t\"",
+])
+def test_an_import_counted_limited_or_written_elsewhere_is_allowed(csv_file: Path, command: str) -> None:
+    assert check_command(command, cwd=csv_file).decision == "allow", command

@@ -135,7 +135,12 @@ def statements(env: Env, ctx: Ctx, database: str, commands: list[str], program: 
     if database.startswith("file:"):  # a URI filename: `sqlite3 'file:app.db?mode=ro'`
         database = database[5:].split("?", 1)[0].removeprefix("//")
     path = env.path(database)
-    if UNKNOWN in "".join(commands) or not _is_database(path):
+    if UNKNOWN in "".join(commands):
+        return Stream()
+    imported = _imported(env, commands, program)
+    if imported is not None:
+        return imported
+    if not _is_database(path):
         return Stream()
     from time import monotonic
 
@@ -167,6 +172,36 @@ def statements(env: Env, ctx: Ctx, database: str, commands: list[str], program: 
                              f"sqlite3 {quote(database)} {quote(f'select * from {table} limit 50')}"))
     what = f"{what} of {database}"
     return Stream([madeup.flow(size, what, instead, program)])
+
+
+def _imported(env: Env, commands: list[str], program: str) -> Stream | None:
+    """``.import [--csv] FILE TABLE`` and then a query of TABLE that neither filters, counts nor limits (``select *
+    from t``): the file's rows printed again, so the file itself is what prints (sized as a dump of it); None when
+    no such query follows an import (a ``WHERE``, ``count(*)``, ``LIMIT``, or no import at all)."""
+    import re
+
+    from boundread.guard.shell.codewords import REDUCED
+    from boundread.guard.shell.reads import files
+
+    tables: dict[str, str] = {}
+    printed: list[str] = []
+    for line in _split(commands):
+        words = line.split()
+        head = words[0].lower() if words else ""
+        if head == ".import":
+            operands = [word.strip("'\"") for word in words[1:] if not word.startswith("-")]
+            if len(operands) >= 2:
+                tables[operands[-1].lower()] = operands[-2]
+        elif head in (".output", ".once", ".o") and words[1:] not in ([], ["stdout"], ["/dev/stdout"]):
+            break  # what follows goes to a file
+        elif head == ".dump" and tables:
+            named = [word.strip("'\"").lower() for word in words[1:]] or list(tables)
+            printed += [tables[name] for name in named if name in tables]
+        elif head.startswith("select") and not REDUCED.search(line) and not re.search(r"\bwhere\b", line, re.I):
+            read = re.search(r"\bfrom\s+[\"'`\[]?(\w+)", line, re.I)
+            if read is not None and read.group(1).lower() in tables:
+                printed.append(tables[read.group(1).lower()])
+    return files(env, printed, program) if printed else None
 
 
 def _split(commands: list[str]) -> list[str]:
