@@ -40,6 +40,8 @@ ALLOWED = [
     "tar -xzf logs.tar.gz -C out && cat out/small.txt",
     "unzip -o bundle.zip -d out/b && cat out/b/docs/guide.md",
     "tar -xzf logs.tar.gz -C out",
+    "python3 -m zipfile -e bundle.zip out/z && cat out/z/docs/guide.md",
+    "python3 -m zipfile -l bundle.zip",
 ]
 
 DUMPS = [
@@ -50,6 +52,7 @@ DUMPS = [
     ("tar -xOzf logs.tar.gz", "logs.tar.gz"),
     ("unzip -o bundle.zip -d out/b && cat out/b/data/big.log", "bundle.zip"),
     ("tar -xzf logs.tar.gz -C out && cat out/big.log", "logs.tar.gz"),
+    ("python3 -m zipfile -e bundle.zip out/z && cat out/z/data/big.log", "bundle.zip"),  # unzip -d's way
     ("mkdir -p out/x && cd out/x && tar xzf ../../logs.tar.gz && less big.log", "logs.tar.gz"),
 ]
 

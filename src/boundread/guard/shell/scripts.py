@@ -57,6 +57,9 @@ def interpreter(name: str, args: list[str], env: Env, ctx: Ctx, stdin: Stream) -
                 from boundread.guard.shell import databases
 
                 return databases.run("sqlite3", args[k + 2:], env, ctx, stdin)
+            rest = args[k + 2:]
+            if module == "zipfile" and rest[:1] in (["-e"], ["--extract"]) and len(rest) >= 3:
+                return ctx.command(["unzip", "-q", rest[1], "-d", rest[2]], env, stdin)  # what unzip -d would write
             if module in ("json.tool", "base64", "quopri", "uu", "zipfile", "tarfile", "gzip"):
                 names = [a for a in args[k + 2:] if not a.startswith("-")]
                 if module in ("json.tool", "base64", "quopri"):
