@@ -57,6 +57,8 @@ DUMPS = [
     "| jshell -q",
     "jshell -q <<'J'\njava.nio.file.Files.lines(java.nio.file.Path.of(\"big.log\")).forEach(System.out::println)\n"
     "/exit\nJ",
+    "echo 'puts [read [open big.log]]' | tclsh",
+    "tclsh <<'TCL'\nset f [open {big.log}]\nwhile {[gets $f line] >= 0} { puts $line }\nTCL",
     # the commands the code runs
     "python3 -c \"import os; os.execvp('cat', ['cat', 'big.log'])\"",
     "python3 -c \"import subprocess as sp; sp.run(['cat', 'big.log'])\"",
@@ -108,6 +110,9 @@ EVERYDAY = [
     "node -e \"console.log(require('./big.json').items.length)\"",
     "jshell -q <<'J'\nSystem.out.println(java.nio.file.Files.lines(java.nio.file.Path.of(\"big.log\")).count())\n"
     "/exit\nJ",
+    "echo 'puts [llength [split [read [open big.log]] \"\\n\"]]' | tclsh",
+    "tclsh <<'TCL'\nset f [open big.log]\n"
+    "while {[gets $f line] >= 0} { if {[string match *ERR* $line]} { puts $line } }\nTCL",
     "node -e \"const fs = require('fs'); console.log(fs.existsSync('big.json'))\"",
     "perl -ne 'print if /ERROR/' big.log",
     "perl -ne 'next unless /ERROR/; print' big.log",

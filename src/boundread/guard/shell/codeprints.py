@@ -92,6 +92,8 @@ def prints(name: str, code: str, flags: str, operands: list[str], env: Env, ctx:
     from boundread.guard.shell.reads import files
 
     ctx.step(len(code) // _CHARS_PER_STEP)  # the statement scans below are linear in the code, ~2 us a character
+    if name.startswith("tclsh"):
+        return _tcl(code, env, name)
     code = _bind_argv(name, code, operands, inline="e" in flags or "p" in flags)
     out = Stream()
     line_loop = ("p" in flags or "n" in flags) and name.startswith(("perl", "ruby"))
@@ -127,6 +129,24 @@ def prints(name: str, code: str, flags: str, operands: list[str], env: Env, ctx:
     if stdin.flows and ((every_line and not operands) or (_STDIN.search(code) and _STDIN_PRINTED.search(code))):
         out.flows.extend(stdin.named(name))
     return out
+
+
+_TCL_OPEN = re.compile(r"""\[\s*open\s+(?:"([^"\n]{1,4096})"|\{([^}\n]{1,4096})\}|([^\s\]"{};$\[]{1,4096}))""")
+_TCL_READS = re.compile(r"\[\s*read\s|\bgets\s+\$\w+\s+\w+|\bfcopy\b")
+_TCL_REDUCED = re.compile(r"\bllength\b|\bstring\s+(?:length|range)\b|\blrange\b|\blindex\b|\bincr\b|"
+                          r"\bregexp\b|\bstring\s+match\b|\bif\b")
+
+
+def _tcl(code: str, env: Env, name: str) -> Stream:
+    """Tcl: ``puts [read [open big.log]]``, ``while {[gets $f line] >= 0} {puts $line}`` print the files they open
+    (named bare, quoted or braced); a count, a range or a condition on the lines (``llength``, ``string range``,
+    ``if``) is not a dump. What else Tcl code does is not read here."""
+    from boundread.guard.shell.reads import files
+
+    if "puts" not in code or not _TCL_READS.search(code) or _TCL_REDUCED.search(code):
+        return Stream()
+    named = [next(part for part in match.groups() if part) for match in _TCL_OPEN.finditer(code)][:64]
+    return files(env, named, name)
 
 
 _FILTER = re.compile(r"^\s*(?:(?:print|say|puts)(?:\s+\$_)?\s+(if|unless)|next\s+(if|unless))\s+(?:\$_\s*=~\s*)?"

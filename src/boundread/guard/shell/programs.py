@@ -58,7 +58,7 @@ _MODULE_PROGRAMS = {"markitdown": "markitdown", "docx2txt": "docx2txt", "csvkit.
                     "csvkit.utilities.csvlook": "csvlook", "json.tool": "python-json.tool"}
 SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "rbash"})
 _INTERPRETERS = frozenset({"python", "pypy", "node", "nodejs", "bun", "deno", "perl", "ruby", "php", "lua",
-                           "Rscript", "osascript", "jshell"})
+                           "Rscript", "osascript", "jshell", "tclsh"})
 _COPIES = frozenset({"cp", "mv", "ln", "install", "rsync", "ditto", "gcp"})
 
 
