@@ -67,6 +67,9 @@ def test_the_child_gets_sigpipe_back_at_its_default() -> None:
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc/self/fd")
 def test_the_child_holds_no_descriptor_of_ours(tmp_path: Path) -> None:
     held = [os.open(tmp_path, os.O_RDONLY) for _ in range(4)]  # Python opens them non-inheritable
+    handed = os.open(tmp_path, os.O_RDONLY)
+    os.set_inheritable(handed, True)  # as a harness's pipe may be: Popen's close_fds closes it in the child
+    held.append(handed)
     try:
         child = Child([SH, "-c", "ls /proc/$$/fd"], stdout=PIPE)
         assert child.stdout is not None
