@@ -137,7 +137,8 @@ def statements(env: Env, ctx: Ctx, database: str, commands: list[str], program: 
     path = env.path(database)
     if UNKNOWN in "".join(commands):
         return Stream()
-    imported = _imported(env, commands, program)
+    lines = _split(commands)
+    imported = _imported(env, lines, program)
     if imported is not None:
         return imported
     if not _is_database(path):
@@ -146,7 +147,7 @@ def statements(env: Env, ctx: Ctx, database: str, commands: list[str], program: 
 
     deadline = min(ctx.deadline - 0.2, monotonic() + SECONDS)
     wanted: list[tuple[str, str]] = []  # (a query, the table it reads) or ("", table) for a dump of it
-    for line in _split(commands):
+    for line in lines:
         words = line.split()
         head = words[0].lower() if words else ""
         if head in (".output", ".once", ".o") and words[1:] not in ([], ["stdout"], ["/dev/stdout"]):
@@ -174,10 +175,10 @@ def statements(env: Env, ctx: Ctx, database: str, commands: list[str], program: 
     return Stream([madeup.flow(size, what, instead, program)])
 
 
-def _imported(env: Env, commands: list[str], program: str) -> Stream | None:
-    """``.import [--csv] FILE TABLE`` and then a query of TABLE that neither filters, counts nor limits (``select *
-    from t``): the file's rows printed again, so the file itself is what prints (sized as a dump of it); None when
-    no such query follows an import (a ``WHERE``, ``count(*)``, ``LIMIT``, or no import at all)."""
+def _imported(env: Env, lines: list[str], program: str) -> Stream | None:
+    """Of the client's ``lines`` (_split): ``.import [--csv] FILE TABLE``, then a query of TABLE that neither
+    filters, counts nor limits (``select * from t``) or a ``.dump`` of it prints the file's rows again, so the file
+    is what prints; None when no such query follows an import."""
     import re
 
     from boundread.guard.shell.codewords import REDUCED
@@ -185,7 +186,7 @@ def _imported(env: Env, commands: list[str], program: str) -> Stream | None:
 
     tables: dict[str, str] = {}
     printed: list[str] = []
-    for line in _split(commands):
+    for line in lines:
         words = line.split()
         head = words[0].lower() if words else ""
         if head == ".import":

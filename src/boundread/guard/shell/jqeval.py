@@ -101,21 +101,32 @@ def _documents(path: str) -> tuple[list[object], int]:
 
 def _split(program: str) -> list[str]:
     """The top-level stages of ``a | b | c`` (a ``|`` inside parentheses, brackets, braces or a string stays)."""
-    stages, depth, quote, at = [], 0, False, 0
-    for k, ch in enumerate(program):
-        if quote:
-            quote = not (ch == '"' and program[k - 1] != "\\")
-        elif ch == '"':
-            quote = True
-        elif ch in "([{":
-            depth += 1
-        elif ch in ")]}":
-            depth -= 1
-        elif ch == "|" and depth == 0:
+    stages, at = [], 0
+    for k, ch, depth in _outside_strings(program):
+        if ch == "|" and depth == 0:
             stages.append(program[at:k])
             at = k + 1
     stages.append(program[at:])
     return [stage.strip() for stage in stages]
+
+
+def _outside_strings(text: str) -> Iterator[tuple[int, str, int]]:
+    """Each character outside a string, with its place and the bracket depth after it."""
+    depth, quote = 0, False
+    for k, ch in enumerate(text):
+        if quote:
+            quote = not (ch == '"' and text[k - 1] != "\\")
+            continue
+        if ch == '"':
+            quote = True
+            continue
+        depth += 1 if ch in "([{" else -1 if ch in ")]}" else 0
+        yield k, ch, depth
+
+
+def _closes_last(text: str) -> bool:
+    """Whether the first bracket of ``text`` closes at its end (``map(.a) | map(.b)`` is two stages)."""
+    return next((k for k, ch, depth in _outside_strings(text) if ch in ")]}" and depth == 0), -1) == len(text) - 1
 
 
 def _stage(text: str) -> tuple[str, object]:
@@ -125,7 +136,7 @@ def _stage(text: str) -> tuple[str, object]:
         return "path", []
     if text in ("length", "keys", "keys_unsorted"):
         return text, None
-    if text.startswith("map(") and text.endswith(")") and _closes_last(text, 3):  # map(F): [.[] | F]
+    if text.startswith("map(") and text.endswith(")") and _closes_last(text):  # map(F): [.[] | F]
         return "map", [_stage(inner) for inner in _split(text[4:-1])]
     if text.startswith("select(") and text.endswith(")"):
         from boundread.guard.shell import jqselect
@@ -176,24 +187,6 @@ def _run(stages: list[tuple[str, object]], value: object, budget: list[int]) -> 
     (kind, arg), rest = stages[0], stages[1:]
     for out in _apply(kind, arg, value, budget):
         yield from _run(rest, out, budget)
-
-
-def _closes_last(text: str, opening: int) -> bool:
-    """Whether the parenthesis at ``opening`` closes at the end of ``text`` (``map(.a) | map(.b)`` is two)."""
-    depth, quote = 0, False
-    for k in range(opening, len(text)):
-        ch = text[k]
-        if quote:
-            quote = not (ch == '"' and text[k - 1] != "\\")
-        elif ch == '"':
-            quote = True
-        elif ch in "([{":
-            depth += 1
-        elif ch in ")]}":
-            depth -= 1
-            if depth == 0:
-                return k == len(text) - 1
-    return False
 
 
 def _apply(kind: str, arg: object, value: object, budget: list[int]) -> Iterator[object]:

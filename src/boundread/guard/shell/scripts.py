@@ -90,6 +90,7 @@ def interpreter(name: str, args: list[str], env: Env, ctx: Ctx, stdin: Stream) -
 
 
 _MAKE_DRY = frozenset({"-n", "--just-print", "--dry-run", "--recon"})
+_MAKE_VALUED = frozenset("CfIoWjlEO")  # short options whose value may follow in the same word
 
 
 def make(args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
@@ -115,7 +116,7 @@ def make(args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
     if not text:
         return Stream()
     script = scriptfiles.recipes(text, targets)
-    if any(arg in _MAKE_DRY or (arg[:1] == "-" and arg[1:2] != "-" and "n" in arg[1:] and "=" not in arg)
-           for arg in args if arg not in ("-C", "-f")):
+    if any(arg in _MAKE_DRY or (arg[:1] == "-" and arg[1:].isalpha() and arg[1] not in _MAKE_VALUED and "n" in arg)
+           for arg in args):  # `-n`, `-sn`; not `-Cdown`, a folder
         return Stream([], script + "\n" if script else "")
     return ctx.shell(script, inner, Stream()) if script else Stream()
