@@ -231,7 +231,7 @@ _FOREVER = {"while": frozenset({"true", ":"}), "until": frozenset({"false"})}
 _LEAVES = frozenset({"break", "exit", "return", "exec", "kill"})
 
 
-def endless(node: Node, out: Stream) -> Stream:
+def endless(node: Node, out: Stream, ctx: Ctx) -> Stream:
     """``while true; do echo tick; done``: a loop that holds on forever and whose body never leaves prints what
     its body prints without end, as ``yes`` does; its output gets generators.py's endless flow, refused over the
     cap unless a later stage bounds it (``... done | head -n 100``). A body that prints nothing (``sleep 1``) is
@@ -242,18 +242,20 @@ def endless(node: Node, out: Stream) -> Stream:
     keyword = node.children[0].type if node.children else ""
     condition, body = node.child_by_field_name("condition"), node.child_by_field_name("body")
     said = (condition.text or b"").decode("utf-8", "replace").strip() if condition is not None else ""
-    if body is None or said not in _FOREVER.get(keyword, ()) or not (out.text or out.flows) or _leaves(body):
+    if body is None or said not in _FOREVER.get(keyword, ()) or not (out.text or out.flows) or _leaves(body, ctx):
         return out
     loop = " ".join((node.text or b"").decode("utf-8", "replace").split())
     out.flows.append((f"{REMOTE_MARK}{loop}:{GENERATED}{ENDLESS}", (), loop))
     return out
 
 
-def _leaves(body: Node) -> bool:
-    """The body can end the loop: a ``break``, ``exit``, ``return``, ``exec`` or ``kill`` anywhere in it."""
+def _leaves(body: Node, ctx: Ctx) -> bool:
+    """The body can end the loop: a ``break``, ``exit``, ``return``, ``exec`` or ``kill`` anywhere in it. Each node
+    looked at is a step of the check's budget: nested endless loops look at their bodies again."""
     stack = [body]
     while stack:
         node = stack.pop()
+        ctx.step()
         if node.type == "command_name" and (node.text or b"").decode("utf-8", "replace") in _LEAVES:
             return True
         stack.extend(node.children)

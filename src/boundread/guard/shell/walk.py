@@ -109,7 +109,7 @@ def _run(node: Node, kind: str, env: Env, ctx: Ctx, stdin: Stream) -> Stream:
         condition = node.child_by_field_name("condition")
         if condition is not None and b"read" in (condition.text or b""):
             out.flows.extend(stdin.named("while read"))  # `while read l; do echo "$l"; done < f`
-        return loops.endless(node, out)
+        return loops.endless(node, out, ctx)
     elif kind in ("command_substitution", "process_substitution"):
         return _sequence(node.named_children, env.copy(), ctx, Stream())
     return Stream()
