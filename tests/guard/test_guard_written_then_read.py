@@ -1,5 +1,6 @@
 """A file a command writes holds what it wrote, and a later read of it is judged as that content: ``split``'s
-chunks, ``sort -o``, ``uniq IN OUT``, ``sponge``, ``unzip A member -d DIR``, ``7z x A -oDIR``.
+and ``csplit``'s pieces, ``sort -o``, ``uniq IN OUT``, ``sponge``, ``unzip A member -d DIR``, ``7z x A -oDIR``. A
+glob that the written files match names them, as bash expands it when it runs, after they are made.
 
 Files are made in the test: a 3 MB log, and a zip holding it and a small note.
 """
@@ -36,6 +37,14 @@ DUMPS = [
     "cat big.log | sponge out/sp.txt && cat out/sp.txt",
     "unzip -o bundle.zip data/big.log -d out/b && cat out/b/data/big.log",
     "7z x bundle.zip -oout/7 && cat out/7/data/big.log",
+    # a glob over the pieces: none exists when the guard looks, all do when bash expands it
+    "split -l 1000 big.log out/part_ && cat out/part_*",  # 60 pieces: more than the guard keeps one by one
+    "split -n 2 big.log out/x && cat out/x*",
+    "csplit -s -f out/c big.log 30000 && cat out/c01",
+    "csplit -s -f out/c big.log 30000 && cat out/c*",
+    "csplit -s big.log 1000 '{*}' && cat xx*",
+    "csplit --quiet --prefix=out/r big.log '/request 5000 /' && cat out/r01",  # after a regex: up to the rest
+    "cat big.log | csplit -s - 20000 && cat xx01",
 ]
 
 ALLOWED = [
@@ -44,6 +53,11 @@ ALLOWED = [
     "sort -o out/s.txt big.log",  # written, not read back
     "sort -o out/s.txt big.log && head -n 20 out/s.txt",
     "unzip -o bundle.zip docs/guide.md -d out/b && cat out/b/docs/guide.md",
+    "csplit -s -f out/c big.log 1000 && cat out/c00",  # lines 1-999
+    "csplit -s -f out/c -n 3 big.log 1000 '{3}' && cat out/c002 out/c003",  # lines 2000-3999
+    "split -l 1000 big.log out/part_ && wc -l out/part_*",
+    "split -l 1000 big.log out/part_ && cat out/part_aa out/part_ab",
+    "echo note > out/n.txt && cat out/n*.txt",
 ]
 
 

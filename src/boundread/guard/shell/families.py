@@ -24,7 +24,7 @@ _NAMES: tuple[tuple[str, str], ...] = (
         "soffice ssconvert textutil tsv-pretty unoconv unrtf w3m xan xls2csv xlsx2csv xlsx2txt xsltproc xsv"
     )),
     ("derive", (
-        "cmp colordiff comm diff diff3 icdiff join sdiff split wdiff"
+        "cmp colordiff comm csplit diff diff3 icdiff join sdiff split wdiff"
     )),
     ("editors", (
         "ed emacs ex nvim red vi view vim vim.basic vim.tiny"

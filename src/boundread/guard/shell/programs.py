@@ -36,7 +36,7 @@ _CONSUMERS = frozenset({"wc", "md5sum", "sha1sum", "sha224sum", "sha256sum", "sh
                         "shopt", "trap", "wait", "alias", "type", "which", "hash", "umask", "ulimit", "kill",
                         "du", "stat", "pdfinfo", "identify", "aws", "gsutil", "gcloud", "az", "scp", "nc", "ncat",
                         "mail", "sendmail", "mktemp", "touch", "mkdir", "rm", "rmdir", "chmod", "chown", "diffstat",
-                        "export", "local", "declare", "typeset", "readonly", "csplit"})
+                        "export", "local", "declare", "typeset", "readonly"})
 _WRAPPERS = frozenset({"sudo", "env", "time", "nohup", "nice", "command", "exec", "builtin", "stdbuf", "timeout",
                        "ionice", "doas", "caffeinate", "watch", "chronic", "unbuffer", "nocache", "flock", "setsid",
                        "chrt", "taskset", "strace", "ltrace", "busybox", "toybox", "script", "faketime", "su",

@@ -332,4 +332,33 @@ def _glob(field: str, env: Env, ctx: Ctx) -> list[str]:
                 f"{FANOUT} matches or {pattern.SCAN:,} directory entries); the first {len(names)} were checked")
     if capped and not names:  # stopped before any match: what it would give is unchecked
         return [UNCHECKED]
+    made = _written(field, env) if env.writes else []
+    if made:  # `split -l 1000 f part_ && cat part_*`: bash expands the glob after split made the files
+        return sorted({*names, *made})
     return list(names) or [_unhide(field)]
+
+
+def _written(field: str, env: Env) -> list[str]:
+    """The files this command wrote before the glob (``env.writes``: a redirection's target, split's and csplit's
+    pieces, an unpacked member) that the glob matches, named as it would name them; at most FANOUT."""
+    from boundread.guard.shell import pattern  # loaded already: only a glob gets here
+
+    parts = field.split("/")
+    tokens = [pattern.compile_part(part) for part in parts]
+    found: list[str] = []
+    for absolute in env.writes:
+        if field.startswith("/"):
+            shown = absolute
+        else:
+            inside = env.cwd.rstrip("/") + "/"
+            if not absolute.startswith(inside):
+                continue
+            shown = absolute[len(inside):]
+        names = shown.split("/")
+        if len(names) == len(parts) and all(
+                pattern.matches(token, name) and (name[:1] != "." or part[:1] == ".")
+                for token, name, part in zip(tokens, names, parts, strict=True)):
+            found.append(shown)
+            if len(found) >= FANOUT:
+                break
+    return found
