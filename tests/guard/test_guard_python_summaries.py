@@ -84,6 +84,8 @@ ALLOWED = [
     ".filter(l => l.includes('ERROR')).join('\\n'))\"",
     "python3 -c \"import re; p = re.compile('error', re.I); "
     "[print(l, end='') for l in open('big.log') if p.search(l)]\"",
+    "python3 -c \"[print(l, end='') for l in open('big.log') if l[:16] == '2024-01-01 ERROR']\"",  # a start
+    "python3 -c \"d = open('big.txt').read(); print(d[:4] == 'some')\"",  # prints a comparison
 ]
 
 DENIED = [
@@ -113,6 +115,10 @@ DENIED = [
     _loop("text = open('big.log').read()\nif 'ERROR' in text:\n    print(text)"),
     _loop("for name in ['big.log', 'small.txt']:\n    if name.startswith('big'):\n"
           "        print(open(name).read())"),
+    "python3 -c \"[print(l, end='') for l in open('big.log') if l[:15] == '2024-01-01 INFO']\"",
+    # a slice the `if` compares picks items, it cuts none: every stream of the file is printed
+    "python3 -c \"import zlib, re; d = open('big.txt', 'rb').read(); [print(zlib.decompress(m).decode('latin1')) "
+    "for m in re.findall(rb'stream\\r?\\n(.*?)\\r?\\nendstream', d, re.S) if m[:1] == b'x']\"",
 ]
 
 

@@ -30,7 +30,8 @@ _PRINT_CALL = re.compile(r"\bprint\s*\(|\bwrite\s*\(|console\.log\s*\(|\bputs\b|
 _LIT = r"""r?(?P<q>['"])(?P<lit>(?:(?!(?P=q))[^\\\n]|\\.){1,1024})(?P=q)"""
 #: Where a condition ends: the statement, or ``and`` (the lines that pass both are fewer) with no ``or`` after.
 _END = r"\s*(?=:|\]|\)|$|and\b(?![^:\]\n]*\bor\b))"
-#: ``if 'X' in l``, ``if 'x' not in l.lower()``, ``if re.search('RE', l)``, ``if l.startswith('X')``, ``if not ...``.
+#: ``if 'X' in l``, ``if 'x' not in l.lower()``, ``if re.search('RE', l)``, ``if l.startswith('X')``, ``if l[:5] ==
+#: 'ERROR'``, ``if not ...``.
 _CONDITIONS = (
     ("fixed", re.compile(r"\bif\s+(?P<neg>not\s+)?" + _LIT
                          + r"\s+(?P<notin>not\s+)?in\s+(?P<var>\w+)(?P<low>\.lower\(\))?" + _END)),
@@ -41,6 +42,9 @@ _CONDITIONS = (
                          r"(?P<neg>!\s*)?(?P=var)\.(?P<how>includes|startsWith)\(\s*" + _LIT + r"\s*\)\s*\)")),
     ("compiled", re.compile(r"\bif\s+(?P<neg>not\s+)?(?P<name>\w+)\.(?P<how>search|match)\(\s*(?P<var>\w+)\s*\)"
                             + _END)),
+    # `if l[:5] == 'ERROR'`: a start, when the slice is as long as the text
+    ("head", re.compile(r"\bif\s+(?P<neg>not\s+)?(?P<var>\w+)\[\s*0?\s*:\s*(?P<size>\d+)\s*\]\s*==\s*" + _LIT
+                        + _END)),
 )
 #: ``pattern = re.compile('RE')`` (``re.I``: ignoring case), for ``if pattern.search(line)``.
 _COMPILED = r"\b{}\s*=\s*re\.compile\(\s*" + _LIT.replace("{", "{{").replace("}", "}}") \
@@ -160,7 +164,10 @@ def _picked(kind: str, found: re.Match[str]) -> tuple[str, str, bool, bool] | No
     if kind in ("re", "compiled"):
         anchor = "^" if found.group("how") == "match" else ""
         return anchor + literal, "perl", negated, bool(found.group("fold"))
-    return "^" + re.escape(_unescape(literal)), "perl", negated, False
+    literal = _unescape(literal)
+    if kind == "head" and int(found.group("size")) != len(literal):
+        return None  # never equal (or, for bytes, not a text's length): left to the whole-file judgement
+    return "^" + re.escape(literal), "perl", negated, False
 
 
 def _compiled(code: str, found: re.Match[str]) -> re.Match[str] | None:

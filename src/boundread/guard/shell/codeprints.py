@@ -208,6 +208,9 @@ def _frames_only(code: str) -> bool:
 #: One element by its index (``pages[0]``, ``lines[-1]``, ``items[0]``): one, unless the statement loops.
 _INDEX = re.compile(r"\[\s*-?\d+\s*\]|\bnext\(|\.first\b|\.last\b")
 _LOOPS = re.compile(r"\bfor\b|\.map\(|\.forEach\(|\beach\b|\bwhile\b")
+#: A slice an ``if`` compares: ``... for m in parts if m[:1] == b'x'`` picks which items print, it cuts none of them
+#: (``print(d[:4] == b'%PDF')`` prints a comparison: that slice stays a reducer).
+_TESTED = re.compile(r"\bif\s+(?:not\s+)?[\w.]+\[\s*-?\d*\s*:\s*-?\d*\s*\]\s*(?:==|!=)")
 
 
 def _prints_whole(code: str, name: str) -> bool:
@@ -225,7 +228,8 @@ def _dumping(code: str, name: str) -> list[tuple[str, int]]:
     python = name.startswith(("python", "pypy"))
     for match in re.finditer(r"[^;\n]+", code):
         part = match.group(0)
-        if not _PRINTS.search(part) or REDUCED.search(part) or (_INDEX.search(part) and not _LOOPS.search(part)):
+        if not _PRINTS.search(part) or REDUCED.search(_TESTED.sub("", part)) or (
+                _INDEX.search(part) and not _LOOPS.search(part)):
             continue
         if _TO_FILE.search(part) and "stdout" not in part:
             continue  # `print(line, file=out)`
