@@ -42,6 +42,7 @@ def rows(folder: Path) -> list[tuple[str, list[str], bytes | None]]:
         (folder / f"app{n}.log").write_bytes(b"2026-12-02 INFO ok\n" * 200_000)
     hook, plain = ({"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": command},
                     "cwd": str(folder), "session_id": "bench"} for command in (LOOP, "ls -la"))
+    lean, old = str(script(folder, LEAN)), str(script(folder, OLD_PIP))
     return [
         ("python -c pass", [sys.executable, "-c", "pass"], None),
         ("boundread --version", [str(BIN), "--version"], None),
@@ -51,22 +52,29 @@ def rows(folder: Path) -> list[tuple[str, list[str], bytes | None]]:
         ("boundread extract small.txt --stdout", [str(BIN), "extract", str(small), "--stdout"], None),
         ("boundread pages --help", [str(BIN), "pages", "--help"], None),
         ("boundread mcp: initialize answered", [str(BIN), "mcp"], None),
-        ("guard-check, plain command", [str(BIN), "guard-check"], json.dumps(plain).encode()),
-        ("guard-check, loop with $() and pipes", [str(BIN), "guard-check"], json.dumps(hook).encode()),
-        ("guard-check, plain, uv's script", [str(uv_script(folder)), "guard-check"], json.dumps(plain).encode()),
-        ("guard-check, loop, uv's script", [str(uv_script(folder)), "guard-check"], json.dumps(hook).encode()),
+        ("guard-check, plain command", [lean, "guard-check"], json.dumps(plain).encode()),
+        ("guard-check, loop with $() and pipes", [lean, "guard-check"], json.dumps(hook).encode()),
+        ("guard-check, plain, pip<25.2's script", [old, "guard-check"], json.dumps(plain).encode()),
+        ("guard-check, loop, pip<25.2's script", [old, "guard-check"], json.dumps(hook).encode()),
     ]
 
 
-def uv_script(folder: Path) -> Path:
-    """The console script as ``uv tool install`` writes it: no ``import re`` before boundread (pip's and pipx's
-    script runs it to strip a Windows suffix from argv[0], ~12 ms of every hook call here)."""
-    script = folder / "boundread-uv"
-    if not script.exists():
-        script.write_text(f"#!{sys.executable}\nimport sys\nfrom boundread.__main__ import main\n"
-                          "if __name__ == '__main__':\n    sys.exit(main())\n", encoding="utf-8")
-        script.chmod(0o755)
-    return script
+#: The console script as pip 25.2+ and uv write it, and as pip before 25.2 did (distlib's template; a venv of this
+#: machine's Python 3.11.7 comes with pip 23.2.1): that one runs ``import re`` first, to strip a Windows suffix from
+#: argv[0]. The guard-check rows run both, whatever pip installed this venv.
+LEAN = ("#!{python}\nimport sys\nfrom boundread.__main__ import main\nif __name__ == '__main__':\n"
+        "    sys.argv[0] = sys.argv[0].removesuffix('.exe')\n    sys.exit(main())\n")
+OLD_PIP = ("#!{python}\n# -*- coding: utf-8 -*-\nimport re\nimport sys\nfrom boundread.__main__ import main\n"
+           "if __name__ == '__main__':\n    sys.argv[0] = re.sub(r'(-script\\.pyw|\\.exe)?$', '', sys.argv[0])\n"
+           "    sys.exit(main())\n")
+
+
+def script(folder: Path, template: str) -> Path:
+    """A console script for boundread written from ``template``, in ``folder``."""
+    path = folder / f"boundread-{'lean' if template is LEAN else 'old-pip'}"
+    path.write_text(template.format(python=sys.executable), encoding="utf-8")
+    path.chmod(0o755)
+    return path
 
 
 def once(argv: list[str], stdin: bytes | None, cwd: Path, env: dict[str, str]) -> tuple[float, float]:
@@ -120,7 +128,8 @@ def main() -> None:
     print(f"load average before {load[0]:.2f}, after {after[0]:.2f}; {os.cpu_count()} cores; "
           f"{args.runs} interleaved rounds; {time.strftime('%Y-%m-%d')}")
     print(f"| {'row':<38} | median ms | ratio | best ms | ratio | CPU ms | ratio |")
-    print(f"|{'-' * 40}|-----------|-------|---------|-------|--------|-------|")  # rows without "uv": pip's script
+    # guard-check rows: through pip 25.2+'s (and uv's) script unless the row names pip<25.2's
+    print(f"|{'-' * 40}|-----------|-------|---------|-------|--------|-------|")
     for name, walls in times.items():
         median, best, cpu = statistics.median(walls), min(walls), statistics.median(cpus[name])
         print(f"| {name:<38} | {median * 1000:9.1f} | {median / base:4.2f}x | {best * 1000:7.1f} | "

@@ -58,9 +58,10 @@ def test_a_fresh_claude_init_is_ready(tmp_path: Path) -> None:
     assert [(a["agent"], a["ready"]) for a in data["agents"]] == [("claude", True)]
     checks = _checks(result)
     assert set(checks) == {"settings", "guard hook on PreToolUse (every tool)", "guard hook on PostToolBatch",
-                           "guard hook on PostToolUse (Bash)", "command found", "command runs", "same version",
-                           "guard answers", "budget ingest", "skill", "hooks enabled"}
-    assert all(check["ok"] is True and check["fix"] == "" for check in checks.values())
+                           "guard hook on PostToolUse (Bash)", "command found", "start-up", "command runs",
+                           "same version", "guard answers", "budget ingest", "skill", "hooks enabled"}
+    # start-up's fix depends on the pip that wrote this venv's script: its own test below
+    assert all(check["ok"] is True and check["fix"] == "" for name, check in checks.items() if name != "start-up")
     assert set(checks["settings"]) == {"name", "ok", "detail", "fix"}
     assert str(SCRIPT) in checks["command found"]["detail"]
     assert "inherits the PATH of the shell" in checks["command found"]["detail"]
@@ -188,6 +189,34 @@ def test_another_version_on_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     version = checks["same version"]
     assert version["ok"] is False and f"boundread 0.0.1, this is {__version__}" in version["detail"]
     assert "pip install -U boundread" in version["fix"]
+
+
+#: The console script as pip before 25.2 wrote it (distlib's template), and as pip 25.2+ writes it.
+OLD_PIP = ("#!{python}\n# -*- coding: utf-8 -*-\nimport re\nimport sys\nfrom boundread.__main__ import main\n"
+           "if __name__ == '__main__':\n    sys.argv[0] = re.sub(r'(-script\\.pyw|\\.exe)?$', '', sys.argv[0])\n"
+           "    sys.exit(main())\n")
+NEW_PIP = ("#!{python}\nimport sys\nfrom boundread.__main__ import main\nif __name__ == '__main__':\n"
+           "    sys.argv[0] = sys.argv[0].removesuffix('.exe')\n    sys.exit(main())\n")
+
+
+@pytest.mark.skipif(os.name == "nt", reason="a script with a shebang stands in for boundread")
+@pytest.mark.parametrize(("script", "slow"), [(OLD_PIP, True), (NEW_PIP, False)], ids=["pip-before-25.2", "pip-25.2"])
+def test_start_up_says_when_the_script_imports_re_first(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                        script: str, slow: bool) -> None:
+    _init(tmp_path)
+    fake = tmp_path / "bin" / "boundread"
+    fake.parent.mkdir()
+    fake.write_text(script.format(python=sys.executable))
+    fake.chmod(0o755)
+    monkeypatch.setenv("PATH", str(fake.parent))
+    checks = _checks(_doctor("--dir", str(tmp_path), "--json"))
+    start = checks["start-up"]
+    assert start["ok"] is True  # slower, not broken: the agent is still ready
+    assert checks["command runs"]["ok"] is True  # the script itself works either way
+    if slow:
+        assert "imports re before boundread" in start["detail"] and "pip install -U pip" in start["fix"]
+    else:
+        assert "without importing re first" in start["detail"] and start["fix"] == ""
 
 
 @pytest.mark.skipif(os.name == "nt", reason="a /bin/sh script stands in for boundread")

@@ -16,6 +16,7 @@ from boundread.agents import locate
 from boundread.agents.base import Check
 
 RUN_TIMEOUT = 10.0  # seconds for `<hook program> --version`
+LAUNCHER_HEAD = 2048  # bytes of a console script read for how it starts boundread
 SHELL_WORDS = frozenset({"&&", "||", ";", "|", "&"})
 PATH_NOTE = "the agent inherits the PATH of the shell that starts it"
 
@@ -54,7 +55,7 @@ def program_checks(agent: str, words: list[str], example: str, scope: Scope) -> 
                       f"boundread's folder on the PATH of the shell that starts the agent")]
     found = (f"`{exe}` is {resolved} on this PATH ({PATH_NOTE})" if where == "on this PATH"
              else f"`{exe}` is there and executable (an absolute path: the PATH does not matter)")
-    checks = [Check("command found", True, found)]
+    checks = [Check("command found", True, found), *_launcher(resolved)]
     try:
         run = _run([resolved, *words[1:], "--version"])
     except subprocess.TimeoutExpired:
@@ -78,6 +79,30 @@ def program_checks(agent: str, words: list[str], example: str, scope: Scope) -> 
     else:
         checks.append(Check("same version", True, f"boundread {version}, as this one"))
     return checks
+
+
+def _launcher(program: str) -> list[Check]:
+    """How the console script starts boundread, when ``program`` is one (a Python script; not an .exe, a shell
+    wrapper or a binary): the script pip before 25.2 writes runs ``import re`` first, to strip a Windows suffix
+    from argv[0] - about 10 ms of every hook call on a 2-core machine (bench/startup.py); pip 25.2 and later, and
+    uv, write one without it."""
+    try:
+        with open(program, "rb") as script:
+            head = script.read(LAUNCHER_HEAD).decode("utf-8", "replace").splitlines()
+    except OSError:
+        return []
+    if not head or not head[0].startswith("#!") or "python" not in head[0]:
+        return []
+    ours = next((n for n, line in enumerate(head) if line.startswith(("from boundread", "import boundread"))), None)
+    if ours is None:
+        return []
+    if "import re" not in (line.strip() for line in head[:ours]):
+        return [Check("start-up", True, f"{program} starts boundread without importing re first")]
+    return [Check("start-up", True,
+                  f"{program} imports re before boundread (the script pip older than 25.2 writes): about 10 ms "
+                  f"more on every hook call",
+                  "upgrade pip there (pip install -U pip), then reinstall boundread (pip install --force-reinstall "
+                  "--no-deps boundread), or install it with uv")]
 
 
 def _run(argv: list[str]) -> subprocess.CompletedProcess[str]:
