@@ -45,6 +45,7 @@ def _deny(command: str, cwd: Path) -> str | None:
     "grep -i info big.log", "grep -e INFO -e WARN big.log", "grep -C 3 MARK marks.log",
     "grep -o 'var a[0-9]*' bundle.min.js", "grep return bundle.min.js", "zgrep INFO big.log.gz",
     "grep -P 'INFO|WARN' big.log", "grep '[[:upper:]]\\{4\\}' big.log",
+    "zcat big.log.gz | grep INFO", "gzip -dc big.log.gz | grep INFO", "gunzip -c big.log.gz | grep -v ERROR",
 ])
 def test_a_grep_that_prints_most_of_a_big_file_is_denied(command: str, folder: Path) -> None:
     reason = _deny(command, folder)
@@ -58,6 +59,8 @@ def test_a_grep_that_prints_most_of_a_big_file_is_denied(command: str, folder: P
     "grep INFO big.log | wc -l", "grep MARK marks.log", "grep -v INFO small.txt", "grep INFO big.log > /tmp/x.log",
     "zgrep ERROR big.log.gz", "grep -c 'var a' bundle.min.js", "rg -l INFO", "grep -w nothing-like-this big.log",
     "grep -x 'INFO' big.log", "grep -v '' big.log",
+    "zcat big.log.gz | grep ERROR", "zcat big.log.gz | grep -m 5 INFO", "zcat big.log.gz | grep -c INFO",
+    "cat big.log.gz | grep INFO",  # the compressed bytes: grep says "binary file matches"
 ])
 def test_a_grep_that_prints_a_little_is_allowed(command: str, folder: Path) -> None:
     assert _deny(command, folder) is None, command
@@ -70,6 +73,18 @@ def test_the_reason_names_the_bounded_grep(folder: Path) -> None:
     assert "grep -c -A2 INFO big.log" in reason
     inverted = _deny("grep -v DEBUG big.log", folder)
     assert inverted is not None and "grep -v -m 200 -- DEBUG big.log" in inverted
+
+
+@pytest.mark.parametrize(("command", "count"), [
+    ("cat big.log | grep INFO", "grep -c INFO big.log"),
+    ("zcat big.log.gz | grep INFO", "zgrep -c INFO big.log.gz"),  # of the text the pipe carried
+    ("gzip -dc big.log.gz | egrep 'INFO|WARN'", "zegrep -c 'INFO|WARN' big.log.gz"),
+])
+def test_a_piped_greps_count_names_the_file(folder: Path, command: str, count: str) -> None:
+    """A count without the file would count the agent's empty stdin: 0, a wrong answer it would build on."""
+    reason = _deny(command, folder)
+    assert reason is not None
+    assert f"  {count}   (how many lines match)" in reason, reason
 
 
 def test_a_basic_pattern_is_given_to_extract_in_its_python_form(folder: Path) -> None:

@@ -41,10 +41,11 @@ class Grep(Record):
     ``-o``, ``-w``, ``-x``, the context lines ``before``/``after``, whether each line carries its file's name
     (``names``) and its number (``numbers``), and ``compressed`` when it reads gzip (``zgrep``, ``rg -z``).
     ``decodes``: whether it reads a UTF-16 file with a BOM as text (rg does; GNU grep, ag and ack call it
-    binary); None when the caller does not say, and guard/estimate.py takes ``perl`` syntax as rg's kind."""
+    binary); None when the caller does not say, and guard/estimate.py takes ``perl`` syntax as rg's kind.
+    ``piped``: it reads its stdin (``cat f | grep X``), so a command a reason names must name the file."""
 
     __slots__ = ("patterns", "syntax", "ignore_case", "invert", "only", "word", "line", "before",  # noqa: RUF023
-                 "after", "names", "numbers", "compressed", "decodes")
+                 "after", "names", "numbers", "compressed", "decodes", "piped")
     patterns: tuple[str, ...]
     syntax: str
     ignore_case: bool
@@ -58,13 +59,14 @@ class Grep(Record):
     numbers: bool
     compressed: bool
     decodes: bool | None
+    piped: bool
 
     def __init__(self, patterns: tuple[str, ...], syntax: str = "basic", *, ignore_case: bool = False,
                  invert: bool = False, only: bool = False, word: bool = False, line: bool = False, before: int = 0,
                  after: int = 0, names: bool = False, numbers: bool = False, compressed: bool = False,
-                 decodes: bool | None = None) -> None:
+                 decodes: bool | None = None, piped: bool = False) -> None:
         self._init(patterns, syntax, ignore_case, invert, only, word, line, before, after, names, numbers,
-                   compressed, decodes)
+                   compressed, decodes, piped)
 
 
 class Bound(Record):

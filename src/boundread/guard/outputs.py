@@ -161,6 +161,8 @@ def grep_reason(shown: str, bound: Bound, printed: int, size: int, cfg: GuardCon
         f"{'its matches are' if spec.only else 'the lines it prints are'} about {share}% of a sample of it" + \
         (" (its UTF-16 text, printed as UTF-8)" if _utf16(path, spec) else "")
     counted = _counting(bound.words)
+    if counted and spec.piped:  # `cat f | grep X`: `grep -c X` alone would count an empty stdin - name the file
+        counted = _counting_file(counted, quoted, spec)
     cmds = [grep_command(quoted, spec), *([f"{counted}   (how many lines match)"] if counted else [])]
     return reason.compose(what, described, f"a grep result over {shown_size(cfg.text_max_bytes)} floods the context",
                           cmds, "Narrow the pattern, or take the matches a page at a time (`next:` names the rest).")
@@ -199,6 +201,20 @@ def _counting(words: str) -> str:
             return program + "-c " + words[len(program):]
     name, _, rest = words.partition(" ")
     return f"{name} -c {rest}"
+
+
+def _counting_file(counted: str, quoted: str, spec: Grep) -> str:
+    """The count of a grep that read a pipe, run on the file the pipe carried: of a gzip file's text (``zcat f.gz |
+    grep X``), by the program's gzip-reading kin (``zgrep -c``, ``rg -z -c``); '' when it has none."""
+    name, _, rest = counted.partition(" ")
+    if spec.compressed and not name.startswith("z"):
+        if name in ("grep", "egrep", "fgrep"):
+            name = "z" + name
+        elif name == "rg":
+            rest = "-z " + rest
+        else:
+            return ""
+    return f"{name} {rest} {quoted}"
 
 
 def bounded_pattern(spec: Grep) -> tuple[str, str]:

@@ -64,15 +64,36 @@ def grep(name: str, args: list[str], env: Env, ctx: Ctx, stdin: Stream, program:
             if most is not None else None
     else:  # -a: a binary file's matching "lines" are its bytes, as text - of a text file, its lines
         spec = _spec(name, family, letters, patterns, names, (before, after), _decodes(family, values))
+        if not names:  # its stdin: a count or a bounded grep a reason names must name the file instead
+            spec = bounds.Grep(**{**spec._fields(), "piped": True})  # type: ignore[arg-type]
         words = " ".join([program or name.replace("git-grep", "git grep"), *(_quote(arg) for arg in args)])
         bound = bounds.Bound(bounds.TEXT_MATCHES if "a" in letters else bounds.MATCHES, 0,
                              words=words if len(words) <= 80 else words[:77] + "...", grep=spec)
         if most is not None:  # -m N: N matches (and their context) per file, whatever the pattern
-            return _with(files(env, names, name, bound) if names else bounded(stdin, bound, name),
+            return _with(files(env, names, name, bound) if names else _piped(stdin, bound, name),
                          bounds.Bound(bounds.LINES, most * (1 + before + after), words=f"{name} -m {most}"))
     if names:
         return files(env, names, name, bound)
-    return bounded(stdin, bound, name)
+    return _piped(stdin, bound, name)
+
+
+#: Programs that print a gzip file's text (``gzip -dc``, ``zcat``): a grep of what they print reads that text, as
+#: zgrep reads the file, not the compressed bytes a grep of the file itself would call binary.
+_GUNZIPS = frozenset({"zcat", "gzcat", "gunzip", "gzip", "pigz", "unpigz", "zless", "zmore"})
+
+
+def _piped(stdin: Stream, bound: bounds.Bound | None, name: str) -> Stream:
+    """``bounded(stdin, bound, name)``, a flow a gunzip printed matched as the gzip file's text
+    (``zcat big.log.gz | grep INFO``)."""
+    out = bounded(stdin, bound, name)
+    spec = bound.grep if bound is not None else None
+    if bound is None or spec is None or spec.compressed or \
+            not any(shown.split(" ", 1)[0] in _GUNZIPS for _, _, shown in out.flows):
+        return out
+    unpacked = bounds.Bound(bound.unit, bound.count, bound.skip, bound.from_end, bound.words,
+                            bounds.Grep(**{**spec._fields(), "compressed": True}))  # type: ignore[arg-type]
+    return Stream([(path, (*found[:-1], unpacked) if shown.split(" ", 1)[0] in _GUNZIPS else found, shown)
+                   for path, found, shown in out.flows], out.text, out.exact)
 
 
 def _decodes(family: str, values: dict[str, str]) -> bool:
