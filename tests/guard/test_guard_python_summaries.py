@@ -86,6 +86,7 @@ ALLOWED = [
     "[print(l, end='') for l in open('big.log') if p.search(l)]\"",
     "python3 -c \"[print(l, end='') for l in open('big.log') if l[:16] == '2024-01-01 ERROR']\"",  # a start
     "python3 -c \"d = open('big.txt').read(); print(d[:4] == 'some')\"",  # prints a comparison
+    "F=big.txt python3 -c \"import os; print(len(open(os.environ['F']).read()))\"",
 ]
 
 DENIED = [
@@ -116,6 +117,11 @@ DENIED = [
     _loop("for name in ['big.log', 'small.txt']:\n    if name.startswith('big'):\n"
           "        print(open(name).read())"),
     "python3 -c \"[print(l, end='') for l in open('big.log') if l[:15] == '2024-01-01 INFO']\"",
+    # the file named by an environment variable the command's prefix or an export set
+    "F=big.txt python3 -c \"import os; print(open(os.environ['F']).read())\"",
+    "export F=big.txt; python3 -c \"import os; print(open(os.getenv('F', 'x')).read())\"",
+    "F=big.txt node -e \"console.log(require('fs').readFileSync(process.env.F, 'utf8'))\"",
+    "F=big.txt perl -e 'open(my $h, $ENV{F}); print <$h>'",
     # a slice the `if` compares picks items, it cuts none: every stream of the file is printed
     "python3 -c \"import zlib, re; d = open('big.txt', 'rb').read(); [print(zlib.decompress(m).decode('latin1')) "
     "for m in re.findall(rb'stream\\r?\\n(.*?)\\r?\\nendstream', d, re.S) if m[:1] == b'x']\"",

@@ -143,6 +143,9 @@ DUMPS = [
     ('cat ${F:-"report.pdf"}', "report.pdf"),
     ("cat ${F:-'report.pdf'}", "report.pdf"),
     ('D=docs; cat "${F:-$D/report.pdf}"', "report.pdf"),
+    # ${F:=default} also sets F, for the commands after it
+    (': "${F:=report.pdf}"; cat "$F"', "report.pdf"),
+    ('echo "${F=report.pdf}" >/dev/null; cat "$F"', "report.pdf"),
     # grep -r prints the lines of each file under the folder
     ("grep -r . docs", "report.pdf"),
     ("grep -ra obj docs", "report.pdf"),
@@ -207,6 +210,10 @@ LEGIT = [
     'set -- small.txt; cat "$1"',
     'set -e; echo "$1"',
     'cat ${F:-"small.txt"}',
+    ': "${F:-report.pdf}"; cat "$F"',  # :- does not set F: cat of an empty name
+    'F=small.txt; : "${F:=report.pdf}"; cat "$F"',  # F is set: the default is not taken
+    'F=report.pdf true; cat "$F"',  # a prefix sets F for `true` only
+    'F=small.txt; F=report.pdf cat "$F"',  # $F is expanded before the prefix applies
     "grep -r . texts",
     "grep -rn ERROR .",
     "grep -rl obj docs",

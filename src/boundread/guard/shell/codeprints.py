@@ -95,6 +95,7 @@ def prints(name: str, code: str, flags: str, operands: list[str], env: Env, ctx:
     if name.startswith("tclsh"):
         return _tcl(code, env, name)
     code = _bind_argv(name, code, operands, inline="e" in flags or "p" in flags)
+    code = _bind_env(code, env) if "ENV" in code.upper() else code
     out = Stream()
     line_loop = ("p" in flags or "n" in flags) and name.startswith(("perl", "ruby"))
     selective = re.search(r"\bif\b|\bnext\s+unless\b|\bEND\b|\blast\b|\bexit\b|\$\.", code) is not None
@@ -273,6 +274,26 @@ def _bind_argv(name: str, code: str, operands: list[str], *, inline: bool) -> st
         return repr(word) if word and UNKNOWN not in word and "'" not in word else match.group(0)
 
     return re.sub(pattern, operand, code)
+
+
+#: An environment variable read by name: ``os.environ['F']``, ``os.environ.get('F')``, ``os.getenv('F')``,
+#: ``process.env.F``, ``process.env['F']``, perl's ``$ENV{F}``, ruby's ``ENV['F']``.
+_ENVIRON = re.compile(r"""os\.environ\[\s*(?P<q1>['"])(?P<v1>\w+)(?P=q1)\s*\]|"""
+                      r"""os\.(?:environ\.get|getenv)\(\s*(?P<q2>['"])(?P<v2>\w+)(?P=q2)\s*(?:,[^()]*)?\)|"""
+                      r"""process\.env\.(?P<v3>\w+)|process\.env\[\s*(?P<q4>['"])(?P<v4>\w+)(?P=q4)\s*\]|"""
+                      r"""\$ENV\{\s*['"]?(?P<v5>\w+)['"]?\s*\}|(?<![\w.])ENV\[\s*(?P<q6>['"])(?P<v6>\w+)(?P=q6)\s*\]""")
+
+
+def _bind_env(code: str, env: Env) -> str:
+    """The environment variables the code reads, replaced by what the shell set them to (a prefix ``F=big.log``, an
+    ``export``), as literals; one not known here stays as written."""
+
+    def value(match: re.Match[str]) -> str:
+        name = next(group for group in (match.group(f"v{k}") for k in range(1, 7)) if group)
+        found = env.vars.get(name)
+        return repr(found) if found and UNKNOWN not in found and "'" not in found else match.group(0)
+
+    return _ENVIRON.sub(value, code)
 
 
 def _commands(name: str, code: str, env: Env, ctx: Ctx) -> Stream:

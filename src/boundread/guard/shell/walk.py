@@ -151,6 +151,30 @@ def _assign(node: Node, env: Env, ctx: Ctx) -> None:
     env.var_flows[name] = flows
 
 
+def _with_prefix(prefix: list[Node], argv: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
+    """Run ``argv`` with the variables its prefix sets (``F=big.log python3 -c "...os.environ['F']..."``): set for
+    that command (its code and a function it calls see them), then as they were - its words were expanded before."""
+    saved: dict[str, tuple[str | None, list[Flow] | None]] = {}  # None: not set before
+    for node in prefix:
+        name_node = node.child_by_field_name("name")
+        if name_node is not None:
+            name = (name_node.text or b"").decode("utf-8", "replace")
+            saved.setdefault(name, (env.vars.get(name), env.var_flows.get(name)))
+            _assign(node, env, ctx)
+    try:
+        return command(argv, env, ctx, stdin)
+    finally:
+        for name, (value, flows) in saved.items():
+            if value is None:
+                env.vars.pop(name, None)
+            else:
+                env.vars[name] = value
+            if flows is None:
+                env.var_flows.pop(name, None)
+            else:
+                env.var_flows[name] = flows
+
+
 def command(argv: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
     """Run one argv: a function defined earlier, else a program."""
     ctx.step()
@@ -185,12 +209,13 @@ def _alias(argv: list[str], alias: str, env: Env, ctx: Ctx, stdin: Stream) -> St
 def _command(node: Node, env: Env, ctx: Ctx, stdin: Stream, redirects: list[Node]) -> Stream:
     flows: list[Flow] = []
     argv: list[str] = []
+    prefix: list[Node] = []
     for child in node.named_children:
         kind = child.type
         if kind.endswith("_redirect"):
             redirects = [*redirects, child]
         elif kind == "variable_assignment":
-            continue  # `LC_ALL=C cat f`: for that command only
+            prefix.append(child)  # `LC_ALL=C cat f`: in that command's environment only
         elif kind == "command_name":
             argv.extend(_fields(child.named_children[0], env, ctx, flows) if child.named_children else [])
         else:
@@ -212,7 +237,8 @@ def _command(node: Node, env: Env, ctx: Ctx, stdin: Stream, redirects: list[Node
         if target is not None:
             _exec_stdout(target, append, env)
         return _after(Stream(flows), after, env, ctx)
-    out = command(argv, env, ctx, stdin) if argv else Stream()
+    out = (_with_prefix(prefix, argv, env, ctx, stdin) if prefix else command(argv, env, ctx, stdin)) if argv \
+        else Stream()
     out.flows.extend(flows)  # `echo $(cat f)`: the substitution's output is printed by the command
     out = _route(out, target, env, ctx, append)
     return _after(out, after, env, ctx)

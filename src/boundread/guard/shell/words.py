@@ -269,13 +269,17 @@ def _variable(node: Node, env: Env, ctx: Ctx, into: list[Flow]) -> str | None:
             if found is None or (rest.startswith(":") and not found):
                 parts = [child for child in node.named_children if child.start_byte >= names[0].end_byte]
                 if not parts:  # `${F:-big.pdf}` as text; `${F:-"big.pdf"}`, `${F:-$D/x}`: its words expanded
-                    return _unhide(_unquoted(default, env, ctx))
-                pieces = [_raw(part, env, ctx, into) for part in parts]
-                if any(piece is None for piece in pieces):
-                    return None
-                if sum(len(piece or "") for piece in pieces) > MAX_VALUE:
-                    return _too_long(node, ctx)
-                return _unhide("".join(piece for piece in pieces if piece is not None))
+                    got = _unhide(_unquoted(default, env, ctx))
+                else:
+                    pieces = [_raw(part, env, ctx, into) for part in parts]
+                    if any(piece is None for piece in pieces):
+                        return None
+                    if sum(len(piece or "") for piece in pieces) > MAX_VALUE:
+                        return _too_long(node, ctx)
+                    got = _unhide("".join(piece for piece in pieces if piece is not None))
+                if "=" in rest[:2] and name.replace("_", "a").isalnum() and not name[0].isdigit():
+                    env.vars[name] = got  # `: "${LOG:=big.log}"` sets LOG for the commands after it
+                return got
     return found
 
 
