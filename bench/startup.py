@@ -10,6 +10,9 @@ dropped), as an installed package has them. The MCP start (``initialize`` answer
 bench/mcp_timing.py. guard-check runs with a state folder of its own: no budget ledger, whatever ~ holds
 (a budget adds its SQLite round trip, ~3 ms with the sqlite3 import). Issue 24 asks for info/extract <= 3x
 and guard-check <= 2x.
+
+``--instructions`` also counts each guard-check row's instructions with valgrind's callgrind (and those of
+``python -c pass``): the same count whatever else the machine is doing, so a change of a few percent shows.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import resource
 import statistics
 import subprocess
@@ -104,6 +108,7 @@ def once(argv: list[str], stdin: bytes | None, cwd: Path, env: dict[str, str]) -
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=30)
+    parser.add_argument("--instructions", action="store_true", help="count instructions too (valgrind)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
@@ -123,6 +128,8 @@ def main() -> None:
                 times[name].append(wall)
                 cpus[name].append(cpu)
         after = os.getloadavg()
+        counted = {name: instructions(argv, stdin, folder, env) for name, argv, stdin in table
+                   if name == "python -c pass" or name.startswith("guard-check")} if args.instructions else {}
     base = statistics.median(times["python -c pass"])
     base_best, base_cpu = min(times["python -c pass"]), statistics.median(cpus["python -c pass"])
     print(f"load average before {load[0]:.2f}, after {after[0]:.2f}; {os.cpu_count()} cores; "
@@ -134,6 +141,21 @@ def main() -> None:
         median, best, cpu = statistics.median(walls), min(walls), statistics.median(cpus[name])
         print(f"| {name:<38} | {median * 1000:9.1f} | {median / base:4.2f}x | {best * 1000:7.1f} | "
               f"{best / base_best:4.2f}x | {cpu * 1000:6.1f} | {cpu / base_cpu:4.2f}x |")
+    if counted:
+        print("\ninstructions (callgrind):")
+        for name, count in counted.items():
+            print(f"  {name:<38} {count / 1e6:7.1f} million  {count / counted['python -c pass']:4.2f}x")
+
+
+def instructions(argv: list[str], stdin: bytes | None, cwd: Path, env: dict[str, str]) -> int:
+    """The instructions one run executes, as valgrind's callgrind counts them."""
+    with tempfile.TemporaryDirectory() as tmp:
+        run = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={tmp}/out", *argv],
+                             input=stdin, capture_output=True, cwd=cwd, env=env, check=False)
+    found = re.search(rb"Collected : (\d+)", run.stderr)
+    if found is None:
+        sys.exit(f"bench: valgrind counted nothing: {run.stderr.decode(errors='replace')[-300:]}")
+    return int(found.group(1))
 
 
 if __name__ == "__main__":
