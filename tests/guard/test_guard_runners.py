@@ -6,6 +6,7 @@ Files are made in the test: a 3 MB log, a 1.7 MB minified JSON array, a small Wo
 
 from __future__ import annotations
 
+import gzip
 import json
 import zipfile
 from pathlib import Path
@@ -24,6 +25,7 @@ def work(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("runners")
     (root / "big.log").write_text("2026-12-01T05:51:05Z INFO worker-3 request served in 12 ms\n" * 55_000)
     (root / "min.json").write_text(json.dumps([{"id": n, "name": f"item {n}"} for n in range(60_000)]))
+    (root / "big.log.gz").write_bytes(gzip.compress((root / "big.log").read_bytes()))
     with zipfile.ZipFile(root / "report.docx", "w") as docx:
         docx.writestr("[Content_Types].xml", _TYPES)
         docx.writestr("word/document.xml", "<w:document/>")
@@ -39,6 +41,8 @@ DUMPS = [
     ("python -m markitdown report.docx", "report.docx"),
     ("python3 -m json.tool --indent 2 min.json", "min.json"),
     ("python3 -m json.tool min.json out/p.json && cat out/p.json", "min.json"),
+    ("python3 -m gzip -d < big.log.gz", "big.log.gz"),  # the standard library's gzip and base64 command lines
+    ("python3 -m base64 big.log", "big.log"),
     ("awk 'BEGIN { while ((getline line < \"big.log\") > 0) print line }'", "big.log"),
     ("awk 'BEGIN { while ((getline < \"big.log\") > 0) print }'", "big.log"),
 ]
@@ -49,6 +53,7 @@ ALLOWED = [
     "npx prettier --check src",
     "python3 -m json.tool min.json | head -n 40",  # short pretty-printed lines
     "python3 -m json.tool min.json out/p.json",
+    "python3 -m gzip -d big.log.gz",  # decompressed to big.log, in place
     "awk 'BEGIN { while ((getline line < \"big.log\") > 0) n++; print n }'",
 ]
 

@@ -55,7 +55,8 @@ _RUNNERS = {"poetry": "run", "uv": "run", "pdm": "run", "hatch": "run", "pipenv"
             "pixi": "run", "pipx": "run"}
 #: ``python -m MODULE``: modules whose command line is a program modelled here, by that program's name.
 _MODULE_PROGRAMS = {"markitdown": "markitdown", "docx2txt": "docx2txt", "csvkit.utilities.in2csv": "in2csv",
-                    "csvkit.utilities.csvlook": "csvlook", "json.tool": "python-json.tool"}
+                    "csvkit.utilities.csvlook": "csvlook", "json.tool": "python-json.tool",
+                    "gzip": "gzip", "base64": "base64"}  # their command lines are gzip's and base64's
 SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "rbash"})
 _INTERPRETERS = frozenset({"python", "pypy", "node", "nodejs", "bun", "deno", "perl", "ruby", "php", "lua",
                            "Rscript", "osascript", "jshell", "tclsh"})
