@@ -26,6 +26,8 @@ DISTINCT = "distinct"
 #: ``count`` lines anywhere in the input, not next to each other (``sed -n '1p;$p'``): sized as that many of its
 #: longest lines.
 ANY_LINES = "any-lines"
+#: A marker, no bound: the flow is what a gunzip printed of a gzip file (``zcat f.gz``), its text, not its bytes.
+UNPACKED = "unpacked"
 _SUFFIX = {"": 1, "c": 1, "w": 2, "b": 512, "kB": 1000, "K": 1024, "k": 1024, "KiB": 1024, "MB": 1000**2,
            "M": 1024**2, "MiB": 1024**2, "GB": 1000**3, "G": 1024**3, "GiB": 1024**3, "TB": 1000**4,
            "T": 1024**4, "TiB": 1024**4}

@@ -75,6 +75,10 @@ def check_command(cmd: str, *, cwd: str | os.PathLike[str] | None = None,
                 if absolute.startswith("/dev/") or not stat.S_ISREG(_mode(absolute)) else None
             if endless is not None and not _allowed_path(use.path, cfg, cwd):
                 return _with_caps(Decision(DENY, endless, rule="endless", path=use.path), caps)
+            text = _gunzipped(absolute, use.bounds, cfg)
+            if text is not None:  # `zcat small.log.gz | head`: its text, all of which fits
+                parts.append((use.path, text, None))
+                continue
             if use.bounds:
                 size, grep = outputs.part(absolute, use.bounds, cfg) if not _allowed_path(use.path, cfg, cwd) \
                     else (0, -1)
@@ -113,6 +117,17 @@ def check_command(cmd: str, *, cwd: str | os.PathLike[str] | None = None,
         return Decision(ALLOW, "boundread checked part of this command: " + "; ".join(caps) + ".",
                         rule="command-ok-capped")
     return Decision(ALLOW, rule="command-ok")
+
+
+def _gunzipped(absolute: str, found: tuple[Bound, ...], cfg: GuardConfig) -> int | None:
+    """The size of the text a gunzip prints of ``absolute`` (``zcat``, ``gzip -dc``: a flow bounds.UNPACKED
+    marks), when all of it fits the cap; else None, and the flow is judged as before: by the file's kind, or by
+    a bound measured on its bytes."""
+    if not any(bound.unit == "unpacked" for bound in found) or not stat.S_ISREG(_mode(absolute)):
+        return None
+    from boundread.guard import facts
+
+    return facts.gunzipped_within(absolute, cfg.text_max_bytes)
 
 
 def _spent(cmd: str, program: str, caps: list[str]) -> Decision:

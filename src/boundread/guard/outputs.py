@@ -60,7 +60,7 @@ def part(absolute: str, found: tuple[Bound, ...], cfg: GuardConfig) -> tuple[int
 
 def _one(absolute: str, size: int, bound: Bound, cfg: GuardConfig) -> int | None:
     cap = cfg.text_max_bytes
-    if bound.unit in ("fields", "json-pretty", "json-elements"):  # markers of what a stage does: no bound in bytes
+    if bound.unit in ("fields", "json-pretty", "json-elements", "unpacked"):  # markers of a stage: no bound in bytes
         return None
     if bound.unit in ("matches", "text-matches"):  # a grep: the lines that match, of a text file only
         return _grep(absolute, size, bound.grep, text_only=bound.unit == "text-matches")

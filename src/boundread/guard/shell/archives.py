@@ -20,13 +20,16 @@ _PDFTOTEXT_VALUES = frozenset({"-f", "-l", "-r", "-x", "-y", "-W", "-H", "-enc",
 
 
 def run(name: str, args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
-    from boundread.guard.shell.reads import files, operands
+    from boundread.guard.shell.reads import files, operands, unpacked
 
     if name in _COMPRESSORS:
         flags = "".join(a.lstrip("-") for a in args if a.startswith("-") and not a.startswith("--"))
         names = [n for n in operands(args, frozenset({"-S", "--suffix", "-o"})) if n != "-"]
         if "c" in flags or "--stdout" in args or "--to-stdout" in args or not names:
-            return files(env, names, name) if names else Stream(stdin.named(name), "")
+            out = files(env, names, name) if names else Stream(stdin.named(name), "")
+            gunzips = name in ("gunzip", "unpigz") or (name in ("gzip", "pigz") and (
+                "d" in flags or "--decompress" in args or "--uncompress" in args))
+            return unpacked(out) if gunzips else out
         return Stream()  # in place
     if name in ("tar", "bsdtar", "gtar"):
         return _tar(name, args, env, ctx, stdin)

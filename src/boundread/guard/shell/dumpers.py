@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from boundread.guard import bounds
 from boundread.guard.shell import filters, summaries
-from boundread.guard.shell.reads import STDIN_NAMES, bounded, files, operands, write
+from boundread.guard.shell.reads import STDIN_NAMES, bounded, files, operands, unpacked, write
 from boundread.guard.shell.state import Env, Stream, read_file, visible
 
 TYPE_CHECKING = False
@@ -64,7 +64,11 @@ def dumper(name: str, args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Str
             out.add(bounded(stdin, bounds.Bound(bounds.LINES, count, words=f"shuf -n {count}"), "shuf"))
         else:
             out.add(bounded(stdin, own, shown) if own is not None else Stream(stdin.named(name), stdin.text))
-    return out
+    return unpacked(out) if name in _GUNZIPS else out
+
+
+#: The dumpers that print a gzip file's text.
+_GUNZIPS = frozenset({"zcat", "gzcat", "zless", "zmore"})
 
 
 def _output(name: str, args: list[str]) -> str | None:

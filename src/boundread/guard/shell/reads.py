@@ -6,7 +6,7 @@ that none of them imports programs back.
 
 from __future__ import annotations
 
-from boundread.guard.bounds import ANY_LINES, BYTES, LINES
+from boundread.guard.bounds import ANY_LINES, BYTES, LINES, UNPACKED
 from boundread.guard.shell.state import ARGS, UNKNOWN, Env, Stream, read_file, visible
 
 TYPE_CHECKING = False
@@ -57,6 +57,15 @@ def descriptor(env: Env, word: str) -> str:
         if word.startswith(lead) and word[len(lead):].isdigit():
             return env.vars.get(INPUT_FD + word[len(lead):], word)
     return word
+
+
+def unpacked(stream: Stream) -> Stream:
+    """``stream`` as a gunzip prints it (``zcat``, ``gzip -dc``): each flow marked as its gzip file's text
+    (bounds.UNPACKED), which guard/command.py measures by decompressing, not by the file's compressed bytes."""
+    from boundread.guard.bounds import Bound
+
+    mark = Bound(UNPACKED, 0)
+    return Stream([(path, (*found, mark), shown) for path, found, shown in stream.flows], stream.text, stream.exact)
 
 
 def bounded(stream: Stream, bound: Bound | None, program: str) -> Stream:
