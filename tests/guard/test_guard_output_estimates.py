@@ -61,6 +61,7 @@ def test_a_grep_that_prints_most_of_a_big_file_is_denied(command: str, folder: P
     "grep -x 'INFO' big.log", "grep -v '' big.log",
     "zcat big.log.gz | grep ERROR", "zcat big.log.gz | grep -m 5 INFO", "zcat big.log.gz | grep -c INFO",
     "cat big.log.gz | grep INFO",  # the compressed bytes: grep says "binary file matches"
+    "gzip -c big.log.gz | grep INFO", "pigz -c big.log.gz | grep INFO",  # compressed again, not unpacked
 ])
 def test_a_grep_that_prints_a_little_is_allowed(command: str, folder: Path) -> None:
     assert _deny(command, folder) is None, command

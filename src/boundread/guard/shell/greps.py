@@ -77,23 +77,22 @@ def grep(name: str, args: list[str], env: Env, ctx: Ctx, stdin: Stream, program:
     return _piped(stdin, bound, name)
 
 
-#: Programs that print a gzip file's text (``gzip -dc``, ``zcat``): a grep of what they print reads that text, as
-#: zgrep reads the file, not the compressed bytes a grep of the file itself would call binary.
-_GUNZIPS = frozenset({"zcat", "gzcat", "gunzip", "gzip", "pigz", "unpigz", "zless", "zmore"})
-
-
 def _piped(stdin: Stream, bound: bounds.Bound | None, name: str) -> Stream:
-    """``bounded(stdin, bound, name)``, a flow a gunzip printed matched as the gzip file's text
-    (``zcat big.log.gz | grep INFO``)."""
+    """``bounded(stdin, bound, name)``, a flow a gunzip printed (marked bounds.UNPACKED by reads.unpacked) matched
+    as the gzip file's text (``zcat big.log.gz | grep INFO``), as zgrep reads it, not as the compressed bytes a
+    grep of the file itself would call binary."""
     out = bounded(stdin, bound, name)
     spec = bound.grep if bound is not None else None
-    if bound is None or spec is None or spec.compressed or \
-            not any(shown.split(" ", 1)[0] in _GUNZIPS for _, _, shown in out.flows):
+    if bound is None or spec is None or spec.compressed:
         return out
     unpacked = bounds.Bound(bound.unit, bound.count, bound.skip, bound.from_end, bound.words,
                             bounds.Grep(**{**spec._fields(), "compressed": True}))  # type: ignore[arg-type]
-    return Stream([(path, (*found[:-1], unpacked) if shown.split(" ", 1)[0] in _GUNZIPS else found, shown)
+    return Stream([(path, (*found[:-1], unpacked) if _gunzipped(found) else found, shown)
                    for path, found, shown in out.flows], out.text, out.exact)
+
+
+def _gunzipped(found: tuple[bounds.Bound, ...]) -> bool:
+    return any(b.unit == bounds.UNPACKED for b in found)
 
 
 def _decodes(family: str, values: dict[str, str]) -> bool:
