@@ -15,11 +15,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tests.e2e.conftest import Workspace, client
+from tests.e2e.conftest import CLIENTS, PINS, Workspace, client
 from tests.e2e.fakemodel.anthropic import Anthropic, text_of, tool_results
 from tests.e2e.fakemodel.server import FakeModel
 
 PACKAGE = "opencode-ai"
+SDK = "@opencode-ai/plugin"
 PROVIDER, MODEL = "fake", "claude-fake"
 
 
@@ -56,10 +57,33 @@ def user_config(workspace: Workspace, model: FakeModel) -> Path:
     return path
 
 
+def sdk_installed(folder: Path) -> None:
+    """``folder`` as opencode's first start leaves it: its plugin SDK (the pinned ``@opencode-ai/plugin``)
+    installed. opencode checks each of its config folders (the user's, the project's ``.opencode``) at every
+    start, and where there is no ``node_modules`` it runs npm against the registry and waits for it before it
+    loads the plugins: 8 s of every run here, a network call in an offline suite, and the likely cause of the
+    runs that printed nothing for 180 s under the suite's load. Found installed (its package.json and lock
+    naming it), the SDK is not fetched again."""
+    folder.mkdir(parents=True, exist_ok=True)
+    version = PINS[SDK]
+    (folder / "package.json").write_text(json.dumps({"dependencies": {SDK: version}}, indent=2), encoding="utf-8")
+    lock = {"name": folder.name, "lockfileVersion": 3, "requires": True,
+            "packages": {"": {"dependencies": {SDK: version}}, f"node_modules/{SDK}": {"version": version}}}
+    (folder / "package-lock.json").write_text(json.dumps(lock, indent=2), encoding="utf-8")
+    link = folder / "node_modules" / SDK
+    if not link.exists():
+        link.parent.mkdir(parents=True, exist_ok=True)
+        link.symlink_to(CLIENTS / "node_modules" / SDK, target_is_directory=True)
+
+
 def run(workspace: Workspace, model: FakeModel, prompt: str, *args: str) -> OpencodeRun:
     """``opencode run PROMPT`` in the project; its JSON events."""
     exe = client("opencode", PACKAGE)
-    user_config(workspace, model)
+    client_sdk = CLIENTS / "node_modules" / SDK / "package.json"
+    assert json.loads(client_sdk.read_text(encoding="utf-8"))["version"] == PINS[SDK], client_sdk
+    config = user_config(workspace, model)
+    for folder in (config.parent, workspace.project / ".opencode"):
+        sdk_installed(folder)
     argv = [str(exe), "run", *args, "--format", "json", "--model", f"{PROVIDER}/{MODEL}", prompt]
     process = workspace.run(argv, OPENCODE_DISABLE_MODELS_FETCH="1", OPENCODE_DISABLE_AUTOUPDATE="1",
                             XDG_DATA_HOME=str(workspace.home / ".local" / "share"),
