@@ -114,7 +114,7 @@ def refusal(payload: dict[str, Any], tool: str, tool_input: Any, cwd: str | None
     ``budgeted`` says no and the call would be refused."""
     command = command_of(tool_input)
     if command is not None:
-        if not suspect(command, protected):
+        if not suspect(command, protected, cwd or os.getcwd()):
             return None
         known = bool(budgeted())
         if not known and confirm is None:

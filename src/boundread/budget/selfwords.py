@@ -6,7 +6,7 @@ Standard library only: guard-check loads it for every call that its cheap test c
 """
 
 # os.path on purpose, not pathlib: this runs on the hook path (guard-check), where pathlib costs start-up.
-# ruff: noqa: PTH100, PTH110, PTH111, PTH119, PTH120
+# ruff: noqa: PTH100, PTH110, PTH111, PTH118, PTH119, PTH120
 from __future__ import annotations
 
 import os
@@ -172,20 +172,29 @@ def command_of(tool_input: Any) -> str | None:
     return None
 
 
-def suspect(text: str, protected: Words) -> bool:
+def suspect(text: str, protected: Words, cwd: str | None = None) -> bool:
     """Whether ``text`` may be about the protected set at all: it names one of its ``triggers`` (for the budget:
     boundread, the budget, a protected place or file), runs a program that may change files or run code
     (``_PROGRAMS``) or a file by its path (``./r.sh``), or, where BOUNDREAD_LEDGER_URL is set, prints the
     environment (``_PRINTERS``). The words are looked at a piece at a time: a 10 MB command is never held as a
-    list of its words."""
+    list of its words.
+
+    With ``cwd`` (``text`` is a shell command run there), ``tee`` is looked at as a redirection is: a ``tee``
+    whose files are written out is not suspect for itself (``... | tee -a run.log``, common in a loop), and
+    each file a redirection or a ``tee`` writes is also looked at as the disk resolves it: a link into a
+    protected place (``> notes.txt``, a link to ``.claude/settings.json``) is suspect."""
     low = text.lower().replace("'", "").replace('"', "").replace("\\", "")
     if any(name in low for name in protected.triggers) or _built_target(low):
         return True
     sed = False
+    tees = 0
     for piece in _pieces(low):
         words = piece.translate(_SEPARATORS).split()
         for word in words:
             name = word.rsplit("/", 1)[-1]
+            if name == "tee" and cwd is not None:
+                tees += 1
+                continue
             if name in _PROGRAMS or name.rstrip("0123456789.") in _PROGRAMS:  # python3.12
                 return True
             if protected.url_env and name in _PRINTERS:
@@ -194,8 +203,105 @@ def suspect(text: str, protected: Words) -> bool:
         if _runs_a_path(piece):
             return True
     # `sed -Ei` in the state folder (sed without -i, the usual reader, is not looked at); case kept: -E is not -e
-    return sed and any(word[:1] == "-" and "i" in word.split("e")[0].split("f")[0].split("l")[0]
-                       for piece in _pieces(text) for word in piece.translate(_SEPARATORS).split())
+    if sed and any(word[:1] == "-" and "i" in word.split("e")[0].split("f")[0].split("l")[0]
+                   for piece in _pieces(text) for word in piece.translate(_SEPARATORS).split()):
+        return True
+    if cwd is None or (">" not in text and not tees):
+        return False
+    written = _written(text, tees)
+    return written is None or any(_leads_to(name, cwd, protected.triggers) for name in written)
+
+
+#: Where a command ends, for finding a ``tee``'s words; and what in a word opens or closes another command.
+_COMMANDS = str.maketrans(dict.fromkeys(";|&\n", ";"))
+_NESTS = frozenset("()`{}")
+
+
+def _written(text: str, tees: int) -> list[str] | None:
+    """The files ``text`` writes by redirections and by ``tees`` runs of ``tee``, each written out, or None when
+    one is not (quoted with spaces, built by the shell: the judge then looks), or a ``tee`` is not where a
+    program runs (``$(echo tee) x``), or there are too many to look at here."""
+    names = _redirected(text)
+    if names is None or not tees:
+        return names
+    found = 0
+    for segment in text.translate(_COMMANDS).split(";"):  # `(`, `$(`, a backtick: a tee's words may go on
+        words = segment.split()
+        k = 0
+        while k < len(words) and (words[k] in _BEFORE or words[k][:1] in "-0123456789" or words[k] in "({" or
+                                  ("=" in words[k] and "/" not in words[k].split("=")[0])):
+            k += 1
+        if k == len(words) or _plain(words[k].lstrip("$({`")).rsplit("/", 1)[-1].lower() != "tee":
+            continue
+        found += 1
+        files = _tee_files(words[k + 1:])
+        if files is None or len(names) + len(files) > _TARGETS:
+            return None
+        names += files
+    return names if found == tees else None
+
+
+def _tee_files(args: list[str]) -> list[str] | None:
+    """The files of a ``tee`` given ``args`` (options and redirections skipped), or None if one is not written
+    out."""
+    files: list[str] = []
+    options, skip = True, False
+    for arg in args:
+        if skip:
+            skip = False
+            continue
+        if "<" in arg or ">" in arg:  # `> /dev/null`, `2>&1`: a redirection, looked at as one
+            skip = arg.rstrip("0123456789") == "" or arg[-1] in "<>&|"
+            continue
+        if options and arg == "--":
+            options = False
+        elif not (options and arg[:1] == "-" and arg != "-"):
+            name = _plain(arg)
+            if not name or not _BUILT.isdisjoint(name) or not _NESTS.isdisjoint(arg):
+                return None
+            files.append(name)
+    return files
+
+
+def _redirected(text: str) -> list[str] | None:
+    """The files the redirections of ``text`` write, each written out (``2>&1`` and ``>&2`` write none), or None
+    when one is quoted with spaces or there are too many (_built_target has already looked for built ones)."""
+    pieces = text.split(">", _TARGETS)[1:]
+    if len(pieces) >= _TARGETS:
+        return None
+    names = []
+    for piece in pieces:
+        target = piece.lstrip("| \t")
+        if target[:1] == "&":
+            target = target[1:].lstrip(" \t")
+            if target[:1].isdigit() or target[:1] == "-":
+                continue
+        if not target or target[:1] in "(&;<>":  # `>>` (its target follows the second `>`), `>(cmd)`
+            continue
+        words = target[:_TARGET_CHARS].translate(_TARGET_END).split("\n", 1)[0].split(None, 1)
+        if words:
+            name = _plain(words[0])
+            if not name:
+                return None
+            names.append(name)
+    return names
+
+
+def _plain(word: str) -> str:
+    """``word`` without its quotes and backslashes, or '' when a quote is left open in it (a quoted name with a
+    space: the word is not the whole name) or it ends in a backslash (an escaped space)."""
+    if word.count('"') % 2 or word.count("'") % 2 or word.endswith("\\"):
+        return ""
+    return word.replace('"', "").replace("'", "").replace("\\", "")
+
+
+def _leads_to(name: str, cwd: str, triggers: tuple[str, ...]) -> bool:
+    """Whether the file ``name`` (relative to ``cwd``) resolves, through a link, to a place a trigger word names."""
+    if name.startswith("/dev/"):
+        return False
+    path = os.path.join(cwd, os.path.expanduser(name))
+    real = os.path.realpath(path).lower()
+    return real != os.path.normpath(path).lower() and any(word in real for word in triggers)
 
 
 #: What makes a redirection's target a name bash builds (a glob it matches on the disk, a variable, a substitution).

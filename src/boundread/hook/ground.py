@@ -35,8 +35,9 @@ the judge does not model, a script written with one tool and run by a program fo
 loosening is closed apart from this check: a project file may only tighten the guard (guard/config.py).
 
 Cost: a call whose text names no trigger word (``.claude``, ``settings.json``, ``boundread``, the state folder...)
-and runs no program that may change files passes a substring test (``suspect``); only a suspect call builds the
-set and, for a command, parses the shell. Standard library only.
+and runs no program that may change files passes a substring test (``suspect``); a redirection or a ``tee`` to a
+file named as it is (``| tee -a run.log``) passes it too, once the disk says the name is no link into the ground.
+Only a suspect call builds the set and, for a command, parses the shell. Standard library only.
 """
 
 # os.path on purpose, not pathlib: this runs on the hook path (guard-check), where pathlib costs start-up.
@@ -101,7 +102,7 @@ def check(call: Call, cfg: GuardConfig) -> Decision | None:
 
     words = _Words()
     if call.action == COMMAND:  # a program that may change files, a script run by its path: the judge looks
-        picked = any(suspect(text, words) for text in texts)
+        picked = any(suspect(text, words, call.cwd or os.getcwd()) for text in texts)
     else:  # a file tool: what its texts name, and where its path leads
         lows = [text.lower() for text in texts]
         picked = any(word in low for low in lows for word in words.triggers) or _named_by_link(call, words)

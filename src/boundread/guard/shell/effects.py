@@ -94,6 +94,7 @@ class _Walk(Runs):
                 self.substitutions(redirect, env, depth)
             if body is not None:
                 self.visit(body, env, depth)
+                self.trailing(body, redirects, env, depth)
             self.after(redirects, [_text(body)], env, depth)
         elif kind == "variable_assignment":
             self.substitutions(node, env, depth)
@@ -120,6 +121,21 @@ class _Walk(Runs):
         else:
             for child in node.named_children:
                 self.visit(child, env, depth)
+
+    def trailing(self, body: Node, redirects: list[Node], env: Env, depth: int) -> None:
+        """tree-sitter hangs a trailing redirection on a whole ``a | tee >/dev/null f`` or ``a && b 2>&1 c``;
+        bash applies it to the last command, and the words after its target are that command's arguments. That
+        command is then followed again with them (an over-approximation, as the rest here)."""
+        from boundread.guard.shell import walk
+
+        if not walk.extra_words(redirects):
+            return
+        last: Node | None = body
+        while last is not None and last.type in ("pipeline", "list", "redirected_statement"):
+            last = last.child_by_field_name("body") if last.type == "redirected_statement" else \
+                (last.named_children[-1] if last.named_children else None)
+        if last is not None and last.type == "command":
+            self.command(last, env.copy(), redirects, depth)
 
     def for_loop(self, node: Node, env: Env, depth: int) -> None:
         """The body once per value of the loop's variable (the first LOOP of them), or once with it unknown."""
@@ -172,9 +188,10 @@ class _Walk(Runs):
         body = stage.child_by_field_name("body") if stage.type == "redirected_statement" else stage
         if body is None or body.type != "command":
             return [], None
-        argv, _raws, redirects, _prefix = self.words(body, env.copy())
+        argv, raws, redirects, _prefix = self.words(body, env.copy())
         if stage.type == "redirected_statement":
             redirects += [c for c in stage.named_children if c.type.endswith("_redirect")]
+        self.extra(redirects, env.copy(), argv, raws)
         return argv, self.redirects(redirects, env.copy(), record=False)
 
     def printed(self, argv: list[str], stdin: str | None, env: Env, source: str) -> str:
@@ -212,10 +229,22 @@ class _Walk(Runs):
                 raws.extend([_text(word)] * len(fields))
         return argv, raws, redirects, prefix
 
+    def extra(self, redirects: list[Node], env: Env, argv: list[str], raws: list[str]) -> None:
+        """Add to ``argv`` (and ``raws``) the command's words that tree-sitter hangs on a redirection after its
+        target (walk.extra_words): ``cp a 2>/dev/null .claude/settings.json`` copies to the last word."""
+        from boundread.guard.shell import walk, words
+
+        for word in walk.extra_words(redirects):
+            fields = words.expand(word, env, self.ctx, [])
+            fields = [UNKNOWN] if fields is None else fields
+            argv.extend(fields)
+            raws.extend([_text(word)] * len(fields))
+
     def command(self, node: Node, env: Env, outer: list[Node], depth: int) -> None:
         argv, raws, redirects, prefix = self.words(node, env)
         self.found.sets.extend(prefix)
         redirects += outer
+        self.extra(redirects, env, argv, raws)
         stdin = self.redirects(redirects, env)
         for child in [*node.named_children, *outer]:  # `echo $(rm f)`, `X=$(rm f) cmd`, `<<EOF $(rm f)`
             self.substitutions(child, env, depth)
