@@ -87,6 +87,8 @@ def check_command(cmd: str, *, cwd: str | os.PathLike[str] | None = None,
                     continue
                 if grep > cfg.text_max_bytes:
                     return _with_caps(_grep_deny(use, grep, cfg, cwd), caps)
+            if _unpacks(use.bounds) and not _allowed_path(use.path, cfg, cwd):
+                return _with_caps(_gunzip_deny(use, absolute, cfg, cwd), caps)
             lines = min((bound.count for bound in use.bounds if bound.unit in ("lines", "any-lines")),
                         default=None)
             verdict = read_verdict(use.path, cfg, cwd, command=use.program, limit=lines)
@@ -123,11 +125,39 @@ def _gunzipped(absolute: str, found: tuple[Bound, ...], cfg: GuardConfig) -> int
     """The size of the text a gunzip prints of ``absolute`` (``zcat``, ``gzip -dc``: a flow bounds.UNPACKED
     marks), when all of it fits the cap; else None, and the flow is judged as before: by the file's kind, or by
     a bound measured on its bytes."""
-    if not any(bound.unit == "unpacked" for bound in found) or not stat.S_ISREG(_mode(absolute)):
+    if not _unpacks(found) or not stat.S_ISREG(_mode(absolute)):
         return None
-    from boundread.guard import facts
+    from boundread.guard import gunzipped
 
-    return facts.gunzipped_within(absolute, cfg.text_max_bytes)
+    return gunzipped.within(absolute, cfg.text_max_bytes)
+
+
+def _unpacks(found: tuple[Bound, ...]) -> bool:
+    return any(bound.unit == "unpacked" for bound in found)
+
+
+def _gunzip_deny(use: FileUse, absolute: str, cfg: GuardConfig, cwd: str | os.PathLike[str] | None) -> Decision:
+    """The refusal of a gunzip's text over the cap (``zcat big.log.gz``, ``| tail -n 100000``): what it prints is
+    the file's text, not its compressed bytes, so the reason says how much and how to print a part of it. A gzip
+    file of binary data (a tar) is refused as its kind is."""
+    from boundread.bytelevel import sniff
+    from boundread.guard import gunzipped, reason
+    from boundread.guard.config import shown_size
+
+    try:
+        kind = sniff.sniff_path(absolute).kind
+    except OSError:
+        kind = ""
+    if kind != sniff.GZ or not gunzipped.begins_as_text(absolute):
+        return read_verdict(use.path, cfg, cwd, command=use.program)
+    shown = reason.quote(reason.operand(use.path))
+    described, found = reason.describe(absolute, kind, os.stat(absolute).st_size)
+    cap = shown_size(cfg.text_max_bytes)
+    why = f"its text is over {cap}, which needs a bounded read (print at most {cap} of it: zcat {shown} | " \
+          "head -n 200)"
+    cmds = reason.commands(kind, shown, found, cfg.line_cap)
+    return Decision(DENY, reason.compose(f"`{use.program}` would print the text of {shown}", described, why, cmds,
+                                         reason.tail_for(kind)), kind, "gzip-text-size", use.path)
 
 
 def _spent(cmd: str, program: str, caps: list[str]) -> Decision:

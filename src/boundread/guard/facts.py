@@ -115,37 +115,6 @@ def gzip_size(path: str | os.PathLike[str], size: int) -> int | None:
         return None
 
 
-GUNZIP_READ = 8 * 1024 * 1024  # compressed bytes read to measure a gzip file's text (members of nothing: a cap)
-
-
-def gunzipped_within(path: str | os.PathLike[str], most: int) -> int | None:
-    """The size of what ``zcat`` prints of a gzip file (every member), when that is text (no NUL byte: not a tar)
-    of at most ``most`` bytes; None when it is more, not text, not gzip to its end, or over GUNZIP_READ compressed
-    bytes were read. Decompresses at most ``most + 1`` bytes: a bomb stops there. Not the trailer's size field,
-    which a file can set at will and which counts only its last member."""
-    import zlib
-
-    total, inflate, between = 0, zlib.decompressobj(47), False  # between: a member ended, no next one begun
-    try:
-        with open(path, "rb") as fh:
-            for _ in range(GUNZIP_READ // (64 * 1024) + 1):
-                data = fh.read(64 * 1024)
-                if not data:
-                    return total if between else None  # cut short inside a member: zcat fails there
-                while data:
-                    between = False
-                    text = inflate.decompress(data, most + 1 - total)
-                    total += len(text)
-                    if total > most or b"\0" in text:
-                        return None
-                    data = inflate.unconsumed_tail
-                    if inflate.eof:  # the next member, if any
-                        data, inflate, between = inflate.unused_data, zlib.decompressobj(47), True
-    except (OSError, zlib.error):
-        return None
-    return None
-
-
 OFFICE_RECORDS = 5_000  # central-directory records walked for an Office file's facts (real ones have < 100)
 
 

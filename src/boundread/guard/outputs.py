@@ -15,12 +15,15 @@ import stat
 
 from boundread.bytelevel import sniff
 from boundread.guard import facts
+from boundread.guard.bounds import UNPACKED
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from boundread.guard.bounds import Bound, Grep
     from boundread.guard.config import GuardConfig
 
+#: The units that mark a stage's output (bounds.Bound), not a bound on it.
+_MARKERS = ("fields", "json-pretty", "json-elements", UNPACKED)
 #: What one PDF page (or slide) prints as text, about, for a sum (a dense page of prose is ~3,000 characters).
 PAGE_BYTES = 4096
 #: The matches a grep's bounded command asks for.
@@ -44,10 +47,17 @@ def part(absolute: str, found: tuple[Bound, ...], cfg: GuardConfig) -> tuple[int
     grep = -1
     if any(bound.unit == "distinct" for bound in found):  # sort -u, sort | uniq -c: the distinct values
         best = _distinct(absolute, size, next((bound.grep for bound in found if bound.grep is not None), None), cfg)
-    for bound in found:
-        if bound.unit == "distinct":
+    mark = max((at for at, bound in enumerate(found) if bound.unit == UNPACKED), default=-1)
+    whole = all(bound.unit in _MARKERS for bound in found[:mark])  # a gunzip of the whole file (mark >= 0)
+    for at, bound in enumerate(found):
+        if bound.unit == "distinct" or at <= mark:  # up to a gunzip: bounds on the compressed bytes
             continue
-        got = _one(absolute, size, bound, cfg)
+        if mark >= 0 and bound.grep is None:  # after one: lines or bytes of the gzip file's text
+            from boundread.guard import gunzipped
+
+            got = gunzipped.part(absolute, bound, cap) if whole else None
+        else:
+            got = _one(absolute, size, bound, cfg)
         if bound.grep is not None and got is not None:
             grep = max(grep, got)
             got = got if got <= cap else None
@@ -60,7 +70,7 @@ def part(absolute: str, found: tuple[Bound, ...], cfg: GuardConfig) -> tuple[int
 
 def _one(absolute: str, size: int, bound: Bound, cfg: GuardConfig) -> int | None:
     cap = cfg.text_max_bytes
-    if bound.unit in ("fields", "json-pretty", "json-elements", "unpacked"):  # markers of a stage: no bound in bytes
+    if bound.unit in _MARKERS:  # markers of a stage: no bound in bytes
         return None
     if bound.unit in ("matches", "text-matches"):  # a grep: the lines that match, of a text file only
         return _grep(absolute, size, bound.grep, text_only=bound.unit == "text-matches")
