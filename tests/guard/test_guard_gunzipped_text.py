@@ -28,6 +28,7 @@ def work(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("gunzipped")
     (root / "small.log.gz").write_bytes(gzip.compress(SMALL))
     (root / "big.log.gz").write_bytes(gzip.compress(SMALL * 400))  # 3.2 MB of text
+    (root / "big.log").write_bytes(SMALL * 400)
     (root / "two.gz").write_bytes(gzip.compress(SMALL * 100) + gzip.compress(b"x\n"))  # trailer: 2 bytes
     (root / "cut.gz").write_bytes(gzip.compress(SMALL)[:-12])
     with tarfile.open(root / "small.tar.gz", "w:gz") as archive:
@@ -76,6 +77,7 @@ def test_the_text_is_measured_across_members_and_stops_at_the_cap(work: Path) ->
     "zcat big.log.gz | sed -n 100,200p", "zcat big.log.gz | head -c 4096", "zcat big.log.gz | tail -c 100000",
     "gunzip -c two.gz | tail -n 3",  # the last member's lines
     "zcat bomb.gz | head -n 1000",
+    "zcat -f big.log | head -n 20",  # not gzip: -f prints it as it is
 ])
 def test_a_bounded_part_of_a_big_gzip_files_text_is_allowed(work: Path, command: str) -> None:
     """A `head` of the text was measured on the compressed bytes, which are not text: refused as "raw bytes"."""

@@ -48,6 +48,8 @@ def part(absolute: str, found: tuple[Bound, ...], cfg: GuardConfig) -> tuple[int
     if any(bound.unit == "distinct" for bound in found):  # sort -u, sort | uniq -c: the distinct values
         best = _distinct(absolute, size, next((bound.grep for bound in found if bound.grep is not None), None), cfg)
     mark = max((at for at, bound in enumerate(found) if bound.unit == UNPACKED), default=-1)
+    if mark >= 0 and not _gzip(absolute):  # `zcat -f notes.txt`: a file that is not gzip is printed as it is
+        mark = -1
     whole = all(bound.unit in _MARKERS for bound in found[:mark])  # a gunzip of the whole file (mark >= 0)
     for at, bound in enumerate(found):
         if bound.unit == "distinct" or at <= mark:  # up to a gunzip: bounds on the compressed bytes
@@ -66,6 +68,14 @@ def part(absolute: str, found: tuple[Bound, ...], cfg: GuardConfig) -> tuple[int
     if grep >= 0 and best is not None and best < grep:
         grep = -1  # another bound (`| head`) holds it
     return best, grep
+
+
+def _gzip(absolute: str) -> bool:
+    try:
+        with open(absolute, "rb") as fh:
+            return fh.read(2) == b"\x1f\x8b"
+    except OSError:
+        return False
 
 
 def _one(absolute: str, size: int, bound: Bound, cfg: GuardConfig) -> int | None:
