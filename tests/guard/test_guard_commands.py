@@ -21,7 +21,6 @@ DENY = [
     ("od -c data.db", "binary"),
     ("hexdump -C program", "binary"),
     ("unzip -p bundle.zip 'doc*.txt'", "archive"),  # a pattern: the members cannot be told apart
-    ("unzip -c bundle.zip", "archive"),
     ("zcat logs.tar.gz", "archive"),
     ("tar -xOf logs.tar.gz", "archive"),
     ("tar -xzf logs.tar.gz -O", "archive"),
@@ -91,6 +90,7 @@ ALLOW = [
     "boundread info report.pdf",
     "boundread pages 'Estados financieros.pdf' 1-5",
     "unzip -l many.zip",
+    "unzip -c bundle.zip",  # five members of a line each: their text is small
     "unzip bundle.zip -d out",
     "7z l many.zip",
     "tar -tzf logs.tar.gz",

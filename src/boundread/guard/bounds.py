@@ -76,17 +76,18 @@ class Bound(Record):
     end of the input when ``from_end``. ``words`` is the bounding command as written, for reasons.
     A MATCHES bound has no count: ``grep`` says which lines pass."""
 
-    __slots__ = ("unit", "count", "skip", "from_end", "words", "grep")  # noqa: RUF023 - field order = argument order
+    __slots__ = ("unit", "count", "skip", "from_end", "words", "grep", "members")  # noqa: RUF023 - argument order
     unit: str
     count: int
     skip: int
     from_end: bool
     words: str
     grep: Grep | None
+    members: tuple[str, ...]  # an UNPACKED mark's zip members (none: all of them)
 
     def __init__(self, unit: str, count: int, skip: int = 0, from_end: bool = False, words: str = "",
-                 grep: Grep | None = None) -> None:
-        self._init(unit, count, skip, from_end, words, grep)
+                 grep: Grep | None = None, members: tuple[str, ...] = ()) -> None:
+        self._init(unit, count, skip, from_end, words, grep, members)
 
 
 class Reading(Record):

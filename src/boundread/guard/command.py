@@ -125,15 +125,17 @@ def _gunzipped(absolute: str, found: tuple[Bound, ...], cfg: GuardConfig) -> int
     """The size of the text a gunzip prints of ``absolute`` (``zcat``, ``gzip -dc``: a flow bounds.UNPACKED
     marks), when all of it fits the cap; else None, and the flow is judged as before: by the file's kind, or by
     a bound measured on its bytes."""
-    if not _unpacks(found) or not stat.S_ISREG(_mode(absolute)):
+    mark = _unpacks(found)
+    if mark is None or not stat.S_ISREG(_mode(absolute)):
         return None
     from boundread.guard import gunzipped
 
-    return gunzipped.within(absolute, cfg.text_max_bytes)
+    return gunzipped.within(absolute, cfg.text_max_bytes, mark.members)
 
 
-def _unpacks(found: tuple[Bound, ...]) -> bool:
-    return any(bound.unit == "unpacked" for bound in found)
+def _unpacks(found: tuple[Bound, ...]) -> Bound | None:
+    """The mark of a gunzip's (or ``unzip -p``'s) text on a flow, if it has one."""
+    return next((bound for bound in found if bound.unit == "unpacked"), None)
 
 
 def _gunzip_deny(use: FileUse, absolute: str, cfg: GuardConfig, cwd: str | os.PathLike[str] | None) -> Decision:
@@ -148,16 +150,17 @@ def _gunzip_deny(use: FileUse, absolute: str, cfg: GuardConfig, cwd: str | os.Pa
         kind = sniff.sniff_path(absolute).kind
     except OSError:
         kind = ""
-    if kind != sniff.GZ or not gunzipped.begins_as_text(absolute):
+    members = mark.members if (mark := _unpacks(use.bounds)) is not None else ()
+    if kind not in (sniff.GZ, sniff.ZIP) or not gunzipped.begins_as_text(absolute, members):
         return read_verdict(use.path, cfg, cwd, command=use.program)
     shown = reason.quote(reason.operand(use.path))
     described, found = reason.describe(absolute, kind, os.stat(absolute).st_size)
     cap = shown_size(cfg.text_max_bytes)
-    why = f"its text is over {cap}, which needs a bounded read (print at most {cap} of it: zcat {shown} | " \
-          "head -n 200)"
+    gunzip = f"zcat {shown}" if kind == sniff.GZ else " ".join(["unzip -p", shown, *map(reason.quote, members)])
+    why = f"its text is over {cap}, which needs a bounded read (print at most {cap} of it: {gunzip} | head -n 200)"
     cmds = reason.commands(kind, shown, found, cfg.line_cap)
     return Decision(DENY, reason.compose(f"`{use.program}` would print the text of {shown}", described, why, cmds,
-                                         reason.tail_for(kind)), kind, "gzip-text-size", use.path)
+                                         reason.tail_for(kind)), kind, "archive", use.path)
 
 
 def _spent(cmd: str, program: str, caps: list[str]) -> Decision:
@@ -258,11 +261,17 @@ def _grep_deny(use: FileUse, printed: int, cfg: GuardConfig, cwd: str | os.PathL
     here = absolute_dir(os.fspath(cwd)) if cwd else None
     shown = reason.display_path(use.path, absolute, here)
     size = outputs.printed_whole(absolute)
+    mark = _unpacks(use.bounds)
+    members = None
     if bound.grep is not None and bound.grep.compressed:
-        from boundread.guard import facts
+        from boundread.guard import facts, gunzipped
 
-        size = max(size, facts.gzip_size(absolute, size) or 0)
-    return Decision(DENY, outputs.grep_reason(shown, bound, printed, size, cfg, absolute),
+        unzipped = gunzipped.declared(absolute, mark.members) if mark is not None else None
+        if unzipped is not None and mark is not None:  # `unzip -p a.zip | grep X`: the members' text
+            size, members = unzipped, mark.members
+        else:
+            size = max(size, facts.gzip_size(absolute, size) or 0)
+    return Decision(DENY, outputs.grep_reason(shown, bound, printed, size, cfg, absolute, members),
                     kinds.TEXT, "grep-output", use.path)
 
 

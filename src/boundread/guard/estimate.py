@@ -44,12 +44,14 @@ SECONDS = 0.05
 _NESTED = re.compile(r"\((?:[^()]*[*+}?])[^()]*\)\s*[*+{]")
 
 
-def printed(path: str, size: int, spec: Grep, compressed_size: int | None = None) -> int:
-    """The bytes ``spec`` prints of the file at ``path`` (``size`` bytes; for a gzip file with
-    ``spec.compressed``, ``compressed_size`` is what it unpacks to). 0 when the file cannot be read."""
+def printed(path: str, size: int, spec: Grep, compressed_size: int | None = None,
+            members: tuple[str, ...] = ()) -> int:
+    """The bytes ``spec`` prints of the file at ``path`` (``size`` bytes; for a gzip file or a zip's
+    ``members`` with ``spec.compressed``, ``compressed_size`` is what it unpacks to). 0 when the file cannot be
+    read."""
     matcher = compile_spec(spec)
     try:
-        windows = _gzip_windows(path) if spec.compressed else _windows(path, size)
+        windows = _gzip_windows(path, members) if spec.compressed else _windows(path, size)
     except (OSError, EOFError, ValueError):
         return 0
     total = (compressed_size or size) if spec.compressed else size
@@ -290,12 +292,11 @@ def _as_read(windows: list[tuple[bytes, bool, bool]], codec: str | None) -> list
             for data, first, last in windows]
 
 
-def _gzip_windows(path: str) -> list[tuple[bytes, bool, bool]]:
-    """The first bytes a gzip file unpacks to (at most ``WINDOW * WINDOWS``)."""
-    import gzip
+def _gzip_windows(path: str, members: tuple[str, ...] = ()) -> list[tuple[bytes, bool, bool]]:
+    """The first bytes a gzip file (or a zip's ``members``) unpacks to (at most ``WINDOW * WINDOWS``)."""
+    from boundread.guard import gunzipped
 
-    with gzip.open(path, "rb") as fh:
-        data = fh.read(WINDOW * WINDOWS + 1)
+    data = gunzipped.head(path, WINDOW * WINDOWS + 1, members)
     return [(data[:WINDOW * WINDOWS], True, len(data) <= WINDOW * WINDOWS)]
 
 

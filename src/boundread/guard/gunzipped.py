@@ -1,6 +1,8 @@
 """What a gunzip prints (``zcat f.gz``, ``gzip -dc``, ``gunzip -c``): the gzip file's text, measured by
 decompressing it as zcat does (every member, in order), never by the trailer's size field, which a file sets at
-will and which counts only its last member.
+will and which counts only its last member. And what ``unzip -p a.zip [members]`` prints: those members' text
+(all of them when none is named), in the central directory's order, stored or deflated (another method or an
+encrypted member is not known here).
 
 ``within``: all of it, when it fits the cap (``zcat notes.txt.gz``). ``part``: what a later stage's bound lets
 through of a bigger one (``zcat big.log.gz | head -n 20``, ``| tail -n 50``, ``| sed -n 100,200p``, ``| head -c
@@ -19,6 +21,7 @@ import zlib
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterator
+    from typing import BinaryIO
 
     from boundread.guard.bounds import Bound
 
@@ -30,42 +33,104 @@ _BLOCK = 64 * 1024
 END, CUT, BROKEN, LIMIT = "end", "cut", "broken", "limit"
 
 
+#: Central directory records a zip's text walks at most.
+ZIP_RECORDS = 20_000
+GZIP, ZIP = b"\x1f\x8b", b"PK\x03\x04"
+
+
+def unpackable(path: str | os.PathLike[str]) -> bool:
+    """Whether the file is gzip or zip, whose text this module reads."""
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(4)
+    except OSError:
+        return False
+    return head[:2] == GZIP or head == ZIP
+
+
 class _Text:
-    """The text of a gzip file, piece by piece (``pieces``), and how it ended (``how``, after the last)."""
+    """The text of a gzip file or of a zip's ``members``, piece by piece (``pieces``), and how it ended (``how``,
+    after the last)."""
 
-    __slots__ = ("how", "path", "work")
+    __slots__ = ("how", "members", "path", "work")
 
-    def __init__(self, path: str | os.PathLike[str], work: int) -> None:
-        self.path, self.work, self.how = path, work, LIMIT
+    def __init__(self, path: str | os.PathLike[str], work: int, members: tuple[str, ...] = ()) -> None:
+        self.path, self.work, self.members, self.how = path, work, members, LIMIT
 
     def pieces(self) -> Iterator[bytes]:
-        total, inflate, between = 0, zlib.decompressobj(47), False  # between: a member ended, no next one begun
         try:
             with open(self.path, "rb") as fh:
-                for _ in range(GUNZIP_READ // _BLOCK + 1):
-                    data = fh.read(_BLOCK)
-                    if not data:
-                        self.how = END if between else CUT
-                        return
-                    while data:
-                        between = False
-                        text = inflate.decompress(data, self.work + 1 - total)
-                        total += len(text)
-                        if text:
-                            yield text
-                        if total > self.work:
-                            return
-                        data = inflate.unconsumed_tail
-                        if inflate.eof:  # the next member, if any
-                            data, inflate, between = inflate.unused_data, zlib.decompressobj(47), True
-        except (OSError, zlib.error):
+                head = fh.read(4)
+                fh.seek(0)
+                if head == ZIP:
+                    yield from self._zip(fh)
+                elif head[:2] == GZIP:
+                    yield from self._gzip(fh)
+                else:
+                    self.how = BROKEN
+        except (OSError, zlib.error, ValueError):  # zipdir.BadZip is a ValueError
             self.how = BROKEN
 
+    def _gzip(self, fh: BinaryIO) -> Iterator[bytes]:
+        total, inflate, between = 0, zlib.decompressobj(47), False  # between: a member ended, no next one begun
+        for _ in range(GUNZIP_READ // _BLOCK + 1):
+            data = fh.read(_BLOCK)
+            if not data:
+                self.how = END if between else CUT
+                return
+            while data:
+                between = False
+                text = inflate.decompress(data, self.work + 1 - total)
+                total += len(text)
+                if text:
+                    yield text
+                if total > self.work:
+                    return
+                data = inflate.unconsumed_tail
+                if inflate.eof:  # the next member, if any
+                    data, inflate, between = inflate.unused_data, zlib.decompressobj(47), True
 
-def within(path: str | os.PathLike[str], most: int) -> int | None:
+    def _zip(self, fh: BinaryIO) -> Iterator[bytes]:
+        from boundread.bytelevel import zipdir
+
+        wanted = {member.rstrip("/") for member in self.members}
+        chosen = []
+        for walked, rec in enumerate(zipdir.records(fh)):
+            if walked >= ZIP_RECORDS:
+                return
+            if not rec.is_dir and (not wanted or rec.name in wanted or
+                                   any(rec.name.startswith(folder + "/") for folder in wanted)):
+                chosen.append(rec)
+        total = read = 0
+        for rec in chosen:
+            if rec.encrypted or rec.method not in (0, 8):
+                self.how = BROKEN
+                return
+            fh.seek(zipdir.data_start(fh, rec))
+            left = rec.compressed
+            inflate = zlib.decompressobj(-15) if rec.method == 8 else None
+            while left > 0:
+                data = fh.read(min(_BLOCK, left))
+                if not data:
+                    self.how = CUT
+                    return
+                left -= len(data)
+                read += len(data)
+                while data:
+                    text = data if inflate is None else inflate.decompress(data, self.work + 1 - total)
+                    data = b"" if inflate is None else inflate.unconsumed_tail
+                    total += len(text)
+                    if text:
+                        yield text
+                    if total > self.work or read > GUNZIP_READ:
+                        return
+        self.how = END
+
+
+def within(path: str | os.PathLike[str], most: int, members: tuple[str, ...] = ()) -> int | None:
     """The size of what ``zcat`` prints of a gzip file, when that is text (no NUL byte: not a tar) of at most
     ``most`` bytes and the file is gzip to its end; else None. Decompresses at most ``most + 1`` bytes."""
-    text = _Text(path, most)
+    text = _Text(path, most, members)
     total = 0
     for piece in text.pieces():
         total += len(piece)
@@ -74,29 +139,51 @@ def within(path: str | os.PathLike[str], most: int) -> int | None:
     return total if text.how == END else None
 
 
-def begins_as_text(path: str | os.PathLike[str], sample: int = 64 * 1024) -> bool:
+def head(path: str | os.PathLike[str], most: int, members: tuple[str, ...] = ()) -> bytes:
+    """The first ``most`` bytes of the text (fewer when it is shorter, or not known past them)."""
+    return b"".join(_Text(path, most, members).pieces())[:most]
+
+
+def begins_as_text(path: str | os.PathLike[str], members: tuple[str, ...] = (), sample: int = 64 * 1024) -> bool:
     """Whether the text begins as text: no NUL byte in its first ``sample`` bytes (a tar has one at once)."""
-    seen = b""
-    for piece in _Text(path, sample).pieces():
-        seen += piece
+    seen = head(path, sample, members)
     return bool(seen) and b"\0" not in seen
 
 
-def part(path: str | os.PathLike[str], bound: Bound, most: int) -> int | None:
+def declared(path: str | os.PathLike[str], members: tuple[str, ...]) -> int | None:
+    """What a zip's directory says these members (none: all) unpack to; None for a gzip file or a bad zip."""
+    from boundread.bytelevel import zipdir
+
+    wanted = {member.rstrip("/") for member in members}
+    total = 0
+    try:
+        with open(path, "rb") as fh:
+            if fh.read(4) != ZIP:
+                return None
+            for walked, rec in enumerate(zipdir.records(fh)):
+                if walked >= ZIP_RECORDS:
+                    return None
+                if not rec.is_dir and (not wanted or rec.name in wanted or
+                                       any(rec.name.startswith(folder + "/") for folder in wanted)):
+                    total += rec.size
+    except (OSError, ValueError):
+        return None
+    return total
+
+
+def part(path: str | os.PathLike[str], bound: Bound, most: int, members: tuple[str, ...] = ()) -> int | None:
     """The bytes ``bound`` (a later stage's: lines or bytes, from the start or the end) lets through of a gzip
     file's text, when that is at most ``most``; None when it is more or cannot be told within the limits."""
     if bound.unit == "bytes":  # `| head -c N`, `| tail -c N`: N at most, whatever the text
         return bound.count if bound.count <= most else None
     if bound.unit != "lines":
         return None
-    if bound.from_end:
-        return _last_lines(path, bound.count, most)
-    return _lines(path, bound.skip, bound.count, most)
+    text = _Text(path, WORK, members)
+    return _last_lines(text, bound.count, most) if bound.from_end else _lines(text, bound.skip, bound.count, most)
 
 
-def _lines(path: str | os.PathLike[str], skip: int, count: int, most: int) -> int | None:
+def _lines(text: _Text, skip: int, count: int, most: int) -> int | None:
     """The bytes of lines ``skip + 1`` to ``skip + count`` of the text (fewer where it ends sooner)."""
-    text = _Text(path, WORK)
     seen = 0  # newlines so far
     offset = 0  # bytes before this piece
     start = 0 if skip == 0 else None
@@ -126,10 +213,9 @@ def _lines(path: str | os.PathLike[str], skip: int, count: int, most: int) -> in
     return None
 
 
-def _last_lines(path: str | os.PathLike[str], count: int, most: int) -> int | None:
+def _last_lines(text: _Text, count: int, most: int) -> int | None:
     """The bytes of the last ``count`` lines of the text: all of it is decompressed (up to WORK), the last
     ``most + 1`` bytes kept."""
-    text = _Text(path, WORK)
     window = b""
     total = 0
     for piece in text.pieces():

@@ -48,18 +48,19 @@ def part(absolute: str, found: tuple[Bound, ...], cfg: GuardConfig) -> tuple[int
     if any(bound.unit == "distinct" for bound in found):  # sort -u, sort | uniq -c: the distinct values
         best = _distinct(absolute, size, next((bound.grep for bound in found if bound.grep is not None), None), cfg)
     mark = max((at for at, bound in enumerate(found) if bound.unit == UNPACKED), default=-1)
-    if mark >= 0 and not _gzip(absolute):  # `zcat -f notes.txt`: a file that is not gzip is printed as it is
+    if mark >= 0:
+        from boundread.guard import gunzipped
+    if mark >= 0 and not gunzipped.unpackable(absolute):  # `zcat -f notes.txt`: not gzip, printed as it is
         mark = -1
     whole = all(bound.unit in _MARKERS for bound in found[:mark])  # a gunzip of the whole file (mark >= 0)
+    members = found[mark].members if mark >= 0 else ()  # `unzip -p a.zip big.log`
     for at, bound in enumerate(found):
         if bound.unit == "distinct" or at <= mark:  # up to a gunzip: bounds on the compressed bytes
             continue
-        if mark >= 0 and bound.grep is None:  # after one: lines or bytes of the gzip file's text
-            from boundread.guard import gunzipped
-
-            got = gunzipped.part(absolute, bound, cap) if whole else None
+        if mark >= 0 and bound.grep is None:  # after one: lines or bytes of the file's text
+            got = gunzipped.part(absolute, bound, cap, members) if whole else None
         else:
-            got = _one(absolute, size, bound, cfg)
+            got = _one(absolute, size, bound, cfg, members)
         if bound.grep is not None and got is not None:
             grep = max(grep, got)
             got = got if got <= cap else None
@@ -70,20 +71,12 @@ def part(absolute: str, found: tuple[Bound, ...], cfg: GuardConfig) -> tuple[int
     return best, grep
 
 
-def _gzip(absolute: str) -> bool:
-    try:
-        with open(absolute, "rb") as fh:
-            return fh.read(2) == b"\x1f\x8b"
-    except OSError:
-        return False
-
-
-def _one(absolute: str, size: int, bound: Bound, cfg: GuardConfig) -> int | None:
+def _one(absolute: str, size: int, bound: Bound, cfg: GuardConfig, members: tuple[str, ...] = ()) -> int | None:
     cap = cfg.text_max_bytes
     if bound.unit in _MARKERS:  # markers of a stage: no bound in bytes
         return None
     if bound.unit in ("matches", "text-matches"):  # a grep: the lines that match, of a text file only
-        return _grep(absolute, size, bound.grep, text_only=bound.unit == "text-matches")
+        return _grep(absolute, size, bound.grep, text_only=bound.unit == "text-matches", members=members)
     if bound.unit == "pages":  # `pdftotext -f 1 -l 5 f.pdf -`: as many pages as a Read may take
         return bound.count * PAGE_BYTES if bound.count <= cfg.pdf_page_cap else None
     if bound.unit == "bytes":
@@ -106,9 +99,10 @@ def _one(absolute: str, size: int, bound: Bound, cfg: GuardConfig) -> int | None
     return bound.count * longest if bound.count * longest <= cap else None
 
 
-def _grep(absolute: str, size: int, spec: Grep | None, *, text_only: bool) -> int | None:
-    """A grep's output: estimated for a text file (or gzip, for zgrep); a binary file's is one line
-    ("Binary file matches"), but with ``-a`` (``text_only``) its bytes: the file's own verdict decides."""
+def _grep(absolute: str, size: int, spec: Grep | None, *, text_only: bool, members: tuple[str, ...] = ()) -> int | None:
+    """A grep's output: estimated for a text file (or gzip, for zgrep; or the text of a zip's ``members``, as
+    ``unzip -p`` prints it); a binary file's is one line ("Binary file matches"), but with ``-a``
+    (``text_only``) its bytes: the file's own verdict decides."""
     try:
         kind = sniff.sniff_path(absolute).kind
     except OSError:
@@ -120,6 +114,11 @@ def _grep(absolute: str, size: int, spec: Grep | None, *, text_only: bool) -> in
 
         unpacked = facts.gzip_size(absolute, size)
         return estimate.printed(absolute, size, spec, max(unpacked or 0, size))
+    if kind == sniff.ZIP and spec.compressed:
+        from boundread.guard import estimate, gunzipped
+
+        unpacked = gunzipped.declared(absolute, members)
+        return estimate.printed(absolute, size, spec, unpacked or 0, members) if unpacked is not None else None
     if kind != sniff.TEXT:
         return 0
     from boundread.guard import estimate
@@ -164,9 +163,11 @@ def _utf16(path: str, spec: Grep) -> bool:
     return head.startswith((b"\xff\xfe", b"\xfe\xff")) and head != b"\xff\xfe\x00\x00"
 
 
-def grep_reason(shown: str, bound: Bound, printed: int, size: int, cfg: GuardConfig, path: str = "") -> str:
+def grep_reason(shown: str, bound: Bound, printed: int, size: int, cfg: GuardConfig, path: str = "",
+                members: tuple[str, ...] | None = None) -> str:
     """A grep that prints more than the cap of one file: how much, and the bounded greps to run. ``path`` (the
-    file itself) lets the share say when rg prints a UTF-16 file's text as UTF-8, not its raw bytes."""
+    file itself) lets the share say when rg prints a UTF-16 file's text as UTF-8, not its raw bytes. ``members``:
+    the grep reads what ``unzip -p`` prints of these members of a zip (none: all of them)."""
     from boundread.guard import reason
     from boundread.guard.config import shown_size
     from boundread.units import human_bytes
@@ -181,9 +182,36 @@ def grep_reason(shown: str, bound: Bound, printed: int, size: int, cfg: GuardCon
         f"{'its matches are' if spec.only else 'the lines it prints are'} about {share}% of a sample of it" + \
         (" (its UTF-16 text, printed as UTF-8)" if _utf16(path, spec) else "")
     counted = _counting(bound.words)
+    if members is not None:
+        return _zip_grep_reason(what, quoted, members, spec, printed, size, counted, cfg)
     if counted and spec.piped:  # `cat f | grep X`: `grep -c X` alone would count an empty stdin - name the file
         counted = _counting_file(counted, quoted, spec)
     cmds = [grep_command(quoted, spec), *([f"{counted}   (how many lines match)"] if counted else [])]
+    return reason.compose(what, described, f"a grep result over {shown_size(cfg.text_max_bytes)} floods the context",
+                          cmds, "Narrow the pattern, or take the matches a page at a time (`next:` names the rest).")
+
+
+def _zip_grep_reason(what: str, quoted: str, members: tuple[str, ...], spec: Grep, printed: int, size: int,
+                     counted: str, cfg: GuardConfig) -> str:
+    """``unzip -p a.zip [members] | grep X`` over the cap: a member's bounded grep (after the listing when the
+    grep read more than one), and the count of the same pipe."""
+    from boundread.guard import reason
+    from boundread.guard.config import shown_size
+    from boundread.units import human_bytes
+
+    named = " ".join(reason.quote(member) for member in members)
+    share = min(100, round(100 * printed / max(size, 1)))
+    described = f"zip archive, {human_bytes(size)} of text in {named or 'all its members'}; the lines it prints " \
+                f"are about {share}% of a sample of it"
+    pipe = f"unzip -p {quoted}{' ' + named if named else ''} | "
+    if spec.invert:  # extract has no inverted grep: the same pipe, with -m
+        cmds = [pipe + grep_command("", spec).rstrip()]
+    elif len(members) == 1:
+        cmds = [grep_command(f"{quoted} --member {named}", spec)]
+    else:
+        cmds = [f"boundread list-zip {quoted} --max-entries 200", grep_command(f"{quoted} --member NAME", spec)]
+    if counted:
+        cmds.append(f"{pipe}{counted}   (how many lines match)")
     return reason.compose(what, described, f"a grep result over {shown_size(cfg.text_max_bytes)} floods the context",
                           cmds, "Narrow the pattern, or take the matches a page at a time (`next:` names the rest).")
 

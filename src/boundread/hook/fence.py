@@ -26,7 +26,7 @@ HOOK_PATH: tuple[str, ...] = (
     "boundread.guard.jsonio", "boundread.guard.decide", "boundread.guard.command", "boundread.guard.facts",
     "boundread.guard.bounds", "boundread.guard.scripts", "boundread.guard.reason", "boundread.guard.shellquote",
     "boundread.guard.special",
-    "boundread.guard.outputs",
+    "boundread.guard.outputs", "boundread.guard.gunzipped",  # a gzip file's or a zip's text, measured
     "boundread.guard.record", "boundread.hook.ground", "boundread.hook.groundset", "boundread.guard.tools",
     "boundread.guard.shell.",
     "boundread.agents.claude", "boundread.agents.codex", "boundread.agents.gemini", "boundread.agents.cursor",

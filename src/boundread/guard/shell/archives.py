@@ -160,9 +160,15 @@ def _unzip(name: str, args: list[str], env: Env, ctx: Ctx) -> Stream:
             positional.append(arg)
     if not positional or any(flag in flags for flag in "lvtZz"):
         return Stream()
-    if "p" in flags or "c" in flags:  # `unzip -p A member`: that member, as long as its own size
-        return files(env, positional[:1], name, members.printed(env, ctx, positional[0], positional[1:], False,
-                                                                _words(f"unzip -p {positional[0]}", positional[1:])))
+    if "p" in flags or "c" in flags:
+        if UNKNOWN in positional[0] or any(ch in member for member in positional[1:] for ch in "*?[") or \
+                any(UNKNOWN in member for member in positional[1:]):  # members named by a pattern: their sizes
+            return files(env, positional[:1], name, members.printed(
+                env, ctx, positional[0], positional[1:], False, _words(f"unzip -p {positional[0]}", positional[1:])))
+        from boundread.guard.shell.reads import unpacked  # `unzip -p A member`: that member's text
+
+        return unpacked(files(env, positional[:1], _words(f"unzip -p {positional[0]}", positional[1:])),
+                        positional[1:])
     named = positional[1:]
     folder = next((args[k + 1] for k, arg in enumerate(args[:-1]) if arg == "-d"), ".")
     if named and not any(ch in member for member in named for ch in "*?["):  # only the members named: not

@@ -35,7 +35,7 @@ _NAMES: tuple[tuple[str, str], ...] = (
         "unexpand uniq unix2dos vis xmllint xxd xzcat zcat zless zmore zstdcat"
     )),
     ("greps", (
-        "ack ag bzgrep egrep fgrep git-grep grep rg xzgrep zegrep zfgrep zgrep"
+        "ack ag bzgrep egrep fgrep git-grep grep rg xzgrep zegrep zfgrep zgrep zipgrep"
     )),
     ("remote", (
         "aws docker docker-compose gcloud journalctl kubectl nerdctl oc podman podman-compose"

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from boundread.guard.shell.state import Ctx
 
 GREPS = frozenset({"grep", "egrep", "fgrep", "rg", "ag", "ack", "zgrep", "zegrep", "zfgrep", "bzgrep", "xzgrep",
-                   "git-grep"})
+                   "git-grep", "zipgrep"})
 #: Short options that take a value, per family (rg: -r is --replace, -E the encoding; ag/ack: -G a file regex).
 _SHORT_VALUES = {"grep": "efmABCdD", "rg": "efmABCgtTMjrE", "ag": "efmABCGgp", "ack": "efmABCg", "git": "efmABCO"}
 _LONG_VALUES = frozenset({"--regexp", "--file", "--max-count", "--context", "--after-context", "--before-context",
@@ -44,6 +44,8 @@ _ANY_LINE = frozenset({"", ".*", "^", "$", ".", "^.*$", "^.*", ".*$", "\\|", "|"
 def grep(name: str, args: list[str], env: Env, ctx: Ctx, stdin: Stream, program: str | None = None) -> Stream:
     """What a grep prints. ``program``: its words as a reason should show them (``git -C repo grep``)."""
     family = "git" if name == "git-grep" else name if name in ("rg", "ag", "ack") else "grep"
+    if name == "zipgrep" and "-x" in args:  # `-x MEMBERS` leaves members out: taken as all of them
+        args = args[:args.index("-x")]
     patterns, positional, letters, values = _parse(family, args)
     if any(ch in letters for ch in "clLq"):
         return Stream()  # counts, names or an exit status: none of the content
@@ -55,6 +57,12 @@ def grep(name: str, args: list[str], env: Env, ctx: Ctx, stdin: Stream, program:
     before, after = _context(values)
     any_line = not patterns or ("v" not in letters and any(p.strip() in _ANY_LINE for p in patterns))
     names = [n for n in positional if n != "-"]
+    if name == "zipgrep":  # `zipgrep PATTERN a.zip [members]`: egrep of what `unzip -p` prints of them
+        if not names:
+            return Stream()
+        from boundread.guard.shell.reads import unpacked
+
+        stdin, names = unpacked(files(env, names[:1], "unzip -p"), names[1:]), []
     if "r" in letters or "R" in letters or family in ("rg", "ag", "ack", "git"):  # a folder: each file under it
         globs = [glob for glob in values.get("--include", "").split("\x00") if glob]
         devices = family == "grep" and values.get("-D") == "read"  # else a walk skips FIFOs, devices, sockets
@@ -171,7 +179,7 @@ def _syntax(name: str, family: str, letters: str) -> str:
         return "fixed"
     if family in ("rg", "ag", "ack") or "P" in letters:
         return "perl"
-    if "E" in letters or name in ("egrep", "zegrep"):
+    if "E" in letters or name in ("egrep", "zegrep", "zipgrep"):
         return "extended"
     return "basic"
 

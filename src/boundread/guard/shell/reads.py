@@ -59,12 +59,13 @@ def descriptor(env: Env, word: str) -> str:
     return word
 
 
-def unpacked(stream: Stream) -> Stream:
-    """``stream`` as a gunzip prints it (``zcat``, ``gzip -dc``): each flow marked as its gzip file's text
-    (bounds.UNPACKED), which guard/command.py measures by decompressing, not by the file's compressed bytes."""
+def unpacked(stream: Stream, members: list[str] | None = None) -> Stream:
+    """``stream`` as a gunzip prints it (``zcat``, ``gzip -dc``), or ``unzip -p`` (these ``members`` of a zip,
+    none: all): each flow marked as the file's text (bounds.UNPACKED), which guard/command.py measures by
+    decompressing (guard/gunzipped.py), not by the file's compressed bytes."""
     from boundread.guard.bounds import Bound
 
-    mark = Bound(UNPACKED, 0)
+    mark = Bound(UNPACKED, 0, members=tuple(members or ()))
     return Stream([(path, (*found, mark), shown) for path, found, shown in stream.flows], stream.text, stream.exact)
 
 
