@@ -76,7 +76,7 @@ def test_the_text_is_measured_across_members_and_stops_at_the_cap(work: Path) ->
     "zcat big.log.gz | head -n 20", "gzip -dc big.log.gz | head -5", "zcat big.log.gz | tail -n 50",
     "zcat big.log.gz | sed -n 100,200p", "zcat big.log.gz | head -c 4096", "zcat big.log.gz | tail -c 100000",
     "gunzip -c two.gz | tail -n 3",  # the last member's lines
-    "zcat bomb.gz | head -n 1000",
+    "zcat bomb.gz | head -n 1000", "zcat bomb.gz | tail -n 50",  # past what is read: by its first lines
     "zcat -f big.log | head -n 20",  # not gzip: -f prints it as it is
 ])
 def test_a_bounded_part_of_a_big_gzip_files_text_is_allowed(work: Path, command: str) -> None:
@@ -119,8 +119,13 @@ def test_parts_are_measured_on_the_text_across_members(work: Path) -> None:
     assert gunzipped.part(work / "small.log.gz", _lines(500, from_end=True), 256 * 1024) == len(SMALL)
 
 
-def test_a_tail_of_a_bomb_stops_at_the_work_limit(work: Path) -> None:
-    """66 MB of text: more than WORK is decompressed for no tail; a head stops at its lines."""
-    assert gunzipped.part(work / "bomb.gz", _lines(5, from_end=True), 256 * 1024) is None
+def test_lines_past_the_work_limit_are_sized_by_the_longest_line_of_the_texts_beginning(work: Path) -> None:
+    """66 MB of text: no more than WORK is decompressed; a tail past it is sized as lines deep in a big file are,
+    by the longest line of the first 64 KB - unless that comes to more than the cap."""
+    assert gunzipped.part(work / "bomb.gz", _lines(5, from_end=True), 256 * 1024) == 15
     assert gunzipped.part(work / "bomb.gz", _lines(5), 256 * 1024) == 15
+    assert gunzipped.part(work / "bomb.gz", _lines(10**6, from_end=True), 256 * 1024) is None
+    long_first = work / "long-first.gz"
+    long_first.write_bytes(gzip.compress(b"x" * 70_000 + b"\n" + b"ab\n" * (12 * 1024 * 1024), compresslevel=9))
+    assert gunzipped.part(long_first, _lines(5, from_end=True), 256 * 1024) is None
     assert gunzipped.part(work / "cut.gz", _lines(5, from_end=True), 256 * 1024) is not None  # zcat prints it

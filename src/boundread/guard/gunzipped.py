@@ -179,11 +179,33 @@ def part(path: str | os.PathLike[str], bound: Bound, most: int, members: tuple[s
     if bound.unit != "lines":
         return None
     text = _Text(path, WORK, members)
-    return _last_lines(text, bound.count, most) if bound.from_end else _lines(text, bound.skip, bound.count, most)
+    got = _last_lines(text, bound.count, most) if bound.from_end else _lines(text, bound.skip, bound.count, most)
+    return _by_longest(path, bound.count, most, members) if got == _UNKNOWN else got
+
+
+#: What _lines and _last_lines give when the lines lie past the WORK bytes read here.
+_UNKNOWN = -1
+#: The text's first bytes whose longest line stands for the lines past WORK.
+SAMPLE = 64 * 1024
+
+
+def _by_longest(path: str | os.PathLike[str], count: int, most: int, members: tuple[str, ...]) -> int | None:
+    """Lines past what is decompressed here (``| tail -n 50`` of a 100 MB log), as the guard sizes lines deep in
+    a big file: each as long as the longest of the text's first SAMPLE bytes; None when that is over ``most``
+    or the text does not begin as text."""
+    sample = head(path, SAMPLE, members)
+    if not sample or b"\0" in sample:
+        return None
+    lines = sample.split(b"\n")
+    if len(lines) > 1 and len(sample) == SAMPLE:
+        lines.pop()  # cut by the sample's end
+    size = count * max(max(len(line) + 1 for line in lines), 1)
+    return size if size <= most else None
 
 
 def _lines(text: _Text, skip: int, count: int, most: int) -> int | None:
-    """The bytes of lines ``skip + 1`` to ``skip + count`` of the text (fewer where it ends sooner)."""
+    """The bytes of lines ``skip + 1`` to ``skip + count`` of the text (fewer where it ends sooner); _UNKNOWN
+    when they lie past what is read here."""
     seen = 0  # newlines so far
     offset = 0  # bytes before this piece
     start = 0 if skip == 0 else None
@@ -210,19 +232,19 @@ def _lines(text: _Text, skip: int, count: int, most: int) -> int | None:
         return offset - start  # the text ends before the last line asked for
     if text.how in (END, CUT) and start is None:
         return 0  # it ends before the first
-    return None
+    return _UNKNOWN if text.how == LIMIT else None
 
 
 def _last_lines(text: _Text, count: int, most: int) -> int | None:
     """The bytes of the last ``count`` lines of the text: all of it is decompressed (up to WORK), the last
-    ``most + 1`` bytes kept."""
+    ``most + 1`` bytes kept; _UNKNOWN when there is more of it."""
     window = b""
     total = 0
     for piece in text.pieces():
         total += len(piece)
         window = (window + piece)[-(most + 1):]
     if text.how not in (END, CUT):
-        return None
+        return _UNKNOWN if text.how == LIMIT else None
     body = window[:-1] if window.endswith(b"\n") else window
     at = len(body)
     for _ in range(count):
