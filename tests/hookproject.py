@@ -24,6 +24,22 @@ def guard_argv(*args: str) -> list[str]:
     return [sys.executable, "-m", "boundread", "guard-check", *args]
 
 
+def bash_deny_reason(command: str, cwd: Path, capsys: pytest.CaptureFixture[str]) -> str:
+    """The reason guard-check (in this process) refuses a Claude Code Bash call with, or '' when it allows it."""
+    import json
+
+    from boundread.hook.main import run
+
+    payload = {"session_id": "s", "transcript_path": "/t", "cwd": str(cwd), "hook_event_name": "PreToolUse",
+               "tool_name": "Bash", "tool_input": {"command": command}}
+    run([], io.StringIO(json.dumps(payload)))
+    out = capsys.readouterr().out
+    if not out.strip():
+        return ""
+    answer = json.loads(out)["hookSpecificOutput"]
+    return str(answer["permissionDecisionReason"]) if answer["permissionDecision"] == "deny" else ""
+
+
 def guard_env() -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("BOUNDREAD_GUARD_")}
     env["PYTHONPATH"] = str(SRC)

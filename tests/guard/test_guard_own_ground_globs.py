@@ -4,14 +4,12 @@ variable, ``$(ls -d ...)`` - reaches the own-ground judge, which matches the glo
 
 from __future__ import annotations
 
-import io
-import json
 from pathlib import Path
 
 import pytest
+from tests.hookproject import bash_deny_reason as _reason
 
 from boundread.budget.selfwords import _built_target
-from boundread.hook.main import run
 
 
 @pytest.fixture
@@ -21,17 +19,6 @@ def work(tmp_path: Path) -> Path:
     (root / ".claude" / "settings.json").write_text('{"hooks": {}}\n', encoding="utf-8")
     (root / "notes.txt").write_text("x\n", encoding="utf-8")
     return root
-
-
-def _reason(command: str, cwd: Path, capsys: pytest.CaptureFixture[str]) -> str:
-    payload = {"session_id": "s", "transcript_path": "/t", "cwd": str(cwd), "hook_event_name": "PreToolUse",
-               "tool_name": "Bash", "tool_input": {"command": command}}
-    run([], io.StringIO(json.dumps(payload)))
-    out = capsys.readouterr().out
-    if not out.strip():
-        return ""
-    answer = json.loads(out)["hookSpecificOutput"]
-    return str(answer["permissionDecisionReason"]) if answer["permissionDecision"] == "deny" else ""
 
 
 @pytest.mark.parametrize("command", [

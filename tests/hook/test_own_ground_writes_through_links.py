@@ -5,7 +5,6 @@ second walk of the command."""
 
 from __future__ import annotations
 
-import io
 import json
 import subprocess
 import sys
@@ -14,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from boundread.budget.selfwords import suspect
-from boundread.hook.main import run
+from tests.hookproject import bash_deny_reason as _reason
 from tests.hookproject import guard_env
 
 #: issue 24's loop: a tee to a log, what agents write every day
@@ -29,17 +28,6 @@ def work(tmp_path: Path) -> Path:
     (tmp_path / "notes.txt").symlink_to(Path(".claude") / "settings.json")
     (tmp_path / "app.log").write_text("INFO ok\n")
     return tmp_path
-
-
-def _reason(command: str, cwd: Path, capsys: pytest.CaptureFixture[str]) -> str:
-    payload = {"session_id": "s", "transcript_path": "/t", "cwd": str(cwd), "tool_name": "Bash",
-               "tool_input": {"command": command}, "hook_event_name": "PreToolUse"}
-    run([], io.StringIO(json.dumps(payload)))
-    out = capsys.readouterr().out
-    if not out.strip():
-        return ""
-    answer = json.loads(out)["hookSpecificOutput"]
-    return str(answer["permissionDecisionReason"]) if answer["permissionDecision"] == "deny" else ""
 
 
 @pytest.mark.parametrize("command", [

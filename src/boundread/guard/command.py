@@ -267,8 +267,8 @@ def _grep_deny(use: FileUse, printed: int, cfg: GuardConfig, cwd: str | os.PathL
         from boundread.guard import facts, gunzipped
 
         unzipped = gunzipped.declared(absolute, mark.members) if mark is not None else None
-        if unzipped is not None and mark is not None:  # `unzip -p a.zip | grep X`: the members' text
-            size, members = unzipped, mark.members
+        if unzipped is not None:  # `unzip -p a.zip | grep X`: the members' text
+            size, members = unzipped, mark.members if mark is not None else ()
         else:
             size = max(size, facts.gzip_size(absolute, size) or 0)
     return Decision(DENY, outputs.grep_reason(shown, bound, printed, size, cfg, absolute, members),

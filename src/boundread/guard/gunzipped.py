@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterator
     from typing import BinaryIO
 
+    from boundread.bytelevel import zipdir
     from boundread.guard.bounds import Bound
 
 GUNZIP_READ = 8 * 1024 * 1024  # compressed bytes read to measure a gzip file's text
@@ -93,14 +94,9 @@ class _Text:
     def _zip(self, fh: BinaryIO) -> Iterator[bytes]:
         from boundread.bytelevel import zipdir
 
-        wanted = {member.rstrip("/") for member in self.members}
-        chosen = []
-        for walked, rec in enumerate(zipdir.records(fh)):
-            if walked >= ZIP_RECORDS:
-                return
-            if not rec.is_dir and (not wanted or rec.name in wanted or
-                                   any(rec.name.startswith(folder + "/") for folder in wanted)):
-                chosen.append(rec)
+        chosen = _chosen(fh, self.members)
+        if chosen is None:
+            return
         total = read = 0
         for rec in chosen:
             if rec.encrypted or rec.method not in (0, 8):
@@ -152,23 +148,28 @@ def begins_as_text(path: str | os.PathLike[str], members: tuple[str, ...] = (), 
 
 def declared(path: str | os.PathLike[str], members: tuple[str, ...]) -> int | None:
     """What a zip's directory says these members (none: all) unpack to; None for a gzip file or a bad zip."""
+    try:
+        with open(path, "rb") as fh:
+            chosen = _chosen(fh, members) if fh.read(4) == ZIP else None
+    except (OSError, ValueError):  # zipdir.BadZip is a ValueError
+        return None
+    return None if chosen is None else sum(rec.size for rec in chosen)
+
+
+def _chosen(fh: BinaryIO, members: tuple[str, ...]) -> list[zipdir.Record] | None:
+    """The records of a zip's files that ``unzip -p`` prints for ``members`` (a name, or a folder: what it holds;
+    none: all of them), in the directory's order; None past ZIP_RECORDS records."""
     from boundread.bytelevel import zipdir
 
     wanted = {member.rstrip("/") for member in members}
-    total = 0
-    try:
-        with open(path, "rb") as fh:
-            if fh.read(4) != ZIP:
-                return None
-            for walked, rec in enumerate(zipdir.records(fh)):
-                if walked >= ZIP_RECORDS:
-                    return None
-                if not rec.is_dir and (not wanted or rec.name in wanted or
-                                       any(rec.name.startswith(folder + "/") for folder in wanted)):
-                    total += rec.size
-    except (OSError, ValueError):
-        return None
-    return total
+    chosen = []
+    for walked, rec in enumerate(zipdir.records(fh)):
+        if walked >= ZIP_RECORDS:
+            return None
+        if not rec.is_dir and (not wanted or rec.name in wanted or
+                               any(rec.name.startswith(folder + "/") for folder in wanted)):
+            chosen.append(rec)
+    return chosen
 
 
 def part(path: str | os.PathLike[str], bound: Bound, most: int, members: tuple[str, ...] = ()) -> int | None:

@@ -50,8 +50,9 @@ def part(absolute: str, found: tuple[Bound, ...], cfg: GuardConfig) -> tuple[int
     mark = max((at for at, bound in enumerate(found) if bound.unit == UNPACKED), default=-1)
     if mark >= 0:
         from boundread.guard import gunzipped
-    if mark >= 0 and not gunzipped.unpackable(absolute):  # `zcat -f notes.txt`: not gzip, printed as it is
-        mark = -1
+
+        if not gunzipped.unpackable(absolute):  # `zcat -f notes.txt`: not gzip, printed as it is
+            mark = -1
     whole = all(bound.unit in _MARKERS for bound in found[:mark])  # a gunzip of the whole file (mark >= 0)
     members = found[mark].members if mark >= 0 else ()  # `unzip -p a.zip big.log`
     for at, bound in enumerate(found):
