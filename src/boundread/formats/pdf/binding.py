@@ -10,6 +10,7 @@ holds each declaration to pypdfium2's own.
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import functools
 from pathlib import Path
@@ -125,7 +126,21 @@ def pdfium() -> Any:
         function = getattr(lib, name)
         function.restype, function.argtypes = result, arguments
     lib.FPDF_InitLibraryWithConfig(ctypes.byref(LibraryConfig(version=2)))
+    _keep_heap()
     return lib
+
+
+HEAP_PAD = 4 << 20  # bytes glibc's heap grows by beyond each request, and keeps when its top is freed
+
+
+def _keep_heap() -> None:
+    """Let the C heap keep :data:`HEAP_PAD` bytes at its top. PDFium builds each page's text in buffers that it
+    frees when the page closes; with glibc's defaults (128 KB) the heap shrinks back after every page and grows
+    again for the next, each new page of memory a fault: 14,740 minor faults for a 103-page PDF's text, 1,770
+    with the pad, the same peak RSS, and PDFium's text loop 20-25% faster in a fresh process (bench/pdf_text.py).
+    glibc only (``mallopt``); elsewhere nothing changes."""
+    with contextlib.suppress(AttributeError, OSError):
+        ctypes.CDLL(None).mallopt(-2, HEAP_PAD)  # M_TOP_PAD
 
 
 def page_text(c: Any, textpage: int) -> str:
