@@ -23,7 +23,6 @@ module's KINDS).
 from __future__ import annotations
 
 from boundread.contract import kinds
-from boundread.errors import Unsupported
 
 TYPE_CHECKING = False  # not typing's: the registry loads on every read's start-up, its Protocols are for mypy
 if TYPE_CHECKING:
@@ -68,5 +67,7 @@ def handler_for(kind: str) -> Handler:
             # __import__, not importlib (~0.5 ms of start-up): with a fromlist it returns the module itself, which
             # has Handler's shape to mypy
             return __import__(f"boundread.formats.{name}", fromlist=("KINDS",))
+    from boundread.errors import Unsupported  # here: cli/early.py loads this package before it starts rg
+
     raise Unsupported(f"no handler for {kind} files", "run `boundread info` to see what it is")
 

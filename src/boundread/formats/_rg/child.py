@@ -12,9 +12,9 @@ by then). Where posix_spawn is missing (Windows), Popen itself runs behind the s
 
 from __future__ import annotations
 
+import _signal  # type: ignore[import-not-found]  # signal.py without its enums (enum: ~1 ms before rg starts)
 import os
-import signal
-import threading
+from _thread import allocate_lock  # threading's Lock, without the threading module (cli/early.py)
 
 TYPE_CHECKING = False  # typing for mypy only: it costs a grep's start-up
 if TYPE_CHECKING:
@@ -53,7 +53,7 @@ class Child:
         self.stdin: IO[bytes] | None = None
         self.stdout: IO[bytes] | None = None
         self.stderr: IO[bytes] | None = None
-        self._lock = threading.Lock()
+        self._lock = allocate_lock()
         self._popen: Any = None
         if not hasattr(os, "posix_spawn"):
             import subprocess
@@ -80,8 +80,8 @@ class Child:
                 actions.append((os.POSIX_SPAWN_DUP2, child, fd))
             actions += [(os.POSIX_SPAWN_CLOSE, fd) for fd in _inherited()]  # Popen's close_fds
             self.pid = os.posix_spawn(argv[0], argv, os.environ, file_actions=actions, setsigmask=(),
-                                      setsigdef=[getattr(signal, name) for name in ("SIGPIPE", "SIGXFSZ")
-                                                 if hasattr(signal, name)])
+                                      setsigdef=[getattr(_signal, name) for name in ("SIGPIPE", "SIGXFSZ")
+                                                 if hasattr(_signal, name)])
         except BaseException:
             for fd in [*theirs, *(mine for mine, _mode, _fd in ours)]:
                 os.close(fd)
@@ -133,4 +133,4 @@ class Child:
                 pass
 
     def kill(self) -> None:
-        self.send_signal(getattr(signal, "SIGKILL", signal.SIGTERM))
+        self.send_signal(getattr(_signal, "SIGKILL", _signal.SIGTERM))

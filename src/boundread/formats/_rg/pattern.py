@@ -12,11 +12,11 @@ the Python path searches it instead.
 
 from __future__ import annotations
 
-import re
 import sys
 
-TYPE_CHECKING = False  # typing for mypy only, as in _rg/records.py
-if TYPE_CHECKING:
+TYPE_CHECKING = False  # typing for mypy only, as in _rg/records.py; re loads with its parser, when a pattern is
+if TYPE_CHECKING:  # translated (_rg/early.py takes a plain word without it)
+    import re
     from typing import Any
 
 #: Letters outside ASCII that re.IGNORECASE matches for these ASCII ones (re's case table).
@@ -35,6 +35,15 @@ def _module(name: str) -> Any:
 
 
 _parser = sre_parser
+
+#: ASCII punctuation written as itself in a regex (besides letters and digits): no meaning to Python's re nor rg's
+_AS_IS = " _-,:;/'\"<>=@%&!~`"
+
+
+def plain(text: str) -> bool:
+    """``text`` is a word of ASCII letters, digits and :data:`_AS_IS`, which :func:`translate` (without
+    IGNORECASE) gives back as it is; re itself is not loaded to say so."""
+    return bool(text) and text.isascii() and all(ch.isalnum() or ch in _AS_IS for ch in text)
 
 
 class Untranslatable(Exception):
@@ -104,7 +113,7 @@ class _Writer:
             hits = [b for b, ch in enumerate(self.table) if b != 0x0A and test.fullmatch(ch)]
             return _byte_class(hits)
         hits = [b for b in range(128) if b != 0x0A and test.fullmatch(chr(b))]
-        if op is sre.LITERAL and av >= 0x80 and av != 0xFFFD and not self.flags & re.IGNORECASE:
+        if op is sre.LITERAL and av >= 0x80 and av != 0xFFFD and not self.flags & sre.SRE_FLAG_IGNORECASE:
             return f"\\x{{{av:X}}}"  # itself: ripgrep matches its UTF-8 bytes
         if self._may_be_high(op, av) or test.fullmatch("\ufffd"):
             return f"(?:{_byte_class(hits)}|{_HIGH})" if hits else _HIGH
@@ -143,7 +152,7 @@ def _byte_class(hits: list[int]) -> str:
         raise Untranslatable("empty class")
     if len(hits) == 1 and hits[0] < 0x80:
         ch = chr(hits[0])
-        return ch if ch.isalnum() or ch in " _-,:;/'\"<>=@%&!~`" else f"\\x{hits[0]:02X}"
+        return ch if ch.isalnum() or ch in _AS_IS else f"\\x{hits[0]:02X}"
     parts: list[str] = []
     start = prev = hits[0]
     for b in [*hits[1:], -1]:

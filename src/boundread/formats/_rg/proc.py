@@ -5,11 +5,15 @@ from __future__ import annotations
 
 import os
 import sys
-import threading
-from collections.abc import Sequence
 
-from boundread.contract.sink import Sink
 from boundread.formats._rg.child import DEVNULL, PIPE, Child
+
+TYPE_CHECKING = False  # for mypy only: cli/early.py starts rg before the engine (and threading) is imported
+if TYPE_CHECKING:
+    import threading
+    from collections.abc import Sequence
+
+    from boundread.contract.sink import Sink
 
 ENGINE_ENV = "BOUNDREAD_GREP_ENGINE"  # "python": never rg (benchmarks, a differential test); anything else: auto
 _POLL = 0.05  # seconds between the watcher's looks at the deadline and the sink
@@ -50,7 +54,12 @@ def base_argv(rg: str) -> list[str]:
 def around(sink: Sink) -> list[str]:
     """Line numbers, and the context the sink can need around a candidate: one line more after it, so that a
     max-matches stop sees the line after its context."""
-    return ["-n", "-B", str(sink.context), "-A", str(sink.context + 1 if sink.context else 0)]
+    return around_lines(sink.context)
+
+
+def around_lines(context: int) -> list[str]:
+    """:func:`around` for ``context`` lines of context."""
+    return ["-n", "-B", str(context), "-A", str(context + 1 if context else 0)]
 
 
 def spawn(argv: list[str], *, out: bool, stdin: int = DEVNULL) -> Child:

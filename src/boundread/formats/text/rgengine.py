@@ -30,7 +30,7 @@ from collections.abc import Callable
 
 from boundread.contract import sink as sinkmod
 from boundread.contract.sink import Sink
-from boundread.formats._rg import counts, pattern
+from boundread.formats._rg import counts, early, pattern
 from boundread.formats._rg.proc import (
     ENGINE_ENV,
     around,
@@ -84,7 +84,8 @@ def scan(src: Source, sink: Sink, encoding: str, dec: str, then: Callable[[int],
     path = child_path(src.file)
     ident = counts.key(path)
     known = counts.recall(ident)  # a file grepped before: its line count and first lone CR, no pass for them
-    proc = spawn([*base, "-b", *around(sink), "-e", regex, "--", path], out=True)
+    argv = [*base, "-b", *around(sink), "-e", regex, "--", path]
+    proc = early.adopt(argv) or spawn(argv, out=True)  # the rg the CLI started for this search, if it is this one
     counting = count_beside(src.size)
     helpers = _Helpers(base, path, known, [proc], count=counting)
     stop = threading.Event()
