@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 import re
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -132,12 +133,45 @@ def test_nothing_starts_early_where_the_guess_would_be_wrong(started: Started, t
     assert [who for who, _argv, _child in started.runs if who == "early"] == []
 
 
-def test_a_plain_word_is_its_own_regex() -> None:
-    alphabet = "abcXYZ019" + pattern._AS_IS
+ATOMS = ["a", "Z", "7", "-", " ", ":", "#", "~", ".", "\\.", "\\-", "\\ ", "\\_", "[0-9a-f]", "[a-]", "[-x]",
+         "[A-Fa-f0-9_]", "[b-d]", "[.]", "\t"]
+BOUNDS = ["", "", "", "?", "*", "+", "{3}", "{2,}", "{1,4}", "*?", "{2,5}?", "{02}"]
+OTHERS = ["(", ")", "(?:a)", "|", "^", "$", "\\d", "\\b", "[^a]", "é", "{", "}", "]", "[", "{,3}", "**", "\\",
+          "[z-a]", "{9,2}", "\n", "[a--]", "*+", "[\\d]", "[]a]", "(?i)"]
+
+
+def test_a_common_pattern_is_translated_without_re_as_re_would() -> None:
+    """quick() gives translate()'s regex, or None: on random patterns of the kinds it reads (it reads them all),
+    and with pieces mixed in that it leaves to re (it never answers otherwise than translate, and never for a
+    pattern re refuses)."""
     rng = random.Random(24)
-    words = ["".join(rng.choice(alphabet) for _ in range(rng.randint(1, 12))) for _ in range(500)]
-    for word in words:
-        assert pattern.plain(word)
-        assert pattern.translate(re.compile(word), "utf-8") == word
-    for word in ["a.b", "a*", "(x)", "[a]", "a|b", "^a", "a$", "a\\d", "a+", "a?", "{1}", "#", "é", "", "a\tb"]:
-        assert not pattern.plain(word)
+    for _ in range(3000):
+        mixed = rng.random() < 0.5
+        text = "".join(rng.choice(OTHERS) if mixed and rng.random() < 0.2 else rng.choice(ATOMS) + rng.choice(BOUNDS)
+                       for _ in range(rng.randint(1, 6)))
+        quick = pattern.quick(text)
+        try:
+            with warnings.catch_warnings():  # "possible set difference" and its kind: re compiles them all the same
+                warnings.simplefilter("ignore", FutureWarning)
+                compiled = re.compile(text)
+        except re.error:
+            assert quick is None, text
+            continue
+        if not mixed:
+            assert quick is not None, text
+        if quick is not None:
+            assert quick == pattern.translate(compiled, "utf-8"), text
+
+
+def test_an_ascii_node_is_translated_as_compiling_it_would(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The shortcut for literals and classes of ASCII characters (no compile of the node) gives what the general
+    path gives, on random patterns of both and of the nodes it leaves to the general path."""
+    rng = random.Random(2024)
+    pieces = ["a", "Z", "7", "-", " ", ":", ".", "\\.", "[0-9a-f]", "[^x]", "[a-c_]", "[\\n-]", "\\d", "\\w", "é",
+              "[é-ü]", "(?:ab|cd)", "x{2,3}", "^", "$", "\\t", "\\x41", "[\\]]", "q*", "[A-Fa-f0-9]"]
+    patterns = ["".join(rng.choice(pieces) for _ in range(rng.randint(1, 8))) for _ in range(400)]
+    fast = [pattern.translate(re.compile(text), "utf-8") for text in patterns]
+    monkeypatch.setattr(pattern._Writer, "_ascii", lambda self, op, av: None)
+    general = [pattern.translate(re.compile(text), "utf-8") for text in patterns]
+    assert fast == general
+    assert sum(result is not None for result in fast) > 300

@@ -53,7 +53,8 @@ def _argv(file: str, grep: str, ignore_case: bool, context: int) -> list[str] | 
         return None
     from boundread.formats._rg import pattern
 
-    if ignore_case or not pattern.plain(grep):  # a plain word is its own regex: re is not loaded for it
+    regex = None if ignore_case else pattern.quick(grep)  # the common kind, without loading re
+    if regex is None:
         import re
 
         try:
@@ -63,6 +64,4 @@ def _argv(file: str, grep: str, ignore_case: bool, context: int) -> list[str] | 
         regex = pattern.translate(compiled, "utf-8")
         if regex is None:
             return None
-    else:
-        regex = grep
     return [*base_argv(rg), "-b", *around_lines(context), "-e", regex, "--", child_path(file)]

@@ -157,8 +157,8 @@ def dispatch(argv: list[str]) -> int | None:
         return None
     command, files, given = parsed
     as_json = bool(given.get("as_json"))
-    early = _early_grep(command, files, given)
     try:
+        _early_grep(command, files, given)
         from boundread.cli import run
 
         if command == "info":
@@ -176,25 +176,24 @@ def dispatch(argv: list[str]) -> int | None:
         return run.guarded(as_json, lambda: run.extract(files[0], **given))
     except KeyboardInterrupt:  # before the work started: Typer's main answers 130 too
         return 130  # ExitCode.INTERRUPTED, whose module may not be loaded yet
-    finally:
-        if early is not None:
-            early.discard()
+    finally:  # an rg started early and not taken by the read (it failed, or went another way, or Ctrl-C) ends here
+        import sys
+
+        if (held := sys.modules.get("boundread.formats._rg.early")) is not None:
+            held.discard()
 
 
 #: extract options after which a grep reads by lines or not from the file as named: no rg is started early for them
 _NOT_EARLY = frozenset({"lines", "head", "tail", "member", "encoding", "pages", "sheet", "rows", "path", "sql"})
 
 
-def _early_grep(command: str, files: list[str], given: dict[str, Any]) -> Any:
-    """Start the rg of ``extract FILE --grep P`` now, before the engine loads (cli/early.py): the module that holds
-    it, to discard what the engine does not take; None for another command."""
+def _early_grep(command: str, files: list[str], given: dict[str, Any]) -> None:
+    """Start the rg of ``extract FILE --grep P`` now, before the engine loads (cli/early.py)."""
     if command != "extract" or given.get("grep") is None or not _NOT_EARLY.isdisjoint(given):
-        return None
+        return
     from boundread.cli.early import start
-    from boundread.formats._rg import early
 
     start(files[0], given["grep"], ignore_case=bool(given.get("ignore_case")), context=given.get("context", 0))
-    return early
 
 
 def end(command: str, code: int) -> NoReturn:

@@ -40,10 +40,90 @@ _parser = sre_parser
 _AS_IS = " _-,:;/'\"<>=@%&!~`"
 
 
-def plain(text: str) -> bool:
-    """``text`` is a word of ASCII letters, digits and :data:`_AS_IS`, which :func:`translate` (without
-    IGNORECASE) gives back as it is; re itself is not loaded to say so."""
-    return bool(text) and text.isascii() and all(ch.isalnum() or ch in _AS_IS for ch in text)
+_ANY = f"(?:(?-u:[\\x00-\\x09\\x0B-\\x7F])|{_HIGH})"  # what translate() makes of ``.``: any character but \n
+_MAX_COUNT = 65535  # a {m,n} bound above it is left to re (its own limit is far higher, rg's lower)
+
+
+def quick(text: str) -> str | None:
+    """What ``translate(re.compile(text), "utf-8")`` gives, for a pattern of the common kind, without loading re
+    (enum and all: ~8 ms of a start-up, which cli/early.py spends before rg could start): ASCII characters, an
+    escaped ASCII punctuation mark, ``.``, a class of ASCII characters and ranges, each atom quantified at most
+    once (``?``, ``*``, ``+``, ``{m}``, ``{m,}``, ``{m,n}``, lazy or not). None for anything else - groups,
+    alternatives, anchors, ``\\d`` and its kind, negated classes, non-ASCII - which re is needed to read.
+    (tests/test_grep_engine_starts_rg_early.py holds the two to the same output on random patterns.)"""
+    out: list[str] = []
+    at, end = 0, len(text)
+    while at < end:
+        ch = text[at]
+        if ch == ".":
+            atom, at = _ANY, at + 1
+        elif ch == "[":
+            found = _quick_class(text, at + 1)
+            if found is None:
+                return None
+            atom, at = found
+        elif ch == "\\":
+            escaped = text[at + 1 : at + 2]
+            if not escaped or not escaped.isascii() or escaped.isalnum() or escaped == "\n":
+                return None  # \d \w \b \x41 \1 ...: re's to read
+            atom, at = _byte_class([ord(escaped)]), at + 2
+        elif ch in "^$*+?{}[]|()" or not ch.isascii() or ch == "\n":
+            return None
+        else:
+            atom, at = _byte_class([ord(ch)]), at + 1
+        bound, at = _quick_bound(text, at)
+        if bound is None:
+            return None
+        out.append(f"(?:{atom}){bound}" if bound else atom)
+    return "".join(out) if out else None
+
+
+def _quick_class(text: str, at: int) -> tuple[str, int] | None:
+    """``[...]`` from ``at`` (after its ``[``) to its ``]``: ASCII characters and ``a-z`` ranges, a ``-`` first or
+    last as itself; (the class's bytes, the index after ``]``), or None (negated, escapes, nested sets, ...)."""
+    close = text.find("]", at)
+    body = text[at:close] if close > at else ""
+    if (not body or body[0] == "^" or not body.isascii() or any(ch in body for ch in "\\[\n")
+            or any(pair in body for pair in ("--", "&&", "~~", "||"))):
+        return None
+    hits: set[int] = set()
+    i = 0
+    while i < len(body):
+        if i + 2 < len(body) and body[i + 1] == "-":
+            low, high = ord(body[i]), ord(body[i + 2])
+            if low > high:
+                return None
+            hits.update(range(low, high + 1))
+            i += 3
+        else:
+            hits.add(ord(body[i]))
+            i += 1
+    hits.discard(0x0A)
+    return (_byte_class(sorted(hits)), close + 1) if hits else None
+
+
+def _quick_bound(text: str, at: int) -> tuple[str | None, int]:
+    """The quantifier at ``at`` as translate() writes it (``""``: none), and the index after it; None: one re
+    must read (``{,n}``, a possessive ``*+``, two in a row, a bound too big)."""
+    ch = text[at : at + 1]
+    if ch in ("?", "*", "+"):
+        bound, at = {"?": "{0,1}", "*": "{0,}", "+": "{1,}"}[ch], at + 1
+    elif ch == "{":
+        close = text.find("}", at)
+        low, comma, high = text[at + 1 : close].partition(",")
+        if close < 0 or not low.isdigit() or not low.isascii() or (high and not (high.isdigit() and high.isascii())):
+            return None, at
+        if int(low) > _MAX_COUNT or (high and (int(high) > _MAX_COUNT or int(high) < int(low))):
+            return None, at
+        bound, at = (f"{{{int(low)},{int(high) if high else int(low)}}}" if high or not comma
+                     else f"{{{int(low)},}}"), close + 1
+    else:
+        return "", at
+    if text[at : at + 1] == "?":  # lazy: the same lines
+        at += 1
+    if text[at : at + 1] in ("?", "*", "+", "{"):
+        return None, at
+    return bound, at
 
 
 class Untranslatable(Exception):
@@ -106,6 +186,8 @@ class _Writer:
 
     def one_char(self, op: Any, av: Any) -> str:
         """One character: the bytes that can stand for a character the node matches."""
+        if (ascii_only := self._ascii(op, av)) is not None:
+            return ascii_only
         sre = self.sre
         node = sre.SubPattern(self.state, [(op, av)])
         test = _compiled(node, self.flags)
@@ -121,6 +203,26 @@ class _Writer:
         if not folds:
             return _byte_class(hits)
         return f"(?:{_byte_class(hits)}|[{folds}])" if hits else f"[{folds}]"
+
+    def _ascii(self, op: Any, av: Any) -> str | None:
+        """What :meth:`one_char` gives a UTF-8 node of ASCII characters only (a literal; a class of literals and
+        ranges, not negated), without IGNORECASE, worked out without compiling the node: its own bytes, no newline.
+        Compiling each node and asking it about 128 characters was most of a translation (~5 ms of a grep's start
+        for `needle-[0-9a-f]{6}.upstream`). None for any other node."""
+        sre = self.sre
+        if self.table is not None or self.flags & sre.SRE_FLAG_IGNORECASE:
+            return None
+        hits: set[int] = set()
+        if op is sre.LITERAL and av < 0x80:
+            hits.add(av)
+        elif op is sre.IN and all((kind is sre.LITERAL and value < 0x80) or (kind is sre.RANGE and value[1] < 0x80)
+                                  for kind, value in av):
+            for kind, value in av:
+                hits.update((value,) if kind is sre.LITERAL else range(value[0], value[1] + 1))
+        else:
+            return None
+        hits.discard(0x0A)
+        return _byte_class(sorted(hits))
 
     def _may_be_high(self, op: Any, av: Any) -> bool:
         """Can the node match a character outside ASCII (beyond the fold letters tested one by one)?"""
