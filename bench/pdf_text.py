@@ -27,6 +27,7 @@ import argparse
 import functools
 import os
 import resource
+import shutil
 import subprocess
 import sys
 import time
@@ -112,6 +113,8 @@ def main() -> int:
     work = args.inputs / "work"
     work.mkdir(parents=True, exist_ok=True)
     # PYTHONDONTWRITEBYTECODE emptied: the CLI runs on .pyc files, as installed (else every run compiles boundread)
+    if shutil.which("pdftotext") is None:
+        return "bench: no pdftotext to compare with - apt-get install poppler-utils"
     os.environ.update({"NO_COLOR": "1", "BOUNDREAD_STATE_DIR": str(work / "state"), "PYTHONDONTWRITEBYTECODE": ""})
     rows: list[Row] = []
     started = os.getloadavg()
