@@ -103,7 +103,7 @@ def check_tool_call(payload: dict[str, Any], tool_name: str, tool_input: Any) ->
         refused = _self_cap(payload, tool_name, tool_input, stand_in + ".sqlite3", stand_in + ".limits.json", url)
         return refused or _check_postgres(url, payload, clean(tool_name), tool_input)
     path = _ledger_file()
-    from boundread.budget.sidecar import exists, path_for
+    from boundread.budget.sidecar import exists, marks, path_for
 
     side = path_for(path)
     if not os.path.exists(path):  # noqa: PTH110
@@ -113,6 +113,7 @@ def check_tool_call(payload: dict[str, Any], tool_name: str, tool_input: Any) ->
     refused = _self_cap(payload, tool_name, tool_input, path, side)
     if refused:
         return refused
+    noted = marks(side)  # before the ledger's transaction: a mark noted after it is another call's cap, not ours
     # not `from boundread.budget import hookpath`: that asks the package's __getattr__ first (importlib)
     from boundread.budget.hookpath import check
     from boundread.budget.hookrules import NeedsLedger, Unusable
@@ -128,7 +129,7 @@ def check_tool_call(payload: dict[str, Any], tool_name: str, tool_input: Any) ->
         verdict = _check_with_ledger(path, session, project, tool_name, tool_input, depth, call_id)
     except Unusable as exc:  # it failed after finding this call's limits
         return unusable(path, str(exc), session, project, tool_input, limited=exc.limited)
-    return _held(path, side, session, project, verdict)
+    return _held(path, side, session, project, verdict, noted)
 
 
 def _keys(session: str, project: str | None) -> list[str]:
@@ -169,13 +170,16 @@ def _self_cap(payload: dict[str, Any], tool: str, tool_input: Any, ledger: str, 
                    lambda: bool(has_scope(side, keys())), confirm if url else None)
 
 
-def _held(path: str, side: str, session: str, project: str | None, verdict: str | None) -> str | None:
+def _held(path: str, side: str, session: str, project: str | None, verdict: str | None,
+          noted: dict[str, str]) -> str | None:
     """The verdict, with the cap marks of budget/sidecar.py: a cap reached is noted; a call the ledger allows in
-    a scope noted as capped (with the same limits) is denied - the ledger's counters went down since."""
-    from boundread.budget.schema import scope_key
-    from boundread.budget.sidecar import marks
+    a scope noted as capped (with the same limits) is denied - the ledger's counters went down since.
 
-    noted = marks(side)
+    ``noted``: the marks as they were before the ledger decided. Read after it, they would hold the mark of a call
+    that came later and found the cap this call had just filled: the last call under the cap, allowed and counted
+    by the ledger, was then denied (64 hooks at once on a cap of 25: 24 allowed, 25 counted)."""
+    from boundread.budget.schema import scope_key
+
     if verdict is not None:
         if not verdict.startswith(UNUSABLE) and scope_key("session", session) not in noted:
             from boundread.budget.caps import note
