@@ -151,10 +151,11 @@ def awk(name: str, args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream
         names, bound = projection
         out.add(files(env, names, name, bound) if names else bounded(stdin, bound, bound.words))
         return out
-    matched = filters.awk(name, args)
-    if matched is not None:  # `awk '/INFO/'`: the lines that match, as grep prints them
-        names, bound = matched
-        out.add(files(env, names, name, bound) if names else bounded(stdin, bound, bound.words))
+    kept = filters.awk(name, args)
+    if kept is not None:  # `awk '/INFO/'`: the lines that match, as grep prints them (no bound: every line may)
+        names, condition = kept
+        out.add(files(env, names, name, condition) if names else
+                bounded(stdin, condition, condition.words if condition is not None else name))
         return out
     out.add(reader(name, args, env, ctx, stdin))
     return out
