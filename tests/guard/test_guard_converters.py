@@ -3,7 +3,7 @@
 ``pandoc f.docx``, ``xlsx2csv``, csvkit, ``mlr``, ``mutool draw``, ``pdftohtml -stdout``... print a document's
 text as about as much text; one told to write a file prints nothing, and a later read of that file is the
 same print. Summaries (``csvstat``, ``mlr count``), filters and a converter's bounded part stay allowed.
-Files are made in the test: a 600 KB CSV, a PDF (the package's sample) and a small Word document.
+Files are made in the test: a 600 KB CSV, a PDF (the package's sample) and a Word document of 400 KB of text.
 """
 
 from __future__ import annotations
@@ -17,8 +17,10 @@ import pytest
 from boundread.guard import check_command
 
 SAMPLE = Path(__file__).resolve().parents[2] / "src" / "boundread" / "data" / "sample-report.pdf"
+#: 400 KB of text: a small document's whole text is allowed (test_guard_converts_small_documents.py)
 _DOCX_XML = ('<?xml version="1.0"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/'
-             'main"><w:body><w:p><w:r><w:t>sentinel</w:t></w:r></w:p></w:body></w:document>')
+             'main"><w:body>' + '<w:p><w:r><w:t>sentinel paragraph of the report</w:t></w:r></w:p>' * 13_000
+             + '</w:body></w:document>')
 _TYPES = ('<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">'
           '<Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.'
           'wordprocessingml.document.main+xml"/></Types>')

@@ -28,7 +28,8 @@ def work(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (root / "big.log.gz").write_bytes(gzip.compress((root / "big.log").read_bytes()))
     with zipfile.ZipFile(root / "report.docx", "w") as docx:
         docx.writestr("[Content_Types].xml", _TYPES)
-        docx.writestr("word/document.xml", "<w:document/>")
+        paragraphs = "<w:p><w:r><w:t>a paragraph of the report</w:t></w:r></w:p>" * 13_000  # more than a memo's
+        docx.writestr("word/document.xml", f"<w:document><w:body>{paragraphs}</w:body></w:document>")
     (root / "out").mkdir()
     return root
 

@@ -28,6 +28,9 @@ DISTINCT = "distinct"
 ANY_LINES = "any-lines"
 #: A marker, no bound: the flow is what a gunzip printed of a gzip file (``zcat f.gz``), its text, not its bytes.
 UNPACKED = "unpacked"
+#: What a converter prints of a whole document (``pandoc memo.docx``): its text, which the document's XML bounds
+#: when it is small (guard/doctext.py); no bound for any other file.
+DOCUMENT = "document"
 _SUFFIX = {"": 1, "c": 1, "w": 2, "b": 512, "kB": 1000, "K": 1024, "k": 1024, "KiB": 1024, "MB": 1000**2,
            "M": 1024**2, "MiB": 1024**2, "GB": 1000**3, "G": 1024**3, "GiB": 1024**3, "TB": 1000**4,
            "T": 1024**4, "TiB": 1024**4}

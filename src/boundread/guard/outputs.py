@@ -15,7 +15,7 @@ import stat
 
 from boundread.bytelevel import sniff
 from boundread.guard import facts
-from boundread.guard.bounds import UNPACKED
+from boundread.guard.bounds import DOCUMENT, UNPACKED
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -78,6 +78,13 @@ def _one(absolute: str, size: int, bound: Bound, cfg: GuardConfig, members: tupl
         return None
     if bound.unit in ("matches", "text-matches"):  # a grep: the lines that match, of a text file only
         return _grep(absolute, size, bound.grep, text_only=bound.unit == "text-matches", members=members)
+    if bound.unit == DOCUMENT:  # `pandoc memo.docx`: at most the text its XML holds, when that is small
+        from boundread.guard import doctext
+
+        try:
+            return doctext.most(absolute, sniff.sniff_path(absolute).kind, cap)
+        except OSError:
+            return None
     if bound.unit == "pages":  # `pdftotext -f 1 -l 5 f.pdf -`: as many pages as a Read may take
         return bound.count * PAGE_BYTES if bound.count <= cfg.pdf_page_cap else None
     if bound.unit == "bytes":

@@ -65,7 +65,8 @@ def run(name: str, args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream
     writes them to a file - which then holds that content for a later read."""
     if name == "pandoc":
         inputs, out = _split(args, _PANDOC_VALUES, ("-o", "--output"))
-        return _emit(name, inputs, out, env, ctx, stdin)
+        embeds = any(arg.startswith(("--embed-resources", "--self-contained")) for arg in args)  # images inline
+        return _emit(name, inputs, out, env, ctx, stdin, whole=not embeds)
     if name == "xlsx2csv":
         names, _ = _split(args, _XLSX2CSV_VALUES, ())
         whole = any(arg in ("-a", "--all") for arg in args)
@@ -135,9 +136,12 @@ def _split(args: list[str], values: frozenset[str],
 
 
 def _emit(name: str, inputs: list[str], out: str | None, env: Env, ctx: Ctx, stdin: Stream,
-          bound: bounds.Bound | None = None) -> Stream:
-    """The inputs' content, printed (``out`` None or stdout) or written to ``out``; no input: its stdin."""
+          bound: bounds.Bound | None = None, *, whole: bool = True) -> Stream:
+    """The inputs' content, printed (``out`` None or stdout) or written to ``out``; no input: its stdin. With
+    no bound, each input's text (``whole``: a small document's is bounded by its XML, bounds.DOCUMENT)."""
     reads = [n for n in inputs if n not in _STDOUT or n == "-"]
+    if bound is None and whole:
+        bound = bounds.Bound(bounds.DOCUMENT, 0, words=name)
     content = files(env, [n for n in reads if n != "-"], name, bound)
     if not reads or "-" in reads:
         content.add(Stream(stdin.named(name), ""))
