@@ -52,7 +52,8 @@ _NAMES = re.compile(r"\.namelist\(|\.infolist\(|\.getnames\(|\.getmembers\(|\bli
 #: A print to a file the code opened, not to stdout or stderr: ``print(line, file=out)``.
 _TO_FILE = re.compile(r"\bfile\s*=\s*(?!sys\.std)[\w.]+\s*\)")
 #: ... unless the same statement reads what they name.
-_MEMBERS_READ = re.compile(r"\.read\(|\.open\((?!\s*['\"])|extractfile\(|\.extract|read_text\(|read_bytes\(")
+_MEMBERS_READ = re.compile(r"\.read\(|\.open\((?!\s*['\"])|extractfile\(|\.extract|read_text\(|read_bytes\(|"
+                           r"readFileSync\(|\bFile\.read\(|file_get_contents\(")  # each listed name's content
 #: Data-frame readers (pandas, polars): printing a frame shows its first and last rows only...
 _FRAMES = re.compile(r"\b(pd|pl|pandas|polars)\.read_\w+\(|\bread_(csv|excel|json|table|parquet)\(")
 #: ... unless it is printed in full: as text, as records, row by row, or with the row limit lifted.
@@ -72,6 +73,8 @@ _RUNS = re.compile(r"(?:os\.system|os\.popen|os\.exec\w*|os\.spawn\w*|pty\.spawn
                    r"\bexecSync|\bexecFileSync|\bspawnSync|\bsystem|\bpassthru|\bshell_exec|IO\.popen|"
                    r"Open3\.\w+|\bpopen|\bexec)\s*\(\s*")
 _LIST = re.compile(r"""\[\s*((?:(['"])[^'"\\\n]{0,4096}\2\s*,?\s*){1,64})\]""")
+#: The rest of an argv given as arguments (``system("cat", "data.csv")``: perl, ruby, php, ``execl``).
+_ARGS = re.compile(r"""\s*,\s*((?:(['"])[^'"\\\n]{0,4096}\2\s*,?\s*){1,64})\)""")
 _BACKTICKS = re.compile(r"`([^`\n]{1,4096})`|%x\(([^)\n]{1,4096})\)")
 _CONNECT = re.compile(r"""(?:connect|Database|sqlite3'\)\)|sqlite3"\)\))\s*\(\s*(['"])([^'"\n]{1,4096})\1""")
 _SQL = re.compile(r"^\s*(select|with)\b", re.IGNORECASE)
@@ -120,6 +123,7 @@ def prints(name: str, code: str, flags: str, operands: list[str], env: Env, ctx:
         databases = {match.group(2) for match in _CONNECT.finditer(code)}
         named = [match.group(2) for match in LITERAL.finditer(code)][:64]
         out.add(files(env, [lit for lit in named if looks_like_path(lit) and lit not in databases], name))
+        out.add(files(env, _listed(code, env, ctx), name))  # `for f in glob.glob('logs/*.log'): print(open(f)...`
         if (name.startswith(("perl", "ruby")) and ("<>" in code or "$<" in code)) or "ARGF" in code \
                 or "fileinput" in code:
             out.add(files(env, [o for o in operands if o != "-" and not o.startswith("-")], name))
@@ -130,6 +134,45 @@ def prints(name: str, code: str, flags: str, operands: list[str], env: Env, ctx:
     if stdin.flows and ((every_line and not operands) or (_STDIN.search(code) and _STDIN_PRINTED.search(code))):
         out.flows.extend(stdin.named(name))
     return out
+
+
+#: A listing the code loops over: a glob (``glob.glob('logs/*.log')``, ``Path('docs').rglob('*.txt')``, ruby's
+#: ``Dir.glob``, perl's and php's ``glob``) or a folder's entries (``os.listdir('logs')``, ``readdirSync('logs')``).
+_LISTING = re.compile(
+    r"""(?P<call>glob\.i?glob|\bglob|Dir\.glob|Dir\[|\.r?glob|os\.listdir|os\.scandir|readdirSync|readdir|"""
+    r"""Dir\.(?:children|entries)|scandir|\.iterdir)\(?\s*(?P<q>['"])(?P<lit>[^'"\n]{1,1024})(?P=q)""")
+_PATH_OF = re.compile(r"""Path\(\s*(['"])([^'"\n]{1,1024})\1\s*\)\s*$""")
+
+
+def _listed(code: str, env: Env, ctx: Ctx) -> list[str]:
+    """The files the listings in ``code`` give, expanded against the cwd as the shell's globs are (at most
+    FANOUT of them; a listing past that is capped, and said so)."""
+    from boundread.guard.shell import pattern
+    from boundread.guard.shell.state import ENTRIES_PER_STEP, FANOUT
+
+    found: list[str] = []
+    for match in list(_LISTING.finditer(code))[:16]:
+        call, lit = match.group("call"), match.group("lit")
+        if call in (".glob", ".rglob", ".iterdir"):  # pathlib: the folder is the Path(...) before the call
+            folder = _PATH_OF.search(code[:match.start()])
+            if folder is None:
+                continue
+            base = folder.group(2).rstrip("/") + "/"
+            word = base + ("**/" if call == ".rglob" else "") + (lit if call != ".iterdir" else "*")
+        elif call in ("os.listdir", "os.scandir", "readdirSync", "readdir", "Dir.children", "Dir.entries",
+                      "scandir"):
+            word = lit.rstrip("/") + "/*"
+        else:
+            word = lit
+        if not any(ch in word for ch in "*?["):
+            continue
+        globbed = pattern.Glob(word, env.cwd, FANOUT, globstar="**" in word)
+        ctx.step(globbed.seen // ENTRIES_PER_STEP)
+        if globbed.capped:
+            ctx.cap(f"`{word}` in the code matches more than {len(globbed.names)} names; the first "
+                    f"{len(globbed.names)} were checked")
+        found.extend(globbed.names)
+    return found[:FANOUT]
 
 
 _TCL_OPEN = re.compile(r"""\[\s*open\s+(?:"([^"\n]{1,4096})"|\{([^}\n]{1,4096})\}|([^\s\]"{};$\[]{1,4096}))""")
@@ -314,6 +357,7 @@ def _commands(name: str, code: str, env: Env, ctx: Ctx) -> Stream:
         if literal is None or UNKNOWN in literal.group(2):
             continue
         then = _LIST.match(rest[literal.end():].lstrip(" ,"))  # `os.execvp('cat', ['cat', f])`, `spawnSync('cat', [f])`
+        then = then or _ARGS.match(rest, literal.end())  # `system("cat", "data.csv")`
         if then is not None:
             argv = [literal.group(2), *(lit.group(2) for lit in LITERAL.finditer(then.group(1)))]
             if all(UNKNOWN not in word for word in argv):

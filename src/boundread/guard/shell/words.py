@@ -202,7 +202,7 @@ def _double(node: Node, env: Env, ctx: Ctx, into: list[Flow]) -> str | None:
     for child in node.children:
         if child.type == '"':
             continue
-        if child.type in ("string_content",):
+        if child.type in ("string_content", "$"):  # a `$` no name follows (`"^$"`) is itself, as in bash
             continue
         ctx.step()
         out.append(_escaped(source[at - base:child.start_byte - base].decode("utf-8", "replace")))
