@@ -78,6 +78,21 @@ def _pwd(args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
     return Stream(text=env.cwd + "\n")
 
 
+def _realpath(args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
+    """``realpath F...``: each name as the absolute path it resolves to (``xargs cat`` then reads those)."""
+    names = [arg for arg in args if not arg.startswith("-")]
+    if not names or any(UNKNOWN in name for name in names):
+        return Stream(text=UNKNOWN + "\n")
+    return Stream(text="".join(os.path.realpath(env.path(name)) + "\n" for name in names))
+
+
+def _readlink(args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
+    """``readlink -f F`` resolves as realpath does; without ``-f``/``-e``/``-m``, a link's own target: unknown."""
+    if any(flag in args for flag in ("-f", "-e", "-m", "--canonicalize", "--canonicalize-existing")):
+        return _realpath(args, env, ctx, stdin)
+    return Stream(text=UNKNOWN + "\n")
+
+
 #: Entries ``ls -S``/``ls -t`` sorts at most (a stat each); past it the order is not known, and the listing
 #: starts with the unchecked name: `cat $(ls -S | head -1)` is then refused as reading an unknown file.
 SORTED = 4096
@@ -247,5 +262,5 @@ def _shopt(args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
 BUILTINS = {"cd": _cd, "alias": _alias, "unalias": _unalias, "shopt": _shopt,
              "mapfile": _mapfile, "readarray": _mapfile, "read": _read,
              "pushd": _pushd, "popd": _popd, "eval": _eval, "source": _source, ".": _source,
-             "echo": _echo, "printf": _printf, "pwd": _pwd, "ls": _ls,
+             "echo": _echo, "printf": _printf, "pwd": _pwd, "ls": _ls, "realpath": _realpath, "readlink": _readlink,
              "shift": _shift, "set": _set, "unset": _unset}

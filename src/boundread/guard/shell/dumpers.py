@@ -29,7 +29,7 @@ DUMPERS: dict[str, frozenset[str]] = {name: frozenset(values.split()) for name, 
     "iconv": "-f -t --from-code --to-code", "expand": "-t --tabs", "unexpand": "-t --tabs", "pr": "-w -l -o -h -W "
     "-N -s -e", "fmt": "-w -p -g", "column": "-s -c -o -N -R -E -H -W", "shuf": "-n -o --head-count",
     "vis": "", "cat-v": "", "ccat": "", "tr": "", "dos2unix": "", "unix2dos": "", "gron": "", "xmllint": "",
-    "look": "",
+    "look": "", "bsdcat": "", "pygmentize": "-l -f -F -O -P -o",
 }.items()}
 STDIN_ONLY = frozenset({"tr"})
 
@@ -68,7 +68,7 @@ def dumper(name: str, args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Str
 
 
 #: The dumpers that print a gzip file's text.
-_GUNZIPS = frozenset({"zcat", "gzcat", "zless", "zmore"})
+_GUNZIPS = frozenset({"zcat", "gzcat", "zless", "zmore", "bsdcat"})
 
 
 def _output(name: str, args: list[str]) -> str | None:
@@ -76,7 +76,7 @@ def _output(name: str, args: list[str]) -> str | None:
     if name == "uniq":
         names = operands(args, DUMPERS[name])
         return names[1] if len(names) > 1 and names[1] != "-" else None
-    if name not in ("sort", "iconv", "shuf"):
+    if name not in ("sort", "iconv", "shuf", "pygmentize"):
         return None
     for k, arg in enumerate(args):
         if arg in ("-o", "--output"):

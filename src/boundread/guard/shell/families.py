@@ -30,8 +30,8 @@ _NAMES: tuple[tuple[str, str], ...] = (
         "ed emacs ex nvim red vi view vim vim.basic vim.tiny"
     )),
     ("dumpers", (
-        "base32 base64 basenc bat batcat bzcat cat cat-v ccat column cut dos2unix expand fmt fold gron gzcat "
-        "hd hexdump iconv less look lz4cat lzcat more most nl od paste pr pv rev shuf sort strings tac tr "
+        "base32 base64 basenc bat batcat bsdcat bzcat cat cat-v ccat column cut dos2unix expand fmt fold gron gzcat "
+        "hd hexdump iconv less look lz4cat lzcat more most nl od paste pr pv pygmentize rev shuf sort strings tac tr "
         "unexpand uniq unix2dos vis xmllint xxd xzcat zcat zless zmore zstdcat"
     )),
     ("greps", (

@@ -41,6 +41,10 @@ def run(args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
         elif args[k] in ("--git-dir", "--work-tree") and k + 1 < len(args):
             kept.append(f"{args[k]}={where.path(args[k + 1])}")
         k += 2 if args[k] in _GIT_VALUES or args[k] == "-C" else 1
+    root = _root(kept, where)
+    if root is not None:  # `git --git-dir=repo/.git show HEAD:f`: REV:PATH names a path from the work tree's root
+        where = where.copy()
+        where.cwd = root
     sub, rest = (args[k], args[k + 1:]) if k < len(args) else ("", [])
     if sub == "cat-file" and any(arg in ("-t", "-s", "-e", "--batch-check") for arg in rest):
         return Stream()  # the type, the size, or an exit status
@@ -64,6 +68,16 @@ def run(args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
     if sub == "archive":
         return _archive(where, ctx, kept, rest, shown)
     return Stream(stdin.named("git"), "")  # not modelled: as any unknown program
+
+
+def _root(kept: list[str], where: Env) -> str | None:
+    """The work tree's root that ``--work-tree=D``, else ``--git-dir=D/.git``, names; None when neither does."""
+    given = dict(option.split("=", 1) for option in kept if "=" in option)
+    if given.get("--work-tree") and UNKNOWN not in given["--work-tree"]:
+        return where.path(given["--work-tree"])
+    git_dir = where.path(given["--git-dir"]).rstrip("/") if given.get("--git-dir") \
+        and UNKNOWN not in given["--git-dir"] else ""
+    return (git_dir[:-len("/.git")] or "/") if git_dir.endswith("/.git") else None
 
 
 def _shown(args: list[str]) -> str:

@@ -79,6 +79,10 @@ def run(argv: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
     name, args = base(argv[0]), argv[1:]
     if name in _WRAPPERS:
         rest = _unwrap(name, args)
+        folder = _chdir(args) if name == "env" else None
+        if folder is not None and rest:  # `env -C logs cat app-1.log`: run from that folder
+            env = env.copy()
+            env.cwd = env.logical(folder)
         return ctx.command(rest, env, stdin) if rest else Stream()
     if (name in _RUNNERS and args[:1] == [_RUNNERS[name]]) or name in ("npx", "bunx", "pnpx", "uvx"):
         rest = _unwrap("runner", args[1:] if name in _RUNNERS else args)  # `poetry run python ...`: the command
@@ -213,6 +217,21 @@ def exact(argv: list[str], out: Stream, stdin: Stream) -> bool:
 
 
 _write = write
+
+
+def _chdir(args: list[str]) -> str | None:
+    """The folder ``env -C DIR`` / ``--chdir=DIR`` runs its command in; None when it names none (or one not known)."""
+    for at, arg in enumerate(args):
+        if arg in ("-C", "--chdir") and at + 1 < len(args):
+            folder = args[at + 1]
+        elif arg.startswith("--chdir="):
+            folder = arg.split("=", 1)[1]
+        elif arg.startswith("-C") and len(arg) > 2:
+            folder = arg[2:]
+        else:
+            continue
+        return folder if folder and UNKNOWN not in folder else None
+    return None
 
 
 def _unwrap(name: str, args: list[str]) -> list[str]:

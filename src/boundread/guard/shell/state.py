@@ -136,6 +136,8 @@ class Env:
     def path(self, word: str) -> str:
         """``word`` as an absolute, normalised path against the shell's cwd, as the kernel opens it: a ``..``
         after a symlink goes up from the link's target (``lnk/../f``), not from where the link is."""
+        if word.startswith(_OWN_CWD):  # `/proc/self/cwd/big.log`: the command's own cwd, not the guard's
+            word = self.cwd + word[word.index("/cwd") + 4:]
         joined = os.path.join(self.cwd, os.path.expanduser(word))
         logical = os.path.normpath(joined)
         if ".." not in joined:
@@ -150,6 +152,10 @@ class Env:
     def logical(self, word: str) -> str:
         """``word`` against the cwd with ``..`` dropping the part before it, as bash's ``cd`` does."""
         return os.path.normpath(os.path.join(self.cwd, os.path.expanduser(word)))
+
+
+#: Paths that name the running command's cwd through /proc (a link there, read by the guard, is the guard's own).
+_OWN_CWD = ("/proc/self/cwd/", "/proc/thread-self/cwd/")
 
 
 def joined_text(text: str, more: str) -> str:
