@@ -153,6 +153,13 @@ def length_bound(name: str, args: list[str]) -> Bound | None:
                 if parsed is not None:
                     return Bound(BYTES, parsed[1], words=_shown(name, [flag, value]))
                 return Bound(BYTES, 1 << 62, words=_shown(name, [flag, value]))  # not a number: no bound
+    if name == "xxd":  # `xxd -s -32 f`: a seek back from the end, read to it - the last 32 bytes
+        for k, arg in enumerate(args):
+            back = args[k + 1] if arg in ("-s", "-seek") and k + 1 < len(args) else \
+                arg[2:] if arg.startswith("-s-") else ""
+            parsed = count(back[1:]) if back.startswith("-") else None
+            if parsed is not None:
+                return Bound(BYTES, parsed[1], from_end=True, words=_shown(name, ["-s", back]))
     return None
 
 

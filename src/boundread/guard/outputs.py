@@ -82,9 +82,13 @@ def _one(absolute: str, size: int, bound: Bound, cfg: GuardConfig, members: tupl
         from boundread.guard import doctext
 
         try:
-            return doctext.most(absolute, sniff.sniff_path(absolute).kind, cap)
+            kind = sniff.sniff_path(absolute).kind
         except OSError:
             return None
+        if kind == sniff.PDF:  # `pdftotext memo.pdf -`: a PDF of a quarter of the pages a range may take (5 of
+            pages = facts.pdf_pages(absolute, size)  # 20): a page's text is guessed, not bounded as XML bounds it
+            return pages * PAGE_BYTES if pages and pages <= cfg.pdf_page_cap // doctext.SHARE else None
+        return doctext.most(absolute, kind, cap)
     if bound.unit == "pages":  # `pdftotext -f 1 -l 5 f.pdf -`: as many pages as a Read may take
         return bound.count * PAGE_BYTES if bound.count <= cfg.pdf_page_cap else None
     if bound.unit == "bytes":

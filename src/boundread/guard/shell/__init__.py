@@ -145,10 +145,12 @@ def _walk_plain(lists: list[list[list[str]]], env: Env, ctx: Ctx) -> Stream:
             continue
         from boundread.guard.shell import linecut
 
-        stream, kept = Stream(), True  # as walk.run: a later `cut -c1-N` bounds the lines the stages kept
+        stream, kept, width = Stream(), True, None  # as walk.run: a later `cut -c1-N` bounds the lines kept
         for argv in pipeline:
             stage_env = env.copy()
             stream = linecut.bounded(argv, kept, walk.command(argv, stage_env, ctx, stream), stage_env, ctx)
+            stream = linecut.folded(argv, width, stream)
             kept = kept and linecut.keeps_lines(argv)
+            width = linecut.fold_width(argv, width)
         out.add(stream)
     return out

@@ -210,14 +210,14 @@ def _pdftotext(args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
     return files(env, [source], "pdftotext", _pages(args))
 
 
-def _pages(args: list[str]) -> bounds.Bound | None:
-    """``-f F -l L``: the pages pdftotext converts (None: to the last page)."""
+def _pages(args: list[str]) -> bounds.Bound:
+    """``-f F -l L``: the pages pdftotext converts; without ``-l``, to the last page: the whole document's text
+    (bounds.DOCUMENT: a PDF of a few pages prints as much as that range would)."""
     first = _value(args, "-f")
     last = _value(args, "-l")
-    bound = None
     if last is not None:
-        bound = bounds.Bound(PAGES, max(0, last - (first or 1) + 1), words=f"pdftotext -f {first or 1} -l {last}")
-    return bound
+        return bounds.Bound(PAGES, max(0, last - (first or 1) + 1), words=f"pdftotext -f {first or 1} -l {last}")
+    return bounds.Bound(bounds.DOCUMENT, 0, words="pdftotext")
 
 
 PAGES = "pages"

@@ -20,7 +20,8 @@ _NAME = re.compile(r"\b[A-Za-z_]\w*")
 _PLAIN = frozenset({"print", "sep", "end", "flush", "round", "int", "float", "str", "abs", "format", "sys",
                     "stdout", "write", "console", "log", "puts", "say", "repr"})
 _NUMBER_SET = re.compile(r"^\s*(?:(?:let|var|const|my|our|local)\s+)?((?:\w+\s*[,=]\s*)*\w+)\s*=\s*"
-                         r"(-?[\d_.]+(?:\s*,\s*-?[\d_.]+)*|(?:len|sum|max|min|round|int|float|abs)\(.*)\s*;?\s*$")
+                         r"(-?[\d_.]+(?:\s*,\s*-?[\d_.]+)*|(?:len|sum|max|min|round|int|float|abs)\(.*"
+                         r"|(?:[^=;]|=>)*\.(?:length|size)|(?:[^=;]|=>)*\.count\([^()]*\))\s*;?\s*$")  # `x.length`
 _ASSIGN = re.compile(r"^\s*(\w+)\s*=(?!=)")
 _BINDS = re.compile(r"\b(?:for|as)\s+(\w+)")
 _LOOK_BACK = 400  # lines read up from a statement for the blocks it is in (a longer block is not seen)

@@ -1,4 +1,5 @@
-"""``... | cut -c1-N``: a later cut bounds each line of what came before it to N characters.
+"""``... | cut -c1-N``: a later cut bounds each line of what came before it to N characters; ``fold -w N | head -n
+K``: a fold cuts every line to N columns, so the K lines a later head keeps are K x N characters at most.
 
 ``grep 'a39999=' bundle.min.js | cut -c1-80`` prints at most 81 bytes a line, whatever the grep matched - the
 whole output is at most (lines of cut's input) x (N + 1). The lines of cut's input are known only when every
@@ -82,3 +83,44 @@ def _value_of_option(words: list[str], word: str) -> bool:
     at = words.index(word)
     return at > 1 and words[at - 1] in ("-c", "-b", "-d", "-f", "--characters", "--bytes", "--delimiter",
                                         "--fields", "--output-delimiter")
+
+
+def fold_width(words: list[str] | None, width: int | None) -> int | None:
+    """The width every line has at most after this stage: ``fold [-w N]`` sets it (80 by default); a stage that
+    keeps lines as they are (or fewer of them) keeps it; any other stage loses it."""
+    if not words:
+        return None
+    if words[0].rsplit("/", 1)[-1] == "fold":
+        found, rest = 80, words[1:]
+        for at, word in enumerate(rest):
+            short = word.startswith("-") and not word.startswith("--")
+            if word == "--width" or (short and word.endswith("w")):  # `-w 100`, `-bw 100`
+                value = rest[at + 1] if at + 1 < len(rest) else ""
+            elif word.startswith("--width="):
+                value = word.split("=", 1)[1]
+            elif short and "w" in word:  # `-w100`, `-sw100`
+                value = word[word.index("w") + 1:]
+            elif short and word[1:].isdigit():  # `fold -100`
+                value = word[1:]
+            else:
+                continue
+            if not value.isdigit():
+                return None  # a width not known here: no bound
+            found = int(value)
+        return found
+    return width if keeps_lines(words) else None
+
+
+def folded(words: list[str] | None, width: int | None, stream: Stream) -> Stream:
+    """``stream``, what a ``head -n K`` stage printed of lines at most ``width`` columns long (a ``fold`` before
+    it), with each flow bounded by K x (4 x width + 1) bytes: a column is a character, up to 4 bytes of UTF-8."""
+    from boundread.guard import bounds
+    from boundread.guard.shell.state import Stream
+
+    if width is None or not words or words[0].rsplit("/", 1)[-1] != "head":
+        return stream
+    reading = bounds.reading("head", words[1:])
+    if reading is None or reading.files or reading.bound is None or reading.bound.unit != bounds.LINES:
+        return stream
+    bound = bounds.Bound(bounds.BYTES, reading.bound.count * (4 * width + 1), words=f"fold -w {width} | head")
+    return Stream([(path, (*found, bound), shown) for path, found, shown in stream.flows], stream.text, stream.exact)

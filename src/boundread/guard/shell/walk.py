@@ -73,10 +73,13 @@ def _run(node: Node, kind: str, env: Env, ctx: Ctx, stdin: Stream) -> Stream:
         from boundread.guard.shell import linecut
 
         stream, kept = stdin, True  # kept: every stage so far printed lines of the files it read, as they are
+        width = None  # the most a line is long after a `fold` (and stages that keep lines)
         for stage in node.named_children:
             stage_env, words = env.copy(), linecut.argv(stage)
             stream = linecut.bounded(words, kept, run(stage, stage_env, ctx, stream), stage_env, ctx)
+            stream = linecut.folded(words, width, stream)
             kept = kept and linecut.keeps_lines(words)
+            width = linecut.fold_width(words, width)
         return stream
     if kind == "subshell":
         return _sequence(node.named_children, env.copy(), ctx, stdin)
