@@ -14,7 +14,7 @@ from typing import Any, NamedTuple
 
 HERE = Path(__file__).resolve().parent
 KINDS = ("dumps", "everyday")
-PARTS = ("tuning", "heldout", "fresh")
+PARTS = ("tuning", "heldout", "fresh", "fresh2")
 
 
 class Case(NamedTuple):
