@@ -8,8 +8,8 @@ guard's code nor the other parts, in three rounds, each label checked by running
 before any fix for it: 8/130 dumps passed and 1/94 everyday commands were refused; then 15/141; then (the rounds'
 70 dumps and 33 everyday commands already in other parts dropped first) 13/133 and 5/92. What they found was fixed
 by principle (small documents, code printing a listing's files, names reached another way, counts
-in code, `fold | head`, `xxd -s -N`): 26/334 and 1/153 after, that one named below. A new fresh set measures the
-next change.
+in code, `fold | head`, `xxd -s -N`, members of a JSON document printed by name): 26/334 and 0/153 after. A new
+fresh set measures the next change.
 """
 
 from __future__ import annotations
@@ -19,15 +19,9 @@ from pathlib import Path
 import pytest
 from sets import cases, workspace
 
-#: The most dumps each part may let through in deny mode (issue 19: at most 10%). Everyday commands may not be
-#: refused (issue 19: none), but for the ones named here, each with why it is refused still.
+#: The most dumps each part may let through in deny mode (issue 19: at most 10%); no everyday command may be
+#: refused (issue 19: none). A rise above these is a regression.
 BYPASS_MOST = {"tuning": 0.10, "heldout": 0.10, "fresh": 0.10, "fresh2": 0.10}
-KNOWN_FALSE_DENIES = {
-    # a member of a parsed JSON document printed by name (`d.count`) is judged as the document: what one member
-    # holds is not sized (python's `print(d['count'])` alike); `jq .count` is
-    ("fresh2", "node - <<'EOF'\nconst d = require('./data.json');\nconst active = d.items.filter((i) => i.active)"
-               ".length;\nconsole.log(`${d.count} items, ${active} active`);\nEOF"),
-}
 
 
 @pytest.fixture(scope="module")
@@ -38,17 +32,8 @@ def work(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.mark.parametrize("part", cases.PARTS)
 def test_everyday_commands_are_allowed(work: Path, part: str) -> None:
     refused = [(case.command, answer.reason[:200]) for case in cases.load("everyday", part)
-               if (answer := cases.ask(case, work)).decision == "deny" and (part, case.command) not in
-               KNOWN_FALSE_DENIES]
+               if (answer := cases.ask(case, work)).decision == "deny"]
     assert not refused, "\n".join(f"{cmd}\n    {why}" for cmd, why in refused)
-
-
-def test_the_known_false_denies_are_still_refused_and_still_in_the_sets(work: Path) -> None:
-    """A known false deny that is fixed, or gone from its set, is taken off the list (it would hide nothing)."""
-    for part, command in KNOWN_FALSE_DENIES:
-        case = next((case for case in cases.load("everyday", part) if case.command == command), None)
-        assert case is not None, command
-        assert cases.ask(case, work).decision == "deny", command
 
 
 @pytest.mark.parametrize("part", cases.PARTS)

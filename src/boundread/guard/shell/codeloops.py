@@ -26,6 +26,7 @@ _ASSIGN = re.compile(r"^\s*(\w+)\s*=(?!=)")
 _BINDS = re.compile(r"\b(?:for|as)\s+(\w+)")
 _LOOK_BACK = 400  # lines read up from a statement for the blocks it is in (a longer block is not seen)
 _LOOP_HEAD = re.compile(r"^\s*(?:async\s+)?(?:for|while)\b")
+_TEMPLATE = re.compile(r"`((?:[^`\\]|\\.)*)`")
 _PRINT_CALL = re.compile(r"\bprint\s*\(|\bwrite\s*\(|console\.log\s*\(|\bputs\b|\bsay\b")
 
 _LIT = r"""r?(?P<q>['"])(?P<lit>(?:(?!(?P=q))[^\\\n]|\\.){1,1024})(?P=q)"""
@@ -106,6 +107,8 @@ def prints_numbers(part: str, code: str, start: int, known: set[str], *, python:
     print of no number elsewhere may be a ``p`` or ``say`` this scan misreads.)"""
     if not (known or python) or not _PRINT_CALL.search(part) or in_loop(code, start):
         return False
+    if not python:  # a template literal prints its `${...}` expressions; the rest is words written in it
+        part = _TEMPLATE.sub(lambda found: " ".join(re.findall(r"\$\{([^{}]*)\}", found.group(1))) or " ", part)
     names = set(_NAME.findall((_STRING if python else _PLAIN_STRING).sub(_expressions, part)))
     counted = names & known
     return (bool(counted) or python) and names <= counted | _PLAIN

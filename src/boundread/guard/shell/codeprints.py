@@ -122,6 +122,15 @@ def prints(name: str, code: str, flags: str, operands: list[str], env: Env, ctx:
     elif whole and (_READ_ALL.search(code) or node_print):
         databases = {match.group(2) for match in _CONNECT.finditer(code)}
         named = [match.group(2) for match in LITERAL.finditer(code)][:64]
+        from boundread.guard.shell import codemembers
+
+        member = codemembers.printed(name, code, env)
+        if member is not None:  # `d = json.load(open(f)); print(d['count'])`: those members, as jq prints them
+            from boundread.guard import bounds
+
+            source, most = member
+            named = [lit for lit in named if lit != source]
+            out.add(files(env, [source], name, bounds.Bound(bounds.BYTES, most, words=f"{name}: members of it")))
         out.add(files(env, [lit for lit in named if looks_like_path(lit) and lit not in databases], name))
         out.add(files(env, _listed(code, env, ctx), name))  # `for f in glob.glob('logs/*.log'): print(open(f)...`
         if (name.startswith(("perl", "ruby")) and ("<>" in code or "$<" in code)) or "ARGF" in code \
@@ -260,6 +269,11 @@ _TESTED = re.compile(r"\bif\s+(?:not\s+)?[\w.]+\[\s*-?\d*\s*:\s*-?\d*\s*\]\s*(?:
 def _prints_whole(code: str, name: str) -> bool:
     """Does a statement of ``code`` print with no reducer in it? (A statement: to a ``;`` or a line's end.)"""
     return bool(_dumping(code, name))
+
+
+def dumping(code: str, name: str) -> list[tuple[str, int]]:
+    """The statements of ``code`` that print with no reducer, each with where it starts (see _dumping)."""
+    return _dumping(code, name)
 
 
 def _dumping(code: str, name: str) -> list[tuple[str, int]]:
