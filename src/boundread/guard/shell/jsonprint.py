@@ -63,7 +63,7 @@ def run(name: str, args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream
             slurp |= (not arg.startswith("--") and "s" in arg) or arg == "--slurp"
             output = "json" if arg in ("-oj", "-o=json", "--output-format=json") else output
             if arg in ("-n", "--null-input") or (not arg.startswith("--") and "n" in arg[1:]):
-                return Stream()  # reads no input (unless the filter calls input)
+                return _loaded(name, args, env)  # no input: only the files the filter was given
         else:
             positional.append(arg)
         k += 1
@@ -93,6 +93,30 @@ def run(name: str, args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream
         marks.append(Bound(summaries.FIELDS, _NONE, words=shown))
     if marks:
         out.flows = [(path, (*found, *marks), program_shown) for path, found, program_shown in out.flows]
+    out.text, out.exact = "", False
+    return out
+
+
+def _loaded(name: str, args: list[str], env: Env) -> Stream:
+    """``jq -n --slurpfile d F '$d'``, ``--rawfile``: the files whose variables the filter prints whole (a filter
+    that keeps a part of them, ``$d[0] | length``, prints nothing of them here)."""
+    loaded: dict[str, str] = {}
+    program, k = "", 0
+    while k < len(args):
+        arg = args[k]
+        if arg in ("--args", "--jsonargs"):
+            break
+        if arg in ("--slurpfile", "--rawfile") and k + 2 < len(args):
+            loaded[args[k + 1]] = args[k + 2]
+        if arg in _TAKES:
+            k += _TAKES[arg]
+        elif not arg.startswith("-") and not program:
+            program = arg
+        k += 1
+    names = [path for variable, path in loaded.items() if f"${variable}" in program and UNKNOWN not in path]
+    if not names or not keeps_most(program):
+        return Stream()
+    out = files(env, names, f"{name} {_quote(program)}"[:60])
     out.text, out.exact = "", False
     return out
 

@@ -16,6 +16,33 @@ if TYPE_CHECKING:
 _CODE_FLAGS = {"-c", "-e", "-E", "--eval", "-p", "--print", "-r", "-x"}
 
 
+#: perl's and ruby's switches whose value is glued to them (``-Mstrict``, ``-I lib``, ``-i.bak``, ``-F,``, ruby's
+#: ``-E enc``): the rest of the cluster is that value, not more switches; ``-0``/``-l`` take the digits after them.
+_GLUED_VALUES = {"perl": "MmIixFdDC", "ruby": "rICxFWKTE"}
+
+
+def _glued_code(name: str, letters: str) -> int:
+    """Where the code starts in a cluster of switches that ends with it (``pe1``: 1, after the e), as the index of
+    the ``e``; -1 when the cluster holds no code."""
+    values = _GLUED_VALUES["ruby" if name.startswith("ruby") else "perl"]
+    code = "e" if name.startswith("ruby") else "eE"
+    at = 0
+    while at < len(letters):
+        letter = letters[at]
+        if letter in code:
+            return at
+        if letter in values:
+            return -1
+        at += 1
+        if letter in "0l":  # `-0777`, `-l012`: octal digits; `-0x1F`: hex ones
+            digits = "01234567"
+            if letter == "0" and letters[at:at + 1] in ("x", "X"):
+                at, digits = at + 1, "0123456789abcdefABCDEF"
+            while at < len(letters) and letters[at] in digits:
+                at += 1
+    return -1
+
+
 def shell(name: str, args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
     for k, arg in enumerate(args):
         if arg.startswith("-") and not arg.startswith("--") and "c" in arg[1:]:
@@ -67,9 +94,15 @@ def interpreter(name: str, args: list[str], env: Env, ctx: Ctx, stdin: Stream) -
             return Stream()
         elif code is None and not operands and arg.startswith("-") and arg != "-":
             letters = arg.lstrip("-")
-            flags += letters
-            if letters[-1:] in ("e", "E", "c") and len(letters) > 1:  # perl -ne CODE, ruby -pe CODE
-                code, k = (args[k + 1] if k + 1 < len(args) else ""), k + 1
+            glued = _glued_code(name, letters) if name.startswith(("perl", "ruby")) and not arg.startswith("--") \
+                else -1
+            if 0 < glued < len(letters) - 1:  # `perl -pe1`, `perl -ne'print'`: the code glued to the e
+                flags += letters[:glued + 1]
+                code = letters[glued + 1:]
+            else:
+                flags += letters
+                if letters[-1:] in ("e", "E", "c") and len(letters) > 1:  # perl -ne CODE, ruby -pe CODE
+                    code, k = (args[k + 1] if k + 1 < len(args) else ""), k + 1
         else:
             operands.append(arg)
         k += 1
