@@ -3,7 +3,8 @@
 From the fresh2 command set (written blind to the guard): ``env -C logs cat ...`` runs in another folder,
 ``git --git-dir=repo/.git show HEAD:f`` names f from that repository's root, ``cat /proc/self/cwd/big.log`` is the
 command's own folder (the guard's /proc/self is the guard's), ``realpath big.log | xargs cat`` prints the path it
-then reads, ``bsdcat`` unpacks as ``zcat`` does, and ``pygmentize`` prints a file highlighted. Each of them passed.
+then reads, ``bsdcat`` unpacks as ``zcat`` does, ``pygmentize`` prints a file highlighted, and ``git ls-files |
+xargs cat`` reads the names git lists. Each of them passed.
 """
 
 from __future__ import annotations
@@ -50,6 +51,8 @@ DUMPS = [
     "cat $(realpath big.log)",
     "bsdcat big.log.gz",
     "pygmentize -l text big.log",
+    "cd repo && git ls-files | xargs cat",  # the names git lists, read by running it
+    "cd repo && git ls-files -z | xargs -0 cat",
 ]
 
 ALLOWED = [
@@ -61,6 +64,8 @@ ALLOWED = [
     "realpath big.log",
     "bsdcat big.log.gz | head -n 20",
     "pygmentize -o out.html big.log",  # written to a file
+    "cd repo && git ls-files | xargs wc -l",
+    "cd repo && cat $(git ls-files app.py)",
 ]
 
 

@@ -16,7 +16,7 @@ import os
 
 from boundread.guard.shell import gitrun, madeup
 from boundread.guard.shell.reads import files
-from boundread.guard.shell.state import UNKNOWN, Env, Stream
+from boundread.guard.shell.state import FANOUT, UNCHECKED, UNKNOWN, Env, Stream
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -63,11 +63,32 @@ def run(args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream:
     shown = _shown(args)
     if sub in _RUN or (sub == "stash" and rest[:1] == ["show"]) or sub == "cat-file":  # `cat-file -p HASH`
         return _counted(where, ctx, kept, sub, rest, shown)
+    if sub == "ls-files":
+        return _files(where, ctx, kept, rest)
     if sub in ("blame", "annotate"):
         return _blame(where, ctx, rest, shown)
     if sub == "archive":
         return _archive(where, ctx, kept, rest, shown)
     return Stream(stdin.named("git"), "")  # not modelled: as any unknown program
+
+
+#: ``git ls-files`` options that keep its output a list of names (what xargs or $() then read).
+_NAMES_ONLY = frozenset({"-z", "-c", "--cached", "--full-name", "--recurse-submodules", "--"})
+
+
+def _files(where: Env, ctx: Ctx, kept: list[str], rest: list[str]) -> Stream:
+    """``git ls-files [-z] [PATHS]``: the names it prints, read by running it (at most FANOUT of them, as ``ls``
+    gives them: a longer list ends in the unchecked name), for a later ``| xargs cat`` or ``$(...)``."""
+    options = [arg for arg in rest if arg.startswith("-")]
+    if any(option not in _NAMES_ONLY for option in options) or UNKNOWN in "".join(rest):
+        return Stream()  # other columns, other files (-s, -o, --deleted...): names not followed here
+    listing = gitrun.listed(where.cwd, [*kept, "ls-files", "-z", *rest], 1 << 20, ctx.deadline)
+    if listing is None:
+        return Stream()
+    names = [name for name in listing.decode("utf-8", "surrogateescape").split("\0") if name]
+    cut = [UNCHECKED] if len(names) > FANOUT or len(listing) > 1 << 20 else []
+    glue = "\0" if "-z" in options else "\n"
+    return Stream(text=glue.join([*names[:FANOUT], *cut]) + glue)
 
 
 def _root(kept: list[str], where: Env) -> str | None:

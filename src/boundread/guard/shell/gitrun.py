@@ -42,6 +42,14 @@ def count(cwd: str, args: list[str], most: int, deadline: float) -> int | None:
     return _read(cwd, [*off, *args[:at], *extra, *args[at:]], most, deadline, None, None)
 
 
+def listed(cwd: str, args: list[str], most: int, deadline: float) -> bytes | None:
+    """What ``git ARGS`` prints (a listing: ``ls-files -z``), read up to ``most + 1`` bytes; None when git could
+    not run or answer in time."""
+    chunks: list[bytes] = []
+    got = _read(cwd, args, most, deadline, None, None, chunks)
+    return None if got is None else b"".join(chunks)
+
+
 def tree_size(cwd: str, args: list[str], deadline: float) -> int | None:
     """The sum of the sizes ``git ls-tree -r -l`` lists; None when git could not answer in time."""
     sizes: list[int] = []
@@ -51,9 +59,9 @@ def tree_size(cwd: str, args: list[str], deadline: float) -> int | None:
 
 
 def _read(cwd: str, args: list[str], most: int, deadline: float, sizes: list[int] | None,
-          filters: list[str] | None) -> int | None:
+          filters: list[str] | None, chunks: list[bytes] | None = None) -> int | None:
     """Run git; count its stdout up to ``most + 1``; the sizes of an ``ls-tree -l`` to ``sizes``, the names of the
-    filters ``git config --name-only`` lists (``filter.NAME``) to ``filters``."""
+    filters ``git config --name-only`` lists (``filter.NAME``) to ``filters``, what it printed to ``chunks``."""
     import selectors
     import signal
     import subprocess
@@ -83,6 +91,8 @@ def _read(cwd: str, args: list[str], most: int, deadline: float, sizes: list[int
                     done = True
                     break
                 got += len(chunk)
+                if chunks is not None:
+                    chunks.append(chunk)
                 if sizes is not None:
                     rest = _sizes(rest + chunk, sizes)
                 elif filters is not None:
