@@ -35,10 +35,10 @@ _BINDS = (
 _STEP = re.compile(r"""\[\s*(?:(['"])([^'"\n]{1,256})\1|(-?\d{1,9}))\s*\]|\.([A-Za-z_$][\w$]*)(?!\s*\()""")
 
 
-def printed(name: str, code: str, env: Env) -> tuple[str, int] | None:
-    """(the document's file as the code names it, the bytes its printing statements print of it) when they print
-    only members of it; None otherwise."""
-    from boundread.guard.shell import codeprints, jqeval
+def printed(name: str, code: str, env: Env, statements: list[tuple[str, int]]) -> tuple[str, int] | None:
+    """(the document's file as the code names it, the bytes its printing ``statements`` - each with where it starts
+    in ``code``, as codeprints finds them - print of it) when they print only members of it; None otherwise."""
+    from boundread.guard.shell import jqeval
 
     bound = [match for pattern in _BINDS for match in pattern.finditer(code)]
     if len(bound) != 1:
@@ -47,7 +47,7 @@ def printed(name: str, code: str, env: Env) -> tuple[str, int] | None:
     python = name.startswith(("python", "pypy"))
     programs: list[str] = []
     known = codeloops.numbers(code) if "=" in code else set()
-    for part, start in codeprints.dumping(code, name):
+    for part, start in statements:
         found = _members(part, var, python, len(programs))
         if found is None:
             return None

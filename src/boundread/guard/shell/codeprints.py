@@ -124,7 +124,7 @@ def prints(name: str, code: str, flags: str, operands: list[str], env: Env, ctx:
         named = [match.group(2) for match in LITERAL.finditer(code)][:64]
         from boundread.guard.shell import codemembers
 
-        member = codemembers.printed(name, code, env)
+        member = codemembers.printed(name, code, env, _dumping(code, name))
         if member is not None:  # `d = json.load(open(f)); print(d['count'])`: those members, as jq prints them
             from boundread.guard import bounds
 
@@ -269,11 +269,6 @@ _TESTED = re.compile(r"\bif\s+(?:not\s+)?[\w.]+\[\s*-?\d*\s*:\s*-?\d*\s*\]\s*(?:
 def _prints_whole(code: str, name: str) -> bool:
     """Does a statement of ``code`` print with no reducer in it? (A statement: to a ``;`` or a line's end.)"""
     return bool(_dumping(code, name))
-
-
-def dumping(code: str, name: str) -> list[tuple[str, int]]:
-    """The statements of ``code`` that print with no reducer, each with where it starts (see _dumping)."""
-    return _dumping(code, name)
 
 
 def _dumping(code: str, name: str) -> list[tuple[str, int]]:
