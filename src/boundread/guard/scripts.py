@@ -134,7 +134,7 @@ def prints_any(rest: str) -> bool:
     while i < len(rest):
         ch = rest[i]
         if ch == '"' or (ch == "/" and "".join(pattern).rstrip()[-1:] in ("", "(", "!", "~", "&", "|", ",")):
-            end = _literal_end(rest, i)  # a regex or a string: its braces and semicolons are not the program's
+            end = literal_end(rest, i)  # a regex or a string: its braces and semicolons are not the program's
             pattern.extend(rest[i:end])
             i = end
             continue
@@ -154,7 +154,7 @@ def prints_any(rest: str) -> bool:
     return bool("".join(pattern).strip())
 
 
-def _literal_end(text: str, i: int) -> int:
+def literal_end(text: str, i: int) -> int:
     """Just past the closing quote of the regex (``/``) or string (``"``) that opens at ``i``."""
     quote, i = text[i], i + 1
     while i < len(text) and text[i] != quote:

@@ -156,8 +156,8 @@ _PATH_OF = re.compile(r"""Path\(\s*(['"])([^'"\n]{1,1024})\1\s*\)\s*$""")
 def _listed(code: str, env: Env, ctx: Ctx) -> list[str]:
     """The files the listings in ``code`` give, expanded against the cwd as the shell's globs are (at most
     FANOUT of them; a listing past that is capped, and said so)."""
-    from boundread.guard.shell import pattern
-    from boundread.guard.shell.state import ENTRIES_PER_STEP, FANOUT
+    from boundread.guard.shell.state import FANOUT
+    from boundread.guard.shell.words import glob
 
     found: list[str] = []
     for match in list(_LISTING.finditer(code))[:16]:
@@ -175,12 +175,7 @@ def _listed(code: str, env: Env, ctx: Ctx) -> list[str]:
             word = lit
         if not any(ch in word for ch in "*?["):
             continue
-        globbed = pattern.Glob(word, env.cwd, FANOUT, globstar="**" in word)
-        ctx.step(globbed.seen // ENTRIES_PER_STEP)
-        if globbed.capped:
-            ctx.cap(f"`{word}` in the code matches more than {len(globbed.names)} names; the first "
-                    f"{len(globbed.names)} were checked")
-        found.extend(globbed.names)
+        found.extend(glob(word, env, ctx, globstar="**" in word))
     return found[:FANOUT]
 
 

@@ -15,6 +15,7 @@ the line number (``NR % 100 == 0``) are left as bounds.py reads them.
 from __future__ import annotations
 
 from boundread.guard.bounds import MATCHES, Bound, Grep, awk_operands
+from boundread.guard.scripts import literal_end
 
 _RE = r"/((?:[^/\\]|\\.)+)/"
 _SED_VALUES = frozenset({"-l", "--line-length", "-s"})
@@ -94,7 +95,7 @@ def _outside(program: str, char: str) -> int:
     while i < len(program):
         ch = program[i]
         if ch == '"' or (ch == "/" and last in ("", "(", "!", "~", "&", "|", ",")):
-            i = _literal_end(program, i)
+            i = literal_end(program, i)
             last = ch
             continue
         if ch == char:
@@ -102,14 +103,6 @@ def _outside(program: str, char: str) -> int:
         last = last if ch.isspace() else ch
         i += 1
     return len(program)
-
-
-def _literal_end(text: str, start: int) -> int:
-    """The index after the string or regex literal that opens at ``start``."""
-    quote, i = text[start], start + 1
-    while i < len(text) and text[i] != quote:
-        i += 2 if text[i] == "\\" else 1
-    return i + 1
 
 
 class _Condition:
@@ -138,7 +131,8 @@ class _Condition:
         kept = self._not()
         while self._take("&&"):
             other = self._not()
-            kept = kept if kept else other if other else () if () in (kept, other) else None  # either side bounds
+            if not kept:  # either side that a pattern bounds bounds both; else every line, or not read
+                kept = other if other or kept is None else ()
         return kept
 
     def _not(self) -> tuple[str, ...] | None:
@@ -174,10 +168,10 @@ class _Condition:
     def _operand(self) -> tuple[str, str]:
         import re
 
-        if self._peek("/"):
-            end = _literal_end(self.text, len(self.text) - len(self.text[self.at:].lstrip()))
-            source = self.text[len(self.text) - len(self.text[self.at:].lstrip()) + 1:end - 1]
-            self.at = end
+        self.at = len(self.text) - len(self.text[self.at:].lstrip())
+        if self.text.startswith("/", self.at):
+            end = literal_end(self.text, self.at)
+            source, self.at = self.text[self.at + 1:end - 1], end
             return "regex", source
         match = re.compile(_TOKEN).match(self.text, self.at)
         if match is None or match.lastgroup is None:
@@ -197,13 +191,9 @@ class _Condition:
             return ("line" if value in ("NR", "FNR") else "field"), value  # NF, a variable: a value of the line
         return kind, value
 
-    def _peek(self, token: str) -> bool:
-        return self.text[self.at:].lstrip().startswith(token)
-
     def _take(self, token: str) -> bool:
         rest = self.text[self.at:].lstrip()
-        if not rest.startswith(token) or (len(token) == 1 and rest[1:2] in ("=", "~", "&", "|")
-                                          and rest[:2] in ("!=", "!~", "<=", ">=")):
+        if not rest.startswith(token) or (len(token) == 1 and rest[:2] in ("!=", "!~", "<=", ">=")):
             return False
         self.at = len(self.text) - len(rest) + len(token)
         return True

@@ -46,11 +46,14 @@ def run(name: str, args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream
     """The document's file as printed, marked for a later line bound; nothing when the filter keeps a part."""
     positional: list[str] = []
     compact, raw, slurp, indent, output = False, False, False, 0, "json" if name != "yq" else ""
-    k, from_file = 0, False
+    k, from_file, null_input = 0, False, False
+    loaded: dict[str, str] = {}  # `--slurpfile d F`, `--rawfile d F`: $d holds F
     while k < len(args):
         arg = args[k]
         if arg in ("--args", "--jsonargs"):
             break
+        if arg in ("--slurpfile", "--rawfile") and k + 2 < len(args):
+            loaded[args[k + 1]] = args[k + 2]
         if arg in _TAKES:
             from_file |= arg in ("-f", "--from-file")
             indent = int(args[k + 1]) if arg == "--indent" and k + 1 < len(args) and args[k + 1].isdigit() \
@@ -62,8 +65,7 @@ def run(name: str, args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream
             raw |= (not arg.startswith("--") and ("r" in arg or "j" in arg)) or arg in ("--raw-output", "--join-output")
             slurp |= (not arg.startswith("--") and "s" in arg) or arg == "--slurp"
             output = "json" if arg in ("-oj", "-o=json", "--output-format=json") else output
-            if arg in ("-n", "--null-input") or (not arg.startswith("--") and "n" in arg[1:]):
-                return _loaded(name, args, env)  # no input: only the files the filter was given
+            null_input |= arg in ("-n", "--null-input") or (not arg.startswith("--") and "n" in arg[1:])
         else:
             positional.append(arg)
         k += 1
@@ -71,6 +73,8 @@ def run(name: str, args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream
         positional = positional[1:]
     if from_file:
         return Stream()
+    if null_input:  # reads no input: only the files the filter was given (unless it calls input)
+        return _loaded(name, positional[0] if positional else "", loaded, env)
     program, names = (positional[0], positional[1:]) if positional else (".", [])
     reads = [n for n in names if n != "-"]
     # `cat f | jq ...`: a stdin that is files as they are (no text, no bound before) is run on as those files
@@ -97,22 +101,9 @@ def run(name: str, args: list[str], env: Env, ctx: Ctx, stdin: Stream) -> Stream
     return out
 
 
-def _loaded(name: str, args: list[str], env: Env) -> Stream:
+def _loaded(name: str, program: str, loaded: dict[str, str], env: Env) -> Stream:
     """``jq -n --slurpfile d F '$d'``, ``--rawfile``: the files whose variables the filter prints whole (a filter
     that keeps a part of them, ``$d[0] | length``, prints nothing of them here)."""
-    loaded: dict[str, str] = {}
-    program, k = "", 0
-    while k < len(args):
-        arg = args[k]
-        if arg in ("--args", "--jsonargs"):
-            break
-        if arg in ("--slurpfile", "--rawfile") and k + 2 < len(args):
-            loaded[args[k + 1]] = args[k + 2]
-        if arg in _TAKES:
-            k += _TAKES[arg]
-        elif not arg.startswith("-") and not program:
-            program = arg
-        k += 1
     names = [path for variable, path in loaded.items() if f"${variable}" in program and UNKNOWN not in path]
     if not names or not keeps_most(program):
         return Stream()

@@ -96,7 +96,7 @@ def interpreter(name: str, args: list[str], env: Env, ctx: Ctx, stdin: Stream) -
             letters = arg.lstrip("-")
             glued = _glued_code(name, letters) if name.startswith(("perl", "ruby")) and not arg.startswith("--") \
                 else -1
-            if 0 < glued < len(letters) - 1:  # `perl -pe1`, `perl -ne'print'`: the code glued to the e
+            if 0 <= glued < len(letters) - 1:  # `perl -pe1`, `perl -e1`, `perl -ne'print'`: code glued to the e
                 flags += letters[:glued + 1]
                 code = letters[glued + 1:]
             else:

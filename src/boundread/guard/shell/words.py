@@ -72,7 +72,7 @@ def expand(node: Node, env: Env, ctx: Ctx, into: list[Flow]) -> list[str] | None
     for at, piece in enumerate(pieces):
         fields = _braces(piece, ctx) if "{" in piece else [piece]
         for field in fields:
-            out.extend(_glob(field, env, ctx) if any(ch in _GLOB for ch in field) else [_unhide(field)])
+            out.extend(glob(field, env, ctx) if any(ch in _GLOB for ch in field) else [_unhide(field)])
             if len(out) >= FANOUT:
                 if len(out) > FANOUT or len(fields) >= FANOUT or at < len(pieces) - 1:  # words left out
                     ctx.cap(f"`{_text(node)}` expands to more than {FANOUT} words; the first {FANOUT} were checked")
@@ -316,12 +316,13 @@ def substitute(node: Node, env: Env, ctx: Ctx, into: list[Flow]) -> str | None:
     return text.rstrip("\n") if text else None
 
 
-def _glob(field: str, env: Env, ctx: Ctx) -> list[str]:
+def glob(field: str, env: Env, ctx: Ctx, globstar: bool | None = None) -> list[str]:
     """Pathname expansion against the shell's cwd, sorted as bash sorts; no match: the word itself. The disk
-    does not change during a check: a glob expanded before (in a loop's body) is taken from ``ctx.walks``."""
+    does not change during a check: a glob expanded before (in a loop's body) is taken from ``ctx.walks``.
+    ``globstar``: whether ``**`` is any depth of folders (None: as ``shopt -s globstar`` set it)."""
     from boundread.guard.shell import pattern  # only for a word with an unquoted *, ? or [
 
-    globstar = SHOPT + "globstar" in env.vars
+    globstar = SHOPT + "globstar" in env.vars if globstar is None else globstar
     key = (env.cwd, "\x00globstar" if globstar else "\x00glob", field)
     done = ctx.walks.get(key)
     if done is None:
